@@ -1,0 +1,46 @@
+// cli.h -- parsed command line shared by every command (engine/main.c fills it)
+#ifndef CLI_H
+#define CLI_H
+
+#define CLI_MAX_FILES 256
+
+typedef struct {
+    const char *command;      // "info", "dump", ...
+    const char *basedir;      // --basedir (default ".")
+    const char *game;         // --game (NULL = the demo's own game dir, else base)
+    int json;                 // --json
+    int width, height;        // --size WxH (0 = command default)
+    int have_at;
+    double at;                // --at SECONDS
+    const char *out;          // -o / --output
+    double fps;               // --fps
+    int have_from, have_to, have_start;
+    double from, to, start;   // --from --to --start
+    int scale;                // --scale N
+    double volume;            // --volume 0..1
+    int nosound;              // --nosound
+    int quit_at_end;          // --quit-at-end
+    const char *audio;        // --audio FILE
+    int quiet;                // --quiet
+    int nfiles;
+    const char *files[CLI_MAX_FILES];
+} cli_t;
+
+// Exit statuses, documented in the README.
+enum {
+    EXIT_OK = 0,
+    EXIT_DEMO_ERRORS = 1,     // a demo had errors / missing data made the job fail
+    EXIT_USAGE = 2,           // bad command line, missing file
+    EXIT_INTERNAL = 3         // out of memory, cannot write output
+};
+
+// Commands: each returns an exit status.
+int cmd_info(const cli_t *cli);
+int cmd_dump(const cli_t *cli);
+int cmd_shot(const cli_t *cli);
+int cmd_play(const cli_t *cli);
+int cmd_timedemo(const cli_t *cli);
+int cmd_export(const cli_t *cli);
+int cmd_compile(const cli_t *cli);
+
+#endif

@@ -1,0 +1,188 @@
+// demo.c -- finding, loading, inflating and probing a demo; driving its decoder
+#include "demo.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <zlib.h>
+
+#include "log.h"
+
+static const char *const base_folders[GAME_COUNT] = {
+    [GAME_NONE] = "id1", [GAME_QUAKE] = "id1", [GAME_QUAKE2] = "baseq2",
+    [GAME_GOLDSRC] = "valve", [GAME_FORSAKEN] = "Data",
+};
+
+const char *demo_base_folder(world_game_t game)
+{
+    return (game >= 0 && game < GAME_COUNT) ? base_folders[game] : "id1";
+}
+
+// Inflate a gzip stream; NULL with *why set on failure.
+static uint8_t *gunzip(const uint8_t *in, size_t in_size, size_t *out_size, const char **why, size_t *at)
+{
+    z_stream zs;
+    memset(&zs, 0, sizeof(zs));
+    if (inflateInit2(&zs, 16 + MAX_WBITS) != Z_OK) {
+        *why = "zlib init failed";
+        return NULL;
+    }
+    size_t cap = in_size * 4 + 1024, len = 0;
+    uint8_t *out = malloc(cap + 1);
+    zs.next_in = (Bytef *)in;
+    zs.avail_in = (uInt)in_size;
+    int rc = Z_OK;
+    while (out && rc != Z_STREAM_END) {
+        if (len == cap) {
+            if (cap >= DEMO_MAX_SIZE) {
+                *why = "a gzip stream of at most 1 GiB";
+                break;
+            }
+            cap *= 2;
+            uint8_t *n = realloc(out, cap + 1);
+            if (!n)
+                break;
+            out = n;
+        }
+        zs.next_out = out + len;
+        zs.avail_out = (uInt)(cap - len);
+        rc = inflate(&zs, Z_NO_FLUSH);
+        len = cap - zs.avail_out;
+        if (rc == Z_STREAM_END)
+            break;
+        if (rc != Z_OK && !(rc == Z_BUF_ERROR && zs.avail_out == 0)) {
+            *why = zs.avail_in == 0 ? "more gzip data (the file is truncated)" : "a valid gzip stream";
+            break;
+        }
+    }
+    *at = (size_t)zs.total_in;
+    inflateEnd(&zs);
+    if (rc != Z_STREAM_END) {
+        free(out);
+        return NULL;
+    }
+    out[len] = 0;
+    *out_size = len;
+    return out;
+}
+
+static uint8_t *find_in_games(const cli_t *cli, const char *name, size_t *size)
+{
+    // not a path: look inside the game folders and their paks, mod first
+    for (int g = GAME_QUAKE; g < GAME_COUNT; g++) {
+        vfs_t *fs = vfs_create();
+        if (!fs)
+            return NULL;
+        vfs_mount_game(fs, cli->basedir, base_folders[g], cli->game);
+        uint8_t *b = vfs_load(fs, name, size);
+        if (!b) {
+            char alt[1100];
+            snprintf(alt, sizeof(alt), "demos/%s", name);
+            b = vfs_load(fs, alt, size);
+        }
+        vfs_free(fs);
+        if (b)
+            return b;
+    }
+    return NULL;
+}
+
+int demo_open(demo_t *d, const cli_t *cli, const char *name, FILE *dump, int dump_json)
+{
+    memset(d, 0, sizeof(*d));
+    snprintf(d->name, sizeof(d->name), "%s", name);
+    char *real = vfs_resolve_path(name);
+    if (real) {
+        d->data = vfs_read_file(real, &d->size);
+        free(real);
+        if (!d->data) {
+            snprintf(d->errmsg, sizeof(d->errmsg), "%s: cannot read the file", name);
+            return -1;
+        }
+    } else {
+        d->data = find_in_games(cli, name, &d->size);
+        if (!d->data) {
+            snprintf(d->errmsg, sizeof(d->errmsg), "%s: no such file (as a path, or in the game folders under '%s')",
+                     name, cli->basedir);
+            return -1;
+        }
+    }
+    if (d->size >= 2 && d->data[0] == 0x1f && d->data[1] == 0x8b) {
+        const char *why = "";
+        size_t at = 0, n = 0;
+        uint8_t *raw = gunzip(d->data, d->size, &n, &why, &at);
+        if (!raw) {
+            snprintf(d->errmsg, sizeof(d->errmsg), "%s: offset %zu: expected %s", name, at, why);
+            d->failed = 1;
+            free(d->data);
+            d->data = NULL;
+            return -1;
+        }
+        free(d->data);
+        d->data = raw;
+        d->size = n;
+    }
+    d->dec = decoder_probe(d->data, d->size);
+    if (!d->dec) {
+        snprintf(d->errmsg, sizeof(d->errmsg),
+                 "%s: offset 0: expected a Quake, Quake II, Half-Life or Forsaken demo (no decoder recognises these bytes)",
+                 name);
+        d->failed = 1;
+        return -1;
+    }
+    d->world = world_create();
+    d->state = calloc(1, d->dec->state_size);
+    if (!d->world || !d->state) {
+        snprintf(d->errmsg, sizeof(d->errmsg), "%s: out of memory", name);
+        return -1;
+    }
+    d->opts.dump = dump;
+    d->opts.dump_json = dump_json;
+    if (d->dec->open(d->state, d->data, d->size, d->world, &d->opts, &d->err) < 0) {
+        snprintf(d->errmsg, sizeof(d->errmsg), "%s: offset %lld: %s", name, d->err.offset, d->err.what);
+        d->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+int demo_read_frame(demo_t *d)
+{
+    if (d->failed)
+        return -1;
+    if (d->ended)
+        return 0;
+    int r = d->dec->read_frame(d->state, d->world, &d->err);
+    if (r < 0) {
+        d->failed = 1;
+        snprintf(d->errmsg, sizeof(d->errmsg), "%s: offset %lld: %s", d->name, d->err.offset, d->err.what);
+    } else if (r == 0) {
+        d->ended = 1;
+    }
+    return r;
+}
+
+void demo_close(demo_t *d)
+{
+    if (d->dec && d->state)
+        d->dec->close(d->state);
+    free(d->state);
+    world_free(d->world);
+    free(d->data);
+    memset(d, 0, sizeof(*d));
+}
+
+vfs_t *demo_mount(const demo_t *d, const cli_t *cli)
+{
+    vfs_t *fs = vfs_create();
+    if (!fs)
+        return NULL;
+    world_game_t g = d->dec ? d->dec->game : GAME_QUAKE;
+    const char *mod = cli->game;
+    if (!mod && d->world && d->world->game_dir[0])
+        mod = d->world->game_dir;
+    if (vfs_mount_game(fs, cli->basedir, base_folders[g], mod) == 0)
+        log_warn("no game data for %s under '%s' (looked for %s/%s)", d->name, cli->basedir, cli->basedir,
+                 base_folders[g]);
+    return fs;
+}

@@ -1,0 +1,356 @@
+// world.h -- the format-neutral world state: the one contract between decoders and everything downstream
+//
+// A decoder (formats/) turns demo bytes into calls on a world_t; the renderer,
+// the sound system and the engine read it. Nothing here knows which game wrote
+// the demo except `game`, which selects game-specific presentation (HUD, palette
+// files) through tables, never through `if (game == ...)` in drawing code.
+//
+// Life of a server frame, as a decoder drives it:
+//   world_begin_frame(w, time)      new frame: bumps w->seq, clears the events
+//   world_entity_update(w, n, &st)  once per entity present in this frame
+//   world_add_event(w, &ev)         temp entities, sounds, prints ...
+//   (stats, view, strings: written directly into the fields below)
+//
+// Interpolation: each entity keeps the state of the previous frame (`prev`)
+// and of this one (`cur`); the renderer draws at any time t between
+// w->prev_time and w->time with frac = (t - prev_time) / (time - prev_time).
+// An entity is visible when it was updated in the latest frame
+// (ent->seq == w->seq), as Quake's client draws only what the last packet named.
+//
+// Copying: world_clone() makes a tightly sized copy (a seek snapshot) and
+// world_restore() copies it back into a full-capacity world. Nothing in a
+// world_t points into another world or into the demo bytes.
+#ifndef WORLD_H
+#define WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef float vec3_t[3];
+
+// Capacities. Set by the largest engines that recorded real demos, not by the
+// original specs: FitzQuake/RMQ (protocols 666/999) send 16-bit model and
+// sound indices and entity numbers up to 32767; GoldSrc has 512 models.
+#define WORLD_MAX_MODELS     4096
+#define WORLD_MAX_SOUNDS     4096
+#define WORLD_MAX_IMAGES     512      // Quake II CS_IMAGES (HUD pictures)
+#define WORLD_MAX_ENTITIES   32768
+#define WORLD_MAX_STATICS    8192     // static entities (spawnstatic)
+#define WORLD_MAX_STATIC_SOUNDS 1024
+#define WORLD_MAX_LIGHTSTYLES 256
+#define WORLD_MAX_PLAYERS    64
+#define WORLD_MAX_STATS      64
+#define WORLD_MAX_EVENTS     1024     // per frame; extra events are counted and dropped
+#define WORLD_TEXT_ARENA     32768    // per-frame text of events
+#define WORLD_NAME_LEN       64       // MAX_QPATH of every game
+#define WORLD_STYLE_LEN      64
+
+typedef enum {
+    GAME_NONE = 0,
+    GAME_QUAKE,
+    GAME_QUAKE2,
+    GAME_GOLDSRC,
+    GAME_FORSAKEN,
+    GAME_COUNT
+} world_game_t;
+
+// Effects bits (entity_state.effects), Quake's meanings; other games map theirs.
+enum {
+    EF_BRIGHTFIELD = 1,
+    EF_MUZZLEFLASH = 2,
+    EF_BRIGHTLIGHT = 4,
+    EF_DIMLIGHT    = 8,
+    EF_NODRAW      = 16,   // FitzQuake
+    EF_ROTATE      = 32,   // Quake II / generic: rotating pickup
+    EF_GIB         = 64,   // blood trail
+    EF_ROCKET      = 128,  // rocket trail + light
+    EF_GRENADE     = 256,  // smoke trail
+    EF_RAW_SHIFT   = 16    // the game's own bits are kept in raw_effects
+};
+
+// Render modes (GoldSrc kRender*; Quake is always NORMAL, FitzQuake alpha maps to TEXTURE).
+enum { RM_NORMAL = 0, RM_COLOR, RM_TEXTURE, RM_GLOW, RM_SOLID, RM_ADDITIVE };
+
+typedef struct {
+    vec3_t origin;
+    vec3_t angles;          // pitch, yaw, roll in degrees
+    vec3_t old_origin;      // Quake II: beam ends, trail starts
+    int32_t modelindex;     // index into models[] (0 = none)
+    int32_t modelindex2;    // Quake II: weapon / linked models
+    int32_t modelindex3;
+    int32_t modelindex4;
+    int32_t frame;
+    int32_t skin;
+    int32_t colormap;       // Quake: player number + 1 (shirt/pants from players[])
+    uint32_t effects;       // EF_* above
+    uint32_t raw_effects;   // the game's own effect bits, unmapped
+    uint32_t renderfx;      // Quake II RF_* / GoldSrc kRenderFx*
+    int32_t rendermode;     // RM_*
+    int32_t renderamt;      // 0..255 alpha / amount; 255 = opaque
+    vec3_t rendercolor;     // GoldSrc
+    float scale;            // 1.0 = normal
+    int32_t sound;          // Quake II looping sound index (0 = none)
+    int32_t event;          // Quake II entity event (footstep, teleport ...)
+    int32_t solid;          // Quake II packed bbox (prediction only)
+    int32_t body;           // GoldSrc studio body / sequence
+    int32_t sequence;
+    float animtime;         // GoldSrc: when the sequence frame was set
+    float framerate;
+} entity_state_t;
+
+typedef struct {
+    entity_state_t baseline;
+    entity_state_t prev;    // state in the previous frame (== cur if not present then)
+    entity_state_t cur;     // state in the latest frame it was present
+    uint32_t seq;           // w->seq of the last update; visible iff == w->seq
+    int32_t anim_prev_frame; // frame shown before the last frame change
+    double anim_start_time; // server time the current frame started (for frame lerp)
+    uint8_t lerp_ok;        // 0 when it teleported or (re)appeared: draw cur, no lerp
+    uint8_t has_baseline;
+} world_entity_t;
+
+typedef struct {
+    entity_state_t s;
+} world_static_t;
+
+typedef struct {
+    vec3_t origin;
+    int32_t sound;          // index into sounds[]
+    float volume;           // 0..1
+    float attenuation;      // Quake units: 0 none, 1 normal, 2 idle, 3 static
+} world_static_sound_t;
+
+typedef struct {
+    char name[WORLD_NAME_LEN];
+    int32_t frags;
+    int32_t deaths;         // Forsaken
+    uint8_t top_color, bottom_color;   // Quake shirt/pants 0..15
+    int32_t entity;         // entity number of the player (-1 unknown)
+    int32_t ping;
+    char skin[WORLD_NAME_LEN];         // Quake II "name\model/skin", GoldSrc model
+    uint8_t active;
+} world_player_t;
+
+// ---- events of the current frame --------------------------------------------
+
+typedef enum {
+    EV_NONE = 0,
+    EV_SOUND,          // .sound
+    EV_STOPSOUND,      // .sound (entity, channel)
+    EV_TEMPENT,        // .fx
+    EV_PARTICLES,      // .fx (origin, dir = velocity, color, count)
+    EV_DLIGHT,         // .fx (origin, radius, color, duration) muzzle flashes etc.
+    EV_PRINT,          // .text (+ level)
+    EV_CENTERPRINT,    // .text
+    EV_STUFFTEXT,      // .text (console commands the demo runs)
+    EV_DAMAGE,         // .damage
+    EV_BONUSFLASH,     // "bf": item pickup flash
+    EV_KILL,           // .kill (Forsaken / obituary)
+    EV_CHAT,           // .text, .player
+    EV_LEVEL,          // a new level started (precache lists replaced)
+    EV_COUNT
+} world_event_type_t;
+
+// Game-neutral effect kinds; the renderer draws each the same way whatever the game.
+typedef enum {
+    FX_NONE = 0,
+    FX_SPIKE,            // nail hits wall
+    FX_SUPERSPIKE,
+    FX_GUNSHOT,          // bullet/pellet hits wall: dust puff
+    FX_EXPLOSION,        // rocket/grenade explosion: particles + sprite + light
+    FX_TAREXPLOSION,     // tarbaby: purple blob burst
+    FX_LIGHTNING1,       // beams: entity, origin -> end
+    FX_LIGHTNING2,
+    FX_LIGHTNING3,
+    FX_WIZSPIKE,
+    FX_KNIGHTSPIKE,
+    FX_LAVASPLASH,
+    FX_TELEPORT,
+    FX_EXPLOSION2,       // colour-mapped explosion (color, count = range)
+    FX_BEAM,             // grappling hook / generic beam
+    FX_BLOOD,            // origin, dir, count
+    FX_SPARKS,           // origin, dir, color, count
+    FX_SPLASH,           // water/slime/lava splash: origin, dir, color, count
+    FX_RAILTRAIL,        // Quake II rail: origin -> end
+    FX_BFG_EXPLOSION,
+    FX_LASER,            // Quake II laser / GoldSrc beam points
+    FX_SPRITE,           // GoldSrc sprite at origin (model = sprite index)
+    FX_SMOKE,
+    FX_SHIELD_SPARKS,
+    FX_FLASHLIGHT,
+    FX_GENERIC,          // anything else: raw code kept, drawn as a small burst
+    FX_COUNT
+} world_fx_t;
+
+typedef struct {
+    int32_t entity;
+    int32_t channel;        // 0 = auto (never replaces), 1.. = per entity
+    int32_t sound;          // index into sounds[]
+    float volume;           // 0..1
+    float attenuation;      // 0 none .. 3 static (Quake units)
+    float pitch;            // 1.0 = normal (GoldSrc pitch / 100)
+    float time_offset;      // Quake II: delay in seconds
+    vec3_t origin;
+    uint8_t has_origin;
+} world_sound_event_t;
+
+typedef struct {
+    world_fx_t kind;
+    int32_t raw_type;       // the game's own temp entity number
+    int32_t entity;         // owner (beams)
+    vec3_t origin;
+    vec3_t end;             // beams, trails
+    vec3_t dir;             // velocity / normal
+    int32_t color;          // palette index (Quake) or packed RGB for other games
+    int32_t count;          // particle count, explosion2 range
+    float radius, duration; // dlights
+    int32_t model;          // beam / sprite model index, if any
+} world_fx_event_t;
+
+typedef struct {
+    int32_t armor, blood;
+    vec3_t from;
+} world_damage_event_t;
+
+typedef struct {
+    int32_t victim, killer, weapon;
+} world_kill_event_t;
+
+typedef struct {
+    world_event_type_t type;
+    union {
+        world_sound_event_t sound;
+        world_fx_event_t fx;
+        world_damage_event_t damage;
+        world_kill_event_t kill;
+        struct {
+            uint32_t offset;  // into w->text_arena
+            int32_t level;    // print level / chat player
+        } text;
+    } u;
+} world_event_t;
+
+// ---- the view --------------------------------------------------------------
+
+// Quake stat indices (stats[]), the meaning the Quake HUD reads; other games
+// keep their own stat layouts and HUD tables.
+enum {
+    STAT_HEALTH = 0, STAT_FRAGS, STAT_WEAPON, STAT_AMMO, STAT_ARMOR,
+    STAT_WEAPONFRAME, STAT_SHELLS, STAT_NAILS, STAT_ROCKETS, STAT_CELLS,
+    STAT_ACTIVEWEAPON, STAT_TOTALSECRETS, STAT_TOTALMONSTERS, STAT_SECRETS,
+    STAT_MONSTERS, STAT_ITEMS = 15, STAT_VIEWHEIGHT = 16, STAT_WEAPONALPHA = 17
+};
+
+typedef struct {
+    int32_t entity;          // view entity (Quake setview; -1 = none)
+    vec3_t origin;           // eye position when origin_valid (Q2/GoldSrc/Forsaken)
+    vec3_t prev_origin;
+    uint8_t origin_valid;    // 0: use entity origin + ofs (Quake)
+    vec3_t ofs;              // view offset from the entity origin (Quake viewheight)
+    vec3_t angles;           // view angles this frame
+    vec3_t prev_angles;      // and the previous frame, for interpolation
+    vec3_t punch;            // punch/kick angles
+    vec3_t velocity;
+    float fov;               // horizontal fov at 4:3, degrees (90 default)
+    float blend[4];          // screen blend rgba 0..1 sent by the game (Q2)
+    uint32_t rdflags;        // Q2 RDF_UNDERWATER etc.
+    int32_t stats[WORLD_MAX_STATS];
+    uint32_t items;          // Quake items bits
+    uint8_t onground, inwater;
+    uint8_t intermission;    // 0 none, 1 intermission, 2 finale, 3 cutscene
+    uint8_t paused;
+    double completed_time;   // when the intermission started
+    char finale_text[1024];
+    char layout[1400];       // Quake II layout / scoreboard
+    int32_t cdtrack;
+} world_view_t;
+
+typedef struct world_s {
+    world_game_t game;
+    int32_t protocol;
+    uint32_t level_seq;      // bumped at every new level (serverinfo, serverdata ...)
+    uint32_t seq;            // bumped at every server frame
+    double time;             // demo time of the latest server frame (seconds)
+    double prev_time;        // of the frame before
+
+    char map[WORLD_NAME_LEN];         // world model path, e.g. "maps/e1m3.bsp"
+    char level_name[WORLD_NAME_LEN * 2];
+    char game_dir[WORLD_NAME_LEN];    // mod folder the demo asks for ("" = base)
+    int32_t maxclients;
+    int32_t deathmatch;               // Quake "multi" / Q2 deathmatch flag
+    int32_t playernum;                // the recording client (0-based)
+
+    int32_t num_models;               // models[1..num_models-1] valid; [0] = ""
+    int32_t num_sounds;
+    int32_t num_images;
+    char (*models)[WORLD_NAME_LEN];
+    char (*sounds)[WORLD_NAME_LEN];
+    char (*images)[WORLD_NAME_LEN];
+    char lightstyles[WORLD_MAX_LIGHTSTYLES][WORLD_STYLE_LEN];
+    char statusbar[2048];             // Quake II CS_STATUSBAR
+
+    world_player_t players[WORLD_MAX_PLAYERS];
+
+    int32_t num_entities;             // 1 + highest entity number ever used
+    world_entity_t *entities;         // capacity WORLD_MAX_ENTITIES (clone: num_entities)
+    int32_t num_statics;
+    world_static_t *statics;
+    int32_t num_static_sounds;
+    world_static_sound_t *static_sounds;
+
+    world_view_t view;
+
+    int32_t num_events;
+    int32_t dropped_events;
+    world_event_t events[WORLD_MAX_EVENTS];
+    uint32_t text_used;
+    char text_arena[WORLD_TEXT_ARENA];
+
+    int32_t capacity_full;            // 1: arrays have full capacity (not a clone)
+} world_t;
+
+// Allocate a world with full capacities. Returns NULL when out of memory.
+world_t *world_create(void);
+void world_free(world_t *w);
+// Clear everything for a new demo (keeps the allocations).
+void world_reset(world_t *w);
+// New level: clears precaches, entities, statics, lightstyles, view state.
+void world_new_level(world_t *w);
+
+// Start a server frame at `time`: bumps seq, clears the events.
+void world_begin_frame(world_t *w, double time);
+// Entity `num` is present in this frame with state `st`. Returns -1 if num is
+// out of range (the decoder reports it with its offset), 0 otherwise.
+int world_entity_update(world_t *w, int num, const entity_state_t *st);
+// Set the baseline of `num` (spawnbaseline). -1 if out of range.
+int world_set_baseline(world_t *w, int num, const entity_state_t *st);
+int world_add_static(world_t *w, const entity_state_t *st);
+int world_add_static_sound(world_t *w, const world_static_sound_t *s);
+// Set precache names; index range checked, returns -1 out of range.
+int world_set_model(world_t *w, int index, const char *name);
+int world_set_sound(world_t *w, int index, const char *name);
+int world_set_image(world_t *w, int index, const char *name);
+
+// Queue an event; returns a pointer into the world's array or NULL when full.
+world_event_t *world_add_event(world_t *w, world_event_type_t type);
+// Queue a text event (print, centerprint ...); the text is copied.
+world_event_t *world_add_text_event(world_t *w, world_event_type_t type, const char *text, int level);
+static inline const char *world_event_text(const world_t *w, const world_event_t *ev)
+{
+    return w->text_arena + ev->u.text.offset;
+}
+
+static inline int world_entity_visible(const world_t *w, int num)
+{
+    return num > 0 && num < w->num_entities && w->entities[num].seq == w->seq &&
+           w->entities[num].cur.modelindex != 0;
+}
+
+// Snapshots for seeking: a copy sized to what is used, and its restore.
+world_t *world_clone(const world_t *w);
+int world_restore(world_t *dst, const world_t *snap);
+size_t world_clone_bytes(const world_t *w);
+
+void entity_state_clear(entity_state_t *s);
+
+#endif

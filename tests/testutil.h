@@ -1,0 +1,42 @@
+// testutil.h -- shared helpers for the cmocka tests: data folder, running demoplay, JSON peeks
+#ifndef TESTUTIL_H
+#define TESTUTIL_H
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+// ../shared/data, or $DEMOPLAY_DATA. NULL when absent.
+const char *tu_data_dir(void);
+// Full path of a file under the data folder (static buffer rotation of 8).
+const char *tu_data(const char *rel);
+// Call first in a test that needs the real data: when it is missing, the test is
+// SKIPPED with a loud line, and under CI=true it fails instead.
+#define TU_REQUIRE_DATA()                                                          \
+    do {                                                                           \
+        if (!tu_data_dir()) {                                                      \
+            if (tu_ci()) fail_msg("CI=true but the test data folder is missing");  \
+            tu_skip_banner(__func__);                                              \
+            skip();                                                                \
+        }                                                                          \
+    } while (0)
+int tu_ci(void);
+void tu_skip_banner(const char *test);
+
+// The demoplay binary under test ($DEMOPLAY_BIN, default ./demoplay).
+const char *tu_bin(void);
+// Run a shell command; capture stdout (malloc'd, NUL-terminated) and the exit status.
+char *tu_run(const char *cmd, int *status);
+// Read a whole file; NULL if missing.
+uint8_t *tu_read(const char *path, size_t *size);
+int tu_write(const char *path, const void *data, size_t size);
+
+// Tiny JSON peeks for the one-object-per-line output of `info --json`.
+// Return 0 on success.
+int tu_json_int(const char *json, const char *key, long long *out);
+int tu_json_num(const char *json, const char *key, double *out);
+int tu_json_str(const char *json, const char *key, char *out, size_t cap);
+
+#endif

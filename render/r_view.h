@@ -1,0 +1,57 @@
+// r_view.h -- private refresh defs shared by the world, model, sprite, particle and 2D drawers
+//
+// One r_view_t describes the frame being drawn: where the 8-bit framebuffer and
+// the z-buffer are, the camera, the projection and the lighting tables. The
+// world drawer (r_bsp/r_surf/d_*) fills it and draws the world first, writing
+// 1/z for every pixel; models, sprites and particles then test and write the
+// same z-buffer; 2D drawing comes last and ignores it.
+//
+// Conventions (Quake's):
+// - world axes x forward, y left, z up; angles pitch, yaw, roll in degrees.
+// - projection: screen x = xcenter + xscale * dot(p - vieworg, vright) / z,
+//   screen y = ycenter - yscale * dot(p - vieworg, vup) / z, z = dot(p - vieworg, vpn).
+// - zbuffer holds 1/z as float; larger is nearer; 0 = nothing drawn.
+// - colormap: 64 light levels x 256 colours (gfx/colormap.lmp); row 0 brightest?
+//   No: Quake's row = light level where row 0 is fully lit and row 63 darkest;
+//   index = colormap[(light & 0x3f00) + color] with light 0 = bright .. 63*256 = dark.
+#ifndef R_VIEW_H
+#define R_VIEW_H
+
+#include <stdint.h>
+
+#include "../engine/world.h"
+
+#define R_MAX_DLIGHTS 64
+
+typedef struct {
+    vec3_t origin;
+    float radius;
+    float die;        // time it goes out
+    float decay;      // radius lost per second
+    float minlight;
+    int color;        // palette index tint, or -1 for white
+} r_dlight_t;
+
+typedef struct {
+    uint8_t *buffer;          // 8-bit framebuffer
+    int width, height, rowbytes;
+    float *zbuffer;           // width*height, 1/z
+    vec3_t vieworg;
+    vec3_t viewangles;
+    vec3_t vpn, vright, vup;  // forward, right, up unit vectors
+    float xcenter, ycenter;
+    float xscale, yscale;     // pixels per unit at z = 1
+    float fov_x, fov_y;       // degrees
+    const uint8_t *colormap;  // 64*256 (+ 256 for the translation tables' use)
+    const uint8_t *palette;   // 768 RGB
+    int fullbright_start;     // first fullbright colour (224 in Quake)
+    double time;              // demo time being drawn
+    // Light at a point (0 dark .. 255 bright, Quake's R_LightPoint scale), with
+    // dlights added; provided by the world drawer.
+    int (*light_point)(void *ctx, const vec3_t p);
+    void *light_ctx;
+    r_dlight_t dlights[R_MAX_DLIGHTS];
+    int num_dlights;
+} r_view_t;
+
+#endif

@@ -1,0 +1,41 @@
+// render.h -- the renderer's public contract: world state in, one 8-bit frame out
+//
+//     renderer_t *r = r_create(320, 200);
+//     r_load_level(r, fs, world, err, sizeof err);   // when world->level_seq changed
+//     r_render(r, world, t);                          // t between world->prev_time and world->time
+//     r_write_png(r, "shot.png");  or  r_frame_rgb(r, rgb)  or r_pixels(...)
+//
+// The renderer never parses demo bytes; it reads the world (engine/world.h)
+// and game data through the VFS. Everything draws into one 8-bit indexed
+// framebuffer; palette to RGB happens once, when a frame leaves the renderer.
+// Missing data never crashes: a missing model draws as a small box, a missing
+// map gives r_load_level() < 0 with a message, and r_render then draws what it can.
+#ifndef RENDER_H
+#define RENDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../engine/vfs.h"
+#include "../engine/world.h"
+
+typedef struct renderer_s renderer_t;
+
+renderer_t *r_create(int width, int height);
+void r_destroy(renderer_t *r);
+// Load palette, colormap, the level and its models for the world's current
+// level. Returns 0, or -1 with a message in err (the map is missing or bad);
+// what could be loaded is kept and drawn.
+int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t errcap);
+// Draw the view at demo time t (interpolating between the world's last two frames).
+void r_render(renderer_t *r, const world_t *w, double t);
+// Forget transient effects (particles, dlights, console lines): after a seek.
+void r_clear_transients(renderer_t *r);
+// The 8-bit frame and the palette (768 bytes, RGB) it is shown with, blends applied.
+const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch);
+const uint8_t *r_palette(const renderer_t *r);
+// Convert the frame to packed RGB (width*height*3 bytes).
+void r_frame_rgb(const renderer_t *r, uint8_t *rgb);
+int r_write_png(const renderer_t *r, const char *path);
+
+#endif

@@ -11,9 +11,9 @@
 // - projection: screen x = xcenter + xscale * dot(p - vieworg, vright) / z,
 //   screen y = ycenter - yscale * dot(p - vieworg, vup) / z, z = dot(p - vieworg, vpn).
 // - zbuffer holds 1/z as float; larger is nearer; 0 = nothing drawn.
-// - colormap: 64 light levels x 256 colours (gfx/colormap.lmp); row 0 brightest?
-//   No: Quake's row = light level where row 0 is fully lit and row 63 darkest;
-//   index = colormap[(light & 0x3f00) + color] with light 0 = bright .. 63*256 = dark.
+// - colormap: 64 rows x 256 colours (gfx/colormap.lmp): colormap[row * 256 + c],
+//   row 0 brightest .. row 63 darkest, row 32 = the colour as painted; colours
+//   from fullbright_start up are the same in every row.
 #ifndef R_VIEW_H
 #define R_VIEW_H
 

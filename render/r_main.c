@@ -1,31 +1,52 @@
-// r_main.c -- the frame driver (placeholder until the world renderer lands: a flat grey frame)
+// r_main.c -- the frame driver: renderer life cycle, level loading, view setup, the order of drawing, output
 #include "render.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <stb_image_write.h>
 
-struct renderer_s {
-    int width, height;
-    uint8_t *buffer;
-    uint8_t palette[768];
-};
+#include "r_local.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
 
 renderer_t *r_create(int width, int height)
 {
+    if (width < 16 || height < 16 || width > R_MAX_WIDTH || height > R_MAX_HEIGHT)
+        return NULL;
     renderer_t *r = calloc(1, sizeof(*r));
     if (!r)
         return NULL;
     r->width = width;
     r->height = height;
-    r->buffer = calloc((size_t)width * (size_t)height, 1);
-    if (!r->buffer) {
-        free(r);
+    size_t px = (size_t)width * (size_t)height;
+    r->buffer = calloc(px, 1);
+    r->zbuffer = calloc(px, sizeof(float));
+    r->free = calloc((size_t)height * R_ROW_FREE_MAX, sizeof(r_free_t));
+    r->free_count = calloc((size_t)height, 1);
+    r->edge_a = calloc((size_t)height + 1, sizeof(int));
+    r->edge_b = calloc((size_t)height + 1, sizeof(int));
+    // Surface cache: Quake sized it by screen pixels too; this holds a whole
+    // frame's surfaces at every size we allow, so a frame never rebuilds twice.
+    r->cache_size = (size_t)2 * 1024 * 1024 + px * 24;
+    r->cache = malloc(r->cache_size);
+    r->models = r_models_create();
+    r->r2d = r_2d_create();
+    if (!r->buffer || !r->zbuffer || !r->free || !r->free_count || !r->edge_a || !r->edge_b || !r->cache ||
+        !r->models || !r->r2d) {
+        r_destroy(r);
         return NULL;
     }
-    for (int i = 0; i < 256; i++)
-        r->palette[i * 3] = r->palette[i * 3 + 1] = r->palette[i * 3 + 2] = (uint8_t)i;
+    pal_load(&r->pal, NULL, GAME_QUAKE, NULL, 0);
+    memcpy(r->shown_palette, r->pal.palette, 768);
+    for (int i = 0; i < 128; i++)
+        r->turbsin[i] = (int)(8 * 65536 * (1 + sin(i * 2 * M_PI / 128)));
+    r->sky_texture = -1;
+    r->framecount = 1;
     return r;
 }
 
@@ -33,25 +54,253 @@ void r_destroy(renderer_t *r)
 {
     if (!r)
         return;
+    bsp_free(r->bsp);
+    free(r->faces);
+    free(r->node_visframe);
+    free(r->leaf_visframe);
+    free(r->pvs);
     free(r->buffer);
+    free(r->zbuffer);
+    free(r->free);
+    free(r->free_count);
+    free(r->edge_a);
+    free(r->edge_b);
+    free(r->cache);
+    r_models_destroy(r->models);
+    r_2d_destroy(r->r2d);
     free(r);
 }
 
 int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t errcap)
 {
-    (void)r; (void)fs; (void)w; (void)err; (void)errcap;
-    return 0;
+    int rc = 0;
+    char perr[256] = "";
+    if (err && errcap)
+        err[0] = 0;
+    if (pal_load(&r->pal, fs, w->game, perr, sizeof perr) < 0 && err && errcap) {
+        snprintf(err, errcap, "%s", perr);
+        rc = -1;
+    }
+    memcpy(r->shown_palette, r->pal.palette, 768);
+    bsp_free(r->bsp);
+    r->bsp = NULL;
+    snprintf(r->map, sizeof r->map, "%s", w->map);
+    if (w->map[0]) {
+        size_t size = 0;
+        uint8_t *data = fs ? vfs_load(fs, w->map, &size) : NULL;
+        char berr[512] = "";
+        if (!data) {
+            snprintf(berr, sizeof berr, "%s: not found in the game folders (%d searched)", w->map, fs ? vfs_count(fs) : 0);
+        } else {
+            r->bsp = bsp_load(data, size, w->map, berr, sizeof berr);
+            free(data);
+        }
+        if (!r->bsp) {
+            if (err && errcap)
+                snprintf(err, errcap, "%s", berr);
+            rc = -1;
+        }
+    }
+    r_world_setup(r);
+    if (w->map[0] && !r->bsp && rc == 0) {
+        if (err && errcap)
+            snprintf(err, errcap, "%s: out of memory", w->map);
+        rc = -1;
+    }
+    r_models_load_level(r->models, fs, w);
+    r_2d_load(r->r2d, fs, w);
+    return rc;
 }
 
-void r_frame(renderer_t *r, const world_t *w) { (void)r; (void)w; }
+void r_frame(renderer_t *r, const world_t *w)
+{
+    r_models_frame(r->models, w);
+    r_2d_frame(r->r2d, w);
+}
+
+void r_clear_transients(renderer_t *r)
+{
+    r_models_clear(r->models);
+    r_2d_clear(r->r2d);
+}
+
+void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up)
+{
+    double y = angles[1] * (M_PI / 180), p = angles[0] * (M_PI / 180), ro = angles[2] * (M_PI / 180);
+    double sy = sin(y), cy = cos(y), sp = sin(p), cp = cos(p), sr = sin(ro), cr = cos(ro);
+    forward[0] = (float)(cp * cy);
+    forward[1] = (float)(cp * sy);
+    forward[2] = (float)(-sp);
+    right[0] = (float)(-sr * sp * cy + cr * sy);
+    right[1] = (float)(-sr * sp * sy - cr * cy);
+    right[2] = (float)(-sr * cp);
+    up[0] = (float)(cr * sp * cy + sr * sy);
+    up[1] = (float)(cr * sp * sy - sr * cy);
+    up[2] = (float)(cr * cp);
+}
+
+static float lerp_angle(float a, float b, float f)
+{
+    float d = b - a;
+    d -= 360.0f * floorf((d + 180.0f) / 360.0f);
+    return a + d * f;
+}
+
+// Quake's view bob (cl_bob 0.02, cl_bobcycle 0.6, cl_bobup 0.5) from the player's speed.
+static float calc_bob(const world_t *w, double t)
+{
+    double cycle = fmod(t, 0.6) / 0.6;
+    if (cycle < 0.5)
+        cycle = M_PI * cycle / 0.5;
+    else
+        cycle = M_PI + M_PI * (cycle - 0.5) / 0.5;
+    const float *v = w->view.velocity;
+    double bob = sqrt(v[0] * v[0] + v[1] * v[1]) * 0.02;
+    bob = bob * 0.3 + bob * 0.7 * sin(cycle);
+    return (float)(bob > 4 ? 4 : bob < -7 ? -7 : bob);
+}
+
+// Quake's view roll (cl_rollangle 2 at cl_rollspeed 200) from sideways speed.
+static float calc_roll(const world_t *w, const vec3_t right)
+{
+    float side = w->view.velocity[0] * right[0] + w->view.velocity[1] * right[1] + w->view.velocity[2] * right[2];
+    float sign = side < 0 ? -1.0f : 1.0f;
+    side = fabsf(side);
+    side = side < 200 ? side * 2.0f / 200 : 2.0f;
+    return side * sign;
+}
+
+static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
+{
+    r_view_t *v = &r->view;
+    const world_view_t *wv = &w->view;
+    vec3_t org = { 0, 0, 0 }, ang;
+    for (int k = 0; k < 3; k++)
+        ang[k] = lerp_angle(wv->prev_angles[k], wv->angles[k], (float)frac);
+    int bobbing = 0;
+    if (wv->origin_valid) {
+        for (int k = 0; k < 3; k++)
+            org[k] = wv->prev_origin[k] + (wv->origin[k] - wv->prev_origin[k]) * (float)frac;
+    } else if (wv->entity > 0 && wv->entity < w->num_entities && w->entities) {
+        const world_entity_t *e = &w->entities[wv->entity];
+        float f = e->lerp_ok ? (float)frac : 1.0f;
+        for (int k = 0; k < 3; k++)
+            org[k] = e->prev.origin[k] + (e->cur.origin[k] - e->prev.origin[k]) * f;
+        if (!wv->intermission) {
+            int zero = wv->ofs[0] == 0 && wv->ofs[1] == 0 && wv->ofs[2] == 0;
+            for (int k = 0; k < 3; k++)
+                org[k] += zero ? (k == 2 ? 22.0f : 0.0f) : wv->ofs[k];
+            bobbing = w->game == GAME_QUAKE;
+        }
+    }
+    if (bobbing) {
+        vec3_t f, rt, up;
+        r_angle_vectors(ang, f, rt, up);
+        org[2] += calc_bob(w, t);
+        ang[2] += calc_roll(w, rt);
+        if (wv->stats[STAT_HEALTH] <= 0 && w->seq > 1)
+            ang[2] = 80;   // dead: Quake lays the view on its side
+    }
+    if (!wv->intermission)
+        for (int k = 0; k < 3; k++)
+            ang[k] += wv->punch[k];
+    memcpy(v->vieworg, org, sizeof org);
+    memcpy(v->viewangles, ang, sizeof ang);
+    r_angle_vectors(ang, v->vpn, v->vright, v->vup);
+
+    // Field of view: `fov` is horizontal at 4:3; wider screens keep 4:3's
+    // vertical angle. 320x200 and 640x400 are 4:3 screens with tall pixels, as
+    // Quake showed them; the status bar only takes rows off the bottom.
+    float pa = (r->width * 10 == r->height * 16 && r->width <= 640) ? 1.2f : 1.0f;
+    float fov = wv->fov > 1 && wv->fov < 179 ? wv->fov : 90.0f;
+    double aspect = (double)r->width / ((double)r->height * pa);
+    double tx = tan(fov * M_PI / 360);
+    double ty43 = tx * 0.75;
+    if (aspect >= 4.0 / 3.0)
+        tx = ty43 * aspect;
+    r->xscale = (float)(r->width / 2.0 / tx);
+    r->yscale = r->xscale / pa;
+    r->xcenter = r->vw / 2.0f;
+    r->ycenter = r->vh / 2.0f;
+    r->xc_pix = r->xcenter - 0.5f;
+    r->yc_pix = r->ycenter - 0.5f;
+    v->xcenter = r->xcenter;
+    v->ycenter = r->ycenter;
+    v->xscale = r->xscale;
+    v->yscale = r->yscale;
+    v->fov_x = (float)(2 * atan(r->vw / 2.0 / r->xscale) * 180 / M_PI);
+    v->fov_y = (float)(2 * atan(r->vh / 2.0 / r->yscale) * 180 / M_PI);
+    memcpy(r->vieworg, v->vieworg, sizeof(vec3_t));
+    memcpy(r->vpn, v->vpn, sizeof(vec3_t));
+    memcpy(r->vright, v->vright, sizeof(vec3_t));
+    memcpy(r->vup, v->vup, sizeof(vec3_t));
+
+    // Frustum planes through the eye and the screen edges, normals inward.
+    float ws[4] = { r->xcenter, r->vw - r->xcenter, r->ycenter, r->vh - r->ycenter };
+    for (int p = 0; p < 4; p++) {
+        float *n = r->frustum_n[p];
+        for (int k = 0; k < 3; k++) {
+            float side = p == 0 ? r->xscale * r->vright[k] : p == 1 ? -r->xscale * r->vright[k]
+                       : p == 2 ? -r->yscale * r->vup[k] : r->yscale * r->vup[k];
+            n[k] = ws[p] * r->vpn[k] + side;
+        }
+        float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        for (int k = 0; k < 3; k++)
+            n[k] /= len;
+        r->frustum_d[p] = n[0] * r->vieworg[0] + n[1] * r->vieworg[1] + n[2] * r->vieworg[2];
+    }
+}
 
 void r_render(renderer_t *r, const world_t *w, double t)
 {
-    (void)w;
-    memset(r->buffer, (int)((unsigned)(t * 10) & 0xff), (size_t)r->width * (size_t)r->height);
-}
+    r_view_t *v = &r->view;
+    double frac = 1;
+    if (w->time > w->prev_time)
+        frac = (t - w->prev_time) / (w->time - w->prev_time);
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    r->framecount++;
+    r->time = t;
+    r->turb_ofs = (int)(t * 20) & 127;   // liquids ripple at Quake's speed
+    r->stat_polys = r->stat_spans = r->stat_surfs_built = 0;
 
-void r_clear_transients(renderer_t *r) { (void)r; }
+    int sbar = r_2d_sbar_lines(r->r2d, w, r->width, r->height);
+    if (sbar < 0)
+        sbar = 0;
+    if (sbar > r->height - 16)
+        sbar = r->height - 16;
+    r->vw = r->width;
+    r->vh = r->height - sbar;
+
+    v->buffer = r->buffer;
+    v->zbuffer = r->zbuffer;
+    v->width = r->vw;
+    v->height = r->vh;
+    v->rowbytes = r->width;
+    v->colormap = r->pal.colormap;
+    v->palette = r->pal.palette;
+    v->fullbright_start = r->pal.fullbright_start;
+    v->time = t;
+    v->light_point = r_light_point;
+    v->light_ctx = r;
+    v->num_dlights = 0;
+    setup_view(r, w, t, frac);
+    r_light_styles(r, w, t);
+    r_models_lights(r->models, w, v);
+    if (v->num_dlights > R_MAX_DLIGHTS)
+        v->num_dlights = R_MAX_DLIGHTS;
+
+    r->view_contents = 0;
+    r_draw_world(r, w);
+    r_draw_brush_entities(r, w, frac);
+    r_models_draw(r->models, w, v);
+
+    v->height = r->height;   // 2D covers the whole frame
+    r_2d_draw(r->r2d, w, v);
+    int contents = r->bsp ? r->view_contents : 0;
+    if (contents == BSP_CONTENTS_EMPTY || contents == BSP_CONTENTS_SOLID || contents == BSP_CONTENTS_SKY)
+        contents = 0;
+    r_2d_blend(r->r2d, w, t, contents, r->pal.palette, r->shown_palette);
+}
 
 const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch)
 {
@@ -61,13 +310,18 @@ const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch
     return r->buffer;
 }
 
-const uint8_t *r_palette(const renderer_t *r) { return r->palette; }
+const uint8_t *r_palette(const renderer_t *r) { return r->shown_palette; }
 
 void r_frame_rgb(const renderer_t *r, uint8_t *rgb)
 {
     size_t n = (size_t)r->width * (size_t)r->height;
-    for (size_t i = 0; i < n; i++)
-        memcpy(rgb + i * 3, r->palette + r->buffer[i] * 3, 3);
+    const uint8_t *pal = r->shown_palette;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *c = pal + r->buffer[i] * 3;
+        rgb[i * 3] = c[0];
+        rgb[i * 3 + 1] = c[1];
+        rgb[i * 3 + 2] = c[2];
+    }
 }
 
 int r_write_png(const renderer_t *r, const char *path)

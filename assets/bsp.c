@@ -1,0 +1,548 @@
+// bsp.c -- BSP29 level loader: every lump and index checked against the file before use
+#include "bsp.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { L_ENTITIES, L_PLANES, L_TEXTURES, L_VERTEXES, L_VISIBILITY, L_NODES, L_TEXINFO, L_FACES, L_LIGHTING,
+       L_CLIPNODES, L_LEAFS, L_MARKSURFACES, L_EDGES, L_SURFEDGES, L_MODELS, L_COUNT };
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    const char *name;
+    char *err;
+    size_t errcap;
+    uint32_t ofs[L_COUNT], len[L_COUNT];
+} ld_t;
+
+static int fail(ld_t *l, size_t offset, const char *fmt, ...)
+{
+    if (l->err && l->errcap) {
+        char msg[256];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        snprintf(l->err, l->errcap, "%s: offset %zu: expected %s", l->name, offset, msg);
+    }
+    return -1;
+}
+
+// Little-endian reads; callers have checked the range.
+static uint32_t rd_u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static int32_t rd_s32(const uint8_t *p) { return (int32_t)rd_u32(p); }
+static int rd_s16(const uint8_t *p) { return (int16_t)(uint16_t)(p[0] | p[1] << 8); }
+static int rd_u16(const uint8_t *p) { return p[0] | p[1] << 8; }
+static float rd_f32(const uint8_t *p)
+{
+    union { uint32_t u; float f; } v;
+    v.u = rd_u32(p);
+    return isfinite(v.f) ? v.f : 0.0f;
+}
+
+// Count of records of `recsize` bytes in lump i; -1 on a bad lump size.
+static int lump_count(ld_t *l, int i, size_t recsize, const char *what)
+{
+    if (l->len[i] % recsize)
+        return fail(l, 4 + (size_t)i * 8 + 4, "%s lump size a multiple of %zu, got %u", what, recsize, l->len[i]);
+    return (int)(l->len[i] / recsize);
+}
+
+static void *alloc_n(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+
+static int load_planes(ld_t *l, bsp_t *b)
+{
+    int n = lump_count(l, L_PLANES, 20, "planes");
+    if (n < 0 || !(b->planes = alloc_n((size_t)n, sizeof(bsp_plane_t))))
+        return -1;
+    b->num_planes = n;
+    for (int i = 0; i < n; i++) {
+        const uint8_t *p = l->data + l->ofs[L_PLANES] + (size_t)i * 20;
+        bsp_plane_t *pl = &b->planes[i];
+        for (int k = 0; k < 3; k++)
+            pl->normal[k] = rd_f32(p + k * 4);
+        pl->dist = rd_f32(p + 12);
+        pl->type = rd_s32(p + 16);
+        if (pl->type < 0 || pl->type > 5)
+            pl->type = 3;
+    }
+    return 0;
+}
+
+static int load_vertices(ld_t *l, bsp_t *b)
+{
+    int n = lump_count(l, L_VERTEXES, 12, "vertexes");
+    if (n < 0 || !(b->vertices = alloc_n((size_t)n, sizeof(vec3_t))))
+        return -1;
+    b->num_vertices = n;
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < 3; k++)
+            b->vertices[i][k] = rd_f32(l->data + l->ofs[L_VERTEXES] + (size_t)i * 12 + (size_t)k * 4);
+    return 0;
+}
+
+static int load_edges(ld_t *l, bsp_t *b)
+{
+    int n = lump_count(l, L_EDGES, 4, "edges");
+    if (n < 0 || !(b->edges = alloc_n((size_t)n, sizeof(*b->edges))))
+        return -1;
+    b->num_edges = n;
+    for (int i = 0; i < n; i++) {
+        const uint8_t *p = l->data + l->ofs[L_EDGES] + (size_t)i * 4;
+        b->edges[i][0] = (uint32_t)rd_u16(p);
+        b->edges[i][1] = (uint32_t)rd_u16(p + 2);
+        if ((int)b->edges[i][0] >= b->num_vertices || (int)b->edges[i][1] >= b->num_vertices)
+            return fail(l, l->ofs[L_EDGES] + (size_t)i * 4, "vertex index < %d", b->num_vertices);
+    }
+    n = lump_count(l, L_SURFEDGES, 4, "surfedges");
+    if (n < 0 || !(b->surfedges = alloc_n((size_t)n, sizeof(int32_t))))
+        return -1;
+    b->num_surfedges = n;
+    for (int i = 0; i < n; i++) {
+        int32_t e = rd_s32(l->data + l->ofs[L_SURFEDGES] + (size_t)i * 4);
+        if (e >= b->num_edges || e <= -b->num_edges)
+            return fail(l, l->ofs[L_SURFEDGES] + (size_t)i * 4, "edge index within +-%d, got %d", b->num_edges, e);
+        b->surfedges[i] = e;
+    }
+    return 0;
+}
+
+// A checkerboard for textures the file lacks, so a surface never points nowhere.
+static void make_default_texture(bsp_t *b, int idx, uint32_t texel_ofs)
+{
+    bsp_texture_t *t = &b->textures[idx];
+    memset(t, 0, sizeof(*t));
+    snprintf(t->name, sizeof t->name, "notexture");
+    t->width = t->height = 16;
+    uint32_t o = texel_ofs;
+    for (int m = 0; m < BSP_MIPLEVELS; m++) {
+        int w = 16 >> m;
+        t->offsets[m] = o;
+        for (int y = 0; y < w; y++)
+            for (int x = 0; x < w; x++)
+                b->texels[o++] = (uint8_t)((((x << m) ^ (y << m)) & 8) ? 15 : 6);
+    }
+}
+
+static int anim_index(char c)
+{
+    c = (char)tolower((unsigned char)c);
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'j')
+        return 10 + c - 'a';
+    return -1;
+}
+
+static void link_animations(bsp_t *b)
+{
+    for (int i = 0; i < b->num_textures; i++) {
+        bsp_texture_t *t = &b->textures[i];
+        if (t->name[0] != '+' || t->anim_total || t->alt_total)
+            continue;
+        int frames[20];
+        for (int k = 0; k < 20; k++)
+            frames[k] = -1;
+        for (int j = 0; j < b->num_textures; j++) {
+            bsp_texture_t *o = &b->textures[j];
+            if (o->name[0] != '+' || strncmp(o->name + 2, t->name + 2, sizeof o->name - 2))
+                continue;
+            int k = anim_index(o->name[1]);
+            if (k >= 0 && frames[k] < 0)
+                frames[k] = j;
+        }
+        int nmain = 0, nalt = 0;
+        while (nmain < 10 && frames[nmain] >= 0)
+            nmain++;
+        while (nalt < 10 && frames[10 + nalt] >= 0)
+            nalt++;
+        for (int j = 0; j < 20; j++) {
+            if (frames[j] < 0)
+                continue;
+            bsp_texture_t *o = &b->textures[frames[j]];
+            o->anim_total = nmain;
+            o->alt_total = nalt;
+            for (int k = 0; k < nmain; k++)
+                o->anim_frames[k] = frames[k];
+            for (int k = 0; k < nalt; k++)
+                o->alt_frames[k] = frames[10 + k];
+        }
+    }
+}
+
+static int load_textures(ld_t *l, bsp_t *b)
+{
+    const uint8_t *base = l->data + l->ofs[L_TEXTURES];
+    uint32_t len = l->len[L_TEXTURES];
+    int n = 0;
+    if (len >= 4) {
+        n = rd_s32(base);
+        if (n < 0 || (size_t)n > (len - 4) / 4)
+            return fail(l, l->ofs[L_TEXTURES], "texture count <= %u, got %d", (len - 4) / 4, n);
+    }
+    // Pass 1: size the texel store (every texture's 4 mips, plus the default texture).
+    size_t total = 16 * 16 + 8 * 8 + 4 * 4 + 2 * 2;
+    for (int i = 0; i < n; i++) {
+        int32_t ofs = rd_s32(base + 4 + (size_t)i * 4);
+        if (ofs < 0)
+            continue;
+        if ((uint32_t)ofs > len || len - (uint32_t)ofs < 40)
+            return fail(l, l->ofs[L_TEXTURES] + 4 + (size_t)i * 4, "miptex offset within the %u-byte lump, got %d", len, ofs);
+        uint32_t w = rd_u32(base + ofs + 16), h = rd_u32(base + ofs + 20);
+        if (w == 0 || h == 0 || w > 4096 || h > 4096 || (w & 15) || (h & 15))
+            return fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 16, "texture size 16..4096 in multiples of 16, got %ux%u", w, h);
+        total += (size_t)w * h / 64 * 85;
+    }
+    b->num_textures = n + 1;   // the last one is the default
+    b->textures = alloc_n((size_t)b->num_textures, sizeof(bsp_texture_t));
+    b->texels = alloc_n(total, 1);
+    if (!b->textures || !b->texels)
+        return fail(l, 0, "memory for %zu texels", total);
+    b->texel_size = total;
+    uint32_t o = 0;
+    for (int i = 0; i < n; i++) {
+        int32_t ofs = rd_s32(base + 4 + (size_t)i * 4);
+        bsp_texture_t *t = &b->textures[i];
+        if (ofs < 0) {
+            make_default_texture(b, i, o);
+            o += 16 * 16 + 8 * 8 + 4 * 4 + 2 * 2;
+            continue;
+        }
+        const uint8_t *mt = base + ofs;
+        memcpy(t->name, mt, 16);
+        t->name[15] = 0;
+        for (int k = 0; k < 15; k++)
+            t->name[k] = (char)tolower((unsigned char)t->name[k]);
+        t->width = (int)rd_u32(mt + 16);
+        t->height = (int)rd_u32(mt + 20);
+        for (int m = 0; m < BSP_MIPLEVELS; m++) {
+            uint32_t mo = rd_u32(mt + 24 + m * 4);
+            size_t msize = (size_t)(t->width >> m) * (size_t)(t->height >> m);
+            if (mo > len - (uint32_t)ofs || len - (uint32_t)ofs - mo < msize)
+                return fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 24 + (size_t)m * 4,
+                            "mip %d of '%s' (%zu bytes) inside the lump", m, t->name, msize);
+            t->offsets[m] = o;
+            memcpy(b->texels + o, mt + mo, msize);
+            o += (uint32_t)msize;
+        }
+    }
+    make_default_texture(b, n, o);
+    link_animations(b);
+    return 0;
+}
+
+static int load_texinfo(ld_t *l, bsp_t *b)
+{
+    int n = lump_count(l, L_TEXINFO, 40, "texinfo");
+    if (n < 0 || !(b->texinfo = alloc_n((size_t)n, sizeof(bsp_texinfo_t))))
+        return -1;
+    b->num_texinfo = n;
+    for (int i = 0; i < n; i++) {
+        const uint8_t *p = l->data + l->ofs[L_TEXINFO] + (size_t)i * 40;
+        bsp_texinfo_t *ti = &b->texinfo[i];
+        for (int k = 0; k < 8; k++)
+            ti->vecs[k / 4][k % 4] = rd_f32(p + k * 4);
+        int t = rd_s32(p + 32);
+        ti->texture = (t >= 0 && t < b->num_textures - 1) ? t : b->num_textures - 1;
+        ti->flags = rd_s32(p + 36);
+    }
+    return 0;
+}
+
+static int load_faces(ld_t *l, bsp_t *b)
+{
+    int n = lump_count(l, L_FACES, 20, "faces");
+    if (n < 0 || !(b->faces = alloc_n((size_t)n, sizeof(bsp_face_t))))
+        return -1;
+    b->num_faces = n;
+    for (int i = 0; i < n; i++) {
+        size_t at = l->ofs[L_FACES] + (size_t)i * 20;
+        const uint8_t *p = l->data + at;
+        bsp_face_t *f = &b->faces[i];
+        f->plane = rd_u16(p);
+        int side = rd_s16(p + 2);
+        f->firstedge = rd_s32(p + 4);
+        f->numedges = rd_s16(p + 8);
+        f->texinfo = rd_s16(p + 10);
+        memcpy(f->styles, p + 12, 4);
+        f->lightofs = rd_s32(p + 16);
+        if (f->plane >= b->num_planes)
+            return fail(l, at, "plane index < %d, got %d", b->num_planes, f->plane);
+        if (f->texinfo < 0 || f->texinfo >= b->num_texinfo)
+            return fail(l, at + 10, "texinfo index < %d, got %d", b->num_texinfo, f->texinfo);
+        if (f->numedges < 3 || f->firstedge < 0 || f->firstedge > b->num_surfedges - f->numedges)
+            return fail(l, at + 4, "3 or more edges inside the %d surfedges, got %d at %d", b->num_surfedges,
+                        f->numedges, f->firstedge);
+        if (side)
+            f->flags |= BSP_SURF_PLANEBACK;
+        const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
+        const char *tn = b->textures[ti->texture].name;
+        if (!strncmp(tn, "sky", 3))
+            f->flags |= BSP_SURF_SKY | BSP_SURF_NOLIGHT;
+        else if (tn[0] == '*')
+            f->flags |= BSP_SURF_TURB | BSP_SURF_NOLIGHT;
+        // Texture extents in 16-texel lightmap units, as the light compiler measured them.
+        float mins[2] = { 1e30f, 1e30f }, maxs[2] = { -1e30f, -1e30f };
+        for (int e = 0; e < f->numedges; e++) {
+            int32_t se = b->surfedges[f->firstedge + e];
+            const float *v = b->vertices[se >= 0 ? b->edges[se][0] : b->edges[-se][1]];
+            for (int k = 0; k < 2; k++) {
+                // double, as the light compiler did, so the extents match the lightmap's
+                double s = (double)v[0] * ti->vecs[k][0] + (double)v[1] * ti->vecs[k][1] +
+                           (double)v[2] * ti->vecs[k][2] + ti->vecs[k][3];
+                if (s < mins[k]) mins[k] = (float)s;
+                if (s > maxs[k]) maxs[k] = (float)s;
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            float lo = floorf(mins[k] / 16), hi = ceilf(maxs[k] / 16);
+            if (!(lo > -65536 && hi < 65536)) {
+                lo = hi = 0;
+                f->flags |= BSP_SURF_NODRAW;
+            }
+            f->texturemins[k] = (int)lo * 16;
+            f->extents[k] = (int)(hi - lo) * 16;
+        }
+        if (!(f->flags & (BSP_SURF_SKY | BSP_SURF_TURB)) && (f->extents[0] > 2048 || f->extents[1] > 2048))
+            f->flags |= BSP_SURF_NODRAW;   // a lightmap that big is a broken face; skip it, not the level
+        if (f->lightofs >= 0) {
+            int nstyles = 0;
+            while (nstyles < BSP_MAXSTYLES && f->styles[nstyles] != 255)
+                nstyles++;
+            size_t need = (size_t)((f->extents[0] >> 4) + 1) * (size_t)((f->extents[1] >> 4) + 1) * (size_t)nstyles;
+            if ((size_t)f->lightofs > b->light_size || b->light_size - (size_t)f->lightofs < need)
+                f->lightofs = -1;   // lights outside the lump: draw the face unlit rather than read past it
+        }
+    }
+    return 0;
+}
+
+static int check_child(ld_t *l, bsp_t *b, size_t at, int c)
+{
+    if (c >= 0 ? c >= b->num_nodes : -(c + 1) >= b->num_leafs)
+        return fail(l, at, "child node < %d or leaf < %d, got %d", b->num_nodes, b->num_leafs, c);
+    return 0;
+}
+
+static int load_tree(ld_t *l, bsp_t *b)
+{
+    int n = lump_count(l, L_LEAFS, 28, "leafs");
+    if (n < 0 || !(b->leafs = alloc_n((size_t)n, sizeof(bsp_leaf_t))))
+        return -1;
+    b->num_leafs = n;
+    if (n < 1)
+        return fail(l, 4 + L_LEAFS * 8, "at least one leaf");
+    int nm = lump_count(l, L_MARKSURFACES, 2, "marksurfaces");
+    if (nm < 0 || !(b->marks = alloc_n((size_t)nm, sizeof(int32_t))))
+        return -1;
+    b->num_marks = nm;
+    for (int i = 0; i < nm; i++) {
+        size_t at = l->ofs[L_MARKSURFACES] + (size_t)i * 2;
+        b->marks[i] = rd_u16(l->data + at);
+        if (b->marks[i] >= b->num_faces)
+            return fail(l, at, "face index < %d, got %d", b->num_faces, b->marks[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        size_t at = l->ofs[L_LEAFS] + (size_t)i * 28;
+        const uint8_t *p = l->data + at;
+        bsp_leaf_t *lf = &b->leafs[i];
+        lf->contents = rd_s32(p);
+        lf->visofs = rd_s32(p + 4);
+        for (int k = 0; k < 3; k++) {
+            lf->mins[k] = (float)rd_s16(p + 8 + k * 2);
+            lf->maxs[k] = (float)rd_s16(p + 14 + k * 2);
+        }
+        lf->firstmark = rd_u16(p + 20);
+        lf->nummarks = rd_u16(p + 22);
+        memcpy(lf->ambient, p + 24, 4);
+        lf->parent = -1;
+        if (lf->firstmark + lf->nummarks > nm)
+            return fail(l, at + 20, "marksurfaces inside the %d, got %d at %d", nm, lf->nummarks, lf->firstmark);
+        if (lf->visofs >= 0 && (size_t)lf->visofs >= b->vis_size)
+            lf->visofs = -1;
+    }
+    n = lump_count(l, L_NODES, 24, "nodes");
+    if (n < 0 || !(b->nodes = alloc_n((size_t)n, sizeof(bsp_node_t))))
+        return -1;
+    b->num_nodes = n;
+    for (int i = 0; i < n; i++)
+        b->nodes[i].parent = -1;
+    for (int i = 0; i < n; i++) {
+        size_t at = l->ofs[L_NODES] + (size_t)i * 24;
+        const uint8_t *p = l->data + at;
+        bsp_node_t *nd = &b->nodes[i];
+        nd->plane = rd_s32(p);
+        if (nd->plane < 0 || nd->plane >= b->num_planes)
+            return fail(l, at, "plane index < %d, got %d", b->num_planes, nd->plane);
+        for (int k = 0; k < 2; k++) {
+            nd->children[k] = rd_s16(p + 4 + k * 2);
+            if (check_child(l, b, at + 4 + (size_t)k * 2, nd->children[k]) < 0)
+                return -1;
+        }
+        for (int k = 0; k < 3; k++) {
+            nd->mins[k] = (float)rd_s16(p + 8 + k * 2);
+            nd->maxs[k] = (float)rd_s16(p + 14 + k * 2);
+        }
+        nd->firstface = rd_u16(p + 20);
+        nd->numfaces = rd_u16(p + 22);
+        if (nd->firstface + nd->numfaces > b->num_faces)
+            return fail(l, at + 20, "faces inside the %d, got %d at %d", b->num_faces, nd->numfaces, nd->firstface);
+        // A node with two parents would let a walk revisit it (or loop): refuse it.
+        for (int k = 0; k < 2; k++) {
+            int c = nd->children[k];
+            if (c >= 0) {
+                if (b->nodes[c].parent >= 0 || c == i)
+                    return fail(l, at + 4 + (size_t)k * 2, "a tree (node %d has two parents)", c);
+                b->nodes[c].parent = i;
+            } else if (b->leafs[-(c + 1)].parent < 0) {
+                b->leafs[-(c + 1)].parent = i;
+            }
+        }
+    }
+    return 0;
+}
+
+static int load_models(ld_t *l, bsp_t *b)
+{
+    int n = lump_count(l, L_MODELS, 64, "models");
+    if (n < 0 || !(b->models = alloc_n((size_t)n, sizeof(bsp_model_t))))
+        return -1;
+    b->num_models = n;
+    if (n < 1)
+        return fail(l, 4 + L_MODELS * 8, "at least one model");
+    for (int i = 0; i < n; i++) {
+        size_t at = l->ofs[L_MODELS] + (size_t)i * 64;
+        const uint8_t *p = l->data + at;
+        bsp_model_t *m = &b->models[i];
+        for (int k = 0; k < 3; k++) {
+            m->mins[k] = rd_f32(p + k * 4) - 1;    // spread by one unit, as Quake does
+            m->maxs[k] = rd_f32(p + 12 + k * 4) + 1;
+            m->origin[k] = rd_f32(p + 24 + k * 4);
+        }
+        m->headnode = rd_s32(p + 36);
+        m->visleafs = rd_s32(p + 52);
+        m->firstface = rd_s32(p + 56);
+        m->numfaces = rd_s32(p + 60);
+        if (m->headnode < 0 || m->headnode >= b->num_nodes || b->nodes[m->headnode].parent >= 0)
+            return fail(l, at + 36, "a root node < %d, got %d", b->num_nodes, m->headnode);
+        if (m->firstface < 0 || m->numfaces < 0 || m->firstface > b->num_faces - m->numfaces)
+            return fail(l, at + 56, "faces inside the %d, got %d at %d", b->num_faces, m->numfaces, m->firstface);
+        if (m->visleafs < 0 || m->visleafs > b->num_leafs - 1)
+            m->visleafs = b->num_leafs - 1;
+    }
+    return 0;
+}
+
+static int copy_lump(ld_t *l, int i, uint8_t **out, size_t *outsize)
+{
+    *outsize = l->len[i];
+    *out = alloc_n((size_t)l->len[i] + 1, 1);
+    if (!*out)
+        return fail(l, 0, "memory for a %u-byte lump", l->len[i]);
+    memcpy(*out, l->data + l->ofs[i], l->len[i]);
+    return 0;
+}
+
+bsp_t *bsp_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap)
+{
+    ld_t l = { data, size, name ? name : "bsp", err, errcap, { 0 }, { 0 } };
+    if (size < 4 + L_COUNT * 8) {
+        fail(&l, 0, "a BSP header (%d bytes), file has %zu", 4 + L_COUNT * 8, size);
+        return NULL;
+    }
+    int version = rd_s32(data);
+    if (version != 29) {
+        fail(&l, 0, "BSP version 29, got %d (%.4s)", version, (const char *)data);
+        return NULL;
+    }
+    for (int i = 0; i < L_COUNT; i++) {
+        l.ofs[i] = rd_u32(data + 4 + i * 8);
+        l.len[i] = rd_u32(data + 8 + i * 8);
+        if (l.ofs[i] > size || size - l.ofs[i] < l.len[i]) {
+            fail(&l, 4 + (size_t)i * 8, "lump %d inside the %zu-byte file, got %u bytes at %u", i, size, l.len[i], l.ofs[i]);
+            return NULL;
+        }
+    }
+    bsp_t *b = calloc(1, sizeof(*b));
+    if (!b)
+        return NULL;
+    b->version = version;
+    snprintf(b->name, sizeof b->name, "%s", l.name);
+    uint8_t *ents = NULL;
+    if (copy_lump(&l, L_LIGHTING, &b->lightdata, &b->light_size) < 0 ||
+        copy_lump(&l, L_VISIBILITY, &b->visdata, &b->vis_size) < 0 ||
+        copy_lump(&l, L_ENTITIES, &ents, &b->entities_size) < 0)
+        goto fail;
+    b->entities = (char *)ents;
+    if (load_planes(&l, b) < 0 || load_vertices(&l, b) < 0 || load_edges(&l, b) < 0 || load_textures(&l, b) < 0 ||
+        load_texinfo(&l, b) < 0 || load_faces(&l, b) < 0 || load_tree(&l, b) < 0 || load_models(&l, b) < 0)
+        goto fail;
+    return b;
+fail:
+    bsp_free(b);
+    return NULL;
+}
+
+void bsp_free(bsp_t *b)
+{
+    if (!b)
+        return;
+    free(b->planes);
+    free(b->vertices);
+    free(b->edges);
+    free(b->surfedges);
+    free(b->texinfo);
+    free(b->textures);
+    free(b->texels);
+    free(b->faces);
+    free(b->nodes);
+    free(b->leafs);
+    free(b->marks);
+    free(b->models);
+    free(b->visdata);
+    free(b->lightdata);
+    free(b->entities);
+    free(b);
+}
+
+int bsp_point_leaf(const bsp_t *b, const vec3_t p)
+{
+    int n = b->models[0].headnode;
+    // Each step goes to a child; the tree has no cycles (checked at load), so this ends.
+    while (n >= 0) {
+        const bsp_node_t *nd = &b->nodes[n];
+        const bsp_plane_t *pl = &b->planes[nd->plane];
+        float d = p[0] * pl->normal[0] + p[1] * pl->normal[1] + p[2] * pl->normal[2] - pl->dist;
+        n = nd->children[d >= 0 ? 0 : 1];
+    }
+    return -(n + 1);
+}
+
+void bsp_leaf_pvs(const bsp_t *b, int leaf, uint8_t *out, size_t outsize)
+{
+    size_t row = ((size_t)b->models[0].visleafs + 7) / 8;
+    if (row > outsize)
+        row = outsize;
+    if (leaf <= 0 || leaf >= b->num_leafs || b->leafs[leaf].visofs < 0 || !b->vis_size) {
+        memset(out, 0xff, outsize);
+        return;
+    }
+    memset(out, 0, outsize);
+    size_t in = (size_t)b->leafs[leaf].visofs, o = 0;
+    while (o < row && in < b->vis_size) {
+        uint8_t c = b->visdata[in++];
+        if (c) {
+            out[o++] = c;
+            continue;
+        }
+        if (in >= b->vis_size)
+            break;
+        size_t run = b->visdata[in++];
+        o += run;   // zeros already there
+    }
+}

@@ -1,0 +1,35 @@
+// pal.h -- palettes and light colormaps: Quake's gfx/palette.lmp + gfx/colormap.lmp, or one computed from a palette
+//
+//     pal_t p;
+//     pal_load(&p, fs, GAME_QUAKE, err, sizeof err);   // never fails hard: falls back to a grey ramp
+//
+// The colormap is 64 light rows x 256 colours: colormap[row * 256 + c], row 0
+// brightest, row 32 the colour as painted, row 63 darkest; colours from
+// fullbright_start up keep their colour in every row (Quake's last 32).
+#ifndef PAL_H
+#define PAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../engine/vfs.h"
+#include "../engine/world.h"
+
+#define PAL_ROWS 64
+
+typedef struct {
+    uint8_t palette[768];
+    uint8_t colormap[PAL_ROWS * 256 + 256];   // +256 spare row for translation tables
+    int fullbright_start;                     // 224 for Quake, 256 = none
+    int loaded;                               // 1: from the game's files, 0: fallback
+} pal_t;
+
+// Load the game's palette and colormap. Returns 0, or -1 with a message in err
+// and a usable fallback (grey ramp palette, computed colormap) in *p.
+int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap);
+// Build a colormap for `palette` by nearest-colour search (for games without one).
+void pal_make_colormap(const uint8_t *palette, int fullbright_start, uint8_t *colormap);
+// Nearest palette index to an RGB colour, searching indices [0, count).
+int pal_nearest(const uint8_t *palette, int count, int r, int g, int b);
+
+#endif

@@ -1,0 +1,227 @@
+// d_span.c -- rasterizer: span drawing for lit surfaces, liquids and sky, perspective-correct every 16 pixels
+//
+// A span is one row of a polygon's pixels. u/z, v/z and 1/z are linear in
+// screen space; the true u, v are computed every 16 pixels (one divide) and
+// stepped linearly in 16.16 fixed point in between, as Quake's d_scan does.
+#include "r_local.h"
+
+#include <math.h>
+#include <string.h>
+
+#define SUBDIV 16
+#define SUBDIV_SHIFT 4
+
+static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+void d_gradients(const renderer_t *r, const r_surfctx_t *ctx, float scale, float uofs, float vofs, d_grad_t *g)
+{
+    float den = ctx->dist - dot3(r->vieworg, ctx->normal);
+    if (fabsf(den) < 1e-4f)
+        den = den < 0 ? -1e-4f : 1e-4f;
+    float k = 1.0f / den;
+    float pn = dot3(r->vpn, ctx->normal), rn = dot3(r->vright, ctx->normal), un = dot3(r->vup, ctx->normal);
+    float ixs = 1.0f / r->xscale, iys = 1.0f / r->yscale, xc = r->xc_pix, yc = r->yc_pix;
+    g->dzidx = k * rn * ixs;
+    g->dzidy = -k * un * iys;
+    g->zi0 = k * (pn - xc * rn * ixs + yc * un * iys);
+    float uo = dot3(r->vieworg, ctx->svec) + uofs;
+    float ps = dot3(r->vpn, ctx->svec), rs = dot3(r->vright, ctx->svec), us = dot3(r->vup, ctx->svec);
+    g->duzdx = scale * (uo * g->dzidx + rs * ixs);
+    g->duzdy = scale * (uo * g->dzidy - us * iys);
+    g->uz0 = scale * (uo * g->zi0 + ps - xc * rs * ixs + yc * us * iys);
+    float vo = dot3(r->vieworg, ctx->tvec) + vofs;
+    float pt = dot3(r->vpn, ctx->tvec), rt = dot3(r->vright, ctx->tvec), ut = dot3(r->vup, ctx->tvec);
+    g->dvzdx = scale * (vo * g->dzidx + rt * ixs);
+    g->dvzdy = scale * (vo * g->dzidy - ut * iys);
+    g->vz0 = scale * (vo * g->zi0 + pt - xc * rt * ixs + yc * ut * iys);
+}
+
+static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static inline int to_fixed(float f, int maxv)
+{
+    // clamp in float first: far off-surface values must not overflow the int
+    if (f < 0)
+        return 0;
+    float m = (float)maxv;
+    return f > m ? maxv : (int)f;
+}
+
+void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest)
+{
+    const uint8_t *tex = (const uint8_t *)(c + 1);
+    const int cw = c->width;
+    const int umax = (c->width << 16) - 1, vmax = (c->height << 16) - 1;
+    const int rowbytes = r->view.rowbytes, zw = r->width;
+    for (int i = 0; i < n; i++) {
+        int x = s[i].x, y = s[i].y, count = s[i].count;
+        uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        float *zb = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        float fx = (float)x, fy = (float)y;
+        float zi = g->zi0 + fy * g->dzidy + fx * g->dzidx;
+        float uz = g->uz0 + fy * g->duzdy + fx * g->duzdx;
+        float vz = g->vz0 + fy * g->dvzdy + fx * g->dvzdx;
+        float z = 65536.0f / zi;
+        int u = to_fixed(uz * z, umax), v = to_fixed(vz * z, vmax);
+        while (count > 0) {
+            int nn = count > SUBDIV ? SUBDIV : count;
+            count -= nn;
+            // the chunk's far end: the next chunk's start, or the span's last pixel
+            int steps = count ? nn : nn - 1;
+            float zi2 = zi + (float)steps * g->dzidx;
+            float uz2 = uz + (float)steps * g->duzdx, vz2 = vz + (float)steps * g->dvzdx;
+            int u2 = u, v2 = v, du = 0, dv = 0;
+            if (steps) {
+                float z2 = 65536.0f / zi2;
+                u2 = to_fixed(uz2 * z2, umax);
+                v2 = to_fixed(vz2 * z2, vmax);
+                if (steps == SUBDIV) {
+                    du = (u2 - u) >> SUBDIV_SHIFT;
+                    dv = (v2 - v) >> SUBDIV_SHIFT;
+                } else {
+                    du = (u2 - u) / steps;
+                    dv = (v2 - v) / steps;
+                }
+            }
+            if (!ztest) {
+                int uu = u, vv = v;
+                for (int k = 0; k < nn; k++) {
+                    dst[k] = tex[(vv >> 16) * cw + (uu >> 16)];
+                    uu += du;
+                    vv += dv;
+                }
+                float zz = zi;
+                for (int k = 0; k < nn; k++) {
+                    zb[k] = zz;
+                    zz += g->dzidx;
+                }
+            } else {
+                int uu = u, vv = v;
+                float zz = zi;
+                for (int k = 0; k < nn; k++) {
+                    if (zz >= zb[k]) {
+                        dst[k] = tex[clampi(vv >> 16, 0, c->height - 1) * cw + clampi(uu >> 16, 0, cw - 1)];
+                        zb[k] = zz;
+                    }
+                    uu += du;
+                    vv += dv;
+                    zz += g->dzidx;
+                }
+            }
+            dst += nn;
+            zb += nn;
+            zi = zi2 + (steps == nn ? 0 : g->dzidx);
+            uz = uz2 + (steps == nn ? 0 : g->duzdx);
+            vz = vz2 + (steps == nn ? 0 : g->dvzdx);
+            u = u2;
+            v = v2;
+        }
+    }
+}
+
+void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int tw, int th, const r_span_t *s, int n,
+                       int ztest)
+{
+    // Liquid textures are 64x64 (any power of two works; others wrap on the largest one inside)
+    int wmask = 1, hmask = 1;
+    while (wmask * 2 <= tw) wmask *= 2;
+    while (hmask * 2 <= th) hmask *= 2;
+    wmask--;
+    hmask--;
+    const int *turb = r->turbsin;
+    const int ofs = r->turb_ofs;
+    const int rowbytes = r->view.rowbytes, zw = r->width;
+    for (int i = 0; i < n; i++) {
+        int x = s[i].x, y = s[i].y, count = s[i].count;
+        uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        float *zb = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        float fx = (float)x, fy = (float)y;
+        float zi = g->zi0 + fy * g->dzidy + fx * g->dzidx;
+        float uz = g->uz0 + fy * g->duzdy + fx * g->duzdx;
+        float vz = g->vz0 + fy * g->dvzdy + fx * g->dvzdx;
+        while (count > 0) {
+            int nn = count > SUBDIV ? SUBDIV : count;
+            float z = 65536.0f / zi;
+            // wrap far texture coordinates (a multiple of every power-of-two size up to 1024)
+            float fu = uz * z, fv = vz * z;
+            float zi2 = zi + (float)nn * g->dzidx, uz2 = uz + (float)nn * g->duzdx, vz2 = vz + (float)nn * g->dvzdx;
+            float z2 = 65536.0f / zi2;
+            int du = (int)((uz2 * z2 - fu) / (float)nn), dv = (int)((vz2 * z2 - fv) / (float)nn);
+            int u = (int)fmodf(fu, 65536.0f * 1024.0f), v = (int)fmodf(fv, 65536.0f * 1024.0f);
+            float zz = zi;
+            for (int k = 0; k < nn; k++) {
+                int ss = ((u + turb[((v >> 16) + ofs) & 127]) >> 16) & wmask;
+                int tt = ((v + turb[((u >> 16) + ofs) & 127]) >> 16) & hmask;
+                if (!ztest || zz >= zb[k]) {
+                    dst[k] = tex[tt * tw + ss];
+                    zb[k] = zz;
+                }
+                u += du;
+                v += dv;
+                zz += g->dzidx;
+            }
+            dst += nn;
+            zb += nn;
+            count -= nn;
+            zi = zi2;
+            uz = uz2;
+            vz = vz2;
+        }
+    }
+}
+
+// Sky direction -> texel: the view ray flattened (z counts triple) onto a dome, as Quake's sky.
+static inline void sky_st(const renderer_t *r, float x, float y, int *s, int *t)
+{
+    float a = (x - r->xc_pix) / r->xscale, b = (y - r->yc_pix) / r->yscale;
+    float d0 = r->vpn[0] + a * r->vright[0] - b * r->vup[0];
+    float d1 = r->vpn[1] + a * r->vright[1] - b * r->vup[1];
+    float d2 = (r->vpn[2] + a * r->vright[2] - b * r->vup[2]) * 3.0f;
+    float len = 378.0f * 65536.0f / sqrtf(d0 * d0 + d1 * d1 + d2 * d2);
+    *s = (int)(d0 * len);
+    *t = (int)(d1 * len);
+}
+
+void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *zg, int ztest)
+{
+    r_sky_frame(r);
+    const uint8_t *sky = r->sky;
+    const int rowbytes = r->view.rowbytes, zw = r->width;
+    for (int i = 0; i < n; i++) {
+        int x = s[i].x, y = s[i].y, count = s[i].count;
+        uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        float *zb = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        float zz = zg->zi0 + (float)y * zg->dzidy + (float)x * zg->dzidx;
+        int ss, tt;
+        sky_st(r, (float)x, (float)y, &ss, &tt);
+        while (count > 0) {
+            int nn = count > SUBDIV ? SUBDIV : count;
+            int s2, t2;
+            sky_st(r, (float)(x + nn), (float)y, &s2, &t2);
+            int ds = (s2 - ss) / nn, dt = (t2 - tt) / nn;
+            for (int k = 0; k < nn; k++) {
+                if (!ztest || zz >= zb[k]) {
+                    dst[k] = sky[((tt >> 16) & (R_SKY_SIZE - 1)) * R_SKY_SIZE + ((ss >> 16) & (R_SKY_SIZE - 1))];
+                    zb[k] = zz;
+                }
+                ss += ds;
+                tt += dt;
+                zz += zg->dzidx;
+            }
+            ss = s2;
+            tt = t2;
+            x += nn;
+            dst += nn;
+            zb += nn;
+            count -= nn;
+        }
+    }
+}
+
+void d_fill_span(renderer_t *r, int x0, int x1, int y, uint8_t color)
+{
+    if (x1 <= x0)
+        return;
+    memset(r->buffer + (size_t)y * (size_t)r->view.rowbytes + (size_t)x0, color, (size_t)(x1 - x0));
+    memset(r->zbuffer + (size_t)y * (size_t)r->width + (size_t)x0, 0, sizeof(float) * (size_t)(x1 - x0));
+}

@@ -1,0 +1,586 @@
+// r_bsp.c -- world front end: PVS, front-to-back BSP walk, frustum clipping, scan conversion into the span buffer
+#include "r_local.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NEAR_CLIP 0.5f     // units in front of the eye; walls are never nearer (player hull)
+#define MAX_DEPTH 1024     // BSP walk depth bound (real maps stay under 100)
+#define BACKFACE_EPSILON 0.01f
+
+typedef struct {
+    float p[3];
+} r_vert_t;
+
+static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+void r_world_setup(renderer_t *r)
+{
+    free(r->faces);
+    free(r->node_visframe);
+    free(r->leaf_visframe);
+    free(r->pvs);
+    r->faces = NULL;
+    r->node_visframe = r->leaf_visframe = NULL;
+    r->pvs = NULL;
+    if (!r->bsp)
+        return;
+    const bsp_t *b = r->bsp;
+    r->faces = calloc((size_t)b->num_faces + 1, sizeof(r_face_t));
+    r->node_visframe = calloc((size_t)b->num_nodes + 1, sizeof(int));
+    r->leaf_visframe = calloc((size_t)b->num_leafs + 1, sizeof(int));
+    r->pvs_size = ((size_t)b->num_leafs + 7) / 8 + 1;
+    r->pvs = calloc(r->pvs_size, 1);
+    if (!r->faces || !r->node_visframe || !r->leaf_visframe || !r->pvs) {
+        bsp_free(r->bsp);
+        r->bsp = NULL;
+        return;
+    }
+    for (int i = 0; i < b->num_faces; i++)
+        for (int m = 0; m < BSP_MIPLEVELS; m++)
+            r->faces[i].cache_ofs[m] = -1;
+    r->framecount = 1;
+    r->oldviewleaf = -2;
+    r_surf_reset(r);
+    r_sky_load(r);
+}
+
+// ---- span buffer ------------------------------------------------------------
+
+static void spanbuf_clear(renderer_t *r)
+{
+    for (int y = 0; y < r->vh; y++) {
+        r->free[y * R_ROW_FREE_MAX].x0 = 0;
+        r->free[y * R_ROW_FREE_MAX].x1 = (int16_t)r->vw;
+        r->free_count[y] = 1;
+    }
+    r->rows_left = r->vh;
+}
+
+// What no polygon covered (outside the map, a view inside a wall): colour 0, nothing in the z-buffer.
+static void spanbuf_fill_rest(renderer_t *r)
+{
+    for (int y = 0; y < r->vh; y++) {
+        const r_free_t *f = &r->free[y * R_ROW_FREE_MAX];
+        for (int i = 0; i < r->free_count[y]; i++)
+            d_fill_span(r, f[i].x0, f[i].x1, y, 0);
+    }
+}
+
+// ---- polygons ---------------------------------------------------------------
+
+typedef struct {
+    renderer_t *r;
+    r_surfctx_t *ctx;
+    int nspans;
+} r_polydraw_t;
+
+static void flush_spans(renderer_t *r, r_surfctx_t *ctx, int n)
+{
+    if (n <= 0)
+        return;
+    r->stat_spans += n;
+    const bsp_face_t *f = ctx->face;
+    const bsp_texture_t *tex = &r->bsp->textures[ctx->texture];
+    d_grad_t g;
+    if (f->flags & BSP_SURF_SKY) {
+        d_gradients(r, ctx, 1.0f, 0, 0, &g);
+        d_draw_spans_sky(r, r->spans, n, &g, ctx->ztest);
+        return;
+    }
+    if (f->flags & BSP_SURF_TURB) {
+        d_gradients(r, ctx, 1.0f, ctx->svec[3], ctx->tvec[3], &g);
+        d_draw_spans_turb(r, &g, r->bsp->texels + tex->offsets[0], tex->width, tex->height, r->spans, n, ctx->ztest);
+        return;
+    }
+    // Mip level from how many pixels a texel covers at the nearest point (Quake's thresholds).
+    float ts = sqrtf(dot3(ctx->svec, ctx->svec)), tt = sqrtf(dot3(ctx->tvec, ctx->tvec));
+    float tmax = ts > tt ? ts : tt;
+    float scale = ctx->nearzi * r->xscale / (tmax > 1e-6f ? tmax : 1e-6f);
+    int mip = scale >= 1.0f ? 0 : scale >= 0.4f ? 1 : scale >= 0.2f ? 2 : 3;
+    const r_cached_t *c = r_surf_get(r, ctx, mip);
+    if (!c)
+        return;
+    d_gradients(r, ctx, 1.0f / (float)(1 << mip), ctx->svec[3] - (float)f->texturemins[0],
+                ctx->tvec[3] - (float)f->texturemins[1], &g);
+    d_draw_spans_lit(r, &g, c, r->spans, n, ctx->ztest);
+}
+
+// Sutherland-Hodgman against one plane. The crossing point is always computed
+// from the inside vertex toward the outside one, so two polygons sharing an edge
+// get the very same new vertex: no cracks along clipped edges.
+static int clip_poly(const r_vert_t *in, int n, r_vert_t *out, const float *normal, float dist)
+{
+    float d[R_MAX_POLY_VERTS];
+    int anyout = 0;
+    for (int i = 0; i < n; i++) {
+        d[i] = dot3(in[i].p, normal) - dist;
+        anyout |= d[i] < 0;
+    }
+    if (!anyout) {
+        memcpy(out, in, sizeof(r_vert_t) * (size_t)n);
+        return n;
+    }
+    int m = 0;
+    for (int i = 0; i < n && m < R_MAX_POLY_VERTS - 1; i++) {
+        int j = i + 1 == n ? 0 : i + 1;
+        int ini = d[i] >= 0, inj = d[j] >= 0;
+        if (ini)
+            out[m++] = in[i];
+        if (ini != inj) {
+            const r_vert_t *a = ini ? &in[i] : &in[j], *b = ini ? &in[j] : &in[i];
+            float da = ini ? d[i] : d[j], db = ini ? d[j] : d[i];
+            float t = da / (da - db);
+            for (int k = 0; k < 3; k++)
+                out[m].p[k] = a->p[k] + (b->p[k] - a->p[k]) * t;
+            m++;
+        }
+    }
+    return m;
+}
+
+// Scan-convert one edge into the bound arrays. Pixel (x, y) is inside when its
+// centre is: rows from round(top), columns from round(x at the row centre); the
+// same endpoints give the same numbers in both polygons of a shared edge.
+static void scan_edge(renderer_t *r, float x0, float y0, float x1, float y1, int *ymin, int *ymax)
+{
+    int *dst = r->edge_a;
+    if (y0 > y1) {
+        float t = x0; x0 = x1; x1 = t;
+        t = y0; y0 = y1; y1 = t;
+        dst = r->edge_b;
+    }
+    int ys = (int)(y0 + 0.5f), ye = (int)(y1 + 0.5f);
+    if (ys >= ye)
+        return;
+    float slope = (x1 - x0) / (y1 - y0);
+    float x = x0 + ((float)ys + 0.5f - y0) * slope;
+    for (int y = ys; y < ye; y++) {
+        dst[y] = (int)(x + 0.5f);
+        x += slope;
+    }
+    if (ys < *ymin) *ymin = ys;
+    if (ye > *ymax) *ymax = ye;
+}
+
+// Clip, project, scan-convert, take the free pixels (or all, when z-tested), draw.
+static void draw_poly(renderer_t *r, r_surfctx_t *ctx, const r_vert_t *verts, int n, int clipflags)
+{
+    r_vert_t buf[2][R_MAX_POLY_VERTS];
+    const r_vert_t *in = verts;
+    int cur = 0;
+    for (int p = 0; p < 5 && n >= 3; p++) {
+        if (!(clipflags & (1 << p)))
+            continue;
+        float nd[3];
+        float dd;
+        if (p < 4) {
+            memcpy(nd, r->frustum_n[p], sizeof nd);
+            dd = r->frustum_d[p];
+        } else {
+            memcpy(nd, r->vpn, sizeof nd);
+            dd = dot3(r->vpn, r->vieworg) + NEAR_CLIP;
+        }
+        n = clip_poly(in, n, buf[cur], nd, dd);
+        in = buf[cur];
+        cur ^= 1;
+    }
+    if (n < 3)
+        return;
+    float sx[R_MAX_POLY_VERTS], sy[R_MAX_POLY_VERTS];
+    float nearzi = 0, fw = (float)r->vw, fh = (float)r->vh;
+    for (int i = 0; i < n; i++) {
+        float l[3] = { in[i].p[0] - r->vieworg[0], in[i].p[1] - r->vieworg[1], in[i].p[2] - r->vieworg[2] };
+        float z = dot3(l, r->vpn);
+        if (z < NEAR_CLIP)
+            z = NEAR_CLIP;
+        float zi = 1.0f / z;
+        if (zi > nearzi)
+            nearzi = zi;
+        float x = r->xcenter + r->xscale * dot3(l, r->vright) * zi;
+        float y = r->ycenter - r->yscale * dot3(l, r->vup) * zi;
+        sx[i] = x < 0 ? 0 : x > fw ? fw : x;
+        sy[i] = y < 0 ? 0 : y > fh ? fh : y;
+    }
+    ctx->nearzi = nearzi;
+    int ymin = r->vh, ymax = 0;
+    // rows of the polygon's screen extent start without bounds
+    float fy0 = sy[0], fy1 = sy[0];
+    for (int i = 1; i < n; i++) {
+        if (sy[i] < fy0) fy0 = sy[i];
+        if (sy[i] > fy1) fy1 = sy[i];
+    }
+    int ry0 = (int)(fy0 + 0.5f), ry1 = (int)(fy1 + 0.5f);
+    if (ry0 >= ry1)
+        return;
+    for (int y = ry0; y < ry1; y++)
+        r->edge_a[y] = r->edge_b[y] = -1;
+    for (int i = 0; i < n; i++) {
+        int j = i + 1 == n ? 0 : i + 1;
+        scan_edge(r, sx[i], sy[i], sx[j], sy[j], &ymin, &ymax);
+    }
+    r->stat_polys++;
+    int ns = 0;
+    for (int y = ymin; y < ymax; y++) {
+        int a = r->edge_a[y], b = r->edge_b[y];
+        if (a < 0 || b < 0)
+            continue;
+        int x0 = a < b ? a : b, x1 = a < b ? b : a;
+        if (x0 >= x1)
+            continue;
+        if (ctx->ztest) {
+            if (ns == R_SPAN_BATCH) {
+                flush_spans(r, ctx, ns);
+                ns = 0;
+            }
+            r->spans[ns].x = (int16_t)x0;
+            r->spans[ns].y = (int16_t)y;
+            r->spans[ns].count = (int16_t)(x1 - x0);
+            ns++;
+            continue;
+        }
+        int nf = r->free_count[y];
+        if (!nf)
+            continue;
+        r_free_t *f = &r->free[y * R_ROW_FREE_MAX];
+        int i = 0;
+        while (i < nf) {
+            if (f[i].x1 <= x0) {
+                i++;
+                continue;
+            }
+            if (f[i].x0 >= x1)
+                break;
+            int s0 = f[i].x0 > x0 ? f[i].x0 : x0, s1 = f[i].x1 < x1 ? f[i].x1 : x1;
+            if (ns == R_SPAN_BATCH) {
+                flush_spans(r, ctx, ns);
+                ns = 0;
+            }
+            r->spans[ns].x = (int16_t)s0;
+            r->spans[ns].y = (int16_t)y;
+            r->spans[ns].count = (int16_t)(s1 - s0);
+            ns++;
+            if (f[i].x0 < x0 && f[i].x1 > x1) {
+                if (nf < R_ROW_FREE_MAX) {
+                    memmove(&f[i + 2], &f[i + 1], sizeof(r_free_t) * (size_t)(nf - i - 1));
+                    f[i + 1].x0 = (int16_t)x1;
+                    f[i + 1].x1 = f[i].x1;
+                    f[i].x1 = (int16_t)x0;
+                    nf++;
+                } else if (x0 - f[i].x0 >= f[i].x1 - x1) {
+                    f[i].x1 = (int16_t)x0;   // row list full: the smaller piece stays undrawn
+                } else {
+                    f[i].x0 = (int16_t)x1;
+                }
+                break;
+            } else if (f[i].x0 < x0) {
+                f[i].x1 = (int16_t)x0;
+                i++;
+            } else if (f[i].x1 > x1) {
+                f[i].x0 = (int16_t)x1;
+                break;
+            } else {
+                memmove(&f[i], &f[i + 1], sizeof(r_free_t) * (size_t)(nf - i - 1));
+                nf--;
+            }
+        }
+        r->free_count[y] = (uint8_t)nf;
+        if (!nf)
+            r->rows_left--;
+    }
+    flush_spans(r, ctx, ns);
+}
+
+// ---- surfaces -----------------------------------------------------------------
+
+static int animated_texture(const renderer_t *r, int t)
+{
+    const bsp_texture_t *tex = &r->bsp->textures[t];
+    if (r->entity_frame && tex->alt_total)
+        return tex->alt_frames[(int)(r->time * 5) % tex->alt_total];
+    if (tex->anim_total)
+        return tex->anim_frames[(int)(r->time * 5) % tex->anim_total];
+    return t;
+}
+
+// Gather the face's vertices (transformed for brush models) and draw it.
+static void draw_face(renderer_t *r, int fi, int clipflags, const float (*rot)[3], const float *org)
+{
+    const bsp_t *b = r->bsp;
+    const bsp_face_t *f = &b->faces[fi];
+    if (f->flags & BSP_SURF_NODRAW)
+        return;
+    r_surfctx_t ctx;
+    ctx.face = f;
+    ctx.face_index = fi;
+    ctx.texture = animated_texture(r, b->texinfo[f->texinfo].texture);
+    ctx.ztest = rot != NULL;
+    const bsp_plane_t *pl = &b->planes[f->plane];
+    const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
+    r_vert_t v[R_MAX_POLY_VERTS];
+    int n = f->numedges < R_MAX_POLY_VERTS / 2 ? f->numedges : R_MAX_POLY_VERTS / 2;
+    for (int i = 0; i < n; i++) {
+        int32_t se = b->surfedges[f->firstedge + i];
+        const float *p = b->vertices[se >= 0 ? b->edges[se][0] : b->edges[-se][1]];
+        if (rot) {
+            for (int k = 0; k < 3; k++)
+                v[i].p[k] = rot[k][0] * p[0] + rot[k][1] * p[1] + rot[k][2] * p[2] + org[k];
+        } else {
+            memcpy(v[i].p, p, sizeof v[i].p);
+        }
+    }
+    if (rot) {
+        for (int k = 0; k < 3; k++) {
+            ctx.normal[k] = rot[k][0] * pl->normal[0] + rot[k][1] * pl->normal[1] + rot[k][2] * pl->normal[2];
+            ctx.svec[k] = rot[k][0] * ti->vecs[0][0] + rot[k][1] * ti->vecs[0][1] + rot[k][2] * ti->vecs[0][2];
+            ctx.tvec[k] = rot[k][0] * ti->vecs[1][0] + rot[k][1] * ti->vecs[1][1] + rot[k][2] * ti->vecs[1][2];
+        }
+        ctx.dist = pl->dist + dot3(org, ctx.normal);
+        ctx.svec[3] = ti->vecs[0][3] - dot3(org, ctx.svec);
+        ctx.tvec[3] = ti->vecs[1][3] - dot3(org, ctx.tvec);
+    } else {
+        memcpy(ctx.normal, pl->normal, sizeof ctx.normal);
+        ctx.dist = pl->dist;
+        memcpy(ctx.svec, ti->vecs[0], sizeof ctx.svec);
+        memcpy(ctx.tvec, ti->vecs[1], sizeof ctx.tvec);
+    }
+    if (r->faces[fi].dlightframe == r->framecount) {
+        for (int l = 0; l < r->view.num_dlights; l++) {
+            const float *o = r->view.dlights[l].origin;
+            if (rot) {
+                float d[3] = { o[0] - org[0], o[1] - org[1], o[2] - org[2] };
+                for (int k = 0; k < 3; k++)   // inverse rotation = transpose
+                    ctx.dl_org[l][k] = rot[0][k] * d[0] + rot[1][k] * d[1] + rot[2][k] * d[2];
+            } else {
+                memcpy(ctx.dl_org[l], o, sizeof(vec3_t));
+            }
+        }
+    }
+    draw_poly(r, &ctx, v, n, clipflags);
+}
+
+static int facing(const renderer_t *r, const bsp_face_t *f, float side_dist)
+{
+    return (f->flags & BSP_SURF_PLANEBACK) ? side_dist < -BACKFACE_EPSILON : side_dist > BACKFACE_EPSILON;
+}
+
+// ---- the world walk -------------------------------------------------------------
+
+// Clip flags of a box: bit p set when the box straddles frustum plane p
+// (plane 4 is the near plane); -1 when it is wholly outside one.
+static int box_clipflags(const renderer_t *r, const float *mins, const float *maxs, int clipflags)
+{
+    for (int p = 0; p < 5; p++) {
+        if (!(clipflags & (1 << p)))
+            continue;
+        const float *n = p < 4 ? r->frustum_n[p] : r->vpn;
+        float d = p < 4 ? r->frustum_d[p] : dot3(r->vpn, r->vieworg) + NEAR_CLIP;
+        float pos[3], neg[3];
+        for (int k = 0; k < 3; k++) {
+            pos[k] = n[k] >= 0 ? maxs[k] : mins[k];
+            neg[k] = n[k] >= 0 ? mins[k] : maxs[k];
+        }
+        if (dot3(pos, n) < d)
+            return -1;
+        if (dot3(neg, n) >= d)
+            clipflags &= ~(1 << p);
+    }
+    return clipflags;
+}
+
+static void mark_leaves(renderer_t *r)
+{
+    const bsp_t *b = r->bsp;
+    r->viewleaf = bsp_point_leaf(b, r->vieworg);
+    r->view_contents = b->leafs[r->viewleaf].contents;
+    bsp_leaf_pvs(b, r->viewleaf, r->pvs, r->pvs_size);
+    int nvis = b->models[0].visleafs;
+    for (int i = 0; i < nvis; i++) {
+        if (!(r->pvs[i >> 3] & (1 << (i & 7))))
+            continue;
+        int leaf = i + 1;
+        if (r->leaf_visframe[leaf] == r->framecount)
+            continue;
+        r->leaf_visframe[leaf] = r->framecount;
+        // Solid leaf 0 is shared; a leaf's parent chain leads to the root.
+        for (int nd = b->leafs[leaf].parent; nd >= 0 && r->node_visframe[nd] != r->framecount; nd = b->nodes[nd].parent)
+            r->node_visframe[nd] = r->framecount;
+    }
+    r->leaf_visframe[r->viewleaf] = r->framecount;
+    for (int nd = b->leafs[r->viewleaf].parent; nd >= 0 && r->node_visframe[nd] != r->framecount; nd = b->nodes[nd].parent)
+        r->node_visframe[nd] = r->framecount;
+}
+
+static void walk_node(renderer_t *r, int node, int clipflags, int depth)
+{
+    const bsp_t *b = r->bsp;
+    if (r->rows_left <= 0 || depth > MAX_DEPTH)
+        return;
+    if (node < 0) {
+        int leaf = -(node + 1);
+        const bsp_leaf_t *lf = &b->leafs[leaf];
+        if (lf->contents == BSP_CONTENTS_SOLID || r->leaf_visframe[leaf] != r->framecount)
+            return;
+        if (clipflags && box_clipflags(r, lf->mins, lf->maxs, clipflags) < 0)
+            return;
+        for (int i = 0; i < lf->nummarks; i++)
+            r->faces[b->marks[lf->firstmark + i]].visframe = r->framecount;
+        return;
+    }
+    const bsp_node_t *nd = &b->nodes[node];
+    if (r->node_visframe[node] != r->framecount)
+        return;
+    if (clipflags) {
+        clipflags = box_clipflags(r, nd->mins, nd->maxs, clipflags);
+        if (clipflags < 0)
+            return;
+    }
+    const bsp_plane_t *pl = &b->planes[nd->plane];
+    float d = dot3(r->vieworg, pl->normal) - pl->dist;
+    int side = d >= 0 ? 0 : 1;
+    walk_node(r, nd->children[side], clipflags, depth + 1);
+    for (int i = 0; i < nd->numfaces && r->rows_left > 0; i++) {
+        int fi = nd->firstface + i;
+        const bsp_face_t *f = &b->faces[fi];
+        if (r->faces[fi].visframe != r->framecount || !facing(r, f, d))
+            continue;
+        draw_face(r, fi, clipflags, NULL, NULL);
+    }
+    walk_node(r, nd->children[side ^ 1], clipflags, depth + 1);
+}
+
+void r_draw_world(renderer_t *r, const world_t *w)
+{
+    (void)w;
+    r->entity_frame = 0;
+    spanbuf_clear(r);
+    if (!r->bsp) {
+        spanbuf_fill_rest(r);
+        return;
+    }
+    mark_leaves(r);
+    r_mark_lights(r);
+    walk_node(r, r->bsp->models[0].headnode, 31, 0);
+    spanbuf_fill_rest(r);
+}
+
+// ---- brush models -----------------------------------------------------------------
+
+static float lerp_angle(float a, float b, float frac)
+{
+    float d = b - a;
+    d -= 360.0f * floorf((d + 180.0f) / 360.0f);
+    return a + d * frac;
+}
+
+static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t *s, const vec3_t org, const vec3_t ang)
+{
+    const bsp_t *b = r->bsp;
+    float rot[3][3];
+    int rotated = ang[0] != 0 || ang[1] != 0 || ang[2] != 0;
+    if (rotated) {
+        vec3_t f, rt, up;
+        r_angle_vectors(ang, f, rt, up);
+        for (int k = 0; k < 3; k++) {   // model x -> forward, y -> left, z -> up
+            rot[k][0] = f[k];
+            rot[k][1] = -rt[k];
+            rot[k][2] = up[k];
+        }
+    } else {
+        memset(rot, 0, sizeof rot);
+        rot[0][0] = rot[1][1] = rot[2][2] = 1;
+    }
+    // Cull by the bounding box (a sphere around it when rotated).
+    float mins[3], maxs[3];
+    for (int k = 0; k < 3; k++) {
+        if (rotated) {
+            float rad = 0;
+            for (int j = 0; j < 3; j++) {
+                float e = fabsf(m->mins[j]) > fabsf(m->maxs[j]) ? fabsf(m->mins[j]) : fabsf(m->maxs[j]);
+                rad += e * e;
+            }
+            rad = sqrtf(rad);
+            mins[k] = org[k] - rad;
+            maxs[k] = org[k] + rad;
+        } else {
+            mins[k] = org[k] + m->mins[k];
+            maxs[k] = org[k] + m->maxs[k];
+        }
+    }
+    int clipflags = box_clipflags(r, mins, maxs, 31);
+    if (clipflags < 0)
+        return;
+    r->entity_frame = s->frame;
+    // Dynamic lights on the model's faces, in model space.
+    for (int l = 0; l < r->view.num_dlights && l < 64; l++) {
+        const r_dlight_t *dl = &r->view.dlights[l];
+        float d[3] = { dl->origin[0] - org[0], dl->origin[1] - org[1], dl->origin[2] - org[2] }, lo[3];
+        for (int k = 0; k < 3; k++)
+            lo[k] = rot[0][k] * d[0] + rot[1][k] * d[1] + rot[2][k] * d[2];
+        for (int i = 0; i < m->numfaces; i++) {
+            int fi = m->firstface + i;
+            const bsp_plane_t *pl = &b->planes[b->faces[fi].plane];
+            float dist = dot3(lo, pl->normal) - pl->dist;
+            if (dist > dl->radius || dist < -dl->radius)
+                continue;
+            r_face_t *rf = &r->faces[fi];
+            if (rf->dlightframe != r->framecount) {
+                rf->dlightframe = r->framecount;
+                rf->dlightbits = 0;
+            }
+            rf->dlightbits |= (uint64_t)1 << l;
+        }
+    }
+    // The eye in model space decides which faces face it.
+    float d[3] = { r->vieworg[0] - org[0], r->vieworg[1] - org[1], r->vieworg[2] - org[2] }, eye[3];
+    for (int k = 0; k < 3; k++)
+        eye[k] = rot[0][k] * d[0] + rot[1][k] * d[1] + rot[2][k] * d[2];
+    for (int i = 0; i < m->numfaces; i++) {
+        int fi = m->firstface + i;
+        const bsp_face_t *f = &b->faces[fi];
+        const bsp_plane_t *pl = &b->planes[f->plane];
+        if (!facing(r, f, dot3(eye, pl->normal) - pl->dist))
+            continue;
+        draw_face(r, fi, clipflags, (const float (*)[3])rot, org);
+    }
+    r->entity_frame = 0;
+}
+
+static int submodel_index(const renderer_t *r, const world_t *w, int modelindex)
+{
+    if (modelindex <= 0 || modelindex >= w->num_models || !w->models)
+        return -1;
+    const char *name = w->models[modelindex];
+    if (name[0] != '*')
+        return -1;
+    int n = atoi(name + 1);
+    return n > 0 && n < r->bsp->num_models ? n : -1;
+}
+
+void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
+{
+    if (!r->bsp || !w->entities)
+        return;
+    for (int e = 1; e < w->num_entities; e++) {
+        if (!world_entity_visible(w, e))
+            continue;
+        const world_entity_t *ent = &w->entities[e];
+        int sm = submodel_index(r, w, ent->cur.modelindex);
+        if (sm < 0 || (ent->cur.effects & EF_NODRAW))
+            continue;
+        vec3_t org, ang;
+        float f = ent->lerp_ok ? (float)frac : 1.0f;
+        for (int k = 0; k < 3; k++) {
+            org[k] = ent->prev.origin[k] + (ent->cur.origin[k] - ent->prev.origin[k]) * f;
+            ang[k] = lerp_angle(ent->prev.angles[k], ent->cur.angles[k], f);
+        }
+        draw_brush(r, &r->bsp->models[sm], &ent->cur, org, ang);
+    }
+    for (int i = 0; i < w->num_statics && w->statics; i++) {
+        const entity_state_t *s = &w->statics[i].s;
+        int sm = submodel_index(r, w, s->modelindex);
+        if (sm >= 0)
+            draw_brush(r, &r->bsp->models[sm], s, s->origin, s->angles);
+    }
+}

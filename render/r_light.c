@@ -1,0 +1,122 @@
+// r_light.c -- light styles, dynamic lights marked on surfaces, and the light at a point (for models)
+#include "r_local.h"
+
+#include <math.h>
+#include <string.h>
+
+void r_light_styles(renderer_t *r, const world_t *w, double t)
+{
+    int frame = (int)(t * 10);   // styles step at 10 Hz, as Quake's
+    if (frame < 0)
+        frame = 0;
+    for (int i = 0; i < WORLD_MAX_LIGHTSTYLES; i++) {
+        const char *s = w->lightstyles[i];
+        size_t len = strnlen(s, WORLD_STYLE_LEN);
+        if (!len) {
+            r->lightstyles[i] = 256;
+            continue;
+        }
+        int c = s[frame % (int)len] - 'a';
+        r->lightstyles[i] = c * 22;
+    }
+}
+
+static void mark_node(renderer_t *r, int l, int node, int depth)
+{
+    const bsp_t *b = r->bsp;
+    const r_dlight_t *dl = &r->view.dlights[l];
+    while (node >= 0 && depth < 1024) {
+        const bsp_node_t *nd = &b->nodes[node];
+        const bsp_plane_t *pl = &b->planes[nd->plane];
+        float d = dl->origin[0] * pl->normal[0] + dl->origin[1] * pl->normal[1] + dl->origin[2] * pl->normal[2] - pl->dist;
+        if (d > dl->radius) {
+            node = nd->children[0];
+        } else if (d < -dl->radius) {
+            node = nd->children[1];
+        } else {
+            for (int i = 0; i < nd->numfaces; i++) {
+                r_face_t *rf = &r->faces[nd->firstface + i];
+                if (rf->dlightframe != r->framecount) {
+                    rf->dlightframe = r->framecount;
+                    rf->dlightbits = 0;
+                }
+                rf->dlightbits |= (uint64_t)1 << l;
+            }
+            mark_node(r, l, nd->children[0], depth + 1);
+            node = nd->children[1];
+        }
+        depth++;
+    }
+}
+
+void r_mark_lights(renderer_t *r)
+{
+    for (int l = 0; l < r->view.num_dlights && l < 64; l++)
+        if (r->view.dlights[l].radius > 0)
+            mark_node(r, l, r->bsp->models[0].headnode, 0);
+}
+
+// Light where the segment start..end first meets a lit surface, or -1.
+static int light_trace(const renderer_t *r, int node, const float *start, const float *end, int depth)
+{
+    const bsp_t *b = r->bsp;
+    if (node < 0 || depth > 1024)
+        return -1;
+    const bsp_node_t *nd = &b->nodes[node];
+    const bsp_plane_t *pl = &b->planes[nd->plane];
+    float front = start[0] * pl->normal[0] + start[1] * pl->normal[1] + start[2] * pl->normal[2] - pl->dist;
+    float back = end[0] * pl->normal[0] + end[1] * pl->normal[1] + end[2] * pl->normal[2] - pl->dist;
+    int side = front < 0;
+    if ((back < 0) == side)
+        return light_trace(r, nd->children[side], start, end, depth + 1);
+    float frac = front / (front - back);
+    float mid[3];
+    for (int k = 0; k < 3; k++)
+        mid[k] = start[k] + (end[k] - start[k]) * frac;
+    int v = light_trace(r, nd->children[side], start, mid, depth + 1);
+    if (v >= 0)
+        return v;
+    for (int i = 0; i < nd->numfaces; i++) {
+        const bsp_face_t *f = &b->faces[nd->firstface + i];
+        if (f->flags & (BSP_SURF_SKY | BSP_SURF_TURB | BSP_SURF_NODRAW))
+            continue;
+        const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
+        float s = mid[0] * ti->vecs[0][0] + mid[1] * ti->vecs[0][1] + mid[2] * ti->vecs[0][2] + ti->vecs[0][3];
+        float t = mid[0] * ti->vecs[1][0] + mid[1] * ti->vecs[1][1] + mid[2] * ti->vecs[1][2] + ti->vecs[1][3];
+        int ds = (int)s - f->texturemins[0], dt = (int)t - f->texturemins[1];
+        if (ds < 0 || dt < 0 || ds > f->extents[0] || dt > f->extents[1])
+            continue;
+        if (!b->light_size)
+            return 255;
+        if (f->lightofs < 0)
+            return 0;
+        int smax = (f->extents[0] >> 4) + 1, tmax = (f->extents[1] >> 4) + 1;
+        const uint8_t *lm = b->lightdata + f->lightofs + (dt >> 4) * smax + (ds >> 4);
+        int sum = 0;
+        for (int st = 0; st < BSP_MAXSTYLES && f->styles[st] != 255; st++) {
+            sum += *lm * r->lightstyles[f->styles[st]];
+            lm += smax * tmax;
+        }
+        return sum >> 8;
+    }
+    return light_trace(r, nd->children[!side], mid, end, depth + 1);
+}
+
+int r_light_point(void *ctx, const vec3_t p)
+{
+    const renderer_t *r = ctx;
+    if (!r->bsp)
+        return 200;
+    float end[3] = { p[0], p[1], p[2] - 2048 };
+    int v = light_trace(r, r->bsp->models[0].headnode, p, end, 0);
+    if (v < 0)
+        v = 0;
+    for (int l = 0; l < r->view.num_dlights; l++) {
+        const r_dlight_t *dl = &r->view.dlights[l];
+        float d[3] = { p[0] - dl->origin[0], p[1] - dl->origin[1], p[2] - dl->origin[2] };
+        float add = dl->radius - sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (add > 0)
+            v += (int)add;
+    }
+    return v > 255 ? 255 : v;
+}

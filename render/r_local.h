@@ -1,0 +1,166 @@
+// r_local.h -- private refresh defs of the world renderer: the renderer struct, surfaces, spans
+//
+// Front end (r_*.c): r_bsp.c walks the BSP front to back from the view leaf's
+// PVS, clips each facing polygon to the view frustum, projects and scan-converts
+// it, and keeps per-row lists of the pixels no nearer polygon has covered yet
+// (a span buffer, instead of Quake's edge sorting: the BSP order gives front to
+// back, so a polygon only draws where its row is still free: no overdraw, and
+// the walk stops when every row is full). Brush models come after the world and
+// are z-tested against the 1/z the world wrote (document: docs/renderer.md).
+// r_surf.c builds lit surfaces (texture x lightmap through the colormap) into a
+// cache, r_light.c does light styles, dynamic lights and light-at-a-point.
+// Rasterizer (d_*.c): d_span.c draws the spans of one polygon (lit, turbulent,
+// sky), perspective-correct every 16 pixels.
+#ifndef R_LOCAL_H
+#define R_LOCAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../assets/bsp.h"
+#include "../assets/pal.h"
+#include "r_2d.h"
+#include "r_models.h"
+#include "r_view.h"
+#include "render.h"
+
+#define R_MAX_WIDTH 3840
+#define R_MAX_HEIGHT 2160
+#define R_MAX_POLY_VERTS 96        // a face plus what frustum clipping adds
+#define R_ROW_FREE_MAX 64          // free intervals one row can hold
+#define R_SPAN_BATCH 4096          // spans collected per polygon before drawing them
+#define R_SKY_SIZE 128
+#define R_MAX_BLOCKLIGHTS (130 * 130)   // (2048/16+1)^2: the largest lightmap a face may have
+
+typedef struct {
+    int16_t x0, x1;   // free pixels [x0, x1)
+} r_free_t;
+
+typedef struct {
+    int16_t x, y, count;
+    int16_t pad;
+} r_span_t;
+
+// Per face, per frame and cache state.
+typedef struct {
+    int visframe;
+    int dlightframe;
+    uint64_t dlightbits;
+    int32_t cache_ofs[BSP_MIPLEVELS];       // into r->cache, -1 none
+    uint32_t cache_gen[BSP_MIPLEVELS];
+} r_face_t;
+
+// Header of one surface in the cache arena; pixels follow.
+typedef struct {
+    int face, mip, texture;
+    int width, height;
+    int lightvals[BSP_MAXSTYLES];
+    int dlit;
+    int pad;
+} r_cached_t;
+
+// The polygon being drawn and its surface, in world space (brush models transformed).
+typedef struct {
+    const bsp_face_t *face;
+    int face_index;
+    int texture;                 // after animation
+    vec3_t normal;
+    float dist;
+    float svec[4], tvec[4];      // texture axes in world space, with offsets
+    vec3_t dl_org[R_MAX_DLIGHTS];   // dlight origins in the face's model space
+    int ztest;                   // brush model: test and write the z-buffer
+    float nearzi;                // largest 1/z of the clipped polygon (mip choice)
+} r_surfctx_t;
+
+struct renderer_s {
+    int width, height;
+    uint8_t *buffer;
+    float *zbuffer;
+    uint8_t shown_palette[768];
+    pal_t pal;
+    r_view_t view;
+    r_models_t *models;
+    r_2d_t *r2d;
+
+    bsp_t *bsp;
+    char map[WORLD_NAME_LEN];
+    r_face_t *faces;
+    int *node_visframe;
+    int *leaf_visframe;
+    uint8_t *pvs;
+    size_t pvs_size;
+    int framecount;
+    int viewleaf, oldviewleaf;
+    int view_contents;
+    int lightstyles[WORLD_MAX_LIGHTSTYLES];
+    double time;
+    int entity_frame;            // frame of the brush entity drawn (alternate textures)
+
+    // view (the 3D part of the frame)
+    int vw, vh;                  // 3D view size (vh < height when a status bar takes rows)
+    float frustum_n[4][3], frustum_d[4];
+    float xcenter, ycenter, xscale, yscale;
+    float xc_pix, yc_pix;        // centres with the half-pixel folded in
+    vec3_t vieworg, vpn, vright, vup;
+
+    // span buffer
+    r_free_t *free;              // vh rows x R_ROW_FREE_MAX
+    uint8_t *free_count;
+    int rows_left;
+    int *edge_a, *edge_b;        // per row: polygon bounds while scan-converting
+    r_span_t spans[R_SPAN_BATCH];
+
+    // surface cache
+    uint8_t *cache;
+    size_t cache_size, cache_used;
+    uint32_t cache_gen;
+    int32_t blocklights[R_MAX_BLOCKLIGHTS];
+
+    // sky: the two layers of the sky texture, and their blend this frame
+    uint8_t sky_front[R_SKY_SIZE * R_SKY_SIZE], sky_back[R_SKY_SIZE * R_SKY_SIZE];
+    uint8_t sky[R_SKY_SIZE * R_SKY_SIZE];
+    int sky_texture;             // the texture the layers came from, -1 none
+    int sky_frame;               // framecount the blend was made for
+    int turb_ofs;
+    int turbsin[128];            // liquid warp: 8 texels * (1 + sin), 16.16
+
+    // statistics of the last frame (tests, benchmarks)
+    int stat_polys, stat_spans, stat_surfs_built;
+};
+
+// r_main.c
+void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up);
+
+// r_bsp.c
+void r_world_setup(renderer_t *r);        // after the level loaded: sizes per-face arrays
+void r_draw_world(renderer_t *r, const world_t *w);
+void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac);
+
+// r_surf.c
+void r_surf_reset(renderer_t *r);
+// The lit surface of ctx at mip level; NULL only when out of cache (then the caller skips it).
+const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip);
+
+// r_light.c
+void r_light_styles(renderer_t *r, const world_t *w, double t);
+void r_mark_lights(renderer_t *r);
+int r_light_point(void *ctx, const vec3_t p);
+
+// r_sky.c
+void r_sky_load(renderer_t *r);
+void r_sky_frame(renderer_t *r);
+
+// d_span.c
+typedef struct {
+    float zi0, dzidx, dzidy;
+    float uz0, duzdx, duzdy;
+    float vz0, dvzdx, dvzdy;
+} d_grad_t;
+void d_gradients(const renderer_t *r, const r_surfctx_t *ctx, float scale, float uofs, float vofs, d_grad_t *g);
+void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest);
+void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int tw, int th, const r_span_t *s, int n,
+                       int ztest);
+void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *zg, int ztest);
+void d_fill_span(renderer_t *r, int x0, int x1, int y, uint8_t color);
+
+#endif

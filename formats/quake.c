@@ -200,6 +200,9 @@ static int q1_probe(const uint8_t *data, size_t size)
         int32_t proto = msg_s32(&m);
         if (proto == PROTOCOL_NETQUAKE || proto == PROTOCOL_FITZQUAKE || proto == PROTOCOL_RMQ)
             score += 35;
+    } else if (!h && first != svc_print && first != svc_nop && first != svc_stufftext) {
+        // no CD-track line and no typical first message: too little to claim the bytes
+        return 0;
     } else if (first > svc_cutscene && first < 0x80) {
         score -= 20;
     }

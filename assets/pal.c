@@ -68,9 +68,18 @@ int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap)
     } else {
         if (rc == 0 && err)
             snprintf(err, errcap, "gfx/colormap.lmp: %s", cm ? "offset 0: expected 16384 bytes" : "not found");
-        if (rc < 0)
+        if (rc < 0) {
+            // the grey ramp: light rows scale the index itself, no search needed
             p->fullbright_start = 256;
-        pal_make_colormap(p->palette, p->fullbright_start, p->colormap);
+            for (int row = 0; row < PAL_ROWS; row++)
+                for (int c = 0; c < 256; c++) {
+                    int v = c * (PAL_ROWS - row) / 32;
+                    p->colormap[row * 256 + c] = (uint8_t)(v > 255 ? 255 : v);
+                }
+            memcpy(p->colormap + PAL_ROWS * 256, p->colormap + 32 * 256, 256);
+        } else {
+            pal_make_colormap(p->palette, p->fullbright_start, p->colormap);
+        }
         rc = -1;
     }
     free(cm);

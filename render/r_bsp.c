@@ -48,7 +48,7 @@ void r_world_setup(renderer_t *r)
 
 // ---- span buffer ------------------------------------------------------------
 
-static void spanbuf_clear(renderer_t *r)
+void r_spanbuf_clear(renderer_t *r)
 {
     for (int y = 0; y < r->vh; y++) {
         r->free[y * R_ROW_FREE_MAX].x0 = 0;
@@ -82,6 +82,14 @@ static void flush_spans(renderer_t *r, r_surfctx_t *ctx, int n)
         return;
     r->stat_spans += n;
     const bsp_face_t *f = ctx->face;
+    if (!f) {   // r_test_poly: flat colour, or count coverage when not using the span buffer
+        for (int i = 0; i < n; i++) {
+            uint8_t *p = r->buffer + (size_t)r->spans[i].y * (size_t)r->width + (size_t)r->spans[i].x;
+            for (int k = 0; k < r->spans[i].count; k++)
+                p[k] = ctx->ztest ? (uint8_t)(p[k] + 1) : (uint8_t)ctx->texture;
+        }
+        return;
+    }
     const bsp_texture_t *tex = &r->bsp->textures[ctx->texture];
     d_grad_t g;
     if (f->flags & BSP_SURF_SKY) {
@@ -454,7 +462,7 @@ void r_draw_world(renderer_t *r, const world_t *w)
 {
     (void)w;
     r->entity_frame = 0;
-    spanbuf_clear(r);
+    r_spanbuf_clear(r);
     if (!r->bsp) {
         spanbuf_fill_rest(r);
         return;
@@ -583,4 +591,20 @@ void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
         if (sm >= 0)
             draw_brush(r, &r->bsp->models[sm], s, s->origin, s->angles);
     }
+}
+
+int r_test_poly(renderer_t *r, const float (*verts)[3], int n, int use_spanbuf, uint8_t color)
+{
+    r_vert_t v[R_MAX_POLY_VERTS];
+    if (n < 3 || n > R_MAX_POLY_VERTS / 2)
+        return -1;
+    for (int i = 0; i < n; i++)
+        memcpy(v[i].p, verts[i], sizeof v[i].p);
+    r_surfctx_t ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.texture = color;
+    ctx.ztest = !use_spanbuf;
+    int before = r->stat_spans;
+    draw_poly(r, &ctx, v, n, 31);
+    return r->stat_spans - before;
 }

@@ -135,6 +135,11 @@ void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t u
 void r_world_setup(renderer_t *r);        // after the level loaded: sizes per-face arrays
 void r_draw_world(renderer_t *r, const world_t *w);
 void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac);
+void r_spanbuf_clear(renderer_t *r);
+// Tests: a polygon (world space) through the same clipping and fill rules as
+// the world. use_spanbuf: fill with `color` where the span buffer is free;
+// else add 1 to every pixel it covers. Returns the number of spans.
+int r_test_poly(renderer_t *r, const float (*verts)[3], int n, int use_spanbuf, uint8_t color);
 
 // r_surf.c
 void r_surf_reset(renderer_t *r);

@@ -1,0 +1,335 @@
+// test_render.c -- the world renderer: span filling, clipping at the screen edges, fill rules, texture stepping, golden shots
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stb_image.h>
+
+#include "engine/world.h"
+#include "render/r_local.h"
+
+// A renderer looking from the origin along +x (no level: the view is set up, nothing drawn).
+static renderer_t *view_renderer(int w, int h, world_t **wout)
+{
+    renderer_t *r = r_create(w, h);
+    assert_non_null(r);
+    world_t *wd = world_create();
+    assert_non_null(wd);
+    wd->view.origin_valid = 1;
+    r_render(r, wd, 0);
+    memset(r->buffer, 0, (size_t)w * (size_t)h);
+    *wout = wd;
+    return r;
+}
+
+static void test_span_fill_and_stepping(void **state)
+{
+    (void)state;
+    world_t *w;
+    renderer_t *r = view_renderer(64, 40, &w);
+    // a 64x40 surface whose texel (u, v) is u + 3v: a span must read exactly its own texels
+    static uint8_t block[sizeof(r_cached_t) + 64 * 40];
+    r_cached_t *c = (r_cached_t *)block;
+    memset(c, 0, sizeof *c);
+    c->width = 64;
+    c->height = 40;
+    uint8_t *tex = (uint8_t *)(c + 1);
+    for (int v = 0; v < 40; v++)
+        for (int u = 0; u < 64; u++)
+            tex[v * 64 + u] = (uint8_t)(u + 3 * v);
+    // screen-parallel plane at z = 100: u = x, v = y at pixel centres
+    d_grad_t g = { 0.01f, 0, 0, 0.005f, 0.01f, 0, 0.005f, 0, 0.01f };
+    r_span_t spans[3] = { { 3, 5, 40, 0 }, { 0, 6, 64, 0 }, { 17, 39, 1, 0 } };
+    d_draw_spans_lit(r, &g, c, spans, 3, 0);
+    for (int i = 0; i < 3; i++)
+        for (int x = spans[i].x; x < spans[i].x + spans[i].count; x++) {
+            int y = spans[i].y;
+            assert_int_equal(r->buffer[y * 64 + x], (uint8_t)(x + 3 * y));
+            assert_float_equal(r->zbuffer[y * 64 + x], 0.01f, 1e-6);
+        }
+    assert_int_equal(r->buffer[5 * 64 + 2], 0);    // nothing outside the span
+    assert_int_equal(r->buffer[5 * 64 + 43], 0);
+    r_destroy(r);
+    world_free(w);
+}
+
+// Perspective: a floor plane seen at an angle; every pixel's texel must match the
+// exact ray-plane intersection within one texel (16-pixel subdivision error).
+static void test_perspective_texture_coords(void **state)
+{
+    (void)state;
+    world_t *w;
+    renderer_t *r = view_renderer(320, 200, &w);
+    r_surfctx_t ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.normal[2] = 1;
+    ctx.dist = -50;    // floor 50 units below the eye
+    ctx.svec[0] = 1;   // u = x world, v = y world
+    ctx.tvec[1] = 1;
+    d_grad_t g;
+    d_gradients(r, &ctx, 1.0f, 0, 0, &g);
+    int checked = 0;
+    for (int y = 101; y < 200; y += 7)
+        for (int x = 0; x < 320; x += 5) {
+            float zi = g.zi0 + g.dzidx * (float)x + g.dzidy * (float)y;
+            float u = (g.uz0 + g.duzdx * (float)x + g.duzdy * (float)y) / zi;
+            float v = (g.vz0 + g.dvzdx * (float)x + g.dvzdy * (float)y) / zi;
+            // the exact intersection of the ray through the pixel centre with z = -50
+            float a = ((float)x + 0.5f - r->xcenter) / r->xscale, b = ((float)y + 0.5f - r->ycenter) / r->yscale;
+            float d[3] = { r->vpn[0] + a * r->vright[0] - b * r->vup[0], r->vpn[1] + a * r->vright[1] - b * r->vup[1],
+                           r->vpn[2] + a * r->vright[2] - b * r->vup[2] };
+            float t = -50 / d[2];
+            assert_float_equal(u, d[0] * t, 0.01 * fabs(d[0] * t) + 0.01);
+            assert_float_equal(v, d[1] * t, 0.01 * fabs(d[1] * t) + 0.01);
+            assert_float_equal(zi, 1 / t, 1e-4);
+            checked++;
+        }
+    assert_true(checked > 100);
+    r_destroy(r);
+    world_free(w);
+}
+
+// A polygon far larger than the view is clipped at the four screen edges and
+// fills every pixel exactly once, whatever the size.
+static void test_clip_at_screen_edges(void **state)
+{
+    (void)state;
+    int sizes[3][2] = { { 64, 48 }, { 320, 200 }, { 17, 31 } };
+    for (int s = 0; s < 3; s++) {
+        world_t *w;
+        renderer_t *r = view_renderer(sizes[s][0], sizes[s][1], &w);
+        const float quad[4][3] = { { 100, 5000, 5000 }, { 100, -5000, 5000 }, { 100, -5000, -5000 }, { 100, 5000, -5000 } };
+        assert_true(r_test_poly(r, quad, 4, 0, 0) > 0);
+        size_t n = (size_t)sizes[s][0] * (size_t)sizes[s][1];
+        for (size_t i = 0; i < n; i++)
+            assert_int_equal(r->buffer[i], 1);
+        // partly off screen to the left and top: only the visible part, once
+        memset(r->buffer, 0, n);
+        const float tri[3][3] = { { 100, 5000, 5000 }, { 100, -5000, 5000 }, { 100, 5000, -5000 } };
+        r_test_poly(r, tri, 3, 0, 0);
+        size_t covered = 0;
+        for (size_t i = 0; i < n; i++) {
+            assert_true(r->buffer[i] <= 1);
+            covered += r->buffer[i];
+        }
+        assert_true(covered > 0 && covered < n);
+        assert_int_equal(r->buffer[0], 1);                       // top-left corner is inside
+        assert_int_equal(r->buffer[n - 1], 0);                   // bottom-right is not
+        // behind the eye: nothing
+        memset(r->buffer, 0, n);
+        const float back[3][3] = { { -100, 50, 50 }, { -100, -50, 50 }, { -100, 0, -50 } };
+        assert_int_equal(r_test_poly(r, back, 3, 0, 0), 0);
+        r_destroy(r);
+        world_free(w);
+    }
+}
+
+// Polygons sharing edges (a fan around a point, crossing the screen edges)
+// cover each pixel exactly once: no cracks, no double-drawn seams.
+static void test_shared_edges_no_cracks(void **state)
+{
+    (void)state;
+    world_t *w;
+    renderer_t *r = view_renderer(160, 100, &w);
+    const int nfan = 13;
+    float ring[13][3];
+    for (int i = 0; i < nfan; i++) {
+        double a = i * 2 * 3.14159265358979 / nfan + 0.1;
+        ring[i][0] = 40 + 3.7f * (float)cos(a);     // a tilted plane, near and far
+        ring[i][1] = 200 * (float)cos(a);
+        ring[i][2] = 150 * (float)sin(a);
+    }
+    const float centre[3] = { 40.3f, 3.1f, -2.7f };
+    for (int i = 0; i < nfan; i++) {
+        float tri[3][3];
+        memcpy(tri[0], centre, sizeof tri[0]);
+        memcpy(tri[1], ring[i], sizeof tri[1]);
+        memcpy(tri[2], ring[(i + 1) % nfan], sizeof tri[2]);
+        r_test_poly(r, (const float (*)[3])tri, 3, 0, 0);
+    }
+    for (int i = 0; i < 160 * 100; i++)
+        assert_int_equal(r->buffer[i], 1);
+    // the span buffer: a near polygon first, then a far one only where the near one is not
+    r_spanbuf_clear(r);
+    memset(r->buffer, 0, 160 * 100);
+    const float near[4][3] = { { 50, 20, 20 }, { 50, -20, 20 }, { 50, -20, -20 }, { 50, 20, -20 } };
+    const float far[4][3] = { { 500, 5000, 5000 }, { 500, -5000, 5000 }, { 500, -5000, -5000 }, { 500, 5000, -5000 } };
+    r_test_poly(r, near, 4, 1, 7);
+    r_test_poly(r, far, 4, 1, 9);
+    int n7 = 0, n9 = 0;
+    for (int i = 0; i < 160 * 100; i++) {
+        assert_true(r->buffer[i] == 7 || r->buffer[i] == 9);
+        n7 += r->buffer[i] == 7;
+        n9 += r->buffer[i] == 9;
+    }
+    assert_true(n7 > 100 && n9 > 100);
+    assert_int_equal(r->buffer[50 * 160 + 80], 7);
+    assert_int_equal(r->rows_left, 0);   // every row full: the walk can stop
+    r_destroy(r);
+    world_free(w);
+}
+
+static void test_bsp_rejects_bad_bytes(void **state)
+{
+    (void)state;
+    char err[256] = "";
+    uint8_t small[16] = { 29 };
+    assert_null(bsp_load(small, sizeof small, "maps/x.bsp", err, sizeof err));
+    assert_non_null(strstr(err, "maps/x.bsp: offset 0: expected"));
+    uint8_t hdr[124];
+    memset(hdr, 0, sizeof hdr);
+    hdr[0] = 30;
+    assert_null(bsp_load(hdr, sizeof hdr, "maps/x.bsp", err, sizeof err));
+    assert_non_null(strstr(err, "version 29"));
+    hdr[0] = 29;
+    hdr[4 + 8 * 3] = 200;   // vertex lump offset past the end
+    hdr[8 + 8 * 3] = 12;
+    assert_null(bsp_load(hdr, sizeof hdr, "maps/x.bsp", err, sizeof err));
+    assert_non_null(strstr(err, "offset 28: expected lump 3"));
+}
+
+// A real level: every byte flipped somewhere must never crash the loader.
+static void test_bsp_fuzz_real_level(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data("quake/id1/maps/e1m1.bsp"), &size);
+    assert_non_null(data);
+    char err[512];
+    bsp_t *b = bsp_load(data, size, "maps/e1m1.bsp", err, sizeof err);
+    assert_non_null(b);
+    assert_true(b->num_faces > 1000 && b->num_models > 1);
+    bsp_free(b);
+    uint8_t *copy = malloc(size);
+    assert_non_null(copy);
+    uint32_t seed = 12345;
+    for (int round = 0; round < 60; round++) {
+        memcpy(copy, data, size);
+        for (int k = 0; k < 40; k++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t at = round < 20 ? (seed >> 8) % 124 : (seed >> 4) % size;   // header first, then anywhere
+            copy[at] ^= (uint8_t)(seed >> 24 | 1);
+        }
+        b = bsp_load(copy, size, "maps/e1m1.bsp", err, sizeof err);
+        bsp_free(b);
+    }
+    free(copy);
+    free(data);
+}
+
+static double compare_png(const char *a, const char *b)
+{
+    int w1, h1, n1, w2, h2, n2;
+    uint8_t *p1 = stbi_load(a, &w1, &h1, &n1, 3);
+    uint8_t *p2 = stbi_load(b, &w2, &h2, &n2, 3);
+    double frac = 1.0;
+    if (p1 && p2 && w1 == w2 && h1 == h2) {
+        long diff = 0;
+        for (long i = 0; i < (long)w1 * h1; i++)
+            diff += memcmp(p1 + i * 3, p2 + i * 3, 3) != 0;
+        frac = (double)diff / ((double)w1 * h1);
+    }
+    stbi_image_free(p1);
+    stbi_image_free(p2);
+    return frac;
+}
+
+// Golden images: small shots of real demos. DEMOPLAY_UPDATE_GOLDEN=1 rewrites
+// them (after a deliberate change in how things look: models, HUD ...).
+static void golden(const char *name, const char *demo, const char *game, double at, double tolerance)
+{
+    char out[256], gold[256], cmd[2048];
+    snprintf(out, sizeof out, "build/test_render_%s.png", name);
+    snprintf(gold, sizeof gold, "tests/golden/%s.png", name);
+    snprintf(cmd, sizeof cmd, "%s shot -q --basedir %s %s%s %s --at %.3f --size 160x100 -o %s 2>&1", tu_bin(),
+             tu_data("quake"), game ? "--game " : "", game ? game : "", tu_data(demo), at, out);
+    int status = 0;
+    char *text = tu_run(cmd, &status);
+    if (status != 0) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", text ? text : "");
+        free(text);
+        fail_msg("%s: exit %d: %s", cmd, status, msg);
+    }
+    free(text);
+    const char *upd = getenv("DEMOPLAY_UPDATE_GOLDEN");
+    size_t gsize = 0;
+    uint8_t *g = tu_read(gold, &gsize);
+    if (!g || (upd && upd[0] == '1')) {
+        if (tu_ci() && !g)
+            fail_msg("golden image %s is missing", gold);
+        size_t osize = 0;
+        uint8_t *o = tu_read(out, &osize);
+        assert_non_null(o);
+        assert_int_equal(tu_write(gold, o, osize), 0);
+        printf("[ GOLDEN   ] wrote %s\n", gold);
+        free(o);
+        free(g);
+        return;
+    }
+    free(g);
+    double frac = compare_png(out, gold);
+    printf("[ GOLDEN   ] %s: %.2f%% of pixels differ (tolerance %.2f%%)\n", name, frac * 100, tolerance * 100);
+    if (frac > tolerance)
+        fail_msg("%s differs from %s in %.2f%% of its pixels", out, gold, frac * 100);
+}
+
+static void test_golden_qfm_e1m3(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    golden("qfm_e1m3_20s", "quake/demos/qfm_e1m3.dem", "qfm", 20.0, 0.01);
+}
+
+static void test_golden_dosquake_e4m2(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    golden("dosquake101_e4m2_40s", "quake/demos/dosquake101_e4m2.dem", NULL, 40.0, 0.01);
+}
+
+static void test_shot_missing_map(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s shot --basedir %s %s --at 2 -o build/test_render_missing.png 2>&1", tu_bin(),
+             tu_data("quake"), tu_data("quake/demos/revamped_title_missing_map.dem"));
+    int status = 0;
+    char *text = tu_run(cmd, &status);
+    assert_non_null(text);
+    assert_int_equal(status, 1);
+    assert_non_null(strstr(text, "not found"));
+    free(text);
+}
+
+static void test_shot_bad_size(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s shot --size 5000x100 --at 1 -o build/x.png nothing.dem 2>&1", tu_bin());
+    int status = 0;
+    free(tu_run(cmd, &status));
+    assert_int_equal(status, 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_span_fill_and_stepping),
+        cmocka_unit_test(test_perspective_texture_coords),
+        cmocka_unit_test(test_clip_at_screen_edges),
+        cmocka_unit_test(test_shared_edges_no_cracks),
+        cmocka_unit_test(test_bsp_rejects_bad_bytes),
+        cmocka_unit_test(test_bsp_fuzz_real_level),
+        cmocka_unit_test(test_golden_qfm_e1m3),
+        cmocka_unit_test(test_golden_dosquake_e4m2),
+        cmocka_unit_test(test_shot_missing_map),
+        cmocka_unit_test(test_shot_bad_size),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -125,7 +125,7 @@ struct renderer_s {
     int turbsin[128];            // liquid warp: 8 texels * (1 + sin), 16.16
 
     // statistics of the last frame (tests, benchmarks)
-    int stat_polys, stat_spans, stat_surfs_built;
+    int stat_polys, stat_spans, stat_surfs_built, stat_brush_polys;
 };
 
 // r_main.c

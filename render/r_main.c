@@ -261,7 +261,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     r->framecount++;
     r->time = t;
     r->turb_ofs = (int)(t * 20) & 127;   // liquids ripple at Quake's speed
-    r->stat_polys = r->stat_spans = r->stat_surfs_built = 0;
+    r->stat_polys = r->stat_spans = r->stat_surfs_built = r->stat_brush_polys = 0;
 
     int sbar = r_2d_sbar_lines(r->r2d, w, r->width, r->height);
     if (sbar < 0)
@@ -291,7 +291,9 @@ void r_render(renderer_t *r, const world_t *w, double t)
 
     r->view_contents = 0;
     r_draw_world(r, w);
+    int world_polys = r->stat_polys;
     r_draw_brush_entities(r, w, frac);
+    r->stat_brush_polys = r->stat_polys - world_polys;
     r_models_draw(r->models, w, v);
 
     v->height = r->height;   // 2D covers the whole frame

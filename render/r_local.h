@@ -124,6 +124,10 @@ struct renderer_s {
     int turb_ofs;
     int turbsin[128];            // liquid warp: 8 texels * (1 + sin), 16.16
 
+    // under water the 3D view is drawn wavy (Quake's D_WarpScreen): scratch copy and offsets
+    uint8_t *warp_buf;
+    int *warp_col, *warp_row;
+
     // statistics of the last frame (tests, benchmarks)
     int stat_polys, stat_spans, stat_surfs_built, stat_brush_polys;
 };

@@ -34,9 +34,12 @@ renderer_t *r_create(int width, int height)
     // frame's surfaces at every size we allow, so a frame never rebuilds twice.
     r->cache_size = (size_t)2 * 1024 * 1024 + px * 24;
     r->cache = malloc(r->cache_size);
+    r->warp_buf = malloc(px);
+    r->warp_col = calloc((size_t)height, sizeof(int));
+    r->warp_row = calloc((size_t)width, sizeof(int));
     r->models = r_models_create();
     r->r2d = r_2d_create();
-    if (!r->buffer || !r->zbuffer || !r->free || !r->free_count || !r->edge_a || !r->edge_b || !r->cache ||
+    if (!r->buffer || !r->zbuffer || !r->free || !r->free_count || !r->edge_a || !r->edge_b || !r->cache || !r->warp_buf || !r->warp_col || !r->warp_row ||
         !r->models || !r->r2d) {
         r_destroy(r);
         return NULL;
@@ -66,6 +69,9 @@ void r_destroy(renderer_t *r)
     free(r->edge_a);
     free(r->edge_b);
     free(r->cache);
+    free(r->warp_buf);
+    free(r->warp_col);
+    free(r->warp_row);
     r_models_destroy(r->models);
     r_2d_destroy(r->r2d);
     free(r);
@@ -251,6 +257,33 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
     }
 }
 
+// Under water, slime or lava the 3D view ripples: every row is shifted
+// sideways and every column up or down by a sine wave that moves with time
+// (Quake's amplitude of 3 pixels at 320 wide, scaled with the view).
+static void warp_view(renderer_t *r, double t)
+{
+    int w = r->vw, h = r->vh;
+    float amp = 3.0f * (float)w / 320.0f;
+    if (amp < 1)
+        amp = 1;
+    double phase = t * 2.5 * M_PI;
+    for (int y = 0; y < h; y++)
+        r->warp_col[y] = (int)(amp * (1 + sin(phase + y * 2 * M_PI * 4 / h)));
+    for (int x = 0; x < w; x++)
+        r->warp_row[x] = (int)(amp * (1 + sin(phase + x * 2 * M_PI * 4 / w)));
+    memcpy(r->warp_buf, r->buffer, (size_t)w * (size_t)h);
+    for (int y = 0; y < h; y++) {
+        uint8_t *dst = r->buffer + (size_t)y * (size_t)r->width;
+        int xo = r->warp_col[y];
+        for (int x = 0; x < w; x++) {
+            int sx = x + xo, sy = y + r->warp_row[x];
+            sx = sx < w ? sx : w - 1;
+            sy = sy < h ? sy : h - 1;
+            dst[x] = r->warp_buf[(size_t)sy * (size_t)r->width + (size_t)sx];
+        }
+    }
+}
+
 void r_render(renderer_t *r, const world_t *w, double t)
 {
     r_view_t *v = &r->view;
@@ -295,6 +328,9 @@ void r_render(renderer_t *r, const world_t *w, double t)
     r_draw_brush_entities(r, w, frac);
     r->stat_brush_polys = r->stat_polys - world_polys;
     r_models_draw(r->models, w, v);
+    if (r->bsp && (r->view_contents == BSP_CONTENTS_WATER || r->view_contents == BSP_CONTENTS_SLIME ||
+                   r->view_contents == BSP_CONTENTS_LAVA))
+        warp_view(r, t);
 
     v->height = r->height;   // 2D covers the whole frame
     r_2d_draw(r->r2d, w, v);

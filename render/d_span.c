@@ -10,6 +10,10 @@
 
 #define SUBDIV 16
 #define SUBDIV_SHIFT 4
+// Brush models are z-tested against the world; faces lying in the world's
+// planes (lift tops, doors in their frames) would flicker between the two on
+// rounding, so a brush face wins ties by 1/2000 of its depth.
+#define D_BMODEL_ZBIAS 1.0005f
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -107,7 +111,7 @@ void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, con
                 int uu = u, vv = v;
                 float zz = zi;
                 for (int k = 0; k < nn; k++) {
-                    if (zz >= zb[k]) {
+                    if (zz * D_BMODEL_ZBIAS >= zb[k]) {
                         dst[k] = tex[clampi(vv >> 16, 0, c->height - 1) * cw + clampi(uu >> 16, 0, cw - 1)];
                         zb[k] = zz;
                     }
@@ -160,7 +164,7 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
             for (int k = 0; k < nn; k++) {
                 int ss = ((u + turb[((v >> 16) + ofs) & 127]) >> 16) & wmask;
                 int tt = ((v + turb[((u >> 16) + ofs) & 127]) >> 16) & hmask;
-                if (!ztest || zz >= zb[k]) {
+                if (!ztest || zz * D_BMODEL_ZBIAS >= zb[k]) {
                     dst[k] = tex[tt * tw + ss];
                     zb[k] = zz;
                 }
@@ -208,7 +212,7 @@ void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *z
             sky_st(r, (float)(x + nn), (float)y, &s2, &t2);
             int ds = (s2 - ss) / nn, dt = (t2 - tt) / nn;
             for (int k = 0; k < nn; k++) {
-                if (!ztest || zz >= zb[k]) {
+                if (!ztest || zz * D_BMODEL_ZBIAS >= zb[k]) {
                     dst[k] = sky[((tt >> 16) & (R_SKY_SIZE - 1)) * R_SKY_SIZE + ((ss >> 16) & (R_SKY_SIZE - 1))];
                     zb[k] = zz;
                 }

@@ -300,10 +300,63 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         break;
     }
     case FS_MSG_KILLPICKUP:
+    case FS_MSG_SERVERKILLPICKUP:
         d_int(d, "player", ev->u.kill.player);
         d_int(d, "owner", ev->u.kill.owner);
         d_int(d, "id", ev->u.kill.id);
         d_int(d, "style", ev->u.kill.style);
+        if (ev->type == FS_MSG_SERVERKILLPICKUP)
+            d_int(d, "new_owner", ev->u.kill.new_owner);
+        break;
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+        dump_ship(d, &ev->u.ship, 1);
+        break;
+    case FS_MSG_PRIMBULLPOSDIR: {
+        const fs_primbull_t *b = &ev->u.prim;
+        d_int(d, "player", b->player);
+        d_int(d, "owner_type", b->owner_type);
+        d_int(d, "owner", b->owner);
+        d_int(d, "bullet_id", b->bullet_id);
+        d_int(d, "weapon", b->weapon);
+        d_int(d, "group", b->group);
+        d_vec(d, "pos", b->pos, 3);
+        d_vec(d, "offset", b->offset, 3);
+        d_vec(d, "dir", b->dir, 3);
+        d_vec(d, "up", b->up, 3);
+        d_int(d, "power_level", b->power_level);
+        d_num(d, "plevel", b->plevel);
+        break;
+    }
+    case FS_MSG_EXPSECONDARY:
+        d_int(d, "player", ev->u.expsec.player);
+        d_int(d, "owner_type", ev->u.expsec.owner_type);
+        d_int(d, "owner", ev->u.expsec.owner);
+        d_int(d, "id", ev->u.expsec.id);
+        d_num(d, "shockwave_size", ev->u.expsec.size);
+        d_vec(d, "pos", ev->u.expsec.pos, 3);
+        d_int(d, "group", ev->u.expsec.group);
+        break;
+    case FS_MSG_SERVERSAYSSHIPDIED:
+        d_int(d, "player", ev->u.sdied.player);
+        d_int(d, "victim", ev->u.sdied.victim);
+        d_int(d, "killer", ev->u.sdied.killer);
+        d_int(d, "died_type", ev->u.sdied.type);
+        d_int(d, "weapon_type", ev->u.sdied.weapon_type);
+        d_int(d, "weapon", ev->u.sdied.weapon);
+        d_vec(d, "pos", ev->u.sdied.pos, 3);
+        d_int(d, "deaths", ev->u.sdied.deaths);
+        break;
+    case FS_MSG_PLAYERPINGS: {
+        float pings[FS_MAX_PLAYERS];
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            pings[i] = ev->u.pings.ping[i];
+        d_int(d, "player", ev->u.pings.player);
+        d_vec(d, "pings", pings, FS_MAX_PLAYERS);
+        break;
+    }
+    case FS_MSG_EXPLODESHIP:
+        d_int(d, "player", ev->u.explode.player);
+        d_int(d, "ship", ev->u.explode.ship);
         break;
     case FS_MSG_TEXTMSG:
         d_int(d, "player", ev->u.text.player);
@@ -311,6 +364,8 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         d_str(d, "text", ev->u.text.text);
         break;
     default:
+        if (name)
+            d_str(d, "layout", "shorter than expected");
         d_int(d, "skipped", ev->size);
         break;
     }
@@ -399,7 +454,8 @@ static void apply_ship(fs_state_t *st, world_t *w, const fs_event_t *ev)
 {
     const fs_ship_t *s = &ev->u.ship;
     int p = s->player, num = p + 1;
-    int with_weapons = ev->type == FS_MSG_FUPDATE || ev->type == FS_MSG_VERYSHORTFUPDATE;
+    int with_weapons = ev->type == FS_MSG_FUPDATE || ev->type == FS_MSG_VERYSHORTFUPDATE ||
+                       ev->type == FS_MSG_GROUPONLY_VERYSHORTFUPDATE;
     const entity_state_t *old = &w->entities[num].cur;
     entity_state_t e;
     entity_state_clear(&e);
@@ -538,6 +594,7 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
     case FS_MSG_FUPDATE:
     case FS_MSG_VERYSHORTUPDATE:
     case FS_MSG_VERYSHORTFUPDATE:
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
         if (check_player(st, ev, ev->u.ship.player, err) < 0)
             return -1;
         apply_ship(st, w, ev);
@@ -575,8 +632,40 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
         apply_drop(st, w, &ev->u.drop);
         break;
     case FS_MSG_KILLPICKUP:
+    case FS_MSG_SERVERKILLPICKUP:
         apply_kill(st, &ev->u.kill);
         break;
+    case FS_MSG_PRIMBULLPOSDIR:
+        fx_event(w, FX_GENERIC, ev->type, ev->u.prim.owner_type == 1 ? owner_entity(ev->u.prim.owner) : 0,
+                 ev->u.prim.pos, ev->u.prim.dir, 4, 0);
+        break;
+    case FS_MSG_EXPSECONDARY:
+        fx_event(w, FX_EXPLOSION, ev->type, ev->u.expsec.owner_type == 1 ? owner_entity(ev->u.expsec.owner) : 0,
+                 ev->u.expsec.pos, NULL, 0, ev->u.expsec.size);
+        break;
+    case FS_MSG_SERVERSAYSSHIPDIED: {
+        const fs_serverdied_t *d = &ev->u.sdied;
+        if (check_player(st, ev, d->victim, err) < 0)
+            return -1;
+        w->players[d->victim].deaths = d->deaths;
+        world_event_t *k = world_add_event(w, EV_KILL);
+        if (k) {
+            k->u.kill.victim = d->victim;
+            k->u.kill.killer = d->killer;
+            k->u.kill.weapon = (d->weapon_type << 8) | d->weapon;
+        }
+        break;
+    }
+    case FS_MSG_PLAYERPINGS:
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            w->players[i].ping = ev->u.pings.ping[i];
+        break;
+    case FS_MSG_EXPLODESHIP: {
+        unsigned ship = ev->u.explode.ship;
+        if (ship < FS_SHIPS && st->ship_live[ship])
+            fx_event(w, FX_EXPLOSION, ev->type, (int)ship + 1, w->entities[ship + 1].cur.origin, NULL, 0, 0);
+        break;
+    }
     case FS_MSG_TEXTMSG: {
         unsigned t = ev->u.text.type;
         // taunts 0..2, quick taunts 5 and 13 are what players typed; the rest are game announcements

@@ -51,7 +51,16 @@ enum {
     FS_MSG_VERYSHORTUPDATE = 0xf5,
     FS_MSG_VERYSHORTFUPDATE = 0xf6,
     FS_MSG_SENDKILLSDEATHSBIKENUM = 0xfb,
-    FS_MSG_TITANBITS = 0xfd
+    FS_MSG_TITANBITS = 0xfd,
+    // Not in the spec; layouts from the game's structs. A payload shorter than
+    // these layouts is skipped rather than an error (no recording to check them on).
+    FS_MSG_PRIMBULLPOSDIR = 0x55,            // a primary weapon shot
+    FS_MSG_EXPSECONDARY = 0xcc,              // a mine or missile exploded
+    FS_MSG_PLAYERPINGS = 0xbe,
+    FS_MSG_SERVERKILLPICKUP = 0xe5,
+    FS_MSG_SERVERSAYSSHIPDIED = 0xe6,
+    FS_MSG_EXPLODESHIP = 0xe8,
+    FS_MSG_GROUPONLY_VERYSHORTFUPDATE = 0xec  // a ship update without movement
 };
 
 // Payload sizes of the layouts decoded (a longer payload is decoded and its tail skipped).
@@ -60,7 +69,9 @@ enum {
     FS_SIZE_VERYSHORTUPDATE = 40, FS_SIZE_VERYSHORTFUPDATE = 44, FS_SIZE_UPDATE = 68, FS_SIZE_FUPDATE = 68,
     FS_SIZE_SECBULL = 76, FS_SIZE_STATUS = 28, FS_SIZE_STATUS_LONG = 40, FS_SIZE_SHIPDIED = 20,
     FS_SIZE_DROPPICKUP = 56, FS_SIZE_KILLPICKUP = 8, FS_SIZE_TITANBITS = 184, FS_SIZE_SHOCKWAVE = 28,
-    FS_SIZE_TEXTMSG = 131
+    FS_SIZE_TEXTMSG = 131,
+    FS_SIZE_PRIMBULL = 72, FS_SIZE_EXPSECONDARY = 32, FS_SIZE_PLAYERPINGS = 66, FS_SIZE_SERVERKILLPICKUP = 10,
+    FS_SIZE_SERVERSAYSSHIPDIED = 24, FS_SIZE_EXPLODESHIP = 4, FS_SIZE_GROUPONLY = 28
 };
 
 // Ship flag bits (the u32 of every update message).
@@ -159,7 +170,42 @@ typedef struct {
     int16_t owner;
     uint16_t id;
     int16_t style;
+    uint16_t new_owner;          // MSG_SERVERKILLPICKUP only
 } fs_killpickup_t;
+
+typedef struct {                 // PRIMBULLPOSDIR
+    uint8_t player;
+    uint16_t owner_type, owner, bullet_id;
+    uint8_t weapon;
+    uint16_t group;
+    float pos[3], offset[3], dir[3], up[3];
+    int16_t power_level;
+    float plevel;
+} fs_primbull_t;
+
+typedef struct {                 // EXPSECONDARY
+    uint8_t player;
+    uint16_t owner_type, owner, id;
+    float size;
+    float pos[3];
+    uint16_t group;
+} fs_expsecondary_t;
+
+typedef struct {                 // SERVERSAYSSHIPDIED
+    uint8_t player, victim, killer, type, weapon_type, weapon;
+    float pos[3];
+    int16_t deaths;
+} fs_serverdied_t;
+
+typedef struct {
+    uint8_t player;
+    uint16_t ping[FS_MAX_PLAYERS];
+} fs_pings_t;
+
+typedef struct {
+    uint8_t player;
+    uint16_t ship;
+} fs_explodeship_t;
 
 typedef struct {
     uint8_t player, old_player, old_team;
@@ -190,7 +236,7 @@ typedef struct {
     uint32_t sender;
     size_t offset;               // file offset of the event header
     uint8_t type;                // message code
-    int known;                   // 0: unknown code, skipped by size
+    int known;                   // 0: unknown code (or too short for its layout), skipped by size
     union {
         uint8_t player;          // SENDKILLSDEATHSBIKENUM
         fs_name_t name;
@@ -205,6 +251,11 @@ typedef struct {
         fs_titanbits_t titan;
         fs_shockwave_t shock;
         fs_text_t text;
+        fs_primbull_t prim;
+        fs_expsecondary_t expsec;
+        fs_serverdied_t sdied;
+        fs_pings_t pings;
+        fs_explodeship_t explode;
     } u;
 } fs_event_t;
 

@@ -24,6 +24,13 @@ const char *fs_msg_name(uint8_t code)
     case FS_MSG_VERYSHORTFUPDATE: return "MSG_VERYSHORTFUPDATE";
     case FS_MSG_SENDKILLSDEATHSBIKENUM: return "MSG_SENDKILLSDEATHSBIKENUM";
     case FS_MSG_TITANBITS: return "MSG_TITANBITS";
+    case FS_MSG_PRIMBULLPOSDIR: return "MSG_PRIMBULLPOSDIR";
+    case FS_MSG_EXPSECONDARY: return "MSG_EXPSECONDARY";
+    case FS_MSG_PLAYERPINGS: return "MSG_PLAYERPINGS";
+    case FS_MSG_SERVERKILLPICKUP: return "MSG_SERVERKILLPICKUP";
+    case FS_MSG_SERVERSAYSSHIPDIED: return "MSG_SERVERSAYSSHIPDIED";
+    case FS_MSG_EXPLODESHIP: return "MSG_EXPLODESHIP";
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: return "MSG_GROUPONLY_VERYSHORTFUPDATE";
     default: return NULL;
     }
 }
@@ -47,7 +54,31 @@ static size_t min_size(uint8_t code)
     case FS_MSG_VERYSHORTFUPDATE: return FS_SIZE_VERYSHORTFUPDATE;
     case FS_MSG_SENDKILLSDEATHSBIKENUM: return FS_SIZE_PLAYERNUM;
     case FS_MSG_TITANBITS: return FS_SIZE_TITANBITS;
+    case FS_MSG_PRIMBULLPOSDIR: return FS_SIZE_PRIMBULL;
+    case FS_MSG_EXPSECONDARY: return FS_SIZE_EXPSECONDARY;
+    case FS_MSG_PLAYERPINGS: return FS_SIZE_PLAYERPINGS;
+    case FS_MSG_SERVERKILLPICKUP: return FS_SIZE_SERVERKILLPICKUP;
+    case FS_MSG_SERVERSAYSSHIPDIED: return FS_SIZE_SERVERSAYSSHIPDIED;
+    case FS_MSG_EXPLODESHIP: return FS_SIZE_EXPLODESHIP;
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: return FS_SIZE_GROUPONLY;
     default: return 1;
+    }
+}
+
+// The spec's messages; the others are decoded when they fit their layout.
+static int in_spec(uint8_t code)
+{
+    switch (code) {
+    case FS_MSG_PRIMBULLPOSDIR:
+    case FS_MSG_EXPSECONDARY:
+    case FS_MSG_PLAYERPINGS:
+    case FS_MSG_SERVERKILLPICKUP:
+    case FS_MSG_SERVERSAYSSHIPDIED:
+    case FS_MSG_EXPLODESHIP:
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+        return 0;
+    default:
+        return 1;
     }
 }
 
@@ -118,6 +149,10 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
     if (!ev->known)
         return 0;
     size_t need = min_size(p[0]);
+    if (n < need && !in_spec(p[0])) {
+        ev->known = 0;
+        return 0;
+    }
     if (n < need) {
         dec_error_set(err, (long long)base, "expected at least %zu payload bytes for %s, found %zu", need,
                       fs_msg_name(p[0]), n);
@@ -291,10 +326,84 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
         break;
     }
     case FS_MSG_KILLPICKUP:
+    case FS_MSG_SERVERKILLPICKUP:
         ev->u.kill.player = player;
         ev->u.kill.owner = (int16_t)msg_s16(&m);
         ev->u.kill.id = (uint16_t)msg_u16(&m);
         ev->u.kill.style = (int16_t)msg_s16(&m);
+        if (p[0] == FS_MSG_SERVERKILLPICKUP)
+            ev->u.kill.new_owner = (uint16_t)msg_u16(&m);
+        break;
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: {
+        fs_ship_t *s = &ev->u.ship;
+        s->player = player;
+        at(&m, 4);
+        s->flags = msg_u32(&m);
+        s->primary = (uint8_t)msg_u8(&m);
+        s->secondary = (uint8_t)msg_u8(&m);
+        s->group = (uint8_t)msg_u8(&m);
+        s->charge = (uint8_t)msg_u8(&m);
+        for (int i = 0; i < 3; i++)
+            s->pos[i] = (float)msg_s16(&m);
+        for (int i = 0; i < 4; i++)
+            s->quat[i] = (float)msg_s16(&m) / FS_UNIT_SCALE;
+        s->bank = (float)msg_s16(&m) * FS_BANK_MAX / FS_UNIT_SCALE;
+        break;
+    }
+    case FS_MSG_PRIMBULLPOSDIR: {
+        fs_primbull_t *b = &ev->u.prim;
+        b->player = player;
+        at(&m, 4);
+        b->owner_type = (uint16_t)msg_u16(&m);
+        b->owner = (uint16_t)msg_u16(&m);
+        b->bullet_id = (uint16_t)msg_u16(&m);
+        b->weapon = (uint8_t)msg_u8(&m);
+        at(&m, 12);
+        b->group = (uint16_t)msg_u16(&m);
+        at(&m, 16);
+        vec(&m, b->pos);
+        vec(&m, b->offset);
+        vec(&m, b->dir);
+        vec(&m, b->up);
+        b->power_level = (int16_t)msg_s16(&m);
+        at(&m, 68);
+        b->plevel = msg_f32(&m);
+        break;
+    }
+    case FS_MSG_EXPSECONDARY: {
+        fs_expsecondary_t *x = &ev->u.expsec;
+        x->player = player;
+        at(&m, 4);
+        x->owner_type = (uint16_t)msg_u16(&m);
+        x->owner = (uint16_t)msg_u16(&m);
+        x->id = (uint16_t)msg_u16(&m);
+        at(&m, 12);
+        x->size = msg_f32(&m);
+        vec(&m, x->pos);
+        x->group = (uint16_t)msg_u16(&m);
+        break;
+    }
+    case FS_MSG_SERVERSAYSSHIPDIED: {
+        fs_serverdied_t *d = &ev->u.sdied;
+        d->player = player;
+        d->victim = (uint8_t)msg_u8(&m);
+        d->killer = (uint8_t)msg_u8(&m);
+        d->type = (uint8_t)msg_u8(&m);
+        d->weapon_type = (uint8_t)msg_u8(&m);
+        d->weapon = (uint8_t)msg_u8(&m);
+        at(&m, 8);
+        vec(&m, d->pos);
+        d->deaths = (int16_t)msg_s16(&m);
+        break;
+    }
+    case FS_MSG_PLAYERPINGS:
+        ev->u.pings.player = player;
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            ev->u.pings.ping[i] = (uint16_t)msg_u16(&m);
+        break;
+    case FS_MSG_EXPLODESHIP:
+        ev->u.explode.player = player;
+        ev->u.explode.ship = (uint16_t)msg_u16(&m);
         break;
     case FS_MSG_TEXTMSG:
         ev->u.text.player = player;

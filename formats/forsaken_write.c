@@ -247,6 +247,19 @@ int fs_write_ship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t type
         put8(&p, 11, m->charge);
         ship_long(&p, m);
         break;
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+        p_init(&p, FS_SIZE_GROUPONLY, type, m->player);
+        put32(&p, 4, m->flags);
+        put8(&p, 8, m->primary);
+        put8(&p, 9, m->secondary);
+        put8(&p, 10, m->group);
+        put8(&p, 11, m->charge);
+        for (int i = 0; i < 3; i++)
+            put16(&p, 12 + 2 * (size_t)i, (uint16_t)s16(m->pos[i]));
+        for (int i = 0; i < 4; i++)
+            put16(&p, 18 + 2 * (size_t)i, (uint16_t)s16(m->quat[i] * FS_UNIT_SCALE));
+        put16(&p, 26, (uint16_t)s16(m->bank * FS_UNIT_SCALE / FS_BANK_MAX));
+        break;
     default:
         wr->failed = 1;
         return -1;
@@ -369,6 +382,79 @@ int fs_write_text(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_tex
     return emit(wr, ticks, sender, &p);
 }
 
+int fs_write_primbull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_primbull_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_PRIMBULL, FS_MSG_PRIMBULLPOSDIR, m->player);
+    put16(&p, 4, m->owner_type);
+    put16(&p, 6, m->owner);
+    put16(&p, 8, m->bullet_id);
+    put8(&p, 10, m->weapon);
+    put16(&p, 12, m->group);
+    putvec(&p, 16, m->pos);
+    putvec(&p, 28, m->offset);
+    putvec(&p, 40, m->dir);
+    putvec(&p, 52, m->up);
+    put16(&p, 64, (uint16_t)m->power_level);
+    putf(&p, 68, m->plevel);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_expsecondary(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_expsecondary_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_EXPSECONDARY, FS_MSG_EXPSECONDARY, m->player);
+    put16(&p, 4, m->owner_type);
+    put16(&p, 6, m->owner);
+    put16(&p, 8, m->id);
+    putf(&p, 12, m->size);
+    putvec(&p, 16, m->pos);
+    put16(&p, 28, m->group);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_serverkillpickup(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_killpickup_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SERVERKILLPICKUP, FS_MSG_SERVERKILLPICKUP, m->player);
+    put16(&p, 2, (uint16_t)m->owner);
+    put16(&p, 4, m->id);
+    put16(&p, 6, (uint16_t)m->style);
+    put16(&p, 8, m->new_owner);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_serverdied(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_serverdied_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SERVERSAYSSHIPDIED, FS_MSG_SERVERSAYSSHIPDIED, m->player);
+    put8(&p, 2, m->victim);
+    put8(&p, 3, m->killer);
+    put8(&p, 4, m->type);
+    put8(&p, 5, m->weapon_type);
+    put8(&p, 6, m->weapon);
+    putvec(&p, 8, m->pos);
+    put16(&p, 20, (uint16_t)m->deaths);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_pings(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_pings_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_PLAYERPINGS, FS_MSG_PLAYERPINGS, m->player);
+    for (int i = 0; i < FS_MAX_PLAYERS; i++)
+        put16(&p, 2 + 2 * (size_t)i, m->ping[i]);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_explodeship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_explodeship_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_EXPLODESHIP, FS_MSG_EXPLODESHIP, m->player);
+    put16(&p, 2, m->ship);
+    return emit(wr, ticks, sender, &p);
+}
+
 int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
 {
     uint64_t t = ev->timestamp;
@@ -381,7 +467,8 @@ int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
     case FS_MSG_UPDATE:
     case FS_MSG_FUPDATE:
     case FS_MSG_VERYSHORTUPDATE:
-    case FS_MSG_VERYSHORTFUPDATE: return fs_write_ship(wr, t, s, ev->type, &ev->u.ship);
+    case FS_MSG_VERYSHORTFUPDATE:
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: return fs_write_ship(wr, t, s, ev->type, &ev->u.ship);
     case FS_MSG_SECBULLPOSDIR: return fs_write_secbull(wr, t, s, &ev->u.mine);
     case FS_MSG_TITANBITS: return fs_write_titanbits(wr, t, s, &ev->u.titan);
     case FS_MSG_SHOCKWAVE: return fs_write_shockwave(wr, t, s, &ev->u.shock);
@@ -390,6 +477,12 @@ int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
     case FS_MSG_DROPPICKUP: return fs_write_droppickup(wr, t, s, &ev->u.drop);
     case FS_MSG_KILLPICKUP: return fs_write_killpickup(wr, t, s, &ev->u.kill);
     case FS_MSG_TEXTMSG: return fs_write_text(wr, t, s, &ev->u.text);
+    case FS_MSG_PRIMBULLPOSDIR: return fs_write_primbull(wr, t, s, &ev->u.prim);
+    case FS_MSG_EXPSECONDARY: return fs_write_expsecondary(wr, t, s, &ev->u.expsec);
+    case FS_MSG_SERVERKILLPICKUP: return fs_write_serverkillpickup(wr, t, s, &ev->u.kill);
+    case FS_MSG_SERVERSAYSSHIPDIED: return fs_write_serverdied(wr, t, s, &ev->u.sdied);
+    case FS_MSG_PLAYERPINGS: return fs_write_pings(wr, t, s, &ev->u.pings);
+    case FS_MSG_EXPLODESHIP: return fs_write_explodeship(wr, t, s, &ev->u.explode);
     default:
         wr->failed = 1;
         return -1;

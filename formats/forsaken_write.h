@@ -43,7 +43,8 @@ int fs_write_name(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_nam
 int fs_write_bikenum(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_bikenum_t *m);
 int fs_write_hereiam(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_hereiam_t *m);
 int fs_write_playernum(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t player);
-// type: FS_MSG_UPDATE, FS_MSG_FUPDATE, FS_MSG_VERYSHORTUPDATE or FS_MSG_VERYSHORTFUPDATE.
+// type: FS_MSG_UPDATE, FS_MSG_FUPDATE, FS_MSG_VERYSHORTUPDATE, FS_MSG_VERYSHORTFUPDATE
+// or FS_MSG_GROUPONLY_VERYSHORTFUPDATE (no movement).
 // The very short forms round the position to integers and scale the rest to 16 bits.
 int fs_write_ship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t type, const fs_ship_t *m);
 int fs_write_secbull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_secbull_t *m);
@@ -54,6 +55,13 @@ int fs_write_shipdied(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs
 int fs_write_droppickup(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_droppickup_t *m);
 int fs_write_killpickup(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_killpickup_t *m);
 int fs_write_text(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_text_t *m);
+// Messages beyond the spec (layouts from the game's structs).
+int fs_write_primbull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_primbull_t *m);
+int fs_write_expsecondary(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_expsecondary_t *m);
+int fs_write_serverkillpickup(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_killpickup_t *m);
+int fs_write_serverdied(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_serverdied_t *m);
+int fs_write_pings(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_pings_t *m);
+int fs_write_explodeship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_explodeship_t *m);
 
 // A parsed event back to bytes (uses ev->type, ev->timestamp, ev->sender, ev->u).
 int fs_write_event(fs_writer_t *wr, const fs_event_t *ev);

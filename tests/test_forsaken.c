@@ -61,25 +61,37 @@ static fs_ship_t ship(int player, float x, float y, float z, float pitch, float 
 typedef struct {
     void *st;
     world_t *w;
+    int own_world;
     dec_error_t err;
 } run_t;
 
-static int run_open(run_t *r, const uint8_t *data, size_t size)
+// One world for the thousands of fuzz decodes: open() resets it, and creating
+// a full-capacity world each time costs more than the decoding.
+static world_t *g_world;
+
+static int run_open_in(run_t *r, const uint8_t *data, size_t size, world_t *shared)
 {
     memset(r, 0, sizeof(*r));
     r->st = calloc(1, fs_decoder.state_size);
-    r->w = world_create();
+    r->own_world = shared == NULL;
+    r->w = shared ? shared : world_create();
     assert_non_null(r->st);
     assert_non_null(r->w);
     dec_opts_t o = { NULL, 0 };
     return fs_decoder.open(r->st, data, size, r->w, &o, &r->err);
 }
 
+static int run_open(run_t *r, const uint8_t *data, size_t size)
+{
+    return run_open_in(r, data, size, NULL);
+}
+
 static void run_close(run_t *r)
 {
     fs_decoder.close(r->st);
     free(r->st);
-    world_free(r->w);
+    if (r->own_world)
+        world_free(r->w);
 }
 
 static const world_event_t *find_event(const world_t *w, world_event_type_t type, int nth)
@@ -169,7 +181,7 @@ static void make_all_events(fs_writer_t *wr)
     fs_write_killpickup(wr, fs_ticks(1.60), 1, &(fs_killpickup_t){ .player = 0, .owner = 1, .id = 7, .style = 1 }); // 17
     fs_write_text(wr, fs_ticks(1.70), 1, &(fs_text_t){ .player = 0, .text = "alice says: hello there", .type = 5 }); // 18
     fs_write_text(wr, fs_ticks(1.80), 7, &(fs_text_t){ .player = 1, .text = "bob has the flag", .type = 6 });      // 19
-    uint8_t unknown[30] = { 0x55, 1, 2, 3 };
+    uint8_t unknown[30] = { 0x42, 1, 2, 3 };
     fs_write_raw_event(wr, fs_ticks(1.90), 7, unknown, sizeof(unknown));                            // 20
     fs_write_bikenum(wr, fs_ticks(2.00), 7, &(fs_bikenum_t){ .player = 1, .kills = 2, .deaths = 4, .bike = 9 });   // 21
     // an early event logged late: world time does not go back
@@ -396,6 +408,137 @@ static void test_bytes_roundtrip(void **state)
     fs_writer_free(&again);
 }
 
+static void make_extras(fs_writer_t *wr)
+{
+    fs_header_t h = header(0x010d, "arena");
+    fs_write_header(wr, &h);
+    fs_ship_t s0 = ship(0, 10, 20, -30, 20, -60, 0, 0);
+    s0.primary = 5;
+    s0.secondary = 6;
+    fs_write_ship(wr, 1, 1, FS_MSG_GROUPONLY_VERYSHORTFUPDATE, &s0);                                  // 0
+    fs_droppickup_t d = { .player = 1, .id = 3, .type = 17, .pos = { 1, 2, 3 } };
+    fs_write_droppickup(wr, 2, 1, &d);                                                                // 1
+    fs_write_serverkillpickup(wr, 3, 1, &(fs_killpickup_t){ .player = 32, .owner = 1, .id = 3, .new_owner = 0 }); // 2
+    fs_primbull_t pb = { .player = 0, .owner_type = 1, .owner = 0, .bullet_id = 4, .weapon = 2, .group = 1,
+                         .pos = { 10, 20, -29 }, .dir = { 0, 0, 1 }, .up = { 0, 1, 0 }, .power_level = 2,
+                         .plevel = 0.5f };
+    fs_write_primbull(wr, 4, 1, &pb);                                                                 // 3
+    fs_expsecondary_t xs = { .player = 0, .owner_type = 1, .owner = 0, .id = 5, .size = 4, .pos = { 5, 6, 7 },
+                             .group = 1 };
+    fs_write_expsecondary(wr, 5, 1, &xs);                                                             // 4
+    fs_serverdied_t sd = { .player = 32, .victim = 0, .killer = 1, .weapon_type = 0, .weapon = 2,
+                           .pos = { 10, 20, -30 }, .deaths = 5 };
+    fs_write_serverdied(wr, 6, 1, &sd);                                                               // 5
+    fs_pings_t pg = { .player = 32 };
+    for (int i = 0; i < FS_MAX_PLAYERS; i++)
+        pg.ping[i] = (uint16_t)(10 * i);
+    fs_write_pings(wr, 7, 1, &pg);                                                                    // 6
+    fs_write_explodeship(wr, 8, 1, &(fs_explodeship_t){ .player = 32, .ship = 0 });                  // 7
+    uint8_t shortprim[30] = { FS_MSG_PRIMBULLPOSDIR, 0 };
+    fs_write_raw_event(wr, 9, 1, shortprim, sizeof(shortprim));                                       // 8
+    assert_false(wr->failed);
+}
+
+// Messages beyond the spec: written, decoded into the world, and back to the same bytes.
+static void test_extra_messages(void **state)
+{
+    (void)state;
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    make_extras(&wr);
+    assert_false(wr.failed);
+
+    run_t r;
+    assert_int_equal(run_open(&r, wr.data, wr.size), 0);
+    world_t *w = r.w;
+    const world_event_t *ev;
+    for (int i = 0; i < 9; i++) {
+        int rc = fs_decoder.read_frame(r.st, w, &r.err);
+        if (rc != 1)
+            fail_msg("frame %d: %d %s", i, rc, r.err.what);
+        switch (i) {
+        case 0:
+            assert_true(world_entity_visible(w, 1));
+            assert_float_equal(w->entities[1].cur.origin[2], -30, 0);
+            assert_angle(w->entities[1].cur.angles[0], 20, 0.05f);
+            assert_angle(w->entities[1].cur.angles[1], -60, 0.05f);
+            assert_int_equal(w->entities[1].cur.body, 5);
+            assert_int_equal(w->entities[1].cur.sequence, 6);
+            break;
+        case 1:
+            assert_true(find_pickup(w, 17) > 0);
+            break;
+        case 2:
+            assert_int_equal(find_pickup(w, 17), -1);
+            break;
+        case 3:
+            ev = find_event(w, EV_TEMPENT, 0);
+            assert_non_null(ev);
+            assert_int_equal(ev->u.fx.raw_type, FS_MSG_PRIMBULLPOSDIR);
+            assert_int_equal(ev->u.fx.entity, 1);
+            assert_float_equal(ev->u.fx.origin[2], -29, 0);
+            break;
+        case 4:
+            ev = find_event(w, EV_TEMPENT, 0);
+            assert_non_null(ev);
+            assert_int_equal(ev->u.fx.kind, FX_EXPLOSION);
+            assert_int_equal(ev->u.fx.raw_type, FS_MSG_EXPSECONDARY);
+            assert_float_equal(ev->u.fx.radius, 4, 0);
+            break;
+        case 5:
+            ev = find_event(w, EV_KILL, 0);
+            assert_non_null(ev);
+            assert_int_equal(ev->u.kill.victim, 0);
+            assert_int_equal(ev->u.kill.killer, 1);
+            assert_int_equal(w->players[0].deaths, 5);
+            break;
+        case 6:
+            assert_int_equal(w->players[31].ping, 310);
+            break;
+        case 7:
+            ev = find_event(w, EV_TEMPENT, 0);
+            assert_non_null(ev);
+            assert_int_equal(ev->u.fx.raw_type, FS_MSG_EXPLODESHIP);
+            assert_float_equal(ev->u.fx.origin[0], 10, 0);
+            break;
+        case 8:
+            assert_int_equal(w->num_events, 0);   // too short for its layout: skipped, not an error
+            break;
+        default:
+            break;
+        }
+    }
+    assert_int_equal(fs_decoder.read_frame(r.st, w, &r.err), 0);
+    run_close(&r);
+
+    // back to bytes
+    dec_error_t err;
+    fs_header_t hh;
+    long pos = fs_parse_header(wr.data, wr.size, &hh, &err);
+    fs_writer_t again;
+    fs_writer_init(&again);
+    int n = 0;
+    while ((size_t)pos < wr.size) {
+        fs_event_t e;
+        memset(&e, 0, sizeof(e));
+        const uint8_t *p = wr.data + pos;
+        memcpy(&e.timestamp, p, 8);
+        memcpy(&e.size, p + 8, 4);
+        memcpy(&e.sender, p + 12, 4);
+        assert_int_equal(fs_parse_payload(p + 16, e.size, (size_t)pos + 16, &e, &err), 0);
+        if (e.known) {
+            size_t before = again.size;
+            assert_int_equal(fs_write_event(&again, &e), 0);
+            assert_memory_equal(again.data + before, p, 16 + e.size);
+            n++;
+        }
+        pos += 16 + (long)e.size;
+    }
+    assert_int_equal(n, 8);
+    fs_writer_free(&again);
+    fs_writer_free(&wr);
+}
+
 static void test_angles(void **state)
 {
     (void)state;
@@ -587,7 +730,7 @@ static void test_dump_json(void **state)
     }
     assert_non_null(strstr(text, "{\"offset\":0,\"type\":\"header\",\"version\":265"));
     assert_non_null(strstr(text, "\"type\":\"MSG_NAME\",\"code\":127,\"player\":0,\"name\":\"alice\"}"));
-    assert_non_null(strstr(text, "\"type\":\"unknown\",\"code\":85,\"skipped\":30}"));
+    assert_non_null(strstr(text, "\"type\":\"unknown\",\"code\":66,\"skipped\":30}"));
     assert_non_null(strstr(text, "\"pos\":[100.5,-20.25,3000]"));
     free(text);
     free(st);
@@ -604,7 +747,9 @@ static int decode_all(const uint8_t *data, size_t size, dec_error_t *err)
         // the engine would not pick this decoder; open must still be safe
     }
     run_t r;
-    int rc = run_open(&r, data, size);
+    if (!g_world)
+        g_world = world_create();
+    int rc = run_open_in(&r, data, size, g_world);
     if (rc < 0) {
         *err = r.err;
         run_close(&r);
@@ -622,12 +767,17 @@ static int decode_all(const uint8_t *data, size_t size, dec_error_t *err)
     return rc;
 }
 
-static void test_truncated_and_corrupt(void **state)
+static uint32_t rnd(uint32_t *seed)
 {
-    (void)state;
+    *seed = *seed * 1103515245u + 12345u;
+    return (*seed >> 16) & 0x7fff;
+}
+
+static void fuzz_demo(void (*make)(fs_writer_t *))
+{
     fs_writer_t wr;
     fs_writer_init(&wr);
-    make_all_events(&wr);
+    make(&wr);
     dec_error_t err;
     assert_int_equal(decode_all(wr.data, wr.size, &err), 0);
     uint8_t *buf = malloc(wr.size);
@@ -655,21 +805,49 @@ static void test_truncated_and_corrupt(void **state)
             if (decode_all(buf, wr.size, &err) < 0)
                 assert_non_null(strstr(err.what, "expected"));
         }
-    // hostile: a valid header, then random bytes
+    // hostile: the valid header, then events with sane headers and random payloads
+    // starting with a message code of every kind
+    static const uint8_t codes[] = { 0x11, 0x22, 0x66, 0x77, 0x88, 0x99, 0xbb, 0xff, 0x1f, 0x3f, 0x7f, 0xf4, 0xf5,
+                                     0xf6, 0xfb, 0xfd, 0x55, 0xcc, 0xbe, 0xe5, 0xe6, 0xe8, 0xec, 0x42 };
+    fs_header_t h;
+    long hlen = fs_parse_header(wr.data, wr.size, &h, &err);
+    assert_true(hlen > 0);
     uint32_t seed = 12345;
-    for (int round = 0; round < 200; round++) {
-        size_t n = wr.size;
-        memcpy(buf, wr.data, 31);
-        for (size_t i = 31; i < n; i++) {
-            seed = seed * 1103515245u + 12345u;
-            buf[i] = (uint8_t)(seed >> 16);
-            if (round & 1)
-                buf[i] &= 0x1f;   // small sizes pass the size check more often
+    for (int round = 0; round < 300; round++) {
+        fs_writer_t hw;
+        fs_writer_init(&hw);
+        fs_write_header(&hw, &h);
+        int events = 1 + (int)(rnd(&seed) % 40);
+        for (int e = 0; e < events; e++) {
+            uint8_t pay[256];
+            size_t n = 1 + rnd(&seed) % 200;
+            for (size_t i = 0; i < sizeof(pay); i++)
+                pay[i] = (uint8_t)rnd(&seed);
+            pay[0] = codes[rnd(&seed) % sizeof(codes)];
+            if (n > 1)
+                pay[1] = (uint8_t)(rnd(&seed) % 40);
+            // grow a payload to its layout most of the time, so the decoding goes on
+            uint64_t ticks = (uint64_t)rnd(&seed) << 8;
+            uint32_t sender = rnd(&seed);
+            size_t len = (rnd(&seed) & 3) && n < 190 ? n + 60 : n;
+            fs_write_raw_event(&hw, ticks, sender, pay, len);
         }
-        decode_all(buf, n, &err);
+        assert_false(hw.failed);
+        size_t cut = rnd(&seed) % 20;
+        if ((round & 1) && cut < hw.size - (size_t)hlen)
+            hw.size -= cut;   // and cut short
+        decode_all(hw.data, hw.size, &err);
+        fs_writer_free(&hw);
     }
     free(buf);
     fs_writer_free(&wr);
+}
+
+static void test_truncated_and_corrupt(void **state)
+{
+    (void)state;
+    fuzz_demo(make_all_events);
+    fuzz_demo(make_extras);
 }
 
 static void test_too_short_payload(void **state)
@@ -825,6 +1003,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_roundtrip_every_event),
         cmocka_unit_test(test_bytes_roundtrip),
+        cmocka_unit_test(test_extra_messages),
         cmocka_unit_test(test_angles),
         cmocka_unit_test(test_sample_file),
         cmocka_unit_test(test_dump_json),
@@ -833,5 +1012,7 @@ int main(void)
         cmocka_unit_test(test_invalid_version),
         cmocka_unit_test(test_probe_other_games),
     };
-    return cmocka_run_group_tests_name("forsaken", tests, NULL, NULL);
+    int rc = cmocka_run_group_tests_name("forsaken", tests, NULL, NULL);
+    world_free(g_world);
+    return rc;
 }

@@ -41,6 +41,7 @@ typedef struct {
     uint8_t status[FS_SHIPS];
     uint8_t group[FS_SHIPS];
     int32_t dropped_pickups;
+    int32_t pickup_hi;                 // 1 + the highest slot in use: the loops stop there
     fs_pickup_slot_t pickups[FS_MAX_PICKUPS];
 } fs_state_t;
 
@@ -521,7 +522,7 @@ static int owner_entity(unsigned owner)
 static void apply_drop(fs_state_t *st, world_t *w, const fs_droppickup_t *d)
 {
     int slot = -1;
-    for (int i = 0; i < FS_MAX_PICKUPS; i++) {
+    for (int i = 0; i < st->pickup_hi; i++) {
         if (st->pickups[i].used && st->pickups[i].owner == d->player && st->pickups[i].id == d->id) {
             slot = i;   // the same pickup dropped again: move it
             break;
@@ -529,11 +530,15 @@ static void apply_drop(fs_state_t *st, world_t *w, const fs_droppickup_t *d)
         if (slot < 0 && !st->pickups[i].used)
             slot = i;
     }
+    if (slot < 0 && st->pickup_hi < FS_MAX_PICKUPS)
+        slot = st->pickup_hi;
     if (slot < 0) {
         st->dropped_pickups++;
         return;
     }
     fs_pickup_slot_t *ps = &st->pickups[slot];
+    if (slot >= st->pickup_hi)
+        st->pickup_hi = slot + 1;
     ps->used = 1;
     ps->owner = d->player;
     ps->id = d->id;
@@ -548,10 +553,12 @@ static void apply_drop(fs_state_t *st, world_t *w, const fs_droppickup_t *d)
 
 static void apply_kill(fs_state_t *st, const fs_killpickup_t *k)
 {
-    for (int i = 0; i < FS_MAX_PICKUPS; i++) {
+    for (int i = 0; i < st->pickup_hi; i++) {
         fs_pickup_slot_t *ps = &st->pickups[i];
         if (ps->used && ps->owner == (uint8_t)k->owner && k->owner >= 0 && ps->id == k->id) {
             ps->used = 0;
+            while (st->pickup_hi > 0 && !st->pickups[st->pickup_hi - 1].used)
+                st->pickup_hi--;
             return;
         }
     }
@@ -690,7 +697,7 @@ static void resubmit(fs_state_t *st, world_t *w)
             world_entity_update(w, p + 1, &s);
         }
     }
-    for (int i = 0; i < FS_MAX_PICKUPS; i++) {
+    for (int i = 0; i < st->pickup_hi; i++) {
         world_entity_t *e = &w->entities[FS_PICKUP_ENT0 + i];
         if (st->pickups[i].used && e->seq != w->seq) {
             entity_state_t s = e->cur;

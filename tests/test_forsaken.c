@@ -882,6 +882,39 @@ static void test_too_short_payload(void **state)
     fs_writer_free(&wr);
 }
 
+// More pickups than slots: the extra ones are dropped, slots are reused after a kill.
+static void test_many_pickups(void **state)
+{
+    (void)state;
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h = header(0x0109, "ship");
+    fs_write_header(&wr, &h);
+    for (int i = 0; i < 1100; i++) {
+        fs_droppickup_t d = { .player = (uint8_t)(i % 3), .id = (uint16_t)i, .type = (int16_t)(i % 30),
+                              .pos = { (float)i, 0, 0 } };
+        fs_write_droppickup(&wr, (uint64_t)i, 1, &d);
+    }
+    for (int i = 0; i < 1100; i += 2)
+        fs_write_killpickup(&wr, 2000, 1, &(fs_killpickup_t){ .owner = (int16_t)(i % 3), .id = (uint16_t)i });
+    fs_write_droppickup(&wr, 3000, 1, &(fs_droppickup_t){ .player = 5, .id = 1, .type = 99, .pos = { -7, 0, 0 } });
+    run_t r;
+    assert_int_equal(run_open(&r, wr.data, wr.size), 0);
+    int rc;
+    while ((rc = fs_decoder.read_frame(r.st, r.w, &r.err)) > 0)
+        ;
+    assert_int_equal(rc, 0);
+    int visible = 0;
+    for (int n = 64; n < r.w->num_entities; n++)
+        visible += world_entity_visible(r.w, n);
+    assert_int_equal(visible, 1024 / 2 + 1);   // odd ids of the first 1024 and the new one
+    int n = find_pickup(r.w, 99);
+    assert_true(n >= 64);
+    assert_float_equal(r.w->entities[n].cur.origin[0], -7, 0);
+    run_close(&r);
+    fs_writer_free(&wr);
+}
+
 static void test_invalid_version(void **state)
 {
     (void)state;
@@ -1009,6 +1042,7 @@ int main(void)
         cmocka_unit_test(test_dump_json),
         cmocka_unit_test(test_truncated_and_corrupt),
         cmocka_unit_test(test_too_short_payload),
+        cmocka_unit_test(test_many_pickups),
         cmocka_unit_test(test_invalid_version),
         cmocka_unit_test(test_probe_other_games),
     };

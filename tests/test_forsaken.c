@@ -646,8 +646,20 @@ static void test_sample_file(void **state)
     fs_writer_init(&wr);
     make_sample(&wr);
     const char *env = getenv("FS_WRITE_SAMPLE");
-    if (env && strcmp(env, "1") == 0)
+    if (env && strcmp(env, "1") == 0) {
         assert_int_equal(tu_write(SAMPLE, wr.data, wr.size), 0);
+        // seeds for `make fuzz` (tools/fuzz.sh reads tests/corpus/forsaken/)
+        fs_writer_t seed;
+        fs_writer_init(&seed);
+        make_all_events(&seed);
+        assert_int_equal(tu_write("tests/corpus/forsaken/every_event.dmo", seed.data, seed.size), 0);
+        fs_writer_free(&seed);
+        fs_writer_init(&seed);
+        make_extras(&seed);
+        assert_int_equal(tu_write("tests/corpus/forsaken/beyond_spec.dmo", seed.data, seed.size), 0);
+        fs_writer_free(&seed);
+        assert_int_equal(tu_write("tests/corpus/forsaken/sample.dmo", wr.data, wr.size), 0);
+    }
     size_t size = 0;
     uint8_t *data = tu_read(SAMPLE, &size);
     assert_non_null(data);

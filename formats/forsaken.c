@@ -189,7 +189,7 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         json_string(d->f, name ? name : "unknown");
         fprintf(d->f, ",\"code\":%u", ev->type);
     } else {
-        fprintf(d->f, "%8zu %12.6f %-26s code=0x%02x size=%u sender=%u ticks=%llu", ev->offset, t,
+        fprintf(d->f, "%8zu %12.6f %-30s code=0x%02x size=%u sender=%u ticks=%llu", ev->offset, t,
                 name ? name : "unknown", ev->type, ev->size, ev->sender, (unsigned long long)ev->timestamp);
     }
     switch (ev->known ? ev->type : 0) {

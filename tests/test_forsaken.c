@@ -708,6 +708,18 @@ static void test_sample_file(void **state)
     assert_non_null(strstr(out, "MSG_TITANBITS"));
     assert_non_null(strstr(out, "name=\"Flygirl\""));
     free(out);
+
+    snprintf(cmd, sizeof(cmd), "%s dump --json %s", tu_bin(), SAMPLE);
+    out = tu_run(cmd, &status);
+    assert_non_null(out);
+    assert_int_equal(status, 0);
+    lines = 0;
+    for (char *p = out; *p; p++)
+        if (*p == '\n')
+            lines++;
+    assert_int_equal(lines, 1 + SAMPLE_EVENTS);
+    assert_non_null(strstr(out, "\"type\":\"MSG_SHIPDIED\",\"code\":119,\"player\":1,\"killer\":2"));
+    free(out);
 }
 
 // dump --json: JSON lines (driven in-process)

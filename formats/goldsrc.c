@@ -1850,11 +1850,11 @@ static int hl_open(void *state, const uint8_t *data, size_t size, world_t *w, co
             s->playback_entry = (int32_t)i;
         if (s->opts.dump) {
             d_begin(s, at, "entry", e->description);
-            d_int(s, "type", e->type);
+            d_int(s, "entry_type", e->type);
             d_int(s, "cdtrack", cd);
             d_num(s, "track_time", e->track_time);
             d_int(s, "frames", e->frames);
-            d_int(s, "offset", e->offset);
+            d_int(s, "frames_offset", e->offset);
             d_int(s, "length", e->length);
             d_end(s);
         }

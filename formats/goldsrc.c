@@ -760,11 +760,11 @@ static const char *const te_formats[128] = {
     [11] = "ccc", [12] = "cccbb", [14] = "cccbbb", [15] = "ccccccsbbbbb", [17] = "cccsbb",
     [18] = "ccccccss", [19] = "ccccccsbbbbbbbbbb", [20] = "ccccccsbbbbbbbbbb", [21] = "ccccccsbbbbbbbbbb",
     [22] = "ssbbbbbb", [23] = "cccsbbb", [24] = "sssbbbbbbbbbb", [25] = "ccccccbsss", [27] = "cccbbbbbb",
-    [28] = "scccsbbbbs", [30] = "ccccccsbbb", [31] = "ccccccsbbb", [99] = "s", [100] = "cccss",
+    [28] = "sccccbbbbc", [30] = "ccccccsbbb", [31] = "ccccccsbbb", [99] = "s", [100] = "cccss",
     [101] = "ccccccbb", [102] = "cccccc", [103] = "ccccccbb", [104] = "cccbs", [105] = "ssb",
     [106] = "ccccccasbb", [107] = "ccccssb", [108] = "cccccccccbsbbb", [109] = "cccsb", [110] = "ccccccsbbb",
     [111] = "cccb", [112] = "bcccsb", [113] = "cccccccsbc", [114] = "cccccccsbc", [115] = "cccssbb",
-    [116] = "cccb", [117] = "cccs", [118] = "cccbs", [119] = "ccccccsbb", [120] = "ccccccsbbbb",
+    [116] = "cccb", [117] = "cccb", [118] = "cccbs", [119] = "ccccccsbb", [120] = "ccccccsbbbb",
     [121] = "bsbb", [122] = "cccsbb", [123] = "cccssbbb", [124] = "bcss", [125] = "b",
     [126] = "ccccccccbb", [127] = "ccccccbbb",
 };
@@ -833,10 +833,10 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     }
     for (const char *p = fmt; *p; p++) {
         switch (*p) {
-        case 'c': c[nc++] = rd_coord(m); break;
-        case 's': iv[ni++] = msg_s16(m); break;
-        case 'b': iv[ni++] = (int)msg_u8(m); break;
-        case 'a': iv[ni++] = (int)msg_u8(m) * 360 / 256; break;
+        case 'c': c[nc < 9 ? nc++ : 8] = rd_coord(m); break;
+        case 's': iv[ni < 11 ? ni++ : 11] = msg_s16(m); break;
+        case 'b': iv[ni < 11 ? ni++ : 11] = (int)msg_u8(m); break;
+        case 'a': iv[ni < 11 ? ni++ : 11] = (int)msg_u8(m) * 360 / 256; break;
         }
     }
     if (t == 13 && iv[1] != 0)

@@ -244,11 +244,17 @@ static int read_fields(const hl_field_t *fields, int nfields, bitmsg_t *b, uint3
         if (f->slot >= 0 && f->slot < cap)
             vals[f->slot] = out;
         if (dump && dump->f) {
+            int is_int = t == HL_DT_BYTE || t == HL_DT_SHORT || t == HL_DT_INTEGER;
             if (dump->json) {
                 fprintf(dump->f, ",");
                 json_string(dump->f, f->name);
                 fprintf(dump->f, ":");
-                json_number(dump->f, dv);
+                if (is_int)
+                    fprintf(dump->f, "%d", (int32_t)out);
+                else
+                    json_number(dump->f, dv);
+            } else if (is_int) {
+                fprintf(dump->f, " %s=%d", f->name, (int32_t)out);
             } else {
                 fprintf(dump->f, " %s=%.9g", f->name, dv);
             }

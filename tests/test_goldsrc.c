@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats/decoder.h"
 
@@ -316,6 +317,247 @@ static void test_world_state(void **state)
     free(data);
 }
 
+
+// ---- a synthetic demo: the messages the two real demos never send ----------------
+
+typedef struct {
+    uint8_t b[65536];
+    size_t n;
+    size_t bitpos;    // bit writer position (LSB first), used between bits_start/bits_end
+} buf_t;
+
+static void put8(buf_t *o, int v) { o->b[o->n++] = (uint8_t)v; }
+static void put16(buf_t *o, int v) { put8(o, v & 255); put8(o, (v >> 8) & 255); }
+static void put32(buf_t *o, uint32_t v) { put16(o, (int)(v & 0xffff)); put16(o, (int)(v >> 16)); }
+static void putf(buf_t *o, float f) { uint32_t u; memcpy(&u, &f, 4); put32(o, u); }
+static void putstr(buf_t *o, const char *str) { do put8(o, *str); while (*str++); }
+static void putzero(buf_t *o, size_t k) { memset(o->b + o->n, 0, k); o->n += k; }
+
+static void bits_start(buf_t *o) { o->bitpos = o->n * 8; }
+static void putbits(buf_t *o, uint32_t v, int nbits)
+{
+    for (int i = 0; i < nbits; i++, o->bitpos++) {
+        size_t byte = o->bitpos >> 3;
+        if ((o->bitpos & 7) == 0)
+            o->b[byte] = 0;
+        if (v >> i & 1)
+            o->b[byte] |= (uint8_t)(1u << (o->bitpos & 7));
+    }
+}
+static void bits_end(buf_t *o) { o->n = (o->bitpos + 7) / 8; }
+
+// One delta_description_t field: mask of the 7 meta fields we send, then the values.
+static void put_field(buf_t *o, uint32_t type, const char *name, int bits)
+{
+    putbits(o, 1, 3);                 // one mask byte
+    putbits(o, 1 | 2 | 16 | 32 | 64, 8); // type, name, bits, pre, post
+    putbits(o, type, 32);
+    for (const char *p = name; ; p++) {
+        putbits(o, (uint8_t)*p, 8);
+        if (!*p)
+            break;
+    }
+    putbits(o, (uint32_t)bits, 8);
+    putbits(o, 4000, 32);             // premultiply 1.0 (sent x 4000)
+    putbits(o, 4000, 32);             // postmultiply 1.0
+}
+
+static size_t build_synthetic(uint8_t *out, size_t cap)
+{
+    static buf_t msg, file;
+    memset(&msg, 0, sizeof(msg));
+    memset(&file, 0, sizeof(file));
+    // messages of the one server frame
+    put8(&msg, 11);                   // svc_serverinfo
+    put32(&msg, 48); put32(&msg, 1); put32(&msg, 0); putzero(&msg, 16);
+    put8(&msg, 4); put8(&msg, 0); put8(&msg, 1);
+    putstr(&msg, "valve"); putstr(&msg, "Synthetic"); putstr(&msg, "maps/synth.bsp"); putstr(&msg, ""); put8(&msg, 0);
+    put8(&msg, 14);                   // svc_deltadescription event_t: entindex (10 bits), origin[0] (signed float 16)
+    putstr(&msg, "event_t"); put16(&msg, 2);
+    bits_start(&msg);
+    put_field(&msg, 8, "entindex", 10);
+    put_field(&msg, 4 | 0x80000000u, "origin[0]", 16);
+    bits_end(&msg);
+    put8(&msg, 12); put8(&msg, 0); putstr(&msg, "mmnmmommommnonmmonqnmmo");      // svc_lightstyle
+    put8(&msg, 13); put8(&msg, 1); put32(&msg, 7);                                  // svc_updateuserinfo
+    putstr(&msg, "\\name\\Alyx\\model\\gina\\topcolor\\5"); putzero(&msg, 16);
+    put8(&msg, 8); putstr(&msg, "hello\n");                                         // svc_print
+    put8(&msg, 26); putstr(&msg, "centered");                                       // svc_centerprint
+    put8(&msg, 39); put8(&msg, 64); put8(&msg, 255);                                // svc_newusermsg SayText, variable
+    { char nm[16] = "SayText"; memcpy(msg.b + msg.n, nm, 16); msg.n += 16; }
+    put8(&msg, 39); put8(&msg, 65); put8(&msg, 3);                                  // svc_newusermsg Fixed3, 3 bytes
+    { char nm[16] = "Fixed3"; memcpy(msg.b + msg.n, nm, 16); msg.n += 16; }
+    put8(&msg, 64); put8(&msg, 4); put8(&msg, 2); putstr(&msg, "hi");              // SayText: len, client, text
+    put8(&msg, 65); put8(&msg, 1); put8(&msg, 2); put8(&msg, 3);                    // Fixed3
+    put8(&msg, 6);                    // svc_sound: volume + pitch, entity 5, channel 2, sound 3, x = -12.5
+    bits_start(&msg);
+    putbits(&msg, 1 | 8, 9); putbits(&msg, 128, 8); putbits(&msg, 2, 3); putbits(&msg, 5, 11); putbits(&msg, 3, 8);
+    putbits(&msg, 1, 1); putbits(&msg, 0, 1); putbits(&msg, 0, 1);
+    putbits(&msg, 1, 1); putbits(&msg, 1, 1); putbits(&msg, 1, 1); putbits(&msg, 12, 12); putbits(&msg, 4, 3);
+    putbits(&msg, 150, 8);
+    bits_end(&msg);
+    put8(&msg, 17);                   // svc_pings: player 0, ping 42, loss 3
+    bits_start(&msg);
+    putbits(&msg, 1, 1); putbits(&msg, 0, 5); putbits(&msg, 42, 12); putbits(&msg, 3, 7); putbits(&msg, 0, 1);
+    bits_end(&msg);
+    put8(&msg, 3);                    // svc_event: one event, index 7, with delta entindex = 9, and a fire time
+    bits_start(&msg);
+    putbits(&msg, 1, 5); putbits(&msg, 7, 10); putbits(&msg, 1, 1); putbits(&msg, 2, 11); putbits(&msg, 1, 1);
+    putbits(&msg, 1, 3); putbits(&msg, 1, 8); putbits(&msg, 9, 10);
+    putbits(&msg, 1, 1); putbits(&msg, 50, 16);
+    bits_end(&msg);
+    put8(&msg, 21);                   // svc_event_reliable: index 8, delta origin[0] = -3, no delay
+    bits_start(&msg);
+    putbits(&msg, 8, 10); putbits(&msg, 1, 3); putbits(&msg, 2, 8); putbits(&msg, 1, 1); putbits(&msg, 3, 15);
+    putbits(&msg, 0, 1);
+    bits_end(&msg);
+    put8(&msg, 20);                   // svc_spawnstatic with a render mode
+    put16(&msg, 2); put8(&msg, 0); put8(&msg, 0); put16(&msg, 0); put8(&msg, 0);
+    for (int i = 0; i < 3; i++) { put16(&msg, 80); put8(&msg, 64); }
+    put8(&msg, 5); put8(&msg, 200); put8(&msg, 1); put8(&msg, 2); put8(&msg, 3); put8(&msg, 0);
+    // one temp entity of every type: zero payloads of the SDK sizes, with their types' extras
+    static const int te_types[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 17, 18, 19, 20, 21, 22, 23,
+                                    24, 25, 27, 28, 29, 30, 31, 99, 100, 101, 102, 103, 104, 105, 106, 107, 108,
+                                    109, 110, 111, 112, 113, 114, 115, 116, 117, 118, 119, 120, 121, 122, 123, 124,
+                                    125, 126, 127 };
+    static const int te_sizes[] = { 24, 20, 6, 11, 6, 10, 12, 17, 16, 6, 6, 6, 8, 10, 9, 19, 10, 16, 24, 24, 24, 10,
+                                    11, 16, 19, 12, 16, 0, 17, 17, 2, 10, 14, 12, 14, 9, 5, 17, 13, 24, 9, 17, 7,
+                                    10, 19, 19, 12, 7, 7, 9, 16, 18, 5, 10, 13, 7, 1, 18, 15 };
+    for (size_t i = 0; i < sizeof(te_types) / sizeof(te_types[0]); i++) {
+        put8(&msg, 23);
+        put8(&msg, te_types[i]);
+        if (te_types[i] == 29) {      // TE_TEXTMESSAGE, effect 2 (has the fx time)
+            put8(&msg, 1); put16(&msg, 0); put16(&msg, 0); put8(&msg, 2); putzero(&msg, 8);
+            put16(&msg, 0); put16(&msg, 0); put16(&msg, 0); put16(&msg, 0); putstr(&msg, "titles");
+        } else if (te_types[i] == 3) { // TE_EXPLOSION at (8, 16, -4), sprite 2
+            put16(&msg, 64); put16(&msg, 128); put16(&msg, -32); put16(&msg, 2); putzero(&msg, 3);
+        } else {
+            putzero(&msg, (size_t)te_sizes[i]);
+        }
+    }
+    put8(&msg, 1);                    // svc_nop
+
+    // the file: header, one network frame, nextsection, directory
+    memcpy(file.b, "HLDEMO", 7);
+    file.n = 8;
+    put32(&file, 5); put32(&file, 48);
+    memset(file.b + file.n, 0, 520);
+    memcpy(file.b + file.n, "synth", 5);
+    memcpy(file.b + file.n + 260, "valve", 5);
+    file.n += 520;
+    put32(&file, 0);
+    size_t dir_at = file.n;
+    put32(&file, 0);                  // directory offset, patched below
+    put8(&file, 1); putf(&file, 0.5f); put32(&file, 1);
+    putf(&file, 0.5f);
+    putzero(&file, 464 - 4 - 28);     // ref params, user cmd, move vars, view, viewmodel
+    put32(&file, 10); putzero(&file, 24);  // sequence info: incoming sequence 10
+    put32(&file, (uint32_t)msg.n);
+    memcpy(file.b + file.n, msg.b, msg.n);
+    file.n += msg.n;
+    put8(&file, 5); putf(&file, 0.5f); put32(&file, 1);
+    size_t dir = file.n;
+    put32(&file, 1);
+    put32(&file, 1);
+    memset(file.b + file.n, 0, 64); memcpy(file.b + file.n, "Playback", 8); file.n += 64;
+    put32(&file, 0); put32(&file, (uint32_t)-1); putf(&file, 0.5f); put32(&file, 1); put32(&file, 544);
+    put32(&file, (uint32_t)(dir - 544));
+    file.b[dir_at] = (uint8_t)dir; file.b[dir_at + 1] = (uint8_t)(dir >> 8);
+    assert_true(file.n <= cap);
+    memcpy(out, file.b, file.n);
+    return file.n;
+}
+
+static void test_synthetic_messages(void **state)
+{
+    (void)state;
+    static uint8_t data[70000];
+    size_t size = build_synthetic(data, sizeof(data));
+    char path[] = "/tmp/dp_hl_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(tu_write(path, data, size), 0);
+    world_t *w = world_create();
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_error_t err = { 0, "" };
+    dec_opts_t opts = { 0 };
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    int r = hl_decoder.read_frame(st, w, &err);
+    if (r != 1)
+        fail_msg("offset %lld: %s", err.offset, err.what);
+    assert_string_equal(w->map, "maps/synth.bsp");
+    assert_int_equal(w->maxclients, 4);
+    assert_string_equal(w->lightstyles[0], "mmnmmommommnonmmonqnmmo");
+    assert_string_equal(w->players[1].name, "Alyx");
+    assert_string_equal(w->players[1].skin, "gina");
+    assert_int_equal(w->players[1].top_color, 5);
+    assert_int_equal(w->players[0].ping, 42);
+    assert_int_equal(w->num_statics, 1);
+    assert_int_equal(w->statics[0].s.rendermode, RM_ADDITIVE);
+    assert_int_equal(w->statics[0].s.renderamt, 200);
+    assert_float_equal(w->statics[0].s.origin[0], 10.0, 0);
+    int tents = 0, prints = 0, centers = 0, chats = 0, sounds = 0, dlights = 0, particles = 0, explosions = 0;
+    for (int i = 0; i < w->num_events; i++) {
+        const world_event_t *ev = &w->events[i];
+        switch (ev->type) {
+        case EV_TEMPENT:
+            tents++;
+            if (ev->u.fx.raw_type == 3) {
+                explosions++;
+                assert_int_equal(ev->u.fx.kind, FX_EXPLOSION);
+                assert_float_equal(ev->u.fx.origin[0], 8.0, 0);
+                assert_float_equal(ev->u.fx.origin[2], -4.0, 0);
+                assert_int_equal(ev->u.fx.model, 2);
+            }
+            break;
+        case EV_DLIGHT: dlights++; break;
+        case EV_PARTICLES: particles++; break;
+        case EV_PRINT: prints++; assert_string_equal(world_event_text(w, ev), "hello\n"); break;
+        case EV_CENTERPRINT: centers++; break;
+        case EV_CHAT:
+            chats++;
+            assert_string_equal(world_event_text(w, ev), "hi");
+            assert_int_equal(ev->u.text.level, 2);
+            break;
+        case EV_SOUND:
+            sounds++;
+            assert_int_equal(ev->u.sound.entity, 5);
+            assert_int_equal(ev->u.sound.channel, 2);
+            assert_int_equal(ev->u.sound.sound, 3);
+            assert_float_equal(ev->u.sound.volume, 128 / 255.0, 1e-6);
+            assert_float_equal(ev->u.sound.pitch, 1.5, 1e-6);
+            assert_float_equal(ev->u.sound.origin[0], -12.5, 0);
+            break;
+        default: break;
+        }
+    }
+    assert_int_equal(tents, 58 - 3);   // 59 types, minus two dlights and the particle burst, minus the text
+    assert_int_equal(dlights, 2);
+    assert_int_equal(particles, 1);
+    assert_int_equal(explosions, 1);
+    assert_int_equal(prints, 1);
+    assert_int_equal(centers, 2);      // svc_centerprint and TE_TEXTMESSAGE
+    assert_int_equal(chats, 1);
+    assert_int_equal(sounds, 1);
+    assert_int_equal(hl_decoder.read_frame(st, w, &err), 0);
+    free(st);
+    world_free(w);
+
+    // the dump of it names every temp entity
+    char cmd[512];
+    snprintf(cmd, sizeof(cmd), "%s dump '%s' | grep -c 'svc_temp_entity te='", tu_bin(), path);
+    int status;
+    char *out = tu_run(cmd, &status);
+    assert_int_equal(atoi(out), 59);
+    free(out);
+    snprintf(cmd, sizeof(cmd), "%s dump --json '%s' | grep -c '\"type\":\"svc_event\"'", tu_bin(), path);
+    out = tu_run(cmd, &status);
+    assert_int_equal(atoi(out), 1);
+    free(out);
+    unlink(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -326,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_truncated_and_flipped),
         cmocka_unit_test(test_state_is_copyable),
         cmocka_unit_test(test_world_state),
+        cmocka_unit_test(test_synthetic_messages),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -954,6 +954,21 @@ static void user_message(hl_state_t *s, world_t *w, int type, const uint8_t *p, 
             d_str(s, "text", text);
             world_add_text_event(w, dest == 4 ? EV_CENTERPRINT : EV_PRINT, text, dest);
         }
+    } else if (!strcmp(name, "Health") && len >= 1) {
+        w->view.stats[STAT_HEALTH] = (int)msg_u8(&um);
+        d_int(s, "health", w->view.stats[STAT_HEALTH]);
+    } else if (!strcmp(name, "Battery") && len >= 2) {
+        w->view.stats[STAT_ARMOR] = msg_s16(&um);
+        d_int(s, "armor", w->view.stats[STAT_ARMOR]);
+    } else if (!strcmp(name, "CurWeapon") && len >= 3) {
+        int active = (int)msg_u8(&um), id = msg_s8(&um), clip = msg_s8(&um);
+        if (active) {
+            w->view.stats[STAT_ACTIVEWEAPON] = id;
+            w->view.stats[STAT_AMMO] = clip;
+        }
+        d_int(s, "active", active);
+        d_int(s, "weapon", id);
+        d_int(s, "clip", clip);
     } else if (!strcmp(name, "HudText")) {
         msg_string(&um, text, sizeof(text));
         if (!um.bad) {
@@ -1294,6 +1309,7 @@ static int parse_message(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     }
     case SVC_WEAPONANIM: {
         int seq = (int)msg_u8(m), body = (int)msg_u8(m);
+        w->view.stats[STAT_WEAPONFRAME] = seq;   // GoldSrc: the view model's sequence
         d_int(s, "sequence", seq);
         d_int(s, "body", body);
         break;
@@ -1507,7 +1523,7 @@ static int net_frame(hl_state_t *s, world_t *w, msg_t *m, size_t at, dec_error_t
     w->view.onground = ref_raw[20] != 0;
     w->view.inwater = (int32_t)ref_raw[21] >= 2;
     w->view.paused = ref_raw[18] != 0;
-    w->view.stats[STAT_HEALTH] = (int32_t)ref_raw[35];
+    w->view.stats[STAT_WEAPON] = viewmodel;   // the view weapon's model index, as Quake's STAT_WEAPON
     if (ref_raw[17] != 0 && !w->view.intermission)
         w->view.intermission = 1;
     else if (ref_raw[17] == 0)
@@ -1627,6 +1643,7 @@ static int read_one(hl_state_t *s, world_t *w, int may_begin, dec_error_t *err)
     }
     case 7: {
         int32_t anim = msg_s32(&m), body = msg_s32(&m);
+        w->view.stats[STAT_WEAPONFRAME] = anim;
         d_int(s, "anim", anim);
         d_int(s, "body", body);
         d_end(s);

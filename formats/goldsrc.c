@@ -10,6 +10,7 @@
 // One read_frame call applies one network-message frame (a server frame) and
 // the client-side frames that follow it (client data, events, sounds ...).
 #include <math.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -93,6 +94,7 @@ typedef struct {
 
 typedef struct {
     int32_t valid;
+    uint64_t wmask;              // weapons present in wd[]
     uint32_t cd[HL_CD_SLOTS];
     uint32_t wd[HL_MAX_WEAPONS][HL_WD_SLOTS];
 } hl_cdframe_t;
@@ -136,7 +138,6 @@ typedef struct {
     hl_packet_t packets[HL_UPDATE_BACKUP];
     hl_packet_t scratch;         // the packet being decoded (its source may share its ring slot)
     hl_cdframe_t cdframes[HL_UPDATE_BACKUP];
-    hl_cdframe_t cdscratch;
 } hl_state_t;
 
 // ---- dump helpers ------------------------------------------------------------
@@ -476,7 +477,13 @@ static int packet_entities(hl_state_t *s, world_t *w, msg_t *m, int delta, dec_e
     }
     bits_end(m, &b);
     int slot = s->incoming_seq & (HL_UPDATE_BACKUP - 1);
-    s->packets[slot] = *to;
+    // copy only what is used: a whole packet is 100 KB, a frame usually a few dozen entities
+    hl_packet_t *dst = &s->packets[slot];
+    dst->valid = 1;
+    dst->count = to->count;
+    memcpy(dst->num, to->num, sizeof(to->num[0]) * (size_t)to->count);
+    memcpy(dst->custom, to->custom, sizeof(to->custom[0]) * (size_t)to->count);
+    memcpy(dst->e, to->e, sizeof(to->e[0]) * (size_t)to->count);
     s->last_packet = slot;
     s->have_packet = 1;
     for (int i = 0; i < to->count; i++) {
@@ -561,11 +568,20 @@ static int client_data(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
             from = NULL;
         d_int(s, "delta_from", from_seq);
     }
-    hl_cdframe_t *to = &s->cdscratch;
-    if (from)
-        *to = *from;
-    else
-        memset(to, 0, sizeof(*to));
+    // decode straight into this frame's slot; copy only the weapons the old frame has
+    hl_cdframe_t *to = &s->cdframes[s->incoming_seq & (HL_UPDATE_BACKUP - 1)];
+    if (from != to) {
+        if (from) {
+            memcpy(to->cd, from->cd, sizeof(to->cd));
+            to->wmask = from->wmask;
+            for (int i = 0; i < HL_MAX_WEAPONS; i++)
+                if (from->wmask >> i & 1)
+                    memcpy(to->wd[i], from->wd[i], sizeof(to->wd[i]));
+        } else {
+            memset(to->cd, 0, sizeof(to->cd));
+            to->wmask = 0;
+        }
+    }
     to->valid = 1;
     int r = hl_delta_read(&s->deltas, s->deltas.d_clientdata, &b, to->cd, HL_CD_SLOTS, s->server_time, NULL, 0,
                           &dump, err);
@@ -579,6 +595,10 @@ static int client_data(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         if (!bitmsg_read(&b, 1))
             break;
         int idx = (int)bitmsg_read(&b, 6);
+        if (!(to->wmask >> idx & 1)) {
+            memset(to->wd[idx], 0, sizeof(to->wd[idx]));
+            to->wmask |= 1ull << idx;
+        }
         d_begin(s, at, "weapon", "weapon_data");
         d_int(s, "index", idx);
         r = hl_delta_read(&s->deltas, s->deltas.d_weapon, &b, to->wd[idx], HL_WD_SLOTS, s->server_time, NULL, 0, &dump,
@@ -592,7 +612,6 @@ static int client_data(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     if (b.bad)
         return fail(s, err, bitmsg_offset(&b), "expected a whole svc_clientdata, the message ends");
     bits_end(m, &b);
-    s->cdframes[s->incoming_seq & (HL_UPDATE_BACKUP - 1)] = *to;
     const hl_delta_set_t *ds = &s->deltas;
     float fov = hl_slot_f(ds, HL_CLS_CD, to->cd, ds->cd_slot[HL_CD_FOV]);
     if (isfinite(fov) && fov > 0.0f && fov < 180.0f)
@@ -1748,7 +1767,14 @@ static int hl_open(void *state, const uint8_t *data, size_t size, world_t *w, co
                    dec_error_t *err)
 {
     hl_state_t *s = state;
-    memset(s, 0, sizeof(*s));
+    // the big arrays after these are only read where a flag or count says they were written
+    memset(s, 0, offsetof(hl_state_t, baseline));
+    for (int i = 0; i < HL_UPDATE_BACKUP; i++) {
+        s->packets[i].valid = 0;
+        s->packets[i].count = 0;
+        s->cdframes[i].valid = 0;
+    }
+    s->scratch.count = 0;
     s->data = data;
     s->size = size;
     if (opts)

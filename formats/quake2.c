@@ -48,15 +48,16 @@ static const char *const svc_names[SVC_COUNT] = {
     "centerprint", "download", "playerinfo", "packetentities", "deltapacketentities", "frame",
 };
 
-// Protocol 25 (3.00 test release): the five game-library messages sit after
-// frame instead of before nop. Established from q2test_demo1_p25.dm2, see docs.
+// Protocol 25 (3.00 test release): its own numbering, established from the
+// bytes of q2test_demo1_p25.dm2 (docs/quake2.md). Only the ids that demo
+// shows are mapped; any other id is reported as unknown rather than guessed.
 static const int8_t p25_ids[32] = {
-    [0] = SVC_BAD, [1] = SVC_NOP, [2] = SVC_DISCONNECT, [3] = SVC_RECONNECT, [4] = SVC_SOUND,
-    [5] = SVC_PRINT, [6] = SVC_STUFFTEXT, [7] = SVC_SERVERDATA, [8] = SVC_CONFIGSTRING,
-    [9] = SVC_SPAWNBASELINE, [10] = SVC_CENTERPRINT, [11] = SVC_DOWNLOAD, [12] = -1, [13] = -1,
-    [14] = SVC_PLAYERINFO, [15] = SVC_PACKETENTITIES, [16] = -1, [17] = -1, [18] = SVC_FRAME,
-    [19] = -1, [20] = -1, [21] = -1, [22] = -1, [23] = -1, [24] = -1, [25] = -1, [26] = -1,
-    [27] = -1, [28] = -1, [29] = -1, [30] = -1, [31] = -1,
+    [0] = SVC_BAD, [1] = -1, [2] = -1, [3] = -1, [4] = SVC_SOUND, [5] = -1, [6] = SVC_STUFFTEXT,
+    [7] = SVC_SERVERDATA, [8] = SVC_CONFIGSTRING, [9] = SVC_SPAWNBASELINE, [10] = SVC_TEMP_ENTITY,
+    [11] = -1, [12] = SVC_MUZZLEFLASH, [13] = -1, [14] = SVC_PLAYERINFO, [15] = -1,
+    [16] = SVC_PACKETENTITIES, [17] = -1, [18] = SVC_FRAME, [19] = SVC_MUZZLEFLASH2, [20] = -1,
+    [21] = -1, [22] = -1, [23] = -1, [24] = -1, [25] = -1, [26] = -1, [27] = -1, [28] = -1,
+    [29] = -1, [30] = -1, [31] = -1,
 };
 
 // entity delta bits (U_*)
@@ -400,6 +401,107 @@ static void read_entity_delta(msg_t *m, q2_ent_t *to, const q2_ent_t *from, int 
         to->solid = (int32_t)msg_u16(m);
 }
 
+// Protocol 25 entity header: a 16-bit word (number << 6 | six flag bits);
+// flag 0x20 adds two flag bytes, flag 0x10 one more. Every field is read on
+// its own (no 8+16 = 32-bit pairs as later). The bits are returned in the
+// U_* form of later protocols so dumps and the rest read the same; *bad is
+// set for bits the q2test demo never shows (their layout is unknown).
+enum { P25_RENDERFX16 = 1u << 28, P25_EFFECTS16 = 1u << 29, P25_SKIN32 = 1u << 30 };
+
+static uint32_t read_entity_bits_p25(msg_t *m, int *number, int *bad)
+{
+    uint32_t w = msg_u16(m);
+    uint32_t f0 = w & 63, f1 = 0, f2 = 0, f3 = 0;
+    *number = (int)(w >> 6);
+    if (f0 & 0x20) {
+        f1 = msg_u8(m);
+        f2 = msg_u8(m);
+    }
+    if (f0 & 0x10)
+        f3 = msg_u8(m);
+    *bad = (f1 & 0x80) || (f2 & 0x38) || (f3 & 0xfe);
+    uint32_t bits = 0;
+    if (f0 & 0x01) bits |= U_ORIGIN1;
+    if (f0 & 0x02) bits |= U_ORIGIN2;
+    if (f0 & 0x04) bits |= U_ORIGIN3;
+    if (f0 & 0x08) bits |= U_FRAME8;
+    if (f1 & 0x01) bits |= U_ANGLE1;
+    if (f1 & 0x02) bits |= U_ANGLE2;
+    if (f1 & 0x04) bits |= U_ANGLE3;
+    if (f1 & 0x08) bits |= U_MODEL;
+    if (f1 & 0x10) bits |= U_RENDERFX8;
+    if (f1 & 0x20) bits |= U_SKIN8;
+    if (f1 & 0x40) bits |= U_EFFECTS8;
+    if (f2 & 0x01) bits |= U_FRAME16;
+    if (f2 & 0x02) bits |= P25_RENDERFX16;
+    if (f2 & 0x04) bits |= P25_EFFECTS16;
+    if (f2 & 0x40) bits |= U_OLDORIGIN;
+    if (f2 & 0x80) bits |= P25_SKIN32;
+    if (f3 & 0x01) bits |= U_SOUND;
+    return bits;
+}
+
+static void read_entity_delta_p25(msg_t *m, q2_ent_t *to, const q2_ent_t *from, int number, uint32_t bits)
+{
+    *to = *from;
+    memcpy(to->old_origin, from->origin, sizeof(to->old_origin));
+    to->number = number;
+    to->event = 0;
+    if (!bits)
+        return;
+    if (bits & U_MODEL)
+        to->model[0] = (int32_t)msg_u8(m);
+    if (bits & U_FRAME8)
+        to->frame = (int32_t)msg_u8(m);
+    if (bits & U_FRAME16)
+        to->frame = (int32_t)msg_u16(m);
+    if (bits & U_SKIN8)
+        to->skin = (int32_t)msg_u8(m);
+    if (bits & P25_SKIN32)
+        to->skin = msg_s32(m);            // laser colours: four palette indices
+    if (bits & U_EFFECTS8)
+        to->effects = msg_u8(m);
+    if (bits & P25_EFFECTS16)
+        to->effects = msg_u16(m);
+    if (bits & U_RENDERFX8)
+        to->renderfx = msg_u8(m);
+    if (bits & P25_RENDERFX16)
+        to->renderfx = msg_u16(m);
+    if (bits & U_ORIGIN1)
+        to->origin[0] = read_coord(m);
+    if (bits & U_ORIGIN2)
+        to->origin[1] = read_coord(m);
+    if (bits & U_ORIGIN3)
+        to->origin[2] = read_coord(m);
+    if (bits & U_ANGLE1)
+        to->angles[0] = read_angle8(m);
+    if (bits & U_ANGLE2)
+        to->angles[1] = read_angle8(m);
+    if (bits & U_ANGLE3)
+        to->angles[2] = read_angle8(m);
+    if (bits & U_OLDORIGIN)
+        read_pos(m, to->old_origin);
+    if (bits & U_SOUND)
+        to->sound = (int32_t)msg_u8(m);
+}
+
+static uint32_t entity_bits(const q2_state_t *st, msg_t *m, int *number, int *bad)
+{
+    if (st->protocol == 25)
+        return read_entity_bits_p25(m, number, bad);
+    *bad = 0;
+    return read_entity_bits(m, number);
+}
+
+static void entity_delta(const q2_state_t *st, msg_t *m, q2_ent_t *to, const q2_ent_t *from, int number,
+                         uint32_t bits)
+{
+    if (st->protocol == 25)
+        read_entity_delta_p25(m, to, from, number, bits);
+    else
+        read_entity_delta(m, to, from, number, bits);
+}
+
 static void dump_entity(q2_state_t *st, size_t off, const char *what, const q2_ent_t *e, uint32_t bits)
 {
     dump_begin(st, off, what);
@@ -420,11 +522,11 @@ static void dump_entity(q2_state_t *st, size_t off, const char *what, const q2_e
         dump_int(st, "model4", e->model[3]);
     if (bits & (U_FRAME8 | U_FRAME16))
         dump_int(st, "frame", e->frame);
-    if (bits & (U_SKIN8 | U_SKIN16))
+    if (bits & (U_SKIN8 | U_SKIN16 | P25_SKIN32))
         dump_int(st, "skin", e->skin);
-    if (bits & (U_EFFECTS8 | U_EFFECTS16))
+    if (bits & (U_EFFECTS8 | U_EFFECTS16 | P25_EFFECTS16))
         dump_hex(st, "effects", e->effects);
-    if (bits & (U_RENDERFX8 | U_RENDERFX16))
+    if (bits & (U_RENDERFX8 | U_RENDERFX16 | P25_RENDERFX16))
         dump_hex(st, "renderfx", e->renderfx);
     if (bits & (U_ORIGIN1 | U_ORIGIN2 | U_ORIGIN3))
         dump_vec(st, "origin", e->origin, 3);
@@ -651,16 +753,18 @@ static int parse_configstring(q2_state_t *st, world_t *w, msg_t *m, size_t off, 
 
 static int parse_spawnbaseline(q2_state_t *st, world_t *w, msg_t *m, size_t off, dec_error_t *err)
 {
-    int number;
-    uint32_t bits = read_entity_bits(m, &number);
+    int number, unknown;
+    uint32_t bits = entity_bits(st, m, &number, &unknown);
     if (m->bad)
         return 0;
+    if (unknown)
+        return fail(st, err, off + 1, "expected entity bits known for protocol 25 (baseline %d)", number);
     if (number <= 0 || number >= Q2_MAX_EDICTS)
         return fail(st, err, off + 1, "expected a baseline entity number 1..%d, found %d", Q2_MAX_EDICTS - 1,
                     number);
     static const q2_ent_t zero;
     q2_ent_t *b = &st->baselines[number];
-    read_entity_delta(m, b, &zero, number, bits);
+    entity_delta(st, m, b, &zero, number, bits);
     if (m->bad)
         return 0;
     entity_state_t s;
@@ -759,46 +863,85 @@ static int parse_playerinfo(q2_state_t *st, world_t *w, msg_t *m, size_t off, in
         return fail(st, err, off, "expected playerinfo only right after a frame message");
     q2_player_t ps = st->cur.ps;
     uint32_t flags = msg_u16(m);
-    if (flags & PS_M_TYPE)
-        ps.pm_type = (int32_t)msg_u8(m);
-    if (flags & PS_M_ORIGIN)
-        read_pos(m, ps.origin);
-    if (flags & PS_M_VELOCITY)
-        read_pos(m, ps.velocity);
-    if (flags & PS_M_TIME)
-        ps.pm_time = (int32_t)msg_u8(m);
-    if (flags & PS_M_FLAGS)
-        ps.pm_flags = (int32_t)msg_u8(m);
-    if (flags & PS_M_GRAVITY)
-        ps.gravity = msg_s16(m);
-    if (flags & PS_M_DELTA_ANGLES)
-        for (int i = 0; i < 3; i++)
-            ps.delta_angles[i] = read_angle16(m);
-    if (flags & PS_VIEWOFFSET)
-        for (int i = 0; i < 3; i++)
-            ps.viewoffset[i] = (float)msg_s8(m) * 0.25f;
-    if (flags & PS_VIEWANGLES)
-        for (int i = 0; i < 3; i++)
-            ps.viewangles[i] = read_angle16(m);
-    if (flags & PS_KICKANGLES)
-        for (int i = 0; i < 3; i++)
-            ps.kick_angles[i] = (float)msg_s8(m) * 0.25f;
-    if (flags & PS_WEAPONINDEX)
-        ps.gunindex = (int32_t)msg_u8(m);
-    if (flags & PS_WEAPONFRAME) {
-        ps.gunframe = (int32_t)msg_u8(m);
-        for (int i = 0; i < 3; i++)
-            ps.gunoffset[i] = (float)msg_s8(m) * 0.25f;
-        for (int i = 0; i < 3; i++)
-            ps.gunangles[i] = (float)msg_s8(m) * 0.25f;
+    if (st->protocol == 25) {
+        // 3.00: no movement state; 0x10 origin, view angles and a third angle
+        // triple (kept as delta_angles), 0x04 gun model, 0x08 gun frame,
+        // offset and angles, 0x01 blend (docs/quake2.md)
+        uint32_t raw = flags;
+        if (m->bad)
+            return 0;
+        if (raw & ~0x1du)
+            return fail(st, err, off + 1, "expected playerinfo bits known for protocol 25 (0x1d), found 0x%x", raw);
+        flags = 0;
+        if (raw & 0x10) {
+            flags |= PS_M_ORIGIN | PS_VIEWANGLES | PS_M_DELTA_ANGLES;
+            read_pos(m, ps.origin);
+            for (int i = 0; i < 3; i++)
+                ps.viewangles[i] = read_angle16(m);
+            for (int i = 0; i < 3; i++)
+                ps.delta_angles[i] = read_angle16(m);
+        }
+        if (raw & 0x04) {
+            flags |= PS_WEAPONINDEX;
+            ps.gunindex = (int32_t)msg_u16(m);
+        }
+        if (raw & 0x08) {
+            flags |= PS_WEAPONFRAME;
+            ps.gunframe = (int32_t)msg_u16(m);
+            for (int i = 0; i < 3; i++)
+                ps.gunoffset[i] = (float)msg_s8(m) * 0.25f;
+            for (int i = 0; i < 3; i++)
+                ps.gunangles[i] = (float)msg_s8(m) * 0.25f;
+        }
+        if (raw & 0x01) {
+            flags |= PS_BLEND;
+            for (int i = 0; i < 4; i++)
+                ps.blend[i] = (float)msg_u8(m) / 255.0f;
+        }
+        if (!ps.fov)
+            ps.fov = 90;
+    } else {
+        if (flags & PS_M_TYPE)
+            ps.pm_type = (int32_t)msg_u8(m);
+        if (flags & PS_M_ORIGIN)
+            read_pos(m, ps.origin);
+        if (flags & PS_M_VELOCITY)
+            read_pos(m, ps.velocity);
+        if (flags & PS_M_TIME)
+            ps.pm_time = (int32_t)msg_u8(m);
+        if (flags & PS_M_FLAGS)
+            ps.pm_flags = (int32_t)msg_u8(m);
+        if (flags & PS_M_GRAVITY)
+            ps.gravity = msg_s16(m);
+        if (flags & PS_M_DELTA_ANGLES)
+            for (int i = 0; i < 3; i++)
+                ps.delta_angles[i] = read_angle16(m);
+        if (flags & PS_VIEWOFFSET)
+            for (int i = 0; i < 3; i++)
+                ps.viewoffset[i] = (float)msg_s8(m) * 0.25f;
+        if (flags & PS_VIEWANGLES)
+            for (int i = 0; i < 3; i++)
+                ps.viewangles[i] = read_angle16(m);
+        if (flags & PS_KICKANGLES)
+            for (int i = 0; i < 3; i++)
+                ps.kick_angles[i] = (float)msg_s8(m) * 0.25f;
+        if (flags & PS_WEAPONINDEX)
+            ps.gunindex = (int32_t)msg_u8(m);
+        if (flags & PS_WEAPONFRAME) {
+            ps.gunframe = (int32_t)msg_u8(m);
+            for (int i = 0; i < 3; i++)
+                ps.gunoffset[i] = (float)msg_s8(m) * 0.25f;
+            for (int i = 0; i < 3; i++)
+                ps.gunangles[i] = (float)msg_s8(m) * 0.25f;
+        }
+        if (flags & PS_BLEND)
+            for (int i = 0; i < 4; i++)
+                ps.blend[i] = (float)msg_u8(m) / 255.0f;
+        if (flags & PS_FOV)
+            ps.fov = (float)msg_u8(m);
+        if (flags & PS_RDFLAGS)
+            ps.rdflags = (int32_t)msg_u8(m);
     }
-    if (flags & PS_BLEND)
-        for (int i = 0; i < 4; i++)
-            ps.blend[i] = (float)msg_u8(m) / 255.0f;
-    if (flags & PS_FOV)
-        ps.fov = (float)msg_u8(m);
-    if (flags & PS_RDFLAGS)
-        ps.rdflags = (int32_t)msg_u8(m);
     uint32_t statbits = msg_u32(m);
     for (int i = 0; i < Q2_MAX_STATS; i++)
         if (statbits & (1u << i))
@@ -867,10 +1010,7 @@ static int add_frame_entity(q2_state_t *st, size_t off, const q2_ent_t *old, int
     q2_ent_t *e = &st->parse_ents[st->parse_count & (Q2_PARSE_ENTS - 1)];
     st->parse_count++;
     st->cur.num_ents++;
-    if (m)
-        read_entity_delta(m, e, old, number, bits);
-    else
-        read_entity_delta(NULL, e, old, number, 0);
+    entity_delta(st, m, e, old, number, m ? bits : 0);
     if (m && st->dump)
         dump_entity(st, off, "  entity", e, bits);
     return 0;
@@ -942,10 +1082,12 @@ static int parse_packetentities(q2_state_t *st, world_t *w, msg_t *m, size_t off
     NEXT_OLD();
     for (;;) {
         size_t eoff = msg_offset(m);
-        int newnum;
-        uint32_t bits = read_entity_bits(m, &newnum);
+        int newnum, unknown;
+        uint32_t bits = entity_bits(st, m, &newnum, &unknown);
         if (m->bad)
             return 0;
+        if (unknown)
+            return fail(st, err, eoff, "expected entity bits known for protocol 25 (entity %d)", newnum);
         if (newnum >= Q2_MAX_EDICTS)
             return fail(st, err, eoff, "expected an entity number below %d, found %d", Q2_MAX_EDICTS, newnum);
         if (newnum == 0)
@@ -1043,15 +1185,32 @@ static int parse_temp_entity(q2_state_t *st, world_t *w, msg_t *m, size_t off, i
     int type = (int)msg_u8(m);
     if (m->bad)
         return 0;
-    if (type >= TE_COUNT || te_kinds[type].layout == L_BAD)
+    if (st->protocol != 25 && (type >= TE_COUNT || te_kinds[type].layout == L_BAD))
         return fail(st, err, off + 1, "expected a temp entity type 0..%d (not 31), found %d", TE_COUNT - 1, type);
-    int layout = te_kinds[type].layout;
-    world_fx_t kind = (world_fx_t)te_kinds[type].fx;
+    int layout = type < TE_COUNT ? te_kinds[type].layout : L_BAD;
+    world_fx_t kind = type < TE_COUNT ? (world_fx_t)te_kinds[type].fx : FX_NONE;
+    if (st->protocol == 25) {
+        // 3.00 numbers its temp entities differently; the q2test demo shows
+        // these, with the sizes its bytes prove (their meanings are guesses)
+        switch (type) {
+        case 2:
+            layout = L_IMPACT, kind = FX_SPARKS;
+            break;
+        case 12: case 14: case 16: case 21: case 26:
+            layout = L_IMPACT, kind = FX_GUNSHOT;
+            break;
+        case 17: case 18: case 19:
+            layout = L_POINT, kind = FX_EXPLOSION;
+            break;
+        default:
+            return fail(st, err, off + 1, "expected a temp entity type known for protocol 25, found %d", type);
+        }
+    }
     // 3.12..3.14 (protocol 31 and before) had a plasma trail at 26 and green blood at 27
-    if (st->protocol < 32 && type == TE_GREENBLOOD) {
+    if (st->protocol != 25 && st->protocol < 32 && type == TE_GREENBLOOD) {
         layout = L_LINE;
         kind = FX_GENERIC;
-    } else if (st->protocol < 32 && type == TE_BLUEHYPERBLASTER) {
+    } else if (st->protocol != 25 && st->protocol < 32 && type == TE_BLUEHYPERBLASTER) {
         layout = L_IMPACT;
         kind = FX_BLOOD;
     }

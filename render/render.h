@@ -2,6 +2,7 @@
 //
 //     renderer_t *r = r_create(320, 200);
 //     r_load_level(r, fs, world, err, sizeof err);   // when world->level_seq changed
+//     r_frame(r, world);                              // after every decoded frame
 //     r_render(r, world, t);                          // t between world->prev_time and world->time
 //     r_write_png(r, "shot.png");  or  r_frame_rgb(r, rgb)  or r_pixels(...)
 //
@@ -27,6 +28,9 @@ void r_destroy(renderer_t *r);
 // level. Returns 0, or -1 with a message in err (the map is missing or bad);
 // what could be loaded is kept and drawn.
 int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t errcap);
+// Call after EVERY decoded server frame: takes the frame's events (particles,
+// temp entities, dynamic lights, prints), which live in the world for one frame only.
+void r_frame(renderer_t *r, const world_t *w);
 // Draw the view at demo time t (interpolating between the world's last two frames).
 void r_render(renderer_t *r, const world_t *w, double t);
 // Forget transient effects (particles, dlights, console lines): after a seek.

@@ -1,0 +1,34 @@
+// r_2d.h -- 2D drawing: status bar, console font, notify lines, centerprint, intermission, screen blends
+//
+// Called by the frame driver (r_main.c):
+//   r_2d_frame()       once per DECODED server frame (via r_frame): takes prints,
+//                      centerprints, bonus flashes and damage from the events
+//   r_2d_sbar_lines()  how many rows at the bottom the status bar takes; the 3D
+//                      view is drawn above them
+//   r_2d_draw()        after the 3D view: HUD, text, intermission/finale screens
+//   r_2d_blend()       the palette the frame is shown with (damage, bonus flash,
+//                      powerups, under water/slime/lava), as Quake's v_cshift does
+#ifndef R_2D_H
+#define R_2D_H
+
+#include <stdint.h>
+
+#include "../engine/vfs.h"
+#include "../engine/world.h"
+#include "r_view.h"
+
+typedef struct r_2d_s r_2d_t;
+
+r_2d_t *r_2d_create(void);
+void r_2d_destroy(r_2d_t *d);
+// Load the game's 2D pictures (gfx.wad, gfx/*.lmp ...). Missing pictures are skipped.
+int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w);
+void r_2d_frame(r_2d_t *d, const world_t *w);
+int r_2d_sbar_lines(const r_2d_t *d, const world_t *w, int width, int height);
+void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v);
+// base: 768-byte palette; out: 768 bytes with the screen blend of time t applied.
+// `contents` is the view leaf's contents (Quake CONTENTS_WATER -3, SLIME -4, LAVA -5; 0 = none).
+void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8_t *base, uint8_t *out);
+void r_2d_clear(r_2d_t *d);
+
+#endif

@@ -1,0 +1,29 @@
+// r_models.h -- alias models (MDL), sprites (SPR), particles, beams and dynamic lights
+//
+// Called by the frame driver (r_main.c) in this order each drawn frame:
+//   r_models_frame()   once per DECODED server frame (via r_frame): takes the
+//                      frame's events (temp entities, particles, muzzle flashes)
+//   r_models_lights()  adds the live dynamic lights to v->dlights, before the
+//                      world is drawn, so the world's lightmaps include them
+//   (world drawn: fills v->zbuffer)
+//   r_models_draw()    entities with alias/sprite models, static entities, the
+//                      view weapon, particles and beams, z-tested against the world
+#ifndef R_MODELS_H
+#define R_MODELS_H
+
+#include "../engine/vfs.h"
+#include "../engine/world.h"
+#include "r_view.h"
+
+typedef struct r_models_s r_models_t;
+
+r_models_t *r_models_create(void);
+void r_models_destroy(r_models_t *m);
+// Load every .mdl/.spr of the world's model list (missing ones draw as a small box).
+int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w);
+void r_models_frame(r_models_t *m, const world_t *w);
+void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);
+void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v);
+void r_models_clear(r_models_t *m);
+
+#endif

@@ -6,12 +6,14 @@
 extern const decoder_t q1_decoder;
 extern const decoder_t fs_decoder;
 extern const decoder_t hl_decoder;
+extern const decoder_t q2_decoder;
 
 // New formats add themselves here.
 const decoder_t *const decoders[] = {
     &q1_decoder,
     &fs_decoder,
     &hl_decoder,
+    &q2_decoder,
     NULL
 };
 

@@ -81,6 +81,10 @@ build/rel/bench_decode: tools/bench_decode.c $(REL_OBJ)
 bench: demoplay build/rel/bench_decode
 	@sh tools/bench.sh
 
+# libFuzzer harnesses for every decoder and loader (clang); FUZZ_SECONDS=60 each by default.
+fuzz:
+	@sh tools/fuzz.sh
+
 # Both compilers, warnings as errors: what "warning-free" means here.
 check-warnings:
 	@for c in gcc clang; do echo "== $$c"; $(MAKE) --no-print-directory clean >/dev/null; \

@@ -318,8 +318,25 @@ uint8_t *vfs_load(vfs_t *fs, const char *name, size_t *size)
 
 int vfs_exists(vfs_t *fs, const char *name)
 {
-    size_t n;
-    uint8_t *b = vfs_load(fs, name, &n);
-    free(b);
-    return b != NULL;
+    if (!name || !*name || bad_game_path(name))
+        return 0;
+    char lower[PAK_NAME_LEN + 1];
+    lower_copy(lower, name, sizeof(lower));
+    for (search_t *s = fs->head; s; s = s->next) {
+        if (s->dir) {
+            char path[4096];
+            snprintf(path, sizeof(path), "%s/%s", s->dir, name);
+            char *real = vfs_resolve_path(path);
+            free(real);
+            if (real)
+                return 1;
+            continue;
+        }
+        if (strlen(name) > PAK_NAME_LEN)
+            continue;
+        for (int i = 0; i < s->num_entries; i++)
+            if (strcmp(s->entries[i].name, lower) == 0)
+                return 1;
+    }
+    return 0;
 }

@@ -4,10 +4,16 @@
 #include <stdarg.h>
 
 extern const decoder_t q1_decoder;
+extern const decoder_t fs_decoder;
+extern const decoder_t hl_decoder;
+extern const decoder_t q2_decoder;
 
 // New formats add themselves here.
 const decoder_t *const decoders[] = {
     &q1_decoder,
+    &fs_decoder,
+    &hl_decoder,
+    &q2_decoder,
     NULL
 };
 

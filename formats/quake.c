@@ -322,8 +322,9 @@ static int parse_serverinfo(q1_state_t *s, world_t *w, msg_t *m, size_t at, dec_
 }
 
 // spawnbaseline / spawnstatic (and their FitzQuake "2" forms with a bits byte)
-static void parse_baseline(q1_state_t *s, msg_t *m, int version2, entity_state_t *st, int *bitsp)
+static void parse_baseline(q1_state_t *s, msg_t *m, int version2, entity_state_t *st, int *bitsp, int raw[2])
 {
+    raw[0] = raw[1] = 0;
     int bits = version2 ? (int)msg_u8(m) : 0;
     entity_state_clear(st);
     st->modelindex = (bits & B_LARGEMODEL) ? (int32_t)msg_u16(m) : (int32_t)msg_u8(m);
@@ -336,13 +337,16 @@ static void parse_baseline(q1_state_t *s, msg_t *m, int version2, entity_state_t
     }
     if (bits & B_ALPHA) {
         int a = (int)msg_u8(m);
+        raw[0] = a;
         if (a) {
             st->renderamt = a == 1 ? 0 : (a - 1) * 255 / 254;
             st->rendermode = RM_TEXTURE;
         }
     }
-    if (bits & B_SCALE)
-        st->scale = (float)msg_u8(m) / 16.0f;
+    if (bits & B_SCALE) {
+        raw[1] = (int)msg_u8(m);
+        st->scale = (float)raw[1] / 16.0f;
+    }
     *bitsp = bits;
 }
 
@@ -354,6 +358,14 @@ static void dump_state(const q1_state_t *s, const entity_state_t *st)
     dump_int(&s->opts, "skin", st->skin);
     dump_vec(&s->opts, "origin", st->origin);
     dump_vec(&s->opts, "angles", st->angles);
+}
+
+static void dump_raw_baseline(const q1_state_t *s, int bits, const int raw[2])
+{
+    if (bits & B_ALPHA)
+        dump_int(&s->opts, "alpha", raw[0]);
+    if (bits & B_SCALE)
+        dump_int(&s->opts, "scale", raw[1]);
 }
 
 static uint32_t map_effects(uint32_t fx)
@@ -404,20 +416,23 @@ static int parse_update(q1_state_t *s, world_t *w, msg_t *m, int cmd, size_t at,
         st.origin[2] = read_coord(m, s);
     if (bits & U_ANGLE3)
         st.angles[2] = read_angle(m, s);
+    int alpha_raw = 0, scale_raw = 0, lerp_raw = 0;
     if (s->protocol != PROTOCOL_NETQUAKE) {
         if (bits & U_ALPHA) {
-            int a = (int)msg_u8(m);
+            int a = alpha_raw = (int)msg_u8(m);
             st.renderamt = a == 0 ? 255 : (a == 1 ? 0 : (a - 1) * 255 / 254);
             st.rendermode = a == 0 ? RM_NORMAL : RM_TEXTURE;
         }
-        if (bits & U_SCALE)
-            st.scale = (float)msg_u8(m) / 16.0f;
+        if (bits & U_SCALE) {
+            scale_raw = (int)msg_u8(m);
+            st.scale = (float)scale_raw / 16.0f;
+        }
         if (bits & U_FRAME2)
             st.frame |= (int32_t)msg_u8(m) << 8;
         if (bits & U_MODEL2)
             st.modelindex |= (int32_t)msg_u8(m) << 8;
         if (bits & U_LERPFINISH)
-            (void)msg_u8(m);
+            lerp_raw = (int)msg_u8(m);
     }
     if (m->bad)
         return truncated(s, err, m, at, -1);
@@ -429,6 +444,12 @@ static int parse_update(q1_state_t *s, world_t *w, msg_t *m, int cmd, size_t at,
         dump_state(s, &st);
         if (st.raw_effects)
             dump_int(&s->opts, "effects", st.raw_effects);
+        if (bits & U_ALPHA)
+            dump_int(&s->opts, "alpha", alpha_raw);
+        if (bits & U_SCALE)
+            dump_int(&s->opts, "scale", scale_raw);
+        if (bits & U_LERPFINISH)
+            dump_int(&s->opts, "lerpfinish", lerp_raw);
         dump_end(&s->opts);
     }
     return 0;
@@ -575,6 +596,8 @@ static int parse_clientdata(q1_state_t *s, world_t *w, msg_t *m, size_t at, dec_
         dump_int(&s->opts, "rockets", c.rockets);
         dump_int(&s->opts, "cells", c.cells);
         dump_int(&s->opts, "activeweapon", c.active);
+        if (bits & SU_WEAPONALPHA)
+            dump_int(&s->opts, "weaponalpha", c.weaponalpha);
         dump_end(&s->opts);
     }
     return 0;
@@ -891,8 +914,8 @@ static int parse_message(q1_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     case svc_spawnstatic:
     case svc_spawnstatic2: {
         entity_state_t st;
-        int bits;
-        parse_baseline(s, m, cmd == svc_spawnstatic2, &st, &bits);
+        int bits, raw[2];
+        parse_baseline(s, m, cmd == svc_spawnstatic2, &st, &bits, raw);
         if (m->bad)
             return truncated(s, err, m, at, cmd);
         if (world_add_static(w, &st) < 0)
@@ -901,6 +924,7 @@ static int parse_message(q1_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         if (cmd == svc_spawnstatic2)
             dump_hex(o, "bits", (unsigned)bits);
         dump_state(s, &st);
+        dump_raw_baseline(s, bits, raw);
         dump_end(o);
         break;
     }
@@ -908,8 +932,8 @@ static int parse_message(q1_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     case svc_spawnbaseline2: {
         int num = (int)msg_u16(m);
         entity_state_t st;
-        int bits;
-        parse_baseline(s, m, cmd == svc_spawnbaseline2, &st, &bits);
+        int bits, raw[2];
+        parse_baseline(s, m, cmd == svc_spawnbaseline2, &st, &bits, raw);
         if (m->bad)
             return truncated(s, err, m, at, cmd);
         if (world_set_baseline(w, num, &st) < 0)
@@ -920,6 +944,7 @@ static int parse_message(q1_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         if (cmd == svc_spawnbaseline2)
             dump_hex(o, "bits", (unsigned)bits);
         dump_state(s, &st);
+        dump_raw_baseline(s, bits, raw);
         dump_end(o);
         break;
     }

@@ -1,0 +1,777 @@
+// forsaken.c -- Forsaken .DMO decoder: the header, then one event (one network message) per frame
+//
+// Every event becomes one world frame at its own time. Ships are entities
+// player + 1; pickups dropped into the level are entities FS_PICKUP_ENT0 + slot.
+// Ships and pickups stay visible between their messages (a ship sends updates
+// a few times a second, each in its own event), so every frame re-submits all
+// live ships and pickups; a ship's prev state is then its last update.
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../engine/json.h"
+#include "decoder.h"
+#include "forsaken.h"
+#include "msg.h"
+
+#define FS_SHIPS (FS_MAX_PLAYERS + 1)      // player 32 is the server in server games
+#define FS_MAX_PICKUPS 1024
+#define FS_PICKUP_ENT0 64
+
+// World model table the decoder fills (Forsaken demos carry no precache lists).
+enum { FS_MODEL_LEVEL = 1, FS_MODEL_SHIP = 2, FS_MODEL_PICKUP = 3 };
+
+typedef struct {
+    uint8_t used;
+    uint8_t owner;
+    uint16_t id;
+} fs_pickup_slot_t;
+
+typedef struct {
+    const uint8_t *data;
+    size_t size;
+    size_t pos;
+    dec_opts_t opts;
+    demo_info_t info;
+    fs_header_t hdr;
+    int failed;
+    double time;                       // world time: the latest event time so far
+    uint8_t ship_live[FS_SHIPS];
+    uint8_t bike[FS_SHIPS];
+    uint8_t status[FS_SHIPS];
+    uint8_t group[FS_SHIPS];
+    int32_t dropped_pickups;
+    int32_t pickup_hi;                 // 1 + the highest slot in use: the loops stop there
+    fs_pickup_slot_t pickups[FS_MAX_PICKUPS];
+} fs_state_t;
+
+static float finite_or_zero(float v) { return isfinite(v) ? v : 0.0f; }
+
+static void copy_vec(vec3_t out, const float in[3])
+{
+    for (int i = 0; i < 3; i++)
+        out[i] = finite_or_zero(in[i]);
+}
+
+static void copy_str(char *dst, size_t cap, const char *src)
+{
+    size_t n = strnlen(src, cap - 1);
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+// ---- probe -------------------------------------------------------------------
+
+static int fs_probe(const uint8_t *data, size_t size)
+{
+    if (size < FS_HEADER_FIXED + 2)
+        return 0;
+    uint32_t version = (uint32_t)data[0] | ((uint32_t)data[1] << 8) | ((uint32_t)data[2] << 16) |
+                       ((uint32_t)data[3] << 24);
+    if (version < FS_VERSION_MIN || version > FS_VERSION_MAX)
+        return 0;
+    // a short level name: printable, NUL within 32 bytes, not empty
+    size_t len = 0;
+    while (len < 32 && FS_HEADER_FIXED + len < size && data[FS_HEADER_FIXED + len]) {
+        uint8_t c = data[FS_HEADER_FIXED + len];
+        if (c < 0x20 || c > 0x7e)
+            return 0;
+        len++;
+    }
+    if (len == 0 || len >= 32 || FS_HEADER_FIXED + len >= size)
+        return 0;
+    size_t ev = FS_HEADER_FIXED + len + 1;
+    if (ev == size)
+        return 60;   // a header and no events
+    if (size - ev < FS_EVENT_HEADER + 1)
+        return 0;
+    msg_t m;
+    msg_init(&m, data + ev, size - ev, ev);
+    uint64_t ts = msg_u64(&m);
+    uint32_t n = msg_u32(&m);
+    if (ts >= (1ull << 40) || n == 0 || n > FS_EVENT_MAX || n > size - ev - FS_EVENT_HEADER)
+        return 0;
+    return 90;
+}
+
+// ---- dump --------------------------------------------------------------------
+
+typedef struct {
+    FILE *f;
+    int json;
+} fs_dump_t;
+
+static void d_int(fs_dump_t *d, const char *key, long long v)
+{
+    if (d->json)
+        fprintf(d->f, ",\"%s\":%lld", key, v);
+    else
+        fprintf(d->f, " %s=%lld", key, v);
+}
+
+static void d_hex(fs_dump_t *d, const char *key, unsigned long long v)
+{
+    if (d->json)
+        fprintf(d->f, ",\"%s\":%llu", key, v);
+    else
+        fprintf(d->f, " %s=0x%llx", key, v);
+}
+
+static void d_num(fs_dump_t *d, const char *key, double v)
+{
+    if (d->json) {
+        fprintf(d->f, ",\"%s\":", key);
+        json_number(d->f, v);
+    } else {
+        fprintf(d->f, " %s=%g", key, v);
+    }
+}
+
+static void d_vec(fs_dump_t *d, const char *key, const float *v, int n)
+{
+    if (d->json) {
+        fprintf(d->f, ",\"%s\":[", key);
+        for (int i = 0; i < n; i++) {
+            if (i)
+                fputc(',', d->f);
+            json_number(d->f, v[i]);
+        }
+        fputc(']', d->f);
+    } else {
+        fprintf(d->f, " %s=(", key);
+        for (int i = 0; i < n; i++)
+            fprintf(d->f, "%s%g", i ? " " : "", v[i]);
+        fputc(')', d->f);
+    }
+}
+
+static void d_str(fs_dump_t *d, const char *key, const char *s)
+{
+    if (d->json) {
+        fprintf(d->f, ",\"%s\":", key);
+        json_string(d->f, s);
+    } else {
+        fprintf(d->f, " %s=\"%s\"", key, s);
+    }
+}
+
+static void dump_ship(fs_dump_t *d, const fs_ship_t *s, int with_weapons)
+{
+    d_int(d, "player", s->player);
+    d_hex(d, "flags", s->flags);
+    if (with_weapons) {
+        d_int(d, "primary", s->primary);
+        d_int(d, "secondary", s->secondary);
+        d_int(d, "charge", s->charge);
+    } else {
+        d_int(d, "status", s->status);
+    }
+    d_int(d, "group", s->group);
+    d_vec(d, "pos", s->pos, 3);
+    d_vec(d, "vel", s->vel, 3);
+    d_vec(d, "rot", s->rot, 3);
+    d_num(d, "bank", s->bank);
+    d_vec(d, "quat", s->quat, 4);
+    float ang[3];
+    fs_quat_to_angles(s->quat, s->bank, ang);
+    d_vec(d, "angles", ang, 3);
+}
+
+static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
+{
+    fs_dump_t dd = { st->opts.dump, st->opts.dump_json }, *d = &dd;
+    const char *name = fs_msg_name(ev->type);
+    if (d->json) {
+        fprintf(d->f, "{\"offset\":%zu,\"time\":", ev->offset);
+        json_number(d->f, t);
+        fprintf(d->f, ",\"ticks\":%llu,\"size\":%u,\"sender\":%u,\"type\":", (unsigned long long)ev->timestamp,
+                ev->size, ev->sender);
+        json_string(d->f, name ? name : "unknown");
+        fprintf(d->f, ",\"code\":%u", ev->type);
+    } else {
+        fprintf(d->f, "%8zu %12.6f %-30s code=0x%02x size=%u sender=%u ticks=%llu", ev->offset, t,
+                name ? name : "unknown", ev->type, ev->size, ev->sender, (unsigned long long)ev->timestamp);
+    }
+    switch (ev->known ? ev->type : 0) {
+    case FS_MSG_NAME:
+        d_int(d, "player", ev->u.name.player);
+        d_str(d, "name", ev->u.name.name);
+        break;
+    case FS_MSG_KILLSDEATHSBIKENUM:
+        d_int(d, "player", ev->u.bikenum.player);
+        d_int(d, "kills", ev->u.bikenum.kills);
+        d_int(d, "deaths", ev->u.bikenum.deaths);
+        d_int(d, "bike", ev->u.bikenum.bike);
+        break;
+    case FS_MSG_HEREIAM:
+        d_int(d, "player", ev->u.hereiam.player);
+        d_int(d, "old_player", ev->u.hereiam.old_player);
+        d_int(d, "old_team", ev->u.hereiam.old_team);
+        d_int(d, "id", ev->u.hereiam.id);
+        d_int(d, "rejoining", ev->u.hereiam.rejoining);
+        break;
+    case FS_MSG_SENDKILLSDEATHSBIKENUM:
+        d_int(d, "player", ev->u.player);
+        break;
+    case FS_MSG_VERYSHORTUPDATE:
+    case FS_MSG_UPDATE:
+        dump_ship(d, &ev->u.ship, 0);
+        break;
+    case FS_MSG_VERYSHORTFUPDATE:
+    case FS_MSG_FUPDATE:
+        dump_ship(d, &ev->u.ship, 1);
+        break;
+    case FS_MSG_SECBULLPOSDIR: {
+        const fs_secbull_t *b = &ev->u.mine;
+        d_int(d, "player", b->player);
+        d_int(d, "owner_type", b->owner_type);
+        d_int(d, "owner", b->owner);
+        d_int(d, "bullet_id", b->bullet_id);
+        d_int(d, "group", b->group);
+        d_vec(d, "pos", b->pos, 3);
+        d_vec(d, "offset", b->offset, 3);
+        d_vec(d, "dir", b->dir, 3);
+        d_vec(d, "up", b->up, 3);
+        d_vec(d, "drop_dir", b->drop_dir, 3);
+        d_int(d, "weapon", b->weapon);
+        break;
+    }
+    case FS_MSG_TITANBITS: {
+        const fs_titanbits_t *b = &ev->u.titan;
+        d_int(d, "player", b->player);
+        d_int(d, "owner_type", b->owner_type);
+        d_int(d, "owner", b->owner);
+        d_int(d, "bullet_id", b->bullet_id);
+        d_int(d, "group", b->group);
+        d_vec(d, "pos", b->pos, 3);
+        d_vec(d, "offset", b->offset, 3);
+        d_vec(d, "up", b->up, 3);
+        d_vec(d, "drop_dir", b->drop_dir, 3);
+        d_vec(d, "dirs", &b->dirs[0][0], 3 * FS_NUM_TITANBITS);
+        d_int(d, "weapon", b->weapon);
+        break;
+    }
+    case FS_MSG_SHOCKWAVE:
+        d_int(d, "player", ev->u.shock.player);
+        d_int(d, "owner", ev->u.shock.owner);
+        d_int(d, "group", ev->u.shock.group);
+        d_vec(d, "pos", ev->u.shock.pos, 3);
+        d_int(d, "weapon", ev->u.shock.weapon);
+        d_num(d, "shockwave_size", ev->u.shock.size);
+        break;
+    case FS_MSG_STATUS: {
+        const fs_status_t *s = &ev->u.status;
+        d_int(d, "player", s->player);
+        d_int(d, "is_host", s->is_host);
+        d_int(d, "status", s->status);
+        d_int(d, "team", s->team);
+        d_int(d, "team_score", s->team_score);
+        d_int(d, "ready", s->ready);
+        d_int(d, "pickups", s->pickups);
+        d_int(d, "regen_slots", s->regen_slots);
+        d_int(d, "mines", s->mines);
+        d_int(d, "triggers", s->triggers);
+        d_int(d, "trig_vars", s->trig_vars);
+        d_num(d, "packets_per_second", s->packets_per_second);
+        if (s->has_checksum)
+            d_hex(d, "level_checksum", s->level_checksum);
+        break;
+    }
+    case FS_MSG_SHIPDIED:
+        d_int(d, "player", ev->u.died.player);
+        d_int(d, "killer", ev->u.died.killer);
+        d_int(d, "died_type", ev->u.died.type);
+        d_int(d, "weapon_type", ev->u.died.weapon_type);
+        d_int(d, "weapon", ev->u.died.weapon);
+        d_vec(d, "pos", ev->u.died.pos, 3);
+        break;
+    case FS_MSG_DROPPICKUP: {
+        const fs_droppickup_t *p = &ev->u.drop;
+        d_int(d, "player", p->player);
+        d_int(d, "id", p->id);
+        d_int(d, "pickup_type", p->type);
+        d_int(d, "group", p->group);
+        d_vec(d, "pos", p->pos, 3);
+        d_vec(d, "dir", p->dir, 3);
+        d_num(d, "speed", p->speed);
+        d_int(d, "regen_slot", p->regen_slot);
+        d_int(d, "sparkle", p->sparkle);
+        d_num(d, "life_count", p->life_count);
+        d_int(d, "trigger_mod", p->trigger_mod);
+        break;
+    }
+    case FS_MSG_KILLPICKUP:
+    case FS_MSG_SERVERKILLPICKUP:
+        d_int(d, "player", ev->u.kill.player);
+        d_int(d, "owner", ev->u.kill.owner);
+        d_int(d, "id", ev->u.kill.id);
+        d_int(d, "style", ev->u.kill.style);
+        if (ev->type == FS_MSG_SERVERKILLPICKUP)
+            d_int(d, "new_owner", ev->u.kill.new_owner);
+        break;
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+        dump_ship(d, &ev->u.ship, 1);
+        break;
+    case FS_MSG_PRIMBULLPOSDIR: {
+        const fs_primbull_t *b = &ev->u.prim;
+        d_int(d, "player", b->player);
+        d_int(d, "owner_type", b->owner_type);
+        d_int(d, "owner", b->owner);
+        d_int(d, "bullet_id", b->bullet_id);
+        d_int(d, "weapon", b->weapon);
+        d_int(d, "group", b->group);
+        d_vec(d, "pos", b->pos, 3);
+        d_vec(d, "offset", b->offset, 3);
+        d_vec(d, "dir", b->dir, 3);
+        d_vec(d, "up", b->up, 3);
+        d_int(d, "power_level", b->power_level);
+        d_num(d, "plevel", b->plevel);
+        break;
+    }
+    case FS_MSG_EXPSECONDARY:
+        d_int(d, "player", ev->u.expsec.player);
+        d_int(d, "owner_type", ev->u.expsec.owner_type);
+        d_int(d, "owner", ev->u.expsec.owner);
+        d_int(d, "id", ev->u.expsec.id);
+        d_num(d, "shockwave_size", ev->u.expsec.size);
+        d_vec(d, "pos", ev->u.expsec.pos, 3);
+        d_int(d, "group", ev->u.expsec.group);
+        break;
+    case FS_MSG_SERVERSAYSSHIPDIED:
+        d_int(d, "player", ev->u.sdied.player);
+        d_int(d, "victim", ev->u.sdied.victim);
+        d_int(d, "killer", ev->u.sdied.killer);
+        d_int(d, "died_type", ev->u.sdied.type);
+        d_int(d, "weapon_type", ev->u.sdied.weapon_type);
+        d_int(d, "weapon", ev->u.sdied.weapon);
+        d_vec(d, "pos", ev->u.sdied.pos, 3);
+        d_int(d, "deaths", ev->u.sdied.deaths);
+        break;
+    case FS_MSG_PLAYERPINGS: {
+        float pings[FS_MAX_PLAYERS];
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            pings[i] = ev->u.pings.ping[i];
+        d_int(d, "player", ev->u.pings.player);
+        d_vec(d, "pings", pings, FS_MAX_PLAYERS);
+        break;
+    }
+    case FS_MSG_EXPLODESHIP:
+        d_int(d, "player", ev->u.explode.player);
+        d_int(d, "ship", ev->u.explode.ship);
+        break;
+    case FS_MSG_TEXTMSG:
+        d_int(d, "player", ev->u.text.player);
+        d_int(d, "text_type", ev->u.text.type);
+        d_str(d, "text", ev->u.text.text);
+        break;
+    default:
+        if (name)
+            d_str(d, "layout", "shorter than expected");
+        d_int(d, "skipped", ev->size);
+        break;
+    }
+    fputs(d->json ? "}\n" : "\n", d->f);
+}
+
+static void dump_header(const fs_state_t *st, long len)
+{
+    FILE *f = st->opts.dump;
+    const fs_header_t *h = &st->hdr;
+    if (st->opts.dump_json) {
+        fprintf(f,
+                "{\"offset\":0,\"type\":\"header\",\"version\":%u,\"seed1\":%u,\"seed2\":%u,\"random_pickups\":%u,"
+                "\"pickup_flags\":%llu,\"game_flags\":%u,\"start_pos_modify\":%u,\"level\":",
+                h->version, h->seed1, h->seed2, h->random_pickups, (unsigned long long)h->pickup_flags, h->game_flags,
+                h->start_pos_modify);
+        json_string(f, h->level);
+        fprintf(f, ",\"size\":%ld}\n", len);
+    } else {
+        fprintf(f,
+                "%8d header version=0x%04x seed1=%u seed2=%u random_pickups=%u pickup_flags=0x%llx game_flags=0x%x "
+                "start_pos_modify=%u level=\"%s\" size=%ld\n",
+                0, h->version, h->seed1, h->seed2, h->random_pickups, (unsigned long long)h->pickup_flags,
+                h->game_flags, h->start_pos_modify, h->level, len);
+    }
+}
+
+// ---- open --------------------------------------------------------------------
+
+static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, const dec_opts_t *opts,
+                   dec_error_t *err)
+{
+    fs_state_t *st = vst;
+    memset(st, 0, sizeof(*st));
+    st->data = data;
+    st->size = size;
+    if (opts)
+        st->opts = *opts;
+    st->info.format = "forsaken";
+    long len = fs_parse_header(data, size, &st->hdr, err);
+    if (len < 0) {
+        st->failed = 1;
+        return -1;
+    }
+    st->pos = (size_t)len;
+    st->info.protocol = (int32_t)st->hdr.version;
+    copy_str(st->info.map, sizeof(st->info.map), st->hdr.level);
+    copy_str(st->info.level_name, sizeof(st->info.level_name), st->hdr.level);
+    st->info.maxclients = FS_MAX_PLAYERS;
+    st->info.levels = 1;
+
+    world_reset(w);
+    w->game = GAME_FORSAKEN;
+    w->protocol = (int32_t)st->hdr.version;
+    // Data/Levels/NAME/NAME.MXV (the file system is case-insensitive)
+    snprintf(w->map, sizeof(w->map), "levels/%.24s/%.24s.mxv", st->hdr.level, st->hdr.level);
+    copy_str(w->level_name, sizeof(w->level_name), st->hdr.level);
+    w->maxclients = FS_MAX_PLAYERS;
+    w->deathmatch = 1;
+    w->playernum = 0;
+    world_set_model(w, FS_MODEL_LEVEL, w->map);
+    world_set_model(w, FS_MODEL_SHIP, "*ship");
+    world_set_model(w, FS_MODEL_PICKUP, "*pickup");
+    // the game writes the recorder's own name as player 0's first: follow that ship
+    w->view.entity = 1;
+    for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
+        w->players[i].entity = i < FS_SHIPS ? i + 1 : -1;
+    if (st->opts.dump)
+        dump_header(st, len);
+    return 0;
+}
+
+// ---- applying events -----------------------------------------------------------
+
+static int check_player(fs_state_t *st, const fs_event_t *ev, unsigned p, dec_error_t *err)
+{
+    if (p < FS_SHIPS)
+        return 0;
+    dec_error_set(err, (long long)(ev->offset + FS_EVENT_HEADER + 1), "expected a player number 0..%d in %s, found %u",
+                  FS_SHIPS - 1, fs_msg_name(ev->type), p);
+    st->failed = 1;
+    return -1;
+}
+
+static void apply_ship(fs_state_t *st, world_t *w, const fs_event_t *ev)
+{
+    const fs_ship_t *s = &ev->u.ship;
+    int p = s->player, num = p + 1;
+    int with_weapons = ev->type == FS_MSG_FUPDATE || ev->type == FS_MSG_VERYSHORTFUPDATE ||
+                       ev->type == FS_MSG_GROUPONLY_VERYSHORTFUPDATE;
+    const entity_state_t *old = &w->entities[num].cur;
+    entity_state_t e;
+    entity_state_clear(&e);
+    copy_vec(e.origin, s->pos);
+    float ang[3];
+    fs_quat_to_angles(s->quat, s->bank, ang);
+    copy_vec(e.angles, ang);
+    unsigned mode = (s->flags >> FS_SHIP_MODE_SHIFT) & 3;
+    e.modelindex = ((s->flags & FS_SHIP_ENABLE) && mode != 2) ? FS_MODEL_SHIP : 0;
+    e.skin = st->bike[p];
+    // weapons: body = primary, sequence = secondary, frame = trojax charge (kept from the last F update)
+    e.body = with_weapons ? s->primary : (st->ship_live[p] ? old->body : 0);
+    e.sequence = with_weapons ? s->secondary : (st->ship_live[p] ? old->sequence : 0);
+    e.frame = with_weapons ? s->charge : (st->ship_live[p] ? old->frame : 0);
+    e.raw_effects = s->flags;
+    if (s->flags & FS_SHIP_PRIMFIRE)
+        e.effects |= EF_MUZZLEFLASH;
+    if (s->flags & FS_SHIP_INVUL)
+        e.effects |= EF_BRIGHTFIELD;
+    if (s->flags & FS_SHIP_LIGHT)
+        e.effects |= EF_DIMLIGHT;
+    if (s->flags & FS_SHIP_STEALTH) {
+        e.rendermode = RM_TEXTURE;
+        e.renderamt = 48;
+    }
+    world_entity_update(w, num, &e);
+    st->ship_live[p] = 1;
+    if (!with_weapons)
+        st->status[p] = s->status;
+    st->group[p] = s->group;
+    w->players[p].active = 1;
+    if (w->view.entity == num) {
+        copy_vec(w->view.velocity, s->vel);
+        copy_vec(w->view.angles, ang);
+        w->view.stats[STAT_WEAPON] = e.body;
+        w->view.stats[STAT_ACTIVEWEAPON] = e.sequence;
+    }
+}
+
+static void fx_event(world_t *w, world_fx_t kind, int raw, int owner, const float *pos, const float *dir,
+                     int count, float radius)
+{
+    world_event_t *ev = world_add_event(w, EV_TEMPENT);
+    if (!ev)
+        return;
+    ev->u.fx.kind = kind;
+    ev->u.fx.raw_type = raw;
+    ev->u.fx.entity = owner;
+    copy_vec(ev->u.fx.origin, pos);
+    copy_vec(ev->u.fx.end, pos);
+    if (dir)
+        copy_vec(ev->u.fx.dir, dir);
+    ev->u.fx.count = count;
+    ev->u.fx.radius = finite_or_zero(radius);
+    ev->u.fx.duration = 0.5f;
+}
+
+static int owner_entity(unsigned owner)
+{
+    return owner < FS_SHIPS ? (int)owner + 1 : 0;
+}
+
+static void apply_drop(fs_state_t *st, world_t *w, const fs_droppickup_t *d)
+{
+    int slot = -1;
+    for (int i = 0; i < st->pickup_hi; i++) {
+        if (st->pickups[i].used && st->pickups[i].owner == d->player && st->pickups[i].id == d->id) {
+            slot = i;   // the same pickup dropped again: move it
+            break;
+        }
+        if (slot < 0 && !st->pickups[i].used)
+            slot = i;
+    }
+    if (slot < 0 && st->pickup_hi < FS_MAX_PICKUPS)
+        slot = st->pickup_hi;
+    if (slot < 0) {
+        st->dropped_pickups++;
+        return;
+    }
+    fs_pickup_slot_t *ps = &st->pickups[slot];
+    if (slot >= st->pickup_hi)
+        st->pickup_hi = slot + 1;
+    ps->used = 1;
+    ps->owner = d->player;
+    ps->id = d->id;
+    entity_state_t e;
+    entity_state_clear(&e);
+    copy_vec(e.origin, d->pos);
+    e.modelindex = FS_MODEL_PICKUP;
+    e.skin = d->type;
+    e.effects = EF_ROTATE;
+    world_entity_update(w, FS_PICKUP_ENT0 + slot, &e);
+}
+
+static void apply_kill(fs_state_t *st, const fs_killpickup_t *k)
+{
+    for (int i = 0; i < st->pickup_hi; i++) {
+        fs_pickup_slot_t *ps = &st->pickups[i];
+        if (ps->used && ps->owner == (uint8_t)k->owner && k->owner >= 0 && ps->id == k->id) {
+            ps->used = 0;
+            while (st->pickup_hi > 0 && !st->pickups[st->pickup_hi - 1].used)
+                st->pickup_hi--;
+            return;
+        }
+    }
+}
+
+static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_error_t *err)
+{
+    if (!ev->known)
+        return 0;
+    switch (ev->type) {
+    case FS_MSG_NAME:
+        if (check_player(st, ev, ev->u.name.player, err) < 0)
+            return -1;
+        snprintf(w->players[ev->u.name.player].name, WORLD_NAME_LEN, "%s", ev->u.name.name);
+        w->players[ev->u.name.player].active = 1;
+        break;
+    case FS_MSG_KILLSDEATHSBIKENUM: {
+        const fs_bikenum_t *b = &ev->u.bikenum;
+        if (check_player(st, ev, b->player, err) < 0)
+            return -1;
+        w->players[b->player].frags = b->kills;
+        w->players[b->player].deaths = b->deaths;
+        w->players[b->player].active = 1;
+        st->bike[b->player] = b->bike;
+        if (st->ship_live[b->player])
+            w->entities[b->player + 1].cur.skin = b->bike;
+        break;
+    }
+    case FS_MSG_HEREIAM:
+        // a joiner may not have a player number yet (255)
+        if (ev->u.hereiam.player < FS_SHIPS)
+            w->players[ev->u.hereiam.player].active = 1;
+        break;
+    case FS_MSG_SENDKILLSDEATHSBIKENUM:
+        if (check_player(st, ev, ev->u.player, err) < 0)
+            return -1;
+        w->players[ev->u.player].active = 1;
+        break;
+    case FS_MSG_UPDATE:
+    case FS_MSG_FUPDATE:
+    case FS_MSG_VERYSHORTUPDATE:
+    case FS_MSG_VERYSHORTFUPDATE:
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+        if (check_player(st, ev, ev->u.ship.player, err) < 0)
+            return -1;
+        apply_ship(st, w, ev);
+        break;
+    case FS_MSG_SECBULLPOSDIR:
+        fx_event(w, FX_GENERIC, ev->type, owner_entity(ev->u.mine.owner), ev->u.mine.pos, ev->u.mine.dir, 16, 0);
+        break;
+    case FS_MSG_TITANBITS:
+        for (int i = 0; i < FS_NUM_TITANBITS; i++)
+            fx_event(w, FX_SPARKS, ev->type, owner_entity(ev->u.titan.owner), ev->u.titan.pos, ev->u.titan.dirs[i],
+                     8, 0);
+        break;
+    case FS_MSG_SHOCKWAVE:
+        fx_event(w, FX_EXPLOSION, ev->type, owner_entity(ev->u.shock.owner), ev->u.shock.pos, NULL, 0,
+                 ev->u.shock.size);
+        break;
+    case FS_MSG_STATUS:
+        if (check_player(st, ev, ev->u.status.player, err) < 0)
+            return -1;
+        w->players[ev->u.status.player].active = 1;
+        break;
+    case FS_MSG_SHIPDIED: {
+        const fs_shipdied_t *d = &ev->u.died;
+        if (check_player(st, ev, d->player, err) < 0)
+            return -1;
+        world_event_t *k = world_add_event(w, EV_KILL);
+        if (k) {
+            k->u.kill.victim = d->player;
+            k->u.kill.killer = d->killer;
+            k->u.kill.weapon = (d->weapon_type << 8) | d->weapon;
+        }
+        break;
+    }
+    case FS_MSG_DROPPICKUP:
+        apply_drop(st, w, &ev->u.drop);
+        break;
+    case FS_MSG_KILLPICKUP:
+    case FS_MSG_SERVERKILLPICKUP:
+        apply_kill(st, &ev->u.kill);
+        break;
+    case FS_MSG_PRIMBULLPOSDIR:
+        fx_event(w, FX_GENERIC, ev->type, ev->u.prim.owner_type == 1 ? owner_entity(ev->u.prim.owner) : 0,
+                 ev->u.prim.pos, ev->u.prim.dir, 4, 0);
+        break;
+    case FS_MSG_EXPSECONDARY:
+        fx_event(w, FX_EXPLOSION, ev->type, ev->u.expsec.owner_type == 1 ? owner_entity(ev->u.expsec.owner) : 0,
+                 ev->u.expsec.pos, NULL, 0, ev->u.expsec.size);
+        break;
+    case FS_MSG_SERVERSAYSSHIPDIED: {
+        const fs_serverdied_t *d = &ev->u.sdied;
+        if (check_player(st, ev, d->victim, err) < 0)
+            return -1;
+        w->players[d->victim].deaths = d->deaths;
+        world_event_t *k = world_add_event(w, EV_KILL);
+        if (k) {
+            k->u.kill.victim = d->victim;
+            k->u.kill.killer = d->killer;
+            k->u.kill.weapon = (d->weapon_type << 8) | d->weapon;
+        }
+        break;
+    }
+    case FS_MSG_PLAYERPINGS:
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            w->players[i].ping = ev->u.pings.ping[i];
+        break;
+    case FS_MSG_EXPLODESHIP: {
+        unsigned ship = ev->u.explode.ship;
+        if (ship < FS_SHIPS && st->ship_live[ship])
+            fx_event(w, FX_EXPLOSION, ev->type, (int)ship + 1, w->entities[ship + 1].cur.origin, NULL, 0, 0);
+        break;
+    }
+    case FS_MSG_TEXTMSG: {
+        unsigned t = ev->u.text.type;
+        // taunts 0..2, quick taunts 5 and 13 are what players typed; the rest are game announcements
+        int chat = t <= 2 || t == 5 || t == 13;
+        world_add_text_event(w, chat ? EV_CHAT : EV_PRINT, ev->u.text.text, chat ? ev->u.text.player : (int)t);
+        break;
+    }
+    default:
+        break;
+    }
+    return 0;
+}
+
+// Keep everything that exists visible in this frame.
+static void resubmit(fs_state_t *st, world_t *w)
+{
+    for (int p = 0; p < FS_SHIPS; p++) {
+        world_entity_t *e = &w->entities[p + 1];
+        if (st->ship_live[p] && e->seq != w->seq) {
+            entity_state_t s = e->cur;
+            s.effects &= ~(uint32_t)EF_MUZZLEFLASH;   // a shot lasts one message
+            world_entity_update(w, p + 1, &s);
+        }
+    }
+    for (int i = 0; i < st->pickup_hi; i++) {
+        world_entity_t *e = &w->entities[FS_PICKUP_ENT0 + i];
+        if (st->pickups[i].used && e->seq != w->seq) {
+            entity_state_t s = e->cur;
+            world_entity_update(w, FS_PICKUP_ENT0 + i, &s);
+        }
+    }
+}
+
+static int fs_read_frame(void *vst, world_t *w, dec_error_t *err)
+{
+    fs_state_t *st = vst;
+    if (st->failed) {
+        dec_error_set(err, (long long)st->pos, "expected no more reads after an error");
+        return -1;
+    }
+    if (st->pos >= st->size)
+        return 0;
+    size_t left = st->size - st->pos;
+    if (left < FS_EVENT_HEADER) {
+        dec_error_set(err, (long long)st->pos, "expected a %d-byte event header, found %zu bytes (truncated)",
+                      FS_EVENT_HEADER, left);
+        st->failed = 1;
+        return -1;
+    }
+    fs_event_t ev;
+    memset(&ev, 0, sizeof(ev));
+    msg_t m;
+    msg_init(&m, st->data + st->pos, left, st->pos);
+    ev.offset = st->pos;
+    ev.timestamp = msg_u64(&m);
+    ev.size = msg_u32(&m);
+    ev.sender = msg_u32(&m);
+    if (ev.size > FS_EVENT_MAX || ev.size > left - FS_EVENT_HEADER) {
+        dec_error_set(err, (long long)(st->pos + 8), "expected an event size of at most %zu bytes, found %u%s",
+                      left - FS_EVENT_HEADER < FS_EVENT_MAX ? left - FS_EVENT_HEADER : (size_t)FS_EVENT_MAX, ev.size,
+                      ev.size <= FS_EVENT_MAX ? " (truncated)" : "");
+        st->failed = 1;
+        return -1;
+    }
+    size_t payload = st->pos + FS_EVENT_HEADER;
+    if (fs_parse_payload(st->data + payload, ev.size, payload, &ev, err) < 0) {
+        st->failed = 1;
+        return -1;
+    }
+    double t = (double)ev.timestamp / FS_TICKS_PER_SECOND;
+    if (st->info.frames == 0) {
+        st->info.start_time = t;
+        st->info.end_time = t;
+        st->info.have_time = 1;
+        st->time = t;
+    }
+    if (t > st->info.end_time)
+        st->info.end_time = t;
+    // events are logged as they arrive, a little out of order at times; the game
+    // plays an early one at once, so world time never goes back
+    if (t > st->time)
+        st->time = t;
+    world_begin_frame(w, st->time);
+    if (st->info.frames == 0)
+        world_add_event(w, EV_LEVEL);
+    if (apply_event(st, w, &ev, err) < 0)
+        return -1;
+    resubmit(st, w);
+    if (st->opts.dump)
+        dump_event(st, &ev, t);
+    st->info.frames++;
+    st->pos = payload + ev.size;
+    return 1;
+}
+
+static size_t fs_offset(const void *vst) { return ((const fs_state_t *)vst)->pos; }
+static const demo_info_t *fs_info(const void *vst) { return &((const fs_state_t *)vst)->info; }
+static void fs_close(void *vst) { (void)vst; }
+
+const decoder_t fs_decoder = {
+    "forsaken", GAME_FORSAKEN, sizeof(fs_state_t), fs_probe, fs_open, fs_read_frame, fs_offset, fs_info, fs_close,
+};

@@ -1,0 +1,490 @@
+// forsaken_write.c -- a Forsaken .DMO writer (see forsaken_write.h); the layouts mirror forsaken_parse.c
+#include "forsaken_write.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+// One payload under construction: little-endian puts at fixed offsets.
+typedef struct {
+    uint8_t b[256];
+    size_t n;
+} fs_payload_t;
+
+static void p_init(fs_payload_t *p, size_t n, uint8_t code, uint8_t player)
+{
+    memset(p->b, 0, sizeof(p->b));
+    p->n = n;
+    p->b[0] = code;
+    p->b[1] = player;
+}
+
+static void put8(fs_payload_t *p, size_t at, uint32_t v) { p->b[at] = (uint8_t)v; }
+
+static void put16(fs_payload_t *p, size_t at, uint32_t v)
+{
+    p->b[at] = (uint8_t)v;
+    p->b[at + 1] = (uint8_t)(v >> 8);
+}
+
+static void put32(fs_payload_t *p, size_t at, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p->b[at + (size_t)i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put64(fs_payload_t *p, size_t at, uint64_t v)
+{
+    put32(p, at, (uint32_t)v);
+    put32(p, at + 4, (uint32_t)(v >> 32));
+}
+
+static void putf(fs_payload_t *p, size_t at, float f)
+{
+    union { float f; uint32_t u; } v;
+    v.f = f;
+    put32(p, at, v.u);
+}
+
+static void putvec(fs_payload_t *p, size_t at, const float v[3])
+{
+    for (int i = 0; i < 3; i++)
+        putf(p, at + 4 * (size_t)i, v[i]);
+}
+
+// Round and clamp to int16 (the short encodings).
+static int16_t s16(double v)
+{
+    if (!(v == v))
+        return 0;
+    v = floor(v + 0.5);
+    if (v > 32767)
+        v = 32767;
+    if (v < -32768)
+        v = -32768;
+    return (int16_t)v;
+}
+
+static uint16_t u16c(double v)
+{
+    if (!(v == v) || v < 0)
+        return 0;
+    v = floor(v + 0.5);
+    return (uint16_t)(v > 65535 ? 65535 : v);
+}
+
+static void putstr(fs_payload_t *p, size_t at, size_t n, const char *s)
+{
+    size_t k = strlen(s);
+    if (k > n - 1)
+        k = n - 1;   // always NUL-terminated inside the field
+    memcpy(p->b + at, s, k);
+}
+
+void fs_writer_init(fs_writer_t *wr) { memset(wr, 0, sizeof(*wr)); }
+
+void fs_writer_free(fs_writer_t *wr)
+{
+    free(wr->data);
+    memset(wr, 0, sizeof(*wr));
+}
+
+uint64_t fs_ticks(double seconds)
+{
+    if (!(seconds > 0))
+        return 0;
+    return (uint64_t)floor(seconds * FS_TICKS_PER_SECOND + 0.5);
+}
+
+static int append(fs_writer_t *wr, const void *bytes, size_t n)
+{
+    if (wr->failed)
+        return -1;
+    if (wr->size + n > wr->cap) {
+        size_t cap = wr->cap ? wr->cap : 4096;
+        while (cap < wr->size + n)
+            cap *= 2;
+        uint8_t *d = realloc(wr->data, cap);
+        if (!d) {
+            wr->failed = 1;
+            return -1;
+        }
+        wr->data = d;
+        wr->cap = cap;
+    }
+    memcpy(wr->data + wr->size, bytes, n);
+    wr->size += n;
+    return 0;
+}
+
+int fs_write_header(fs_writer_t *wr, const fs_header_t *h)
+{
+    fs_payload_t p;
+    p_init(&p, FS_HEADER_FIXED, 0, 0);
+    put32(&p, 0, h->version);
+    put16(&p, 4, h->seed1);
+    put16(&p, 6, h->seed2);
+    put32(&p, 8, h->random_pickups);
+    put64(&p, 12, h->pickup_flags);
+    put32(&p, 20, h->game_flags);
+    put16(&p, 24, h->start_pos_modify);
+    size_t len = strnlen(h->level, FS_LEVEL_MAX - 1);
+    if (append(wr, p.b, p.n) < 0 || append(wr, h->level, len) < 0)
+        return -1;
+    return append(wr, "", 1);
+}
+
+int fs_write_raw_event(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const uint8_t *payload, size_t n)
+{
+    fs_payload_t h;
+    p_init(&h, FS_EVENT_HEADER, 0, 0);
+    put64(&h, 0, ticks);
+    put32(&h, 8, (uint32_t)n);
+    put32(&h, 12, sender);
+    if (append(wr, h.b, h.n) < 0)
+        return -1;
+    return n ? append(wr, payload, n) : 0;
+}
+
+static int emit(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_payload_t *p)
+{
+    return fs_write_raw_event(wr, ticks, sender, p->b, p->n);
+}
+
+int fs_write_name(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_name_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_NAME, FS_MSG_NAME, m->player);
+    putstr(&p, 2, FS_NAME_LEN, m->name);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_bikenum(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_bikenum_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_BIKENUM, FS_MSG_KILLSDEATHSBIKENUM, m->player);
+    put16(&p, 2, (uint16_t)m->kills);
+    put16(&p, 4, (uint16_t)m->deaths);
+    put8(&p, 6, m->bike);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_hereiam(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_hereiam_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_HEREIAM, FS_MSG_HEREIAM, m->player);
+    put8(&p, 2, m->old_player);
+    put8(&p, 3, m->old_team);
+    put32(&p, 4, m->id);
+    put32(&p, 8, m->rejoining);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_playernum(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t player)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_PLAYERNUM, FS_MSG_SENDKILLSDEATHSBIKENUM, player);
+    return emit(wr, ticks, sender, &p);
+}
+
+static void ship_short(fs_payload_t *p, size_t at, const fs_ship_t *m)
+{
+    double speed = sqrt((double)m->vel[0] * m->vel[0] + (double)m->vel[1] * m->vel[1] + (double)m->vel[2] * m->vel[2]);
+    for (int i = 0; i < 3; i++) {
+        put16(p, at + 2 * (size_t)i, (uint16_t)s16(m->pos[i]));
+        put16(p, at + 6 + 2 * (size_t)i, (uint16_t)s16(speed > 0 ? m->vel[i] / speed * FS_UNIT_SCALE : 0));
+        put16(p, at + 12 + 2 * (size_t)i, (uint16_t)s16(m->rot[i] * FS_UNIT_SCALE / FS_ROT_MAX));
+    }
+    put16(p, at + 18, (uint16_t)s16(m->bank * FS_UNIT_SCALE / FS_BANK_MAX));
+    put16(p, at + 20, u16c(speed * FS_SPEED_SCALE));
+    for (int i = 0; i < 4; i++)
+        put16(p, at + 22 + 2 * (size_t)i, (uint16_t)s16(m->quat[i] * FS_UNIT_SCALE));
+}
+
+static void ship_long(fs_payload_t *p, const fs_ship_t *m)
+{
+    putvec(p, 12, m->pos);
+    putvec(p, 24, m->vel);
+    putvec(p, 36, m->rot);
+    put16(p, 48, (uint16_t)s16(m->bank * FS_UNIT_SCALE / FS_BANK_MAX));
+    for (int i = 0; i < 4; i++)
+        putf(p, 52 + 4 * (size_t)i, m->quat[i]);
+}
+
+int fs_write_ship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t type, const fs_ship_t *m)
+{
+    fs_payload_t p;
+    switch (type) {
+    case FS_MSG_VERYSHORTUPDATE:
+        p_init(&p, FS_SIZE_VERYSHORTUPDATE, type, m->player);
+        put32(&p, 4, m->flags);
+        put8(&p, 8, m->status);
+        put8(&p, 9, m->group);
+        ship_short(&p, 10, m);
+        break;
+    case FS_MSG_VERYSHORTFUPDATE:
+        p_init(&p, FS_SIZE_VERYSHORTFUPDATE, type, m->player);
+        put32(&p, 4, m->flags);
+        put8(&p, 8, m->primary);
+        put8(&p, 9, m->secondary);
+        put8(&p, 10, m->group);
+        put8(&p, 11, m->charge);
+        ship_short(&p, 12, m);
+        break;
+    case FS_MSG_UPDATE:
+        p_init(&p, FS_SIZE_UPDATE, type, m->player);
+        put32(&p, 4, m->flags);
+        put8(&p, 8, m->status);
+        put8(&p, 9, m->group);
+        ship_long(&p, m);
+        break;
+    case FS_MSG_FUPDATE:
+        p_init(&p, FS_SIZE_FUPDATE, type, m->player);
+        put32(&p, 4, m->flags);
+        put8(&p, 8, m->primary);
+        put8(&p, 9, m->secondary);
+        put8(&p, 10, m->group);
+        put8(&p, 11, m->charge);
+        ship_long(&p, m);
+        break;
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+        p_init(&p, FS_SIZE_GROUPONLY, type, m->player);
+        put32(&p, 4, m->flags);
+        put8(&p, 8, m->primary);
+        put8(&p, 9, m->secondary);
+        put8(&p, 10, m->group);
+        put8(&p, 11, m->charge);
+        for (int i = 0; i < 3; i++)
+            put16(&p, 12 + 2 * (size_t)i, (uint16_t)s16(m->pos[i]));
+        for (int i = 0; i < 4; i++)
+            put16(&p, 18 + 2 * (size_t)i, (uint16_t)s16(m->quat[i] * FS_UNIT_SCALE));
+        put16(&p, 26, (uint16_t)s16(m->bank * FS_UNIT_SCALE / FS_BANK_MAX));
+        break;
+    default:
+        wr->failed = 1;
+        return -1;
+    }
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_secbull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_secbull_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SECBULL, FS_MSG_SECBULLPOSDIR, m->player);
+    put16(&p, 4, m->owner_type);
+    put16(&p, 6, m->owner);
+    put16(&p, 8, m->bullet_id);
+    put16(&p, 10, m->group);
+    putvec(&p, 12, m->pos);
+    putvec(&p, 24, m->offset);
+    putvec(&p, 36, m->dir);
+    putvec(&p, 48, m->up);
+    putvec(&p, 60, m->drop_dir);
+    put8(&p, 72, m->weapon);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_titanbits(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_titanbits_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_TITANBITS, FS_MSG_TITANBITS, m->player);
+    put16(&p, 4, m->owner_type);
+    put16(&p, 6, m->owner);
+    put16(&p, 8, m->bullet_id);
+    put16(&p, 10, m->group);
+    putvec(&p, 12, m->pos);
+    putvec(&p, 24, m->offset);
+    putvec(&p, 36, m->up);
+    putvec(&p, 48, m->drop_dir);
+    for (int i = 0; i < FS_NUM_TITANBITS; i++)
+        putvec(&p, 60 + 12 * (size_t)i, m->dirs[i]);
+    put8(&p, 180, m->weapon);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_shockwave(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shockwave_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SHOCKWAVE, FS_MSG_SHOCKWAVE, m->player);
+    put16(&p, 4, m->owner);
+    put16(&p, 6, m->group);
+    putvec(&p, 8, m->pos);
+    put8(&p, 20, m->weapon);
+    putf(&p, 24, m->size);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_status(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_status_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, m->has_checksum ? FS_SIZE_STATUS_LONG : FS_SIZE_STATUS, FS_MSG_STATUS, m->player);
+    put32(&p, 4, m->is_host);
+    put8(&p, 8, m->status);
+    put8(&p, 9, m->team);
+    put16(&p, 10, m->team_score);
+    put32(&p, 12, m->ready);
+    put8(&p, 16, m->pickups);
+    put8(&p, 17, m->regen_slots);
+    put8(&p, 18, m->mines);
+    put8(&p, 19, m->triggers);
+    put8(&p, 20, m->trig_vars);
+    putf(&p, 24, m->packets_per_second);
+    if (m->has_checksum)
+        put64(&p, 32, m->level_checksum);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_shipdied(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shipdied_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SHIPDIED, FS_MSG_SHIPDIED, m->player);
+    put8(&p, 2, m->killer);
+    put8(&p, 3, m->type);
+    put8(&p, 4, m->weapon_type);
+    put8(&p, 5, m->weapon);
+    putvec(&p, 8, m->pos);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_droppickup(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_droppickup_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_DROPPICKUP, FS_MSG_DROPPICKUP, m->player);
+    put16(&p, 4, m->id);
+    put16(&p, 6, (uint16_t)m->type);
+    put16(&p, 8, m->group);
+    putvec(&p, 12, m->pos);
+    putvec(&p, 24, m->dir);
+    putf(&p, 36, m->speed);
+    put16(&p, 40, (uint16_t)m->regen_slot);
+    put32(&p, 44, m->sparkle);
+    putf(&p, 48, m->life_count);
+    put16(&p, 52, m->trigger_mod);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_killpickup(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_killpickup_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_KILLPICKUP, FS_MSG_KILLPICKUP, m->player);
+    put16(&p, 2, (uint16_t)m->owner);
+    put16(&p, 4, m->id);
+    put16(&p, 6, (uint16_t)m->style);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_text(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_text_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_TEXTMSG, FS_MSG_TEXTMSG, m->player);
+    putstr(&p, 2, FS_TEXT_LEN, m->text);
+    put8(&p, 130, m->type);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_primbull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_primbull_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_PRIMBULL, FS_MSG_PRIMBULLPOSDIR, m->player);
+    put16(&p, 4, m->owner_type);
+    put16(&p, 6, m->owner);
+    put16(&p, 8, m->bullet_id);
+    put8(&p, 10, m->weapon);
+    put16(&p, 12, m->group);
+    putvec(&p, 16, m->pos);
+    putvec(&p, 28, m->offset);
+    putvec(&p, 40, m->dir);
+    putvec(&p, 52, m->up);
+    put16(&p, 64, (uint16_t)m->power_level);
+    putf(&p, 68, m->plevel);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_expsecondary(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_expsecondary_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_EXPSECONDARY, FS_MSG_EXPSECONDARY, m->player);
+    put16(&p, 4, m->owner_type);
+    put16(&p, 6, m->owner);
+    put16(&p, 8, m->id);
+    putf(&p, 12, m->size);
+    putvec(&p, 16, m->pos);
+    put16(&p, 28, m->group);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_serverkillpickup(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_killpickup_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SERVERKILLPICKUP, FS_MSG_SERVERKILLPICKUP, m->player);
+    put16(&p, 2, (uint16_t)m->owner);
+    put16(&p, 4, m->id);
+    put16(&p, 6, (uint16_t)m->style);
+    put16(&p, 8, m->new_owner);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_serverdied(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_serverdied_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SERVERSAYSSHIPDIED, FS_MSG_SERVERSAYSSHIPDIED, m->player);
+    put8(&p, 2, m->victim);
+    put8(&p, 3, m->killer);
+    put8(&p, 4, m->type);
+    put8(&p, 5, m->weapon_type);
+    put8(&p, 6, m->weapon);
+    putvec(&p, 8, m->pos);
+    put16(&p, 20, (uint16_t)m->deaths);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_pings(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_pings_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_PLAYERPINGS, FS_MSG_PLAYERPINGS, m->player);
+    for (int i = 0; i < FS_MAX_PLAYERS; i++)
+        put16(&p, 2 + 2 * (size_t)i, m->ping[i]);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_explodeship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_explodeship_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_EXPLODESHIP, FS_MSG_EXPLODESHIP, m->player);
+    put16(&p, 2, m->ship);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
+{
+    uint64_t t = ev->timestamp;
+    uint32_t s = ev->sender;
+    switch (ev->type) {
+    case FS_MSG_NAME: return fs_write_name(wr, t, s, &ev->u.name);
+    case FS_MSG_KILLSDEATHSBIKENUM: return fs_write_bikenum(wr, t, s, &ev->u.bikenum);
+    case FS_MSG_HEREIAM: return fs_write_hereiam(wr, t, s, &ev->u.hereiam);
+    case FS_MSG_SENDKILLSDEATHSBIKENUM: return fs_write_playernum(wr, t, s, ev->u.player);
+    case FS_MSG_UPDATE:
+    case FS_MSG_FUPDATE:
+    case FS_MSG_VERYSHORTUPDATE:
+    case FS_MSG_VERYSHORTFUPDATE:
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: return fs_write_ship(wr, t, s, ev->type, &ev->u.ship);
+    case FS_MSG_SECBULLPOSDIR: return fs_write_secbull(wr, t, s, &ev->u.mine);
+    case FS_MSG_TITANBITS: return fs_write_titanbits(wr, t, s, &ev->u.titan);
+    case FS_MSG_SHOCKWAVE: return fs_write_shockwave(wr, t, s, &ev->u.shock);
+    case FS_MSG_STATUS: return fs_write_status(wr, t, s, &ev->u.status);
+    case FS_MSG_SHIPDIED: return fs_write_shipdied(wr, t, s, &ev->u.died);
+    case FS_MSG_DROPPICKUP: return fs_write_droppickup(wr, t, s, &ev->u.drop);
+    case FS_MSG_KILLPICKUP: return fs_write_killpickup(wr, t, s, &ev->u.kill);
+    case FS_MSG_TEXTMSG: return fs_write_text(wr, t, s, &ev->u.text);
+    case FS_MSG_PRIMBULLPOSDIR: return fs_write_primbull(wr, t, s, &ev->u.prim);
+    case FS_MSG_EXPSECONDARY: return fs_write_expsecondary(wr, t, s, &ev->u.expsec);
+    case FS_MSG_SERVERKILLPICKUP: return fs_write_serverkillpickup(wr, t, s, &ev->u.kill);
+    case FS_MSG_SERVERSAYSSHIPDIED: return fs_write_serverdied(wr, t, s, &ev->u.sdied);
+    case FS_MSG_PLAYERPINGS: return fs_write_pings(wr, t, s, &ev->u.pings);
+    case FS_MSG_EXPLODESHIP: return fs_write_explodeship(wr, t, s, &ev->u.explode);
+    default:
+        wr->failed = 1;
+        return -1;
+    }
+}

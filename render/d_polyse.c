@@ -14,11 +14,11 @@ static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v
 // Fixed point for the span loops: 16.16 texels and light rows.
 #define FIX(f) ((int32_t)((f) * 65536.0f))
 
-static void span_lit(const d_polyctx_t *c, uint8_t *dst, float *zrow, int n, float zi, float dz, int32_t s,
-                     int32_t ds, int32_t t, int32_t dt, int32_t l, int32_t dl)
+static void span_lit(const d_polyctx_t *c, uint8_t *restrict dst, float *restrict zrow, int n, float zi, float dz,
+                     int32_t s, int32_t ds, int32_t t, int32_t dt, int32_t l, int32_t dl)
 {
-    const uint8_t *tex = c->texture;
-    const uint8_t *cmap = c->colormap;
+    const uint8_t *restrict tex = c->texture;
+    const uint8_t *restrict cmap = c->colormap;
     const int tw = c->tex_w;
     for (int i = 0; i < n; i++) {
         if (zi >= zrow[i]) {
@@ -33,10 +33,10 @@ static void span_lit(const d_polyctx_t *c, uint8_t *dst, float *zrow, int n, flo
     }
 }
 
-static void span_masked(const d_polyctx_t *c, uint8_t *dst, float *zrow, int n, float zi, float dz, int32_t s,
-                        int32_t ds, int32_t t, int32_t dt)
+static void span_masked(const d_polyctx_t *c, uint8_t *restrict dst, float *restrict zrow, int n, float zi, float dz,
+                        int32_t s, int32_t ds, int32_t t, int32_t dt)
 {
-    const uint8_t *tex = c->texture;
+    const uint8_t *restrict tex = c->texture;
     const int tw = c->tex_w;
     for (int i = 0; i < n; i++) {
         if (zi >= zrow[i]) {

@@ -521,6 +521,112 @@ static void test_render_scene(void **state)
     scene_free(&s);
 }
 
+
+// Mean screen x of the drawn pixels (-1 when none).
+static float centroid_x(const scene_t *s)
+{
+    double sum = 0;
+    int n = 0;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++)
+            if (s->buf[y * s->w + x]) {
+                sum += x;
+                n++;
+            }
+    return n ? (float)(sum / n) : -1.0f;
+}
+
+static void scene_clear(scene_t *s)
+{
+    memset(s->buf, 0, (size_t)s->w * s->h);
+    memset(s->z, 0, (size_t)s->w * s->h * sizeof(float));
+}
+
+static void test_render_interpolation(void **state)
+{
+    (void)state;
+    scene_t s;
+    TU_REQUIRE_DATA();
+    assert_int_equal(scene_init(&s, 320, 200), 0);
+    scene_camera(&s, 0, 0, 0, 0, 0);
+    world_t *w = world_create();
+    world_set_model(w, 1, "maps/none.bsp");
+    world_set_model(w, 2, "progs/missing_for_test.mdl");   // a box, no data needed
+    w->num_models = 3;
+    r_models_t *m = r_models_create();
+    assert_int_equal(r_models_load_level(m, NULL, w), 1);
+    world_begin_frame(w, 1.0);
+    add_ent(w, 3, 2, 100, 30, 0, 0, 0, 0);
+    world_begin_frame(w, 1.1);
+    add_ent(w, 3, 2, 100, -30, 0, 0, 0, 0);   // moved 60 units to the right
+    w->prev_time = 1.0;
+    assert_true(w->entities[3].lerp_ok);
+    r_models_frame(m, w);
+    const double times[3] = {1.0, 1.05, 1.1};
+    float cx[3];
+    for (int i = 0; i < 3; i++) {
+        scene_clear(&s);
+        s.v.time = times[i];
+        r_models_draw(m, w, &s.v);
+        cx[i] = centroid_x(&s);
+    }
+    // y = 30 at distance 100: 160 - 160 * 30 / 100 = 112; y = 0: 160; y = -30: 208
+    assert_float_equal(cx[0], 112, 4);   // the box is 16 deep: its front face sits nearer
+    assert_float_equal(cx[1], 160, 2);
+    assert_float_equal(cx[2], 208, 4);
+    // a teleport (no lerp) draws at the new place at once
+    w->entities[3].lerp_ok = 0;
+    scene_clear(&s);
+    s.v.time = 1.0;
+    r_models_draw(m, w, &s.v);
+    assert_float_equal(centroid_x(&s), 208, 4);
+    // EF_NODRAW and the view entity are not drawn
+    w->entities[3].cur.effects = EF_NODRAW;
+    scene_clear(&s);
+    r_models_draw(m, w, &s.v);
+    assert_float_equal(centroid_x(&s), -1, 0);
+    w->entities[3].cur.effects = 0;
+    w->view.entity = 3;
+    r_models_draw(m, w, &s.v);
+    assert_float_equal(centroid_x(&s), -1, 0);
+    r_models_destroy(m);
+    world_free(w);
+    scene_free(&s);
+}
+
+static void test_render_sprite_types(void **state)
+{
+    (void)state;
+    uint8_t bytes[256];
+    scene_t s;
+    TU_REQUIRE_DATA();
+    assert_int_equal(scene_init(&s, 320, 200), 0);
+    for (int type = 0; type <= 4; type++) {
+        size_t n = build_spr(bytes, type);
+        spr_t sp;
+        char err[160];
+        assert_int_equal(spr_load(&sp, bytes, n, err, sizeof err), 0);
+        // a 4x4 sprite 50 units ahead: about 13x13 pixels, wherever it faces
+        scene_camera(&s, 0, 0, 0, 0, 0);
+        scene_clear(&s);
+        vec3_t org = {50, 0, 0}, ang = {0, 180, 0};
+        r_sprite_draw(&s.v, &sp, spr_image(&sp, 0, 0), org, ang);
+        int px = nonzero(&s);
+        assert_in_range(px, 120, 200);
+        // seen from straight above, upright sprites vanish (Quake's rule); the others still draw
+        scene_camera(&s, 50, 0, 100, 90, 0);
+        scene_clear(&s);
+        r_sprite_draw(&s.v, &sp, spr_image(&sp, 0, 0), org, ang);
+        px = nonzero(&s);
+        if (type == SPR_VP_PARALLEL_UPRIGHT || type == SPR_FACING_UPRIGHT)
+            assert_int_equal(px, 0);
+        else if (type != SPR_ORIENTED)
+            assert_true(px > 0);
+        spr_free(&sp);
+    }
+    scene_free(&s);
+}
+
 static void test_render_effects(void **state)
 {
     (void)state;
@@ -600,6 +706,8 @@ int main(void)
         cmocka_unit_test(test_rast_ztest),
         cmocka_unit_test(test_rast_clipping),
         cmocka_unit_test(test_render_scene),
+        cmocka_unit_test(test_render_interpolation),
+        cmocka_unit_test(test_render_sprite_types),
         cmocka_unit_test(test_render_effects),
     };
     return cmocka_run_group_tests_name("models", tests, NULL, NULL);

@@ -1,14 +1,764 @@
-// r_models.c -- alias models, sprites, particles (placeholder until the models work lands)
+// r_models.c -- entities with alias/sprite models, static entities, the view weapon, temp entities, beams, dlights
+//
+// Owns the level's models (parallel to world->models), the particle pool and
+// the short-lived effects (beams, explosion sprites, dynamic lights), all in
+// fixed arrays: nothing is allocated per frame.
 #include "r_models.h"
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-struct r_models_s { int unused; };
+#include "../engine/log.h"
+#include "r_beam.h"
+#include "r_mlocal.h"
 
-r_models_t *r_models_create(void) { return calloc(1, sizeof(r_models_t)); }
-void r_models_destroy(r_models_t *m) { free(m); }
-int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w) { (void)m; (void)fs; (void)w; return 0; }
-void r_models_frame(r_models_t *m, const world_t *w) { (void)m; (void)w; }
-void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v) { (void)m; (void)w; (void)v; }
-void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v) { (void)m; (void)w; (void)v; }
-void r_models_clear(r_models_t *m) { (void)m; }
+#define R_MAX_BEAMS 24
+#define R_MAX_TEMP_SPRITES 32
+#define R_MAX_MLIGHTS 32
+#define ANIM_LERP_TIME 0.1      // Quake frames last 0.1 s: blend across that
+#define IT_INVISIBILITY 524288  // Quake items bit: no view weapon while invisible
+
+typedef struct {
+    int entity;
+    int model;          // XM_BOLT1 .. XM_BEAM
+    double endtime;
+    vec3_t start, end;
+} r_beam_t;
+
+typedef struct {
+    vec3_t org;
+    double start;
+    int active;
+} r_tsprite_t;
+
+typedef struct {
+    r_dlight_t d;
+    int key;            // entity it belongs to (a new light for it replaces the old), 0 = none
+    double spawn;
+    float radius0;
+} r_mlight_t;
+
+enum { XM_BOLT1, XM_BOLT2, XM_BOLT3, XM_BEAM, XM_EXPLOD, XM_COUNT };
+static const char *const xm_names[XM_COUNT] = {"progs/bolt.mdl", "progs/bolt2.mdl", "progs/bolt3.mdl",
+                                                "progs/beam.mdl", "progs/s_explod.spr"};
+
+struct r_models_s {
+    r_model_t *models;          // parallel to world->models
+    int num_models;
+    int explod_index;           // world model index of s_explod.spr, 0 = none
+    r_model_t extra[XM_COUNT];  // client-side models of temp entities
+    r_model_t box;              // stands in for missing models
+    r_alias_scratch_t scratch;
+    r_particles_t part;
+    r_beam_t beams[R_MAX_BEAMS];
+    r_tsprite_t tsprites[R_MAX_TEMP_SPRITES];
+    r_mlight_t lights[R_MAX_MLIGHTS];
+    uint32_t rng;
+    int vw_model, vw_frame, vw_prev_frame;  // view weapon animation
+    double vw_start;
+    uint8_t *trans;             // WORLD_MAX_PLAYERS translated colormaps of 64 * 256
+    int trans_key[WORLD_MAX_PLAYERS];
+    const uint8_t *trans_src;
+};
+
+// ---- models ------------------------------------------------------------------
+
+// A 16-unit box, one flat-shaded colour per face, for models that could not be loaded.
+static int make_box(mdl_t *b)
+{
+    memset(b, 0, sizeof(*b));
+    b->numskins = 1;
+    b->skinwidth = b->skinheight = 4;
+    b->numverts = 24;
+    b->numtris = 12;
+    b->numframes = 1;
+    b->num_poses = 1;
+    b->num_skin_images = 1;
+    for (int k = 0; k < 3; k++) {
+        b->scale[k] = 16.0f / 255.0f;
+        b->translate[k] = -8;
+        b->mins[k] = -8;
+        b->maxs[k] = 8;
+    }
+    b->radius = 14;
+    b->skins = calloc(1, sizeof(*b->skins));
+    b->skin_pixels = malloc(16);
+    b->st = calloc(24, sizeof(*b->st));
+    b->tris = calloc(12, sizeof(*b->tris));
+    b->frames = calloc(1, sizeof(*b->frames));
+    b->poses = calloc(24, sizeof(*b->poses));
+    b->intervals = calloc(1, sizeof(float));
+    if (!b->skins || !b->skin_pixels || !b->st || !b->tris || !b->frames || !b->poses || !b->intervals) {
+        mdl_free(b);
+        return -1;
+    }
+    b->skins[0].count = 1;
+    b->skins[0].first_interval = -1;
+    b->frames[0].count = 1;
+    b->frames[0].first_interval = -1;
+    memset(b->skin_pixels, 250, 16);   // a yellow that reads as "placeholder" in any level
+    // faces: axis, sign; corners walk counter-clockwise seen from outside
+    for (int f = 0; f < 6; f++) {
+        int axis = f / 2, pos = f & 1;
+        int u = (axis + 1) % 3, w = (axis + 2) % 3;
+        static const int cu[4] = {0, 1, 1, 0}, cw[4] = {0, 0, 1, 1};
+        float n[3] = {0, 0, 0};
+        n[axis] = pos ? 1.0f : -1.0f;
+        int best = 0;
+        float bestd = -2;
+        for (int i = 0; i < MDL_NUM_NORMALS; i++) {
+            float d = mdl_anorms[i][0] * n[0] + mdl_anorms[i][1] * n[1] + mdl_anorms[i][2] * n[2];
+            if (d > bestd) {
+                bestd = d;
+                best = i;
+            }
+        }
+        for (int c = 0; c < 4; c++) {
+            mdl_vert_t *p = &b->poses[f * 4 + c];
+            p->v[axis] = pos ? 255 : 0;
+            // reverse the walk on the negative faces so every face winds outward
+            int cc = pos ? c : 3 - c;
+            p->v[u] = cu[cc] ? 255 : 0;
+            p->v[w] = cw[cc] ? 255 : 0;
+            p->normal = (uint8_t)best;
+            b->st[f * 4 + c].s = cu[cc] * 3;
+            b->st[f * 4 + c].t = cw[cc] * 3;
+        }
+        for (int t = 0; t < 2; t++) {
+            mdl_tri_t *tri = &b->tris[f * 2 + t];
+            tri->facesfront = 1;
+            tri->v[0] = f * 4;
+            tri->v[1] = f * 4 + 1 + t;
+            tri->v[2] = f * 4 + 2 + t;
+        }
+    }
+    return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    if (n < k)
+        return 0;
+    for (size_t i = 0; i < k; i++) {
+        char c = s[n - k + i];
+        if (c >= 'A' && c <= 'Z')
+            c = (char)(c - 'A' + 'a');
+        if (c != suffix[i])
+            return 0;
+    }
+    return 1;
+}
+
+static void free_model(r_model_t *rm)
+{
+    mdl_free(&rm->mdl);
+    spr_free(&rm->spr);
+    rm->kind = RMOD_NONE;
+}
+
+// Load name into rm. Returns 1 when it is a model of ours but could not be loaded.
+static int load_model(r_model_t *rm, vfs_t *fs, const char *name)
+{
+    free_model(rm);
+    int is_mdl = ends_with(name, ".mdl"), is_spr = ends_with(name, ".spr");
+    if (!is_mdl && !is_spr)
+        return 0;
+    size_t size = 0;
+    uint8_t *bytes = fs ? vfs_load(fs, name, &size) : NULL;
+    char err[160];
+    rm->kind = RMOD_MISSING;
+    if (!bytes) {
+        log_warn("%s: missing, drawn as a box", name);
+        return 1;
+    }
+    int rc = is_mdl ? mdl_load(&rm->mdl, bytes, size, err, sizeof err) : spr_load(&rm->spr, bytes, size, err, sizeof err);
+    free(bytes);
+    if (rc < 0) {
+        log_warn("%s: %s; drawn as a box", name, err);
+        return 1;
+    }
+    rm->kind = is_mdl ? RMOD_ALIAS : RMOD_SPRITE;
+    return 0;
+}
+
+static int ensure_scratch(r_models_t *m, int numverts)
+{
+    if (numverts <= m->scratch.cap)
+        return 0;
+    r_cvert_t *view = realloc(m->scratch.view, (size_t)numverts * sizeof(r_cvert_t));
+    if (!view)
+        return -1;
+    m->scratch.view = view;
+    d_vert_t *proj = realloc(m->scratch.proj, (size_t)numverts * sizeof(d_vert_t));
+    if (!proj)
+        return -1;
+    m->scratch.proj = proj;
+    m->scratch.cap = numverts;
+    return 0;
+}
+
+r_models_t *r_models_create(void)
+{
+    r_models_t *m = calloc(1, sizeof(*m));
+    if (!m)
+        return NULL;
+    m->trans = malloc((size_t)WORLD_MAX_PLAYERS * 64 * 256);
+    if (!m->trans || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
+        r_models_destroy(m);
+        return NULL;
+    }
+    m->box.kind = RMOD_ALIAS;
+    r_models_clear(m);
+    return m;
+}
+
+static void free_level(r_models_t *m)
+{
+    for (int i = 0; i < m->num_models; i++)
+        free_model(&m->models[i]);
+    free(m->models);
+    m->models = NULL;
+    m->num_models = 0;
+    for (int i = 0; i < XM_COUNT; i++)
+        free_model(&m->extra[i]);
+}
+
+void r_models_destroy(r_models_t *m)
+{
+    if (!m)
+        return;
+    free_level(m);
+    mdl_free(&m->box.mdl);
+    free(m->scratch.view);
+    free(m->scratch.proj);
+    free(m->trans);
+    free(m);
+}
+
+int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w)
+{
+    free_level(m);
+    r_models_clear(m);
+    int n = w->num_models > 0 ? w->num_models : 0;
+    if (n > WORLD_MAX_MODELS)
+        n = WORLD_MAX_MODELS;
+    m->models = calloc((size_t)(n > 0 ? n : 1), sizeof(r_model_t));
+    if (!m->models)
+        return -1;
+    m->num_models = n;
+    m->explod_index = 0;
+    int missing = 0, maxverts = 24;
+    for (int i = 1; i < n; i++) {
+        missing += load_model(&m->models[i], fs, w->models[i]);
+        if (m->models[i].kind == RMOD_ALIAS && m->models[i].mdl.numverts > maxverts)
+            maxverts = m->models[i].mdl.numverts;
+        if (ends_with(w->models[i], "s_explod.spr"))
+            m->explod_index = i;
+    }
+    // temp entity models are the client's own; absent ones just are not drawn
+    for (int i = 0; i < XM_COUNT; i++) {
+        if (fs && vfs_exists(fs, xm_names[i]))
+            load_model(&m->extra[i], fs, xm_names[i]);
+        if (m->extra[i].kind == RMOD_MISSING)
+            m->extra[i].kind = RMOD_NONE;
+        if (m->extra[i].kind == RMOD_ALIAS && m->extra[i].mdl.numverts > maxverts)
+            maxverts = m->extra[i].mdl.numverts;
+    }
+    if (ensure_scratch(m, maxverts) < 0)
+        return -1;
+    return missing;
+}
+
+void r_models_clear(r_models_t *m)
+{
+    r_part_clear(&m->part);
+    memset(m->beams, 0, sizeof(m->beams));
+    memset(m->tsprites, 0, sizeof(m->tsprites));
+    memset(m->lights, 0, sizeof(m->lights));
+    m->rng = 0x9e3779b9u;
+    m->vw_model = m->vw_frame = m->vw_prev_frame = 0;
+    m->vw_start = -1e9;
+    for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
+        m->trans_key[i] = -1;
+    m->trans_src = NULL;
+}
+
+// ---- helpers -------------------------------------------------------------------
+
+static float lerp_frac(const world_t *w, double t)
+{
+    double span = w->time - w->prev_time;
+    if (!(span > 0))
+        return 1;
+    double f = (t - w->prev_time) / span;
+    return f < 0 ? 0.0f : f > 1 ? 1.0f : (float)f;
+}
+
+static void entity_place(const world_entity_t *e, float frac, vec3_t org, vec3_t ang)
+{
+    for (int k = 0; k < 3; k++) {
+        if (!e->lerp_ok) {
+            org[k] = e->cur.origin[k];
+            ang[k] = e->cur.angles[k];
+            continue;
+        }
+        org[k] = e->prev.origin[k] + frac * (e->cur.origin[k] - e->prev.origin[k]);
+        float d = e->cur.angles[k] - e->prev.angles[k];
+        d -= 360.0f * floorf((d + 180.0f) / 360.0f);   // the short way round
+        ang[k] = e->prev.angles[k] + frac * d;
+    }
+}
+
+static const r_model_t *model_of(const r_models_t *m, int index)
+{
+    if (index <= 0 || index >= m->num_models)
+        return NULL;
+    const r_model_t *rm = &m->models[index];
+    if (rm->kind == RMOD_MISSING)
+        return &m->box;
+    return rm->kind == RMOD_NONE ? NULL : rm;
+}
+
+static int trail_type(int mflags, uint32_t effects)
+{
+    if ((mflags & MDL_EF_ROCKET) || (effects & EF_ROCKET))
+        return 0;
+    if ((mflags & MDL_EF_GRENADE) || (effects & EF_GRENADE))
+        return 1;
+    if ((mflags & MDL_EF_GIB) || (effects & EF_GIB))
+        return 2;
+    if (mflags & MDL_EF_ZOMGIB)
+        return 4;
+    if (mflags & MDL_EF_TRACER)
+        return 3;
+    if (mflags & MDL_EF_TRACER2)
+        return 5;
+    if (mflags & MDL_EF_TRACER3)
+        return 6;
+    return -1;
+}
+
+// Quake's player colours: rows 16..31 (shirt) and 96..111 (pants) replaced by
+// the chosen ranges, reversed for the ranges painted dark-to-light.
+static const uint8_t *player_colormap(r_models_t *m, const world_t *w, const r_view_t *v, int colormap)
+{
+    if (colormap < 1 || colormap > WORLD_MAX_PLAYERS || (w->maxclients > 0 && colormap > w->maxclients))
+        return v->colormap;
+    int slot = colormap - 1;
+    int top = (w->players[slot].top_color & 15) * 16, bottom = (w->players[slot].bottom_color & 15) * 16;
+    int key = top | (bottom >> 4);
+    if (m->trans_src != v->colormap) {
+        for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
+            m->trans_key[i] = -1;
+        m->trans_src = v->colormap;
+    }
+    uint8_t *dst = m->trans + (size_t)slot * 64 * 256;
+    if (m->trans_key[slot] != key) {
+        for (int row = 0; row < 64; row++) {
+            const uint8_t *src = v->colormap + row * 256;
+            uint8_t *d = dst + row * 256;
+            memcpy(d, src, 256);
+            for (int j = 0; j < 16; j++) {
+                d[16 + j] = src[top < 128 ? top + j : top + 15 - j];
+                d[96 + j] = src[bottom < 128 ? bottom + j : bottom + 15 - j];
+            }
+        }
+        m->trans_key[slot] = key;
+    }
+    return dst;
+}
+
+static int light_at(const r_view_t *v, const vec3_t p)
+{
+    // without a world (or its lighting) models are drawn fully lit, as Quake does for unlit maps
+    return v->light_point ? v->light_point(v->light_ctx, p) : 255;
+}
+
+static float model_radius(const mdl_t *mdl)
+{
+    float r = 0;
+    for (int k = 0; k < 3; k++) {
+        float a = fabsf(mdl->mins[k]) > fabsf(mdl->maxs[k]) ? fabsf(mdl->mins[k]) : fabsf(mdl->maxs[k]);
+        r += a * a;
+    }
+    return sqrtf(r);
+}
+
+// Draw one entity's model. prev_frame < 0: no frame blend.
+static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_model_t *rm, const vec3_t org,
+                        const vec3_t angles, const entity_state_t *s, int prev_frame, double anim_start)
+{
+    double t = v->time;
+    vec3_t ang = {angles[0], angles[1], angles[2]};
+    if (rm->kind == RMOD_SPRITE) {
+        const spr_t *sp = &rm->spr;
+        float r = sp->radius > 0 ? sp->radius : (float)(sp->width > sp->height ? sp->width : sp->height);
+        if (!r_sphere_visible(v, org, r))
+            return;
+        r_sprite_draw(v, sp, spr_image(sp, s->frame, t), org, ang);
+        return;
+    }
+    const mdl_t *mdl = &rm->mdl;
+    if (!r_sphere_visible(v, org, model_radius(mdl)))
+        return;
+    if (mdl->flags & MDL_EF_ROTATE)
+        ang[1] = (float)fmod(100.0 * t, 360.0);
+    r_alias_job_t job = {0};
+    job.mdl = mdl;
+    job.pose_b = mdl_pose(mdl, s->frame, t);
+    job.pose_a = job.pose_b;
+    job.blend = 1;
+    if (prev_frame >= 0 && prev_frame != s->frame) {
+        job.pose_a = mdl_pose(mdl, prev_frame, t);
+        job.blend = (float)((t - anim_start) / ANIM_LERP_TIME);
+    }
+    memcpy(job.origin, org, sizeof(vec3_t));
+    memcpy(job.angles, ang, sizeof(vec3_t));
+    job.skin = mdl_skin(mdl, s->skin, t);
+    job.colormap = player_colormap(m, w, v, s->colormap);
+    int j = light_at(v, org);
+    // Quake's clamps: models never overbright much
+    job.ambient = j > 128 ? 128 : j;
+    job.shade = j;
+    if (job.ambient + job.shade > 192)
+        job.shade = 192 - job.ambient;
+    r_alias_draw(v, &m->scratch, &job);
+}
+
+static void add_light(r_models_t *m, int key, const vec3_t org, float radius, double spawn, double die, float decay,
+                      float minlight)
+{
+    r_mlight_t *slot = NULL;
+    if (key)
+        for (int i = 0; i < R_MAX_MLIGHTS && !slot; i++)
+            if (m->lights[i].key == key)
+                slot = &m->lights[i];
+    for (int i = 0; i < R_MAX_MLIGHTS && !slot; i++)
+        if (m->lights[i].d.die < spawn || m->lights[i].d.radius <= 0)
+            slot = &m->lights[i];
+    if (!slot)
+        slot = &m->lights[0];
+    memset(slot, 0, sizeof(*slot));
+    memcpy(slot->d.origin, org, sizeof(vec3_t));
+    slot->d.radius = radius;
+    slot->radius0 = radius;
+    slot->d.die = (float)die;
+    slot->d.decay = decay;
+    slot->d.minlight = minlight;
+    slot->d.color = -1;
+    slot->key = key;
+    slot->spawn = spawn;
+}
+
+static void add_beam(r_models_t *m, const world_fx_event_t *fx, int model, double now)
+{
+    r_beam_t *b = NULL;
+    // a new beam from the same owner replaces its last one
+    for (int i = 0; i < R_MAX_BEAMS && !b; i++)
+        if (m->beams[i].endtime >= now && m->beams[i].entity == fx->entity)
+            b = &m->beams[i];
+    for (int i = 0; i < R_MAX_BEAMS && !b; i++)
+        if (m->beams[i].endtime < now)
+            b = &m->beams[i];
+    if (!b)
+        return;
+    b->entity = fx->entity;
+    b->model = model;
+    b->endtime = now + 0.2;
+    memcpy(b->start, fx->origin, sizeof(vec3_t));
+    memcpy(b->end, fx->end, sizeof(vec3_t));
+}
+
+// The game's own explosion sprite entity at this spot? Then no second one.
+static int explosion_entity_near(const r_models_t *m, const world_t *w, const vec3_t org)
+{
+    if (!m->explod_index)
+        return 0;
+    for (int n = 1; n < w->num_entities; n++) {
+        const world_entity_t *e = &w->entities[n];
+        if (e->seq != w->seq || e->cur.modelindex != m->explod_index)
+            continue;
+        float d2 = 0;
+        for (int k = 0; k < 3; k++)
+            d2 += (e->cur.origin[k] - org[k]) * (e->cur.origin[k] - org[k]);
+        if (d2 < 32 * 32)
+            return 1;
+    }
+    return 0;
+}
+
+static void add_tsprite(r_models_t *m, const vec3_t org, double now)
+{
+    if (m->extra[XM_EXPLOD].kind != RMOD_SPRITE)
+        return;
+    r_tsprite_t *slot = &m->tsprites[0];
+    for (int i = 0; i < R_MAX_TEMP_SPRITES; i++)
+        if (!m->tsprites[i].active || m->tsprites[i].start < slot->start) {
+            slot = &m->tsprites[i];
+            if (!slot->active)
+                break;
+        }
+    slot->active = 1;
+    slot->start = now;
+    memcpy(slot->org, org, sizeof(vec3_t));
+}
+
+static void temp_entity(r_models_t *m, const world_t *w, const world_fx_event_t *fx, double now)
+{
+    static const vec3_t zero = {0, 0, 0};
+    r_particles_t *ps = &m->part;
+    int count = fx->count > 0 ? (fx->count > 1024 ? 1024 : fx->count) : 0;
+    int quake_colors = w->game == GAME_QUAKE || w->game == GAME_NONE;
+    int color = quake_colors && fx->color >= 0 && fx->color < 256 ? fx->color : 0;
+    switch (fx->kind) {
+    case FX_SPIKE: r_part_effect(ps, fx->origin, zero, 0, 10); break;
+    case FX_SUPERSPIKE:
+    case FX_GUNSHOT: r_part_effect(ps, fx->origin, zero, 0, 20); break;
+    case FX_WIZSPIKE: r_part_effect(ps, fx->origin, zero, 20, 30); break;
+    case FX_KNIGHTSPIKE: r_part_effect(ps, fx->origin, zero, 226, 20); break;
+    case FX_EXPLOSION:
+        r_part_explosion(ps, fx->origin);
+        add_light(m, 0, fx->origin, 350, now, now + 0.5, 300, 0);
+        if (!explosion_entity_near(m, w, fx->origin))
+            add_tsprite(m, fx->origin, now);
+        break;
+    case FX_EXPLOSION2:
+        r_part_explosion2(ps, fx->origin, color, count ? count : 1);
+        add_light(m, 0, fx->origin, 350, now, now + 0.5, 300, 0);
+        break;
+    case FX_TAREXPLOSION: r_part_blob(ps, fx->origin); break;
+    case FX_LIGHTNING1: add_beam(m, fx, XM_BOLT1, w->time); break;
+    case FX_LIGHTNING2: add_beam(m, fx, XM_BOLT2, w->time); break;
+    case FX_LIGHTNING3: add_beam(m, fx, XM_BOLT3, w->time); break;
+    case FX_BEAM: add_beam(m, fx, XM_BEAM, w->time); break;
+    case FX_LAVASPLASH: r_part_lava_splash(ps, fx->origin); break;
+    case FX_TELEPORT: r_part_teleport(ps, fx->origin); break;
+    case FX_BLOOD: r_part_effect(ps, fx->origin, fx->dir, 73, count ? count : 20); break;
+    case FX_RAILTRAIL: r_part_trail(ps, fx->origin, fx->end, 1); break;
+    case FX_BFG_EXPLOSION: r_part_explosion2(ps, fx->origin, 208, 8); break;
+    case FX_SPRITE:
+    case FX_FLASHLIGHT:
+    case FX_LASER:
+        break;   // other games' effects: drawn by their own renderers' rules (not Quake's)
+    default:     // sparks, splashes, smoke and unknown codes: a small burst
+        r_part_effect(ps, fx->origin, fx->dir, color, count ? (count > 64 ? 64 : count) : 8);
+        break;
+    }
+}
+
+// ---- the contract ----------------------------------------------------------------
+
+void r_models_frame(r_models_t *m, const world_t *w)
+{
+    // effects of this frame start at the previous frame's time, where drawing resumes
+    r_part_advance(&m->part, w->prev_time);
+    double now = m->part.time;
+    for (int i = 0; i < w->num_events; i++) {
+        const world_event_t *ev = &w->events[i];
+        if (ev->type == EV_TEMPENT) {
+            temp_entity(m, w, &ev->u.fx, now);
+        } else if (ev->type == EV_PARTICLES) {
+            const world_fx_event_t *fx = &ev->u.fx;
+            int count = fx->count < 0 ? 0 : fx->count > 1024 ? 1024 : fx->count;
+            r_part_effect(&m->part, fx->origin, fx->dir, fx->color & 255, count);
+        } else if (ev->type == EV_DLIGHT) {
+            const world_fx_event_t *fx = &ev->u.fx;
+            float dur = fx->duration > 0 && fx->duration < 10 ? fx->duration : 0.1f;
+            float radius = fx->radius > 0 && fx->radius < 4096 ? fx->radius : 200;
+            add_light(m, fx->entity > 0 ? fx->entity : 0, fx->origin, radius, now, w->time + dur, 0, 0);
+        }
+    }
+    // trails and muzzle flashes of the entities present in this frame
+    for (int n = 1; n < w->num_entities; n++) {
+        const world_entity_t *e = &w->entities[n];
+        if (!world_entity_visible(w, n))
+            continue;
+        const r_model_t *rm = model_of(m, e->cur.modelindex);
+        int mflags = rm && rm->kind == RMOD_ALIAS ? rm->mdl.flags : 0;
+        int tt = trail_type(mflags, e->cur.effects);
+        if (tt >= 0 && e->lerp_ok)
+            r_part_trail(&m->part, e->prev.origin, e->cur.origin, tt);
+        if (e->cur.effects & EF_MUZZLEFLASH) {
+            vec3_t f, r, u, org;
+            r_angle_vectors(e->cur.angles, f, r, u);
+            for (int k = 0; k < 3; k++)
+                org[k] = e->cur.origin[k] + 18 * f[k];
+            org[2] += 16;
+            add_light(m, n, org, 200 + (float)(r_rand(&m->rng) & 31), now, w->time + 0.1, 0, 32);
+        }
+    }
+    // view weapon frame changes, for its frame blend
+    int wm = w->view.stats[STAT_WEAPON], wf = w->view.stats[STAT_WEAPONFRAME];
+    if (wm != m->vw_model) {
+        m->vw_model = wm;
+        m->vw_frame = m->vw_prev_frame = wf;
+        m->vw_start = -1e9;
+    } else if (wf != m->vw_frame) {
+        m->vw_prev_frame = m->vw_frame;
+        m->vw_frame = wf;
+        m->vw_start = w->time;
+    }
+}
+
+static void push_dlight(r_view_t *v, const vec3_t org, float radius, float die, float minlight)
+{
+    if (v->num_dlights >= R_MAX_DLIGHTS || v->num_dlights < 0)
+        return;
+    r_dlight_t *d = &v->dlights[v->num_dlights++];
+    memset(d, 0, sizeof(*d));
+    memcpy(d->origin, org, sizeof(vec3_t));
+    d->radius = radius;
+    d->die = die;
+    d->minlight = minlight;
+    d->color = -1;
+}
+
+void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
+{
+    double t = v->time;
+    for (int i = 0; i < R_MAX_MLIGHTS; i++) {
+        r_mlight_t *l = &m->lights[i];
+        if (l->radius0 <= 0 || l->d.die < t)
+            continue;
+        double age = t - l->spawn;
+        float radius = l->radius0 - (float)(age > 0 ? age : 0) * l->d.decay;
+        if (radius > 0)
+            push_dlight(v, l->d.origin, radius, l->d.die, l->d.minlight);
+    }
+    float frac = lerp_frac(w, t);
+    for (int n = 1; n < w->num_entities; n++) {
+        const world_entity_t *e = &w->entities[n];
+        if (!world_entity_visible(w, n))
+            continue;
+        uint32_t fx = e->cur.effects;
+        const r_model_t *rm = model_of(m, e->cur.modelindex);
+        int rocket = (rm && rm->kind == RMOD_ALIAS && (rm->mdl.flags & MDL_EF_ROCKET)) || (fx & EF_ROCKET);
+        if (!(fx & (EF_BRIGHTLIGHT | EF_DIMLIGHT)) && !rocket)
+            continue;
+        vec3_t org, ang;
+        entity_place(e, frac, org, ang);
+        if (fx & EF_BRIGHTLIGHT) {
+            vec3_t o = {org[0], org[1], org[2] + 16};
+            push_dlight(v, o, 400 + (float)(r_rand(&m->rng) & 31), (float)t + 0.001f, 0);
+        } else if (fx & EF_DIMLIGHT) {
+            push_dlight(v, org, 200 + (float)(r_rand(&m->rng) & 31), (float)t + 0.001f, 0);
+        }
+        if (rocket)
+            push_dlight(v, org, 200, (float)t + 0.01f, 0);
+    }
+}
+
+static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
+{
+    const world_view_t *vw = &w->view;
+    if (vw->intermission || vw->stats[STAT_HEALTH] <= 0)
+        return;
+    if (w->game == GAME_QUAKE && (vw->items & IT_INVISIBILITY))
+        return;
+    const r_model_t *rm = model_of(m, vw->stats[STAT_WEAPON]);
+    if (!rm || rm->kind != RMOD_ALIAS)
+        return;
+    entity_state_t s;
+    memset(&s, 0, sizeof(s));
+    s.frame = vw->stats[STAT_WEAPONFRAME];
+    vec3_t axes[3];
+    memcpy(axes[0], v->vpn, sizeof(vec3_t));
+    memcpy(axes[1], v->vright, sizeof(vec3_t));
+    memcpy(axes[2], v->vup, sizeof(vec3_t));
+    const mdl_t *mdl = &rm->mdl;
+    r_alias_job_t job = {0};
+    job.mdl = mdl;
+    job.axes = (const vec3_t *)axes;
+    job.pose_b = mdl_pose(mdl, s.frame, v->time);
+    job.pose_a = job.pose_b;
+    job.blend = 1;
+    if (m->vw_prev_frame != m->vw_frame && m->vw_frame == s.frame) {
+        job.pose_a = mdl_pose(mdl, m->vw_prev_frame, v->time);
+        job.blend = (float)((v->time - m->vw_start) / ANIM_LERP_TIME);
+    }
+    memcpy(job.origin, v->vieworg, sizeof(vec3_t));
+    job.origin[2] += 2;   // Quake's fudge at full screen size: the same amount of gun stays visible
+    job.skin = mdl_skin(mdl, 0, v->time);
+    job.colormap = v->colormap;
+    int j = light_at(v, v->vieworg);
+    job.ambient = j < 24 ? 24 : j;   // always some light on the gun
+    job.shade = j;
+    if (job.ambient > 128)
+        job.ambient = 128;
+    if (job.ambient + job.shade > 192)
+        job.shade = 192 - job.ambient;
+    r_alias_draw(v, &m->scratch, &job);
+}
+
+void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
+{
+    if (!v->buffer || !v->zbuffer || !v->colormap)
+        return;
+    double t = v->time;
+    r_part_advance(&m->part, t);
+    float frac = lerp_frac(w, t);
+
+    for (int n = 1; n < w->num_entities; n++) {
+        if (!world_entity_visible(w, n) || n == w->view.entity)
+            continue;
+        const world_entity_t *e = &w->entities[n];
+        if (e->cur.effects & EF_BRIGHTFIELD) {
+            vec3_t org, ang;
+            entity_place(e, frac, org, ang);
+            r_part_entity_field(&m->part, v, org);
+        }
+        if (e->cur.effects & EF_NODRAW)
+            continue;
+        const r_model_t *rm = model_of(m, e->cur.modelindex);
+        if (!rm)
+            continue;
+        vec3_t org, ang;
+        entity_place(e, frac, org, ang);
+        draw_entity(m, w, v, rm, org, ang, &e->cur, e->lerp_ok ? e->anim_prev_frame : -1, e->anim_start_time);
+    }
+    for (int i = 0; i < w->num_statics; i++) {
+        const entity_state_t *s = &w->statics[i].s;
+        if (s->effects & EF_NODRAW)
+            continue;
+        const r_model_t *rm = model_of(m, s->modelindex);
+        if (rm)
+            draw_entity(m, w, v, rm, s->origin, s->angles, s, -1, 0);
+    }
+    for (int i = 0; i < R_MAX_BEAMS; i++) {
+        r_beam_t *b = &m->beams[i];
+        if (b->endtime < t || m->extra[b->model].kind != RMOD_ALIAS)
+            continue;
+        vec3_t start = {b->start[0], b->start[1], b->start[2]};
+        int owner = b->entity;
+        if (owner > 0 && owner == w->view.entity && owner < w->num_entities) {
+            // the player's own bolt follows the player between updates
+            vec3_t ang;
+            entity_place(&w->entities[owner], frac, start, ang);
+        }
+        r_beam_draw(v, &m->scratch, &m->extra[b->model].mdl, start, b->end, &m->rng);
+    }
+    if (m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
+        const spr_t *sp = &m->extra[XM_EXPLOD].spr;
+        for (int i = 0; i < R_MAX_TEMP_SPRITES; i++) {
+            r_tsprite_t *ts = &m->tsprites[i];
+            if (!ts->active)
+                continue;
+            double age = t - ts->start;
+            int frame = (int)(age * 10);
+            if (frame >= sp->numframes || age < -1) {
+                ts->active = 0;
+                continue;
+            }
+            if (frame < 0)
+                frame = 0;
+            static const vec3_t zero = {0, 0, 0};
+            if (r_sphere_visible(v, ts->org, sp->radius > 0 ? sp->radius : 32))
+                r_sprite_draw(v, sp, spr_image(sp, frame, t), ts->org, zero);
+        }
+    }
+    draw_view_weapon(m, w, v);
+    r_part_draw(&m->part, v);
+}

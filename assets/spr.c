@@ -1,0 +1,175 @@
+// spr.c -- Quake sprite loader: every read bounded, sizes checked before allocation
+#include "spr.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../formats/msg.h"
+#include "mdl.h"
+
+#define SPR_HEADER_SIZE 36
+
+static int fail(char *err, size_t cap, size_t off, const char *fmt, ...)
+{
+    if (err && cap) {
+        int n = snprintf(err, cap, "offset %zu: ", off);
+        if (n < 0)
+            n = 0;
+        if ((size_t)n < cap) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(err + n, cap - (size_t)n, fmt, ap);
+            va_end(ap);
+        }
+    }
+    return -1;
+}
+
+void spr_free(spr_t *s)
+{
+    if (!s)
+        return;
+    free(s->frames);
+    free(s->images);
+    free(s->intervals);
+    free(s->pixels);
+    memset(s, 0, sizeof(*s));
+}
+
+// One image: origin, size, pixels. fill: write it into s at image `idx`.
+static int read_image(spr_t *s, msg_t *r, int fill, int idx, size_t *pix, char *err, size_t cap)
+{
+    size_t off = msg_offset(r);
+    int32_t ox = msg_s32(r), oy = msg_s32(r), w = msg_s32(r), h = msg_s32(r);
+    if (r->bad)
+        return fail(err, cap, off, "expected a sprite frame header, found end of file");
+    if (w < 1 || h < 1 || w > SPR_MAX_DIM || h > SPR_MAX_DIM)
+        return fail(err, cap, off + 8, "expected frame size 1..%d, found %dx%d", SPR_MAX_DIM, w, h);
+    if (ox < -65536 || ox > 65536 || oy < -65536 || oy > 65536)
+        return fail(err, cap, off, "expected a frame origin within 65536, found %d,%d", ox, oy);
+    size_t n = (size_t)w * (size_t)h;
+    const uint8_t *p = msg_bytes(r, n);
+    if (!p)
+        return fail(err, cap, off + 16, "expected %zu bytes of pixels, found end of file", n);
+    if (fill) {
+        spr_image_t *im = &s->images[idx];
+        im->width = w;
+        im->height = h;
+        im->origin_x = ox;
+        im->origin_y = oy;
+        im->offset = *pix;
+        memcpy(s->pixels + *pix, p, n);
+    }
+    *pix += n;
+    return 0;
+}
+
+static int walk(spr_t *s, const uint8_t *data, size_t size, int fill, char *err, size_t cap)
+{
+    msg_t r;
+    msg_init(&r, data, size, 0);
+    msg_bytes(&r, SPR_HEADER_SIZE);
+    int images = 0, intervals = 0;
+    size_t pix = 0;
+    for (int i = 0; i < s->numframes; i++) {
+        size_t off = msg_offset(&r);
+        int32_t type = msg_s32(&r);
+        if (r.bad)
+            return fail(err, cap, off, "expected frame %d of %d, found end of file", i, s->numframes);
+        int n = 1;
+        if (type != 0) {
+            off = msg_offset(&r);
+            n = msg_s32(&r);
+            if (r.bad || n < 1 || n > SPR_MAX_FRAMES)
+                return fail(err, cap, off, "expected frame group size 1..%d, found %d", SPR_MAX_FRAMES, n);
+            for (int k = 0; k < n; k++) {
+                size_t ioff = msg_offset(&r);
+                float f = msg_f32(&r);
+                if (r.bad || !(f > 0.0f) || !isfinite(f))
+                    return fail(err, cap, ioff, "expected group interval > 0");
+                if (fill)
+                    s->intervals[intervals + k] = f;
+            }
+        }
+        if (fill) {
+            s->frames[i].first = images;
+            s->frames[i].count = n;
+            s->frames[i].first_interval = type != 0 ? intervals : -1;
+        }
+        if (type != 0)
+            intervals += n;
+        for (int k = 0; k < n; k++)
+            if (read_image(s, &r, fill, images + k, &pix, err, cap) < 0)
+                return -1;
+        images += n;
+    }
+    if (!fill) {
+        s->num_images = images;
+        s->num_intervals = intervals;
+        s->pixels_size = pix;
+    }
+    return 0;
+}
+
+int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errcap)
+{
+    memset(s, 0, sizeof(*s));
+    if (size < SPR_HEADER_SIZE)
+        return fail(err, errcap, 0, "expected a 36-byte sprite header, found %zu bytes", size);
+    if (memcmp(data, "IDSP", 4) != 0)
+        return fail(err, errcap, 0, "expected magic \"IDSP\"");
+    msg_t r;
+    msg_init(&r, data, size, 0);
+    msg_bytes(&r, 4);
+    int32_t version = msg_s32(&r);
+    if (version != 1)
+        return fail(err, errcap, 4, "expected sprite version 1 (Quake), found %d", version);
+    s->type = msg_s32(&r);
+    s->radius = msg_f32(&r);
+    s->width = msg_s32(&r);
+    s->height = msg_s32(&r);
+    s->numframes = msg_s32(&r);
+    s->beamlength = msg_f32(&r);
+    s->synctype = msg_s32(&r);
+    if (s->type < SPR_VP_PARALLEL_UPRIGHT || s->type > SPR_VP_PARALLEL_ORIENTED)
+        return fail(err, errcap, 8, "expected orientation type 0..4, found %d", s->type);
+    if (s->numframes < 1 || s->numframes > SPR_MAX_FRAMES)
+        return fail(err, errcap, 24, "expected 1..%d frames, found %d", SPR_MAX_FRAMES, s->numframes);
+    if ((size_t)s->numframes * 21 > size - SPR_HEADER_SIZE)
+        return fail(err, errcap, size, "expected at least %zu bytes for %d frames", (size_t)s->numframes * 21,
+                    s->numframes);
+    if (!isfinite(s->radius))
+        s->radius = 0;
+    if (walk(s, data, size, 0, err, errcap) < 0) {
+        memset(s, 0, sizeof(*s));
+        return -1;
+    }
+    // sizes counted by a bounded walk over the file: bounded by its size
+    s->frames = calloc((size_t)s->numframes, sizeof(*s->frames));
+    s->images = calloc((size_t)s->num_images, sizeof(*s->images));
+    s->intervals = calloc((size_t)s->num_intervals + 1, sizeof(float));
+    s->pixels = malloc(s->pixels_size);
+    if (!s->frames || !s->images || !s->intervals || !s->pixels) {
+        spr_free(s);
+        return fail(err, errcap, 0, "out of memory");
+    }
+    if (walk(s, data, size, 1, err, errcap) < 0) {
+        spr_free(s);
+        return -1;
+    }
+    return 0;
+}
+
+const spr_image_t *spr_image(const spr_t *s, int frame, double time)
+{
+    if (frame < 0 || frame >= s->numframes)
+        frame = 0;
+    const spr_frame_t *f = &s->frames[frame];
+    int i = f->first;
+    if (f->count > 1 && f->first_interval >= 0)
+        i += mdl_group_index(s->intervals + f->first_interval, f->count, time);
+    return &s->images[i];
+}

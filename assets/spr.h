@@ -1,0 +1,61 @@
+// spr.h -- Quake sprites (.spr, "IDSP" version 1): bounded loader and frame selection
+//
+//     spr_t s;
+//     if (spr_load(&s, bytes, size, err, sizeof err) < 0) puts(err);
+//     const spr_image_t *im = spr_image(&s, frame, time);   // groups animate by time
+//     // im->width x im->height palette indices at s.pixels + im->offset; 255 = transparent
+//     spr_free(&s);
+//
+// The image's origin_x / origin_y place its upper-left corner relative to the
+// entity origin: x to the right, y up (Quake's convention).
+#ifndef SPR_H
+#define SPR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// Orientation types (header `type`).
+enum {
+    SPR_VP_PARALLEL_UPRIGHT = 0,  // faces the view plane, stays upright
+    SPR_FACING_UPRIGHT = 1,       // faces the viewer's position, stays upright
+    SPR_VP_PARALLEL = 2,          // faces the view plane (explosions)
+    SPR_ORIENTED = 3,             // oriented by the entity's angles
+    SPR_VP_PARALLEL_ORIENTED = 4  // faces the view plane, rolled by the entity's roll
+};
+
+#define SPR_MAX_FRAMES 4096
+#define SPR_MAX_DIM 4096
+
+typedef struct {
+    int32_t width, height;
+    int32_t origin_x, origin_y;
+    size_t offset;            // into pixels
+} spr_image_t;
+
+typedef struct {
+    int32_t first, count;     // images
+    int32_t first_interval;   // -1 for a single frame
+} spr_frame_t;
+
+typedef struct {
+    int32_t type;
+    float radius;
+    int32_t width, height, numframes;
+    float beamlength;
+    int32_t synctype;
+    spr_frame_t *frames;
+    spr_image_t *images;
+    int32_t num_images;
+    float *intervals;         // cumulative end times within each group
+    int32_t num_intervals;
+    uint8_t *pixels;
+    size_t pixels_size;
+} spr_t;
+
+// Returns 0, or -1 with "offset N: expected ..." in err (*s zeroed).
+int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errcap);
+void spr_free(spr_t *s);
+// Image of frame `frame` at `time`; out-of-range frames use frame 0.
+const spr_image_t *spr_image(const spr_t *s, int frame, double time);
+
+#endif

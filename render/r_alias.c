@@ -1,0 +1,200 @@
+// r_alias.c -- alias model front end: pose blend, transform, Quake's normal shading, near clip, triangle setup
+#include <math.h>
+#include <string.h>
+
+#include "r_mlocal.h"
+
+#define DEG2RAD(a) ((a) * (float)(M_PI / 180.0))
+
+void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up)
+{
+    float sy = sinf(DEG2RAD(angles[1])), cy = cosf(DEG2RAD(angles[1]));
+    float sp = sinf(DEG2RAD(angles[0])), cp = cosf(DEG2RAD(angles[0]));
+    float sr = sinf(DEG2RAD(angles[2])), cr = cosf(DEG2RAD(angles[2]));
+    forward[0] = cp * cy;
+    forward[1] = cp * sy;
+    forward[2] = -sp;
+    right[0] = -sr * sp * cy + cr * sy;
+    right[1] = -sr * sp * sy - cr * cy;
+    right[2] = -sr * cp;
+    up[0] = cr * sp * cy + sr * sy;
+    up[1] = cr * sp * sy - sr * cy;
+    up[2] = cr * cp;
+}
+
+static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+int r_sphere_visible(const r_view_t *v, const vec3_t centre, float radius)
+{
+    vec3_t d = {centre[0] - v->vieworg[0], centre[1] - v->vieworg[1], centre[2] - v->vieworg[2]};
+    float z = dot3(d, v->vpn), x = dot3(d, v->vright), y = dot3(d, v->vup);
+    if (z + radius < R_NEAR_Z)
+        return 0;
+    // side planes through the eye: |x| = hw * z, |y| = hh * z
+    float hw = (v->xcenter > v->width - v->xcenter ? v->xcenter : v->width - v->xcenter) / v->xscale;
+    float hh = (v->ycenter > v->height - v->ycenter ? v->ycenter : v->height - v->ycenter) / v->yscale;
+    float nw = sqrtf(1 + hw * hw), nh = sqrtf(1 + hh * hh);
+    if (fabsf(x) - hw * z > radius * nw)
+        return 0;
+    if (fabsf(y) - hh * z > radius * nh)
+        return 0;
+    return 1;
+}
+
+static inline void project(const r_view_t *v, const r_cvert_t *c, d_vert_t *p)
+{
+    float zi = 1.0f / c->z;
+    p->x = v->xcenter + v->xscale * c->x * zi;
+    p->y = v->ycenter - v->yscale * c->y * zi;
+    p->z = zi;
+    p->s = c->s;
+    p->t = c->t;
+    p->l = c->l;
+}
+
+void r_draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull)
+{
+    r_cvert_t clip[16];
+    int m = 0;
+    if (n < 3 || n > 8)
+        return;
+    for (int i = 0; i < n; i++) {
+        const r_cvert_t *a = &in[i], *b = &in[(i + 1) % n];
+        int ain = a->z >= R_NEAR_Z, bin = b->z >= R_NEAR_Z;
+        if (ain)
+            clip[m++] = *a;
+        if (ain != bin) {
+            float f = (R_NEAR_Z - a->z) / (b->z - a->z);
+            r_cvert_t *o = &clip[m++];
+            o->x = a->x + f * (b->x - a->x);
+            o->y = a->y + f * (b->y - a->y);
+            o->z = R_NEAR_Z;
+            o->s = a->s + f * (b->s - a->s);
+            o->t = a->t + f * (b->t - a->t);
+            o->l = a->l + f * (b->l - a->l);
+        }
+    }
+    if (m < 3)
+        return;
+    d_vert_t p[16];
+    for (int i = 0; i < m; i++)
+        project(v, &clip[i], &p[i]);
+    if (cull) {
+        // the clipped polygon keeps its winding: any non-degenerate fan triangle tells it
+        float area = 0;
+        for (int i = 1; i + 1 < m && area == 0; i++)
+            area = d_poly_area2(&p[0], &p[i], &p[i + 1]);
+        if (area <= 0)
+            return;
+    }
+    for (int i = 1; i + 1 < m; i++)
+        d_poly_triangle(c, &p[0], &p[i], &p[i + 1]);
+}
+
+// Light vector of Quake's model shading, in world space: light comes from +x.
+static const float r_lightvec[3] = {-1, 0, 0};
+
+void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t *job)
+{
+    const mdl_t *m = job->mdl;
+    if (!m || m->numverts > sc->cap || !v->zbuffer)
+        return;
+    vec3_t ax[3];   // model x, y, z axes in world space: forward, left (= -right), up
+    if (job->axes) {
+        memcpy(ax[0], job->axes[0], sizeof(vec3_t));
+        for (int k = 0; k < 3; k++)
+            ax[1][k] = -job->axes[1][k];
+        memcpy(ax[2], job->axes[2], sizeof(vec3_t));
+    } else {
+        // alias models are drawn with the pitch inverted, as Quake does
+        vec3_t a = {-job->angles[0], job->angles[1], job->angles[2]}, right;
+        r_angle_vectors(a, ax[0], right, ax[2]);
+        for (int k = 0; k < 3; k++)
+            ax[1][k] = -right[k];
+    }
+    // Composite of (byte vertex -> model -> world -> view): view = A * v + b.
+    const float *vaxis[3] = {v->vright, v->vup, v->vpn};
+    float A[3][3], b[3];
+    vec3_t org;
+    for (int k = 0; k < 3; k++)
+        org[k] = job->origin[k] + m->translate[0] * ax[0][k] + m->translate[1] * ax[1][k] +
+                 m->translate[2] * ax[2][k] - v->vieworg[k];
+    for (int i = 0; i < 3; i++) {
+        for (int k = 0; k < 3; k++)
+            A[i][k] = m->scale[k] * dot3(ax[k], vaxis[i]);
+        b[i] = dot3(org, vaxis[i]);
+    }
+
+    // Quake's R_AliasSetupLighting: light rows (colormap units) from ambient and directional shade.
+    int amb = job->ambient < 5 ? 5 : job->ambient;
+    float ambient_rows = (float)(255 - (amb > 255 ? 255 : amb)) * (64.0f / 256.0f);
+    if (ambient_rows < 5.0f / 256.0f)
+        ambient_rows = 5.0f / 256.0f;
+    float shade_rows = (float)(job->shade < 0 ? 0 : job->shade) * (64.0f / 256.0f);
+    float lv[3] = {dot3(r_lightvec, ax[0]), dot3(r_lightvec, ax[1]), dot3(r_lightvec, ax[2])};
+    float ldot[MDL_NUM_NORMALS];
+    for (int i = 0; i < MDL_NUM_NORMALS; i++) {
+        float c = dot3(mdl_anorms[i], lv);
+        float l = ambient_rows;
+        if (c < 0) {
+            l += shade_rows * c;
+            if (l < 0)
+                l = 0;
+        }
+        ldot[i] = l;
+    }
+
+    const mdl_vert_t *pa = mdl_pose_verts(m, job->pose_a), *pb = mdl_pose_verts(m, job->pose_b);
+    float f = job->blend < 0 ? 0 : job->blend > 1 ? 1 : job->blend;
+    if (job->pose_a == job->pose_b)
+        f = 0;
+    int any_near = 0, any_in = 0;
+    for (int i = 0; i < m->numverts; i++) {
+        float p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = (float)pa[i].v[k] + f * (float)((int)pb[i].v[k] - (int)pa[i].v[k]);
+        r_cvert_t *c = &sc->view[i];
+        c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
+        c->y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + b[1];
+        c->z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
+        c->s = (float)m->st[i].s;
+        c->t = (float)m->st[i].t;
+        c->l = ldot[pa[i].normal] + f * (ldot[pb[i].normal] - ldot[pa[i].normal]);
+        if (c->z >= R_NEAR_Z) {
+            project(v, c, &sc->proj[i]);
+            any_in = 1;
+        } else {
+            any_near = 1;
+        }
+    }
+    if (!any_in)
+        return;
+
+    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, job->skin, m->skinwidth,
+                       m->skinheight, job->colormap, D_LIT};
+    float half = (float)(m->skinwidth / 2);
+    for (int i = 0; i < m->numtris; i++) {
+        const mdl_tri_t *t = &m->tris[i];
+        int i0 = t->v[0], i1 = t->v[1], i2 = t->v[2];
+        int back = !t->facesfront;
+        if (!any_near || (sc->view[i0].z >= R_NEAR_Z && sc->view[i1].z >= R_NEAR_Z && sc->view[i2].z >= R_NEAR_Z)) {
+            d_vert_t q[3] = {sc->proj[i0], sc->proj[i1], sc->proj[i2]};
+            if (d_poly_area2(&q[0], &q[1], &q[2]) <= 0)
+                continue;   // faces away
+            if (back) {
+                // back-facing skin half: seam vertices move to the right half of the skin
+                for (int k = 0; k < 3; k++)
+                    if (m->st[t->v[k]].onseam)
+                        q[k].s += half;
+            }
+            d_poly_triangle(&ctx, &q[0], &q[1], &q[2]);
+        } else {
+            r_cvert_t q[3] = {sc->view[i0], sc->view[i1], sc->view[i2]};
+            if (back)
+                for (int k = 0; k < 3; k++)
+                    if (m->st[t->v[k]].onseam)
+                        q[k].s += half;
+            r_draw_poly(v, &ctx, q, 3, 1);
+        }
+    }
+}

@@ -1,0 +1,95 @@
+// r_mlocal.h -- private defs shared by the alias, sprite, particle and beam drawers (r_models.c owns the state)
+#ifndef R_MLOCAL_H
+#define R_MLOCAL_H
+
+#include <stdint.h>
+
+#include "../assets/mdl.h"
+#include "../assets/spr.h"
+#include "d_polyse.h"
+#include "r_view.h"
+
+#define R_NEAR_Z 1.0f   // view-space near plane for models, sprites and particles
+
+typedef enum { RMOD_NONE = 0, RMOD_ALIAS, RMOD_SPRITE, RMOD_MISSING } r_mod_kind_t;
+
+typedef struct {
+    r_mod_kind_t kind;
+    mdl_t mdl;
+    spr_t spr;
+} r_model_t;
+
+// A vertex in view space (x right, y up, z forward) with its texture and light.
+typedef struct {
+    float x, y, z, s, t, l;
+} r_cvert_t;
+
+// Scratch for one alias model's transformed vertices; sized at level load.
+typedef struct {
+    r_cvert_t *view;     // numverts
+    d_vert_t *proj;      // numverts (valid where view z >= R_NEAR_Z)
+    int cap;
+} r_alias_scratch_t;
+
+// What to draw: an alias model at a place, in a pose blend, with its light.
+typedef struct {
+    const mdl_t *mdl;
+    int pose_a, pose_b;
+    float blend;               // 0 = pose_a, 1 = pose_b
+    vec3_t origin;
+    vec3_t angles;             // entity angles (pitch up positive, as the game sends them)
+    const vec3_t *axes;        // if set: forward, right, up used instead of angles (view weapon)
+    const uint8_t *skin;
+    const uint8_t *colormap;   // 64 x 256 (translated for players)
+    int ambient, shade;        // Quake's ambientlight / shadelight, 0..255
+} r_alias_job_t;
+
+// Quake's AngleVectors: pitch, yaw, roll in degrees to forward, right, up.
+void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up);
+// Is a sphere (world centre, radius) at least partly inside the view frustum?
+int r_sphere_visible(const r_view_t *v, const vec3_t centre, float radius);
+// Near-clip a convex polygon given in view space, project and fill it.
+// cull: skip it when it faces away (clockwise rule of the alias models).
+void r_draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull);
+void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t *job);
+
+// Sprites: draw image of s at origin (angles used by the oriented types).
+void r_sprite_draw(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
+                   const vec3_t angles);
+
+// ---- particles ----
+#define R_MAX_PARTICLES 4096
+typedef enum { PT_STATIC, PT_GRAV, PT_SLOWGRAV, PT_FIRE, PT_EXPLODE, PT_EXPLODE2, PT_BLOB, PT_BLOB2 } r_ptype_t;
+typedef struct {
+    vec3_t org, vel;
+    float die, ramp;
+    uint8_t color, type;
+} r_particle_t;
+
+typedef struct {
+    r_particle_t p[R_MAX_PARTICLES];
+    int num;
+    double time;           // particle clock; < 0 until the first frame sets it
+    uint32_t rng;
+    int tracer_count;
+    float avel[MDL_NUM_NORMALS][3];   // entity-particle angular speeds
+} r_particles_t;
+
+void r_part_clear(r_particles_t *ps);
+uint32_t r_rand(uint32_t *state);   // 0..0x7fff, deterministic
+// Move the clock to t, running Quake's particle physics in steps of at most 50 ms.
+void r_part_advance(r_particles_t *ps, double t);
+void r_part_effect(r_particles_t *ps, const vec3_t org, const vec3_t dir, int color, int count);
+void r_part_explosion(r_particles_t *ps, const vec3_t org);
+void r_part_explosion2(r_particles_t *ps, const vec3_t org, int color_start, int color_len);
+void r_part_blob(r_particles_t *ps, const vec3_t org);
+void r_part_lava_splash(r_particles_t *ps, const vec3_t org);
+void r_part_teleport(r_particles_t *ps, const vec3_t org);
+// Trail types as Quake's R_RocketTrail: 0 rocket, 1 smoke, 2 blood, 3 tracer, 4 slight blood, 5 tracer2, 6 voor.
+void r_part_trail(r_particles_t *ps, const vec3_t start, const vec3_t end, int type);
+void r_part_draw(const r_particles_t *ps, const r_view_t *v);
+// EF_BRIGHTFIELD: the sphere of particles around an entity, drawn directly.
+void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t origin);
+void r_part_draw_one(const r_view_t *v, const vec3_t org, int color);
+
+#endif

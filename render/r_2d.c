@@ -44,7 +44,7 @@ void r_2d_destroy(r_2d_t *d)
     free(d);
 }
 
-static int load_pic(wad_pic_t *p, vfs_t *fs, const wad_t *wad, const char *name)
+static int load_pic(wad_pic_t *p, vfs_t *fs, const wad_t *wad, const char *wadname, const char *name)
 {
     char err[160] = "";
     if (strchr(name, '/')) {
@@ -74,7 +74,7 @@ static int load_pic(wad_pic_t *p, vfs_t *fs, const wad_t *wad, const char *name)
                      l->offset, l->type, l->disksize);
     }
     if (rc < 0)
-        log_warn("%s lump %s: %s", "gfx.wad", name, err);
+        log_warn("%s lump %s: %s", wadname, name, err);
     return rc;
 }
 
@@ -98,7 +98,7 @@ int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w)
     }
     int loaded = 0;
     for (int i = 0; i < g->num_pics && i < R2D_MAX_PICS; i++)
-        if (g->pics[i] && load_pic(&d->pics[i], fs, have_wad ? &wad : NULL, g->pics[i]) == 0)
+        if (g->pics[i] && load_pic(&d->pics[i], fs, have_wad ? &wad : NULL, g->wad, g->pics[i]) == 0)
             loaded++;
     if (have_wad)
         wad_close(&wad);

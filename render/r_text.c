@@ -120,14 +120,23 @@ void r_2d_tile_rows(r_2d_t *d, r_2d_canvas_t *c, int y0, int y1)
     if (y1 > c->height)
         y1 = c->height;
     int s = c->scale;
+    // The tile is fixed to the virtual screen; the column walk steps through
+    // virtual pixels without a division per pixel (this runs on every frame).
+    int vx0 = floor_div(-c->ox, s), sub0 = -c->ox - vx0 * s;
+    int tx0 = ((vx0 % t->width) + t->width) % t->width;
     for (int ry = y0; ry < y1; ry++) {
         int vy = floor_div(ry - c->oy, s);
         int ty = ((vy % t->height) + t->height) % t->height;
         const uint8_t *row = t->pixels + (size_t)ty * (size_t)t->width;
         uint8_t *dst = c->buf + (size_t)ry * (size_t)c->rowbytes;
+        int tx = tx0, sub = sub0;
         for (int rx = 0; rx < c->width; rx++) {
-            int vx = floor_div(rx - c->ox, s);
-            dst[rx] = row[((vx % t->width) + t->width) % t->width];
+            dst[rx] = row[tx];
+            if (++sub == s) {
+                sub = 0;
+                if (++tx == t->width)
+                    tx = 0;
+            }
         }
     }
 }

@@ -141,6 +141,29 @@ static int shows_lump(const fixture_t *f, const char *name, int x, int y, int sc
     return ok;
 }
 
+// Is real column range [x0, x1) of rows [y0, y1) the back tile fixed to the virtual screen?
+static int shows_tile(const fixture_t *f, int x0, int x1, int y0, int y1, int scale, int ox, int oy)
+{
+    size_t size = 0;
+    uint8_t *bytes = vfs_load(f->fs, "gfx.wad", &size);
+    wad_t wad;
+    char err[128];
+    assert_int_equal(wad_open(&wad, bytes, size, err, sizeof err), 0);
+    wad_pic_t pic;
+    assert_int_equal(wad_lump_pic(&wad, wad_find(&wad, "backtile"), &pic, err, sizeof err), 0);
+    int ok = 1;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            int vx = (x - ox + scale * 1000) / scale - 1000, vy = (y - oy + scale * 1000) / scale - 1000;
+            if (px(f, x, y) != pic.pixels[((vy % 128 + 128) % 128) * 128 + (vx % 128 + 128) % 128])
+                ok = 0;
+        }
+    wad_pic_free(&pic);
+    wad_close(&wad);
+    free(bytes);
+    return ok;
+}
+
 static uint32_t fnv(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
@@ -184,6 +207,24 @@ static void test_wad_real(void **state)
     assert_int_equal(cc->type, WAD_TYP_MIPTEX);
     assert_int_equal(cc->disksize, 16384);
     assert_null(wad_find(&wad, "no_such_lump"));
+    wad_close(&wad);
+    free(bytes);
+
+    // WAD3 (GoldSrc): same directory, pictures carry their own palette.
+    bytes = tu_read(tu_data("goldsrc/valve/gfx.wad"), &size);
+    assert_non_null(bytes);
+    assert_int_equal(wad_open(&wad, bytes, size, err, sizeof err), 0);
+    assert_int_equal(wad.kind, WAD_KIND_WAD3);
+    assert_int_equal(wad.num_lumps, 7);
+    wad_pic_t p;
+    assert_int_equal(wad_lump_pic(&wad, wad_find(&wad, "lambda"), &p, err, sizeof err), 0);
+    assert_int_equal(p.width, 128);
+    assert_int_equal(p.height, 128);
+    assert_non_null(p.palette);
+    wad_pic_free(&p);
+    const wad_lump_t *font = wad_find(&wad, "conchars");
+    assert_non_null(font);
+    assert_int_equal(font->type, WAD_TYP_FONT);
     wad_close(&wad);
     free(bytes);
 }
@@ -379,8 +420,25 @@ static void test_sbar_scaled(void **state)
     fx_draw(&f, 3.0, "sbar_1280");
     // virtual 426x240: bar centered at x (426-320)/2 = 53 -> real 1 + 159 (1 left-over column)
     assert_true(shows_lump(&f, "face1", 1 + (53 + 112) * 3, 720 - 24 * 3, 3, 0));
-    // back tile beside the bar
+    // back tile beside the bar, over the left-over column too
     assert_true(region_nonzero(&f, 0, 700, 150, 20) > 0);
+    assert_true(shows_tile(&f, 0, 1 + 53 * 3, 720 - 48 * 3, 720, 3, 1, 0));
+    // deathmatch: the bar against the left edge, frag boxes on the inventory line
+    f.w->deathmatch = 1;
+    f.w->maxclients = 8;
+    f.w->view.entity = 2;
+    snprintf(f.w->players[1].name, WORLD_NAME_LEN, "me");
+    f.w->players[1].frags = 3;
+    f.w->players[1].top_color = 13;
+    f.w->players[1].bottom_color = 4;
+    snprintf(f.w->players[5].name, WORLD_NAME_LEN, "them");
+    f.w->players[5].frags = -2;
+    fx_draw(&f, 3.0, "sbar_1280_dm");
+    assert_true(shows_lump(&f, "face1", 1 + 112 * 3, 720 - 24 * 3, 3, 0));
+    // probes under the blank first digit: me first (shirt, pants), then them (colour 0)
+    assert_int_equal(px(&f, 1 + 205 * 3, 720 - 47 * 3), 13 * 16 + 8);
+    assert_int_equal(px(&f, 1 + 205 * 3, 720 - 43 * 3), 4 * 16 + 8);
+    assert_int_equal(px(&f, 1 + 229 * 3, 720 - 47 * 3), 8);
     f.w->view.intermission = 1;
     assert_int_equal(r_2d_sbar_lines(f.d, f.w, 1280, 720), 0);
     fx_close(&f);

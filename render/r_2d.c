@@ -184,6 +184,19 @@ static void stufftext(r_2d_t *d, const char *text, double time)
     }
 }
 
+// Quake's client prints this when a level starts (CL_ParseServerInfo).
+static void level_banner(r_2d_t *d, const world_t *w)
+{
+    if (!d->game || !d->game->level_banner || !w->level_name[0])
+        return;
+    static const char bar[] = "\n\n\35\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36"
+                              "\36\36\36\36\36\36\36\36\36\36\36\36\36\36\37\n\n";
+    char name[sizeof w->level_name + 4];
+    snprintf(name, sizeof name, "\2%s\n", w->level_name);
+    r_2d_con_print(d, bar, w->time, 0);
+    r_2d_con_print(d, name, w->time, 0);
+}
+
 static void level_start(r_2d_t *d, const world_t *w)
 {
     int silent = d->adopt_silently;
@@ -202,20 +215,22 @@ static void level_start(r_2d_t *d, const world_t *w)
     d->items = 0;
     d->items_known = 1;
     d->damage.percent = d->bonus.percent = 0;
-    if (d->game && d->game->level_banner && w->level_name[0]) {
-        static const char bar[] = "\n\n\35\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36"
-                                  "\36\36\36\36\36\36\36\36\36\36\36\36\36\36\37\n\n";
-        char name[sizeof w->level_name + 4];
-        snprintf(name, sizeof name, "\2%s\n", w->level_name);
-        r_2d_con_print(d, bar, w->time, 0);
-        r_2d_con_print(d, name, w->time, 0);
-    }
+    // The banner goes where the level starts among the frame's prints (EV_LEVEL),
+    // so the server's VERSION line before it is ended as in Quake.
+    int has_level_event = 0;
+    for (int i = 0; i < w->num_events; i++)
+        has_level_event |= w->events[i].type == EV_LEVEL;
+    if (!has_level_event)
+        level_banner(d, w);
 }
 
 void r_2d_frame(r_2d_t *d, const world_t *w)
 {
-    if (!d->level_known || w->level_seq != d->level_seq)
+    int banner = 0;
+    if (!d->level_known || w->level_seq != d->level_seq) {
+        banner = !d->adopt_silently;
         level_start(d, w);
+    }
     uint32_t items = w->view.items;
     if (!d->items_known) {
         d->items = items;
@@ -248,6 +263,10 @@ void r_2d_frame(r_2d_t *d, const world_t *w)
             break;
         case EV_DAMAGE:
             damage(d, &ev->u.damage, w->time);
+            break;
+        case EV_LEVEL:
+            if (banner)
+                level_banner(d, w);
             break;
         default:
             break;

@@ -10,6 +10,7 @@
 #include <stb_image_write.h>
 
 #include "assets/wad.h"
+#include "engine/demo.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "render/r_2d.h"
@@ -649,6 +650,118 @@ static void test_blend(void **state)
     fx_close(&f);
 }
 
+// ---- real demos through the Quake decoder -------------------------------------
+
+typedef struct {
+    demo_t demo;
+    cli_t cli;
+    vfs_t *fs;
+    r_2d_t *d;
+    uint32_t level_seq;
+} play_t;
+
+static void play_open(play_t *p, const char *game, const char *file)
+{
+    memset(p, 0, sizeof(*p));
+    p->cli.basedir = tu_data("quake");
+    p->cli.game = game;
+    assert_int_equal(demo_open(&p->demo, &p->cli, file, NULL, 0), 0);
+    p->fs = demo_mount(&p->demo, &p->cli);
+    p->d = r_2d_create();
+    p->level_seq = (uint32_t)-1;
+}
+
+// Decode up to the first frame at or after `t`, as the frame driver would.
+static void play_to(play_t *p, double t)
+{
+    while (p->demo.world->time < t && demo_read_frame(&p->demo) > 0) {
+        world_t *w = p->demo.world;
+        if (w->level_seq != p->level_seq) {
+            p->level_seq = w->level_seq;
+            r_2d_load(p->d, p->fs, w);
+        }
+        r_2d_frame(p->d, w);
+    }
+}
+
+static void play_draw(play_t *p, fixture_t *f, double t, const char *png)
+{
+    // Reuse the fixture's buffer and PNG writing with the demo's world and 2D state.
+    world_t *w = f->w;
+    r_2d_t *d = f->d;
+    f->w = p->demo.world;
+    f->d = p->d;
+    fx_draw(f, t, png);
+    f->w = w;
+    f->d = d;
+}
+
+static void play_close(play_t *p)
+{
+    r_2d_destroy(p->d);
+    vfs_free(p->fs);
+    demo_close(&p->demo);
+}
+
+static void test_real_demo_sp(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    fixture_t f;
+    fx_open(&f, 320, 200);
+    play_t p;
+    play_open(&p, NULL, tu_data("quake/demos/dosquake101_e4m2.dem"));
+    play_to(&p, 5.3);   // "You got the shells" and "bf" at 5.224
+    world_t *w = p.demo.world;
+    assert_int_equal(w->game, GAME_QUAKE);
+    assert_true(w->view.stats[STAT_HEALTH] > 0);
+    assert_int_equal(r_2d_sbar_lines(p.d, w, 320, 200), 48);
+    play_draw(&p, &f, 5.3, "demo_e4m2_shells");
+    assert_true(region_nonzero(&f, 8, 0, 18 * 8, 8) > 0);    // the print; the banner of 0.0 has expired
+    assert_int_equal(region_nonzero(&f, 0, 8, 320, 8), 0);
+    assert_true(shows_lump(&f, "sbar", 0, 176, 1, 0) == 0);  // numbers drawn over the bar
+    uint8_t out[768];
+    r_2d_blend(p.d, w, 5.3, 0, f.palette, out);
+    assert_memory_not_equal(out, f.palette, 768);   // bonus flash (and the damage of the same frame)
+    r_2d_blend(p.d, w, 6.3, 0, f.palette, out);
+    assert_memory_equal(out, f.palette, 768);
+    play_to(&p, 7.6);   // centerprint at 7.5356
+    play_draw(&p, &f, 7.6, "demo_e4m2_center");
+    int y = (int)(200 * 0.35);
+    assert_true(region_nonzero(&f, 0, y, 320, 8) > 0);
+    play_draw(&p, &f, 9.6, NULL);
+    assert_int_equal(region_nonzero(&f, 0, y, 320, 8), 0);
+    play_to(&p, 47.3);  // damage at 47.2868
+    play_draw(&p, &f, 47.3, "demo_e4m2_damage");
+    play_close(&p);
+    fx_close(&f);
+}
+
+static void test_real_demo_dm(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    fixture_t f;
+    fx_open(&f, 320, 200);
+    play_t p;
+    play_open(&p, "hook", "hook.dem");
+    play_to(&p, 60);
+    world_t *w = p.demo.world;
+    assert_int_equal(w->maxclients, 8);
+    assert_true(w->deathmatch != 0);
+    play_draw(&p, &f, w->time, "demo_hook_dm");
+    // frag boxes on the inventory line: the first one is in a player's shirt colour
+    int top = px(&f, 23 * 8 + 10 + 11, 200 - 47);
+    assert_int_equal(top & 15, 8);
+    free(f.buf);
+    f.width = 1280;
+    f.height = 720;
+    f.buf = malloc(1280 * 720);
+    play_draw(&p, &f, w->time, "demo_hook_dm_1280");
+    play_close(&p);
+    fx_close(&f);
+}
+
 static void test_no_data(void **state)
 {
     (void)state;
@@ -700,6 +813,8 @@ int main(void)
         cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_centerprint_timing),
         cmocka_unit_test(test_blend),
+        cmocka_unit_test(test_real_demo_sp),
+        cmocka_unit_test(test_real_demo_dm),
         cmocka_unit_test(test_no_data),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

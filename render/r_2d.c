@@ -187,7 +187,7 @@ static void stufftext(r_2d_t *d, const char *text, double time)
 // Quake's client prints this when a level starts (CL_ParseServerInfo).
 static void level_banner(r_2d_t *d, const world_t *w)
 {
-    if (!d->game || !d->game->level_banner || !w->level_name[0])
+    if (!d->game || !d->game->level_banner)
         return;
     static const char bar[] = "\n\n\35\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36"
                               "\36\36\36\36\36\36\36\36\36\36\36\36\36\36\37\n\n";

@@ -380,6 +380,24 @@ static void test_sbar_320(void **state)
     // Pinned: the LibreQuake gfx.wad drawn for these stats.
     assert_int_equal(sum, 0x6e1df197u);
 
+    // a rocket launcher picked up at 12.5: inva1 .. inva5 at 10 Hz, twice, then owned
+    world_begin_frame(f.w, 12.5);
+    f.w->view.items |= 32;
+    r_2d_frame(f.d, f.w);
+    fx_draw(&f, 12.52, NULL);
+    assert_true(shows_lump(&f, "inva1_srlaunch", 120, 160, 1, 0));
+    fx_draw(&f, 12.83, NULL);
+    assert_true(shows_lump(&f, "inva4_srlaunch", 120, 160, 1, 0));
+    fx_draw(&f, 13.15, NULL);
+    assert_true(shows_lump(&f, "inva2_srlaunch", 120, 160, 1, 0));
+    fx_draw(&f, 13.51, NULL);
+    assert_true(shows_lump(&f, "inv_srlaunch", 120, 160, 1, 0));
+    // paused: the pause picture over the view
+    f.w->view.paused = 1;
+    fx_draw(&f, 13.51, "paused");
+    assert_true(region_nonzero(&f, (320 - 86) / 2, (200 - 48 - 28) / 2, 86, 28) > 1000);
+    f.w->view.paused = 0;
+
     // low health: red digits, hurt face; damage: pain face for 0.2 s
     f.w->view.stats[STAT_HEALTH] = 15;
     world_begin_frame(f.w, 13.0);

@@ -1,24 +1,353 @@
-// r_2d.c -- 2D drawing (placeholder until the 2D work lands)
-#include "r_2d.h"
-
+// r_2d.c -- 2D front: the per-game HUD table, picture loading, frame events (prints, flashes, damage) and screen blends
+//
+// Nothing here knows a game's HUD layout: each game is one r_2d_game_t entry
+// (pictures by slot, its bar/intermission drawers, its blend colours). Quake's
+// is in r_sbar.c; Quake II and GoldSrc HUDs are added as further entries.
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct r_2d_s { int unused; };
+#include "../engine/log.h"
+#include "r_2d_local.h"
 
-r_2d_t *r_2d_create(void) { return calloc(1, sizeof(r_2d_t)); }
-void r_2d_destroy(r_2d_t *d) { free(d); }
-int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w) { (void)d; (void)fs; (void)w; return 0; }
-void r_2d_frame(r_2d_t *d, const world_t *w) { (void)d; (void)w; }
+static const r_2d_game_t *const games[] = {
+    &r_2d_game_quake,
+};
+
+static const r_2d_game_t *game_for(world_game_t g)
+{
+    for (size_t i = 0; i < sizeof games / sizeof games[0]; i++)
+        if (games[i]->game == g)
+            return games[i];
+    return NULL;
+}
+
+r_2d_t *r_2d_create(void)
+{
+    r_2d_t *d = calloc(1, sizeof(r_2d_t));
+    if (d)
+        d->vcshift = (r_2d_cshift_t){ { 130, 80, 50 }, 0 };   // Quake's cshift_empty
+    return d;
+}
+
+static void free_pics(r_2d_t *d)
+{
+    for (int i = 0; i < R2D_MAX_PICS; i++)
+        wad_pic_free(&d->pics[i]);
+}
+
+void r_2d_destroy(r_2d_t *d)
+{
+    if (!d)
+        return;
+    free_pics(d);
+    free(d);
+}
+
+static int load_pic(wad_pic_t *p, vfs_t *fs, const wad_t *wad, const char *wadname, const char *name)
+{
+    char err[160] = "";
+    if (strchr(name, '/')) {
+        size_t size = 0;
+        uint8_t *bytes = vfs_load(fs, name, &size);
+        if (!bytes)
+            return -1;
+        int rc = wad_pic_from_lmp(p, bytes, size, err, sizeof err);
+        free(bytes);
+        if (rc < 0)
+            log_warn("%s: %s", name, err);
+        return rc;
+    }
+    const wad_lump_t *l = wad ? wad_find(wad, name) : NULL;
+    if (!l)
+        return -1;
+    int rc;
+    if (l->type == WAD_TYP_QPIC) {
+        rc = wad_lump_pic(wad, l, p, err, sizeof err);
+    } else {
+        // Quake's conchars: a headerless 128 x 128 block (stored with the miptex type).
+        size_t size;
+        const uint8_t *bytes = wad_lump_data(wad, l, &size);
+        rc = bytes && size == 128 * 128 ? wad_pic_from_raw(p, bytes, size, 128, 128, err, sizeof err) : -1;
+        if (rc < 0 && !err[0])
+            snprintf(err, sizeof err, "offset %u: expected a picture lump, got type 0x%02x of %u bytes",
+                     l->offset, l->type, l->disksize);
+    }
+    if (rc < 0)
+        log_warn("%s lump %s: %s", wadname, name, err);
+    return rc;
+}
+
+int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w)
+{
+    free_pics(d);
+    d->game = game_for(w->game);
+    const r_2d_game_t *g = d->game;
+    if (!g || !fs)
+        return 0;
+    wad_t wad;
+    int have_wad = 0;
+    size_t size = 0;
+    uint8_t *bytes = g->wad ? vfs_load(fs, g->wad, &size) : NULL;
+    if (bytes) {
+        char err[160];
+        if (wad_open(&wad, bytes, size, err, sizeof err) == 0)
+            have_wad = 1;
+        else
+            log_warn("%s: %s", g->wad, err);
+    }
+    int loaded = 0;
+    for (int i = 0; i < g->num_pics && i < R2D_MAX_PICS; i++)
+        if (g->pics[i] && load_pic(&d->pics[i], fs, have_wad ? &wad : NULL, g->wad, g->pics[i]) == 0)
+            loaded++;
+    if (have_wad)
+        wad_close(&wad);
+    free(bytes);
+    return loaded;
+}
+
+void r_2d_clear(r_2d_t *d)
+{
+    memset(d->con, 0, sizeof d->con);
+    d->con_head = d->con_count = d->con_open = d->con_cr = 0;
+    d->center_set = 0;
+    d->center[0] = 0;
+    d->damage.percent = d->bonus.percent = 0;
+    d->faceanimtime = 0;
+    memset(d->item_gettime, 0, sizeof d->item_gettime);
+    d->items_known = 0;
+    d->level_known = 0;
+    d->adopt_silently = 1;
+    d->vcshift = (r_2d_cshift_t){ { 130, 80, 50 }, 0 };
+}
+
+// ---- frame events -----------------------------------------------------------
+
+static void bonus_flash(r_2d_t *d, double time)
+{
+    if (!d->game)
+        return;
+    memcpy(d->bonus.dest, d->game->bonus_color, sizeof d->bonus.dest);
+    d->bonus.percent = (float)d->game->bonus_percent;
+    d->bonus_time = time;
+}
+
+static float decayed(const r_2d_cshift_t *s, double since, double t, float rate)
+{
+    double p = s->percent - (t > since ? (t - since) * rate : 0);
+    return p > 0 ? (float)p : 0;
+}
+
+static void damage(r_2d_t *d, const world_damage_event_t *e, double time)
+{
+    // Quake's V_ParseDamage: the red shift grows with the damage, up to 150.
+    double count = e->blood * 0.5 + e->armor * 0.5;
+    if (count < 10)
+        count = 10;
+    d->faceanimtime = time + 0.2;
+    if (!d->game)
+        return;
+    float p = decayed(&d->damage, d->damage_time, time, d->game->damage_decay) + (float)(3 * count);
+    d->damage.percent = p > 150 ? 150 : p;
+    d->damage_time = time;
+    static const int armor_only[3] = { 200, 100, 100 }, mixed[3] = { 220, 50, 50 }, blood[3] = { 255, 0, 0 };
+    const int *c = e->armor > e->blood ? armor_only : e->armor ? mixed : blood;
+    memcpy(d->damage.dest, c, sizeof d->damage.dest);
+}
+
+// Console commands the demo stuffs into the client: "bf" (bonus flash) and
+// "v_cshift r g b percent" change what is drawn; everything else is ignored.
+static void stufftext(r_2d_t *d, const char *text, double time)
+{
+    const char *p = text;
+    while (*p) {
+        char cmd[128];
+        size_t n = 0;
+        while (*p && *p != '\n' && *p != ';') {
+            if (n < sizeof cmd - 1)
+                cmd[n++] = *p;
+            p++;
+        }
+        cmd[n] = 0;
+        if (*p)
+            p++;
+        char name[32] = "";
+        int a[4] = { 0, 0, 0, 0 };
+        int got = sscanf(cmd, " %31s %d %d %d %d", name, &a[0], &a[1], &a[2], &a[3]);
+        if (got < 1)
+            continue;
+        if (!strcmp(name, "bf")) {
+            bonus_flash(d, time);
+        } else if (!strcmp(name, "v_cshift")) {
+            d->vcshift = (r_2d_cshift_t){ { a[0], a[1], a[2] }, (float)a[3] };
+        }
+    }
+}
+
+// Quake's client prints this when a level starts (CL_ParseServerInfo).
+static void level_banner(r_2d_t *d, const world_t *w)
+{
+    if (!d->game || !d->game->level_banner)
+        return;
+    static const char bar[] = "\n\n\35\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36\36"
+                              "\36\36\36\36\36\36\36\36\36\36\36\36\36\36\37\n\n";
+    char name[sizeof w->level_name + 4];
+    snprintf(name, sizeof name, "\2%s\n", w->level_name);
+    r_2d_con_print(d, bar, w->time, 0);
+    r_2d_con_print(d, name, w->time, 0);
+}
+
+static void level_start(r_2d_t *d, const world_t *w)
+{
+    int silent = d->adopt_silently;
+    d->level_seq = w->level_seq;
+    d->level_known = 1;
+    d->adopt_silently = 0;
+    memset(d->item_gettime, 0, sizeof d->item_gettime);
+    d->faceanimtime = 0;
+    if (silent) {
+        d->items = w->view.items;
+        d->items_known = 1;
+        return;
+    }
+    // A new level, as Quake's client sees it: its state was cleared, so every
+    // item arrives anew (the weapons flash) and the blends start from nothing.
+    d->items = 0;
+    d->items_known = 1;
+    d->damage.percent = d->bonus.percent = 0;
+    // The banner goes where the level starts among the frame's prints (EV_LEVEL),
+    // so the server's VERSION line before it is ended as in Quake.
+    int has_level_event = 0;
+    for (int i = 0; i < w->num_events; i++)
+        has_level_event |= w->events[i].type == EV_LEVEL;
+    if (!has_level_event)
+        level_banner(d, w);
+}
+
+void r_2d_frame(r_2d_t *d, const world_t *w)
+{
+    int banner = 0;
+    if (!d->level_known || w->level_seq != d->level_seq) {
+        banner = !d->adopt_silently;
+        level_start(d, w);
+    }
+    uint32_t items = w->view.items;
+    if (!d->items_known) {
+        d->items = items;
+        d->items_known = 1;
+    }
+    if (items != d->items) {
+        // Quake's item_gettime: when each bit appeared, for the pickup flashes.
+        for (int j = 0; j < 32; j++)
+            if ((items & (1u << j)) && !(d->items & (1u << j)))
+                d->item_gettime[j] = w->time;
+        d->items = items;
+    }
+    for (int i = 0; i < w->num_events; i++) {
+        const world_event_t *ev = &w->events[i];
+        switch (ev->type) {
+        case EV_PRINT:
+            r_2d_con_print(d, world_event_text(w, ev), w->time, 0);
+            break;
+        case EV_CHAT:
+            r_2d_con_print(d, world_event_text(w, ev), w->time, 128);
+            break;
+        case EV_CENTERPRINT:
+            r_2d_center_print(d, world_event_text(w, ev), w->time);
+            break;
+        case EV_STUFFTEXT:
+            stufftext(d, world_event_text(w, ev), w->time);
+            break;
+        case EV_BONUSFLASH:
+            bonus_flash(d, w->time);
+            break;
+        case EV_DAMAGE:
+            damage(d, &ev->u.damage, w->time);
+            break;
+        case EV_LEVEL:
+            if (banner)
+                level_banner(d, w);
+            break;
+        default:
+            break;
+        }
+    }
+}
+
+// ---- drawing ----------------------------------------------------------------
+
 int r_2d_sbar_lines(const r_2d_t *d, const world_t *w, int width, int height)
 {
-    (void)d; (void)w; (void)width; (void)height;
-    return 0;
+    if (!d || !d->game || !d->game->sbar_lines || width <= 0 || height <= 0)
+        return 0;
+    int s = r_2d_scale(width, height);
+    return d->game->sbar_lines(d, w, width / s, height / s) * s;
 }
-void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v) { (void)d; (void)w; (void)v; }
+
+void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v)
+{
+    if (!d || !v->buffer || v->width <= 0 || v->height <= 0)
+        return;
+    r_2d_canvas_t c;
+    r_2d_canvas_init(&c, v);
+    double t = v->time;
+    const r_2d_game_t *g = d->game;
+    if (g && g->draw_intermission && g->draw_intermission(d, w, &c, t))
+        return;
+    if (d->center_set && t - d->center_start < R2D_CENTER_TIME)
+        r_2d_draw_center_text(d, &c, d->center, -1);
+    if (g && g->draw_hud)
+        g->draw_hud(d, w, &c, t);
+    r_2d_draw_notify(d, &c, t);
+}
+
+// ---- screen blends ----------------------------------------------------------
+
+// Quake's (percent * delta) >> 8, as a floor on every platform.
+static int shift8(int x) { return x >= 0 ? x >> 8 : -((-x + 255) >> 8); }
+
 void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8_t *base, uint8_t *out)
 {
-    (void)d; (void)w; (void)t; (void)contents;
-    memcpy(out, base, 768);
+    const r_2d_game_t *g = d ? d->game : NULL;
+    if (!g) {
+        memcpy(out, base, 768);
+        return;
+    }
+    r_2d_cshift_t sh[4];
+    // Quake's order: contents, damage, bonus, powerup.
+    if (contents == -4)
+        sh[0] = g->contents_slime;
+    else if (contents == -5)
+        sh[0] = g->contents_lava;
+    else if (contents >= -2)
+        sh[0] = d->vcshift;       // empty, solid, or none
+    else
+        sh[0] = g->contents_water; // water, and anything else below (Quake's default case)
+    sh[1] = d->damage;
+    sh[1].percent = decayed(&d->damage, d->damage_time, t, g->damage_decay);
+    sh[2] = d->bonus;
+    sh[2].percent = decayed(&d->bonus, d->bonus_time, t, g->bonus_decay);
+    sh[3].percent = 0;
+    for (int i = 0; i < g->num_powerups; i++)
+        if (w->view.items & g->powerups[i].items) {
+            memcpy(sh[3].dest, g->powerups[i].dest, sizeof sh[3].dest);
+            sh[3].percent = (float)g->powerups[i].percent;
+            break;
+        }
+    int pct[4];
+    for (int j = 0; j < 4; j++) {
+        pct[j] = (int)sh[j].percent;   // Quake keeps percent as an int
+        if (pct[j] < 0)
+            pct[j] = 0;
+        if (pct[j] > 255)
+            pct[j] = 255;
+    }
+    for (int i = 0; i < 256; i++)
+        for (int k = 0; k < 3; k++) {
+            int c = base[i * 3 + k];
+            for (int j = 0; j < 4; j++)
+                if (pct[j])
+                    c += shift8(pct[j] * (sh[j].dest[k] - c));
+            out[i * 3 + k] = (uint8_t)(c < 0 ? 0 : c > 255 ? 255 : c);
+        }
 }
-void r_2d_clear(r_2d_t *d) { (void)d; }

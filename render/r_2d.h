@@ -22,6 +22,7 @@ typedef struct r_2d_s r_2d_t;
 r_2d_t *r_2d_create(void);
 void r_2d_destroy(r_2d_t *d);
 // Load the game's 2D pictures (gfx.wad, gfx/*.lmp ...). Missing pictures are skipped.
+// Returns how many were loaded (0 when the game has no 2D table or no data).
 int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w);
 void r_2d_frame(r_2d_t *d, const world_t *w);
 int r_2d_sbar_lines(const r_2d_t *d, const world_t *w, int width, int height);
@@ -30,5 +31,8 @@ void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v);
 // `contents` is the view leaf's contents (Quake CONTENTS_WATER -3, SLIME -4, LAVA -5; 0 = none).
 void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8_t *base, uint8_t *out);
 void r_2d_clear(r_2d_t *d);
+// The integer factor 2D is drawn at on a width x height frame: max(1, min(width/320, height/240)).
+// Quake drew 2D 1:1; at 1280x720 a 320-wide status bar would cover a quarter of the width.
+int r_2d_scale(int width, int height);
 
 #endif

@@ -1,0 +1,129 @@
+// r_2d_local.h -- private 2D defs shared by r_2d.c (API, events, blends), r_text.c (drawing, console) and r_sbar.c (Quake HUD)
+//
+// 2D is drawn on a "virtual screen" of vw x vh pixels, each an s x s block of
+// the real framebuffer (s = the integer 2D scale, see r_2d_scale). Game HUD code
+// works in virtual pixels exactly as Quake's did in real ones, so the Quake
+// status bar code reads like the original at 320x200 and simply grows at 1280x720.
+#ifndef R_2D_LOCAL_H
+#define R_2D_LOCAL_H
+
+#include <stdint.h>
+
+#include "../assets/wad.h"
+#include "r_2d.h"
+
+#define R2D_MAX_PICS 256
+#define R2D_CON_LINES 16          // logical console lines kept for the notify area
+#define R2D_CON_LINE_LEN 256
+#define R2D_NOTIFY_LINES 4        // Quake's NUM_CON_TIMES
+#define R2D_NOTIFY_TIME 3.0       // con_notifytime
+#define R2D_CENTER_TIME 2.0       // scr_centertime
+#define R2D_PRINT_SPEED 8.0       // scr_printspeed: finale characters per second
+#define R2D_CENTER_LEN 1024
+
+// A colour shift: the palette moves percent/256 of the way to dest.
+typedef struct {
+    int dest[3];
+    float percent;
+} r_2d_cshift_t;
+
+// One powerup tint: shown while any of `items` bits is set, first match wins.
+typedef struct {
+    uint32_t items;
+    int dest[3];
+    int percent;
+} r_2d_powerup_t;
+
+typedef struct {
+    uint8_t *buf;
+    int width, height, rowbytes;   // real framebuffer
+    int scale;                     // real pixels per virtual pixel
+    int ox, oy;                    // real position of virtual (0,0)
+    int vw, vh;                    // virtual size
+} r_2d_canvas_t;
+
+// What a game's HUD needs; one entry per game (r_2d.c holds the table).
+typedef struct r_2d_game_s {
+    world_game_t game;
+    const char *name;
+    // Pictures: slot -> "wad:lumpname" (from `wad`) or a VFS path ("gfx/inter.lmp").
+    const char *wad;
+    const char *const *pics;
+    int num_pics;
+    int conchars_slot;             // slot of the 128x128 console font, -1 none
+    int backtile_slot;             // slot of the tile behind a narrow status bar, -1 none
+    int level_banner;              // print Quake's level-name banner to the console at a new level
+    // Virtual rows the status bar takes at this virtual size (0 when hidden).
+    int (*sbar_lines)(const r_2d_t *d, const world_t *w, int vw, int vh);
+    void (*draw_hud)(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, double t);
+    // Intermission / finale / cutscene screens; returns 1 when it drew one
+    // (then notify lines and the status bar are not drawn, as in Quake).
+    int (*draw_intermission)(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, double t);
+    // Screen blends.
+    r_2d_cshift_t contents_water, contents_slime, contents_lava;
+    const r_2d_powerup_t *powerups;
+    int num_powerups;
+    int bonus_color[3];
+    int bonus_percent;
+    float damage_decay, bonus_decay;   // percent per second
+} r_2d_game_t;
+
+typedef struct {
+    char text[R2D_CON_LINE_LEN];
+    int len;
+    double time;                   // when the line started (Quake's con_times)
+} r_2d_conline_t;
+
+struct r_2d_s {
+    const r_2d_game_t *game;
+    wad_pic_t pics[R2D_MAX_PICS];
+
+    // console: a ring of logical lines, wrapped when drawn
+    r_2d_conline_t con[R2D_CON_LINES];
+    int con_head;                  // index of the newest line
+    int con_count;
+    int con_open;                  // the newest line takes more characters
+    int con_cr;                    // a '\r' came: the next line overwrites the newest
+
+    // centerprint
+    char center[R2D_CENTER_LEN];
+    double center_start;
+    int center_lines;
+    int center_set;
+
+    // blends
+    r_2d_cshift_t damage, bonus, vcshift;   // vcshift: the "v_cshift" command's empty-contents shift
+    double damage_time, bonus_time;
+
+    // HUD timing, as Quake's client keeps it
+    uint32_t items;
+    int items_known;
+    double item_gettime[32];
+    double faceanimtime;
+    uint32_t level_seq;
+    int level_known;
+    int adopt_silently;            // after a seek: take the items as they are, no flashes, no banner
+};
+
+// r_text.c: drawing in virtual pixels, clipped to the real framebuffer.
+void r_2d_canvas_init(r_2d_canvas_t *c, r_view_t *v);
+void r_2d_pic(r_2d_canvas_t *c, int x, int y, const wad_pic_t *p);        // opaque (Draw_Pic)
+void r_2d_transpic(r_2d_canvas_t *c, int x, int y, const wad_pic_t *p);   // 255 transparent (Draw_TransPic)
+void r_2d_char(r_2d_t *d, r_2d_canvas_t *c, int x, int y, int num);       // conchars, 0 transparent
+void r_2d_string(r_2d_t *d, r_2d_canvas_t *c, int x, int y, const char *s);
+void r_2d_fill(r_2d_canvas_t *c, int x, int y, int w, int h, int color);
+// Fill real rows [y0, y1) across the whole width with the game's back tile.
+void r_2d_tile_rows(r_2d_t *d, r_2d_canvas_t *c, int y0, int y1);
+void r_2d_con_print(r_2d_t *d, const char *text, double time, int mask);
+void r_2d_draw_notify(r_2d_t *d, r_2d_canvas_t *c, double t);
+void r_2d_center_print(r_2d_t *d, const char *text, double time);
+// Draw the centered text `s` typed out to `chars` characters (-1 = all).
+void r_2d_draw_center_text(r_2d_t *d, r_2d_canvas_t *c, const char *s, int chars);
+// Word-wrap like Quake's Con_Print into rows of `width`; returns rows written (at most maxrows,
+// the LAST rows of the text are kept). starts/lens receive each row.
+int r_2d_wrap(const char *text, int len, int width, int *starts, int *lens, int maxrows);
+
+// r_sbar.c
+extern const r_2d_game_t r_2d_game_quake;
+
+#endif

@@ -1,0 +1,297 @@
+// r_text.c -- 2D drawing in virtual pixels (pictures, console font, fills, back tile), the notify lines and centerprint
+#include <string.h>
+
+#include "r_2d_local.h"
+
+int r_2d_scale(int width, int height)
+{
+    int s = width / 320 < height / 240 ? width / 320 : height / 240;
+    return s < 1 ? 1 : s;
+}
+
+void r_2d_canvas_init(r_2d_canvas_t *c, r_view_t *v)
+{
+    c->buf = v->buffer;
+    c->width = v->width;
+    c->height = v->height;
+    c->rowbytes = v->rowbytes ? v->rowbytes : v->width;
+    c->scale = r_2d_scale(v->width, v->height);
+    c->vw = v->width / c->scale;
+    c->vh = v->height / c->scale;
+    // Left-over real pixels: split the columns, and put the rows at the top so
+    // the status bar sits on the bottom row of the frame.
+    c->ox = (v->width - c->vw * c->scale) / 2;
+    c->oy = v->height - c->vh * c->scale;
+}
+
+// Blit a w x h block of source pixels at virtual (x, y). transparent: the colour
+// that is skipped, or -1 for none. Each source pixel becomes an s x s block.
+static void blit(r_2d_canvas_t *c, int x, int y, const uint8_t *src, int srcstride, int w, int h,
+                 int transparent)
+{
+    if (!c->buf || !src)
+        return;
+    int s = c->scale;
+    int rx0 = c->ox + x * s, ry0 = c->oy + y * s;
+    int ry_start = ry0 < 0 ? 0 : ry0;
+    int ry_end = ry0 + h * s > c->height ? c->height : ry0 + h * s;
+    if (ry_start >= ry_end || rx0 >= c->width || rx0 + w * s <= 0)
+        return;
+    for (int ry = ry_start; ry < ry_end; ry++) {
+        const uint8_t *row = src + (size_t)((ry - ry0) / s) * (size_t)srcstride;
+        uint8_t *dst = c->buf + (size_t)ry * (size_t)c->rowbytes;
+        for (int sx = 0; sx < w; sx++) {
+            int p = row[sx];
+            if (p == transparent)
+                continue;
+            int a = rx0 + sx * s, b = a + s;
+            if (a < 0)
+                a = 0;
+            if (b > c->width)
+                b = c->width;
+            for (int rx = a; rx < b; rx++)
+                dst[rx] = (uint8_t)p;
+        }
+    }
+}
+
+void r_2d_pic(r_2d_canvas_t *c, int x, int y, const wad_pic_t *p)
+{
+    if (p && p->pixels)
+        blit(c, x, y, p->pixels, p->width, p->width, p->height, -1);
+}
+
+void r_2d_transpic(r_2d_canvas_t *c, int x, int y, const wad_pic_t *p)
+{
+    if (p && p->pixels)
+        blit(c, x, y, p->pixels, p->width, p->width, p->height, 255);
+}
+
+void r_2d_char(r_2d_t *d, r_2d_canvas_t *c, int x, int y, int num)
+{
+    if (!d->game || d->game->conchars_slot < 0)
+        return;
+    const wad_pic_t *f = &d->pics[d->game->conchars_slot];
+    if (!f->pixels || f->width < 128 || f->height < 128)
+        return;
+    num &= 255;
+    if (num == ' ')
+        return;
+    // 16 x 16 cells of 8 x 8; colour 0 is transparent in the console font.
+    blit(c, x, y, f->pixels + (num >> 4) * 8 * f->width + (num & 15) * 8, f->width, 8, 8, 0);
+}
+
+void r_2d_string(r_2d_t *d, r_2d_canvas_t *c, int x, int y, const char *s)
+{
+    for (; *s; s++, x += 8)
+        r_2d_char(d, c, x, y, (uint8_t)*s);
+}
+
+void r_2d_fill(r_2d_canvas_t *c, int x, int y, int w, int h, int color)
+{
+    if (!c->buf)
+        return;
+    int s = c->scale;
+    int x0 = c->ox + x * s, y0 = c->oy + y * s, x1 = x0 + w * s, y1 = y0 + h * s;
+    if (x0 < 0)
+        x0 = 0;
+    if (y0 < 0)
+        y0 = 0;
+    if (x1 > c->width)
+        x1 = c->width;
+    if (y1 > c->height)
+        y1 = c->height;
+    for (int ry = y0; ry < y1; ry++)
+        if (x1 > x0)
+            memset(c->buf + (size_t)ry * (size_t)c->rowbytes + x0, color & 255, (size_t)(x1 - x0));
+}
+
+static int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+void r_2d_tile_rows(r_2d_t *d, r_2d_canvas_t *c, int y0, int y1)
+{
+    if (!c->buf || !d->game || d->game->backtile_slot < 0)
+        return;
+    const wad_pic_t *t = &d->pics[d->game->backtile_slot];
+    if (!t->pixels)
+        return;
+    if (y0 < 0)
+        y0 = 0;
+    if (y1 > c->height)
+        y1 = c->height;
+    int s = c->scale;
+    // The tile is fixed to the virtual screen; the column walk steps through
+    // virtual pixels without a division per pixel (this runs on every frame).
+    int vx0 = floor_div(-c->ox, s), sub0 = -c->ox - vx0 * s;
+    int tx0 = ((vx0 % t->width) + t->width) % t->width;
+    for (int ry = y0; ry < y1; ry++) {
+        int vy = floor_div(ry - c->oy, s);
+        int ty = ((vy % t->height) + t->height) % t->height;
+        const uint8_t *row = t->pixels + (size_t)ty * (size_t)t->width;
+        uint8_t *dst = c->buf + (size_t)ry * (size_t)c->rowbytes;
+        int tx = tx0, sub = sub0;
+        for (int rx = 0; rx < c->width; rx++) {
+            dst[rx] = row[tx];
+            if (++sub == s) {
+                sub = 0;
+                if (++tx == t->width)
+                    tx = 0;
+            }
+        }
+    }
+}
+
+// ---- console lines (the notify area) ----------------------------------------
+
+// Quake's Con_Print, reduced to what the notify area shows: logical lines with
+// the time each started; wrapping happens when drawn, at the width of the screen.
+void r_2d_con_print(r_2d_t *d, const char *text, double time, int mask)
+{
+    const uint8_t *p = (const uint8_t *)text;
+    if (p[0] == 1 || p[0] == 2) {   // chat / coloured message: the whole text in the second colour set
+        mask = 128;
+        p++;
+    }
+    for (; *p; p++) {
+        if (!d->con_open) {
+            if (!d->con_cr || d->con_count == 0) {
+                d->con_head = (d->con_head + 1) % R2D_CON_LINES;
+                if (d->con_count < R2D_CON_LINES)
+                    d->con_count++;
+            }
+            r_2d_conline_t *l = &d->con[d->con_head];
+            l->len = 0;
+            l->time = time;
+            d->con_open = 1;
+            d->con_cr = 0;
+        }
+        r_2d_conline_t *l = &d->con[d->con_head];
+        if (*p == '\n') {
+            d->con_open = 0;
+        } else if (*p == '\r') {
+            d->con_open = 0;
+            d->con_cr = 1;
+        } else if (l->len < R2D_CON_LINE_LEN - 1) {
+            l->text[l->len++] = (char)(*p | mask);
+        }
+    }
+}
+
+// A character that ends a word for the wrap: Quake compares signed chars with
+// ' ', so the coloured (high-bit) half of the font also breaks words.
+static int word_break(char ch) { return (uint8_t)ch <= ' ' || ((uint8_t)ch & 0x80); }
+
+int r_2d_wrap(const char *text, int len, int width, int *starts, int *lens, int maxrows)
+{
+    if (width < 1)
+        width = 1;
+    if (maxrows < 1)
+        return 0;
+    // Pass 1 counts the rows, pass 2 records the last maxrows of them.
+    int total = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int x = 0, row = 0, first = total - maxrows;
+        if (first < 0)
+            first = 0;
+        if (pass == 1 && first == 0) {
+            starts[0] = 0;
+        }
+        for (int i = 0; i < len; i++) {
+            int l = 0;
+            while (l < width && i + l < len && !word_break(text[i + l]))
+                l++;
+            if (l != width && x + l > width)
+                x = 0;
+            if (x == 0 && i > 0) {
+                if (pass == 1 && row >= first)
+                    lens[row - first] = i - starts[row - first];
+                row++;
+                if (pass == 1 && row >= first)
+                    starts[row - first] = i;
+            }
+            if (++x >= width)
+                x = 0;
+        }
+        if (pass == 0) {
+            total = row + 1;
+        } else if (row >= first) {
+            lens[row - first] = len - starts[row - first];
+        }
+    }
+    return total < maxrows ? total : maxrows;
+}
+
+void r_2d_draw_notify(r_2d_t *d, r_2d_canvas_t *c, double t)
+{
+    int width = (c->vw >> 3) - 2;   // con_linewidth
+    if (width < 1)
+        return;
+    // Collect the newest R2D_NOTIFY_LINES wrapped rows, newest line first.
+    const char *rtext[R2D_NOTIFY_LINES];
+    int rlen[R2D_NOTIFY_LINES];
+    double rtime[R2D_NOTIFY_LINES];
+    int n = 0;
+    for (int k = 0; k < d->con_count && n < R2D_NOTIFY_LINES; k++) {
+        const r_2d_conline_t *l = &d->con[(d->con_head - k + R2D_CON_LINES) % R2D_CON_LINES];
+        int starts[R2D_NOTIFY_LINES], lens[R2D_NOTIFY_LINES];
+        int rows = r_2d_wrap(l->text, l->len, width, starts, lens, R2D_NOTIFY_LINES - n);
+        for (int r = rows - 1; r >= 0; r--) {
+            rtext[n] = l->text + starts[r];
+            rlen[n] = lens[r];
+            rtime[n] = l->time;
+            n++;
+        }
+    }
+    int y = 0;
+    for (int i = n - 1; i >= 0; i--) {
+        if (t - rtime[i] > R2D_NOTIFY_TIME)
+            continue;
+        for (int x = 0; x < rlen[i]; x++)
+            r_2d_char(d, c, (x + 1) << 3, y, (uint8_t)rtext[i][x]);
+        y += 8;
+    }
+}
+
+// ---- centerprint ------------------------------------------------------------
+
+void r_2d_center_print(r_2d_t *d, const char *text, double time)
+{
+    size_t n = strlen(text);
+    if (n >= sizeof(d->center))
+        n = sizeof(d->center) - 1;
+    memcpy(d->center, text, n);
+    d->center[n] = 0;
+    d->center_start = time;
+    d->center_set = 1;
+    d->center_lines = 1;
+    for (size_t i = 0; i < n; i++)
+        if (d->center[i] == '\n')
+            d->center_lines++;
+}
+
+void r_2d_draw_center_text(r_2d_t *d, r_2d_canvas_t *c, const char *s, int chars)
+{
+    int lines = 1;
+    for (const char *p = s; *p; p++)
+        if (*p == '\n')
+            lines++;
+    int remaining = chars < 0 ? 9999 : chars;
+    int y = lines <= 4 ? (int)(c->vh * 0.35) : 48;
+    for (;;) {
+        int l = 0;
+        while (l < 40 && s[l] && s[l] != '\n')
+            l++;
+        int x = (c->vw - l * 8) / 2;
+        for (int j = 0; j < l; j++, x += 8) {
+            r_2d_char(d, c, x, y, (uint8_t)s[j]);
+            if (!remaining--)   // Quake draws one more character than the count: kept
+                return;
+        }
+        y += 8;
+        while (*s && *s != '\n')
+            s++;
+        if (!*s)
+            break;
+        s++;
+    }
+}

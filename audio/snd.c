@@ -38,6 +38,20 @@ typedef struct {
     uint8_t follow;     // position follows the entity (Quake II sounds without origin)
 } voice_t;
 
+// A sound to start now or, delayed (Quake II time offsets, reload clicks), at `due`.
+typedef struct {
+    const snd_sfx_t *sfx;
+    int entity, channel;
+    float volume, attenuation, pitch;
+    vec3_t origin;
+    uint8_t has_origin;
+    uint8_t local;
+    double due;         // world time
+} play_t;
+
+#define SND_PENDING 64
+#define SND_CLIENT_REQS 4
+
 struct snd_s {
     ALCdevice *dev;
     ALCcontext *ctx;
@@ -59,6 +73,8 @@ struct snd_s {
     uint32_t serial;
 
     voice_t voices[SND_VOICES];
+    play_t pending[SND_PENDING];
+    int npending;
     int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
     char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
     snd_cache_t cache;
@@ -266,6 +282,7 @@ static void stop_all_voices(snd_t *s)
     for (int i = 0; i < s->nvoices; i++)
         stop_voice(&s->voices[i]);
     s->statics_started = 0;
+    s->npending = 0;
 }
 
 static int count_kind_lasting(const snd_t *s)
@@ -317,6 +334,8 @@ static const snd_sfx_t *resolve(snd_t *s, const world_t *w, int index)
     const char *name = w->sounds[index];
     int slot = s->idx_slot[index];
     if (!slot || strcmp(s->idx_name[index], name)) {
+        if (!s->fs)
+            return NULL;   // nothing to load from yet
         const snd_sfx_t *e = snd_cache_get(&s->cache, s->fs, s->game, name);
         if (!e && name[0]) {
             // the cache is full of other levels' sounds: start it again
@@ -399,24 +418,97 @@ static void start_voice(snd_t *s, voice_t *v, const snd_sfx_t *sfx, const float 
     v->serial = ++s->serial;
 }
 
-static void play_event(snd_t *s, const world_t *w, const world_sound_event_t *ev)
+static void start_play(snd_t *s, const world_t *w, const play_t *p)
 {
-    const snd_sfx_t *sfx = resolve(s, w, ev->sound);
-    if (!sfx)
-        return;
-    voice_t *v = pick_voice(s, V_DYNAMIC, ev->entity, ev->channel);
+    voice_t *v = pick_voice(s, V_DYNAMIC, p->entity, p->channel);
     if (!v)
         return;
-    const float *origin = ev->has_origin ? ev->origin : entity_origin(w, ev->entity);
-    int relative = ev->entity > 0 && ev->entity == view_entity(w);
+    const float *origin = p->has_origin ? p->origin : entity_origin(w, p->entity);
+    int relative = p->local || (p->entity > 0 && p->entity == view_entity(w));
     v->kind = V_DYNAMIC;
-    v->entity = ev->entity;
-    v->channel = ev->channel;
-    v->sound = ev->sound;
-    v->follow = !ev->has_origin && !relative && origin != NULL;
+    v->entity = p->entity;
+    v->channel = p->channel;
+    v->sound = 0;
+    v->follow = !p->has_origin && !relative && origin != NULL;
     // A sound with a cue point loops until something replaces or stops it (Quake's
     // door and platform movement sounds work this way).
-    start_voice(s, v, sfx, origin, relative, ev->volume, ev->attenuation, ev->pitch, sfx->loop_start >= 0);
+    start_voice(s, v, p->sfx, origin, relative, p->volume, p->attenuation, p->pitch, p->sfx->loop_start >= 0);
+}
+
+static void play(snd_t *s, const world_t *w, const play_t *p, float delay)
+{
+    if (!(delay > 0.0f)) {
+        start_play(s, w, p);
+        return;
+    }
+    if (s->npending >= SND_PENDING)
+        return;   // a burst of delayed sounds: the latest ones are dropped
+    play_t *q = &s->pending[s->npending++];
+    *q = *p;
+    q->due = w->time + delay;
+}
+
+static const snd_sfx_t *sexed_sound(snd_t *s, const world_t *w, int entity, const char *name);
+
+static void play_event(snd_t *s, const world_t *w, const world_sound_event_t *ev)
+{
+    const snd_sfx_t *sfx;
+    if (s->game == GAME_QUAKE2 && ev->sound > 0 && ev->sound < w->num_sounds && w->sounds[ev->sound][0] == '*')
+        sfx = s->fs ? sexed_sound(s, w, ev->entity, w->sounds[ev->sound]) : NULL;
+    else
+        sfx = resolve(s, w, ev->sound);
+    if (!sfx)
+        return;
+    play_t p = { .sfx = sfx, .entity = ev->entity, .channel = ev->channel, .volume = ev->volume,
+                 .attenuation = ev->attenuation, .pitch = ev->pitch, .has_origin = ev->has_origin };
+    memcpy(p.origin, ev->origin, sizeof(p.origin));
+    play(s, w, &p, ev->time_offset);
+}
+
+// Quake II player sounds named "*x.wav" come from the player's model folder.
+static const snd_sfx_t *sexed_sound(snd_t *s, const world_t *w, int entity, const char *name)
+{
+    char model[WORLD_NAME_LEN] = "male";
+    if (entity >= 1 && entity <= WORLD_MAX_PLAYERS) {
+        const char *skin = w->players[entity - 1].skin;   // "name\\model/skin"
+        const char *bs = strchr(skin, '\\');
+        const char *m = bs ? bs + 1 : skin;
+        size_t n = strcspn(m, "/");
+        if (n > 0 && n < sizeof(model))
+            snprintf(model, sizeof(model), "%.*s", (int)n, m);
+    }
+    return snd_cache_get_sexed(&s->cache, s->fs, model, name + 1);
+}
+
+static void play_request(snd_t *s, const world_t *w, const snd_req_t *r)
+{
+    if (!s->fs)
+        return;
+    const snd_sfx_t *sfx = r->name[0] == '*' && s->game == GAME_QUAKE2
+                               ? sexed_sound(s, w, r->entity, r->name)
+                               : snd_cache_get(&s->cache, s->fs, s->game, r->name);
+    if (!sfx || !sfx->buffer)
+        return;
+    play_t p = { .sfx = sfx, .entity = r->entity, .channel = r->channel, .volume = r->volume,
+                 .attenuation = r->attenuation, .pitch = 1.0f, .has_origin = r->has_origin, .local = r->local };
+    memcpy(p.origin, r->origin, sizeof(p.origin));
+    play(s, w, &p, r->delay);
+}
+
+// Delayed sounds whose time has come; after a jump back in time they are dropped.
+static void run_pending(snd_t *s, const world_t *w)
+{
+    int keep = 0;
+    for (int i = 0; i < s->npending; i++) {
+        play_t *p = &s->pending[i];
+        if (p->due <= w->time + 1e-6) {
+            if (p->due > w->time - 1.0)
+                start_play(s, w, p);
+        } else if (p->due < w->time + 5.0) {
+            s->pending[keep++] = *p;
+        }
+    }
+    s->npending = keep;
 }
 
 static void stop_event(snd_t *s, const world_sound_event_t *ev)
@@ -512,6 +604,11 @@ void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w)
     new_level(s, w);
     for (int i = 1; i < w->num_sounds && i < WORLD_MAX_SOUNDS; i++)
         resolve(s, w, i);
+    // the clients' own sounds, quietly: a missing one warns only if it is played
+    char path[WORLD_NAME_LEN + 32];
+    for (const char *const *n = snd_client_preload(w->game); fs && *n; n++)
+        if (snd_sound_path(w->game, *n, path, sizeof(path)) && vfs_exists(fs, path))
+            snd_cache_get(&s->cache, fs, w->game, *n);
 }
 
 void snd_frame(snd_t *s, const world_t *w)
@@ -525,13 +622,25 @@ void snd_frame(snd_t *s, const world_t *w)
     if (!s->have_seq || s->last_seq != w->seq) {
         s->have_seq = 1;
         s->last_seq = w->seq;
+        run_pending(s, w);
+        snd_req_t req[SND_CLIENT_REQS];
         for (int i = 0; i < w->num_events && i < WORLD_MAX_EVENTS; i++) {
             const world_event_t *ev = &w->events[i];
             if (ev->type == EV_SOUND)
                 play_event(s, w, &ev->u.sound);
             else if (ev->type == EV_STOPSOUND)
                 stop_event(s, &ev->u.sound);
+            int n = snd_client_event(w, ev, i, req, SND_CLIENT_REQS);
+            for (int k = 0; k < n; k++)
+                play_request(s, w, &req[k]);
         }
+        if (w->game == GAME_QUAKE2)
+            for (int e = 1; e < w->num_entities; e++)
+                if (w->entities[e].cur.event && w->entities[e].seq == w->seq) {
+                    int n = snd_client_entity_event(w, e, req, SND_CLIENT_REQS);
+                    for (int k = 0; k < n; k++)
+                        play_request(s, w, &req[k]);
+                }
     }
     update_loops(s, w);
     for (int i = 0; i < s->nvoices; i++) {

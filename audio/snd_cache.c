@@ -22,7 +22,7 @@ void snd_cache_init(snd_cache_t *c, int loop_points)
 void snd_cache_clear(snd_cache_t *c)
 {
     for (int i = 0; i < c->count; i++)
-        if (c->sfx[i].buffer)
+        if (c->sfx[i].buffer && c->sfx[i].alias == 0)
             alDeleteBuffers(1, &c->sfx[i].buffer);
     snd_cache_init(c, c->loop_points);
 }
@@ -62,10 +62,9 @@ int snd_sound_path(world_game_t game, const char *name, char *out, size_t cap)
 }
 
 // Load one file into an AL buffer; fills e->buffer (0 when silent).
-static void load_sfx(snd_cache_t *c, vfs_t *fs, world_game_t game, const char *name, snd_sfx_t *e)
+static void load_sfx(snd_cache_t *c, vfs_t *fs, const char *path, snd_sfx_t *e)
 {
-    char path[WORLD_NAME_LEN + 32];
-    if (!snd_sound_path(game, name, path, sizeof(path)) || !fs)
+    if (!fs)
         return;
     size_t size = 0;
     uint8_t *bytes = vfs_load(fs, path, &size);
@@ -123,10 +122,8 @@ static void load_sfx(snd_cache_t *c, vfs_t *fs, world_game_t game, const char *n
     e->rate = info.rate;
 }
 
-const snd_sfx_t *snd_cache_get(snd_cache_t *c, vfs_t *fs, world_game_t game, const char *name)
+static const snd_sfx_t *find_or_load(snd_cache_t *c, vfs_t *fs, const char *name, const char *path)
 {
-    if (!name || !name[0])
-        return NULL;
     char key[WORLD_NAME_LEN];
     size_t n = 0;
     for (; name[n] && n < sizeof(key) - 1; n++)
@@ -146,7 +143,60 @@ const snd_sfx_t *snd_cache_get(snd_cache_t *c, vfs_t *fs, world_game_t game, con
     memset(e, 0, sizeof(*e));
     memcpy(e->key, key, n + 1);
     e->loop_start = -1;
-    load_sfx(c, fs, game, name, e);
+    if (path)
+        load_sfx(c, fs, path, e);
     c->hash[h] = (int16_t)(++c->count);
     return e;
+}
+
+const snd_sfx_t *snd_cache_get(snd_cache_t *c, vfs_t *fs, world_game_t game, const char *name)
+{
+    if (!name || !name[0])
+        return NULL;
+    char path[WORLD_NAME_LEN + 32];
+    int is_file = snd_sound_path(game, name, path, sizeof(path));
+    return find_or_load(c, fs, name, is_file ? path : NULL);
+}
+
+const snd_sfx_t *snd_cache_get_path(snd_cache_t *c, vfs_t *fs, const char *key, const char *path)
+{
+    if (!key || !key[0])
+        return NULL;
+    return find_or_load(c, fs, key, path);
+}
+
+const snd_sfx_t *snd_cache_get_sexed(snd_cache_t *c, vfs_t *fs, const char *model, const char *file)
+{
+    if (!fs || !file[0] || strstr(model, "..") || strstr(file, ".."))
+        return NULL;
+    char key[WORLD_NAME_LEN * 2 + 4];
+    snprintf(key, sizeof(key), "*%s/%s", model, file);
+    snd_sfx_t *memo = (snd_sfx_t *)find_or_load(c, fs, key, NULL);
+    if (!memo)
+        return NULL;
+    if (memo->alias > 0)
+        return &c->sfx[memo->alias - 1];
+    if (memo->alias < 0)
+        return NULL;
+    // first use for this model: the first file that exists, found without warnings
+    static const char *const where[3] = { "players/%s/%s", "sound/player/%s/%s", "players/%s/%s" };
+    const char *folder[3] = { model, "male", "male" };
+    char path[WORLD_NAME_LEN * 2 + 32];
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), where[i], folder[i], file);
+        if (!vfs_exists(fs, path))
+            continue;
+        char file_key[sizeof(path) + 1];
+        snprintf(file_key, sizeof(file_key), "#%s", path);
+        int memo_index = (int)(memo - c->sfx);
+        const snd_sfx_t *f = find_or_load(c, fs, file_key, path);
+        memo = &c->sfx[memo_index];
+        if (f && f->buffer) {
+            memo->alias = (int)(f - c->sfx) + 1;
+            return f;
+        }
+        break;
+    }
+    memo->alias = -1;
+    return NULL;
 }

@@ -18,6 +18,7 @@ typedef struct {
     int loop_start;             // frame the loop returns to; -1 = plays once
     int frames;
     int rate;
+    int alias;                  // entry + 1 whose buffer this name shares; -1 = known missing
 } snd_sfx_t;
 
 typedef struct {
@@ -32,11 +33,36 @@ void snd_cache_init(snd_cache_t *c, int loop_points);
 // the VFS, as the game would). A name that cannot be loaded gets a silent entry
 // (buffer 0) and one warning. NULL when the name is empty or the cache is full.
 const snd_sfx_t *snd_cache_get(snd_cache_t *c, vfs_t *fs, world_game_t game, const char *name);
+// The same for an explicit file: `key` names the entry, `path` is the file to load.
+const snd_sfx_t *snd_cache_get_path(snd_cache_t *c, vfs_t *fs, const char *key, const char *path);
+// A Quake II player sound "*file" for a model: players/MODEL/file, else the male
+// set (sound/player/male/file, players/male/file), as the Quake II client falls back.
+const snd_sfx_t *snd_cache_get_sexed(snd_cache_t *c, vfs_t *fs, const char *model, const char *file);
 // Delete every buffer. No source may still have one attached.
 void snd_cache_clear(snd_cache_t *c);
 
 // The file a precache name refers to, per game. 0 when the name is not a file
 // (a GoldSrc sentence "!NAME"), 1 otherwise.
 int snd_sound_path(world_game_t game, const char *name, char *out, size_t cap);
+
+// ---- sounds the clients play themselves (snd_client.c) ----
+
+typedef struct {
+    const char *name;       // precache-style name ("weapons/r_exp3.wav"; Quake II "*fall1.wav")
+    int entity, channel;
+    float volume, attenuation;
+    float delay;            // seconds after this frame
+    vec3_t origin;
+    uint8_t has_origin;     // else at (and following) the entity
+    uint8_t local;          // the listener's own: centred, not attenuated
+} snd_req_t;
+
+// Sounds a game's client starts for event number `index` of the frame (temp
+// entities, Quake II muzzle flashes, chat). Returns how many were written (<= max).
+int snd_client_event(const world_t *w, const world_event_t *ev, int index, snd_req_t *out, int max);
+// Quake II entity events (entity_state.event: footsteps, falls, teleports) of entity e.
+int snd_client_entity_event(const world_t *w, int e, snd_req_t *out, int max);
+// The names those may use, to load with the level. NULL-terminated.
+const char *const *snd_client_preload(world_game_t game);
 
 #endif

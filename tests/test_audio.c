@@ -321,6 +321,16 @@ static void write_wav(const char *dir, const char *name, const buf_t *o)
     assert_int_equal(tu_write(path, o->b, o->n), 0);
 }
 
+// A file anywhere in the game folder (folders made as needed).
+static void write_file(const char *dir, const char *rel, const buf_t *o)
+{
+    char path[256], cmd[320];
+    snprintf(path, sizeof(path), "%s/%s", dir, rel);
+    snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_write(path, o->b, o->n), 0);
+}
+
 // A game folder with test sounds, a world naming them, the listener at the origin
 // looking along +x (Quake yaw 0: +y is to the left, -y to the right).
 static void scene_open(scene_t *sc)
@@ -341,6 +351,18 @@ static void scene_open(scene_t *sc)
     write_wav(sc->dir, "short.wav", o);
     make_wav(o, 11025, 2, 16, 11025, 200, 0.5, 1000, 5000);  // stereo, loop 1000..6000
     write_wav(sc->dir, "stereo.wav", o);
+    // sounds the clients play themselves, 0.2 s each, and Quake II player sounds:
+    // the female one lasts 0.6 s, the male fallback 0.2 s
+    make_wav(o, 22050, 1, 16, 4410, 500, 0.5, -1, -1);
+    static const char *const client[] = { "sound/weapons/r_exp3.wav", "sound/misc/talk.wav",
+                                          "sound/weapons/rocklf1a.wav", "sound/weapons/rocklr1b.wav",
+                                          "sound/player/step1.wav", "sound/player/step2.wav",
+                                          "sound/player/step3.wav", "sound/player/step4.wav",
+                                          "sound/player/male/death1.wav" };
+    for (size_t i = 0; i < sizeof(client) / sizeof(client[0]); i++)
+        write_file(sc->dir, client[i], o);
+    make_wav(o, 22050, 1, 16, 13230, 500, 0.5, -1, -1);
+    write_file(sc->dir, "players/female/death1.wav", o);
     free(o);
     snprintf(sub, sizeof(sub), "%s/sound/t/bad.wav", sc->dir);
     assert_int_equal(tu_write(sub, "RIFF\x04\0\0\0WAVE", 12), 0);
@@ -720,6 +742,106 @@ static void test_loopback_entity_loops(void **state)
     scene_close(&sc);
 }
 
+// Sounds the clients make themselves: Quake's explosion and chat beep.
+static void test_client_sounds_quake(void **state)
+{
+    (void)state;
+    scene_t sc;
+    scene_open(&sc);
+    static int16_t pcm[RATE / 10 * 2];
+    snd_t *s = open_snd(&sc, 1.0f);
+    world_begin_frame(sc.w, 1.0);
+    world_event_t *ev = world_add_event(sc.w, EV_TEMPENT);
+    memset(&ev->u.fx, 0, sizeof(ev->u.fx));
+    ev->u.fx.kind = FX_EXPLOSION;
+    ev->u.fx.origin[1] = -100;   // right
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
+    snd_render(s, pcm, RATE / 10);
+    level_t l = measure(pcm, RATE / 10);
+    assert_true(l.right > 2 * l.left);
+    snd_stop_all(s);
+    world_begin_frame(sc.w, 2.0);
+    world_add_text_event(sc.w, EV_PRINT, "plain text\n", 0);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 0);
+    world_begin_frame(sc.w, 3.0);
+    world_add_text_event(sc.w, EV_PRINT, "\001Bob: hello\n", 0);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
+    snd_destroy(s);
+    scene_close(&sc);
+}
+
+// Quake II: weapon sounds from muzzle flashes (with the delayed reload), time
+// offsets, footsteps, and player sounds from the player's model folder.
+static void test_client_sounds_quake2(void **state)
+{
+    (void)state;
+    scene_t sc;
+    scene_open(&sc);
+    sc.w->game = GAME_QUAKE2;
+    world_set_sound(sc.w, 7, "*death1.wav");
+    snprintf(sc.w->players[0].skin, sizeof(sc.w->players[0].skin), "Alice\\female/athena");
+    static int16_t pcm[RATE * 2];
+    snd_t *s = open_snd(&sc, 1.0f);
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = 1;
+    st.origin[0] = 100;
+
+    world_begin_frame(sc.w, 1.0);
+    world_entity_update(sc.w, 3, &st);
+    world_event_t *ev = world_add_event(sc.w, EV_DLIGHT);
+    memset(&ev->u.fx, 0, sizeof(ev->u.fx));
+    ev->u.fx.kind = FX_NONE;
+    ev->u.fx.raw_type = 7;   // MZ_ROCKET: fire now, reload 0.1 s later
+    ev->u.fx.count = 1;
+    ev->u.fx.entity = 3;
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
+    snd_render(s, pcm, RATE / 20);
+    world_begin_frame(sc.w, 1.05);   // not yet
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
+    world_begin_frame(sc.w, 1.1);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 2);
+    snd_stop_all(s);
+
+    // a server sound with a time offset waits for its time
+    world_begin_frame(sc.w, 2.0);
+    add_sound(sc.w, 5, 1, 3, 100, 0, 0, 1.0f, 1.0f);
+    sc.w->events[sc.w->num_events - 1].u.sound.time_offset = 0.05f;
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 0);
+    world_begin_frame(sc.w, 2.1);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
+    snd_stop_all(s);
+
+    // a footstep (entity event)
+    world_begin_frame(sc.w, 3.0);
+    st.event = 2;
+    world_entity_update(sc.w, 3, &st);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
+    snd_stop_all(s);
+
+    // "*death1.wav": Alice (entity 1) is female (0.6 s), entity 2 falls back to male (0.2 s)
+    world_begin_frame(sc.w, 4.0);
+    add_sound(sc.w, 1, 2, 7, 100, 0, 0, 1.0f, 1.0f);
+    add_sound(sc.w, 2, 2, 7, 100, 0, 0, 1.0f, 1.0f);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 2);
+    snd_render(s, pcm, RATE * 4 / 10);
+    assert_int_equal(snd_active_voices(s), 1);
+    snd_render(s, pcm, RATE * 4 / 10);
+    assert_int_equal(snd_active_voices(s), 0);
+    snd_destroy(s);
+    scene_close(&sc);
+}
+
 // A NULL sound system is silent and never crashes; a live device may be absent.
 static void test_null_and_live(void **state)
 {
@@ -792,6 +914,8 @@ int main(void)
         cmocka_unit_test(test_loopback_channels),
         cmocka_unit_test(test_loopback_stop_all_and_statics),
         cmocka_unit_test(test_loopback_entity_loops),
+        cmocka_unit_test(test_client_sounds_quake),
+        cmocka_unit_test(test_client_sounds_quake2),
         cmocka_unit_test(test_null_and_live),
         cmocka_unit_test(test_loopback_real_sounds),
     };

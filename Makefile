@@ -74,8 +74,16 @@ test-san: build/san/demoplay $(SAN_TESTS)
 run: deps demoplay
 	@sh tools/run.sh
 
-bench: demoplay
+build/rel/bench_decode: tools/bench_decode.c $(REL_OBJ)
+	@echo "BENCH   $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(REL_OBJ) $(LIBS)
+
+bench: demoplay build/rel/bench_decode
 	@sh tools/bench.sh
+
+# libFuzzer harnesses for every decoder and loader (clang); FUZZ_SECONDS=60 each by default.
+fuzz:
+	@sh tools/fuzz.sh
 
 # Both compilers, warnings as errors: what "warning-free" means here.
 check-warnings:

@@ -1,0 +1,42 @@
+#!/bin/sh
+# fuzz.sh -- `make fuzz`: build a libFuzzer harness per decoder and asset loader, run each for
+# FUZZ_SECONDS (default 60), report executions and findings. Seeds come from the real data and
+# the built-in content; findings (crash-*, timeout-*, oom-*) are left in build/fuzz/<name>/.
+set -u
+SECONDS_EACH=${FUZZ_SECONDS:-60}
+DATA=${DEMOPLAY_DATA:-../shared/data}
+CFLAGS="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $(pkg-config --cflags sdl2 openal stb)"
+LIBS="$(pkg-config --libs sdl2 openal zlib stb) -lm"
+LIB_SRC=$(ls engine/*.c formats/*.c assets/*.c render/*.c audio/*.c 2>/dev/null | grep -v engine/main.c)
+mkdir -p build/fuzz
+
+# name | harness | -D define | seed glob (under $DATA)
+TARGETS=$(cat <<'T'
+quake|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=q1_decoder|quake/demos/*.dem
+quake2|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=q2_decoder|quake2/demos/*.dm2
+goldsrc|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=hl_decoder|goldsrc/demos/*.dem goldsrc/demos/invalid/*.dem
+forsaken|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=fs_decoder|
+T
+)
+[ -f tests/fuzz/targets.txt ] && TARGETS="$TARGETS
+$(grep -v '^#' tests/fuzz/targets.txt)"
+
+total_crashes=0
+echo "$TARGETS" | while IFS='|' read -r name harness define seeds; do
+    [ -z "$name" ] && continue
+    # skip decoders/loaders that are not in this build yet
+    sym=$(echo "$define" | sed -n 's/.*=\(.*\)/\1/p')
+    if [ -n "$sym" ] && ! grep -q "$sym" $LIB_SRC 2>/dev/null; then echo "fuzz $name: not built (no $sym)"; continue; fi
+    out=build/fuzz/$name; mkdir -p "$out/corpus"
+    for g in $seeds; do for f in $DATA/$g; do [ -f "$f" ] && head -c 16384 "$f" > "$out/corpus/$(basename "$f")"; done; done
+    for f in tests/corpus/$name/* build/builtin/seeds/$name/*; do [ -f "$f" ] && cp "$f" "$out/corpus/"; done
+    if ! clang $CFLAGS $define -o "$out/fuzz" "$harness" $LIB_SRC $LIBS 2>"$out/build.log"; then
+        echo "fuzz $name: BUILD FAILED (see $out/build.log)"; continue
+    fi
+    (cd "$out" && ./fuzz -max_total_time="$SECONDS_EACH" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 corpus > run.log 2>&1)
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$out/run.log" | grep -o '[0-9]*$')
+    found=$(ls "$out" | grep -cE '^(crash|timeout|oom|leak)-')
+    echo "fuzz $name: ${execs:-?} executions in ${SECONDS_EACH}s, $found findings"
+    [ "$found" -gt 0 ] && ls "$out" | grep -E '^(crash|timeout|oom|leak)-' | sed "s|^|    $out/|"
+done

@@ -26,7 +26,7 @@
 #define SND_NOMINAL_CLIP    1000.0f
 #define SND_FAR             65536.0f
 
-enum { V_FREE = 0, V_DYNAMIC, V_STATIC, V_LOOP };
+enum { V_FREE = 0, V_DYNAMIC, V_STATIC, V_LOOP, V_AMBIENT };
 
 typedef struct {
     ALuint src;
@@ -75,6 +75,15 @@ struct snd_s {
     voice_t voices[SND_VOICES];
     play_t pending[SND_PENDING];
     int npending;
+
+    // Quake's automatic ambients (water, sky) from the leaf under the listener
+    snd_ambient_t amb;
+    const snd_sfx_t *amb_sfx[2];
+    float amb_vol[2];   // 0..255, Quake's master_vol
+    int amb_voice[2];   // voice index or -1
+    double amb_time;
+    int have_amb_time;
+    vec3_t listener;    // Quake coordinates
     int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
     char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
     snd_cache_t cache;
@@ -117,6 +126,7 @@ static snd_t *finish_create(snd_t *s)
     alListenerf(AL_GAIN, s->volume);
     s->resampler = pick_resampler();
     snd_cache_init(&s->cache, alIsExtensionPresent("AL_SOFT_loop_points"));
+    s->amb_voice[0] = s->amb_voice[1] = -1;
     for (int i = 0; i < SND_VOICES; i++) {
         ALuint src = 0;
         alGenSources(1, &src);
@@ -244,6 +254,7 @@ void snd_destroy(snd_t *s)
         alDeleteSources(1, &s->voices[i].src);
     }
     snd_cache_clear(&s->cache);
+    snd_ambient_free(&s->amb);
     alcMakeContextCurrent(NULL);
     alcDestroyContext(s->ctx);
     alcCloseDevice(s->dev);
@@ -283,13 +294,16 @@ static void stop_all_voices(snd_t *s)
         stop_voice(&s->voices[i]);
     s->statics_started = 0;
     s->npending = 0;
+    s->amb_vol[0] = s->amb_vol[1] = 0.0f;
+    s->amb_voice[0] = s->amb_voice[1] = -1;
+    s->have_amb_time = 0;
 }
 
 static int count_kind_lasting(const snd_t *s)
 {
     int n = 0;
     for (int i = 0; i < s->nvoices; i++)
-        n += s->voices[i].kind == V_STATIC || s->voices[i].kind == V_LOOP;
+        n += s->voices[i].kind == V_STATIC || s->voices[i].kind == V_LOOP || s->voices[i].kind == V_AMBIENT;
     return n;
 }
 
@@ -327,6 +341,14 @@ static voice_t *pick_voice(snd_t *s, int kind, int entity, int channel)
     return oldest;
 }
 
+static void flush_cache(snd_t *s)
+{
+    stop_all_voices(s);
+    snd_cache_clear(&s->cache);
+    memset(s->idx_slot, 0, sizeof(s->idx_slot));
+    s->amb_sfx[0] = s->amb_sfx[1] = NULL;
+}
+
 static const snd_sfx_t *resolve(snd_t *s, const world_t *w, int index)
 {
     if (index <= 0 || index >= w->num_sounds || index >= WORLD_MAX_SOUNDS)
@@ -338,10 +360,7 @@ static const snd_sfx_t *resolve(snd_t *s, const world_t *w, int index)
             return NULL;   // nothing to load from yet
         const snd_sfx_t *e = snd_cache_get(&s->cache, s->fs, s->game, name);
         if (!e && name[0]) {
-            // the cache is full of other levels' sounds: start it again
-            stop_all_voices(s);
-            snd_cache_clear(&s->cache);
-            memset(s->idx_slot, 0, sizeof(s->idx_slot));
+            flush_cache(s);   // full of other levels' sounds: start it again
             e = snd_cache_get(&s->cache, s->fs, s->game, name);
         }
         if (!e)
@@ -578,6 +597,48 @@ static void update_loops(snd_t *s, const world_t *w)
             stop_voice(&s->voices[i]);
 }
 
+// Quake's S_UpdateAmbientSounds: each ambient moves towards 0.3 x the leaf's level
+// (nothing under 8) at 100 per second, centred like the listener's own sounds.
+static void update_ambients(snd_t *s, const world_t *w)
+{
+    if (!s->amb.loaded)
+        return;
+    double dt = s->have_amb_time ? w->time - s->amb_time : 0.0;
+    if (!(dt >= 0.0 && dt <= 1.0))
+        dt = 0.0;   // a jump in time: no fade over it
+    s->amb_time = w->time;
+    s->have_amb_time = 1;
+    const uint8_t *level = snd_ambient_levels(&s->amb, s->listener);
+    for (int i = 0; i < 2; i++) {
+        float target = level ? 0.3f * level[i] : 0.0f;
+        if (target < 8.0f)
+            target = 0.0f;
+        float step = (float)dt * 100.0f, vol = s->amb_vol[i];
+        if (!level)
+            vol = 0.0f;   // outside the map: Quake drops them at once
+        else if (vol < target)
+            vol = vol + step > target ? target : vol + step;
+        else if (vol > target)
+            vol = vol - step < target ? target : vol - step;
+        s->amb_vol[i] = vol;
+        voice_t *v = s->amb_voice[i] >= 0 ? &s->voices[s->amb_voice[i]] : NULL;
+        if (vol <= 0.0f || !s->amb_sfx[i]) {
+            if (v)
+                stop_voice(v);
+            s->amb_voice[i] = -1;
+        } else if (v) {
+            alSourcef(v->src, AL_GAIN, vol / 255.0f);
+        } else if ((v = pick_voice(s, V_AMBIENT, 0, 0)) != NULL) {
+            v->kind = V_AMBIENT;
+            v->entity = 0;
+            v->channel = 0;
+            v->sound = 0;
+            start_voice(s, v, s->amb_sfx[i], NULL, 1, vol / 255.0f, 0.0f, 1.0f, 1);
+            s->amb_voice[i] = (int)(v - s->voices);
+        }
+    }
+}
+
 // ---- the API -----------------------------------------------------------------
 
 static void new_level(snd_t *s, const world_t *w)
@@ -596,14 +657,31 @@ void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w)
     make_current(s);
     s->fs = fs;
     if (s->game != w->game) {
-        // names map to files per game: forget what the other game resolved
-        stop_all_voices(s);
-        snd_cache_clear(&s->cache);
-        memset(s->idx_slot, 0, sizeof(s->idx_slot));
+        flush_cache(s);   // names map to files per game: forget the other game's
     }
     new_level(s, w);
     for (int i = 1; i < w->num_sounds && i < WORLD_MAX_SOUNDS; i++)
         resolve(s, w, i);
+    // Quake's ambients: the map's leaves and the two sounds, when both are there
+    snd_ambient_free(&s->amb);
+    s->amb_sfx[0] = s->amb_sfx[1] = NULL;
+    if (fs && w->game == GAME_QUAKE && w->map[0]) {
+        static const char *const amb_names[2] = { "ambience/water1.wav", "ambience/wind2.wav" };
+        size_t size = 0;
+        uint8_t *bsp = vfs_load(fs, w->map, &size);
+        char err[200];
+        if (bsp && snd_ambient_load(&s->amb, bsp, size, err, sizeof(err)) < 0)
+            log_info("sound: %s: %s; no ambient sounds", w->map, err);
+        free(bsp);
+        char path[WORLD_NAME_LEN + 32];
+        for (int i = 0; i < 2 && s->amb.loaded; i++) {
+            snd_sound_path(w->game, amb_names[i], path, sizeof(path));
+            if (vfs_exists(fs, path)) {
+                const snd_sfx_t *e = snd_cache_get(&s->cache, fs, w->game, amb_names[i]);
+                s->amb_sfx[i] = e && e->buffer ? e : NULL;
+            }
+        }
+    }
     // the clients' own sounds, quietly: a missing one warns only if it is played
     char path[WORLD_NAME_LEN + 32];
     for (const char *const *n = snd_client_preload(w->game); fs && *n; n++)
@@ -643,6 +721,7 @@ void snd_frame(snd_t *s, const world_t *w)
                 }
     }
     update_loops(s, w);
+    update_ambients(s, w);
     for (int i = 0; i < s->nvoices; i++) {
         voice_t *v = &s->voices[i];
         if (v->kind == V_DYNAMIC && v->follow && v->entity > 0 && v->entity < w->num_entities &&
@@ -667,6 +746,7 @@ void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
     to_al(fwd, ori);
     to_al(up, ori + 3);
     to_al(origin, pos);
+    memcpy(s->listener, origin, sizeof(s->listener));
     alListenerfv(AL_POSITION, pos);
     alListenerfv(AL_ORIENTATION, ori);
 }

@@ -65,4 +65,21 @@ int snd_client_entity_event(const world_t *w, int e, snd_req_t *out, int max);
 // The names those may use, to load with the level. NULL-terminated.
 const char *const *snd_client_preload(world_game_t game);
 
+// ---- Quake's automatic ambient sounds (snd_ambient.c) ----
+
+typedef struct {
+    int loaded;
+    int num_planes, num_nodes, num_leafs;
+    int32_t headnode;
+    float (*planes)[4];      // normal, dist
+    int32_t (*nodes)[3];     // plane, front child, back child (negative: leaf -1 - child)
+    uint8_t (*levels)[4];    // per leaf: water, sky, slime, lava (0..255)
+} snd_ambient_t;
+
+// Read the leaf tree of a BSP29 / BSP2 map. 0, or -1 with "offset N: expected ...".
+int snd_ambient_load(snd_ambient_t *a, const uint8_t *bsp, size_t size, char *err, size_t cap);
+void snd_ambient_free(snd_ambient_t *a);
+// The ambient levels of the leaf holding point p, or NULL.
+const uint8_t *snd_ambient_levels(const snd_ambient_t *a, const float *p);
+
 #endif

@@ -10,6 +10,7 @@
 
 #include "assets/wav.h"
 #include "audio/snd.h"
+#include "audio/snd_local.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
 
@@ -842,6 +843,160 @@ static void test_client_sounds_quake2(void **state)
     scene_close(&sc);
 }
 
+// ---- Quake's ambient sounds -------------------------------------------------------
+
+// A BSP29 with one plane (x = 0): in front a leaf full of water, behind a quiet one.
+static void make_bsp(buf_t *o)
+{
+    o->n = 0;
+    put32(o, 29);
+    size_t dir = o->n;
+    for (int i = 0; i < 15; i++) {
+        put32(o, 0);
+        put32(o, 0);
+    }
+    size_t at[15] = { 0 }, len[15] = { 0 };
+    at[1] = o->n;   // planes: normal, dist, type
+    put32(o, 0x3f800000u);
+    put32(o, 0);
+    put32(o, 0);
+    put32(o, 0);
+    put32(o, 0);
+    len[1] = o->n - at[1];
+    at[5] = o->n;   // nodes: plane 0, front leaf 1, back leaf 2
+    put32(o, 0);
+    put16(o, (uint16_t)-2);
+    put16(o, (uint16_t)-3);
+    for (int i = 0; i < 16; i++)
+        put(o, "\0", 1);
+    len[5] = o->n - at[5];
+    at[10] = o->n;   // leaves: solid, water 255, none
+    static const uint8_t amb[3][4] = { { 0, 0, 0, 0 }, { 255, 0, 0, 0 }, { 0, 0, 0, 0 } };
+    for (int l = 0; l < 3; l++) {
+        put32(o, l == 0 ? (uint32_t)-2 : (uint32_t)-1);
+        for (int i = 0; i < 20; i++)
+            put(o, "\0", 1);
+        put(o, amb[l], 4);
+    }
+    len[10] = o->n - at[10];
+    at[14] = o->n;   // the world model: head node 0
+    for (int i = 0; i < 9; i++)
+        put32(o, 0);
+    for (int i = 0; i < 7; i++)
+        put32(o, 0);
+    len[14] = o->n - at[14];
+    for (int i = 0; i < 15; i++) {
+        uint8_t *d = o->b + dir + 8 * i;
+        uint32_t v[2] = { (uint32_t)at[i], (uint32_t)len[i] };
+        for (int k = 0; k < 8; k++)
+            d[k] = (uint8_t)(v[k / 4] >> (8 * (k % 4)));
+    }
+}
+
+static void test_ambient_sounds(void **state)
+{
+    (void)state;
+    scene_t sc;
+    scene_open(&sc);
+    buf_t *o = malloc(sizeof(*o));
+    make_bsp(o);
+    write_file(sc.dir, "maps/amb.bsp", o);
+    make_wav(o, 11025, 1, 16, 2205, 300, 0.5, -1, -1);   // no cue: ambients loop anyway
+    write_file(sc.dir, "sound/ambience/water1.wav", o);
+    write_file(sc.dir, "sound/ambience/wind2.wav", o);
+    free(o);
+    snprintf(sc.w->map, sizeof(sc.w->map), "maps/amb.bsp");
+    static int16_t pcm[RATE / 10 * 2];
+    snd_t *s = snd_create_loopback(RATE, 1.0f);
+    snd_load_level(s, sc.fs, sc.w);
+    vec3_t in_water = { 100, 0, 0 }, dry = { -100, 0, 0 }, ang = { 0, 0, 0 };
+    snd_listener(s, in_water, ang);
+    // fades in at Quake's 100 per second towards 0.3 x 255
+    for (int i = 0; i <= 10; i++) {
+        world_begin_frame(sc.w, 1.0 + 0.1 * i);
+        snd_frame(s, sc.w);
+        assert_int_equal(snd_active_voices(s), i > 0);
+        snd_render(s, pcm, RATE / 10);
+    }
+    level_t l = measure(pcm, RATE / 10);
+    assert_true(l.peak > 500);
+    assert_true(fabs(l.left - l.right) < 0.01 * l.left);   // centred
+    // out of the water it fades out and stops
+    snd_listener(s, dry, ang);
+    for (int i = 0; i <= 10; i++) {
+        world_begin_frame(sc.w, 2.1 + 0.1 * i);
+        snd_frame(s, sc.w);
+        snd_render(s, pcm, RATE / 10);
+    }
+    assert_int_equal(snd_active_voices(s), 0);
+    // a seek stops it; back in the water it comes again
+    snd_listener(s, in_water, ang);
+    world_begin_frame(sc.w, 4.0);
+    snd_frame(s, sc.w);
+    world_begin_frame(sc.w, 4.1);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
+    snd_stop_all(s);
+    assert_int_equal(snd_active_voices(s), 0);
+    snd_destroy(s);
+    scene_close(&sc);
+}
+
+static void test_ambient_bsp_hostile(void **state)
+{
+    (void)state;
+    buf_t *o = malloc(sizeof(*o));
+    make_bsp(o);
+    snd_ambient_t a;
+    char err[200];
+    assert_int_equal(snd_ambient_load(&a, o->b, o->n, err, sizeof(err)), 0);
+    const float front[3] = { 5, 0, 0 }, back[3] = { -5, 0, 0 };
+    assert_int_equal(snd_ambient_levels(&a, front)[0], 255);
+    assert_int_equal(snd_ambient_levels(&a, back)[0], 0);
+    snd_ambient_free(&a);
+    assert_int_equal(snd_ambient_load(&a, o->b, 20, err, sizeof(err)), -1);
+    assert_true(strncmp(err, "offset 0:", 9) == 0);
+    uint32_t seed = 99;
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t n = o->n;
+        uint8_t *copy = malloc(n);
+        memcpy(copy, o->b, n);
+        for (int k = 0; k < 1 + (int)(rng(&seed) % 4); k++)
+            copy[rng(&seed) % n] = (uint8_t)rng(&seed);
+        if (snd_ambient_load(&a, copy, n - (rng(&seed) % 3 == 0 ? rng(&seed) % 8 : 0), err, sizeof(err)) == 0) {
+            for (int k = 0; k < 8; k++) {
+                float p[3] = { (float)((int)(rng(&seed) % 200) - 100), 0, 0 };
+                snd_ambient_levels(&a, p);
+            }
+            snd_ambient_free(&a);
+        } else {
+            assert_true(strncmp(err, "offset ", 7) == 0);
+        }
+        free(copy);
+    }
+    free(o);
+}
+
+static void test_ambient_real_map(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size;
+    uint8_t *b = tu_read(tu_data("quake/qfm/maps/e1m4.bsp"), &size);
+    assert_non_null(b);
+    snd_ambient_t a;
+    char err[200];
+    assert_int_equal(snd_ambient_load(&a, b, size, err, sizeof(err)), 0);
+    assert_int_equal(a.num_leafs, 1723);
+    const float start[3] = { -779, 890, 78 };   // where qfm_e1m4.dem begins: under the sky
+    const uint8_t *lv = snd_ambient_levels(&a, start);
+    assert_non_null(lv);
+    assert_int_equal(lv[0], 0);
+    assert_int_equal(lv[1], 255);
+    snd_ambient_free(&a);
+    free(b);
+}
+
 // A NULL sound system is silent and never crashes; a live device may be absent.
 static void test_null_and_live(void **state)
 {
@@ -916,6 +1071,9 @@ int main(void)
         cmocka_unit_test(test_loopback_entity_loops),
         cmocka_unit_test(test_client_sounds_quake),
         cmocka_unit_test(test_client_sounds_quake2),
+        cmocka_unit_test(test_ambient_sounds),
+        cmocka_unit_test(test_ambient_bsp_hostile),
+        cmocka_unit_test(test_ambient_real_map),
         cmocka_unit_test(test_null_and_live),
         cmocka_unit_test(test_loopback_real_sounds),
     };

@@ -14,9 +14,11 @@
 // What is played (docs/audio.md has the details): EV_SOUND with Quake's entity
 // channels (a new sound on the same entity and channel replaces the old one;
 // channel 0 never does), EV_STOPSOUND, the level's static sounds, Quake II entity
-// loops (entity_state.sound), Quake's linear distance attenuation, and 3D placement
-// from the listener. Sounds with a WAV cue point loop until replaced or stopped.
-// The loopback mix is deterministic: the same calls give the same bytes.
+// loops (entity_state.sound), the sounds the games' clients made themselves
+// (explosions, Quake II weapons from muzzle flashes, chat beeps), Quake's water
+// and sky ambients from the map, Quake's linear distance attenuation, and 3D
+// placement from the listener. Sounds with a WAV cue point loop until replaced
+// or stopped. The loopback mix is deterministic: the same calls give the same bytes.
 #ifndef SND_H
 #define SND_H
 

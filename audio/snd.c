@@ -25,6 +25,7 @@
 // is far beyond where the gain reaches 0 and the rolloff is scaled to match.
 #define SND_NOMINAL_CLIP    1000.0f
 #define SND_FAR             65536.0f
+#define SND_Q2_PLACED_GAIN  0.6f
 
 enum { V_FREE = 0, V_DYNAMIC, V_STATIC, V_LOOP, V_AMBIENT };
 
@@ -418,7 +419,14 @@ static void start_voice(snd_t *s, voice_t *v, const snd_sfx_t *sfx, const float 
     alSourcei(src, AL_LOOPING, loop ? AL_TRUE : AL_FALSE);
     if (!(volume >= 0.0f))
         volume = 0.0f;
-    alSourcef(src, AL_GAIN, volume > 1.0f ? 1.0f : volume);
+    if (volume > 1.0f)
+        volume = 1.0f;
+    // Quake II pans with half of Quake's gain (0.5 x (1 +- dot)) but plays the
+    // player's own and unattenuated sounds at full gain: its placed sounds are
+    // quieter than the rest by about this much against OpenAL's panning.
+    if (s->game == GAME_QUAKE2 && !relative && origin)
+        volume *= SND_Q2_PLACED_GAIN;
+    alSourcef(src, AL_GAIN, volume);
     if (!(pitch > 0.0f))
         pitch = 1.0f;
     alSourcef(src, AL_PITCH, pitch < 0.05f ? 0.05f : pitch > 8.0f ? 8.0f : pitch);
@@ -443,7 +451,9 @@ static void start_play(snd_t *s, const world_t *w, const play_t *p)
     if (!v)
         return;
     const float *origin = p->has_origin ? p->origin : entity_origin(w, p->entity);
-    int relative = p->local || (p->entity > 0 && p->entity == view_entity(w));
+    // Quake II does not place sounds without attenuation: they are everywhere, centred
+    int relative = p->local || (p->entity > 0 && p->entity == view_entity(w)) ||
+                   (s->game == GAME_QUAKE2 && !(p->attenuation > 0.0f));
     v->kind = V_DYNAMIC;
     v->entity = p->entity;
     v->channel = p->channel;

@@ -114,6 +114,7 @@ enum {
     Q2TE_PLASMA_EXPLOSION = 28, Q2TE_EXPLOSION1_BIG = 53, Q2TE_EXPLOSION1_NP = 54
 };
 
+static const char *const q2_ric[4] = { NULL, "world/ric1.wav", "world/ric2.wav", "world/ric3.wav" };
 static const char *const q2_machgf[5] = { "weapons/machgf1b.wav", "weapons/machgf2b.wav", "weapons/machgf3b.wav",
                                           "weapons/machgf4b.wav", "weapons/machgf5b.wav" };
 static const char *const q2_spark[3] = { "world/spark5.wav", "world/spark6.wav", "world/spark7.wav" };
@@ -127,9 +128,9 @@ static int q2_tempent(const world_t *w, const world_fx_event_t *fx, int index, s
     switch (fx->raw_type) {
     case Q2TE_GUNSHOT:
     case Q2TE_BULLET_SPARKS:
-        r = pick(w, index, 3) & 15;   // one time in five, a ricochet
+        r = pick(w, index, 3) & 15;   // three times in sixteen, a ricochet
         if (r >= 1 && r <= 3)
-            return add(out, 0, max, q1_ric[r], 0, 0, 1.0f, ATTN_NORM, at, 0.0f);
+            return add(out, 0, max, q2_ric[r], 0, 0, 1.0f, ATTN_NORM, at, 0.0f);
         return 0;
     case Q2TE_BLASTER:
     case Q2TE_SCREEN_SPARKS:
@@ -201,6 +202,53 @@ static int q2_muzzleflash(const world_t *w, const world_fx_event_t *fx, int inde
     return n;
 }
 
+// A monster's muzzle flash (svc_muzzleflash2, MZ2_*): its weapon sound, from
+// cl_fx.c's table, by ranges of flash numbers.
+static const struct {
+    uint8_t first, last;
+    const char *sound;   // NULL: a silent flash (the game sends the sound itself)
+    uint8_t attn_none;
+} q2_monster_flash[] = {
+    { 1, 3, "tank/tnkatck3.wav", 0 },        { 4, 22, "tank/tnkatk2", 0 },   // + a..e
+    { 23, 25, "tank/tnkatck1.wav", 0 },      { 26, 38, "infantry/infatck1.wav", 0 },
+    { 39, 40, "soldier/solatck2.wav", 0 },   { 41, 42, "soldier/solatck1.wav", 0 },
+    { 43, 44, "soldier/solatck3.wav", 0 },   { 45, 52, "gunner/gunatck2.wav", 0 },
+    { 53, 56, "gunner/gunatck3.wav", 0 },    { 57, 57, "chick/chkatck2.wav", 0 },
+    { 58, 59, "flyer/flyatck3.wav", 0 },     { 60, 60, "medic/medatck1.wav", 0 },
+    { 62, 62, "hover/hovatck1.wav", 0 },     { 63, 69, "infantry/infatck1.wav", 0 },
+    { 70, 72, "tank/rocket.wav", 0 },        { 73, 77, "infantry/infatck1.wav", 1 },
+    { 78, 81, "tank/rocket.wav", 0 },        { 82, 82, "floater/fltatck1.wav", 0 },
+    // 83..100: soldiers 3..8, blaster / shotgun / machinegun in turn (below)
+    { 102, 118, "makron/blaster.wav", 0 },   { 120, 125, "boss3/xfire.wav", 0 },
+    // the mission packs' monsters
+    { 138, 138, "infantry/infatck1.wav", 1 }, { 141, 141, "infantry/infatck1.wav", 0 },
+    { 142, 142, "chick/chkatck2.wav", 0 },   { 143, 143, "soldier/solatck2.wav", 0 },
+    { 144, 146, "tank/tnkatck3.wav", 0 },    { 148, 148, "weapons/disint2.wav", 0 },
+    { 149, 149, "tank/tnkatck3.wav", 0 },    { 152, 152, "infantry/infatck1.wav", 1 },
+    { 156, 190, "tank/tnkatck3.wav", 0 },    { 191, 191, "tank/rocket.wav", 0 },
+};
+static const char *const q2_tnkatk2[5] = { "tank/tnkatk2a.wav", "tank/tnkatk2b.wav", "tank/tnkatk2c.wav",
+                                           "tank/tnkatk2d.wav", "tank/tnkatk2e.wav" };
+static const char *const q2_soldier[3] = { "soldier/solatck2.wav", "soldier/solatck1.wav",
+                                           "soldier/solatck3.wav" };
+
+static int q2_monster_muzzleflash(const world_t *w, const world_fx_event_t *fx, int index, snd_req_t *out, int max)
+{
+    int n = fx->raw_type;
+    if (n >= 83 && n <= 100)
+        return add(out, 0, max, q2_soldier[(n - 83) % 3], fx->entity, CHAN_WEAPON, 1.0f, ATTN_NORM, NULL, 0.0f);
+    for (size_t i = 0; i < sizeof(q2_monster_flash) / sizeof(q2_monster_flash[0]); i++) {
+        if (n < q2_monster_flash[i].first || n > q2_monster_flash[i].last)
+            continue;
+        const char *name = q2_monster_flash[i].sound;
+        if (n >= 4 && n <= 22)
+            name = q2_tnkatk2[pick(w, index, 9) % 5];
+        return add(out, 0, max, name, fx->entity, CHAN_WEAPON, 1.0f,
+                   q2_monster_flash[i].attn_none ? ATTN_NONE : ATTN_NORM, NULL, 0.0f);
+    }
+    return 0;
+}
+
 static int q2_event(const world_t *w, const world_event_t *ev, int index, snd_req_t *out, int max)
 {
     if (ev->type == EV_PRINT)   // PRINT_CHAT
@@ -208,8 +256,12 @@ static int q2_event(const world_t *w, const world_event_t *ev, int index, snd_re
     if (ev->type == EV_TEMPENT)
         return q2_tempent(w, &ev->u.fx, index, out, max);
     // the decoder gives muzzle flashes as lights: count 1 = a player's, 2 = a monster's
-    if (ev->type == EV_DLIGHT && ev->u.fx.kind == FX_NONE && ev->u.fx.count == 1 && ev->u.fx.entity > 0)
-        return q2_muzzleflash(w, &ev->u.fx, index, out, max);
+    if (ev->type == EV_DLIGHT && ev->u.fx.kind == FX_NONE && ev->u.fx.entity > 0) {
+        if (ev->u.fx.count == 1)
+            return q2_muzzleflash(w, &ev->u.fx, index, out, max);
+        if (ev->u.fx.count == 2)
+            return q2_monster_muzzleflash(w, &ev->u.fx, index, out, max);
+    }
     return 0;
 }
 
@@ -254,7 +306,7 @@ static const char *const q1_preload[] = { "weapons/tink1.wav", "weapons/ric1.wav
                                           "weapons/ric3.wav", "weapons/r_exp3.wav", "wizard/hit.wav",
                                           "hknight/hit.wav", "misc/talk.wav", NULL };
 static const char *const q2_preload[] = {
-    "weapons/ric1.wav", "weapons/ric2.wav", "weapons/ric3.wav", "weapons/lashit.wav", "weapons/railgf1a.wav",
+    "world/ric1.wav", "world/ric2.wav", "world/ric3.wav", "weapons/lashit.wav", "weapons/railgf1a.wav",
     "weapons/grenlx1a.wav", "weapons/xpld_wat.wav", "weapons/rocklx1a.wav", "weapons/blastf1a.wav",
     "weapons/machgf1b.wav", "weapons/machgf2b.wav", "weapons/machgf3b.wav", "weapons/machgf4b.wav",
     "weapons/machgf5b.wav", "weapons/shotgf1b.wav", "weapons/shotgr1b.wav", "weapons/rocklf1a.wav",

@@ -359,7 +359,7 @@ static void scene_open(scene_t *sc)
                                           "sound/weapons/rocklf1a.wav", "sound/weapons/rocklr1b.wav",
                                           "sound/player/step1.wav", "sound/player/step2.wav",
                                           "sound/player/step3.wav", "sound/player/step4.wav",
-                                          "sound/player/male/death1.wav" };
+                                          "sound/player/male/death1.wav", "sound/soldier/solatck3.wav" };
     for (size_t i = 0; i < sizeof(client) / sizeof(client[0]); i++)
         write_file(sc->dir, client[i], o);
     make_wav(o, 22050, 1, 16, 13230, 500, 0.5, -1, -1);
@@ -808,6 +808,17 @@ static void test_client_sounds_quake2(void **state)
     world_begin_frame(sc.w, 1.1);
     snd_frame(s, sc.w);
     assert_int_equal(snd_active_voices(s), 2);
+    snd_stop_all(s);
+
+    // a monster's muzzle flash: its weapon sound (MZ2_SOLDIER_MACHINEGUN_1)
+    world_begin_frame(sc.w, 1.5);
+    ev = world_add_event(sc.w, EV_DLIGHT);
+    memset(&ev->u.fx, 0, sizeof(ev->u.fx));
+    ev->u.fx.raw_type = 43;
+    ev->u.fx.count = 2;
+    ev->u.fx.entity = 3;
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
     snd_stop_all(s);
 
     // a server sound with a time offset waits for its time

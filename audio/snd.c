@@ -1,28 +1,810 @@
-// snd.c -- sound system (placeholder until the audio work lands: silent)
+// snd.c -- sound system: the world's sound events through OpenAL Soft, on a device or a loopback
 #include "snd.h"
 
+#include <AL/al.h>
+#include <AL/alc.h>
+#include <AL/alext.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct snd_s { int loopback; };
+#include "../engine/log.h"
+#include "snd_local.h"
 
-snd_t *snd_create(float volume) { (void)volume; return NULL; }
-snd_t *snd_create_loopback(int rate, float volume)
+// A fixed pool of sources, created once. Quake mixed 8 dynamic channels plus its
+// static ones; 128 leaves room for the busier games. Static and entity loops may
+// take all but SND_DYNAMIC_RESERVE, so effects are never starved by ambience.
+#define SND_VOICES          128
+#define SND_DYNAMIC_RESERVE 32
+#define SND_RENDER_CHUNK    1024   // frames per alcRenderSamplesSOFT call (float scratch)
+
+// Quake's distance attenuation (snd_dma.c): gain = 1 - dist * attenuation / 1000,
+// floored at 0. Quake II starts it 80 units out and halves it for all but static
+// sounds. OpenAL's clamped linear model gives exactly this line when max distance
+// is far beyond where the gain reaches 0 and the rolloff is scaled to match.
+#define SND_NOMINAL_CLIP    1000.0f
+#define SND_FAR             65536.0f
+#define SND_Q2_PLACED_GAIN  0.6f
+
+enum { V_FREE = 0, V_DYNAMIC, V_STATIC, V_LOOP, V_AMBIENT };
+
+typedef struct {
+    ALuint src;
+    int kind;           // V_*
+    int entity, channel;
+    int sound;          // index into the world's sounds[] (V_LOOP: what it plays)
+    uint32_t serial;    // start order: the oldest is stolen first
+    uint32_t seen;      // V_LOOP: world seq when its entity last carried the sound
+    uint8_t follow;     // position follows the entity (Quake II sounds without origin)
+} voice_t;
+
+// A sound to start now or, delayed (Quake II time offsets, reload clicks), at `due`.
+typedef struct {
+    const snd_sfx_t *sfx;
+    int entity, channel;
+    float volume, attenuation, pitch;
+    vec3_t origin;
+    uint8_t has_origin;
+    uint8_t local;
+    double due;         // world time
+} play_t;
+
+#define SND_PENDING 64
+#define SND_CLIENT_REQS 4
+
+struct snd_s {
+    ALCdevice *dev;
+    ALCcontext *ctx;
+    int loopback;
+    int float_out;      // loopback renders float and rounds itself: OpenAL dithers 16-bit output
+    LPALCRENDERSAMPLESSOFT render;
+    float *scratch;     // SND_RENDER_CHUNK stereo float frames
+    float volume;
+    int resampler;      // AL_SOURCE_RESAMPLER_SOFT index, -1 = the library's
+    int nvoices;
+
+    vfs_t *fs;          // from the last snd_load_level, for sounds named later
+    world_game_t game;
+    uint32_t level_seq;
+    int have_level;
+    uint32_t last_seq;  // world seq whose events were played
+    int have_seq;
+    int statics_started;
+    uint32_t serial;
+
+    voice_t voices[SND_VOICES];
+    play_t pending[SND_PENDING];
+    int npending;
+
+    // Quake's automatic ambients (water, sky) from the leaf under the listener
+    snd_ambient_t amb;
+    const snd_sfx_t *amb_sfx[2];
+    float amb_vol[2];   // 0..255, Quake's master_vol
+    int amb_voice[2];   // voice index or -1
+    double amb_time;
+    int have_amb_time;
+    vec3_t listener;    // Quake coordinates
+    int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
+    char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
+    snd_cache_t cache;
+};
+
+// ---- set-up ------------------------------------------------------------------
+
+static void make_current(const snd_t *s)
 {
-    (void)rate; (void)volume;
-    snd_t *s = calloc(1, sizeof(*s));
-    if (s)
-        s->loopback = 1;
+    if (alcGetCurrentContext() != s->ctx)
+        alcMakeContextCurrent(s->ctx);
+}
+
+static int pick_resampler(void)
+{
+    if (!alIsExtensionPresent("AL_SOFT_source_resampler"))
+        return -1;
+    LPALGETSTRINGISOFT get_stringi = (LPALGETSTRINGISOFT)alGetProcAddress("alGetStringiSOFT");
+    if (!get_stringi)
+        return -1;
+    // A fixed resampler, named, so a user's alsoft.conf default cannot change the
+    // export; cubic is the best that is cheap enough for a hundred voices.
+    ALint n = alGetInteger(AL_NUM_RESAMPLERS_SOFT), linear = -1;
+    for (ALint i = 0; i < n; i++) {
+        const ALchar *name = get_stringi(AL_RESAMPLER_NAME_SOFT, i);
+        if (name && strstr(name, "Cubic"))
+            return i;
+        if (name && strstr(name, "Linear"))
+            linear = i;
+    }
+    return linear;
+}
+
+static snd_t *finish_create(snd_t *s)
+{
+    make_current(s);
+    alGetError();
+    alDistanceModel(AL_LINEAR_DISTANCE_CLAMPED);
+    alDopplerFactor(0.0f);   // the games had no Doppler; velocities stay 0 anyway
+    alListenerf(AL_GAIN, s->volume);
+    s->resampler = pick_resampler();
+    snd_cache_init(&s->cache, alIsExtensionPresent("AL_SOFT_loop_points"));
+    s->amb_voice[0] = s->amb_voice[1] = -1;
+    for (int i = 0; i < SND_VOICES; i++) {
+        ALuint src = 0;
+        alGenSources(1, &src);
+        if (alGetError() != AL_NO_ERROR)
+            break;
+        if (s->resampler >= 0)
+            alSourcei(src, AL_SOURCE_RESAMPLER_SOFT, s->resampler);
+        alSourcef(src, AL_MAX_DISTANCE, SND_FAR);
+        alGetError();
+        s->voices[s->nvoices++].src = src;
+    }
+    if (s->nvoices < 16) {
+        log_warn("sound: OpenAL gave only %d sources; sound off", s->nvoices);
+        snd_destroy(s);
+        return NULL;
+    }
     return s;
 }
-void snd_destroy(snd_t *s) { free(s); }
-void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w) { (void)s; (void)fs; (void)w; }
-void snd_frame(snd_t *s, const world_t *w) { (void)s; (void)w; }
-void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles) { (void)s; (void)origin; (void)angles; }
-void snd_stop_all(snd_t *s) { (void)s; }
+
+static float clamp_volume(float v)
+{
+    if (!(v >= 0.0f))
+        return 0.0f;
+    return v > 4.0f ? 4.0f : v;
+}
+
+snd_t *snd_create(float volume)
+{
+    ALCdevice *dev = alcOpenDevice(NULL);
+    if (!dev) {
+        log_warn("sound: no audio device; playing without sound");
+        return NULL;
+    }
+    ALCcontext *ctx = alcCreateContext(dev, NULL);
+    if (!ctx) {
+        log_warn("sound: the audio device refused a context; playing without sound");
+        alcCloseDevice(dev);
+        return NULL;
+    }
+    snd_t *s = calloc(1, sizeof(*s));
+    if (!s) {
+        alcDestroyContext(ctx);
+        alcCloseDevice(dev);
+        return NULL;
+    }
+    s->dev = dev;
+    s->ctx = ctx;
+    s->volume = clamp_volume(volume);
+    return finish_create(s);
+}
+
+snd_t *snd_create_loopback(int rate, float volume)
+{
+    if (rate < 8000 || rate > 192000) {
+        log_error("sound: loopback rate %d Hz out of range 8000..192000", rate);
+        return NULL;
+    }
+    if (!alcIsExtensionPresent(NULL, "ALC_SOFT_loopback")) {
+        log_error("sound: OpenAL has no ALC_SOFT_loopback; cannot render a sound track");
+        return NULL;
+    }
+    LPALCLOOPBACKOPENDEVICESOFT open_loopback =
+        (LPALCLOOPBACKOPENDEVICESOFT)alcGetProcAddress(NULL, "alcLoopbackOpenDeviceSOFT");
+    LPALCISRENDERFORMATSUPPORTEDSOFT supported =
+        (LPALCISRENDERFORMATSUPPORTEDSOFT)alcGetProcAddress(NULL, "alcIsRenderFormatSupportedSOFT");
+    LPALCRENDERSAMPLESSOFT render = (LPALCRENDERSAMPLESSOFT)alcGetProcAddress(NULL, "alcRenderSamplesSOFT");
+    if (!open_loopback || !supported || !render) {
+        log_error("sound: OpenAL lacks the loopback functions");
+        return NULL;
+    }
+    ALCdevice *dev = open_loopback(NULL);
+    if (!dev) {
+        log_error("sound: cannot open an OpenAL loopback device");
+        return NULL;
+    }
+    // Float when offered: OpenAL Soft dithers 16-bit output with a running noise
+    // generator, so the same events would not give the same bytes twice.
+    int float_out = supported(dev, rate, ALC_STEREO_SOFT, ALC_FLOAT_SOFT) == ALC_TRUE;
+    if (!float_out && supported(dev, rate, ALC_STEREO_SOFT, ALC_SHORT_SOFT) != ALC_TRUE) {
+        log_error("sound: the loopback device cannot render 16-bit stereo at %d Hz", rate);
+        alcCloseDevice(dev);
+        return NULL;
+    }
+    ALCint attrs[] = {
+        ALC_FORMAT_CHANNELS_SOFT, ALC_STEREO_SOFT,
+        ALC_FORMAT_TYPE_SOFT, float_out ? ALC_FLOAT_SOFT : ALC_SHORT_SOFT,
+        ALC_FREQUENCY, rate,
+        ALC_HRTF_SOFT, ALC_FALSE,              // plain stereo panning, no head model
+        ALC_OUTPUT_LIMITER_SOFT, ALC_FALSE,    // hard clipping, as the games did
+        0
+    };
+    ALCcontext *ctx = alcCreateContext(dev, attrs);
+    if (!ctx) {
+        log_error("sound: the loopback device refused %d Hz stereo", rate);
+        alcCloseDevice(dev);
+        return NULL;
+    }
+    snd_t *s = calloc(1, sizeof(*s));
+    float *scratch = float_out ? malloc(sizeof(float) * 2 * SND_RENDER_CHUNK) : NULL;
+    if (!s || (float_out && !scratch)) {
+        free(s);
+        free(scratch);
+        alcDestroyContext(ctx);
+        alcCloseDevice(dev);
+        return NULL;
+    }
+    s->dev = dev;
+    s->ctx = ctx;
+    s->loopback = 1;
+    s->float_out = float_out;
+    s->render = render;
+    s->scratch = scratch;
+    s->volume = clamp_volume(volume);
+    return finish_create(s);
+}
+
+void snd_destroy(snd_t *s)
+{
+    if (!s)
+        return;
+    make_current(s);
+    for (int i = 0; i < s->nvoices; i++) {
+        alSourceStop(s->voices[i].src);
+        alSourcei(s->voices[i].src, AL_BUFFER, 0);
+        alDeleteSources(1, &s->voices[i].src);
+    }
+    snd_cache_clear(&s->cache);
+    snd_ambient_free(&s->amb);
+    alcMakeContextCurrent(NULL);
+    alcDestroyContext(s->ctx);
+    alcCloseDevice(s->dev);
+    free(s->scratch);
+    free(s);
+}
+
+// ---- voices ------------------------------------------------------------------
+
+// Quake's axes (x forward, y left, z up) to OpenAL's (x right, y up, -z forward
+// by default): a rotation, so handedness and left/right survive.
+static void to_al(const float *q, ALfloat *a)
+{
+    a[0] = q[0];
+    a[1] = q[2];
+    a[2] = -q[1];
+}
+
+static void stop_voice(voice_t *v)
+{
+    alSourceStop(v->src);
+    alSourcei(v->src, AL_BUFFER, 0);
+    v->kind = V_FREE;
+    v->follow = 0;
+}
+
+static int voice_playing(const voice_t *v)
+{
+    ALint state = AL_STOPPED;
+    alGetSourcei(v->src, AL_SOURCE_STATE, &state);
+    return state == AL_PLAYING;
+}
+
+static void stop_all_voices(snd_t *s)
+{
+    for (int i = 0; i < s->nvoices; i++)
+        stop_voice(&s->voices[i]);
+    s->statics_started = 0;
+    s->npending = 0;
+    s->amb_vol[0] = s->amb_vol[1] = 0.0f;
+    s->amb_voice[0] = s->amb_voice[1] = -1;
+    s->have_amb_time = 0;
+}
+
+static int count_kind_lasting(const snd_t *s)
+{
+    int n = 0;
+    for (int i = 0; i < s->nvoices; i++)
+        n += s->voices[i].kind == V_STATIC || s->voices[i].kind == V_LOOP || s->voices[i].kind == V_AMBIENT;
+    return n;
+}
+
+// A voice for a new sound. Dynamic sounds: the same entity and channel first (a
+// new sound replaces the old one; channel 0 never does), then a free voice, then
+// the oldest dynamic one. Lasting sounds (static, entity loops) take only free
+// voices and leave SND_DYNAMIC_RESERVE for effects.
+static voice_t *pick_voice(snd_t *s, int kind, int entity, int channel)
+{
+    if (kind == V_DYNAMIC && channel != 0) {
+        for (int i = 0; i < s->nvoices; i++) {
+            voice_t *v = &s->voices[i];
+            if (v->kind == V_DYNAMIC && v->entity == entity && v->channel == channel) {
+                stop_voice(v);
+                return v;
+            }
+        }
+    }
+    voice_t *oldest = NULL;
+    for (int i = 0; i < s->nvoices; i++) {
+        voice_t *v = &s->voices[i];
+        if (v->kind == V_DYNAMIC && !voice_playing(v))
+            stop_voice(v);   // finished
+        if (v->kind == V_FREE) {
+            if (kind != V_DYNAMIC && count_kind_lasting(s) >= s->nvoices - SND_DYNAMIC_RESERVE)
+                return NULL;
+            return v;
+        }
+        if (v->kind == V_DYNAMIC && (!oldest || (int32_t)(v->serial - oldest->serial) < 0))
+            oldest = v;
+    }
+    if (kind != V_DYNAMIC || !oldest)
+        return NULL;
+    stop_voice(oldest);
+    return oldest;
+}
+
+static void flush_cache(snd_t *s)
+{
+    stop_all_voices(s);
+    snd_cache_clear(&s->cache);
+    memset(s->idx_slot, 0, sizeof(s->idx_slot));
+    s->amb_sfx[0] = s->amb_sfx[1] = NULL;
+}
+
+static const snd_sfx_t *resolve(snd_t *s, const world_t *w, int index)
+{
+    if (index <= 0 || index >= w->num_sounds || index >= WORLD_MAX_SOUNDS)
+        return NULL;
+    const char *name = w->sounds[index];
+    int slot = s->idx_slot[index];
+    if (!slot || strcmp(s->idx_name[index], name)) {
+        if (!s->fs)
+            return NULL;   // nothing to load from yet
+        const snd_sfx_t *e = snd_cache_get(&s->cache, s->fs, s->game, name);
+        if (!e && name[0]) {
+            flush_cache(s);   // full of other levels' sounds: start it again
+            e = snd_cache_get(&s->cache, s->fs, s->game, name);
+        }
+        if (!e)
+            return NULL;
+        slot = (int)(e - s->cache.sfx) + 1;
+        s->idx_slot[index] = (int16_t)slot;
+        snprintf(s->idx_name[index], WORLD_NAME_LEN, "%s", name);
+    }
+    const snd_sfx_t *e = &s->cache.sfx[slot - 1];
+    return e->buffer ? e : NULL;
+}
+
+static int view_entity(const world_t *w)
+{
+    if (w->view.entity > 0)
+        return w->view.entity;
+    return w->game == GAME_QUAKE2 ? w->playernum + 1 : -1;
+}
+
+static const float *entity_origin(const world_t *w, int entity)
+{
+    if (entity <= 0 || entity >= w->num_entities)
+        return NULL;
+    return w->entities[entity].cur.origin;
+}
+
+// Distance attenuation for one source; attenuation in Quake units (0 none .. 3 static).
+static void set_attenuation(const snd_t *s, ALuint src, float attenuation)
+{
+    if (!(attenuation > 0.0f))
+        attenuation = 0.0f;
+    float ref = 0.0f, per_1000 = attenuation;
+    if (s->game == GAME_QUAKE2) {
+        ref = 80.0f;   // Quake II's SOUND_FULLVOLUME
+        if (attenuation < 3.0f)
+            per_1000 = attenuation * 0.5f;
+    }
+    alSourcef(src, AL_REFERENCE_DISTANCE, ref);
+    alSourcef(src, AL_MAX_DISTANCE, ref + SND_FAR);
+    alSourcef(src, AL_ROLLOFF_FACTOR, per_1000 * SND_FAR / SND_NOMINAL_CLIP);
+}
+
+static void set_position(voice_t *v, const float *origin)
+{
+    ALfloat p[3];
+    to_al(origin, p);
+    alSourcefv(v->src, AL_POSITION, p);
+}
+
+static void start_voice(snd_t *s, voice_t *v, const snd_sfx_t *sfx, const float *origin, int relative,
+                        float volume, float attenuation, float pitch, int loop)
+{
+    ALuint src = v->src;
+    alSourcei(src, AL_BUFFER, (ALint)sfx->buffer);
+    alSourcei(src, AL_LOOPING, loop ? AL_TRUE : AL_FALSE);
+    if (!(volume >= 0.0f))
+        volume = 0.0f;
+    if (volume > 1.0f)
+        volume = 1.0f;
+    // Quake II pans with half of Quake's gain (0.5 x (1 +- dot)) but plays the
+    // player's own and unattenuated sounds at full gain: its placed sounds are
+    // quieter than the rest by about this much against OpenAL's panning.
+    if (s->game == GAME_QUAKE2 && !relative && origin)
+        volume *= SND_Q2_PLACED_GAIN;
+    alSourcef(src, AL_GAIN, volume);
+    if (!(pitch > 0.0f))
+        pitch = 1.0f;
+    alSourcef(src, AL_PITCH, pitch < 0.05f ? 0.05f : pitch > 8.0f ? 8.0f : pitch);
+    if (relative || !origin) {
+        // the listener's own sounds: centred and never attenuated, as Quake mixes them
+        static const ALfloat zero[3] = { 0, 0, 0 };
+        alSourcei(src, AL_SOURCE_RELATIVE, AL_TRUE);
+        alSourcefv(src, AL_POSITION, zero);
+        set_attenuation(s, src, 0.0f);
+    } else {
+        alSourcei(src, AL_SOURCE_RELATIVE, AL_FALSE);
+        set_position(v, origin);
+        set_attenuation(s, src, attenuation);
+    }
+    alSourcePlay(src);
+    v->serial = ++s->serial;
+}
+
+static void start_play(snd_t *s, const world_t *w, const play_t *p)
+{
+    voice_t *v = pick_voice(s, V_DYNAMIC, p->entity, p->channel);
+    if (!v)
+        return;
+    const float *origin = p->has_origin ? p->origin : entity_origin(w, p->entity);
+    // Quake II does not place sounds without attenuation: they are everywhere, centred
+    int relative = p->local || (p->entity > 0 && p->entity == view_entity(w)) ||
+                   (s->game == GAME_QUAKE2 && !(p->attenuation > 0.0f));
+    v->kind = V_DYNAMIC;
+    v->entity = p->entity;
+    v->channel = p->channel;
+    v->sound = 0;
+    v->follow = !p->has_origin && !relative && origin != NULL;
+    // A sound with a cue point loops until something replaces or stops it (Quake's
+    // door and platform movement sounds work this way).
+    start_voice(s, v, p->sfx, origin, relative, p->volume, p->attenuation, p->pitch, p->sfx->loop_start >= 0);
+}
+
+static void play(snd_t *s, const world_t *w, const play_t *p, float delay)
+{
+    if (!(delay > 0.0f)) {
+        start_play(s, w, p);
+        return;
+    }
+    if (s->npending >= SND_PENDING)
+        return;   // a burst of delayed sounds: the latest ones are dropped
+    play_t *q = &s->pending[s->npending++];
+    *q = *p;
+    q->due = w->time + delay;
+}
+
+static const snd_sfx_t *sexed_sound(snd_t *s, const world_t *w, int entity, const char *name);
+
+static void play_event(snd_t *s, const world_t *w, const world_sound_event_t *ev)
+{
+    const snd_sfx_t *sfx;
+    if (s->game == GAME_QUAKE2 && ev->sound > 0 && ev->sound < w->num_sounds && w->sounds[ev->sound][0] == '*')
+        sfx = s->fs ? sexed_sound(s, w, ev->entity, w->sounds[ev->sound]) : NULL;
+    else
+        sfx = resolve(s, w, ev->sound);
+    if (!sfx)
+        return;
+    play_t p = { .sfx = sfx, .entity = ev->entity, .channel = ev->channel, .volume = ev->volume,
+                 .attenuation = ev->attenuation, .pitch = ev->pitch, .has_origin = ev->has_origin };
+    memcpy(p.origin, ev->origin, sizeof(p.origin));
+    play(s, w, &p, ev->time_offset);
+}
+
+// Quake II player sounds named "*x.wav" come from the player's model folder.
+static const snd_sfx_t *sexed_sound(snd_t *s, const world_t *w, int entity, const char *name)
+{
+    char model[WORLD_NAME_LEN] = "male";
+    if (entity >= 1 && entity <= WORLD_MAX_PLAYERS) {
+        const char *skin = w->players[entity - 1].skin;   // "name\\model/skin"
+        const char *bs = strchr(skin, '\\');
+        const char *m = bs ? bs + 1 : skin;
+        size_t n = strcspn(m, "/");
+        if (n > 0 && n < sizeof(model))
+            snprintf(model, sizeof(model), "%.*s", (int)n, m);
+    }
+    return snd_cache_get_sexed(&s->cache, s->fs, model, name + 1);
+}
+
+static void play_request(snd_t *s, const world_t *w, const snd_req_t *r)
+{
+    if (!s->fs)
+        return;
+    const snd_sfx_t *sfx = r->name[0] == '*' && s->game == GAME_QUAKE2
+                               ? sexed_sound(s, w, r->entity, r->name)
+                               : snd_cache_get(&s->cache, s->fs, s->game, r->name);
+    if (!sfx || !sfx->buffer)
+        return;
+    play_t p = { .sfx = sfx, .entity = r->entity, .channel = r->channel, .volume = r->volume,
+                 .attenuation = r->attenuation, .pitch = 1.0f, .has_origin = r->has_origin, .local = r->local };
+    memcpy(p.origin, r->origin, sizeof(p.origin));
+    play(s, w, &p, r->delay);
+}
+
+// Delayed sounds whose time has come; after a jump back in time they are dropped.
+static void run_pending(snd_t *s, const world_t *w)
+{
+    int keep = 0;
+    for (int i = 0; i < s->npending; i++) {
+        play_t *p = &s->pending[i];
+        if (p->due <= w->time + 1e-6) {
+            if (p->due > w->time - 1.0)
+                start_play(s, w, p);
+        } else if (p->due < w->time + 5.0) {
+            s->pending[keep++] = *p;
+        }
+    }
+    s->npending = keep;
+}
+
+static void stop_event(snd_t *s, const world_sound_event_t *ev)
+{
+    for (int i = 0; i < s->nvoices; i++) {
+        voice_t *v = &s->voices[i];
+        if (v->kind == V_DYNAMIC && v->entity == ev->entity && v->channel == ev->channel)
+            stop_voice(v);
+    }
+}
+
+// Static sounds of the level (Quake's spawnstaticsound): started once per level
+// or seek, as they are added. Quake plays only sounds with a loop point there.
+static void start_statics(snd_t *s, const world_t *w)
+{
+    for (; s->statics_started < w->num_static_sounds; s->statics_started++) {
+        const world_static_sound_t *ss = &w->static_sounds[s->statics_started];
+        const snd_sfx_t *sfx = resolve(s, w, ss->sound);
+        if (!sfx || (sfx->loop_start < 0 && s->game == GAME_QUAKE))
+            continue;
+        voice_t *v = pick_voice(s, V_STATIC, 0, 0);
+        if (!v)
+            continue;
+        v->kind = V_STATIC;
+        v->entity = 0;
+        v->channel = 0;
+        v->sound = ss->sound;
+        start_voice(s, v, sfx, ss->origin, 0, ss->volume, ss->attenuation, 1.0f, sfx->loop_start >= 0);
+    }
+}
+
+// Quake II entity loops (entity_state.sound): one voice per entity carrying a
+// sound this frame, at the entity, static attenuation; gone with the entity.
+static void update_loops(snd_t *s, const world_t *w)
+{
+    for (int e = 1; e < w->num_entities; e++) {
+        const world_entity_t *ent = &w->entities[e];
+        if (ent->seq != w->seq || ent->cur.sound <= 0)
+            continue;
+        voice_t *v = NULL;
+        for (int i = 0; i < s->nvoices; i++)
+            if (s->voices[i].kind == V_LOOP && s->voices[i].entity == e) {
+                v = &s->voices[i];
+                break;
+            }
+        if (v && v->sound != ent->cur.sound) {
+            stop_voice(v);
+            v = NULL;
+        }
+        if (v) {
+            set_position(v, ent->cur.origin);
+            v->seen = w->seq;
+            continue;
+        }
+        const snd_sfx_t *sfx = resolve(s, w, ent->cur.sound);
+        if (!sfx || !(v = pick_voice(s, V_LOOP, e, 0)))
+            continue;
+        v->kind = V_LOOP;
+        v->entity = e;
+        v->channel = 0;
+        v->sound = ent->cur.sound;
+        v->seen = w->seq;
+        start_voice(s, v, sfx, ent->cur.origin, 0, 1.0f, 3.0f, 1.0f, 1);
+    }
+    for (int i = 0; i < s->nvoices; i++)
+        if (s->voices[i].kind == V_LOOP && s->voices[i].seen != w->seq)
+            stop_voice(&s->voices[i]);
+}
+
+// Quake's S_UpdateAmbientSounds: each ambient moves towards 0.3 x the leaf's level
+// (nothing under 8) at 100 per second, centred like the listener's own sounds.
+static void update_ambients(snd_t *s, const world_t *w)
+{
+    if (!s->amb.loaded)
+        return;
+    double dt = s->have_amb_time ? w->time - s->amb_time : 0.0;
+    if (!(dt >= 0.0 && dt <= 1.0))
+        dt = 0.0;   // a jump in time: no fade over it
+    s->amb_time = w->time;
+    s->have_amb_time = 1;
+    const uint8_t *level = snd_ambient_levels(&s->amb, s->listener);
+    for (int i = 0; i < 2; i++) {
+        float target = level ? 0.3f * level[i] : 0.0f;
+        if (target < 8.0f)
+            target = 0.0f;
+        float step = (float)dt * 100.0f, vol = s->amb_vol[i];
+        if (!level)
+            vol = 0.0f;   // outside the map: Quake drops them at once
+        else if (vol < target)
+            vol = vol + step > target ? target : vol + step;
+        else if (vol > target)
+            vol = vol - step < target ? target : vol - step;
+        s->amb_vol[i] = vol;
+        voice_t *v = s->amb_voice[i] >= 0 ? &s->voices[s->amb_voice[i]] : NULL;
+        if (vol <= 0.0f || !s->amb_sfx[i]) {
+            if (v)
+                stop_voice(v);
+            s->amb_voice[i] = -1;
+        } else if (v) {
+            alSourcef(v->src, AL_GAIN, vol / 255.0f);
+        } else if ((v = pick_voice(s, V_AMBIENT, 0, 0)) != NULL) {
+            v->kind = V_AMBIENT;
+            v->entity = 0;
+            v->channel = 0;
+            v->sound = 0;
+            start_voice(s, v, s->amb_sfx[i], NULL, 1, vol / 255.0f, 0.0f, 1.0f, 1);
+            s->amb_voice[i] = (int)(v - s->voices);
+        }
+    }
+}
+
+// ---- the API -----------------------------------------------------------------
+
+static void new_level(snd_t *s, const world_t *w)
+{
+    stop_all_voices(s);
+    s->game = w->game;
+    s->level_seq = w->level_seq;
+    s->have_level = 1;
+    s->have_seq = 0;
+}
+
+void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w)
+{
+    if (!s || !w)
+        return;
+    make_current(s);
+    s->fs = fs;
+    if (s->game != w->game) {
+        flush_cache(s);   // names map to files per game: forget the other game's
+    }
+    new_level(s, w);
+    for (int i = 1; i < w->num_sounds && i < WORLD_MAX_SOUNDS; i++)
+        resolve(s, w, i);
+    // Quake's ambients: the map's leaves and the two sounds, when both are there
+    snd_ambient_free(&s->amb);
+    s->amb_sfx[0] = s->amb_sfx[1] = NULL;
+    if (fs && w->game == GAME_QUAKE && w->map[0]) {
+        static const char *const amb_names[2] = { "ambience/water1.wav", "ambience/wind2.wav" };
+        size_t size = 0;
+        uint8_t *bsp = vfs_load(fs, w->map, &size);
+        char err[200];
+        if (bsp && snd_ambient_load(&s->amb, bsp, size, err, sizeof(err)) < 0)
+            log_info("sound: %s: %s; no ambient sounds", w->map, err);
+        free(bsp);
+        char path[WORLD_NAME_LEN + 32];
+        for (int i = 0; i < 2 && s->amb.loaded; i++) {
+            snd_sound_path(w->game, amb_names[i], path, sizeof(path));
+            if (vfs_exists(fs, path)) {
+                const snd_sfx_t *e = snd_cache_get(&s->cache, fs, w->game, amb_names[i]);
+                s->amb_sfx[i] = e && e->buffer ? e : NULL;
+            }
+        }
+    }
+    // the clients' own sounds, quietly: a missing one warns only if it is played
+    char path[WORLD_NAME_LEN + 32];
+    for (const char *const *n = snd_client_preload(w->game); fs && *n; n++)
+        if (snd_sound_path(w->game, *n, path, sizeof(path)) && vfs_exists(fs, path))
+            snd_cache_get(&s->cache, fs, w->game, *n);
+}
+
+void snd_frame(snd_t *s, const world_t *w)
+{
+    if (!s || !w)
+        return;
+    make_current(s);
+    if (!s->have_level || s->level_seq != w->level_seq || s->game != w->game)
+        new_level(s, w);   // a level without snd_load_level: sounds load on first use
+    start_statics(s, w);
+    if (!s->have_seq || s->last_seq != w->seq) {
+        s->have_seq = 1;
+        s->last_seq = w->seq;
+        run_pending(s, w);
+        snd_req_t req[SND_CLIENT_REQS];
+        for (int i = 0; i < w->num_events && i < WORLD_MAX_EVENTS; i++) {
+            const world_event_t *ev = &w->events[i];
+            if (ev->type == EV_SOUND)
+                play_event(s, w, &ev->u.sound);
+            else if (ev->type == EV_STOPSOUND)
+                stop_event(s, &ev->u.sound);
+            int n = snd_client_event(w, ev, i, req, SND_CLIENT_REQS);
+            for (int k = 0; k < n; k++)
+                play_request(s, w, &req[k]);
+        }
+        if (w->game == GAME_QUAKE2)
+            for (int e = 1; e < w->num_entities; e++)
+                if (w->entities[e].cur.event && w->entities[e].seq == w->seq) {
+                    int n = snd_client_entity_event(w, e, req, SND_CLIENT_REQS);
+                    for (int k = 0; k < n; k++)
+                        play_request(s, w, &req[k]);
+                }
+    }
+    update_loops(s, w);
+    update_ambients(s, w);
+    for (int i = 0; i < s->nvoices; i++) {
+        voice_t *v = &s->voices[i];
+        if (v->kind == V_DYNAMIC && v->follow && v->entity > 0 && v->entity < w->num_entities &&
+            w->entities[v->entity].seq == w->seq)
+            set_position(v, w->entities[v->entity].cur.origin);
+    }
+}
+
+void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
+{
+    if (!s)
+        return;
+    make_current(s);
+    // Quake's AngleVectors: pitch down is positive, yaw turns left, roll tilts right
+    const float d2r = (float)(M_PI / 180.0);
+    float sp = sinf(angles[0] * d2r), cp = cosf(angles[0] * d2r);
+    float sy = sinf(angles[1] * d2r), cy = cosf(angles[1] * d2r);
+    float sr = sinf(angles[2] * d2r), cr = cosf(angles[2] * d2r);
+    float fwd[3] = { cp * cy, cp * sy, -sp };
+    float up[3] = { cr * sp * cy + sr * sy, cr * sp * sy - sr * cy, cr * cp };
+    ALfloat ori[6], pos[3];
+    to_al(fwd, ori);
+    to_al(up, ori + 3);
+    to_al(origin, pos);
+    memcpy(s->listener, origin, sizeof(s->listener));
+    alListenerfv(AL_POSITION, pos);
+    alListenerfv(AL_ORIENTATION, ori);
+}
+
+void snd_stop_all(snd_t *s)
+{
+    if (!s)
+        return;
+    make_current(s);
+    // last_seq is kept: the frame already heard is not played again, only the
+    // loops of the new time start at the next snd_frame
+    stop_all_voices(s);
+}
+
 int snd_render(snd_t *s, int16_t *stereo, int frames)
 {
-    (void)s;
-    memset(stereo, 0, (size_t)frames * 4);
+    if (frames <= 0)
+        return 0;
+    if (!s || !s->loopback) {
+        memset(stereo, 0, (size_t)frames * 4);
+        return s ? -1 : 0;
+    }
+    make_current(s);
+    if (!s->float_out) {
+        s->render(s->dev, stereo, frames);
+        return 0;
+    }
+    for (int done = 0; done < frames;) {
+        int n = frames - done < SND_RENDER_CHUNK ? frames - done : SND_RENDER_CHUNK;
+        s->render(s->dev, s->scratch, n);
+        int16_t *out = stereo + 2 * (size_t)done;
+        for (int i = 0; i < 2 * n; i++) {
+            float x = s->scratch[i] * 32768.0f;
+            x = x > 32767.0f ? 32767.0f : x < -32768.0f ? -32768.0f : x;
+            out[i] = (int16_t)lrintf(x == x ? x : 0.0f);
+        }
+        done += n;
+    }
     return 0;
+}
+
+int snd_active_voices(snd_t *s)
+{
+    if (!s)
+        return 0;
+    make_current(s);
+    int n = 0;
+    for (int i = 0; i < s->nvoices; i++)
+        n += s->voices[i].kind != V_FREE && voice_playing(&s->voices[i]);
+    return n;
 }

@@ -1,12 +1,24 @@
 // snd.h -- sound: the world's sound events through OpenAL Soft, live or loopback
 //
-//     snd_t *s = snd_create(1.0f);              // live device; NULL (+1 warning) if none
-//     snd_t *s = snd_create_loopback(48000);    // export: render the mix ourselves
+//     snd_t *s = snd_create(1.0f);                  // live device; NULL (+1 warning) if none
+//     snd_t *s = snd_create_loopback(48000, 1.0f);  // export: render the mix ourselves
 //     snd_load_level(s, fs, world);             // when world->level_seq changed
 //     snd_frame(s, world);                      // after each decoded server frame
 //     snd_listener(s, origin, angles);          // each drawn frame
 //     snd_render(s, pcm, frames);               // loopback only: 16-bit stereo
 //     snd_stop_all(s);                          // on seek; then snd_frame restarts loops
+//
+// Every function accepts s == NULL and then does nothing (snd_render writes
+// silence): a NULL sound system is a silent one.
+//
+// What is played (docs/audio.md has the details): EV_SOUND with Quake's entity
+// channels (a new sound on the same entity and channel replaces the old one;
+// channel 0 never does), EV_STOPSOUND, the level's static sounds, Quake II entity
+// loops (entity_state.sound), the sounds the games' clients made themselves
+// (explosions, Quake II weapons from muzzle flashes, chat beeps), Quake's water
+// and sky ambients from the map, Quake's linear distance attenuation, and 3D
+// placement from the listener. Sounds with a WAV cue point loop until replaced
+// or stopped. The loopback mix is deterministic: the same calls give the same bytes.
 #ifndef SND_H
 #define SND_H
 
@@ -17,13 +29,24 @@
 
 typedef struct snd_s snd_t;
 
+// The default output device, `volume` scaling everything (0..1, up to 4).
 snd_t *snd_create(float volume);
+// An ALC_SOFT_loopback device mixing at `rate` Hz; NULL (+ an error) if OpenAL cannot.
 snd_t *snd_create_loopback(int rate, float volume);
 void snd_destroy(snd_t *s);
+// Stop everything and load the level's sounds ("sound/" + name through fs).
+// Sounds named later (Quake II configstrings) load when first played.
 void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w);
+// Play the events of the world's latest frame (once per w->seq), start static
+// sounds not started yet, follow entity loops.
 void snd_frame(snd_t *s, const world_t *w);
+// Listener at the view: origin and Quake angles (pitch, yaw, roll in degrees).
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles);
 void snd_stop_all(snd_t *s);
+// Loopback only: mix exactly `frames` frames of interleaved 16-bit stereo (L, R).
+// Returns 0; -1 (and silence) when s is not a loopback device.
 int snd_render(snd_t *s, int16_t *stereo, int frames);
+// Voices playing now (tests, diagnostics).
+int snd_active_voices(snd_t *s);
 
 #endif

@@ -1,0 +1,323 @@
+// snd_client.c -- sounds the games' clients play themselves: temp entities, muzzle flashes, chat, Q2 entity events
+//
+// The servers never send these as sound messages: Quake's client plays the
+// explosion for TE_EXPLOSION, Quake II's plays every player weapon from its
+// muzzle flash message. The tables below are the facts of the released clients
+// (cl_tent.c, cl_fx.c, cl_parse.c); their rand() choices become a hash of the
+// frame and event so the same demo always picks the same ricochet.
+#include "snd_local.h"
+
+#include <string.h>
+
+// Quake II attenuations and channels
+#define ATTN_NONE   0.0f
+#define ATTN_NORM   1.0f
+#define ATTN_IDLE   2.0f
+#define ATTN_STATIC 3.0f
+#define CHAN_AUTO   0
+#define CHAN_WEAPON 1
+#define CHAN_BODY   4
+
+static uint32_t mix32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
+// A stand-in for the client's rand(): fixed by the frame, the event and a salt.
+static uint32_t pick(const world_t *w, int index, uint32_t salt)
+{
+    return mix32(w->seq * 0x9e3779b9U ^ (uint32_t)index * 0x85ebca6bU ^ salt);
+}
+
+static int add(snd_req_t *out, int n, int max, const char *name, int entity, int channel, float volume,
+               float attenuation, const float *origin, float delay)
+{
+    if (n >= max || !name)
+        return n;
+    snd_req_t *r = &out[n];
+    memset(r, 0, sizeof(*r));
+    r->name = name;
+    r->entity = entity;
+    r->channel = channel;
+    r->volume = volume;
+    r->attenuation = attenuation;
+    r->delay = delay;
+    if (origin) {
+        memcpy(r->origin, origin, sizeof(r->origin));
+        r->has_origin = 1;
+    }
+    return n + 1;
+}
+
+static int add_local(snd_req_t *out, int n, int max, const char *name)
+{
+    n = add(out, n, max, name, 0, CHAN_AUTO, 1.0f, ATTN_NONE, NULL, 0.0f);
+    if (n > 0)
+        out[n - 1].local = 1;
+    return n;
+}
+
+// ---- Quake ---------------------------------------------------------------------
+
+static const char *const q1_ric[4] = { "weapons/ric3.wav", "weapons/ric1.wav", "weapons/ric2.wav",
+                                       "weapons/ric3.wav" };
+
+static int q1_event(const world_t *w, const world_event_t *ev, int index, snd_req_t *out, int max)
+{
+    if (ev->type == EV_PRINT) {
+        // a print starting with \1 is a chat line: the intercom sound
+        const char *t = world_event_text(w, ev);
+        return t[0] == 1 ? add_local(out, 0, max, "misc/talk.wav") : 0;
+    }
+    if (ev->type != EV_TEMPENT)
+        return 0;
+    const world_fx_event_t *fx = &ev->u.fx;
+    const char *name = NULL;
+    switch (fx->kind) {
+    case FX_SPIKE:
+    case FX_SUPERSPIKE:
+        // four times in five a tink, else one of the ricochets
+        if (pick(w, index, 1) % 5)
+            name = "weapons/tink1.wav";
+        else
+            name = q1_ric[pick(w, index, 2) & 3];
+        break;
+    case FX_EXPLOSION:
+    case FX_TAREXPLOSION:
+    case FX_EXPLOSION2:
+        name = "weapons/r_exp3.wav";
+        break;
+    case FX_WIZSPIKE:
+        name = "wizard/hit.wav";
+        break;
+    case FX_KNIGHTSPIKE:
+        name = "hknight/hit.wav";
+        break;
+    default:
+        return 0;
+    }
+    return add(out, 0, max, name, -1, 0, 1.0f, ATTN_NORM, fx->origin, 0.0f);
+}
+
+// ---- Quake II ------------------------------------------------------------------
+
+enum {
+    Q2TE_GUNSHOT = 0, Q2TE_BLASTER = 2, Q2TE_RAILTRAIL = 3, Q2TE_EXPLOSION1 = 5, Q2TE_EXPLOSION2 = 6,
+    Q2TE_ROCKET_EXPLOSION = 7, Q2TE_GRENADE_EXPLOSION = 8, Q2TE_SPARKS = 9, Q2TE_SPLASH = 10,
+    Q2TE_SCREEN_SPARKS = 12, Q2TE_SHIELD_SPARKS = 13, Q2TE_BULLET_SPARKS = 14,
+    Q2TE_ROCKET_EXPLOSION_WATER = 17, Q2TE_GRENADE_EXPLOSION_WATER = 18, Q2TE_BOSSTPORT = 22,
+    Q2TE_PLASMA_EXPLOSION = 28, Q2TE_EXPLOSION1_BIG = 53, Q2TE_EXPLOSION1_NP = 54
+};
+
+static const char *const q2_ric[4] = { NULL, "world/ric1.wav", "world/ric2.wav", "world/ric3.wav" };
+static const char *const q2_machgf[5] = { "weapons/machgf1b.wav", "weapons/machgf2b.wav", "weapons/machgf3b.wav",
+                                          "weapons/machgf4b.wav", "weapons/machgf5b.wav" };
+static const char *const q2_spark[3] = { "world/spark5.wav", "world/spark6.wav", "world/spark7.wav" };
+static const char *const q2_step[4] = { "player/step1.wav", "player/step2.wav", "player/step3.wav",
+                                        "player/step4.wav" };
+
+static int q2_tempent(const world_t *w, const world_fx_event_t *fx, int index, snd_req_t *out, int max)
+{
+    const float *at = fx->origin;
+    uint32_t r;
+    switch (fx->raw_type) {
+    case Q2TE_GUNSHOT:
+    case Q2TE_BULLET_SPARKS:
+        r = pick(w, index, 3) & 15;   // three times in sixteen, a ricochet
+        if (r >= 1 && r <= 3)
+            return add(out, 0, max, q2_ric[r], 0, 0, 1.0f, ATTN_NORM, at, 0.0f);
+        return 0;
+    case Q2TE_BLASTER:
+    case Q2TE_SCREEN_SPARKS:
+    case Q2TE_SHIELD_SPARKS:
+        return add(out, 0, max, "weapons/lashit.wav", 0, 0, 1.0f, ATTN_NORM, at, 0.0f);
+    case Q2TE_SPLASH:
+        if (fx->color == 1)   // SPLASH_SPARKS
+            return add(out, 0, max, q2_spark[pick(w, index, 4) % 3], 0, 0, 1.0f, ATTN_STATIC, at, 0.0f);
+        return 0;
+    case Q2TE_RAILTRAIL:
+        return add(out, 0, max, "weapons/railgf1a.wav", 0, 0, 1.0f, ATTN_NORM, fx->end, 0.0f);
+    case Q2TE_EXPLOSION2:
+    case Q2TE_GRENADE_EXPLOSION:
+        return add(out, 0, max, "weapons/grenlx1a.wav", 0, 0, 1.0f, ATTN_NORM, at, 0.0f);
+    case Q2TE_GRENADE_EXPLOSION_WATER:
+    case Q2TE_ROCKET_EXPLOSION_WATER:
+        return add(out, 0, max, "weapons/xpld_wat.wav", 0, 0, 1.0f, ATTN_NORM, at, 0.0f);
+    case Q2TE_EXPLOSION1:
+    case Q2TE_ROCKET_EXPLOSION:
+    case Q2TE_PLASMA_EXPLOSION:
+    case Q2TE_EXPLOSION1_BIG:
+    case Q2TE_EXPLOSION1_NP:
+        return add(out, 0, max, "weapons/rocklx1a.wav", 0, 0, 1.0f, ATTN_NORM, at, 0.0f);
+    case Q2TE_BOSSTPORT:
+        return add(out, 0, max, "misc/bigtele.wav", 0, 0, 1.0f, ATTN_NONE, at, 0.0f);
+    default:
+        return 0;
+    }
+}
+
+// A player's muzzle flash (svc_muzzleflash): the weapon sound at the player, on its
+// weapon channel; a few weapons add their reload sound 0.1 s later.
+static int q2_muzzleflash(const world_t *w, const world_fx_event_t *fx, int index, snd_req_t *out, int max)
+{
+    int e = fx->entity;
+    float vol = (fx->raw_type & 128) ? 0.2f : 1.0f;   // MZ_SILENCED
+    const char *fire = NULL, *reload = NULL;
+    int n = 0;
+    switch (fx->raw_type & ~128) {
+    case 0: fire = "weapons/blastf1a.wav"; break;                  // MZ_BLASTER
+    case 1: fire = q2_machgf[pick(w, index, 5) % 5]; break;        // MZ_MACHINEGUN
+    case 2: fire = "weapons/shotgf1b.wav"; reload = "weapons/shotgr1b.wav"; break;
+    case 3: fire = q2_machgf[pick(w, index, 5) % 5]; break;        // MZ_CHAINGUN1
+    case 4:                                                        // MZ_CHAINGUN2: two shots
+        n = add(out, n, max, q2_machgf[pick(w, index, 5) % 5], e, CHAN_WEAPON, vol, ATTN_NORM, NULL, 0.0f);
+        return add(out, n, max, q2_machgf[pick(w, index, 6) % 5], e, CHAN_AUTO, vol, ATTN_NORM, NULL, 0.05f);
+    case 5:                                                        // MZ_CHAINGUN3: three
+        n = add(out, n, max, q2_machgf[pick(w, index, 5) % 5], e, CHAN_WEAPON, vol, ATTN_NORM, NULL, 0.0f);
+        n = add(out, n, max, q2_machgf[pick(w, index, 6) % 5], e, CHAN_AUTO, vol, ATTN_NORM, NULL, 0.033f);
+        return add(out, n, max, q2_machgf[pick(w, index, 7) % 5], e, CHAN_AUTO, vol, ATTN_NORM, NULL, 0.066f);
+    case 6: fire = "weapons/railgf1a.wav"; break;                  // MZ_RAILGUN
+    case 7: fire = "weapons/rocklf1a.wav"; reload = "weapons/rocklr1b.wav"; break;
+    case 8: fire = "weapons/grenlf1a.wav"; reload = "weapons/grenlr1b.wav"; break;
+    case 9:                                                        // MZ_LOGIN, MZ_LOGOUT, MZ_RESPAWN
+    case 10:
+    case 11: fire = "weapons/grenlf1a.wav"; vol = 1.0f; break;
+    case 12: fire = "weapons/bfg__f1y.wav"; break;                 // MZ_BFG
+    case 13: fire = "weapons/sshotf1b.wav"; break;                 // MZ_SSHOTGUN
+    case 14: fire = "weapons/hyprbf1a.wav"; break;                 // MZ_HYPERBLASTER
+    case 15: fire = "items/respawn1.wav"; vol = 1.0f; break;       // MZ_ITEMRESPAWN
+    case 16: fire = "weapons/rippfire.wav"; break;                 // MZ_IONRIPPER
+    case 17: fire = "weapons/hyprbf1a.wav"; break;                 // MZ_BLUEHYPERBLASTER
+    case 18: fire = "weapons/plasshot.wav"; break;                 // MZ_PHALANX
+    default: return 0;
+    }
+    n = add(out, n, max, fire, e, CHAN_WEAPON, vol, ATTN_NORM, NULL, 0.0f);
+    if (reload)
+        n = add(out, n, max, reload, e, CHAN_AUTO, vol, ATTN_NORM, NULL, 0.1f);
+    return n;
+}
+
+// A monster's muzzle flash (svc_muzzleflash2, MZ2_*): its weapon sound, from
+// cl_fx.c's table, by ranges of flash numbers.
+static const struct {
+    uint8_t first, last;
+    const char *sound;   // NULL: a silent flash (the game sends the sound itself)
+    uint8_t attn_none;
+} q2_monster_flash[] = {
+    { 1, 3, "tank/tnkatck3.wav", 0 },        { 4, 22, "tank/tnkatk2", 0 },   // + a..e
+    { 23, 25, "tank/tnkatck1.wav", 0 },      { 26, 38, "infantry/infatck1.wav", 0 },
+    { 39, 40, "soldier/solatck2.wav", 0 },   { 41, 42, "soldier/solatck1.wav", 0 },
+    { 43, 44, "soldier/solatck3.wav", 0 },   { 45, 52, "gunner/gunatck2.wav", 0 },
+    { 53, 56, "gunner/gunatck3.wav", 0 },    { 57, 57, "chick/chkatck2.wav", 0 },
+    { 58, 59, "flyer/flyatck3.wav", 0 },     { 60, 60, "medic/medatck1.wav", 0 },
+    { 62, 62, "hover/hovatck1.wav", 0 },     { 63, 69, "infantry/infatck1.wav", 0 },
+    { 70, 72, "tank/rocket.wav", 0 },        { 73, 77, "infantry/infatck1.wav", 1 },
+    { 78, 81, "tank/rocket.wav", 0 },        { 82, 82, "floater/fltatck1.wav", 0 },
+    // 83..100: soldiers 3..8, blaster / shotgun / machinegun in turn (below)
+    { 102, 118, "makron/blaster.wav", 0 },   { 120, 125, "boss3/xfire.wav", 0 },
+    // the mission packs' monsters
+    { 138, 138, "infantry/infatck1.wav", 1 }, { 141, 141, "infantry/infatck1.wav", 0 },
+    { 142, 142, "chick/chkatck2.wav", 0 },   { 143, 143, "soldier/solatck2.wav", 0 },
+    { 144, 146, "tank/tnkatck3.wav", 0 },    { 148, 148, "weapons/disint2.wav", 0 },
+    { 149, 149, "tank/tnkatck3.wav", 0 },    { 152, 152, "infantry/infatck1.wav", 1 },
+    { 156, 190, "tank/tnkatck3.wav", 0 },    { 191, 191, "tank/rocket.wav", 0 },
+};
+static const char *const q2_tnkatk2[5] = { "tank/tnkatk2a.wav", "tank/tnkatk2b.wav", "tank/tnkatk2c.wav",
+                                           "tank/tnkatk2d.wav", "tank/tnkatk2e.wav" };
+static const char *const q2_soldier[3] = { "soldier/solatck2.wav", "soldier/solatck1.wav",
+                                           "soldier/solatck3.wav" };
+
+static int q2_monster_muzzleflash(const world_t *w, const world_fx_event_t *fx, int index, snd_req_t *out, int max)
+{
+    int n = fx->raw_type;
+    if (n >= 83 && n <= 100)
+        return add(out, 0, max, q2_soldier[(n - 83) % 3], fx->entity, CHAN_WEAPON, 1.0f, ATTN_NORM, NULL, 0.0f);
+    for (size_t i = 0; i < sizeof(q2_monster_flash) / sizeof(q2_monster_flash[0]); i++) {
+        if (n < q2_monster_flash[i].first || n > q2_monster_flash[i].last)
+            continue;
+        const char *name = q2_monster_flash[i].sound;
+        if (n >= 4 && n <= 22)
+            name = q2_tnkatk2[pick(w, index, 9) % 5];
+        return add(out, 0, max, name, fx->entity, CHAN_WEAPON, 1.0f,
+                   q2_monster_flash[i].attn_none ? ATTN_NONE : ATTN_NORM, NULL, 0.0f);
+    }
+    return 0;
+}
+
+static int q2_event(const world_t *w, const world_event_t *ev, int index, snd_req_t *out, int max)
+{
+    if (ev->type == EV_PRINT)   // PRINT_CHAT
+        return ev->u.text.level == 3 ? add_local(out, 0, max, "misc/talk.wav") : 0;
+    if (ev->type == EV_TEMPENT)
+        return q2_tempent(w, &ev->u.fx, index, out, max);
+    // the decoder gives muzzle flashes as lights: count 1 = a player's, 2 = a monster's
+    if (ev->type == EV_DLIGHT && ev->u.fx.kind == FX_NONE && ev->u.fx.entity > 0) {
+        if (ev->u.fx.count == 1)
+            return q2_muzzleflash(w, &ev->u.fx, index, out, max);
+        if (ev->u.fx.count == 2)
+            return q2_monster_muzzleflash(w, &ev->u.fx, index, out, max);
+    }
+    return 0;
+}
+
+int snd_client_event(const world_t *w, const world_event_t *ev, int index, snd_req_t *out, int max)
+{
+    switch (w->game) {
+    case GAME_QUAKE:
+        return q1_event(w, ev, index, out, max);
+    case GAME_QUAKE2:
+        return q2_event(w, ev, index, out, max);
+    default:
+        return 0;
+    }
+}
+
+int snd_client_entity_event(const world_t *w, int e, snd_req_t *out, int max)
+{
+    if (w->game != GAME_QUAKE2 || e <= 0 || e >= w->num_entities)
+        return 0;
+    const world_entity_t *ent = &w->entities[e];
+    if (ent->seq != w->seq)
+        return 0;
+    switch (ent->cur.event) {
+    case 1:   // EV_ITEM_RESPAWN
+        return add(out, 0, max, "items/respawn1.wav", e, CHAN_WEAPON, 1.0f, ATTN_IDLE, NULL, 0.0f);
+    case 2:   // EV_FOOTSTEP
+        return add(out, 0, max, q2_step[pick(w, e, 8) & 3], e, CHAN_BODY, 1.0f, ATTN_NORM, NULL, 0.0f);
+    case 3:   // EV_FALLSHORT
+        return add(out, 0, max, "player/land1.wav", e, CHAN_AUTO, 1.0f, ATTN_NORM, NULL, 0.0f);
+    case 4:   // EV_FALL
+        return add(out, 0, max, "*fall2.wav", e, CHAN_AUTO, 1.0f, ATTN_NORM, NULL, 0.0f);
+    case 5:   // EV_FALLFAR
+        return add(out, 0, max, "*fall1.wav", e, CHAN_AUTO, 1.0f, ATTN_NORM, NULL, 0.0f);
+    case 6:   // EV_PLAYER_TELEPORT
+        return add(out, 0, max, "misc/tele1.wav", e, CHAN_WEAPON, 1.0f, ATTN_IDLE, NULL, 0.0f);
+    default:
+        return 0;
+    }
+}
+
+static const char *const q1_preload[] = { "weapons/tink1.wav", "weapons/ric1.wav", "weapons/ric2.wav",
+                                          "weapons/ric3.wav", "weapons/r_exp3.wav", "wizard/hit.wav",
+                                          "hknight/hit.wav", "misc/talk.wav", NULL };
+static const char *const q2_preload[] = {
+    "world/ric1.wav", "world/ric2.wav", "world/ric3.wav", "weapons/lashit.wav", "weapons/railgf1a.wav",
+    "weapons/grenlx1a.wav", "weapons/xpld_wat.wav", "weapons/rocklx1a.wav", "weapons/blastf1a.wav",
+    "weapons/machgf1b.wav", "weapons/machgf2b.wav", "weapons/machgf3b.wav", "weapons/machgf4b.wav",
+    "weapons/machgf5b.wav", "weapons/shotgf1b.wav", "weapons/shotgr1b.wav", "weapons/rocklf1a.wav",
+    "weapons/rocklr1b.wav", "weapons/grenlf1a.wav", "weapons/grenlr1b.wav", "weapons/bfg__f1y.wav",
+    "weapons/sshotf1b.wav", "weapons/hyprbf1a.wav", "items/respawn1.wav", "player/step1.wav",
+    "player/step2.wav", "player/step3.wav", "player/step4.wav", "player/land1.wav", "misc/tele1.wav",
+    "misc/talk.wav", NULL
+};
+static const char *const no_preload[] = { NULL };
+
+const char *const *snd_client_preload(world_game_t game)
+{
+    return game == GAME_QUAKE ? q1_preload : game == GAME_QUAKE2 ? q2_preload : no_preload;
+}

@@ -74,7 +74,11 @@ test-san: build/san/demoplay $(SAN_TESTS)
 run: deps demoplay
 	@sh tools/run.sh
 
-bench: demoplay
+build/rel/bench_decode: tools/bench_decode.c $(REL_OBJ)
+	@echo "BENCH   $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(REL_OBJ) $(LIBS)
+
+bench: demoplay build/rel/bench_decode
 	@sh tools/bench.sh
 
 # Both compilers, warnings as errors: what "warning-free" means here.

@@ -8,7 +8,8 @@
 #include "log.h"
 
 enum {
-    C_INFO = 1 << 0, C_DUMP = 1 << 1, C_SHOT = 1 << 2, C_PLAY = 1 << 3,
+    // bit i = commands[i] below
+    C_PLAY = 1 << 0, C_INFO = 1 << 1, C_DUMP = 1 << 2, C_SHOT = 1 << 3,
     C_TIMEDEMO = 1 << 4, C_EXPORT = 1 << 5, C_COMPILE = 1 << 6,
     C_ALL = 0x7f, C_RENDER = C_SHOT | C_PLAY | C_TIMEDEMO | C_EXPORT
 };

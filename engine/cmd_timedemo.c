@@ -1,10 +1,11 @@
 // cmd_timedemo.c -- `demoplay timedemo`: draw every server frame once, headless, as fast as possible
 //
-// Counting, as Quake's timedemo: one drawn frame per server frame the decoder
-// returns (for Quake: per demo block that carries an svc_time, which is what
-// `info` calls frames). A frame's time is decode + r_frame + r_render at the
-// frame's own time; level loading (the renderer and its models) is not counted,
-// as Quake does not count the first frame that includes the load.
+// Counting: one drawn frame per server frame, as the decoder counts them for
+// `info` (for Quake: each demo block that carries an svc_time; the sign-on
+// blocks before the first one are decoded but neither drawn nor counted), so
+// N equals `info`'s frames. A frame's time is its decode + r_frame + r_render
+// at the frame's own time. Level loading (renderer and sound data) is not
+// counted, as Quake does not count the first frame, which includes the load.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,7 @@ int cmd_timedemo(const cli_t *cli)
         player_stats_t st;
         player_get_stats(p, &st);
         double load_before = st.load_seconds;
+        long long counted = player_info_frames(p);
         double t0 = now_seconds();
         int rc = player_step(p);
         if (rc < 0) {
@@ -69,6 +71,8 @@ int cmd_timedemo(const cli_t *cli)
         }
         if (rc == 0)
             break;
+        if (player_info_frames(p) == counted)
+            continue;   // not a server frame (sign-on): loading, not drawn
         r_render(r, d.world, d.world->time);
         double t1 = now_seconds();
         player_get_stats(p, &st);

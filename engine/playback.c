@@ -38,8 +38,8 @@ struct player_s {
     long long frame;
     int ended;
 
-    double start_pt;
-    int have_start;
+    double start_pt, first_pt;
+    int have_start, have_first;
     double end_pt;
     long long total_frames;
     int length_known;
@@ -210,6 +210,7 @@ int player_step(player_t *p)
 {
     if (p->ended)
         return 0;
+    long long counted = player_info_frames(p);
     int rc = demo_read_frame(p->d);
     if (rc <= 0) {
         if (rc < 0 && !p->error[0])
@@ -231,7 +232,12 @@ int player_step(player_t *p)
     p->have_frame = 1;
     p->frame++;
     p->frames_decoded++;
-    if (!p->have_start) {
+    if (!p->have_first) {
+        p->first_pt = p->cur_pt;
+        p->have_first = 1;
+    }
+    // the demo starts at its first server frame, not at the sign-on blocks before it
+    if (!p->have_start && player_info_frames(p) != counted) {
         p->start_pt = p->cur_pt;
         p->have_start = 1;
     }
@@ -318,10 +324,15 @@ int player_scan(player_t *p)
 double player_time(const player_t *p) { return p->have_frame ? p->cur_pt : NO_TIME; }
 double player_prev_time(const player_t *p) { return p->prev_pt; }
 double player_demo_time(const player_t *p, double t) { return t - p->offset; }
-double player_start(const player_t *p) { return p->have_start ? p->start_pt : 0; }
+double player_start(const player_t *p) { return p->have_start ? p->start_pt : p->have_first ? p->first_pt : 0; }
 double player_end(const player_t *p) { return p->length_known ? p->end_pt : (p->have_frame ? p->cur_pt : 0); }
 int player_length_known(const player_t *p) { return p->length_known; }
 long long player_frame(const player_t *p) { return p->frame; }
+long long player_info_frames(const player_t *p)
+{
+    const demo_info_t *in = p->d->dec->info ? p->d->dec->info(p->d->state) : NULL;
+    return in ? in->frames : p->frame;
+}
 long long player_frames(const player_t *p) { return p->length_known ? p->total_frames : -1; }
 int player_ended(const player_t *p) { return p->ended; }
 const char *player_error(const player_t *p) { return p->error[0] ? p->error : NULL; }

@@ -6,7 +6,9 @@
 // sound system's loopback device. Samples are rendered in slices whose ends are
 // computed from absolute times, never accumulated: up to each server frame's
 // own time before its sounds start, and up to round(k * 48000 / fps) after each
-// video frame, so nothing drifts however long the export.
+// video frame, so nothing drifts however long the export. Sound starts 3 s
+// before `from` and that pre-roll is thrown away, so sounds that began shortly
+// before `from` are heard (parts exported with --from/--to join up).
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -24,13 +26,14 @@
 
 #define EXPORT_RATE 48000
 #define AUDIO_CHUNK 4096
+#define AUDIO_PREROLL 3.0
 
 typedef struct {
     player_t *p;
     snd_t *snd;
     FILE *wav;
     double from;
-    long long pos, total;     // sample frames written / to write
+    long long pos, total;     // sample frames rendered / to write; pos < 0 in the pre-roll
     int16_t *buf;
     int failed;
 } audio_out_t;
@@ -43,9 +46,10 @@ static void audio_to(audio_out_t *a, long long upto)
     if (upto > a->total)
         upto = a->total;
     while (a->pos < upto) {
-        int n = (int)(upto - a->pos < AUDIO_CHUNK ? upto - a->pos : AUDIO_CHUNK);
+        long long end = a->pos < 0 && upto > 0 ? 0 : upto;   // the pre-roll ends exactly at 0
+        int n = (int)(end - a->pos < AUDIO_CHUNK ? end - a->pos : AUDIO_CHUNK);
         snd_render(a->snd, a->buf, n);
-        if (fwrite(a->buf, 4, (size_t)n, a->wav) != (size_t)n)
+        if (a->pos >= 0 && fwrite(a->buf, 4, (size_t)n, a->wav) != (size_t)n)
             a->failed = 1;
         a->pos += n;
     }
@@ -54,8 +58,8 @@ static void audio_to(audio_out_t *a, long long upto)
 static long long sample_at(const audio_out_t *a, double pt)
 {
     double s = floor((pt - a->from) * EXPORT_RATE + 0.5);
-    if (s < 0)
-        return 0;
+    if (s < -AUDIO_PREROLL * EXPORT_RATE)
+        s = -AUDIO_PREROLL * EXPORT_RATE;
     return s > (double)a->total ? a->total : (long long)s;
 }
 
@@ -199,7 +203,9 @@ int cmd_export(const cli_t *cli)
     }
     int show_progress = isatty(2) && !cli->quiet;
     double t0 = now_seconds();
-    if (player_seek(p, from) < 0) {
+    // with sound: start AUDIO_PREROLL s early and play up to `from` without pictures
+    a.pos = snd ? -(long long)(AUDIO_PREROLL * EXPORT_RATE) : 0;
+    if (player_seek(p, snd ? from - AUDIO_PREROLL : from) < 0) {
         log_error("%s: out of memory", d.name);
         status = EXIT_INTERNAL;
         goto done;
@@ -237,6 +243,12 @@ int cmd_export(const cli_t *cli)
         audio_to(&a, (long long)floor((double)k * EXPORT_RATE * (double)den / (double)num + 0.5));
         if (show_progress)
             progress(k + 1, nframes, t0);
+    }
+    // the frames between the last picture and `to` still start their sounds in the span
+    if (snd && player_advance(p, to) < 0) {
+        log_error("%s: out of memory", d.name);
+        status = EXIT_INTERNAL;
+        goto done;
     }
     audio_to(&a, a.total);
     if (show_progress)

@@ -168,6 +168,8 @@ static void seek_to(play_t *s, double t)
         t = start;
     if (player_seek(s->p, t) < 0)
         log_warn("seek: out of memory");
+    if (s->paused && s->snd)
+        snd_stop_all(s->snd);   // paused means silent, also after a seek or a step
     s->clock = t;
     s->at_end = 0;
     if (s->log) {
@@ -225,6 +227,8 @@ static int on_key(play_t *s, window_t *wd, const SDL_KeyboardEvent *ev)
         set_paused(s, 1);
         if (player_time(s->p) > s->clock + 1e-9 || player_step(s->p) > 0)
             s->clock = player_time(s->p);
+        if (s->snd)
+            snd_stop_all(s->snd);
         s->at_end = player_ended(s->p) && s->clock >= player_end(s->p);
         break;
     case SDLK_COMMA: {

@@ -1,9 +1,284 @@
-// cmd_export.c -- `demoplay export` (placeholder until its issue lands)
+// cmd_export.c -- `demoplay export`: frames at exact demo times (PNGs or a Y4M stream) and the sound track
+//
+// Frame k shows demo time from + k/fps (fps as an exact ratio, see movie.h) for
+// every k with that time < to. The sound track covers exactly [from, to):
+// round((to - from) * 48000) sample frames of 16-bit stereo, rendered through the
+// sound system's loopback device. Samples are rendered in slices whose ends are
+// computed from absolute times, never accumulated: up to each server frame's
+// own time before its sounds start, and up to round(k * 48000 / fps) after each
+// video frame, so nothing drifts however long the export. Sound starts 3 s
+// before `from` and that pre-roll is thrown away, so sounds that began shortly
+// before `from` are heard (parts exported with --from/--to join up).
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "cli.h"
+#include "demo.h"
 #include "log.h"
+#include "movie.h"
+#include "playback.h"
+
+#define EXPORT_RATE 48000
+#define AUDIO_CHUNK 4096
+#define AUDIO_PREROLL 3.0
+
+typedef struct {
+    player_t *p;
+    snd_t *snd;
+    FILE *wav;
+    double from;
+    long long pos, total;     // sample frames rendered / to write; pos < 0 in the pre-roll
+    int16_t *buf;
+    int failed;
+} audio_out_t;
+
+// Render sound up to sample frame `upto` (clamped to the span).
+static void audio_to(audio_out_t *a, long long upto)
+{
+    if (!a->snd || !a->wav)
+        return;
+    if (upto > a->total)
+        upto = a->total;
+    while (a->pos < upto) {
+        long long end = a->pos < 0 && upto > 0 ? 0 : upto;   // the pre-roll ends exactly at 0
+        int n = (int)(end - a->pos < AUDIO_CHUNK ? end - a->pos : AUDIO_CHUNK);
+        snd_render(a->snd, a->buf, n);
+        if (a->pos >= 0 && fwrite(a->buf, 4, (size_t)n, a->wav) != (size_t)n)
+            a->failed = 1;
+        a->pos += n;
+    }
+}
+
+static long long sample_at(const audio_out_t *a, double pt)
+{
+    double s = floor((pt - a->from) * EXPORT_RATE + 0.5);
+    if (s < -AUDIO_PREROLL * EXPORT_RATE)
+        s = -AUDIO_PREROLL * EXPORT_RATE;
+    return s > (double)a->total ? a->total : (long long)s;
+}
+
+// A new server frame is about to start its sounds: first finish the sound up to its time.
+static void on_frame(void *ctx, player_t *p)
+{
+    audio_out_t *a = ctx;
+    if (!a->snd)
+        return;
+    audio_to(a, sample_at(a, player_time(p)));
+    vec3_t org, ang;
+    player_view(p, org, ang);
+    snd_listener(a->snd, org, ang);
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void progress(long long k, long long n, double t0)
+{
+    double el = now_seconds() - t0;
+    double eta = k > 0 ? el * (double)(n - k) / (double)k : 0;
+    int bar = 30, fill = n > 0 ? (int)(bar * k / n) : bar;
+    char b[64];
+    for (int i = 0; i < bar; i++)
+        b[i] = i < fill ? '#' : '.';
+    b[bar] = 0;
+    fprintf(stderr, "\r[%s] %3d%% frame %lld/%lld  ETA %d:%02d ", b, n > 0 ? (int)(100 * k / n) : 100, k, n,
+            (int)eta / 60, (int)eta % 60);
+    fflush(stderr);
+}
+
+static int make_dir(const char *dir)
+{
+    struct stat st;
+    if (stat(dir, &st) == 0)
+        return S_ISDIR(st.st_mode) ? 0 : -1;
+    return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
+}
 
 int cmd_export(const cli_t *cli)
 {
-    log_error("export: not implemented yet (%s)", cli->files[0]);
-    return EXIT_INTERNAL;
+    if (!cli->out) {
+        log_error("export: -o DIR (or -o - for a YUV4MPEG2 stream on stdout) is required");
+        return EXIT_USAGE;
+    }
+    double fps_in = cli->fps > 0 ? cli->fps : 30.0;
+    if (cli->fps != 0 && !(cli->fps >= 0.01 && cli->fps <= 1000)) {
+        log_error("export: --fps must be between 0.01 and 1000, got %g", cli->fps);
+        return EXIT_USAGE;
+    }
+    long num, den;
+    mov_fps_ratio(fps_in, &num, &den);
+    int to_stdout = !strcmp(cli->out, "-");
+    if (!to_stdout && make_dir(cli->out) < 0) {
+        log_error("export: cannot create the folder '%s'", cli->out);
+        return EXIT_INTERNAL;
+    }
+
+    demo_t d;
+    if (demo_open(&d, cli, cli->files[0], NULL, 0) < 0) {
+        log_error("%s", d.errmsg);
+        int st = d.failed ? EXIT_DEMO_ERRORS : EXIT_USAGE;
+        demo_close(&d);
+        return st;
+    }
+    int w = cli->width ? cli->width : 640, h = cli->height ? cli->height : 480;
+    int want_audio = !cli->nosound && (!to_stdout || cli->audio);
+    renderer_t *r = r_create(w, h);
+    snd_t *snd = want_audio ? snd_create_loopback(EXPORT_RATE, (float)cli->volume) : NULL;
+    player_t *p = r ? player_create(&d, cli, r, snd, NULL) : NULL;
+    size_t fsize = (size_t)w * (size_t)h * 3;
+    uint8_t *rgb = malloc(fsize);
+    uint8_t *yuv = malloc(mov_y4m_work_size(w, h));
+    int16_t *abuf = malloc(AUDIO_CHUNK * 4);
+    int status = EXIT_OK;
+    FILE *wav = NULL;
+    audio_out_t a;
+    memset(&a, 0, sizeof(a));
+    if (!p || !rgb || !yuv || !abuf || player_scan(p) < 0) {
+        log_error("%s: out of memory", d.name);
+        status = EXIT_INTERNAL;
+        goto done;
+    }
+    if (want_audio && !snd)
+        log_warn("%s: no loopback sound device: exporting without sound", d.name);
+
+    double from = cli->have_from ? cli->from : player_start(p);
+    double to = cli->have_to ? cli->to : player_end(p);
+    if (to > player_end(p) && player_length_known(p)) {
+        if (cli->have_to)
+            log_info("%s: --to %.3f is past the end of the demo (%.3f): stopping there", d.name, to, player_end(p));
+        to = player_end(p);
+    }
+    if (!(to > from)) {
+        log_error("%s: nothing to export: --from %.3f is not before --to %.3f (the demo runs %.3f .. %.3f)", d.name,
+                  from, to, player_start(p), player_end(p));
+        status = EXIT_USAGE;
+        goto done;
+    }
+    long long nframes = 0;
+    while (from + (double)nframes * (double)den / (double)num < to)
+        nframes++;
+    double total_s = floor((to - from) * EXPORT_RATE + 0.5);
+    if (total_s * 4 + 36 > 4294967295.0) {
+        log_error("%s: the sound track of %.0f s does not fit in one WAV file: export it in parts with --from/--to",
+                  d.name, to - from);
+        status = EXIT_USAGE;
+        goto done;
+    }
+
+    if (snd) {
+        char path[4200];
+        if (to_stdout)
+            snprintf(path, sizeof(path), "%s", cli->audio);
+        else
+            snprintf(path, sizeof(path), "%s/audio.wav", cli->out);
+        wav = fopen(path, "wb");
+        if (!wav || mov_wav_header(wav, EXPORT_RATE, (uint32_t)total_s) < 0) {
+            log_error("export: cannot write '%s'", path);
+            status = EXIT_INTERNAL;
+            goto done;
+        }
+    }
+    a.p = p;
+    a.snd = snd;
+    a.wav = wav;
+    a.from = from;
+    a.total = (long long)total_s;
+    a.buf = abuf;
+    player_set_frame_hook(p, on_frame, &a);
+
+    if (to_stdout && mov_y4m_header(stdout, w, h, fps_in) < 0) {
+        log_error("export: cannot write to stdout");
+        status = EXIT_INTERNAL;
+        goto done;
+    }
+    int show_progress = isatty(2) && !cli->quiet;
+    double t0 = now_seconds();
+    // with sound: start AUDIO_PREROLL s early and play up to `from` without pictures
+    a.pos = snd ? -(long long)(AUDIO_PREROLL * EXPORT_RATE) : 0;
+    if (player_seek(p, snd ? from - AUDIO_PREROLL : from) < 0) {
+        log_error("%s: out of memory", d.name);
+        status = EXIT_INTERNAL;
+        goto done;
+    }
+    if (snd) {
+        vec3_t org, ang;
+        player_view(p, org, ang);
+        snd_listener(snd, org, ang);
+    }
+    for (long long k = 0; k < nframes; k++) {
+        double t = from + (double)k * (double)den / (double)num;
+        if (player_advance(p, t) < 0) {
+            log_error("%s: out of memory", d.name);
+            status = EXIT_INTERNAL;
+            goto done;
+        }
+        r_render(r, d.world, player_demo_time(p, t));
+        if (to_stdout) {
+            r_frame_rgb(r, rgb);
+            if (mov_y4m_frame(stdout, rgb, w, h, yuv) < 0) {
+                log_error("export: cannot write to stdout");
+                status = EXIT_INTERNAL;
+                goto done;
+            }
+        } else {
+            char path[4200];
+            snprintf(path, sizeof(path), "%s/frame_%06lld.png", cli->out, k);
+            if (r_write_png(r, path) < 0) {
+                log_error("export: cannot write '%s'", path);
+                status = EXIT_INTERNAL;
+                goto done;
+            }
+        }
+        // the sound of the frame interval just shown, boundary computed from k
+        audio_to(&a, (long long)floor((double)k * EXPORT_RATE * (double)den / (double)num + 0.5));
+        if (show_progress)
+            progress(k + 1, nframes, t0);
+    }
+    // the frames between the last picture and `to` still start their sounds in the span
+    if (snd && player_advance(p, to) < 0) {
+        log_error("%s: out of memory", d.name);
+        status = EXIT_INTERNAL;
+        goto done;
+    }
+    audio_to(&a, a.total);
+    if (show_progress)
+        fputc('\n', stderr);
+    if (a.failed || (wav && fflush(wav) != 0)) {
+        log_error("export: cannot write the sound track");
+        status = EXIT_INTERNAL;
+    }
+    if (to_stdout && fflush(stdout) != 0) {
+        log_error("export: cannot write to stdout");
+        status = EXIT_INTERNAL;
+    }
+    if (status == EXIT_OK && player_error(p)) {
+        log_error("%s", player_error(p));
+        status = EXIT_DEMO_ERRORS;
+    }
+    if (status == EXIT_OK)
+        log_info("%s: %lld frames, %lld sound frames", d.name, nframes, a.pos);
+done:
+    if (wav && fclose(wav) != 0 && status == EXIT_OK) {
+        log_error("export: cannot write the sound track");
+        status = EXIT_INTERNAL;
+    }
+    free(rgb);
+    free(yuv);
+    free(abuf);
+    player_destroy(p);
+    if (snd)
+        snd_destroy(snd);
+    r_destroy(r);
+    demo_close(&d);
+    return status;
 }

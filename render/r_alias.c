@@ -6,21 +6,6 @@
 
 #define DEG2RAD(a) ((a) * (float)(M_PI / 180.0))
 
-void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up)
-{
-    float sy = sinf(DEG2RAD(angles[1])), cy = cosf(DEG2RAD(angles[1]));
-    float sp = sinf(DEG2RAD(angles[0])), cp = cosf(DEG2RAD(angles[0]));
-    float sr = sinf(DEG2RAD(angles[2])), cr = cosf(DEG2RAD(angles[2]));
-    forward[0] = cp * cy;
-    forward[1] = cp * sy;
-    forward[2] = -sp;
-    right[0] = -sr * sp * cy + cr * sy;
-    right[1] = -sr * sp * sy - cr * cy;
-    right[2] = -sr * cp;
-    up[0] = cr * sp * cy + sr * sy;
-    up[1] = cr * sp * sy - sr * cy;
-    up[2] = cr * cp;
-}
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 

@@ -54,4 +54,7 @@ typedef struct {
     int num_dlights;
 } r_view_t;
 
+// Quake's AngleVectors: forward, right, up from pitch/yaw/roll in degrees (render/r_math.c).
+void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up);
+
 #endif

@@ -60,7 +60,8 @@ build/san/tests/%: tests/%.c $(TEST_LIB) $(SAN_OBJ)
 	@$(CC) $(CSTD) $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -I. -o $@ $< $(TEST_LIB) $(SAN_OBJ) $(LIBS) -lcmocka
 
 # Each test binary runs with DEMOPLAY_BIN pointing at the matching demoplay build.
-test: deps
+test:
+	@sh tools/deps.sh test
 	@$(MAKE) --no-print-directory test-rel
 	@$(MAKE) --no-print-directory test-san
 

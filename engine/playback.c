@@ -285,7 +285,7 @@ int player_seek(player_t *p, double t)
         // going back, or far enough forward that a snapshot beats reading on
         restore_snapshot(p, s);
         if (p->r)
-            r_clear_transients(p->r);
+            r_clear_transients(p->r, !s->have_frame);
         check_level(p);
     }
     int rc = player_advance(p, t);
@@ -317,7 +317,7 @@ int player_scan(player_t *p)
     // back to the start; the renderer sees the level again when frames come
     restore_snapshot(p, &p->snaps[0]);
     if (p->r)
-        r_clear_transients(p->r);
+        r_clear_transients(p->r, 1);
     return 0;
 }
 

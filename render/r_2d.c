@@ -106,7 +106,7 @@ int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w)
     return loaded;
 }
 
-void r_2d_clear(r_2d_t *d)
+void r_2d_clear(r_2d_t *d, int from_start)
 {
     memset(d->con, 0, sizeof d->con);
     d->con_head = d->con_count = d->con_open = d->con_cr = 0;
@@ -117,7 +117,7 @@ void r_2d_clear(r_2d_t *d)
     memset(d->item_gettime, 0, sizeof d->item_gettime);
     d->items_known = 0;
     d->level_known = 0;
-    d->adopt_silently = 1;
+    d->adopt_silently = !from_start;
     d->vcshift = (r_2d_cshift_t){ { 130, 80, 50 }, 0 };
 }
 

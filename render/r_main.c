@@ -124,10 +124,10 @@ void r_frame(renderer_t *r, const world_t *w)
     r_2d_frame(r->r2d, w);
 }
 
-void r_clear_transients(renderer_t *r)
+void r_clear_transients(renderer_t *r, int from_start)
 {
     r_models_clear(r->models);
-    r_2d_clear(r->r2d);
+    r_2d_clear(r->r2d, from_start);
 }
 
 

@@ -87,7 +87,10 @@ void r_part_lava_splash(r_particles_t *ps, const vec3_t org);
 void r_part_teleport(r_particles_t *ps, const vec3_t org);
 // Trail types as Quake's R_RocketTrail: 0 rocket, 1 smoke, 2 blood, 3 tracer, 4 slight blood, 5 tracer2, 6 voor.
 void r_part_trail(r_particles_t *ps, const vec3_t start, const vec3_t end, int type);
-void r_part_draw(const r_particles_t *ps, const r_view_t *v);
+// Draw the particles as they are at time t (at or a little after the particle clock); no state changes.
+void r_part_draw(const r_particles_t *ps, const r_view_t *v, double t);
+// Restart the random numbers from seed: effects then depend on the frame alone, not on what was played before.
+void r_part_reseed(r_particles_t *ps, uint32_t seed);
 // EF_BRIGHTFIELD: the sphere of particles around an entity, drawn directly.
 void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t origin);
 void r_part_draw_one(const r_view_t *v, const vec3_t org, int color);

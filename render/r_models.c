@@ -551,10 +551,26 @@ static void temp_entity(r_models_t *m, const world_t *w, const world_fx_event_t 
 
 // ---- the contract ----------------------------------------------------------------
 
+// A seed made from a time: the same frame (or the same drawing time) always
+// gets the same random numbers, so a seek shows exactly what playing showed.
+static uint32_t time_seed(double t, uint32_t salt)
+{
+    uint64_t x;
+    memcpy(&x, &t, sizeof x);
+    x ^= salt;
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return (uint32_t)x | 1u;
+}
+
 void r_models_frame(r_models_t *m, const world_t *w)
 {
     // effects of this frame start at the previous frame's time, where drawing resumes
     r_part_advance(&m->part, w->prev_time);
+    r_part_reseed(&m->part, time_seed(w->time, 1));
+    m->rng = time_seed(w->time, 2);
     double now = m->part.time;
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
@@ -619,6 +635,7 @@ static void push_dlight(r_view_t *v, const vec3_t org, float radius, float die, 
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 {
     double t = v->time;
+    uint32_t rng = time_seed(t, 3);   // flicker from the drawing time alone
     for (int i = 0; i < R_MAX_MLIGHTS; i++) {
         r_mlight_t *l = &m->lights[i];
         if (l->radius0 <= 0 || l->d.die < t)
@@ -642,9 +659,9 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
         entity_place(e, frac, org, ang);
         if (fx & EF_BRIGHTLIGHT) {
             vec3_t o = {org[0], org[1], org[2] + 16};
-            push_dlight(v, o, 400 + (float)(r_rand(&m->rng) & 31), (float)t + 0.001f, 0);
+            push_dlight(v, o, 400 + (float)(r_rand(&rng) & 31), (float)t + 0.001f, 0);
         } else if (fx & EF_DIMLIGHT) {
-            push_dlight(v, org, 200 + (float)(r_rand(&m->rng) & 31), (float)t + 0.001f, 0);
+            push_dlight(v, org, 200 + (float)(r_rand(&rng) & 31), (float)t + 0.001f, 0);
         }
         if (rocket)
             push_dlight(v, org, 200, (float)t + 0.01f, 0);
@@ -698,7 +715,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     if (!v->buffer || !v->zbuffer || !v->colormap)
         return;
     double t = v->time;
-    r_part_advance(&m->part, t);
+    uint32_t rng = time_seed(t, 4);   // beam roll from the drawing time alone
     float frac = lerp_frac(w, t);
 
     for (int n = 1; n < w->num_entities; n++) {
@@ -738,7 +755,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
             vec3_t ang;
             entity_place(&w->entities[owner], frac, start, ang);
         }
-        r_beam_draw(v, &m->scratch, &m->extra[b->model].mdl, start, b->end, &m->rng);
+        r_beam_draw(v, &m->scratch, &m->extra[b->model].mdl, start, b->end, &rng);
     }
     if (m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
         const spr_t *sp = &m->extra[XM_EXPLOD].spr;
@@ -760,5 +777,5 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         }
     }
     draw_view_weapon(m, w, v);
-    r_part_draw(&m->part, v);
+    r_part_draw(&m->part, v, t);
 }

@@ -335,11 +335,26 @@ void r_part_draw_one(const r_view_t *v, const vec3_t org, int color)
                (uint8_t)color);
 }
 
-void r_part_draw(const r_particles_t *ps, const r_view_t *v)
+void r_part_draw(const r_particles_t *ps, const r_view_t *v, double t)
 {
-    for (int i = 0; i < ps->num; i++)
-        if (ps->p[i].die >= (float)ps->time)
-            r_part_draw_one(v, ps->p[i].org, ps->p[i].color);
+    // The particle state moves only with server frames; here each particle is
+    // carried along its velocity to t, so what is drawn depends on t alone.
+    float dt = (float)(t - ps->time);
+    dt = dt < 0 ? 0 : dt > 0.2f ? 0.2f : dt;
+    float clock = (float)ps->time + dt;
+    for (int i = 0; i < ps->num; i++) {
+        const r_particle_t *p = &ps->p[i];
+        if (p->die < clock)
+            continue;
+        vec3_t org = {p->org[0] + p->vel[0] * dt, p->org[1] + p->vel[1] * dt, p->org[2] + p->vel[2] * dt};
+        r_part_draw_one(v, org, p->color);
+    }
+}
+
+void r_part_reseed(r_particles_t *ps, uint32_t seed)
+{
+    ps->rng = seed ? seed : 0x1234567u;
+    ps->tracer_count = 0;
 }
 
 void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t origin)

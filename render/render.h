@@ -34,7 +34,10 @@ void r_frame(renderer_t *r, const world_t *w);
 // Draw the view at demo time t (interpolating between the world's last two frames).
 void r_render(renderer_t *r, const world_t *w, double t);
 // Forget transient effects (particles, dlights, console lines): after a seek.
-void r_clear_transients(renderer_t *r);
+// from_start: the world is back before its first frame, so the frames that
+// follow are drawn exactly as by a new renderer (level banner, pickup flashes);
+// otherwise the HUD takes the state it finds without flashes.
+void r_clear_transients(renderer_t *r, int from_start);
 // The 8-bit frame and the palette (768 bytes, RGB) it is shown with, blends applied.
 const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch);
 const uint8_t *r_palette(const renderer_t *r);

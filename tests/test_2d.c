@@ -662,7 +662,7 @@ static void test_blend(void **state)
     f.w->view.items = 0;
     r_2d_blend(f.d, f.w, 6.0, 0, base, out);
     assert_int_equal(out[0], 127);
-    r_2d_clear(f.d);
+    r_2d_clear(f.d, 0);
     r_2d_blend(f.d, f.w, 6.0, 0, base, out);
     assert_int_equal(out[0], 0);
     fx_close(&f);

@@ -1,6 +1,10 @@
 #!/bin/sh
-# deps.sh -- install what the build needs on Debian 12 (apt-get when root, else print the command)
+# deps.sh [test] -- install what the build needs on Debian 12 (apt-get when root, else print the command)
+#
+# With `test`, also the programs the end-to-end tests drive: Xvfb, xdotool and
+# ImageMagick (play in a virtual window), ffmpeg (the Y4M stream decodes).
 PKGS="build-essential pkg-config clang libsdl2-dev libopenal-dev libstb-dev libcmocka-dev zlib1g-dev"
+[ "${1:-}" = test ] && PKGS="$PKGS xvfb xauth xdotool imagemagick ffmpeg"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
@@ -9,7 +13,7 @@ done
 if [ "$(id -u)" = 0 ]; then
     echo "deps: installing$missing"
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -qq && apt-get install -y -qq $missing >/dev/null || { echo "deps: apt-get failed" >&2; exit 1; }
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing >/dev/null || { echo "deps: apt-get failed" >&2; exit 1; }
 else
     echo "deps: missing packages:$missing" >&2
     echo "deps: run: sudo apt-get install -y$missing" >&2

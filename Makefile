@@ -18,6 +18,11 @@ LIB_SRC  := $(filter-out $(MAIN_SRC),$(SRC))
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_LIB := tests/testutil.c
 
+# The built-in content generator (assets/builtin/): run at build time, writes build/builtin/id1/
+GEN_SRC  := $(wildcard assets/builtin/*.c)
+GEN_OBJ  := $(GEN_SRC:%.c=build/rel/%.o)
+BUILTIN  := build/builtin/id1/demos/builtin.dem
+
 SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # build/rel: the release build; build/san: the sanitizer build
@@ -26,15 +31,25 @@ SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 REL_TESTS := $(TEST_SRC:tests/%.c=build/rel/tests/%)
 SAN_TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all deps test test-rel test-san run bench fuzz clean check-warnings
+.PHONY: all deps builtin test test-rel test-san run bench fuzz clean check-warnings
 
-all: demoplay
+all: demoplay $(BUILTIN)
 
 deps:
 	@sh tools/deps.sh
 
 demoplay: $(REL_OBJ) build/rel/engine/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+build/rel/mkbuiltin: $(GEN_OBJ) $(REL_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# Written to a temporary folder first, so an interrupted run leaves no half game folder.
+$(BUILTIN): build/rel/mkbuiltin
+	@echo "GEN     build/builtin"
+	@rm -rf build/builtin.tmp && build/rel/mkbuiltin build/builtin.tmp && rm -rf build/builtin && mv build/builtin.tmp build/builtin
+
+builtin: $(BUILTIN)
 
 build/san/demoplay: $(SAN_OBJ) build/san/engine/main.o
 	$(CC) $(SAN_FLAGS) -o $@ $^ $(LIBS)
@@ -65,14 +80,14 @@ test:
 	@$(MAKE) --no-print-directory test-rel
 	@$(MAKE) --no-print-directory test-san
 
-test-rel: demoplay $(REL_TESTS)
+test-rel: demoplay $(BUILTIN) $(REL_TESTS)
 	@sh tools/run_tests.sh rel ./demoplay $(REL_TESTS)
 
-test-san: build/san/demoplay $(SAN_TESTS)
+test-san: build/san/demoplay $(BUILTIN) $(SAN_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  sh tools/run_tests.sh san ./build/san/demoplay $(SAN_TESTS)
 
-run: deps demoplay
+run: deps demoplay $(BUILTIN)
 	@sh tools/run.sh
 
 build/rel/bench_decode: tools/bench_decode.c $(REL_OBJ)
@@ -89,7 +104,7 @@ fuzz:
 # Both compilers, warnings as errors: what "warning-free" means here.
 check-warnings:
 	@for c in gcc clang; do echo "== $$c"; $(MAKE) --no-print-directory clean >/dev/null; \
-	  $(MAKE) --no-print-directory CC=$$c CFLAGS="-O2 -Werror" demoplay $(REL_TESTS) || exit 1; done
+	  $(MAKE) --no-print-directory CC=$$c CFLAGS="-O2 -Werror" demoplay build/rel/mkbuiltin $(REL_TESTS) || exit 1; done
 
 clean:
 	rm -rf build demoplay

@@ -532,6 +532,35 @@ static void test_seek_matches_play_qfm_e1m4(void **state)
     r_destroy(r);
 }
 
+// The same on the built-in demo (no game data needed): effects, the door, the
+// explosion and the HUD after any seek look as when played from the start.
+static void test_seek_matches_play_builtin(void **state)
+{
+    (void)state;
+    const char *demo = "build/builtin/id1/demos/builtin.dem";
+    struct stat sb;
+    if (stat(demo, &sb) != 0)
+        fail_msg("%s is missing: `make builtin` makes it", demo);
+    log_set_level(0);
+    cli_t cli;
+    memset(&cli, 0, sizeof(cli));
+    cli.basedir = "build/builtin";
+    renderer_t *r = r_create(160, 100);
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    ref_t *refs;
+    int n = play_reference(&d, &cli, r, 1.0, 0.25, 33.0, &refs);
+    demo_close(&d);
+    assert_int_equal(n, 129);
+    int bad;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    seek_check(&d, &cli, r, NULL, refs, n, &bad);
+    assert_int_equal(bad, 0);
+    demo_close(&d);
+    free(refs);
+    r_destroy(r);
+}
+
 // `play` in Xvfb with synthetic keys (pause, seek back, frame steps, speed up, quit):
 // tests/play_xvfb.sh checks the frames it showed and leaves a screenshot.
 static void test_play_under_xvfb(void **state)
@@ -565,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_export_frames_and_sound),
         cmocka_unit_test(test_export_y4m_decodes),
         cmocka_unit_test(test_seek_matches_play_qfm_e1m4),
+        cmocka_unit_test(test_seek_matches_play_builtin),
         cmocka_unit_test(test_play_under_xvfb),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

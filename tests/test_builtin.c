@@ -1,0 +1,251 @@
+// test_builtin.c -- the built-in content (build/builtin, made by mkbuiltin): no game data needed
+//
+// The generated level, models, sounds and demo go through the same code paths as
+// real game data: info, dump -> compile, shot (golden images), timedemo, export.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "testutil.h"
+
+#include <stb_image.h>
+
+#define BASE "build/builtin"
+#define DEMO BASE "/id1/demos/builtin.dem"
+#define ARGS "--basedir " BASE " " DEMO
+
+static void require_builtin(void)
+{
+    struct stat sb;
+    if (stat(DEMO, &sb) != 0)
+        fail_msg("%s is missing: `make builtin` makes it (make test does)", DEMO);
+}
+
+static char *run_ok(const char *cmd)
+{
+    int st = 0;
+    char *out = tu_run(cmd, &st);
+    if (st != 0) {
+        char msg[2048];
+        snprintf(msg, sizeof msg, "%s", out ? out : "");
+        free(out);
+        fail_msg("%s: exit %d: %s", cmd, st, msg);
+    }
+    return out;
+}
+
+static void test_info(void **state)
+{
+    (void)state;
+    require_builtin();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s info --json " ARGS, tu_bin());
+    char *out = run_ok(cmd);
+    char s[256];
+    long long v;
+    double x;
+    assert_int_equal(tu_json_str(out, "format", s, sizeof s), 0);
+    assert_string_equal(s, "quake");
+    assert_int_equal(tu_json_int(out, "protocol", &v), 0);
+    assert_int_equal(v, 15);
+    assert_int_equal(tu_json_str(out, "map", s, sizeof s), 0);
+    assert_string_equal(s, "maps/builtin.bsp");
+    assert_int_equal(tu_json_str(out, "level_name", s, sizeof s), 0);
+    assert_string_equal(s, "The demoplay built-in level");
+    assert_int_equal(tu_json_int(out, "frames", &v), 0);
+    assert_int_equal(v, 641);   // 32 s at 20 Hz, both ends
+    assert_int_equal(tu_json_num(out, "start_time", &x), 0);
+    assert_float_equal(x, 1.0, 1e-6);
+    assert_int_equal(tu_json_num(out, "end_time", &x), 0);
+    assert_float_equal(x, 33.0, 1e-4);
+    assert_int_equal(tu_json_int(out, "models", &v), 0);
+    assert_int_equal(v, 8);
+    assert_int_equal(tu_json_int(out, "sounds", &v), 0);
+    assert_int_equal(v, 8);
+    assert_non_null(strstr(out, "\"visitor\""));
+    assert_non_null(strstr(out, "\"errors\":[]"));
+    free(out);
+}
+
+// dump -> compile gives back the identical bytes, as for every real Quake demo.
+static void test_dump_compile_roundtrip(void **state)
+{
+    (void)state;
+    require_builtin();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s dump " DEMO " > build/test_builtin.txt && %s compile build/test_builtin.txt -o build/test_builtin.dem",
+             tu_bin(), tu_bin());
+    free(run_ok(cmd));
+    size_t n1, n2;
+    uint8_t *a = tu_read(DEMO, &n1), *b = tu_read("build/test_builtin.dem", &n2);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(a, b, n1);
+    free(a);
+    free(b);
+}
+
+static double compare_png(const char *a, const char *b)
+{
+    int w1, h1, c1, w2, h2, c2;
+    uint8_t *p1 = stbi_load(a, &w1, &h1, &c1, 3), *p2 = stbi_load(b, &w2, &h2, &c2, 3);
+    double frac = 1.0;
+    if (p1 && p2 && w1 == w2 && h1 == h2) {
+        long diff = 0;
+        for (long i = 0; i < (long)w1 * h1; i++)
+            diff += memcmp(p1 + i * 3, p2 + i * 3, 3) != 0;
+        frac = (double)diff / ((double)w1 * h1);
+    }
+    stbi_image_free(p1);
+    stbi_image_free(p2);
+    return frac;
+}
+
+// Golden shots of the built-in demo (DEMOPLAY_UPDATE_GOLDEN=1 rewrites them after
+// a deliberate change). The shot must also load everything without a warning.
+static void golden(const char *name, double at)
+{
+    char out[256], gold[256], cmd[1024];
+    snprintf(out, sizeof out, "build/test_builtin_%s.png", name);
+    snprintf(gold, sizeof gold, "tests/golden/builtin_%s.png", name);
+    snprintf(cmd, sizeof cmd, "%s shot -q " ARGS " --at %.3f --size 320x200 -o %s 2>&1", tu_bin(), at, out);
+    char *text = run_ok(cmd);
+    if (text && text[0])
+        fail_msg("shot printed: %s", text);
+    free(text);
+    const char *upd = getenv("DEMOPLAY_UPDATE_GOLDEN");
+    size_t gsize = 0;
+    uint8_t *g = tu_read(gold, &gsize);
+    if (!g || (upd && upd[0] == '1')) {
+        if (tu_ci() && !g)
+            fail_msg("golden image %s is missing", gold);
+        size_t osize = 0;
+        uint8_t *o = tu_read(out, &osize);
+        assert_non_null(o);
+        assert_int_equal(tu_write(gold, o, osize), 0);
+        printf("[ GOLDEN   ] wrote %s\n", gold);
+        free(o);
+        free(g);
+        return;
+    }
+    free(g);
+    double frac = compare_png(out, gold);
+    printf("[ GOLDEN   ] builtin_%s: %.2f%% of pixels differ (tolerance 1.00%%)\n", name, frac * 100);
+    if (frac > 0.01)
+        fail_msg("%s differs from %s in %.2f%% of its pixels", out, gold, frac * 100);
+}
+
+static void test_golden_shots(void **state)
+{
+    (void)state;
+    require_builtin();
+    golden("room_a", 3.0);       // room A, the gems
+    golden("door", 11.0);        // the door two thirds open
+    golden("pool", 17.2);        // room B's pool, the teleport splash
+    golden("explosion", 27.6);   // the courtyard, the explosion under the sky
+}
+
+// A shot is not all one colour: the level, its light and the HUD are there.
+static void test_shot_has_content(void **state)
+{
+    (void)state;
+    require_builtin();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s shot " ARGS " --at 14.5 --size 320x200 -o build/test_builtin_content.png", tu_bin());
+    free(run_ok(cmd));
+    int w, h, c;
+    uint8_t *p = stbi_load("build/test_builtin_content.png", &w, &h, &c, 3);
+    assert_non_null(p);
+    assert_int_equal(w, 320);
+    assert_int_equal(h, 200);
+    int seen[4096] = {0}, colours = 0;
+    long dark = 0;
+    for (int i = 0; i < w * h; i++) {
+        int key = (p[i * 3] >> 4) << 8 | (p[i * 3 + 1] >> 4) << 4 | p[i * 3 + 2] >> 4;
+        colours += !seen[key]++;
+        dark += p[i * 3] + p[i * 3 + 1] + p[i * 3 + 2] < 24;
+    }
+    stbi_image_free(p);
+    assert_true(colours > 40);            // textures and light, not flat fill
+    assert_true(dark < (long)w * h / 2);  // lit, not black
+}
+
+static void test_timedemo_counts_frames(void **state)
+{
+    (void)state;
+    require_builtin();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s timedemo --json --size 160x100 " ARGS, tu_bin());
+    char *out = run_ok(cmd);
+    long long frames;
+    assert_int_equal(tu_json_int(out, "frames", &frames), 0);
+    assert_int_equal(frames, 641);
+    free(out);
+}
+
+// Export: the right number of frames, exactly the span of sound, not silent, and
+// the same bytes twice.
+static void export_once(const char *dir)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && %s export -q --fps 10 --from 26 --to 28 --size 160x100 -o %s " ARGS, dir,
+             tu_bin(), dir);
+    free(run_ok(cmd));
+}
+
+static void test_export(void **state)
+{
+    (void)state;
+    require_builtin();
+    export_once("build/test_builtin_export_a");
+    export_once("build/test_builtin_export_b");
+    int n = 0;
+    for (;; n++) {
+        char p1[256], p2[256];
+        snprintf(p1, sizeof p1, "build/test_builtin_export_a/frame_%06d.png", n);
+        snprintf(p2, sizeof p2, "build/test_builtin_export_b/frame_%06d.png", n);
+        size_t s1, s2;
+        uint8_t *a = tu_read(p1, &s1), *b = tu_read(p2, &s2);
+        if (!a) {
+            free(b);
+            break;
+        }
+        assert_non_null(b);
+        assert_true(s1 == s2 && memcmp(a, b, s1) == 0);
+        free(a);
+        free(b);
+    }
+    assert_int_equal(n, 20);
+    size_t s1, s2;
+    uint8_t *w1 = tu_read("build/test_builtin_export_a/audio.wav", &s1);
+    uint8_t *w2 = tu_read("build/test_builtin_export_b/audio.wav", &s2);
+    assert_non_null(w1);
+    assert_non_null(w2);
+    assert_int_equal(s1, 44 + 2 * 48000 * 4);
+    assert_true(s1 == s2 && memcmp(w1, w2, s1) == 0);
+    // the gun at 26.0 and the explosion at 26.4 are loud
+    int peak = 0;
+    for (size_t i = 44; i + 1 < s1; i += 2) {
+        int v = (int16_t)(w1[i] | w1[i + 1] << 8);
+        if (abs(v) > peak)
+            peak = abs(v);
+    }
+    assert_true(peak > 2000);
+    free(w1);
+    free(w2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_info),
+        cmocka_unit_test(test_dump_compile_roundtrip),
+        cmocka_unit_test(test_golden_shots),
+        cmocka_unit_test(test_shot_has_content),
+        cmocka_unit_test(test_timedemo_counts_frames),
+        cmocka_unit_test(test_export),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -168,7 +168,8 @@ static size_t cdtrack_length(const uint8_t *data, size_t size, int32_t *track)
         if (c == '-' && !digits)
             neg = 1;
         else if (c >= '0' && c <= '9') {
-            t = t * 10 + (c - '0');
+            if (t < 100000000)   // digits past the ninth are not added: no int overflow
+                t = t * 10 + (c - '0');
             digits++;
         } else if (c != ' ' && c != '\t' && c != '\r')
             return 0;

@@ -55,6 +55,10 @@ static int lump_count(ld_t *l, int i, size_t recsize, const char *what)
 
 static void *alloc_n(size_t n, size_t size) { return calloc(n ? n : 1, size); }
 
+// Far above any map (Quake's own limit was 512): each entry costs a texture record and,
+// when missing, a default texture, so the count bounds memory for a 4-byte entry.
+#define BSP_MAX_TEXTURES 65536
+
 static int load_planes(ld_t *l, bsp_t *b)
 {
     int n = lump_count(l, L_PLANES, 20, "planes");
@@ -139,22 +143,42 @@ static int anim_index(char c)
     return -1;
 }
 
-static void link_animations(bsp_t *b)
+// '+' textures grouped by the name after "+N": sorted, so linking is n log n, not
+// n squared (a hostile lump can hold a million names). Ties keep the file order, so
+// the first texture of each frame number wins, as in Quake's scan.
+typedef struct {
+    const char *key;   // name + 2
+    int index;
+} anim_key_t;
+
+static int cmp_anim_key(const void *pa, const void *pb)
 {
-    for (int i = 0; i < b->num_textures; i++) {
-        bsp_texture_t *t = &b->textures[i];
-        if (t->name[0] != '+' || t->anim_total || t->alt_total)
-            continue;
+    const anim_key_t *a = pa, *b = pb;
+    int c = strncmp(a->key, b->key, sizeof ((bsp_texture_t *)0)->name - 2);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+static int link_animations(bsp_t *b)
+{
+    anim_key_t *keys = malloc((size_t)b->num_textures * sizeof *keys);
+    if (!keys)
+        return -1;
+    int nk = 0;
+    for (int i = 0; i < b->num_textures; i++)
+        if (b->textures[i].name[0] == '+')
+            keys[nk++] = (anim_key_t){ b->textures[i].name + 2, i };
+    qsort(keys, (size_t)nk, sizeof *keys, cmp_anim_key);
+    for (int first = 0, last; first < nk; first = last) {
+        last = first + 1;
+        while (last < nk && !strncmp(keys[last].key, keys[first].key, sizeof b->textures[0].name - 2))
+            last++;
         int frames[20];
         for (int k = 0; k < 20; k++)
             frames[k] = -1;
-        for (int j = 0; j < b->num_textures; j++) {
-            bsp_texture_t *o = &b->textures[j];
-            if (o->name[0] != '+' || strncmp(o->name + 2, t->name + 2, sizeof o->name - 2))
-                continue;
-            int k = anim_index(o->name[1]);
+        for (int j = first; j < last; j++) {
+            int k = anim_index(b->textures[keys[j].index].name[1]);
             if (k >= 0 && frames[k] < 0)
-                frames[k] = j;
+                frames[k] = keys[j].index;
         }
         int nmain = 0, nalt = 0;
         while (nmain < 10 && frames[nmain] >= 0)
@@ -173,6 +197,8 @@ static void link_animations(bsp_t *b)
                 o->alt_frames[k] = frames[10 + k];
         }
     }
+    free(keys);
+    return 0;
 }
 
 static int load_textures(ld_t *l, bsp_t *b)
@@ -182,11 +208,12 @@ static int load_textures(ld_t *l, bsp_t *b)
     int n = 0;
     if (len >= 4) {
         n = rd_s32(base);
-        if (n < 0 || (size_t)n > (len - 4) / 4)
-            return fail(l, l->ofs[L_TEXTURES], "texture count <= %u, got %d", (len - 4) / 4, n);
+        uint32_t most = (len - 4) / 4 < BSP_MAX_TEXTURES ? (len - 4) / 4 : BSP_MAX_TEXTURES;
+        if (n < 0 || (uint32_t)n > most)
+            return fail(l, l->ofs[L_TEXTURES], "texture count <= %u, got %d", most, n);
     }
     // Pass 1: size the texel store (every texture's 4 mips, plus the default texture).
-    size_t total = 16 * 16 + 8 * 8 + 4 * 4 + 2 * 2;
+    size_t total = 16 * 16 + 8 * 8 + 4 * 4 + 2 * 2, mipbytes = 0;
     for (int i = 0; i < n; i++) {
         int32_t ofs = rd_s32(base + 4 + (size_t)i * 4);
         if (ofs < 0) {
@@ -198,6 +225,19 @@ static int load_textures(ld_t *l, bsp_t *b)
         uint32_t w = rd_u32(base + ofs + 16), h = rd_u32(base + ofs + 20);
         if (w == 0 || h == 0 || w > 4096 || h > 4096 || (w & 15) || (h & 15))
             return fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 16, "texture size 16..4096 in multiples of 16, got %ux%u", w, h);
+        // The mips must be in the lump, and the textures must not share bytes: the texel
+        // store is then bounded by the lump size, whatever the header claims.
+        for (int m = 0; m < BSP_MIPLEVELS; m++) {
+            uint32_t mo = rd_u32(base + ofs + 24 + m * 4);
+            size_t msize = (size_t)(w >> m) * (size_t)(h >> m);
+            if (mo > len - (uint32_t)ofs || len - (uint32_t)ofs - mo < msize)
+                return fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 24 + (size_t)m * 4,
+                            "mip %d of texture %d (%zu bytes) inside the lump", m, i, msize);
+        }
+        mipbytes += (size_t)w * h / 64 * 85;
+        if (mipbytes > len)
+            return fail(l, l->ofs[L_TEXTURES] + 4 + (size_t)i * 4,
+                        "textures of at most the %u bytes of the lump, got %zu bytes by texture %d", len, mipbytes, i);
         total += (size_t)w * h / 64 * 85;
     }
     b->num_textures = n + 1;   // the last one is the default
@@ -234,7 +274,8 @@ static int load_textures(ld_t *l, bsp_t *b)
         }
     }
     make_default_texture(b, n, o);
-    link_animations(b);
+    if (link_animations(b) < 0)
+        return fail(l, 0, "memory for %d texture names", b->num_textures);
     return 0;
 }
 
@@ -262,6 +303,7 @@ static int load_faces(ld_t *l, bsp_t *b)
     if (n < 0 || !(b->faces = alloc_n((size_t)n, sizeof(bsp_face_t))))
         return -1;
     b->num_faces = n;
+    size_t edges_total = 0;
     for (int i = 0; i < n; i++) {
         size_t at = l->ofs[L_FACES] + (size_t)i * 20;
         const uint8_t *p = l->data + at;
@@ -280,6 +322,12 @@ static int load_faces(ld_t *l, bsp_t *b)
         if (f->numedges < 3 || f->firstedge < 0 || f->firstedge > b->num_surfedges - f->numedges)
             return fail(l, at + 4, "3 or more edges inside the %d surfedges, got %d at %d", b->num_surfedges,
                         f->numedges, f->firstedge);
+        // Compilers give every face its own surfedges; faces reusing them would let a small
+        // file make the extents loop below (and every face walk after it) quadratic.
+        edges_total += (size_t)f->numedges;
+        if (edges_total > (size_t)b->num_surfedges)
+            return fail(l, at + 8, "faces with surfedges of their own (%zu edges by face %d, %d surfedges in all)",
+                        edges_total, i, b->num_surfedges);
         if (side)
             f->flags |= BSP_SURF_PLANEBACK;
         const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];

@@ -166,8 +166,8 @@ static search_t *open_pak(const char *path)
     uint32_t dirlen = hdr[8] | hdr[9] << 8 | hdr[10] << 16 | (uint32_t)hdr[11] << 24;
     uint64_t fsize = (uint64_t)st.st_size;
     if (dirlen % PAK_ENTRY_SIZE || (uint64_t)dirofs + dirlen > fsize) {
-        log_warn("%s: offset 4: directory (%u bytes at %u) runs past the end of the %llu-byte file; pak skipped",
-                 path, dirlen, dirofs, (unsigned long long)fsize);
+        log_warn("%s: offset 4: expected a directory of 64-byte entries inside the %llu-byte file, got %u bytes at %u; "
+                 "pak skipped", path, (unsigned long long)fsize, dirlen, dirofs);
         goto done;
     }
     int n = (int)(dirlen / PAK_ENTRY_SIZE);
@@ -195,7 +195,7 @@ static search_t *open_pak(const char *path)
         uint32_t pos = e[56] | e[57] << 8 | e[58] << 16 | (uint32_t)e[59] << 24;
         uint32_t len = e[60] | e[61] << 8 | e[62] << 16 | (uint32_t)e[63] << 24;
         if ((uint64_t)pos + len > fsize) {
-            log_warn("%s: offset %u: entry '%s' (%u bytes at %u) runs past the end; entry skipped", path,
+            log_warn("%s: offset %u: expected entry '%s' (%u bytes at %u) inside the file; entry skipped", path,
                      dirofs + (uint32_t)i * PAK_ENTRY_SIZE, name, len, pos);
             continue;
         }

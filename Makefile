@@ -75,6 +75,7 @@ build/san/tests/%: tests/%.c $(TEST_LIB) $(SAN_OBJ)
 	@$(CC) $(CSTD) $(WARN) $(SAN_FLAGS) $(PKG_CFLAGS) -I. -o $@ $< $(TEST_LIB) $(SAN_OBJ) $(LIBS) -lcmocka
 
 # Each test binary runs with DEMOPLAY_BIN pointing at the matching demoplay build.
+# As for run: deps first, then new makes that see what deps installed.
 test:
 	@sh tools/deps.sh test
 	@$(MAKE) --no-print-directory test-rel
@@ -87,7 +88,9 @@ test-san: build/san/demoplay $(BUILTIN) $(SAN_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  sh tools/run_tests.sh san ./build/san/demoplay $(SAN_TESTS)
 
-run: deps demoplay $(BUILTIN)
+# deps first, then a new make: its pkg-config flags see the packages deps just installed.
+run: deps
+	@$(MAKE) --no-print-directory demoplay $(BUILTIN)
 	@sh tools/run.sh
 
 build/rel/bench_decode: tools/bench_decode.c $(REL_OBJ)

@@ -13,7 +13,7 @@ mkdir -p build/fuzz
 
 # name | harness | -D define | seed glob (under $DATA) | max input bytes (optional, default 16384)
 TARGETS=$(cat <<'T'
-quake|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=q1_decoder|quake/demos/*.dem
+quake|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=q1_decoder|quake/demos/*.dem quake/id1/demos/*.dem
 quake2|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=q2_decoder|quake2/demos/*.dm2
 goldsrc|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=hl_decoder|goldsrc/demos/*.dem goldsrc/demos/invalid/*.dem
 forsaken|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=fs_decoder|
@@ -36,7 +36,10 @@ echo "$TARGETS" | while IFS='|' read -r name harness define seeds maxlen; do
         mkdir -p "$out/previous" && (cd "$out" && mv crash-* timeout-* oom-* leak-* previous/ 2>/dev/null)
     fi
     for g in $seeds; do for f in $DATA/$g; do [ -f "$f" ] && head -c "$maxlen" "$f" > "$out/corpus/$(basename "$f")"; done; done
-    for f in tests/corpus/$name/* build/builtin/seeds/$name/*; do [ -f "$f" ] && cp "$f" "$out/corpus/"; done
+    for f in tests/corpus/$name/*; do [ -f "$f" ] && cp "$f" "$out/corpus/"; done
+    # the built-in content (make builtin): the same globs under its game folder
+    for g in $seeds; do for f in build/builtin/${g#quake/}; do
+        [ -f "$f" ] && head -c "$maxlen" "$f" > "$out/corpus/builtin_$(basename "$f")"; done; done
     if ! clang $CFLAGS $define -o "$out/fuzz" "$harness" $LIB_SRC $LIBS 2>"$out/build.log"; then
         echo "fuzz $name: BUILD FAILED (see $out/build.log)"; continue
     fi

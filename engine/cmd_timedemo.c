@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "cli.h"
@@ -113,6 +114,8 @@ int cmd_timedemo(const cli_t *cli)
         avg = total / (double)n;
     }
     double fps = total > 0 ? (double)n / total : 0;
+    struct rusage ru;
+    long peak_kib = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : 0;   // Linux: KiB
     if (cli->json) {
         printf("{\"file\":");
         json_string(stdout, d.name);
@@ -128,11 +131,12 @@ int cmd_timedemo(const cli_t *cli)
         json_number(stdout, mx * 1e3);
         printf(",\"p99_ms\":");
         json_number(stdout, p99 * 1e3);
-        printf("}\n");
+        printf(",\"peak_memory_kib\":%ld}\n", peak_kib);
     } else {
         printf("%zu frames %5.1f seconds %5.1f fps\n", n, total, fps);
         printf("frame time: min %.3f ms, avg %.3f ms, max %.3f ms, 99th percentile %.3f ms\n", mn * 1e3, avg * 1e3,
                mx * 1e3, p99 * 1e3);
+        printf("peak memory: %.1f MiB\n", (double)peak_kib / 1024.0);
     }
     free(ft);
     player_destroy(p);

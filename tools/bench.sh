@@ -1,6 +1,37 @@
 #!/bin/sh
-# bench.sh -- `make bench`: decode speed per format, timedemo fps, peak memory
+# bench.sh -- `make bench`: decode speed per format, timedemo fps (Quake's own line) and peak memory
+#
+# Timedemo: every server frame drawn once, headless, no sound, as TARGETS.md
+# measures the old engines (qfm_e1m3 at 320x200 .. 1920x1080, qfm_e1m4 at 320x200
+# and 1920x1080). The machines are noisy: compare figures from one run.
 DATA=${DEMOPLAY_DATA:-../shared/data}
-if [ ! -d "$DATA" ]; then echo "bench: SKIPPED, no test data at $DATA"; exit 0; fi
+B=build/builtin
+td() {   # td LABEL SIZE ARGS...: one timedemo line with its peak memory
+    label=$1; size=$2; shift 2
+    out=$(./demoplay timedemo --size "$size" "$@" 2>/dev/null) || { echo "timedemo $label $size: FAILED"; return; }
+    printf 'timedemo %-22s %-9s %s, %s\n' "$label" "$size" "$(echo "$out" | head -1 | tr -s ' ')" \
+        "$(echo "$out" | sed -n 's/^peak memory: /peak /p')"
+}
+
 echo "== decode speed (in memory, whole files, repeated >= 0.2 s each)"
-./build/rel/bench_decode $(find "$DATA" -path '*/demos/*' -type f | sort)
+if [ -d "$DATA" ]; then
+    ./build/rel/bench_decode $(find "$DATA" -path '*/demos/*' -type f | sort) tests/data/forsaken_sample.dmo $B/id1/demos/builtin.dem
+else
+    echo "bench: SKIPPED the real demos: no test data at $DATA"
+    ./build/rel/bench_decode tests/data/forsaken_sample.dmo $B/id1/demos/builtin.dem
+fi
+
+echo "== timedemo (every server frame drawn once, headless, no sound)"
+td builtin 320x200 --basedir $B $B/id1/demos/builtin.dem
+td builtin 1920x1080 --basedir $B $B/id1/demos/builtin.dem
+if [ -d "$DATA" ]; then
+    Q="--basedir $DATA/quake --game qfm"
+    for s in 320x200 640x480 1280x720 1920x1080; do
+        td qfm_e1m3 $s $Q "$DATA/quake/demos/qfm_e1m3.dem"
+    done
+    for s in 320x200 1920x1080; do
+        td qfm_e1m4 $s $Q "$DATA/quake/demos/qfm_e1m4.dem"
+    done
+else
+    echo "bench: SKIPPED the real demos: no test data at $DATA"
+fi

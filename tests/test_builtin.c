@@ -237,6 +237,23 @@ static void test_export(void **state)
     free(w2);
 }
 
+// `make run` with no display: exports 8 s of the built-in demo and says where.
+static void test_make_run_headless(void **state)
+{
+    (void)state;
+    require_builtin();
+    char *out = run_ok("env -u DISPLAY -u WAYLAND_DISPLAY sh tools/run.sh 2>&1");
+    assert_non_null(strstr(out, "run: wrote 200 frames"));
+    assert_non_null(strstr(out, "out/builtin/audio.wav"));
+    assert_non_null(strstr(out, "watch a real demo"));
+    free(out);
+    struct stat sb;
+    assert_int_equal(stat("out/builtin/frame_000199.png", &sb), 0);
+    assert_int_not_equal(stat("out/builtin/frame_000200.png", &sb), 0);
+    assert_int_equal(stat("out/builtin/audio.wav", &sb), 0);
+    assert_int_equal(sb.st_size, 44 + 8 * 48000 * 4);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -246,6 +263,7 @@ int main(void)
         cmocka_unit_test(test_shot_has_content),
         cmocka_unit_test(test_timedemo_counts_frames),
         cmocka_unit_test(test_export),
+        cmocka_unit_test(test_make_run_headless),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,33 +24,107 @@ void r_2d_canvas_init(r_2d_canvas_t *c, r_view_t *v)
     c->oy = v->height - c->vh * c->scale;
 }
 
+// Copy the n pixels of src that are not `t` to dst. Eight at a time: a byte of
+// src ^ t*0x01.. is zero exactly where the pixel is transparent; words wholly
+// transparent are skipped, wholly opaque ones stored, the rest merged by mask.
+static void trans_row(uint8_t *dst, const uint8_t *src, int n, uint8_t t)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7fu, high = ~low7, tt = 0x0101010101010101u * t;
+    int k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t sv, dv;
+        memcpy(&sv, src + k, 8);
+        uint64_t x = sv ^ tt;
+        uint64_t opaque = (((x & low7) + low7) | x) & high;   // 0x80 in each opaque byte
+        if (!opaque)
+            continue;
+        if (opaque == high) {
+            memcpy(dst + k, &sv, 8);
+            continue;
+        }
+        uint64_t m = (opaque >> 7) * 0xffu;
+        memcpy(&dv, dst + k, 8);
+        dv = (dv & ~m) | (sv & m);
+        memcpy(dst + k, &dv, 8);
+    }
+    for (; k < n; k++)
+        if (src[k] != t)
+            dst[k] = src[k];
+}
+
+#define BLIT_CHUNK 2048   // real columns widened at a time (scaled blits)
+
+// Widen source pixels to s real pixels each into line[0, n), the first one
+// missing its first `sub` columns. Up to a scale of 8, one 8-byte store a source
+// pixel (line needs 8 bytes to spare): the next store overwrites the excess.
+static void widen_row(uint8_t *line, const uint8_t *row, int sub, int n, int s)
+{
+    if (s <= 8) {
+        uint64_t v = 0x0101010101010101u * *row++;
+        memcpy(line, &v, 8);
+        for (int k = s - sub; k < n; k += s) {
+            v = 0x0101010101010101u * *row++;
+            memcpy(line + k, &v, 8);
+        }
+        return;
+    }
+    for (int k = 0; k < n; k++) {
+        line[k] = *row;
+        if (++sub == s) {
+            sub = 0;
+            row++;
+        }
+    }
+}
+
 // Blit a w x h block of source pixels at virtual (x, y). transparent: the colour
 // that is skipped, or -1 for none. Each source pixel becomes an s x s block.
+// Unscaled rows are copied straight from the source; scaled, each source row is
+// widened once into a line buffer that then serves all its s real rows.
 static void blit(r_2d_canvas_t *c, int x, int y, const uint8_t *src, int srcstride, int w, int h,
                  int transparent)
 {
-    if (!c->buf || !src)
+    if (!c->buf || !src || w <= 0 || h <= 0)
         return;
-    int s = c->scale;
-    int rx0 = c->ox + x * s, ry0 = c->oy + y * s;
-    int ry_start = ry0 < 0 ? 0 : ry0;
-    int ry_end = ry0 + h * s > c->height ? c->height : ry0 + h * s;
-    if (ry_start >= ry_end || rx0 >= c->width || rx0 + w * s <= 0)
+    const int s = c->scale;
+    const int rx0 = c->ox + x * s, ry0 = c->oy + y * s;
+    const int ry_start = ry0 < 0 ? 0 : ry0;
+    const int ry_end = ry0 + h * s > c->height ? c->height : ry0 + h * s;
+    const int a0 = rx0 < 0 ? 0 : rx0;
+    const int a1 = rx0 + w * s > c->width ? c->width : rx0 + w * s;
+    if (ry_start >= ry_end || a0 >= a1)
         return;
-    for (int ry = ry_start; ry < ry_end; ry++) {
-        const uint8_t *row = src + (size_t)((ry - ry0) / s) * (size_t)srcstride;
-        uint8_t *dst = c->buf + (size_t)ry * (size_t)c->rowbytes;
-        for (int sx = 0; sx < w; sx++) {
-            int p = row[sx];
-            if (p == transparent)
-                continue;
-            int a = rx0 + sx * s, b = a + s;
-            if (a < 0)
-                a = 0;
-            if (b > c->width)
-                b = c->width;
-            for (int rx = a; rx < b; rx++)
-                dst[rx] = (uint8_t)p;
+    const size_t rowbytes = (size_t)c->rowbytes;
+    const int opaque = transparent < 0 || transparent > 255;
+    const uint8_t t = (uint8_t)transparent;
+    if (s == 1) {
+        const int n = a1 - a0;
+        const uint8_t *row = src + (size_t)(ry_start - ry0) * (size_t)srcstride + (size_t)(a0 - rx0);
+        uint8_t *dst = c->buf + (size_t)ry_start * rowbytes + (size_t)a0;
+        for (int ry = ry_start; ry < ry_end; ry++, row += srcstride, dst += rowbytes) {
+            if (opaque)
+                memcpy(dst, row, (size_t)n);
+            else
+                trans_row(dst, row, n, t);
+        }
+        return;
+    }
+    uint8_t line[BLIT_CHUNK + 8];
+    for (int cx = a0; cx < a1; cx += BLIT_CHUNK) {
+        const int n = a1 - cx < BLIT_CHUNK ? a1 - cx : BLIT_CHUNK;
+        const int sx0 = (cx - rx0) / s, sub0 = (cx - rx0) % s;
+        for (int ry = ry_start; ry < ry_end;) {
+            int sy = (ry - ry0) / s;
+            int group_end = ry0 + (sy + 1) * s < ry_end ? ry0 + (sy + 1) * s : ry_end;
+            const uint8_t *row = src + (size_t)sy * (size_t)srcstride;
+            widen_row(line, row + sx0, sub0, n, s);
+            for (; ry < group_end; ry++) {
+                uint8_t *dst = c->buf + (size_t)ry * rowbytes + (size_t)cx;
+                if (opaque)
+                    memcpy(dst, line, (size_t)n);
+                else
+                    trans_row(dst, line, n, t);
+            }
         }
     }
 }
@@ -120,23 +194,38 @@ void r_2d_tile_rows(r_2d_t *d, r_2d_canvas_t *c, int y0, int y1)
     if (y1 > c->height)
         y1 = c->height;
     int s = c->scale;
-    // The tile is fixed to the virtual screen; the column walk steps through
-    // virtual pixels without a division per pixel (this runs on every frame).
+    // The tile is fixed to the virtual screen. A row repeats every t->width
+    // virtual pixels, so one period is built (stepping through virtual pixels
+    // without a division) and the rest copied; the s real rows of one virtual
+    // row are copies of the first.
     int vx0 = floor_div(-c->ox, s), sub0 = -c->ox - vx0 * s;
     int tx0 = ((vx0 % t->width) + t->width) % t->width;
+    int period = t->width * s < c->width ? t->width * s : c->width;
+    int prev_vy = 0;
     for (int ry = y0; ry < y1; ry++) {
         int vy = floor_div(ry - c->oy, s);
+        uint8_t *dst = c->buf + (size_t)ry * (size_t)c->rowbytes;
+        if (ry > y0 && vy == prev_vy) {
+            memcpy(dst, dst - c->rowbytes, (size_t)c->width);
+            continue;
+        }
+        prev_vy = vy;
         int ty = ((vy % t->height) + t->height) % t->height;
         const uint8_t *row = t->pixels + (size_t)ty * (size_t)t->width;
-        uint8_t *dst = c->buf + (size_t)ry * (size_t)c->rowbytes;
         int tx = tx0, sub = sub0;
-        for (int rx = 0; rx < c->width; rx++) {
+        for (int rx = 0; rx < period; rx++) {
             dst[rx] = row[tx];
             if (++sub == s) {
                 sub = 0;
                 if (++tx == t->width)
                     tx = 0;
             }
+        }
+        // [0, done) is a whole number of periods: copying it doubles the run
+        for (int done = period; done < c->width;) {
+            int n = c->width - done < done ? c->width - done : done;
+            memcpy(dst + done, dst, (size_t)n);
+            done += n;
         }
     }
 }

@@ -1,20 +1,24 @@
 // msg.c -- bounded byte and bit readers (see msg.h)
 #include "msg.h"
 
+#include <string.h>
+
 size_t msg_string(msg_t *m, char *out, size_t cap)
 {
     size_t n = 0;
-    for (;;) {
-        if (m->bad || m->pos >= m->size) {
+    if (m->bad || m->pos >= m->size) {
+        m->bad = 1;
+    } else {
+        // the string runs to its NUL, or to the end of the message (then bad)
+        const uint8_t *p = m->data + m->pos;
+        size_t left = m->size - m->pos;
+        const uint8_t *nul = memchr(p, 0, left);
+        n = nul ? (size_t)(nul - p) : left;
+        if (cap)
+            memcpy(out, p, n < cap - 1 ? n : cap - 1);
+        m->pos += nul ? n + 1 : n;
+        if (!nul)
             m->bad = 1;
-            break;
-        }
-        uint8_t c = m->data[m->pos++];
-        if (c == 0)
-            break;
-        if (cap && n < cap - 1)
-            out[n] = (char)c;
-        n++;
     }
     if (cap)
         out[n < cap - 1 ? n : cap - 1] = 0;

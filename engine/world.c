@@ -115,26 +115,31 @@ int world_entity_update(world_t *w, int num, const entity_state_t *st)
     world_entity_t *e = &w->entities[num];
     if (num >= w->num_entities)
         w->num_entities = num + 1;
-    if (e->seq == w->seq) {
+    const uint32_t seq = w->seq;
+    if (e->seq == seq) {
         // a second update in the same frame replaces the first
         e->cur = *st;
         return 0;
     }
-    int was_present = e->seq != 0 && e->seq + 1 == w->seq;
-    e->prev = was_present ? e->cur : *st;
-    e->lerp_ok = was_present && e->cur.modelindex == st->modelindex;
-    if (e->lerp_ok) {
+    if (e->seq != 0 && e->seq + 1 == seq) {
+        // present in the frame before: that state is the one to lerp from
+        e->prev = e->cur;
         // Quake's client snaps instead of lerping across a jump of more than 100 units
-        for (int i = 0; i < 3; i++)
-            if (fabsf(st->origin[i] - e->cur.origin[i]) > 100.0f)
-                e->lerp_ok = 0;
-    }
-    if (!was_present || st->frame != e->cur.frame) {
-        e->anim_prev_frame = was_present ? e->cur.frame : st->frame;
+        e->lerp_ok = e->cur.modelindex == st->modelindex && !(fabsf(st->origin[0] - e->cur.origin[0]) > 100.0f) &&
+                     !(fabsf(st->origin[1] - e->cur.origin[1]) > 100.0f) &&
+                     !(fabsf(st->origin[2] - e->cur.origin[2]) > 100.0f);
+        if (st->frame != e->cur.frame) {
+            e->anim_prev_frame = e->cur.frame;
+            e->anim_start_time = w->time;
+        }
+    } else {
+        e->prev = *st;
+        e->lerp_ok = 0;
+        e->anim_prev_frame = st->frame;
         e->anim_start_time = w->time;
     }
     e->cur = *st;
-    e->seq = w->seq;
+    e->seq = seq;
     return 0;
 }
 

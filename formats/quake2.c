@@ -9,6 +9,7 @@
 // Layouts: ../shared/specs/quake2-dm2-format.txt section 3; docs/quake2.md says
 // what the spec leaves open (protocol 25, relay, server-side recordings).
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,15 +90,6 @@ enum { RF_TRANSLUCENT = 32 };
 enum { PM_FREEZE = 4 };
 
 typedef struct {
-    int32_t number;
-    float origin[3], angles[3], old_origin[3];
-    int32_t model[4];
-    int32_t frame, skin;              // skin: low byte skin/client, next byte vwep (as sent)
-    uint32_t effects, renderfx;
-    int32_t solid, sound, event;
-} q2_ent_t;
-
-typedef struct {
     int32_t pm_type;
     float origin[3], velocity[3];
     int32_t pm_time, pm_flags, gravity;
@@ -142,13 +134,23 @@ typedef struct {
     q2_frame_t cur;
     q2_frame_t frames[Q2_UPDATE_BACKUP];
     uint32_t parse_count;
-    q2_ent_t parse_ents[Q2_PARSE_ENTS];
-    q2_ent_t baselines[Q2_MAX_EDICTS];
-    char cs[Q2_MAX_CS][Q2_CS_LEN];    // raw configstrings; long ones run on as in the game
+    uint8_t has_baseline[Q2_MAX_EDICTS / 8];   // bit per entity: baselines[] holds its spawnbaseline
     int16_t inventory[256];
 
     demo_info_t info;
     int counts_done;
+
+    // The big arrays last: q2_open clears only what comes before `cs`. Nothing
+    // here is read before it is written: new_level empties every configstring
+    // (first byte) and has_baseline; a frame reads only ring entries it or an
+    // older frame of the level wrote.
+    char cs[Q2_MAX_CS][Q2_CS_LEN];    // raw configstrings; long ones run on as in the game
+    // Entity states are kept as the world's entity_state_t (raw effects in
+    // raw_effects, effects/rendermode/renderamt derived), so a frame hands its
+    // ring entries to the world as they are; the entity numbers sit beside.
+    entity_state_t baselines[Q2_MAX_EDICTS];
+    entity_state_t parse_ents[Q2_PARSE_ENTS];
+    uint16_t parse_nums[Q2_PARSE_ENTS];
 } q2_state_t;
 
 static const float q2_normals[Q2_NUMNORMALS][3] = {
@@ -304,8 +306,6 @@ static void copy_str(char *dst, size_t cap, const char *src)
 }
 
 static float read_coord(msg_t *m) { return (float)msg_s16(m) * 0.125f; }
-static float read_angle8(msg_t *m) { return (float)msg_s8(m) * (360.0f / 256.0f); }
-static float read_angle16(msg_t *m) { return (float)msg_s16(m) * (360.0f / 65536.0f); }
 
 static void read_pos(msg_t *m, float *v)
 {
@@ -330,217 +330,121 @@ static int svc_of(const q2_state_t *st, uint32_t raw)
     return (raw >= 1 && raw < SVC_COUNT) ? (int)raw : -1;
 }
 
+// ---- a bounded reader for the hot parsers -------------------------------------
+
+// Entity and player state deltas are read field by field through a reader
+// local to the parser (a copy of the message position), which the compiler
+// keeps in registers: through msg_t the position and the bad flag would be
+// reloaded after every store into an entity. It reads exactly as msg.h does:
+// a read past the end gives 0, marks the reader bad and leaves it at the end;
+// a bad reader reads nothing more. rd_done hands the position back to the
+// message. Everything taking a q2_rd_t is inlined into its parser.
+#define Q2_INLINE static inline __attribute__((always_inline))
+
+typedef struct {
+    const uint8_t *p, *end;
+    size_t bad;               // size_t, not int: stores into entity fields cannot alias it
+} q2_rd_t;
+
+Q2_INLINE q2_rd_t rd_begin(const msg_t *m)
+{
+    q2_rd_t r;
+    r.end = m->data + m->size;
+    r.p = (m->bad || m->pos > m->size) ? r.end : m->data + m->pos;
+    r.bad = m->bad != 0;
+    return r;
+}
+
+Q2_INLINE void rd_done(msg_t *m, const q2_rd_t *r)
+{
+    m->pos = (size_t)(r->p - m->data);
+    if (r->bad)
+        m->bad = 1;
+}
+
+Q2_INLINE size_t rd_offset(const msg_t *m, const q2_rd_t *r) { return m->base + (size_t)(r->p - m->data); }
+
+// The next n (at most 8) bytes; past the end, n zero bytes.
+Q2_INLINE const uint8_t *rd_take(q2_rd_t *r, size_t n)
+{
+    static const uint8_t zeros[8];
+    if ((size_t)(r->end - r->p) < n) {
+        r->p = r->end;
+        r->bad = 1;
+        return zeros;
+    }
+    const uint8_t *q = r->p;
+    r->p += n;
+    return q;
+}
+
+Q2_INLINE uint32_t rd_u8(q2_rd_t *r) { return rd_take(r, 1)[0]; }
+
+Q2_INLINE uint32_t rd_u16(q2_rd_t *r)
+{
+    const uint8_t *q = rd_take(r, 2);
+    return (uint32_t)q[0] | ((uint32_t)q[1] << 8);
+}
+
+Q2_INLINE uint32_t rd_u32(q2_rd_t *r)
+{
+    const uint8_t *q = rd_take(r, 4);
+    return (uint32_t)q[0] | ((uint32_t)q[1] << 8) | ((uint32_t)q[2] << 16) | ((uint32_t)q[3] << 24);
+}
+
+Q2_INLINE int32_t rd_s8(q2_rd_t *r) { return (int8_t)rd_u8(r); }
+Q2_INLINE int32_t rd_s16(q2_rd_t *r) { return (int16_t)rd_u16(r); }
+Q2_INLINE float rd_coord(q2_rd_t *r) { return (float)rd_s16(r) * 0.125f; }
+Q2_INLINE float rd_angle8(q2_rd_t *r) { return (float)rd_s8(r) * (360.0f / 256.0f); }
+Q2_INLINE float rd_angle16(q2_rd_t *r) { return (float)rd_s16(r) * (360.0f / 65536.0f); }
+
+Q2_INLINE void rd_pos(q2_rd_t *r, float *v)
+{
+    v[0] = rd_coord(r);
+    v[1] = rd_coord(r);
+    v[2] = rd_coord(r);
+}
+
 // ---- entities ---------------------------------------------------------------
-
-static uint32_t read_entity_bits(msg_t *m, int *number)
-{
-    uint32_t bits = msg_u8(m);
-    if (bits & U_MOREBITS1)
-        bits |= msg_u8(m) << 8;
-    if (bits & U_MOREBITS2)
-        bits |= msg_u8(m) << 16;
-    if (bits & U_MOREBITS3)
-        bits |= msg_u8(m) << 24;
-    *number = (bits & U_NUMBER16) ? (int)msg_u16(m) : (int)msg_u8(m);
-    return bits;
-}
-
-static void read_entity_delta(msg_t *m, q2_ent_t *to, const q2_ent_t *from, int number, uint32_t bits)
-{
-    *to = *from;
-    memcpy(to->old_origin, from->origin, sizeof(to->old_origin));
-    to->number = number;
-    if (bits & U_MODEL)
-        to->model[0] = (int32_t)msg_u8(m);
-    if (bits & U_MODEL2)
-        to->model[1] = (int32_t)msg_u8(m);
-    if (bits & U_MODEL3)
-        to->model[2] = (int32_t)msg_u8(m);
-    if (bits & U_MODEL4)
-        to->model[3] = (int32_t)msg_u8(m);
-    if (bits & U_FRAME8)
-        to->frame = (int32_t)msg_u8(m);
-    if (bits & U_FRAME16)
-        to->frame = (int32_t)msg_u16(m);
-    if ((bits & U_SKIN8) && (bits & U_SKIN16))
-        to->skin = msg_s32(m);
-    else if (bits & U_SKIN8)
-        to->skin = (int32_t)msg_u8(m);
-    else if (bits & U_SKIN16)
-        to->skin = (int32_t)msg_u16(m);
-    if ((bits & U_EFFECTS8) && (bits & U_EFFECTS16))
-        to->effects = msg_u32(m);
-    else if (bits & U_EFFECTS8)
-        to->effects = msg_u8(m);
-    else if (bits & U_EFFECTS16)
-        to->effects = msg_u16(m);
-    if ((bits & U_RENDERFX8) && (bits & U_RENDERFX16))
-        to->renderfx = msg_u32(m);
-    else if (bits & U_RENDERFX8)
-        to->renderfx = msg_u8(m);
-    else if (bits & U_RENDERFX16)
-        to->renderfx = msg_u16(m);
-    if (bits & U_ORIGIN1)
-        to->origin[0] = read_coord(m);
-    if (bits & U_ORIGIN2)
-        to->origin[1] = read_coord(m);
-    if (bits & U_ORIGIN3)
-        to->origin[2] = read_coord(m);
-    if (bits & U_ANGLE1)
-        to->angles[0] = read_angle8(m);
-    if (bits & U_ANGLE2)
-        to->angles[1] = read_angle8(m);
-    if (bits & U_ANGLE3)
-        to->angles[2] = read_angle8(m);
-    if (bits & U_OLDORIGIN)
-        read_pos(m, to->old_origin);
-    if (bits & U_SOUND)
-        to->sound = (int32_t)msg_u8(m);
-    to->event = (bits & U_EVENT) ? (int32_t)msg_u8(m) : 0;   // events last one frame
-    if (bits & U_SOLID)
-        to->solid = (int32_t)msg_u16(m);
-}
 
 // Protocol 25 entity header: a 16-bit word (number << 6 | six flag bits);
 // flag 0x20 adds two flag bytes, flag 0x10 one more. Every field is read on
 // its own (no 8+16 = 32-bit pairs as later). The bits are returned in the
-// U_* form of later protocols so dumps and the rest read the same; *bad is
+// U_* form of later protocols so dumps and the rest read the same; *unknown is
 // set for bits the q2test demo never shows (their layout is unknown).
 enum { P25_RENDERFX16 = 1u << 28, P25_EFFECTS16 = 1u << 29, P25_SKIN32 = 1u << 30 };
 
-static uint32_t read_entity_bits_p25(msg_t *m, int *number, int *bad)
+// The header of an entity delta: its U_* bits and its number.
+Q2_INLINE uint32_t entity_header(const q2_state_t *st, q2_rd_t *r, int *number, int *unknown)
 {
-    uint32_t w = msg_u16(m);
-    uint32_t f0 = w & 63, f1 = 0, f2 = 0, f3 = 0;
-    *number = (int)(w >> 6);
-    if (f0 & 0x20) {
-        f1 = msg_u8(m);
-        f2 = msg_u8(m);
+    if (st->protocol == 25) {
+        uint32_t w = rd_u16(r);
+        uint32_t f0 = w & 63, f1 = 0, f2 = 0, f3 = 0;
+        *number = (int)(w >> 6);
+        if (f0 & 0x20) {
+            f1 = rd_u8(r);
+            f2 = rd_u8(r);
+        }
+        if (f0 & 0x10)
+            f3 = rd_u8(r);
+        *unknown = (f1 & 0x80) || (f2 & 0x38) || (f3 & 0xfe);
+        return (f0 & 0x01 ? U_ORIGIN1 : 0) | (f0 & 0x02 ? U_ORIGIN2 : 0) | (f0 & 0x04 ? U_ORIGIN3 : 0) |
+               (f0 & 0x08 ? U_FRAME8 : 0) | (f1 & 0x01 ? U_ANGLE1 : 0) | (f1 & 0x02 ? U_ANGLE2 : 0) |
+               (f1 & 0x04 ? U_ANGLE3 : 0) | (f1 & 0x08 ? U_MODEL : 0) | (f1 & 0x10 ? U_RENDERFX8 : 0) |
+               (f1 & 0x20 ? U_SKIN8 : 0) | (f1 & 0x40 ? U_EFFECTS8 : 0) | (f2 & 0x01 ? U_FRAME16 : 0) |
+               (f2 & 0x02 ? P25_RENDERFX16 : 0) | (f2 & 0x04 ? P25_EFFECTS16 : 0) |
+               (f2 & 0x40 ? U_OLDORIGIN : 0) | (f2 & 0x80 ? P25_SKIN32 : 0) | (f3 & 0x01 ? U_SOUND : 0);
     }
-    if (f0 & 0x10)
-        f3 = msg_u8(m);
-    *bad = (f1 & 0x80) || (f2 & 0x38) || (f3 & 0xfe);
-    uint32_t bits = 0;
-    if (f0 & 0x01) bits |= U_ORIGIN1;
-    if (f0 & 0x02) bits |= U_ORIGIN2;
-    if (f0 & 0x04) bits |= U_ORIGIN3;
-    if (f0 & 0x08) bits |= U_FRAME8;
-    if (f1 & 0x01) bits |= U_ANGLE1;
-    if (f1 & 0x02) bits |= U_ANGLE2;
-    if (f1 & 0x04) bits |= U_ANGLE3;
-    if (f1 & 0x08) bits |= U_MODEL;
-    if (f1 & 0x10) bits |= U_RENDERFX8;
-    if (f1 & 0x20) bits |= U_SKIN8;
-    if (f1 & 0x40) bits |= U_EFFECTS8;
-    if (f2 & 0x01) bits |= U_FRAME16;
-    if (f2 & 0x02) bits |= P25_RENDERFX16;
-    if (f2 & 0x04) bits |= P25_EFFECTS16;
-    if (f2 & 0x40) bits |= U_OLDORIGIN;
-    if (f2 & 0x80) bits |= P25_SKIN32;
-    if (f3 & 0x01) bits |= U_SOUND;
+    *unknown = 0;
+    uint32_t bits = rd_u8(r);
+    if (bits & U_MOREBITS1)
+        bits |= rd_u8(r) << 8;
+    if (bits & U_MOREBITS2)
+        bits |= rd_u8(r) << 16;
+    if (bits & U_MOREBITS3)
+        bits |= rd_u8(r) << 24;
+    *number = (bits & U_NUMBER16) ? (int)rd_u16(r) : (int)rd_u8(r);
     return bits;
-}
-
-static void read_entity_delta_p25(msg_t *m, q2_ent_t *to, const q2_ent_t *from, int number, uint32_t bits)
-{
-    *to = *from;
-    memcpy(to->old_origin, from->origin, sizeof(to->old_origin));
-    to->number = number;
-    to->event = 0;
-    if (!bits)
-        return;
-    if (bits & U_MODEL)
-        to->model[0] = (int32_t)msg_u8(m);
-    if (bits & U_FRAME8)
-        to->frame = (int32_t)msg_u8(m);
-    if (bits & U_FRAME16)
-        to->frame = (int32_t)msg_u16(m);
-    if (bits & U_SKIN8)
-        to->skin = (int32_t)msg_u8(m);
-    if (bits & P25_SKIN32)
-        to->skin = msg_s32(m);            // laser colours: four palette indices
-    if (bits & U_EFFECTS8)
-        to->effects = msg_u8(m);
-    if (bits & P25_EFFECTS16)
-        to->effects = msg_u16(m);
-    if (bits & U_RENDERFX8)
-        to->renderfx = msg_u8(m);
-    if (bits & P25_RENDERFX16)
-        to->renderfx = msg_u16(m);
-    if (bits & U_ORIGIN1)
-        to->origin[0] = read_coord(m);
-    if (bits & U_ORIGIN2)
-        to->origin[1] = read_coord(m);
-    if (bits & U_ORIGIN3)
-        to->origin[2] = read_coord(m);
-    if (bits & U_ANGLE1)
-        to->angles[0] = read_angle8(m);
-    if (bits & U_ANGLE2)
-        to->angles[1] = read_angle8(m);
-    if (bits & U_ANGLE3)
-        to->angles[2] = read_angle8(m);
-    if (bits & U_OLDORIGIN)
-        read_pos(m, to->old_origin);
-    if (bits & U_SOUND)
-        to->sound = (int32_t)msg_u8(m);
-}
-
-static uint32_t entity_bits(const q2_state_t *st, msg_t *m, int *number, int *bad)
-{
-    if (st->protocol == 25)
-        return read_entity_bits_p25(m, number, bad);
-    *bad = 0;
-    return read_entity_bits(m, number);
-}
-
-static void entity_delta(const q2_state_t *st, msg_t *m, q2_ent_t *to, const q2_ent_t *from, int number,
-                         uint32_t bits)
-{
-    if (st->protocol == 25)
-        read_entity_delta_p25(m, to, from, number, bits);
-    else
-        read_entity_delta(m, to, from, number, bits);
-}
-
-static void dump_entity(q2_state_t *st, size_t off, const char *what, const q2_ent_t *e, uint32_t bits)
-{
-    dump_begin(st, off, what);
-    dump_int(st, "number", e->number);
-    dump_hex(st, "bits", bits);
-    if (bits & U_REMOVE) {
-        dump_int(st, "remove", 1);
-        dump_end(st);
-        return;
-    }
-    if (bits & U_MODEL)
-        dump_int(st, "model", e->model[0]);
-    if (bits & U_MODEL2)
-        dump_int(st, "model2", e->model[1]);
-    if (bits & U_MODEL3)
-        dump_int(st, "model3", e->model[2]);
-    if (bits & U_MODEL4)
-        dump_int(st, "model4", e->model[3]);
-    if (bits & (U_FRAME8 | U_FRAME16))
-        dump_int(st, "frame", e->frame);
-    if (bits & (U_SKIN8 | U_SKIN16 | P25_SKIN32))
-        dump_int(st, "skin", e->skin);
-    if (bits & (U_EFFECTS8 | U_EFFECTS16 | P25_EFFECTS16))
-        dump_hex(st, "effects", e->effects);
-    if (bits & (U_RENDERFX8 | U_RENDERFX16 | P25_RENDERFX16))
-        dump_hex(st, "renderfx", e->renderfx);
-    if (bits & (U_ORIGIN1 | U_ORIGIN2 | U_ORIGIN3))
-        dump_vec(st, "origin", e->origin, 3);
-    if (bits & (U_ANGLE1 | U_ANGLE2 | U_ANGLE3))
-        dump_vec(st, "angles", e->angles, 3);
-    if (bits & U_OLDORIGIN)
-        dump_vec(st, "old_origin", e->old_origin, 3);
-    if (bits & U_SOUND)
-        dump_int(st, "sound", e->sound);
-    if (bits & U_EVENT)
-        dump_int(st, "event", e->event);
-    if (bits & U_SOLID)
-        dump_int(st, "solid", e->solid);
-    dump_end(st);
 }
 
 static uint32_t map_effects(uint32_t fx)
@@ -561,28 +465,192 @@ static uint32_t map_effects(uint32_t fx)
     return out;
 }
 
-static void to_world_state(const q2_ent_t *e, entity_state_t *s)
+// The game's effect bits, and what the world makes of them.
+static void set_effects(entity_state_t *s, uint32_t fx)
 {
-    entity_state_clear(s);
-    memcpy(s->origin, e->origin, sizeof(s->origin));
-    memcpy(s->angles, e->angles, sizeof(s->angles));
-    memcpy(s->old_origin, e->old_origin, sizeof(s->old_origin));
-    s->modelindex = e->model[0];
-    s->modelindex2 = e->model[1];
-    s->modelindex3 = e->model[2];
-    s->modelindex4 = e->model[3];
-    s->frame = e->frame;
-    s->skin = e->skin;
-    s->effects = map_effects(e->effects);
-    s->raw_effects = e->effects;
-    s->renderfx = e->renderfx;
-    if (e->renderfx & RF_TRANSLUCENT) {
+    s->raw_effects = fx;
+    s->effects = map_effects(fx);
+}
+
+static void set_renderfx(entity_state_t *s, uint32_t rfx)
+{
+    s->renderfx = rfx;
+    s->rendermode = RM_NORMAL;
+    s->renderamt = 255;
+    if (rfx & RF_TRANSLUCENT) {
         s->rendermode = RM_TEXTURE;
         s->renderamt = 77;            // the game draws translucent entities at alpha 0.3
     }
-    s->sound = e->sound;
-    s->event = e->event;
-    s->solid = e->solid;
+}
+
+// The state of an entity nothing is known of (no baseline): what the world
+// makes of an all-zero Quake II entity state (entity_state_clear).
+static const entity_state_t q2_empty = { .renderamt = 255, .scale = 1.0f };
+
+// `to` starts as `from` one frame on: old_origin is where it was, an event lasts one frame.
+Q2_INLINE void entity_carry(entity_state_t *to, const entity_state_t *from)
+{
+    *to = *from;
+    memcpy(to->old_origin, from->origin, sizeof(to->old_origin));
+    to->event = 0;
+}
+
+// The fields the bits announce, over what entity_carry left in `to`.
+// skin: low byte skin/client, next byte vwep (as sent).
+Q2_INLINE void entity_fields(const q2_state_t *st, q2_rd_t *r, entity_state_t *to, uint32_t bits)
+{
+    if (st->protocol == 25) {
+        if (!bits)
+            return;
+        if (bits & U_MODEL)
+            to->modelindex = (int32_t)rd_u8(r);
+        if (bits & U_FRAME8)
+            to->frame = (int32_t)rd_u8(r);
+        if (bits & U_FRAME16)
+            to->frame = (int32_t)rd_u16(r);
+        if (bits & U_SKIN8)
+            to->skin = (int32_t)rd_u8(r);
+        if (bits & P25_SKIN32)
+            to->skin = (int32_t)rd_u32(r);    // laser colours: four palette indices
+        if (bits & (U_EFFECTS8 | P25_EFFECTS16)) {
+            uint32_t fx = to->raw_effects;
+            if (bits & U_EFFECTS8)
+                fx = rd_u8(r);
+            if (bits & P25_EFFECTS16)
+                fx = rd_u16(r);
+            set_effects(to, fx);
+        }
+        if (bits & (U_RENDERFX8 | P25_RENDERFX16)) {
+            uint32_t rfx = to->renderfx;
+            if (bits & U_RENDERFX8)
+                rfx = rd_u8(r);
+            if (bits & P25_RENDERFX16)
+                rfx = rd_u16(r);
+            set_renderfx(to, rfx);
+        }
+        if (bits & U_ORIGIN1)
+            to->origin[0] = rd_coord(r);
+        if (bits & U_ORIGIN2)
+            to->origin[1] = rd_coord(r);
+        if (bits & U_ORIGIN3)
+            to->origin[2] = rd_coord(r);
+        if (bits & U_ANGLE1)
+            to->angles[0] = rd_angle8(r);
+        if (bits & U_ANGLE2)
+            to->angles[1] = rd_angle8(r);
+        if (bits & U_ANGLE3)
+            to->angles[2] = rd_angle8(r);
+        if (bits & U_OLDORIGIN)
+            rd_pos(r, to->old_origin);
+        if (bits & U_SOUND)
+            to->sound = (int32_t)rd_u8(r);
+        return;
+    }
+    if (bits & (U_MODEL | U_MODEL2 | U_MODEL3 | U_MODEL4)) {
+        if (bits & U_MODEL)
+            to->modelindex = (int32_t)rd_u8(r);
+        if (bits & U_MODEL2)
+            to->modelindex2 = (int32_t)rd_u8(r);
+        if (bits & U_MODEL3)
+            to->modelindex3 = (int32_t)rd_u8(r);
+        if (bits & U_MODEL4)
+            to->modelindex4 = (int32_t)rd_u8(r);
+    }
+    if (bits & U_FRAME8)
+        to->frame = (int32_t)rd_u8(r);
+    if (bits & U_FRAME16)
+        to->frame = (int32_t)rd_u16(r);
+    if (bits & (U_SKIN8 | U_SKIN16 | U_EFFECTS8 | U_EFFECTS16 | U_RENDERFX8 | U_RENDERFX16)) {
+        // 8 and 16 together: 32 bits
+        switch (bits & (U_SKIN8 | U_SKIN16)) {
+        case U_SKIN8 | U_SKIN16: to->skin = (int32_t)rd_u32(r); break;
+        case U_SKIN8: to->skin = (int32_t)rd_u8(r); break;
+        case U_SKIN16: to->skin = (int32_t)rd_u16(r); break;
+        }
+        switch (bits & (U_EFFECTS8 | U_EFFECTS16)) {
+        case U_EFFECTS8 | U_EFFECTS16: set_effects(to, rd_u32(r)); break;
+        case U_EFFECTS8: set_effects(to, rd_u8(r)); break;
+        case U_EFFECTS16: set_effects(to, rd_u16(r)); break;
+        }
+        switch (bits & (U_RENDERFX8 | U_RENDERFX16)) {
+        case U_RENDERFX8 | U_RENDERFX16: set_renderfx(to, rd_u32(r)); break;
+        case U_RENDERFX8: set_renderfx(to, rd_u8(r)); break;
+        case U_RENDERFX16: set_renderfx(to, rd_u16(r)); break;
+        }
+    }
+    if (bits & (U_ORIGIN1 | U_ORIGIN2 | U_ORIGIN3)) {
+        if (bits & U_ORIGIN1)
+            to->origin[0] = rd_coord(r);
+        if (bits & U_ORIGIN2)
+            to->origin[1] = rd_coord(r);
+        if (bits & U_ORIGIN3)
+            to->origin[2] = rd_coord(r);
+    }
+    if (bits & (U_ANGLE1 | U_ANGLE2 | U_ANGLE3)) {
+        if (bits & U_ANGLE1)
+            to->angles[0] = rd_angle8(r);
+        if (bits & U_ANGLE2)
+            to->angles[1] = rd_angle8(r);
+        if (bits & U_ANGLE3)
+            to->angles[2] = rd_angle8(r);
+    }
+    if (bits & (U_OLDORIGIN | U_SOUND | U_EVENT | U_SOLID)) {
+        if (bits & U_OLDORIGIN)
+            rd_pos(r, to->old_origin);
+        if (bits & U_SOUND)
+            to->sound = (int32_t)rd_u8(r);
+        if (bits & U_EVENT)
+            to->event = (int32_t)rd_u8(r);
+        if (bits & U_SOLID)
+            to->solid = (int32_t)rd_u16(r);
+    }
+}
+
+static void dump_entity(q2_state_t *st, size_t off, const char *what, const entity_state_t *e, int number,
+                        uint32_t bits)
+{
+    dump_begin(st, off, what);
+    dump_int(st, "number", number);
+    dump_hex(st, "bits", bits);
+    if (bits & U_REMOVE) {
+        dump_int(st, "remove", 1);
+        dump_end(st);
+        return;
+    }
+    if (bits & U_MODEL)
+        dump_int(st, "model", e->modelindex);
+    if (bits & U_MODEL2)
+        dump_int(st, "model2", e->modelindex2);
+    if (bits & U_MODEL3)
+        dump_int(st, "model3", e->modelindex3);
+    if (bits & U_MODEL4)
+        dump_int(st, "model4", e->modelindex4);
+    if (bits & (U_FRAME8 | U_FRAME16))
+        dump_int(st, "frame", e->frame);
+    if (bits & (U_SKIN8 | U_SKIN16 | P25_SKIN32))
+        dump_int(st, "skin", e->skin);
+    if (bits & (U_EFFECTS8 | U_EFFECTS16 | P25_EFFECTS16))
+        dump_hex(st, "effects", e->raw_effects);
+    if (bits & (U_RENDERFX8 | U_RENDERFX16 | P25_RENDERFX16))
+        dump_hex(st, "renderfx", e->renderfx);
+    if (bits & (U_ORIGIN1 | U_ORIGIN2 | U_ORIGIN3))
+        dump_vec(st, "origin", e->origin, 3);
+    if (bits & (U_ANGLE1 | U_ANGLE2 | U_ANGLE3))
+        dump_vec(st, "angles", e->angles, 3);
+    if (bits & U_OLDORIGIN)
+        dump_vec(st, "old_origin", e->old_origin, 3);
+    if (bits & U_SOUND)
+        dump_int(st, "sound", e->sound);
+    if (bits & U_EVENT)
+        dump_int(st, "event", e->event);
+    if (bits & U_SOLID)
+        dump_int(st, "solid", e->solid);
+    dump_end(st);
+}
+
+static const entity_state_t *baseline_of(const q2_state_t *st, int number)
+{
+    return (st->has_baseline[number >> 3] >> (number & 7)) & 1 ? &st->baselines[number] : &q2_empty;
 }
 
 // ---- level and configstrings ------------------------------------------------
@@ -653,8 +721,9 @@ static void new_level(q2_state_t *st, world_t *w)
 {
     world_new_level(w);
     memset(w->players, 0, sizeof(w->players));
-    memset(st->cs, 0, sizeof(st->cs));
-    memset(st->baselines, 0, sizeof(st->baselines));
+    for (int i = 0; i < Q2_MAX_CS; i++)
+        st->cs[i][0] = 0;             // what follows a string's NUL is never read
+    memset(st->has_baseline, 0, sizeof(st->has_baseline));
     memset(st->frames, 0, sizeof(st->frames));
     memset(&st->cur, 0, sizeof(st->cur));
     memset(st->inventory, 0, sizeof(st->inventory));
@@ -754,7 +823,9 @@ static int parse_configstring(q2_state_t *st, world_t *w, msg_t *m, size_t off, 
 static int parse_spawnbaseline(q2_state_t *st, world_t *w, msg_t *m, size_t off, dec_error_t *err)
 {
     int number, unknown;
-    uint32_t bits = entity_bits(st, m, &number, &unknown);
+    q2_rd_t r = rd_begin(m);
+    uint32_t bits = entity_header(st, &r, &number, &unknown);
+    rd_done(m, &r);
     if (m->bad)
         return 0;
     if (unknown)
@@ -762,26 +833,27 @@ static int parse_spawnbaseline(q2_state_t *st, world_t *w, msg_t *m, size_t off,
     if (number <= 0 || number >= Q2_MAX_EDICTS)
         return fail(st, err, off + 1, "expected a baseline entity number 1..%d, found %d", Q2_MAX_EDICTS - 1,
                     number);
-    static const q2_ent_t zero;
-    q2_ent_t *b = &st->baselines[number];
-    entity_delta(st, m, b, &zero, number, bits);
+    entity_state_t *b = &st->baselines[number];
+    st->has_baseline[number >> 3] |= (uint8_t)(1u << (number & 7));
+    entity_carry(b, &q2_empty);
+    entity_fields(st, &r, b, bits);
+    rd_done(m, &r);
     if (m->bad)
         return 0;
-    entity_state_t s;
-    to_world_state(b, &s);
-    world_set_baseline(w, number, &s);
+    world_set_baseline(w, number, b);
     if (st->dump)
-        dump_entity(st, off, "spawnbaseline", b, bits);
+        dump_entity(st, off, "spawnbaseline", b, number, bits);
     return 0;
 }
 
 static int parse_frame(q2_state_t *st, world_t *w, msg_t *m, size_t off, dec_error_t *err)
 {
     q2_frame_t *f = &st->cur;
-    memset(f, 0, sizeof(*f));
-    uint8_t areabits[256];
+    f->valid = 0;
+    f->first_ent = 0;
+    f->num_ents = 0;                   // f->ps: below, once the delta reference is known
+    const uint8_t *areabits = NULL, *connected = NULL;   // into the demo bytes
     int areabytes = 0, suppress = -1, nconnected = -1;
-    uint8_t connected[256];
     if (st->server) {
         f->serverframe = msg_s32(m);
         f->deltaframe = -1;
@@ -791,14 +863,10 @@ static int parse_frame(q2_state_t *st, world_t *w, msg_t *m, size_t off, dec_err
         if (st->protocol > 26)
             suppress = (int)msg_u8(m);
         areabytes = (int)msg_u8(m);
-        const uint8_t *a = msg_bytes(m, (size_t)areabytes);
-        if (a)
-            memcpy(areabits, a, (size_t)areabytes);
+        areabits = msg_bytes(m, (size_t)areabytes);
         if (st->relay) {
             nconnected = (int)msg_u8(m);
-            const uint8_t *c = msg_bytes(m, (size_t)nconnected);
-            if (c)
-                memcpy(connected, c, (size_t)nconnected);
+            connected = msg_bytes(m, (size_t)nconnected);
         }
     }
     if (m->bad)
@@ -819,6 +887,8 @@ static int parse_frame(q2_state_t *st, world_t *w, msg_t *m, size_t off, dec_err
                         f->serverframe, f->deltaframe);
         st->old_frame = i;
         f->ps = old->ps;               // the player state deltas from the old one
+    } else {
+        memset(&f->ps, 0, sizeof(f->ps));
     }
     if (st->relay && nconnected > 0 && st->view_client < 0)
         st->view_client = connected[0];
@@ -857,162 +927,199 @@ static int parse_frame(q2_state_t *st, world_t *w, msg_t *m, size_t off, dec_err
     return 0;
 }
 
-static int parse_playerinfo(q2_state_t *st, world_t *w, msg_t *m, size_t off, int apply, dec_error_t *err)
+// A player state delta over *ps: returns the PS_* flags and the stat bits.
+// Protocol 25 flags beyond 0x1d set *unknown and are returned as they are,
+// with nothing more read.
+Q2_INLINE uint32_t player_fields(const q2_state_t *st, q2_rd_t *r, q2_player_t *ps, uint32_t *statbits, int *unknown)
 {
-    if (st->server || (st->pending != 1 && !(st->relay && st->pending == 2)))
-        return fail(st, err, off, "expected playerinfo only right after a frame message");
-    q2_player_t ps = st->cur.ps;
-    uint32_t flags = msg_u16(m);
+    uint32_t flags = rd_u16(r);
+    *unknown = 0;
     if (st->protocol == 25) {
         // 3.00: no movement state; 0x10 origin, view angles and a third angle
         // triple (kept as delta_angles), 0x04 gun model, 0x08 gun frame,
         // offset and angles, 0x01 blend (docs/quake2.md)
         uint32_t raw = flags;
-        if (m->bad)
+        if (r->bad)
             return 0;
-        if (raw & ~0x1du)
-            return fail(st, err, off + 1, "expected playerinfo bits known for protocol 25 (0x1d), found 0x%x", raw);
+        if (raw & ~0x1du) {
+            *unknown = 1;
+            return raw;
+        }
         flags = 0;
         if (raw & 0x10) {
             flags |= PS_M_ORIGIN | PS_VIEWANGLES | PS_M_DELTA_ANGLES;
-            read_pos(m, ps.origin);
+            rd_pos(r, ps->origin);
             for (int i = 0; i < 3; i++)
-                ps.viewangles[i] = read_angle16(m);
+                ps->viewangles[i] = rd_angle16(r);
             for (int i = 0; i < 3; i++)
-                ps.delta_angles[i] = read_angle16(m);
+                ps->delta_angles[i] = rd_angle16(r);
         }
         if (raw & 0x04) {
             flags |= PS_WEAPONINDEX;
-            ps.gunindex = (int32_t)msg_u16(m);
+            ps->gunindex = (int32_t)rd_u16(r);
         }
         if (raw & 0x08) {
             flags |= PS_WEAPONFRAME;
-            ps.gunframe = (int32_t)msg_u16(m);
+            ps->gunframe = (int32_t)rd_u16(r);
             for (int i = 0; i < 3; i++)
-                ps.gunoffset[i] = (float)msg_s8(m) * 0.25f;
+                ps->gunoffset[i] = (float)rd_s8(r) * 0.25f;
             for (int i = 0; i < 3; i++)
-                ps.gunangles[i] = (float)msg_s8(m) * 0.25f;
+                ps->gunangles[i] = (float)rd_s8(r) * 0.25f;
         }
         if (raw & 0x01) {
             flags |= PS_BLEND;
             for (int i = 0; i < 4; i++)
-                ps.blend[i] = (float)msg_u8(m) / 255.0f;
+                ps->blend[i] = (float)rd_u8(r) / 255.0f;
         }
-        if (!ps.fov)
-            ps.fov = 90;
+        if (!ps->fov)
+            ps->fov = 90;
     } else {
         if (flags & PS_M_TYPE)
-            ps.pm_type = (int32_t)msg_u8(m);
+            ps->pm_type = (int32_t)rd_u8(r);
         if (flags & PS_M_ORIGIN)
-            read_pos(m, ps.origin);
+            rd_pos(r, ps->origin);
         if (flags & PS_M_VELOCITY)
-            read_pos(m, ps.velocity);
+            rd_pos(r, ps->velocity);
         if (flags & PS_M_TIME)
-            ps.pm_time = (int32_t)msg_u8(m);
+            ps->pm_time = (int32_t)rd_u8(r);
         if (flags & PS_M_FLAGS)
-            ps.pm_flags = (int32_t)msg_u8(m);
+            ps->pm_flags = (int32_t)rd_u8(r);
         if (flags & PS_M_GRAVITY)
-            ps.gravity = msg_s16(m);
+            ps->gravity = rd_s16(r);
         if (flags & PS_M_DELTA_ANGLES)
             for (int i = 0; i < 3; i++)
-                ps.delta_angles[i] = read_angle16(m);
+                ps->delta_angles[i] = rd_angle16(r);
         if (flags & PS_VIEWOFFSET)
             for (int i = 0; i < 3; i++)
-                ps.viewoffset[i] = (float)msg_s8(m) * 0.25f;
+                ps->viewoffset[i] = (float)rd_s8(r) * 0.25f;
         if (flags & PS_VIEWANGLES)
             for (int i = 0; i < 3; i++)
-                ps.viewangles[i] = read_angle16(m);
+                ps->viewangles[i] = rd_angle16(r);
         if (flags & PS_KICKANGLES)
             for (int i = 0; i < 3; i++)
-                ps.kick_angles[i] = (float)msg_s8(m) * 0.25f;
+                ps->kick_angles[i] = (float)rd_s8(r) * 0.25f;
         if (flags & PS_WEAPONINDEX)
-            ps.gunindex = (int32_t)msg_u8(m);
+            ps->gunindex = (int32_t)rd_u8(r);
         if (flags & PS_WEAPONFRAME) {
-            ps.gunframe = (int32_t)msg_u8(m);
+            ps->gunframe = (int32_t)rd_u8(r);
             for (int i = 0; i < 3; i++)
-                ps.gunoffset[i] = (float)msg_s8(m) * 0.25f;
+                ps->gunoffset[i] = (float)rd_s8(r) * 0.25f;
             for (int i = 0; i < 3; i++)
-                ps.gunangles[i] = (float)msg_s8(m) * 0.25f;
+                ps->gunangles[i] = (float)rd_s8(r) * 0.25f;
         }
         if (flags & PS_BLEND)
             for (int i = 0; i < 4; i++)
-                ps.blend[i] = (float)msg_u8(m) / 255.0f;
+                ps->blend[i] = (float)rd_u8(r) / 255.0f;
         if (flags & PS_FOV)
-            ps.fov = (float)msg_u8(m);
+            ps->fov = (float)rd_u8(r);
         if (flags & PS_RDFLAGS)
-            ps.rdflags = (int32_t)msg_u8(m);
+            ps->rdflags = (int32_t)rd_u8(r);
     }
-    uint32_t statbits = msg_u32(m);
-    for (int i = 0; i < Q2_MAX_STATS; i++)
-        if (statbits & (1u << i))
-            ps.stats[i] = msg_s16(m);
+    uint32_t sb = rd_u32(r);
+    *statbits = sb;
+    for (; sb; sb &= sb - 1)           // the stats in index order, one per bit
+        ps->stats[__builtin_ctz(sb)] = rd_s16(r);
+    return flags;
+}
+
+static int parse_playerinfo(q2_state_t *st, world_t *w, msg_t *m, size_t off, int apply, dec_error_t *err)
+{
+    if (st->server || (st->pending != 1 && !(st->relay && st->pending == 2)))
+        return fail(st, err, off, "expected playerinfo only right after a frame message");
+    // read over the frame's player state; not applied (relay: uni-cast to
+    // another client), over a copy. A bad read fails the decoder, which then
+    // reads nothing more, so a half-read state is never seen.
+    q2_player_t copy;
+    q2_player_t *ps = &st->cur.ps;
+    if (!apply) {
+        copy = st->cur.ps;
+        ps = &copy;
+    }
+    uint32_t statbits = 0;
+    int unknown;
+    q2_rd_t r = rd_begin(m);
+    uint32_t flags = player_fields(st, &r, ps, &statbits, &unknown);
+    rd_done(m, &r);
     if (m->bad)
         return 0;
+    if (unknown)
+        return fail(st, err, off + 1, "expected playerinfo bits known for protocol 25 (0x1d), found 0x%x", flags);
     st->pending = 2;
-    if (apply) {
-        st->cur.ps = ps;
-        (void)w;
-    }
+    (void)w;
     if (st->dump) {
         dump_begin(st, off, "playerinfo");
         dump_hex(st, "flags", flags);
         if (flags & PS_M_TYPE)
-            dump_int(st, "pm_type", ps.pm_type);
+            dump_int(st, "pm_type", ps->pm_type);
         if (flags & PS_M_ORIGIN)
-            dump_vec(st, "origin", ps.origin, 3);
+            dump_vec(st, "origin", ps->origin, 3);
         if (flags & PS_M_VELOCITY)
-            dump_vec(st, "velocity", ps.velocity, 3);
+            dump_vec(st, "velocity", ps->velocity, 3);
         if (flags & PS_M_TIME)
-            dump_int(st, "pm_time", ps.pm_time);
+            dump_int(st, "pm_time", ps->pm_time);
         if (flags & PS_M_FLAGS)
-            dump_int(st, "pm_flags", ps.pm_flags);
+            dump_int(st, "pm_flags", ps->pm_flags);
         if (flags & PS_M_GRAVITY)
-            dump_int(st, "gravity", ps.gravity);
+            dump_int(st, "gravity", ps->gravity);
         if (flags & PS_M_DELTA_ANGLES)
-            dump_vec(st, "delta_angles", ps.delta_angles, 3);
+            dump_vec(st, "delta_angles", ps->delta_angles, 3);
         if (flags & PS_VIEWOFFSET)
-            dump_vec(st, "viewoffset", ps.viewoffset, 3);
+            dump_vec(st, "viewoffset", ps->viewoffset, 3);
         if (flags & PS_VIEWANGLES)
-            dump_vec(st, "viewangles", ps.viewangles, 3);
+            dump_vec(st, "viewangles", ps->viewangles, 3);
         if (flags & PS_KICKANGLES)
-            dump_vec(st, "kick_angles", ps.kick_angles, 3);
+            dump_vec(st, "kick_angles", ps->kick_angles, 3);
         if (flags & PS_WEAPONINDEX)
-            dump_int(st, "gunindex", ps.gunindex);
+            dump_int(st, "gunindex", ps->gunindex);
         if (flags & PS_WEAPONFRAME) {
-            dump_int(st, "gunframe", ps.gunframe);
-            dump_vec(st, "gunoffset", ps.gunoffset, 3);
-            dump_vec(st, "gunangles", ps.gunangles, 3);
+            dump_int(st, "gunframe", ps->gunframe);
+            dump_vec(st, "gunoffset", ps->gunoffset, 3);
+            dump_vec(st, "gunangles", ps->gunangles, 3);
         }
         if (flags & PS_BLEND)
-            dump_vec(st, "blend", ps.blend, 4);
+            dump_vec(st, "blend", ps->blend, 4);
         if (flags & PS_FOV)
-            dump_num(st, "fov", ps.fov);
+            dump_num(st, "fov", ps->fov);
         if (flags & PS_RDFLAGS)
-            dump_int(st, "rdflags", ps.rdflags);
+            dump_int(st, "rdflags", ps->rdflags);
         dump_hex(st, "statbits", statbits);
         for (int i = 0; i < Q2_MAX_STATS; i++)
             if (statbits & (1u << i)) {
                 char key[16];
                 snprintf(key, sizeof(key), "stat%d", i);
-                dump_int(st, key, ps.stats[i]);
+                dump_int(st, key, ps->stats[i]);
             }
         dump_end(st);
     }
     return 0;
 }
 
-// Append one entity of the new frame to the ring.
-static int add_frame_entity(q2_state_t *st, size_t off, const q2_ent_t *old, int number, uint32_t bits,
-                            msg_t *m, dec_error_t *err)
+// Where the entities of the frame being read go: the ring position and the
+// count so far, kept out of q2_state_t while reading (in registers: stores
+// into the entities would otherwise force reloads).
+typedef struct {
+    uint32_t count;           // st->parse_count
+    int32_t num;              // st->cur.num_ents
+} q2_ring_t;
+
+// Append one entity of the new frame to the ring: `from` one frame on, and
+// when r is given, with the fields `bits` announce read from r.
+Q2_INLINE int add_frame_entity(q2_state_t *st, q2_ring_t *ring, size_t off, const entity_state_t *from, int number,
+                               uint32_t bits, q2_rd_t *r, dec_error_t *err)
 {
-    if (st->cur.num_ents >= Q2_MAX_EDICTS)
+    if (ring->num >= Q2_MAX_EDICTS)
         return fail(st, err, off, "expected at most %d entities in a frame", Q2_MAX_EDICTS);
-    q2_ent_t *e = &st->parse_ents[st->parse_count & (Q2_PARSE_ENTS - 1)];
-    st->parse_count++;
-    st->cur.num_ents++;
-    entity_delta(st, m, e, old, number, m ? bits : 0);
-    if (m && st->dump)
-        dump_entity(st, off, "  entity", e, bits);
+    uint32_t slot = ring->count & (Q2_PARSE_ENTS - 1);
+    entity_state_t *e = &st->parse_ents[slot];
+    st->parse_nums[slot] = (uint16_t)number;
+    ring->count++;
+    ring->num++;
+    entity_carry(e, from);
+    if (r) {
+        entity_fields(st, r, e, bits);
+        if (st->dump)
+            dump_entity(st, off, "  entity", e, number, bits);
+    }
     return 0;
 }
 
@@ -1022,11 +1129,11 @@ static void finish_frame(q2_state_t *st, world_t *w)
     q2_frame_t *f = &st->cur;
     f->valid = 1;
     st->frames[f->serverframe & (Q2_UPDATE_BACKUP - 1)] = *f;
-    for (int i = 0; i < f->num_ents; i++) {
-        const q2_ent_t *e = &st->parse_ents[(f->first_ent + (uint32_t)i) & (Q2_PARSE_ENTS - 1)];
-        entity_state_t s;
-        to_world_state(e, &s);
-        world_entity_update(w, e->number, &s);
+    const uint32_t first = f->first_ent;
+    const int32_t n = f->num_ents;
+    for (int32_t i = 0; i < n; i++) {
+        uint32_t slot = (first + (uint32_t)i) & (Q2_PARSE_ENTS - 1);
+        world_entity_update(w, st->parse_nums[slot], &st->parse_ents[slot]);
     }
     if (!st->server) {
         const q2_player_t *ps = &f->ps;
@@ -1042,8 +1149,7 @@ static void finish_frame(q2_state_t *st, world_t *w)
         v->fov = ps->fov > 0 ? ps->fov : 90.0f;
         memcpy(v->blend, ps->blend, sizeof(v->blend));
         v->rdflags = (uint32_t)ps->rdflags;
-        for (int i = 0; i < Q2_MAX_STATS; i++)
-            v->stats[i] = ps->stats[i];
+        memcpy(v->stats, ps->stats, sizeof(ps->stats));
         v->intermission = ps->pm_type == PM_FREEZE;
         if (st->relay && st->view_client >= 0)
             v->entity = st->view_client + 1;
@@ -1053,38 +1159,30 @@ static void finish_frame(q2_state_t *st, world_t *w)
     st->pending = 0;
 }
 
-static int parse_packetentities(q2_state_t *st, world_t *w, msg_t *m, size_t off, const char *name,
-                                dec_error_t *err)
+// The entities of the frame, read through r into the ring (the caller hands
+// both back). Returns 1 when the frame is complete, 0 when r ran out (the
+// caller reports it), -1 on error.
+Q2_INLINE int packetentities(q2_state_t *st, const msg_t *m, q2_rd_t *r, q2_ring_t *ring, dec_error_t *err)
 {
-    if (st->pending != 2)
-        return fail(st, err, off, "expected %s only after %s", name, st->server ? "a frame" : "frame and playerinfo");
     const q2_frame_t *old = st->old_frame >= 0 ? &st->frames[st->old_frame] : NULL;
-    static const q2_ent_t zero;
-    st->cur.first_ent = st->parse_count;
-    st->cur.num_ents = 0;
-    if (st->dump) {
-        dump_begin(st, off, name);
-        if (old)
-            dump_int(st, "from", old->serverframe);
-        dump_end(st);
-    }
     int oldindex = 0, oldnum;
-    const q2_ent_t *oldstate = NULL;
+    const entity_state_t *oldstate = NULL;
 #define NEXT_OLD()                                                                                   \
     do {                                                                                             \
         if (!old || oldindex >= old->num_ents) {                                                     \
             oldnum = 99999;                                                                          \
         } else {                                                                                     \
-            oldstate = &st->parse_ents[(old->first_ent + (uint32_t)oldindex) & (Q2_PARSE_ENTS - 1)]; \
-            oldnum = oldstate->number;                                                               \
+            uint32_t oldslot = (old->first_ent + (uint32_t)oldindex) & (Q2_PARSE_ENTS - 1);          \
+            oldstate = &st->parse_ents[oldslot];                                                     \
+            oldnum = st->parse_nums[oldslot];                                                        \
         }                                                                                            \
     } while (0)
     NEXT_OLD();
     for (;;) {
-        size_t eoff = msg_offset(m);
+        size_t eoff = rd_offset(m, r);
         int newnum, unknown;
-        uint32_t bits = entity_bits(st, m, &newnum, &unknown);
-        if (m->bad)
+        uint32_t bits = entity_header(st, r, &newnum, &unknown);
+        if (r->bad)
             return 0;
         if (unknown)
             return fail(st, err, eoff, "expected entity bits known for protocol 25 (entity %d)", newnum);
@@ -1093,16 +1191,14 @@ static int parse_packetentities(q2_state_t *st, world_t *w, msg_t *m, size_t off
         if (newnum == 0)
             break;
         while (oldnum < newnum) {      // unchanged since the old frame
-            if (add_frame_entity(st, eoff, oldstate, oldnum, 0, NULL, err) < 0)
+            if (add_frame_entity(st, ring, eoff, oldstate, oldnum, 0, NULL, err) < 0)
                 return -1;
             oldindex++;
             NEXT_OLD();
         }
         if (bits & U_REMOVE) {         // in the old frame, gone now
-            if (st->dump) {
-                q2_ent_t gone = { .number = newnum };
-                dump_entity(st, eoff, "  entity", &gone, bits);
-            }
+            if (st->dump)
+                dump_entity(st, eoff, "  entity", &q2_empty, newnum, bits);
             if (oldnum == newnum) {
                 oldindex++;
                 NEXT_OLD();
@@ -1110,10 +1206,12 @@ static int parse_packetentities(q2_state_t *st, world_t *w, msg_t *m, size_t off
             continue;
         }
         // server-side recordings delta every entity from an empty state
-        const q2_ent_t *from = oldnum == newnum ? oldstate : st->server ? &zero : &st->baselines[newnum];
-        if (add_frame_entity(st, eoff, from, newnum, bits, m, err) < 0)
+        const entity_state_t *from = oldnum == newnum ? oldstate
+                                     : st->server      ? &q2_empty
+                                                       : baseline_of(st, newnum);
+        if (add_frame_entity(st, ring, eoff, from, newnum, bits, r, err) < 0)
             return -1;
-        if (m->bad)
+        if (r->bad)
             return 0;
         if (oldnum == newnum) {
             oldindex++;
@@ -1121,14 +1219,37 @@ static int parse_packetentities(q2_state_t *st, world_t *w, msg_t *m, size_t off
         }
     }
     while (oldnum != 99999) {          // the rest of the old frame carries over
-        if (add_frame_entity(st, msg_offset(m), oldstate, oldnum, 0, NULL, err) < 0)
+        if (add_frame_entity(st, ring, rd_offset(m, r), oldstate, oldnum, 0, NULL, err) < 0)
             return -1;
         oldindex++;
         NEXT_OLD();
     }
 #undef NEXT_OLD
-    finish_frame(st, w);
     return 1;
+}
+
+static int parse_packetentities(q2_state_t *st, world_t *w, msg_t *m, size_t off, const char *name,
+                                dec_error_t *err)
+{
+    if (st->pending != 2)
+        return fail(st, err, off, "expected %s only after %s", name, st->server ? "a frame" : "frame and playerinfo");
+    st->cur.first_ent = st->parse_count;
+    st->cur.num_ents = 0;
+    if (st->dump) {
+        dump_begin(st, off, name);
+        if (st->old_frame >= 0)
+            dump_int(st, "from", st->frames[st->old_frame].serverframe);
+        dump_end(st);
+    }
+    q2_rd_t r = rd_begin(m);
+    q2_ring_t ring = { st->parse_count, 0 };
+    int ret = packetentities(st, m, &r, &ring, err);
+    rd_done(m, &r);
+    st->parse_count = ring.count;
+    st->cur.num_ents = ring.num;
+    if (ret == 1)
+        finish_frame(st, w);
+    return ret;
 }
 
 // Quake II temp entity numbers (TE_*)
@@ -1320,7 +1441,7 @@ static int parse_temp_entity(q2_state_t *st, world_t *w, msg_t *m, size_t off, i
             dump_vec(st, "offset", pos[0], 3);
         if (layout == L_FLAME)
             for (int i = 0; i < 4; i++) {
-                char key[8];
+                char key[16];
                 snprintf(key, sizeof(key), "pos%d", i + 1);
                 dump_vec(st, key, pos[i], 3);
             }
@@ -1599,7 +1720,7 @@ static int q2_open(void *state, const uint8_t *data, size_t size, world_t *w, co
                    dec_error_t *err)
 {
     q2_state_t *st = state;
-    memset(st, 0, sizeof(*st));
+    memset(st, 0, offsetof(q2_state_t, cs));   // the rest is written before it is read (see q2_state_t)
     st->data = data;
     st->size = size;
     st->dump = opts ? opts->dump : NULL;

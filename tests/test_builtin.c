@@ -87,22 +87,6 @@ static void test_dump_compile_roundtrip(void **state)
     free(b);
 }
 
-static double compare_png(const char *a, const char *b)
-{
-    int w1, h1, c1, w2, h2, c2;
-    uint8_t *p1 = stbi_load(a, &w1, &h1, &c1, 3), *p2 = stbi_load(b, &w2, &h2, &c2, 3);
-    double frac = 1.0;
-    if (p1 && p2 && w1 == w2 && h1 == h2) {
-        long diff = 0;
-        for (long i = 0; i < (long)w1 * h1; i++)
-            diff += memcmp(p1 + i * 3, p2 + i * 3, 3) != 0;
-        frac = (double)diff / ((double)w1 * h1);
-    }
-    stbi_image_free(p1);
-    stbi_image_free(p2);
-    return frac;
-}
-
 // Golden shots of the built-in demo (DEMOPLAY_UPDATE_GOLDEN=1 rewrites them after
 // a deliberate change). The shot must also load everything without a warning.
 static void golden(const char *name, double at)
@@ -115,26 +99,9 @@ static void golden(const char *name, double at)
     if (text && text[0])
         fail_msg("shot printed: %s", text);
     free(text);
-    const char *upd = getenv("DEMOPLAY_UPDATE_GOLDEN");
-    size_t gsize = 0;
-    uint8_t *g = tu_read(gold, &gsize);
-    if (!g || (upd && upd[0] == '1')) {
-        if (tu_ci() && !g)
-            fail_msg("golden image %s is missing", gold);
-        size_t osize = 0;
-        uint8_t *o = tu_read(out, &osize);
-        assert_non_null(o);
-        assert_int_equal(tu_write(gold, o, osize), 0);
-        printf("[ GOLDEN   ] wrote %s\n", gold);
-        free(o);
-        free(g);
-        return;
-    }
-    free(g);
-    double frac = compare_png(out, gold);
-    printf("[ GOLDEN   ] builtin_%s: %.2f%% of pixels differ (tolerance 1.00%%)\n", name, frac * 100);
-    if (frac > 0.01)
-        fail_msg("%s differs from %s in %.2f%% of its pixels", out, gold, frac * 100);
+    char label[64];
+    snprintf(label, sizeof label, "builtin_%s", name);
+    tu_golden(label, out, gold, 0.01);
 }
 
 static void test_golden_shots(void **state)

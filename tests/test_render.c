@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stb_image.h>
 
 #include "engine/world.h"
 #include "render/r_local.h"
@@ -221,23 +220,6 @@ static void test_bsp_fuzz_real_level(void **state)
     free(data);
 }
 
-static double compare_png(const char *a, const char *b)
-{
-    int w1, h1, n1, w2, h2, n2;
-    uint8_t *p1 = stbi_load(a, &w1, &h1, &n1, 3);
-    uint8_t *p2 = stbi_load(b, &w2, &h2, &n2, 3);
-    double frac = 1.0;
-    if (p1 && p2 && w1 == w2 && h1 == h2) {
-        long diff = 0;
-        for (long i = 0; i < (long)w1 * h1; i++)
-            diff += memcmp(p1 + i * 3, p2 + i * 3, 3) != 0;
-        frac = (double)diff / ((double)w1 * h1);
-    }
-    stbi_image_free(p1);
-    stbi_image_free(p2);
-    return frac;
-}
-
 // Golden images: small shots of real demos. DEMOPLAY_UPDATE_GOLDEN=1 rewrites
 // them (after a deliberate change in how things look: models, HUD ...).
 static void golden(const char *name, const char *demo, const char *game, double at, double tolerance)
@@ -256,26 +238,7 @@ static void golden(const char *name, const char *demo, const char *game, double 
         fail_msg("%s: exit %d: %s", cmd, status, msg);
     }
     free(text);
-    const char *upd = getenv("DEMOPLAY_UPDATE_GOLDEN");
-    size_t gsize = 0;
-    uint8_t *g = tu_read(gold, &gsize);
-    if (!g || (upd && upd[0] == '1')) {
-        if (tu_ci() && !g)
-            fail_msg("golden image %s is missing", gold);
-        size_t osize = 0;
-        uint8_t *o = tu_read(out, &osize);
-        assert_non_null(o);
-        assert_int_equal(tu_write(gold, o, osize), 0);
-        printf("[ GOLDEN   ] wrote %s\n", gold);
-        free(o);
-        free(g);
-        return;
-    }
-    free(g);
-    double frac = compare_png(out, gold);
-    printf("[ GOLDEN   ] %s: %.2f%% of pixels differ (tolerance %.2f%%)\n", name, frac * 100, tolerance * 100);
-    if (frac > tolerance)
-        fail_msg("%s differs from %s in %.2f%% of its pixels", out, gold, frac * 100);
+    tu_golden(name, out, gold, tolerance);
 }
 
 static void test_golden_qfm_e1m3(void **state)

@@ -7,6 +7,8 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include <stb_image.h>
+
 const char *tu_data_dir(void)
 {
     static char dir[4096];
@@ -151,4 +153,45 @@ int tu_json_str(const char *json, const char *key, char *out, size_t cap)
     }
     out[n] = 0;
     return *p == '"' ? 0 : -1;
+}
+
+double tu_png_diff(const char *a, const char *b)
+{
+    int w1, h1, n1, w2, h2, n2;
+    uint8_t *p1 = stbi_load(a, &w1, &h1, &n1, 3);
+    uint8_t *p2 = stbi_load(b, &w2, &h2, &n2, 3);
+    double frac = 1.0;
+    if (p1 && p2 && w1 == w2 && h1 == h2) {
+        long diff = 0;
+        for (long i = 0; i < (long)w1 * h1; i++)
+            diff += memcmp(p1 + i * 3, p2 + i * 3, 3) != 0;
+        frac = (double)diff / ((double)w1 * h1);
+    }
+    stbi_image_free(p1);
+    stbi_image_free(p2);
+    return frac;
+}
+
+void tu_golden(const char *label, const char *out, const char *gold, double tolerance)
+{
+    const char *upd = getenv("DEMOPLAY_UPDATE_GOLDEN");
+    size_t gsize = 0;
+    uint8_t *g = tu_read(gold, &gsize);
+    if (!g || (upd && upd[0] == '1')) {
+        if (tu_ci() && !g)
+            fail_msg("golden image %s is missing", gold);
+        size_t osize = 0;
+        uint8_t *o = tu_read(out, &osize);
+        assert_non_null(o);
+        assert_int_equal(tu_write(gold, o, osize), 0);
+        printf("[ GOLDEN   ] wrote %s\n", gold);
+        free(o);
+        free(g);
+        return;
+    }
+    free(g);
+    double frac = tu_png_diff(out, gold);
+    printf("[ GOLDEN   ] %s: %.2f%% of pixels differ (tolerance %.2f%%)\n", label, frac * 100, tolerance * 100);
+    if (frac > tolerance)
+        fail_msg("%s differs from %s in %.2f%% of its pixels", out, gold, frac * 100);
 }

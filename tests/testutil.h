@@ -33,6 +33,13 @@ char *tu_run(const char *cmd, int *status);
 uint8_t *tu_read(const char *path, size_t *size);
 int tu_write(const char *path, const void *data, size_t size);
 
+// Fraction (0..1) of pixels that differ between two PNGs (1 when either is missing or the sizes differ).
+double tu_png_diff(const char *a, const char *b);
+// Golden images: compare the PNG `out` with `gold` (fails beyond `tolerance`, a
+// fraction of pixels); writes `gold` when it is missing (not under CI=true) or
+// when DEMOPLAY_UPDATE_GOLDEN=1 (after a deliberate change in how things look).
+void tu_golden(const char *label, const char *out, const char *gold, double tolerance);
+
 // Tiny JSON peeks for the one-object-per-line output of `info --json`.
 // Return 0 on success.
 int tu_json_int(const char *json, const char *key, long long *out);

@@ -21,6 +21,8 @@
 
 #define MDL_NUM_NORMALS 162
 extern const float mdl_anorms[MDL_NUM_NORMALS][3];
+// Index of the normal in mdl_anorms closest to the direction n.
+int mdl_nearest_normal(const float n[3]);
 
 // Model flags (header `flags`): trails and rotation.
 enum {

@@ -165,3 +165,17 @@ const float mdl_anorms[MDL_NUM_NORMALS][3] = {
     {-0.587785, -0.425325, -0.688191}, // 160
     {-0.688191, -0.587785, -0.425325}, // 161
 };
+
+int mdl_nearest_normal(const float n[3])
+{
+    int best = 0;
+    float bestd = -2;
+    for (int i = 0; i < MDL_NUM_NORMALS; i++) {
+        float d = mdl_anorms[i][0] * n[0] + mdl_anorms[i][1] * n[1] + mdl_anorms[i][2] * n[2];
+        if (d > bestd) {
+            bestd = d;
+            best = i;
+        }
+    }
+    return best;
+}

@@ -106,15 +106,7 @@ static int make_box(mdl_t *b)
         static const int cu[4] = {0, 1, 1, 0}, cw[4] = {0, 0, 1, 1};
         float n[3] = {0, 0, 0};
         n[axis] = pos ? 1.0f : -1.0f;
-        int best = 0;
-        float bestd = -2;
-        for (int i = 0; i < MDL_NUM_NORMALS; i++) {
-            float d = mdl_anorms[i][0] * n[0] + mdl_anorms[i][1] * n[1] + mdl_anorms[i][2] * n[2];
-            if (d > bestd) {
-                bestd = d;
-                best = i;
-            }
-        }
+        int best = mdl_nearest_normal(n);
         for (int c = 0; c < 4; c++) {
             mdl_vert_t *p = &b->poses[f * 4 + c];
             p->v[axis] = pos ? 255 : 0;

@@ -23,6 +23,16 @@
 // Write OUTDIR/id1/<rel> (folders made as needed). 0, or -1 with a message on stderr.
 int gen_write(const char *outdir, const char *rel, const void *data, size_t size);
 
+// Seeded xorshift32, the generators' only random numbers (deterministic, no shared state).
+static inline uint32_t gen_rand(uint32_t *s)
+{
+    uint32_t x = *s;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return *s = x;
+}
+
 // ---- the palette plan (gen_pal.c makes the colours) --------------------------
 // 14 ramps of 16 colours, hues in the order of Quake's palette so that the
 // renderer's fixed particle colours (fire 0x60-0x6f, blood 0x40-0x4f ...) mean

@@ -150,15 +150,7 @@ typedef struct {
     uint32_t s;
 } rng_t;
 
-static uint32_t rng_next(rng_t *r)
-{
-    uint32_t x = r->s;   // xorshift32
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    r->s = x;
-    return x;
-}
+static uint32_t rng_next(rng_t *r) { return gen_rand(&r->s); }
 
 // Uniform in [-0.5, 0.5): per-texel grain, so 16 levels per ramp dither smoothly.
 static float grain(rng_t *r) { return (float)(rng_next(r) >> 8) / 16777216.0f - 0.5f; }

@@ -150,19 +150,6 @@ static xform_t xf_swing(float deg, float px, float py, float pz)
     return x;
 }
 
-static int nearest_normal(const vec3 n)
-{
-    int best = 0;
-    float bestd = -2;
-    for (int i = 0; i < MDL_NUM_NORMALS; i++) {
-        float d = mdl_anorms[i][0] * n[0] + mdl_anorms[i][1] * n[1] + mdl_anorms[i][2] * n[2];
-        if (d > bestd) {
-            bestd = d;
-            best = i;
-        }
-    }
-    return best;
-}
 
 // ---- the model builder -------------------------------------------------------------------
 
@@ -498,7 +485,7 @@ static int model_write(model_t *m, const char *outdir, const char *rel, int flag
                 bmin[k] = b < bmin[k] ? b : bmin[k];
                 bmax[k] = b > bmax[k] ? b : bmax[k];
             }
-            v[i * 4 + 3] = (uint8_t)nearest_normal(m->nrm[f][i]);
+            v[i * 4 + 3] = (uint8_t)mdl_nearest_normal(m->nrm[f][i]);
         }
         char name[16] = { 0 };
         memcpy(name, m->names[f], strnlen(m->names[f], 15));
@@ -513,15 +500,6 @@ static int model_write(model_t *m, const char *outdir, const char *rel, int flag
 }
 
 // ---- skin painting -----------------------------------------------------------------------
-
-static uint32_t xs(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
 
 static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 static int shade(int ramp, int level) { return GP(ramp, clampi(level, 0, 15)); }
@@ -539,7 +517,7 @@ static void paint_plain(model_t *m, const rect_t *r, int ramp, int base, uint32_
     uint32_t s = seed * 2654435761u + 12345u;
     for (int y = 0; y < r->h; y++)
         for (int x = 0; x < r->w; x++) {
-            int g = (int)(xs(&s) % 5);
+            int g = (int)(gen_rand(&s) % 5);
             int lvl = base + (g == 0 ? -1 : g == 1 ? 1 : 0);
             if (x == 0 || y == 0 || x == r->w - 1 || y == r->h - 1)
                 lvl -= 1;
@@ -748,8 +726,8 @@ static void paint_gem(model_t *m, const rect_t *r, int face, int part)
             int c = shade(GP_TEAL, lvl);
             if (x + y == r->w / 2 || x == 0)
                 c = shade(GP_TEAL, base + 4);   // a bright edge line
-            if (xs(&s) % 23 == 0)
-                c = xs(&s) & 1 ? 240 : 241;     // glints
+            if (gen_rand(&s) % 23 == 0)
+                c = gen_rand(&s) & 1 ? 240 : 241;     // glints
             skin_put(m, r, x, y, c);
         }
 }
@@ -996,8 +974,8 @@ static int make_glow(const char *outdir)
                     c = 254;                                    // white
                 else if (d < 0.75f)
                     c = GP_FULLBRIGHT_START + 15 - (int)((d - 0.3f) * 16);   // yellow to orange
-                else if (d < 1.0f && (float)(xs(&s) % 100) / 100.0f > (d - 0.75f) * 3.2f)
-                    c = GP_FULLBRIGHT_START + 6 + (int)(xs(&s) % 3);  // a ragged rim
+                else if (d < 1.0f && (float)(gen_rand(&s) % 100) / 100.0f > (d - 0.75f) * 3.2f)
+                    c = GP_FULLBRIGHT_START + 6 + (int)(gen_rand(&s) % 3);  // a ragged rim
                 px[y * GLOW_SIZE + x] = (uint8_t)c;
             }
         spr_image(&w, px, GLOW_SIZE, GLOW_SIZE);

@@ -70,20 +70,10 @@ static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v;
 // A ramp colour with the level clamped to the ramp.
 static int shade(int ramp, int level) { return GP(ramp, clampi(level, 0, 15)); }
 
-// Small deterministic noise: a local xorshift32 (no shared state).
-static uint32_t xs(uint32_t *s)
-{
-    uint32_t x = *s;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    return *s = x;
-}
-
 // -1, 0 or +1, mostly 0: the grain of painted metal.
 static int grain(uint32_t *s)
 {
-    uint32_t r = xs(s) % 8;
+    uint32_t r = gen_rand(s) % 8;
     return r == 0 ? -1 : r == 1 ? 1 : 0;
 }
 
@@ -316,7 +306,7 @@ static void metal(pic_t *p, int x0, int y0, int x1, int y1, int ramp, int base, 
 {
     uint32_t s = seed;
     for (int y = y0; y < y1; y++) {
-        int streak = (int)(xs(&s) % 3) - 1;
+        int streak = (int)(gen_rand(&s) % 3) - 1;
         for (int x = x0; x < x1; x++)
             put(p, x, y, shade(ramp, base + streak + grain(&s)));
     }

@@ -40,12 +40,7 @@ static int snd_new(snd_t *d, double seconds)
 // Seeded xorshift32: white noise in [-1, 1).
 static float noise(uint32_t *st)
 {
-    uint32_t x = *st;
-    x ^= x << 13;
-    x ^= x >> 17;
-    x ^= x << 5;
-    *st = x;
-    return (float)(x >> 8) / 8388608.0f - 1.0f;
+    return (float)(gen_rand(st) >> 8) / 8388608.0f - 1.0f;
 }
 
 static float unit(uint32_t *st) { return (noise(st) + 1.0f) * 0.5f; }   // [0, 1)

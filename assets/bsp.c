@@ -411,6 +411,7 @@ static int load_tree(ld_t *l, bsp_t *b)
         lf->nummarks = rd_u16(p + 22);
         memcpy(lf->ambient, p + 24, 4);
         lf->parent = -1;
+        lf->cluster = i - 1;
         if (lf->firstmark + lf->nummarks > nm)
             return fail(l, at + 20, "marksurfaces inside the %d, got %d at %d", nm, lf->nummarks, lf->firstmark);
         if (lf->visofs >= 0 && (size_t)lf->visofs >= b->vis_size)
@@ -500,7 +501,16 @@ static int copy_lump(ld_t *l, int i, uint8_t **out, size_t *outsize)
 
 bsp_t *bsp_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap)
 {
+    return bsp_load_files(data, size, name, NULL, err, errcap);
+}
+
+bsp_t *bsp_load_files(const uint8_t *data, size_t size, const char *name, const asset_files_t *files,
+                      char *err, size_t errcap)
+{
     ld_t l = { data, size, name ? name : "bsp", err, errcap, { 0 }, { 0 } };
+    if (size >= 4 && !memcmp(data, "IBSP", 4))
+        return bsp38_load(data, size, l.name, files, err, errcap);
+    (void)files;
     if (size < 4 + L_COUNT * 8) {
         fail(&l, 0, "a BSP header (%d bytes), file has %zu", 4 + L_COUNT * 8, size);
         return NULL;

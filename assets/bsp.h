@@ -1,6 +1,7 @@
-// bsp.h -- level files: BSP29 (Quake) loaded into one in-memory form that BSP30 / IBSP38 loaders can also fill
+// bsp.h -- level files: BSP29 (Quake), BSP30 (GoldSrc) and IBSP38 (Quake II) loaded into one in-memory form
 //
 //     bsp_t *b = bsp_load(bytes, size, "maps/e1m3.bsp", err, sizeof err);   // NULL + "maps/e1m3.bsp: offset N: expected ..."
+//     bsp_t *b = bsp_load_files(bytes, size, "maps/base1.bsp", &files, err, sizeof err);  // + external textures
 //     ... b->faces[i], b->nodes[..] ...
 //     bsp_free(b);
 //
@@ -14,13 +15,16 @@
 #include <stdint.h>
 
 #include "../engine/world.h"
+#include "asset.h"
 
 // Leaf contents (Quake's numbers).
 enum { BSP_CONTENTS_EMPTY = -1, BSP_CONTENTS_SOLID = -2, BSP_CONTENTS_WATER = -3, BSP_CONTENTS_SLIME = -4,
        BSP_CONTENTS_LAVA = -5, BSP_CONTENTS_SKY = -6 };
 
 // Face flags (set by the loader from the texture name and the plane side).
-enum { BSP_SURF_PLANEBACK = 1, BSP_SURF_SKY = 2, BSP_SURF_TURB = 4, BSP_SURF_NOLIGHT = 8, BSP_SURF_NODRAW = 16 };
+enum { BSP_SURF_PLANEBACK = 1, BSP_SURF_SKY = 2, BSP_SURF_TURB = 4, BSP_SURF_NOLIGHT = 8, BSP_SURF_NODRAW = 16,
+       BSP_SURF_TRANS33 = 32, BSP_SURF_TRANS66 = 64,   // Quake II see-through surfaces
+       BSP_SURF_FLOWING = 128 };                       // Quake II: texture scrolls along s
 
 #define BSP_MAXSTYLES 4
 #define BSP_MIPLEVELS 4
@@ -75,6 +79,7 @@ typedef struct {
     int firstmark, nummarks;     // into marksurfaces
     int parent;
     uint8_t ambient[4];
+    int cluster;                 // IBSP38: PVS cluster (-1 = none); BSP29/30: leaf - 1
 } bsp_leaf_t;
 
 typedef struct {
@@ -86,7 +91,7 @@ typedef struct {
 } bsp_model_t;
 
 typedef struct {
-    int version;                 // 29
+    int version;                 // 29, 30 or 38
     char name[WORLD_NAME_LEN];
     int num_planes, num_vertices, num_edges, num_surfedges, num_texinfo, num_textures;
     int num_faces, num_nodes, num_leafs, num_marks, num_models;
@@ -106,9 +111,22 @@ typedef struct {
     uint8_t *visdata;
     uint8_t *lightdata;          // 8-bit light samples
     char *entities;              // NUL-terminated
+    // IBSP38: visdata holds cluster rows (bsp_leaf_pvs expands them to leaf bits)
+    int num_clusters;
+    // BSP30: the textures came with their own palettes; the loader chose this one
+    // for the level and mapped every texel to it (index 255 = transparent in '{' textures).
+    int has_palette;
+    uint8_t palette[768];
 } bsp_t;
 
 bsp_t *bsp_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap);
+// The same, with a way to read the files a level names: Quake II's textures/NAME.wal,
+// GoldSrc's WAD3 files (worldspawn "wad"). Missing ones draw with a default texture.
+bsp_t *bsp_load_files(const uint8_t *data, size_t size, const char *name, const asset_files_t *files,
+                      char *err, size_t errcap);
+// IBSP38 (Quake II), in bsp38.c; bsp_load_files hands "IBSP" files to it.
+bsp_t *bsp38_load(const uint8_t *data, size_t size, const char *name, const asset_files_t *files,
+                  char *err, size_t errcap);
 void bsp_free(bsp_t *b);
 
 // Leaf index containing point p in the tree of model 0.

@@ -77,6 +77,8 @@ void r_destroy(renderer_t *r)
     free(r);
 }
 
+static uint8_t *vfs_file(void *ctx, const char *path, size_t *size) { return vfs_load(ctx, path, size); }
+
 int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t errcap)
 {
     int rc = 0;
@@ -98,7 +100,8 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
         if (!data) {
             snprintf(berr, sizeof berr, "%s: not found in the game folders (%d searched)", w->map, fs ? vfs_count(fs) : 0);
         } else {
-            r->bsp = bsp_load(data, size, w->map, berr, sizeof berr);
+            asset_files_t files = { fs ? vfs_file : NULL, fs };
+            r->bsp = bsp_load_files(data, size, w->map, &files, berr, sizeof berr);
             free(data);
         }
         if (!r->bsp) {

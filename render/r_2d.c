@@ -78,8 +78,9 @@ static int load_pic(wad_pic_t *p, vfs_t *fs, const wad_t *wad, const char *wadna
     return rc;
 }
 
-int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w)
+int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w, const uint8_t *palette)
 {
+    memcpy(d->palette, palette, sizeof d->palette);
     free_pics(d);
     d->game = game_for(w->game);
     const r_2d_game_t *g = d->game;

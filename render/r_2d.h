@@ -23,7 +23,7 @@ r_2d_t *r_2d_create(void);
 void r_2d_destroy(r_2d_t *d);
 // Load the game's 2D pictures (gfx.wad, gfx/*.lmp ...). Missing pictures are skipped.
 // Returns how many were loaded (0 when the game has no 2D table or no data).
-int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w);
+int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w, const uint8_t *palette);
 void r_2d_frame(r_2d_t *d, const world_t *w);
 int r_2d_sbar_lines(const r_2d_t *d, const world_t *w, int width, int height);
 void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v);

@@ -76,6 +76,7 @@ typedef struct {
 
 struct r_2d_s {
     const r_2d_game_t *game;
+    uint8_t palette[768];          // the level's (r_2d_load): pictures with their own palette map to it
     wad_pic_t pics[R2D_MAX_PICS];
 
     // console: a ring of logical lines, wrapped when drawn

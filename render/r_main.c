@@ -116,8 +116,8 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
             snprintf(err, errcap, "%s: out of memory", w->map);
         rc = -1;
     }
-    r_models_load_level(r->models, fs, w);
-    r_2d_load(r->r2d, fs, w);
+    r_models_load_level(r->models, fs, w, r->pal.palette);
+    r_2d_load(r->r2d, fs, w, r->pal.palette);
     return rc;
 }
 

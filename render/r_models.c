@@ -45,6 +45,7 @@ static const char *const xm_names[XM_COUNT] = {"progs/bolt.mdl", "progs/bolt2.md
                                                 "progs/beam.mdl", "progs/s_explod.spr"};
 
 struct r_models_s {
+    uint8_t palette[768];          // the level's (r_models_load_level)
     r_model_t *models;          // parallel to world->models
     int num_models;
     int explod_index;           // world model index of s_explod.spr, 0 = none
@@ -230,8 +231,9 @@ void r_models_destroy(r_models_t *m)
     free(m);
 }
 
-int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w)
+int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_t *palette)
 {
+    memcpy(m->palette, palette, sizeof m->palette);
     free_level(m);
     r_models_clear(m);
     int n = w->num_models > 0 ? w->num_models : 0;

@@ -19,8 +19,10 @@ typedef struct r_models_s r_models_t;
 
 r_models_t *r_models_create(void);
 void r_models_destroy(r_models_t *m);
-// Load every .mdl/.spr of the world's model list (missing ones draw as a small box).
-int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w);
+// Load every model of the world's model list (missing ones draw as a small box).
+// `palette` (768 bytes) is the level's: images that carry their own palette
+// (GoldSrc models and sprites) are mapped to it.
+int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_t *palette);
 void r_models_frame(r_models_t *m, const world_t *w);
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v);

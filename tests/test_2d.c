@@ -46,7 +46,7 @@ static void fx_open(fixture_t *f, int width, int height)
     snprintf(f->w->level_name, sizeof f->w->level_name, "the Slipgate Complex");
     f->d = r_2d_create();
     assert_non_null(f->d);
-    assert_true(r_2d_load(f->d, f->fs, f->w) > 100);
+    assert_true(r_2d_load(f->d, f->fs, f->w, tu_palette()) > 100);
     f->width = width;
     f->height = height;
     f->buf = malloc((size_t)width * (size_t)height);
@@ -696,7 +696,7 @@ static void play_to(play_t *p, double t)
         world_t *w = p->demo.world;
         if (w->level_seq != p->level_seq) {
             p->level_seq = w->level_seq;
-            r_2d_load(p->d, p->fs, w);
+            r_2d_load(p->d, p->fs, w, tu_palette());
         }
         r_2d_frame(p->d, w);
     }
@@ -788,7 +788,7 @@ static void test_no_data(void **state)
     world_t *w = world_create();
     w->game = GAME_QUAKE;
     vfs_t *fs = vfs_create();
-    assert_int_equal(r_2d_load(d, fs, w), 0);
+    assert_int_equal(r_2d_load(d, fs, w, tu_palette()), 0);
     assert_int_equal(r_2d_sbar_lines(d, w, 320, 200), 0);
     uint8_t buf[64 * 48];
     memset(buf, 7, sizeof buf);
@@ -807,7 +807,7 @@ static void test_no_data(void **state)
     for (size_t i = 0; i < sizeof buf; i++)
         assert_int_equal(buf[i], 7);
     w->game = GAME_NONE;
-    r_2d_load(d, fs, w);
+    r_2d_load(d, fs, w, tu_palette());
     uint8_t base[768], out[768];
     for (int i = 0; i < 768; i++)
         base[i] = (uint8_t)i;

@@ -488,7 +488,7 @@ static void test_render_scene(void **state)
     assert_true(vfs_add_dir(fs, tu_data("quake/id1")) >= 0);
     r_models_t *m = r_models_create();
     assert_non_null(m);
-    assert_int_equal(r_models_load_level(m, fs, w), 1);   // one missing model
+    assert_int_equal(r_models_load_level(m, fs, w, tu_palette()), 1);   // one missing model
     world_begin_frame(w, 1.0);
     add_ent(w, 1, 2, 0, 0, 0, 0, 0, 1);              // the view entity: never drawn
     add_ent(w, 2, 2, 150, -40, -20, 150, 0, 2);      // a player in colours
@@ -554,7 +554,7 @@ static void test_render_interpolation(void **state)
     world_set_model(w, 2, "progs/missing_for_test.mdl");   // a box, no data needed
     w->num_models = 3;
     r_models_t *m = r_models_create();
-    assert_int_equal(r_models_load_level(m, NULL, w), 1);
+    assert_int_equal(r_models_load_level(m, NULL, w, tu_palette()), 1);
     world_begin_frame(w, 1.0);
     add_ent(w, 3, 2, 100, 30, 0, 0, 0, 0);
     world_begin_frame(w, 1.1);
@@ -640,7 +640,7 @@ static void test_render_effects(void **state)
     vfs_t *fs = vfs_create();
     assert_true(vfs_add_dir(fs, tu_data("quake/id1")) >= 0);
     r_models_t *m = r_models_create();
-    assert_int_equal(r_models_load_level(m, fs, w), 0);
+    assert_int_equal(r_models_load_level(m, fs, w, tu_palette()), 0);
     world_begin_frame(w, 1.0);
     w->prev_time = 0.9;
     world_event_t *ev = world_add_event(w, EV_TEMPENT);

@@ -195,3 +195,11 @@ void tu_golden(const char *label, const char *out, const char *gold, double tole
     if (frac > tolerance)
         fail_msg("%s differs from %s in %.2f%% of its pixels", out, gold, frac * 100);
 }
+
+const uint8_t *tu_palette(void)
+{
+    static uint8_t pal[768];
+    for (int i = 0; i < 768; i++)
+        pal[i] = (uint8_t)(i / 3);
+    return pal;
+}

@@ -47,3 +47,6 @@ int tu_json_num(const char *json, const char *key, double *out);
 int tu_json_str(const char *json, const char *key, char *out, size_t cap);
 
 #endif
+
+// A 768-byte grey-ramp palette for loaders that map images with their own palette to the level's.
+const uint8_t *tu_palette(void);

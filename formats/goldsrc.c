@@ -1600,7 +1600,12 @@ static int read_one(hl_state_t *s, world_t *w, int may_begin, dec_error_t *err)
     if (!isfinite(time))
         time = 0;
     d_begin(s, at, "frame", frame_names[type]);
-    d_num(s, "time", time);
+    // The loading segment's frames carry the server's clock (325 s into a round, say),
+    // while playback starts near 0: they happen before playback, so at time 0.
+    float file_time = time;
+    if (s->dir_offset && s->entry != s->playback_entry)
+        time = 0;
+    d_num(s, "time", file_time);
     d_int(s, "frame", fnum);
     int r = 0;
     if (s->entry == s->playback_entry || !s->dir_offset) {

@@ -1,5 +1,5 @@
 // bsp.c -- BSP29 level loader: every lump and index checked against the file before use
-#include "bsp.h"
+#include "bsp_local.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -18,6 +18,7 @@ typedef struct {
     char *err;
     size_t errcap;
     uint32_t ofs[L_COUNT], len[L_COUNT];
+    const asset_files_t *files;   // BSP30: the WADs with the level's textures
 } ld_t;
 
 static int fail(ld_t *l, size_t offset, const char *fmt, ...)
@@ -117,12 +118,13 @@ static int load_edges(ld_t *l, bsp_t *b)
 }
 
 // A checkerboard for textures the file lacks, so a surface never points nowhere.
-static void make_default_texture(bsp_t *b, int idx, uint32_t texel_ofs)
+void bsp_default_texture(bsp_t *b, int idx, uint32_t texel_ofs)
 {
     bsp_texture_t *t = &b->textures[idx];
     memset(t, 0, sizeof(*t));
     snprintf(t->name, sizeof t->name, "notexture");
     t->width = t->height = 16;
+    t->missing = 1;
     uint32_t o = texel_ofs;
     for (int m = 0; m < BSP_MIPLEVELS; m++) {
         int w = 16 >> m;
@@ -158,7 +160,7 @@ static int cmp_anim_key(const void *pa, const void *pb)
     return c ? c : (a->index > b->index) - (a->index < b->index);
 }
 
-static int link_animations(bsp_t *b)
+int bsp_link_animations(bsp_t *b)
 {
     anim_key_t *keys = malloc((size_t)b->num_textures * sizeof *keys);
     if (!keys)
@@ -203,6 +205,14 @@ static int link_animations(bsp_t *b)
 
 static int load_textures(ld_t *l, bsp_t *b)
 {
+    if (b->version == 30) {
+        char msg[256];
+        size_t at = 0;
+        if (bsp30_load_textures(b, l->data + l->ofs[L_TEXTURES], l->len[L_TEXTURES], l->ofs[L_TEXTURES], l->files,
+                                &at, msg, sizeof msg) < 0)
+            return fail(l, at, "%s", msg);
+        return 0;
+    }
     const uint8_t *base = l->data + l->ofs[L_TEXTURES];
     uint32_t len = l->len[L_TEXTURES];
     int n = 0;
@@ -251,7 +261,7 @@ static int load_textures(ld_t *l, bsp_t *b)
         int32_t ofs = rd_s32(base + 4 + (size_t)i * 4);
         bsp_texture_t *t = &b->textures[i];
         if (ofs < 0) {
-            make_default_texture(b, i, o);
+            bsp_default_texture(b, i, o);
             o += 16 * 16 + 8 * 8 + 4 * 4 + 2 * 2;
             continue;
         }
@@ -273,8 +283,8 @@ static int load_textures(ld_t *l, bsp_t *b)
             o += (uint32_t)msize;
         }
     }
-    make_default_texture(b, n, o);
-    if (link_animations(b) < 0)
+    bsp_default_texture(b, n, o);
+    if (bsp_link_animations(b) < 0)
         return fail(l, 0, "memory for %d texture names", b->num_textures);
     return 0;
 }
@@ -315,6 +325,8 @@ static int load_faces(ld_t *l, bsp_t *b)
         f->texinfo = rd_s16(p + 10);
         memcpy(f->styles, p + 12, 4);
         f->lightofs = rd_s32(p + 16);
+        if (b->version == 30 && f->lightofs > 0)
+            f->lightofs /= 3;   // RGB samples in the file, one byte each here (see light_to_8bit)
         if (f->plane >= b->num_planes)
             return fail(l, at, "plane index < %d, got %d", b->num_planes, f->plane);
         if (f->texinfo < 0 || f->texinfo >= b->num_texinfo)
@@ -489,6 +501,24 @@ static int load_models(ld_t *l, bsp_t *b)
     return 0;
 }
 
+// GoldSrc lighting is RGB: keep one byte a sample, the brightest channel (as Quake II's
+// software renderer reduced its RGB light), so coloured light keeps its strength.
+// GoldSrc's full light shows a texture as painted (Quake's 255 shows it twice as bright)
+// and its light gamma lifts the shadows: a curve does both (255 -> 150, 64 -> 60).
+static void light_to_8bit(bsp_t *b)
+{
+    uint8_t curve[256];
+    for (int v = 0; v < 256; v++)
+        curve[v] = (uint8_t)(150.0 * pow(v / 255.0, 0.65) + 0.5);
+    size_t n = b->light_size / 3;
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *p = b->lightdata + i * 3;
+        uint8_t m = p[0] > p[1] ? p[0] : p[1];
+        b->lightdata[i] = curve[m > p[2] ? m : p[2]];
+    }
+    b->light_size = n;
+}
+
 static int copy_lump(ld_t *l, int i, uint8_t **out, size_t *outsize)
 {
     *outsize = l->len[i];
@@ -507,17 +537,16 @@ bsp_t *bsp_load(const uint8_t *data, size_t size, const char *name, char *err, s
 bsp_t *bsp_load_files(const uint8_t *data, size_t size, const char *name, const asset_files_t *files,
                       char *err, size_t errcap)
 {
-    ld_t l = { data, size, name ? name : "bsp", err, errcap, { 0 }, { 0 } };
+    ld_t l = { data, size, name ? name : "bsp", err, errcap, { 0 }, { 0 }, files };
     if (size >= 4 && !memcmp(data, "IBSP", 4))
         return bsp38_load(data, size, l.name, files, err, errcap);
-    (void)files;
     if (size < 4 + L_COUNT * 8) {
         fail(&l, 0, "a BSP header (%d bytes), file has %zu", 4 + L_COUNT * 8, size);
         return NULL;
     }
     int version = rd_s32(data);
-    if (version != 29) {
-        fail(&l, 0, "BSP version 29, got %d (%.4s)", version, (const char *)data);
+    if (version != 29 && version != 30) {
+        fail(&l, 0, "BSP version 29 or 30, got %d (%.4s)", version, (const char *)data);
         return NULL;
     }
     for (int i = 0; i < L_COUNT; i++) {
@@ -539,6 +568,8 @@ bsp_t *bsp_load_files(const uint8_t *data, size_t size, const char *name, const 
         copy_lump(&l, L_ENTITIES, &ents, &b->entities_size) < 0)
         goto fail;
     b->entities = (char *)ents;
+    if (version == 30)
+        light_to_8bit(b);
     if (load_planes(&l, b) < 0 || load_vertices(&l, b) < 0 || load_edges(&l, b) < 0 || load_textures(&l, b) < 0 ||
         load_texinfo(&l, b) < 0 || load_faces(&l, b) < 0 || load_tree(&l, b) < 0 || load_models(&l, b) < 0)
         goto fail;

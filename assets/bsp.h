@@ -51,6 +51,7 @@ typedef struct {
     int anim_frames[BSP_MAX_ANIM];      // texture indices of the +0.. chain
     int alt_total;               // +a.. chain
     int alt_frames[BSP_MAX_ANIM];
+    int missing;                 // 1: not in the file (or its WADs): the default checkerboard
 } bsp_texture_t;
 
 typedef struct {

@@ -43,8 +43,39 @@ static void grey_palette(uint8_t *palette)
         palette[i * 3] = palette[i * 3 + 1] = palette[i * 3 + 2] = (uint8_t)i;
 }
 
+void pal_set(pal_t *p, const uint8_t *palette, int fullbright_start)
+{
+    memcpy(p->palette, palette, 768);
+    p->fullbright_start = fullbright_start;
+    pal_make_colormap(p->palette, fullbright_start, p->colormap);
+    p->loaded = 1;
+}
+
+// GoldSrc has no game palette: each level chooses one (bsp30.c). Until a level
+// is loaded, a colour cube of 6 x 7 x 6 levels and greys.
+static void cube_palette(uint8_t *palette)
+{
+    int n = 0;
+    for (int r = 0; r < 6; r++)
+        for (int g = 0; g < 7; g++)
+            for (int b = 0; b < 6; b++, n++) {
+                palette[n * 3] = (uint8_t)(r * 51);
+                palette[n * 3 + 1] = (uint8_t)(g * 255 / 6);
+                palette[n * 3 + 2] = (uint8_t)(b * 51);
+            }
+    for (; n < 256; n++)   // 252..255: four greys
+        palette[n * 3] = palette[n * 3 + 1] = palette[n * 3 + 2] = (uint8_t)((n - 252) * 85);
+}
+
 int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap)
 {
+    if (game == GAME_GOLDSRC) {
+        uint8_t cube[768];
+        cube_palette(cube);
+        memset(p, 0, sizeof(*p));
+        pal_set(p, cube, 256);
+        return 0;
+    }
     memset(p, 0, sizeof(*p));
     p->fullbright_start = 224;
     (void)game;   // Quake II (pics/colormap.pcx) and GoldSrc (per-level quantizing) come later
@@ -84,4 +115,115 @@ int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap)
     }
     free(cm);
     return rc;
+}
+
+// ---- choosing a palette for images that bring their own (GoldSrc) ---------------
+
+// A box of the 5-bit-per-channel colour cube, as median cut splits it.
+typedef struct {
+    int lo[3], hi[3];   // inclusive
+    uint64_t count;
+} pal_box_t;
+
+static inline int bin15(int r, int g, int b) { return r << 10 | g << 5 | b; }
+
+static void box_shrink(pal_box_t *bx, const uint32_t *hist)
+{
+    int lo[3] = { 31, 31, 31 }, hi[3] = { 0, 0, 0 };
+    uint64_t n = 0;
+    for (int r = bx->lo[0]; r <= bx->hi[0]; r++)
+        for (int g = bx->lo[1]; g <= bx->hi[1]; g++)
+            for (int b = bx->lo[2]; b <= bx->hi[2]; b++) {
+                uint32_t c = hist[bin15(r, g, b)];
+                if (!c)
+                    continue;
+                n += c;
+                int v[3] = { r, g, b };
+                for (int k = 0; k < 3; k++) {
+                    if (v[k] < lo[k]) lo[k] = v[k];
+                    if (v[k] > hi[k]) hi[k] = v[k];
+                }
+            }
+    bx->count = n;
+    if (n)
+        for (int k = 0; k < 3; k++) {
+            bx->lo[k] = lo[k];
+            bx->hi[k] = hi[k];
+        }
+}
+
+int pal_median_cut(const uint32_t *hist, int ncolors, uint8_t *palette)
+{
+    pal_box_t boxes[256];
+    if (ncolors > 256)
+        ncolors = 256;
+    if (ncolors < 1)
+        return 0;
+    int nb = 1;
+    boxes[0] = (pal_box_t){ { 0, 0, 0 }, { 31, 31, 31 }, 0 };
+    box_shrink(&boxes[0], hist);
+    if (!boxes[0].count)
+        return 0;
+    while (nb < ncolors) {
+        // split the box with the most pixels times its longest side (a flat box stays)
+        int best = -1;
+        uint64_t bestv = 0;
+        for (int i = 0; i < nb; i++) {
+            int side = 0;
+            for (int k = 0; k < 3; k++)
+                if (boxes[i].hi[k] - boxes[i].lo[k] > side)
+                    side = boxes[i].hi[k] - boxes[i].lo[k];
+            uint64_t v = boxes[i].count * (uint64_t)side;
+            if (side > 0 && v > bestv) {
+                bestv = v;
+                best = i;
+            }
+        }
+        if (best < 0)
+            break;
+        pal_box_t *bx = &boxes[best];
+        int axis = 0;
+        for (int k = 1; k < 3; k++)
+            if (bx->hi[k] - bx->lo[k] > bx->hi[axis] - bx->lo[axis])
+                axis = k;
+        // the plane where half the pixels lie below
+        uint64_t half = bx->count / 2, acc = 0;
+        int cut = bx->lo[axis];
+        for (int s = bx->lo[axis]; s < bx->hi[axis]; s++) {
+            int lo[3] = { bx->lo[0], bx->lo[1], bx->lo[2] }, hi[3] = { bx->hi[0], bx->hi[1], bx->hi[2] };
+            lo[axis] = hi[axis] = s;
+            for (int r = lo[0]; r <= hi[0]; r++)
+                for (int g = lo[1]; g <= hi[1]; g++)
+                    for (int b = lo[2]; b <= hi[2]; b++)
+                        acc += hist[bin15(r, g, b)];
+            cut = s;
+            if (acc >= half)
+                break;
+        }
+        pal_box_t upper = *bx;
+        bx->hi[axis] = cut;
+        upper.lo[axis] = cut + 1;
+        box_shrink(bx, hist);
+        box_shrink(&upper, hist);
+        boxes[nb++] = upper;
+    }
+    int out = 0;
+    for (int i = 0; i < nb; i++) {
+        uint64_t n = 0, sum[3] = { 0, 0, 0 };
+        for (int r = boxes[i].lo[0]; r <= boxes[i].hi[0]; r++)
+            for (int g = boxes[i].lo[1]; g <= boxes[i].hi[1]; g++)
+                for (int b = boxes[i].lo[2]; b <= boxes[i].hi[2]; b++) {
+                    uint32_t c = hist[bin15(r, g, b)];
+                    n += c;
+                    sum[0] += (uint64_t)c * (uint64_t)(r * 8 + 4);
+                    sum[1] += (uint64_t)c * (uint64_t)(g * 8 + 4);
+                    sum[2] += (uint64_t)c * (uint64_t)(b * 8 + 4);
+                }
+        if (!n)
+            continue;
+        for (int k = 0; k < 3; k++)
+            palette[out * 3 + k] = (uint8_t)(sum[k] / n);
+        out++;
+    }
+    return out;
 }

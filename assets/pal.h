@@ -27,9 +27,15 @@ typedef struct {
 // Load the game's palette and colormap. Returns 0, or -1 with a message in err
 // and a usable fallback (grey ramp palette, computed colormap) in *p.
 int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap);
+// Use `palette` (768 bytes) with a computed colormap (a GoldSrc level's palette).
+void pal_set(pal_t *p, const uint8_t *palette, int fullbright_start);
 // Build a colormap for `palette` by nearest-colour search (for games without one).
 void pal_make_colormap(const uint8_t *palette, int fullbright_start, uint8_t *colormap);
 // Nearest palette index to an RGB colour, searching indices [0, count).
 int pal_nearest(const uint8_t *palette, int count, int r, int g, int b);
+
+// Median cut: up to `ncolors` colours for the pixels counted in `hist` (32768 bins of
+// 5-bit r,g,b: hist[r << 10 | g << 5 | b]), written to palette. Returns how many.
+int pal_median_cut(const uint32_t *hist, int ncolors, uint8_t *palette);
 
 #endif

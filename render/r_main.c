@@ -110,6 +110,10 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
             rc = -1;
         }
     }
+    if (r->bsp && r->bsp->has_palette) {
+        pal_set(&r->pal, r->bsp->palette, 256);
+        memcpy(r->shown_palette, r->pal.palette, 768);
+    }
     r_world_setup(r);
     if (w->map[0] && !r->bsp && rc == 0) {
         if (err && errcap)

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stb_image.h>
+
 #include "pal.h"
 #include "wad.h"
 
@@ -141,6 +143,33 @@ static int add_fixed_colors(uint8_t *pal, int n)
     return n;
 }
 
+// The sky box (gfx/env/NAMEside.tga, name from the worldspawn's "skyname", "desert" by
+// default) fills much of an outdoor view: its colours count toward the palette too.
+static void add_sky_colors(const bsp_t *b, const asset_files_t *files, uint32_t *hist)
+{
+    static const char *const sides[6] = { "rt", "lf", "bk", "ft", "up", "dn" };
+    char names[1][64];
+    const char *sky = "desert";
+    const char *p = b->entities ? strstr(b->entities, "\"skyname\"") : NULL;
+    if (p && sscanf(p, "\"skyname\" \"%63[^\"]\"", names[0]) == 1)
+        sky = names[0];
+    if (strchr(sky, '/') || strstr(sky, ".."))
+        return;
+    for (int i = 0; i < 6; i++) {
+        char path[128];
+        size_t size;
+        snprintf(path, sizeof path, "gfx/env/%s%s.tga", sky, sides[i]);
+        uint8_t *data = asset_load(files, path, &size);
+        int w = 0, h = 0, n;
+        uint8_t *rgb = (data && size < (1u << 30)) ? stbi_load_from_memory(data, (int)size, &w, &h, &n, 3) : NULL;
+        if (rgb && w <= 4096 && h <= 4096)
+            for (size_t k = 0; k < (size_t)w * (size_t)h; k++)
+                hist[(rgb[k * 3] >> 3) << 10 | (rgb[k * 3 + 1] >> 3) << 5 | rgb[k * 3 + 2] >> 3]++;
+        stbi_image_free(rgb);
+        free(data);
+    }
+}
+
 int bsp30_load_textures(bsp_t *b, const uint8_t *lump, uint32_t len, uint32_t lump_ofs, const asset_files_t *files,
                         size_t *at, char *msg, size_t msgcap)
 {
@@ -251,6 +280,7 @@ int bsp30_load_textures(bsp_t *b, const uint8_t *lump, uint32_t len, uint32_t lu
             if (counts[c])
                 hist[(t->pal[c * 3] >> 3) << 10 | (t->pal[c * 3 + 1] >> 3) << 5 | t->pal[c * 3 + 2] >> 3] += counts[c];
     }
+    add_sky_colors(b, files, hist);
     memset(b->palette, 0, sizeof b->palette);
     int nc = pal_median_cut(hist, BSP30_MEDIAN_COLORS, b->palette);
     add_fixed_colors(b->palette, nc);

@@ -13,7 +13,6 @@
 // Brush models are z-tested against the world; faces lying in the world's
 // planes (lift tops, doors in their frames) would flicker between the two on
 // rounding, so a brush face wins ties by 1/2000 of its depth.
-#define D_BMODEL_ZBIAS 1.0005f
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -194,8 +193,66 @@ static inline void sky_st(const renderer_t *r, float x, float y, int *s, int *t)
     *t = (int)(d1 * len);
 }
 
+// The sky box texel a view direction d meets.
+static inline uint8_t skybox_texel(const renderer_t *r, float d0, float d1, float d2)
+{
+    float a0 = d0 < 0 ? -d0 : d0, a1 = d1 < 0 ? -d1 : d1, a2 = d2 < 0 ? -d2 : d2;
+    int side;
+    float s, t;
+    if (a0 >= a1 && a0 >= a2) {
+        side = d0 > 0 ? 0 : 1;
+        s = (d0 > 0 ? -d1 : d1) / a0;
+        t = d2 / a0;
+    } else if (a1 >= a2) {
+        side = d1 > 0 ? 2 : 3;
+        s = (d1 > 0 ? d0 : -d0) / a1;
+        t = d2 / a1;
+    } else {
+        side = d2 > 0 ? 4 : 5;
+        s = -d1 / a2;
+        t = (d2 > 0 ? -d0 : d0) / a2;
+    }
+    const r_skyside_t *sd = &r->skybox[side];
+    int x = (int)((s + 1) * 0.5f * (float)sd->w), y = (int)((1 - t) * 0.5f * (float)sd->h);
+    x = x < 0 ? 0 : x >= sd->w ? sd->w - 1 : x;
+    y = y < 0 ? 0 : y >= sd->h ? sd->h - 1 : y;
+    return sd->pixels[(size_t)y * (size_t)sd->w + (size_t)x];
+}
+
+static void draw_spans_skybox(renderer_t *r, const r_span_t *s, int n, const d_grad_t *zg, int ztest)
+{
+    const int rowbytes = r->view.rowbytes, zw = r->width;
+    for (int i = 0; i < n; i++) {
+        int x = s[i].x, y = s[i].y;
+        uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        float *zb = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        float zz = zg->zi0 + (float)y * zg->dzidy + (float)x * zg->dzidx;
+        // the direction is linear along a row: forward + a * right - b * up
+        float a = ((float)x - r->xc_pix) / r->xscale, bb = ((float)y - r->yc_pix) / r->yscale, da = 1.0f / r->xscale;
+        float d[3], dd[3];
+        for (int k = 0; k < 3; k++) {
+            d[k] = r->vpn[k] + a * r->vright[k] - bb * r->vup[k];
+            dd[k] = da * r->vright[k];
+        }
+        for (int k = 0; k < s[i].count; k++) {
+            if (!ztest || zz * D_BMODEL_ZBIAS >= zb[k]) {
+                dst[k] = skybox_texel(r, d[0], d[1], d[2]);
+                zb[k] = zz;
+            }
+            d[0] += dd[0];
+            d[1] += dd[1];
+            d[2] += dd[2];
+            zz += zg->dzidx;
+        }
+    }
+}
+
 void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *zg, int ztest)
 {
+    if (r->skybox_ok) {
+        draw_spans_skybox(r, s, n, zg, ztest);
+        return;
+    }
     r_sky_frame(r);
     const uint8_t *sky = r->sky;
     const int rowbytes = r->view.rowbytes, zw = r->width;

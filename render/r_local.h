@@ -30,6 +30,12 @@
 #define R_ROW_FREE_MAX 64          // free intervals one row can hold
 #define R_SPAN_BATCH 4096          // spans collected per polygon before drawing them
 #define R_SKY_SIZE 128
+#define R_SKYBOX_MAX 1024            // sky box sides larger than this are not loaded
+
+typedef struct {
+    uint8_t *pixels;                 // w*h level-palette indices
+    int w, h;
+} r_skyside_t;
 #define R_MAX_BLOCKLIGHTS (130 * 130)   // (2048/16+1)^2: the largest lightmap a face may have
 
 typedef struct {
@@ -121,6 +127,8 @@ struct renderer_s {
     uint8_t sky[R_SKY_SIZE * R_SKY_SIZE];
     int sky_texture;             // the texture the layers came from, -1 none
     int sky_frame;               // framecount the blend was made for
+    r_skyside_t skybox[6];       // rt lf bk ft up dn, level-palette pixels (r_skybox.c)
+    int skybox_ok;               // all six loaded: sky surfaces show the box
     int turb_ofs;
     int turbsin[128];            // liquid warp: 8 texels * (1 + sin), 16.16
 
@@ -159,7 +167,13 @@ int r_light_point(void *ctx, const vec3_t p);
 void r_sky_load(renderer_t *r);
 void r_sky_frame(renderer_t *r);
 
+// r_skybox.c: the level's sky box, if it names one (Quake II, GoldSrc)
+int r_skybox_load(renderer_t *r, vfs_t *fs);
+void r_skybox_free(renderer_t *r);
+
 // d_span.c
+// Brush entities a hair in front of the world surfaces they touch win the z test.
+#define D_BMODEL_ZBIAS 1.0005f
 typedef struct {
     float zi0, dzidx, dzidy;
     float uz0, duzdx, duzdy;

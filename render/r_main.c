@@ -58,6 +58,7 @@ void r_destroy(renderer_t *r)
     if (!r)
         return;
     bsp_free(r->bsp);
+    r_skybox_free(r);
     free(r->faces);
     free(r->node_visframe);
     free(r->leaf_visframe);
@@ -115,6 +116,7 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
         memcpy(r->shown_palette, r->pal.palette, 768);
     }
     r_world_setup(r);
+    r_skybox_load(r, fs);
     if (w->map[0] && !r->bsp && rc == 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory", w->map);

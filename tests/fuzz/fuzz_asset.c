@@ -3,7 +3,7 @@
 // Built once per loader by tools/fuzz.sh (targets in tests/fuzz/targets.txt) with
 // -DFUZZ_LOADER=<the loader's entry point>:
 //
-//     bsp_load          BSP29 levels (then the point / PVS queries over the result)
+//     bsp_load          BSP29 / BSP30 levels (no extra files) (then the point / PVS queries over the result)
 //     mdl_load          alias models (then pose and skin selection)
 //     spr_load          sprites (then image selection)
 //     wad_open          WAD2 / WAD3 archives (then every lump as a picture and as a raw block)

@@ -200,6 +200,12 @@ int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errca
     return 0;
 }
 
+void spr_remap(spr_t *s, const uint8_t map[256])
+{
+    for (size_t i = 0; i < s->pixels_size; i++)
+        s->pixels[i] = map[s->pixels[i]];
+}
+
 const spr_image_t *spr_image(const spr_t *s, int frame, double time)
 {
     if (frame < 0 || frame >= s->numframes)

@@ -71,6 +71,8 @@ typedef struct {
 // Returns 0, or -1 with "offset N: expected ..." in err (*s zeroed).
 int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errcap);
 void spr_free(spr_t *s);
+// Replace every pixel p by map[p] (e.g. from the sprite's own palette to a level's).
+void spr_remap(spr_t *s, const uint8_t map[256]);
 // Image of frame `frame` at `time`; out-of-range frames use frame 0.
 const spr_image_t *spr_image(const spr_t *s, int frame, double time);
 

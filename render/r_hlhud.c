@@ -107,10 +107,12 @@ static int number(lex_t *l, const char *what, int lo, int hi, int *out, char *er
     return 0;
 }
 
-static int name(lex_t *l, const char *what, char *out, char *err, size_t cap)
+static int name(lex_t *l, const char *what, char *out, size_t *at_out, char *err, size_t cap)
 {
     size_t at;
     int n = word(l, out, R_HLHUD_NAME, &at);
+    if (at_out)
+        *at_out = at;
     if (n <= 0)
         return fail(err, cap, at, n < 0 ? "expected %s of at most %d characters" : "expected %s, found end of file",
                     what, R_HLHUD_NAME - 1);
@@ -127,9 +129,9 @@ int r_hlhud_parse(const char *text, size_t len, r_hlhud_entry_t *out, int max, c
         return fail(err, errcap, 0, "expected at most %d entries, found %d", max, count);
     for (int i = 0; i < count; i++) {
         r_hlhud_entry_t *e = &out[i];
-        if (name(&l, "an entry name", e->name, err, errcap) < 0 ||
+        if (name(&l, "an entry name", e->name, &e->offset, err, errcap) < 0 ||
             number(&l, "a screen width", 0, 100000, &e->res, err, errcap) < 0 ||
-            name(&l, "a sprite name", e->sprite, err, errcap) < 0 ||
+            name(&l, "a sprite name", e->sprite, NULL, err, errcap) < 0 ||
             number(&l, "x", 0, SPR_MAX_DIM, &e->x, err, errcap) < 0 ||
             number(&l, "y", 0, SPR_MAX_DIM, &e->y, err, errcap) < 0 ||
             number(&l, "a width", 1, SPR_MAX_DIM, &e->w, err, errcap) < 0 ||
@@ -172,8 +174,8 @@ static int cut_piece(wad_pic_t *p, const spr_t *s, const uint8_t *level_pal, con
 {
     const spr_image_t *im = &s->images[s->frames[0].first];
     if (e->x + e->w > im->width || e->y + e->h > im->height)
-        return fail(err, cap, 0, "expected \"%s\" (%d,%d %dx%d) inside the %dx%d sprite", e->name, e->x, e->y, e->w,
-                    e->h, im->width, im->height);
+        return fail(err, cap, e->offset, "expected \"%s\" (%d,%d %dx%d) inside the %dx%d sprites/%s.spr", e->name,
+                    e->x, e->y, e->w, e->h, im->width, im->height, e->sprite);
     const uint8_t *pal = s->has_palette ? s->palette : level_pal;
     uint8_t lv[256];
     for (int i = 0; i < 256; i++) {
@@ -240,23 +242,26 @@ static int goldsrc_load(r_2d_t *d, vfs_t *fs)
         free(e);
         return 0;
     }
-    int loaded = 0;
+    int loaded = 0, absent = 0;
     spr_t s = { 0 };
     char current[R_HLHUD_NAME] = "";
     for (int r = 0; r < 2; r++)
         for (int i = 0; i < HP_COUNT; i++) {
             const r_hlhud_entry_t *pe = r_hlhud_find(e, n, piece_names[i], piece_res[r]);
             if (!pe) {
-                log_warn("sprites/hud.txt: no \"%s\" for %d-wide screens", piece_names[i], piece_res[r]);
+                if (!absent++)
+                    log_warn("sprites/hud.txt: no \"%s\" for %d-wide screens", piece_names[i], piece_res[r]);
                 continue;
             }
             if (load_sprite(&s, current, fs, pe->sprite) < 0)
                 continue;
             if (cut_piece(&d->pics[r * HP_COUNT + i], &s, d->palette, pe, err, sizeof err) < 0)
-                log_warn("sprites/%s.spr: %s", pe->sprite, err);
+                log_warn("sprites/hud.txt: %s", err);
             else
                 loaded++;
         }
+    if (absent > 1)
+        log_warn("sprites/hud.txt: %d of the %d HUD pieces are not listed", absent, 2 * HP_COUNT);
     spr_free(&s);
     free(e);
     return loaded;

@@ -19,6 +19,7 @@ typedef struct {
     char sprite[R_HLHUD_NAME];
     int res;                  // 320 or 640
     int x, y, w, h;
+    size_t offset;            // of the entry's name in the file
 } r_hlhud_entry_t;
 
 // Returns the number of entries (<= max), or -1 with "offset N: expected ..." in err.

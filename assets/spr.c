@@ -1,4 +1,4 @@
-// spr.c -- Quake sprite loader: every read bounded, sizes checked before allocation
+// spr.c -- Quake / Half-Life sprite loader: every read bounded, sizes checked before allocation
 #include "spr.h"
 
 #include <math.h>
@@ -10,7 +10,9 @@
 #include "../formats/msg.h"
 #include "mdl.h"
 
-#define SPR_HEADER_SIZE 36
+#define SPR_HEADER_SIZE 36      // version 1
+#define SPR2_HEADER_SIZE 40     // version 2: + texformat
+#define SPR_MIN_FRAME 21        // frame type + 16-byte image header + 1 pixel
 
 static int fail(char *err, size_t cap, size_t off, const char *fmt, ...)
 {
@@ -67,11 +69,12 @@ static int read_image(spr_t *s, msg_t *r, int fill, int idx, size_t *pix, char *
     return 0;
 }
 
-static int walk(spr_t *s, const uint8_t *data, size_t size, int fill, char *err, size_t cap)
+// frames_at: where the frames start (after the header and any palette).
+static int walk(spr_t *s, const uint8_t *data, size_t size, size_t frames_at, int fill, char *err, size_t cap)
 {
     msg_t r;
     msg_init(&r, data, size, 0);
-    msg_bytes(&r, SPR_HEADER_SIZE);
+    msg_bytes(&r, frames_at);
     int images = 0, intervals = 0;
     size_t pix = 0;
     for (int i = 0; i < s->numframes; i++) {
@@ -114,6 +117,26 @@ static int walk(spr_t *s, const uint8_t *data, size_t size, int fill, char *err,
     return 0;
 }
 
+// Version 2's palette: a 16-bit count (1..256) and count RGB triples. Returns
+// where the frames start, or 0 with err set.
+static size_t read_palette(spr_t *s, msg_t *r, char *err, size_t cap)
+{
+    size_t off = msg_offset(r);
+    int n = msg_s16(r);
+    if (r->bad || n < 1 || n > 256) {
+        fail(err, cap, off, "expected a palette of 1..256 colours, found %d", r->bad ? 0 : n);
+        return 0;
+    }
+    const uint8_t *p = msg_bytes(r, (size_t)n * 3);
+    if (!p) {
+        fail(err, cap, off + 2, "expected %d palette bytes, found end of file", n * 3);
+        return 0;
+    }
+    memcpy(s->palette, p, (size_t)n * 3);
+    s->has_palette = 1;
+    return msg_offset(r);
+}
+
 int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errcap)
 {
     memset(s, 0, sizeof(*s));
@@ -125,25 +148,39 @@ int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errca
     msg_init(&r, data, size, 0);
     msg_bytes(&r, 4);
     int32_t version = msg_s32(&r);
-    if (version != 1)
-        return fail(err, errcap, 4, "expected sprite version 1 (Quake), found %d", version);
+    if (version != 1 && version != 2)
+        return fail(err, errcap, 4, "expected sprite version 1 (Quake) or 2 (Half-Life), found %d", version);
+    if (version == 2 && size < SPR2_HEADER_SIZE)
+        return fail(err, errcap, 0, "expected a 40-byte sprite header, found %zu bytes", size);
+    s->version = version;
     s->type = msg_s32(&r);
+    s->texformat = version == 2 ? msg_s32(&r) : SPR_TEX_ALPHATEST;
     s->radius = msg_f32(&r);
     s->width = msg_s32(&r);
     s->height = msg_s32(&r);
     s->numframes = msg_s32(&r);
     s->beamlength = msg_f32(&r);
     s->synctype = msg_s32(&r);
+    size_t base = version == 2 ? 4 : 0;   // fields after the type move by the texformat
     if (s->type < SPR_VP_PARALLEL_UPRIGHT || s->type > SPR_VP_PARALLEL_ORIENTED)
         return fail(err, errcap, 8, "expected orientation type 0..4, found %d", s->type);
+    if (s->texformat < SPR_TEX_NORMAL || s->texformat > SPR_TEX_ALPHATEST)
+        return fail(err, errcap, 12, "expected texture format 0..3, found %d", s->texformat);
     if (s->numframes < 1 || s->numframes > SPR_MAX_FRAMES)
-        return fail(err, errcap, 24, "expected 1..%d frames, found %d", SPR_MAX_FRAMES, s->numframes);
-    if ((size_t)s->numframes * 21 > size - SPR_HEADER_SIZE)
-        return fail(err, errcap, size, "expected at least %zu bytes for %d frames", (size_t)s->numframes * 21,
-                    s->numframes);
+        return fail(err, errcap, 24 + base, "expected 1..%d frames, found %d", SPR_MAX_FRAMES, s->numframes);
+    size_t frames_at = SPR_HEADER_SIZE;
+    if (version == 2 && (frames_at = read_palette(s, &r, err, errcap)) == 0) {
+        memset(s, 0, sizeof(*s));
+        return -1;
+    }
+    if ((size_t)s->numframes * SPR_MIN_FRAME > size - frames_at) {
+        int n = s->numframes;
+        memset(s, 0, sizeof(*s));
+        return fail(err, errcap, size, "expected at least %zu bytes for %d frames", (size_t)n * SPR_MIN_FRAME, n);
+    }
     if (!isfinite(s->radius))
         s->radius = 0;
-    if (walk(s, data, size, 0, err, errcap) < 0) {
+    if (walk(s, data, size, frames_at, 0, err, errcap) < 0) {
         memset(s, 0, sizeof(*s));
         return -1;
     }
@@ -156,11 +193,17 @@ int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errca
         spr_free(s);
         return fail(err, errcap, 0, "out of memory");
     }
-    if (walk(s, data, size, 1, err, errcap) < 0) {
+    if (walk(s, data, size, frames_at, 1, err, errcap) < 0) {
         spr_free(s);
         return -1;
     }
     return 0;
+}
+
+void spr_remap(spr_t *s, const uint8_t map[256])
+{
+    for (size_t i = 0; i < s->pixels_size; i++)
+        s->pixels[i] = map[s->pixels[i]];
 }
 
 const spr_image_t *spr_image(const spr_t *s, int frame, double time)

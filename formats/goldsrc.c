@@ -1650,6 +1650,7 @@ static int read_one(hl_state_t *s, world_t *w, int may_begin, dec_error_t *err)
         d_end(s);
         if (isfinite(fov) && fov > 0 && fov < 180)
             w->view.fov = fov;
+        w->view.items = wbits;   // the recording client's weapon bits; 31 = the suit (the HUD's test)
         break;
     }
     case 5:

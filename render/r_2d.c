@@ -12,6 +12,7 @@
 
 static const r_2d_game_t *const games[] = {
     &r_2d_game_quake,
+    &r_2d_game_goldsrc,
 };
 
 static const r_2d_game_t *game_for(world_game_t g)
@@ -104,6 +105,8 @@ int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w, const uint8_t *palette)
     if (have_wad)
         wad_close(&wad);
     free(bytes);
+    if (g->load)
+        loaded += g->load(d, fs);
     return loaded;
 }
 

@@ -20,6 +20,8 @@
 #define R2D_CENTER_TIME 2.0       // scr_centertime
 #define R2D_PRINT_SPEED 8.0       // scr_printspeed: finale characters per second
 #define R2D_CENTER_LEN 1024
+#define R2D_TINT_LEVELS 32        // brightness steps of an additive tinted picture (Half-Life's HUD)
+#define R2D_TINTS 2
 
 // A colour shift: the palette moves percent/256 of the way to dest.
 typedef struct {
@@ -53,6 +55,8 @@ typedef struct r_2d_game_s {
     int conchars_slot;             // slot of the 128x128 console font, -1 none
     int backtile_slot;             // slot of the tile behind a narrow status bar, -1 none
     int level_banner;              // print Quake's level-name banner to the console at a new level
+    // Pictures the slot table cannot name (Half-Life's hud.txt pieces); returns how many loaded.
+    int (*load)(r_2d_t *d, vfs_t *fs);
     // Virtual rows the status bar takes at this virtual size (0 when hidden).
     int (*sbar_lines)(const r_2d_t *d, const world_t *w, int vw, int vh);
     void (*draw_hud)(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, double t);
@@ -104,6 +108,14 @@ struct r_2d_s {
     uint32_t level_seq;
     int level_known;
     int adopt_silently;            // after a seek: take the items as they are, no flashes, no banner
+
+    // Additive tints on the 8-bit palette (built at load): tint[k][level][c] is
+    // the palette colour nearest to colour c plus tint k at brightness level/31.
+    uint8_t tint[R2D_TINTS][R2D_TINT_LEVELS][256];
+    // Half-Life HUD: a number flashes brighter for a while after it changed
+    int hl_known;
+    int hl_last[2];                // health, armor
+    double hl_changed[2];
 };
 
 // r_text.c: drawing in virtual pixels, clipped to the real framebuffer.
@@ -126,5 +138,7 @@ int r_2d_wrap(const char *text, int len, int width, int *starts, int *lens, int 
 
 // r_sbar.c
 extern const r_2d_game_t r_2d_game_quake;
+// r_hlhud.c
+extern const r_2d_game_t r_2d_game_goldsrc;
 
 #endif

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../assets/pal.h"
 #include "../engine/log.h"
 #include "r_beam.h"
 #include "r_mlocal.h"
@@ -152,8 +153,31 @@ static void free_model(r_model_t *rm)
     rm->kind = RMOD_NONE;
 }
 
+// Half-Life sprites carry their own palette: their pixels are mapped to the
+// level's once, here, so they draw like Quake's (index 255 transparent).
+// Additive ones cannot add on 8 bits: their dark pixels, which would add
+// almost nothing, become transparent instead; index-alpha ones are the
+// palette's last colour where the index (the alpha) is at least half.
+static void sprite_to_level(spr_t *sp, const uint8_t *palette)
+{
+    uint8_t map[256];
+    const uint8_t *last = sp->palette + 255 * 3;
+    int solid = pal_nearest(palette, 255, last[0], last[1], last[2]);
+    for (int i = 0; i < 256; i++) {
+        const uint8_t *c = sp->palette + i * 3;
+        int bright = c[0] > c[1] ? (c[0] > c[2] ? c[0] : c[2]) : (c[1] > c[2] ? c[1] : c[2]);
+        if (sp->texformat == SPR_TEX_INDEXALPHA)
+            map[i] = (uint8_t)(i >= 128 ? solid : 255);
+        else if ((sp->texformat == SPR_TEX_ALPHATEST && i == 255) || (sp->texformat == SPR_TEX_ADDITIVE && bright < 32))
+            map[i] = 255;
+        else
+            map[i] = (uint8_t)pal_nearest(palette, 255, c[0], c[1], c[2]);
+    }
+    spr_remap(sp, map);
+}
+
 // Load name into rm. Returns 1 when it is a model of ours but could not be loaded.
-static int load_model(r_model_t *rm, vfs_t *fs, const char *name)
+static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t *palette)
 {
     free_model(rm);
     int is_mdl = ends_with(name, ".mdl"), is_spr = ends_with(name, ".spr");
@@ -173,6 +197,8 @@ static int load_model(r_model_t *rm, vfs_t *fs, const char *name)
         log_warn("%s: %s; drawn as a box", name, err);
         return 1;
     }
+    if (is_spr && rm->spr.has_palette)
+        sprite_to_level(&rm->spr, palette);
     rm->kind = is_mdl ? RMOD_ALIAS : RMOD_SPRITE;
     return 0;
 }
@@ -246,7 +272,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
     m->explod_index = 0;
     int missing = 0, maxverts = 24;
     for (int i = 1; i < n; i++) {
-        missing += load_model(&m->models[i], fs, w->models[i]);
+        missing += load_model(&m->models[i], fs, w->models[i], m->palette);
         if (m->models[i].kind == RMOD_ALIAS && m->models[i].mdl.numverts > maxverts)
             maxverts = m->models[i].mdl.numverts;
         if (ends_with(w->models[i], "s_explod.spr"))
@@ -255,7 +281,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
     // temp entity models are the client's own; absent ones just are not drawn
     for (int i = 0; i < XM_COUNT; i++) {
         if (fs && vfs_exists(fs, xm_names[i]))
-            load_model(&m->extra[i], fs, xm_names[i]);
+            load_model(&m->extra[i], fs, xm_names[i], m->palette);
         if (m->extra[i].kind == RMOD_MISSING)
             m->extra[i].kind = RMOD_NONE;
         if (m->extra[i].kind == RMOD_ALIAS && m->extra[i].mdl.numverts > maxverts)

@@ -127,6 +127,7 @@ typedef struct {
     int32_t have_packet;         // last_packet holds the entities of the latest packet
     int32_t last_packet;         // ring index of it
     int32_t instanced_count;
+    int32_t health_msg;          // the last Health user message (-1 none): what the HUD shows
     int32_t umsg_size[256];      // -2 = not registered; -1 (255 on the wire) = variable
     char umsg_name[256][17];
 
@@ -618,7 +619,10 @@ static int client_data(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         w->view.fov = fov;
     for (int i = 0; i < 3; i++)
         w->view.velocity[i] = fin(hl_slot_f(ds, HL_CLS_CD, to->cd, ds->cd_slot[HL_CD_VELOCITY0 + i]));
-    w->view.stats[STAT_HEALTH] = hl_slot_i(ds, HL_CLS_CD, to->cd, ds->cd_slot[HL_CD_HEALTH]);
+    // The game's Health message is what its HUD shows; client data's health (511 in
+    // Counter-Strike demos) only stands in until one came.
+    w->view.stats[STAT_HEALTH] = s->health_msg >= 0 ? s->health_msg
+                                                    : hl_slot_i(ds, HL_CLS_CD, to->cd, ds->cd_slot[HL_CD_HEALTH]);
     return 0;
 }
 
@@ -974,7 +978,7 @@ static void user_message(hl_state_t *s, world_t *w, int type, const uint8_t *p, 
             world_add_text_event(w, dest == 4 ? EV_CENTERPRINT : EV_PRINT, text, dest);
         }
     } else if (!strcmp(name, "Health") && len >= 1) {
-        w->view.stats[STAT_HEALTH] = (int)msg_u8(&um);
+        w->view.stats[STAT_HEALTH] = s->health_msg = (int)msg_u8(&um);
         d_int(s, "health", w->view.stats[STAT_HEALTH]);
     } else if (!strcmp(name, "Battery") && len >= 2) {
         w->view.stats[STAT_ARMOR] = msg_s16(&um);
@@ -1015,6 +1019,7 @@ static int server_info(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     msg_u8(m);
     if (m->bad)
         return fail(s, err, at, "expected a whole svc_serverinfo, the message ends");
+    s->health_msg = -1;   // a new level: the game sends Health again
     d_int(s, "protocol", protocol);
     d_int(s, "spawncount", spawncount);
     d_int(s, "map_crc", crc);
@@ -1789,6 +1794,7 @@ static int hl_open(void *state, const uint8_t *data, size_t size, world_t *w, co
     hl_delta_reset(&s->deltas);
     for (int i = 0; i < 256; i++)
         s->umsg_size[i] = -2;
+    s->health_msg = -1;
     world_reset(w);
     w->game = GAME_GOLDSRC;
     if (size < HL_HEADER_SIZE)

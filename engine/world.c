@@ -69,6 +69,7 @@ void world_new_level(world_t *w)
     w->num_static_sounds = 0;
     memset(w->lightstyles, 0, sizeof(w->lightstyles));
     w->statusbar[0] = 0;
+    memset(w->item_names, 0, sizeof(w->item_names));
     memset(&w->view, 0, sizeof(w->view));
     w->view.entity = -1;
     w->view.fov = 90.0f;

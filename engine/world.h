@@ -34,6 +34,7 @@ typedef float vec3_t[3];
 #define WORLD_MAX_MODELS     4096
 #define WORLD_MAX_SOUNDS     4096
 #define WORLD_MAX_IMAGES     512      // Quake II CS_IMAGES (HUD pictures)
+#define WORLD_MAX_ITEMS      256      // Quake II CS_ITEMS (item names)
 #define WORLD_MAX_ENTITIES   32768
 #define WORLD_MAX_STATICS    8192     // static entities (spawnstatic)
 #define WORLD_MAX_STATIC_SOUNDS 1024
@@ -288,6 +289,7 @@ typedef struct world_s {
     char (*images)[WORLD_NAME_LEN];
     char lightstyles[WORLD_MAX_LIGHTSTYLES][WORLD_STYLE_LEN];
     char statusbar[2048];             // Quake II CS_STATUSBAR
+    char item_names[WORLD_MAX_ITEMS][WORLD_NAME_LEN];   // Quake II CS_ITEMS: the HUD's pickup string
 
     world_player_t players[WORLD_MAX_PLAYERS];
 

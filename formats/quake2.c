@@ -702,6 +702,8 @@ static void apply_configstring(q2_state_t *st, world_t *w, int index)
         world_set_image(w, index - CS_IMAGES, s);
     } else if (index >= CS_LIGHTS && index < CS_ITEMS) {
         copy_str(w->lightstyles[index - CS_LIGHTS], WORLD_STYLE_LEN, s);
+    } else if (index >= CS_ITEMS && index < CS_ITEMS + WORLD_MAX_ITEMS) {
+        copy_str(w->item_names[index - CS_ITEMS], WORLD_NAME_LEN, s);
     } else if (index >= CS_PLAYERSKINS && index < CS_PLAYERSKINS + WORLD_MAX_PLAYERS) {
         // "name\model/skin"
         world_player_t *p = &w->players[index - CS_PLAYERSKINS];

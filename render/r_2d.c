@@ -2,17 +2,20 @@
 //
 // Nothing here knows a game's HUD layout: each game is one r_2d_game_t entry
 // (pictures by slot, its bar/intermission drawers, its blend colours). Quake's
-// is in r_sbar.c; Quake II and GoldSrc HUDs are added as further entries.
+// is in r_sbar.c, Quake II's in r_hud_q2.c.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "../assets/pcx.h"
 #include "../engine/log.h"
 #include "r_2d_local.h"
 
 static const r_2d_game_t *const games[] = {
     &r_2d_game_quake,
     &r_2d_game_goldsrc,
+    &r_2d_game_quake2,
 };
 
 static const r_2d_game_t *game_for(world_game_t g)
@@ -35,6 +38,7 @@ static void free_pics(r_2d_t *d)
 {
     for (int i = 0; i < R2D_MAX_PICS; i++)
         wad_pic_free(&d->pics[i]);
+    d->first_named = d->num_named = 0;
 }
 
 void r_2d_destroy(r_2d_t *d)
@@ -45,9 +49,40 @@ void r_2d_destroy(r_2d_t *d)
     free(d);
 }
 
+static int has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcasecmp(s + n - k, suffix);
+}
+
+// A PCX picture (Quake II): its colours are already indices of the game palette,
+// so only the pixels are kept.
+static int load_pcx(wad_pic_t *p, vfs_t *fs, const char *name)
+{
+    size_t size = 0;
+    uint8_t *bytes = fs ? vfs_load(fs, name, &size) : NULL;
+    if (!bytes)
+        return -1;
+    char err[160] = "";
+    pcx_t pcx;
+    int rc = pcx_load(&pcx, bytes, size, err, sizeof err);
+    free(bytes);
+    if (rc < 0) {
+        log_warn("%s: %s", name, err);
+        return -1;
+    }
+    memset(p, 0, sizeof(*p));
+    p->width = pcx.width;
+    p->height = pcx.height;
+    p->pixels = pcx.pixels;   // ownership moves to the picture (wad_pic_free frees it)
+    return 0;
+}
+
 static int load_pic(wad_pic_t *p, vfs_t *fs, const wad_t *wad, const char *wadname, const char *name)
 {
     char err[160] = "";
+    if (has_suffix(name, ".pcx"))
+        return load_pcx(p, fs, name);
     if (strchr(name, '/')) {
         size_t size = 0;
         uint8_t *bytes = vfs_load(fs, name, &size);
@@ -107,7 +142,41 @@ int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w, const uint8_t *palette)
     free(bytes);
     if (g->load)
         loaded += g->load(d, fs);
+    d->first_named = g->num_pics < R2D_MAX_PICS ? g->num_pics : R2D_MAX_PICS;
+    if (g->load_named) {
+        g->load_named(d, fs, w);
+        for (int i = 0; i < d->num_named; i++)
+            loaded += d->pics[d->first_named + i].pixels != NULL;
+    }
     return loaded;
+}
+
+static int named_slot(const r_2d_t *d, const char *path)
+{
+    for (int i = 0; i < d->num_named; i++)
+        if (!strcasecmp(d->pic_names[i], path))
+            return d->first_named + i;
+    return -1;
+}
+
+int r_2d_named_load(r_2d_t *d, vfs_t *fs, const char *path)
+{
+    int slot = named_slot(d, path);
+    if (slot >= 0)
+        return slot;
+    size_t n = strlen(path);
+    if (!n || n >= R2D_PIC_NAME || d->first_named + d->num_named >= R2D_MAX_PICS)
+        return -1;
+    slot = d->first_named + d->num_named;
+    memcpy(d->pic_names[d->num_named++], path, n + 1);
+    load_pic(&d->pics[slot], fs, NULL, "", path);   // a missing file keeps its slot, without pixels
+    return slot;
+}
+
+const wad_pic_t *r_2d_named(const r_2d_t *d, const char *path)
+{
+    int slot = named_slot(d, path);
+    return slot >= 0 && d->pics[slot].pixels ? &d->pics[slot] : NULL;
 }
 
 void r_2d_clear(r_2d_t *d, int from_start)
@@ -250,14 +319,19 @@ void r_2d_frame(r_2d_t *d, const world_t *w)
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         switch (ev->type) {
-        case EV_PRINT:
-            r_2d_con_print(d, world_event_text(w, ev), w->time, 0);
+        case EV_PRINT: {
+            int chat = d->game && d->game->chat_print_level && ev->u.text.level == d->game->chat_print_level;
+            r_2d_con_print(d, world_event_text(w, ev), w->time, chat ? 128 : 0);
             break;
+        }
         case EV_CHAT:
             r_2d_con_print(d, world_event_text(w, ev), w->time, 128);
             break;
         case EV_CENTERPRINT:
             r_2d_center_print(d, world_event_text(w, ev), w->time);
+            if (d->game && d->game->center_clears_notify)
+                for (int k = 0; k < R2D_CON_LINES; k++)
+                    d->con[k].time = -1e9;   // Quake II's Con_ClearNotify: the lines are kept, not shown
             break;
         case EV_STUFFTEXT:
             stufftext(d, world_event_text(w, ev), w->time);
@@ -298,7 +372,8 @@ void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v)
     const r_2d_game_t *g = d->game;
     if (g && g->draw_intermission && g->draw_intermission(d, w, &c, t))
         return;
-    if (d->center_set && t - d->center_start < R2D_CENTER_TIME)
+    double center_time = g && g->center_time > 0 ? g->center_time : R2D_CENTER_TIME;
+    if (d->center_set && t - d->center_start < center_time)
         r_2d_draw_center_text(d, &c, d->center, -1);
     if (g && g->draw_hud)
         g->draw_hud(d, w, &c, t);
@@ -309,6 +384,27 @@ void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v)
 
 // Quake's (percent * delta) >> 8, as a floor on every platform.
 static int shift8(int x) { return x >= 0 ? x >> 8 : -((-x + 255) >> 8); }
+
+// The blend the game computed (Quake II: damage, pickups, powerups, liquids),
+// mixed in as Quake II's software renderer does: c + alpha * (rgb * 255 - c).
+static void view_blend(const float *blend, uint8_t *pal)
+{
+    float a = blend[3];
+    if (!(a > 0))   // also refuses NaN
+        return;
+    if (a > 1)
+        a = 1;
+    float premult[3];
+    for (int k = 0; k < 3; k++) {
+        float v = blend[k];
+        v = v > 0 ? (v < 1 ? v : 1) : 0;
+        premult[k] = v * a * 255.0f;
+    }
+    for (int i = 0; i < 768; i++) {
+        float v = premult[i % 3] + (1 - a) * (float)pal[i];
+        pal[i] = (uint8_t)(v > 255 ? 255 : v);
+    }
+}
 
 void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8_t *base, uint8_t *out)
 {
@@ -354,4 +450,6 @@ void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8
                     c += shift8(pct[j] * (sh[j].dest[k] - c));
             out[i * 3 + k] = (uint8_t)(c < 0 ? 0 : c > 255 ? 255 : c);
         }
+    if (g->view_blend)
+        view_blend(w->view.blend, out);
 }

@@ -1,4 +1,4 @@
-// r_2d_local.h -- private 2D defs shared by r_2d.c (API, events, blends), r_text.c (drawing, console) and r_sbar.c (Quake HUD)
+// r_2d_local.h -- private 2D defs shared by r_2d.c (API, events, blends), r_text.c (drawing, console), r_sbar.c (Quake HUD), r_hud_q2.c (Quake II HUD)
 //
 // 2D is drawn on a "virtual screen" of vw x vh pixels, each an s x s block of
 // the real framebuffer (s = the integer 2D scale, see r_2d_scale). Game HUD code
@@ -22,6 +22,7 @@
 #define R2D_CENTER_LEN 1024
 #define R2D_TINT_LEVELS 32        // brightness steps of an additive tinted picture (Half-Life's HUD)
 #define R2D_TINTS 2
+#define R2D_PIC_NAME 64           // longest path of a named picture (MAX_QPATH)
 
 // A colour shift: the palette moves percent/256 of the way to dest.
 typedef struct {
@@ -53,10 +54,17 @@ typedef struct r_2d_game_s {
     const char *const *pics;
     int num_pics;
     int conchars_slot;             // slot of the 128x128 console font, -1 none
+    int conchars_transparent;      // the font's see-through colour: Quake 0, Quake II 255
     int backtile_slot;             // slot of the tile behind a narrow status bar, -1 none
     int level_banner;              // print Quake's level-name banner to the console at a new level
     // Pictures the slot table cannot name (Half-Life's hud.txt pieces); returns how many loaded.
     int (*load)(r_2d_t *d, vfs_t *fs);
+    int chat_print_level;          // a print of this level is drawn in the coloured set (0: none)
+    int center_clears_notify;      // a centerprint empties the notify area (Quake II's Con_ClearNotify)
+    float center_time;             // seconds a centerprint stays (0: Quake's scr_centertime)
+    // Pictures a level names (Quake II's CS_IMAGES, player icons): loaded by
+    // r_2d_load into the named slots after `num_pics` (r_2d_named_load), NULL none.
+    void (*load_named)(r_2d_t *d, vfs_t *fs, const world_t *w);
     // Virtual rows the status bar takes at this virtual size (0 when hidden).
     int (*sbar_lines)(const r_2d_t *d, const world_t *w, int vw, int vh);
     void (*draw_hud)(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, double t);
@@ -70,6 +78,7 @@ typedef struct r_2d_game_s {
     int bonus_color[3];
     int bonus_percent;
     float damage_decay, bonus_decay;   // percent per second
+    int view_blend;                // add the game's own blend (w->view.blend), as Quake II's client does
 } r_2d_game_t;
 
 typedef struct {
@@ -82,6 +91,10 @@ struct r_2d_s {
     const r_2d_game_t *game;
     uint8_t palette[768];          // the level's (r_2d_load): pictures with their own palette map to it
     wad_pic_t pics[R2D_MAX_PICS];
+    // Named slots [first_named, first_named + num_named) of pics[]: the path each
+    // was loaded from (a missing file keeps its name and no pixels, so it is not looked for again).
+    char pic_names[R2D_MAX_PICS][R2D_PIC_NAME];
+    int first_named, num_named;
 
     // console: a ring of logical lines, wrapped when drawn
     r_2d_conline_t con[R2D_CON_LINES];
@@ -136,9 +149,20 @@ void r_2d_draw_center_text(r_2d_t *d, r_2d_canvas_t *c, const char *s, int chars
 // the LAST rows of the text are kept). starts/lens receive each row.
 int r_2d_wrap(const char *text, int len, int width, int *starts, int *lens, int maxrows);
 
+// r_2d.c: named pictures (by VFS path, case ignored), loaded per level, looked up when drawn.
+// Returns the slot, or -1 when the slots are full or the path is too long.
+int r_2d_named_load(r_2d_t *d, vfs_t *fs, const char *path);
+// The picture loaded from `path`, or NULL (not loaded, or the file was missing).
+const wad_pic_t *r_2d_named(const r_2d_t *d, const char *path);
+
 // r_sbar.c
 extern const r_2d_game_t r_2d_game_quake;
 // r_hlhud.c
 extern const r_2d_game_t r_2d_game_goldsrc;
+// r_hud_q2.c
+extern const r_2d_game_t r_2d_game_quake2;
+// Run one program of Quake II's layout language (the status bar, a layout) on
+// canvas c: stats from w->view.stats, pictures from the named slots.
+void r_hud_q2_layout(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, const char *program);
 
 #endif

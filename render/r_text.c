@@ -151,8 +151,9 @@ void r_2d_char(r_2d_t *d, r_2d_canvas_t *c, int x, int y, int num)
     num &= 255;
     if (num == ' ')
         return;
-    // 16 x 16 cells of 8 x 8; colour 0 is transparent in the console font.
-    blit(c, x, y, f->pixels + (num >> 4) * 8 * f->width + (num & 15) * 8, f->width, 8, 8, 0);
+    // 16 x 16 cells of 8 x 8; one colour is transparent (Quake 0, Quake II 255).
+    blit(c, x, y, f->pixels + (num >> 4) * 8 * f->width + (num & 15) * 8, f->width, 8, 8,
+         d->game->conchars_transparent);
 }
 
 void r_2d_string(r_2d_t *d, r_2d_canvas_t *c, int x, int y, const char *s)

@@ -331,7 +331,7 @@ long long player_frame(const player_t *p) { return p->frame; }
 long long player_info_frames(const player_t *p)
 {
     const demo_info_t *in = p->d->dec->info ? p->d->dec->info(p->d->state) : NULL;
-    return in ? in->frames : p->frame;
+    return in ? in->drawn_frames : p->frame;
 }
 long long player_frames(const player_t *p) { return p->length_known ? p->total_frames : -1; }
 int player_ended(const player_t *p) { return p->ended; }

@@ -81,9 +81,9 @@ double player_end(const player_t *p);
 int player_length_known(const player_t *p);
 // Index of the latest decoded frame (1 = the first frame; 0 = none yet).
 long long player_frame(const player_t *p);
-// The decoder's own frame count so far (demo_info_t.frames: what `info` calls
-// frames; for Quake, blocks that carry a time). It grows by one at each
-// player_step that decoded a server frame rather than, say, a sign-on block.
+// Server frames the decoder has decoded so far (demo_info_t.drawn_frames; at the end
+// it equals `info`'s frames). It grows by one at each player_step that
+// decoded a server frame rather than, say, a sign-on block.
 long long player_info_frames(const player_t *p);
 // Total number of frames (after player_scan or the end), else -1.
 long long player_frames(const player_t *p);

@@ -47,6 +47,7 @@ typedef struct {
     const char *format;        // "quake", "quake2", "goldsrc", "forsaken"
     int32_t protocol;
     int64_t frames;
+    int64_t drawn_frames;      // server frames decoded so far: what playback draws (timedemo's count)
     double start_time, end_time;
     int have_time;             // start/end set
     char map[WORLD_NAME_LEN];  // of the first level

@@ -764,6 +764,7 @@ static int fs_read_frame(void *vst, world_t *w, dec_error_t *err)
     if (st->opts.dump)
         dump_event(st, &ev, t);
     st->info.frames++;
+    st->info.drawn_frames++;
     st->pos = payload + ev.size;
     return 1;
 }

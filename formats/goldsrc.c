@@ -1623,6 +1623,8 @@ static int read_one(hl_state_t *s, world_t *w, int may_begin, dec_error_t *err)
     switch (type) {
     case 0:
     case 1:
+        if (s->entry == s->playback_entry || !s->dir_offset)
+            s->info.drawn_frames++;   // the loading segment's frames are sign-on, not drawn
         world_begin_frame(w, time);
         if (net_frame(s, w, &m, at, err) < 0)
             return -1;

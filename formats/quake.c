@@ -1087,6 +1087,7 @@ static int q1_read_frame(void *st, world_t *w, dec_error_t *err)
         }
         s->info.end_time = w->time;
         s->info.frames++;
+        s->info.drawn_frames++;
     }
     return 1;
 }

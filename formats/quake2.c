@@ -903,6 +903,7 @@ static int parse_frame(q2_state_t *st, world_t *w, msg_t *m, size_t off, dec_err
     }
     st->info.end_time = t;
     st->info.frames++;
+    st->info.drawn_frames++;
     st->pending = st->server ? 2 : 1;
 
     if (st->dump) {

@@ -419,6 +419,24 @@ static void test_timedemo_counts_info_frames(void **state)
     free(info);
     free(td);
     free(line);
+    // GoldSrc: the loading segment's frames are sign-on; playback's frames are drawn
+    static const struct { const char *demo; long long frames; } hl[] = {
+        { "goldsrc/demos/valve_c1a0.dem", 289 }, { "goldsrc/demos/cstrike_crossfire.dem", 736 } };
+    for (size_t i = 0; i < sizeof hl / sizeof hl[0]; i++) {
+        snprintf(cmd, sizeof(cmd), "%s info --json '%s'", tu_bin(), tu_data(hl[i].demo));
+        info = tu_run(cmd, &st);
+        assert_int_equal(st, 0);
+        assert_int_equal(tu_json_int(info, "frames", &frames_info), 0);
+        snprintf(cmd, sizeof(cmd), "%s timedemo --json --size 160x100 --basedir '%s' '%s'", tu_bin(), tu_data("goldsrc"),
+                 tu_data(hl[i].demo));
+        td = tu_run(cmd, &st);
+        assert_int_equal(st, 0);
+        assert_int_equal(tu_json_int(td, "frames", &frames_td), 0);
+        assert_int_equal(frames_info, hl[i].frames);
+        assert_int_equal(frames_td, frames_info);
+        free(info);
+        free(td);
+    }
 }
 
 static void export_once(const char *dir)

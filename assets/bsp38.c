@@ -368,7 +368,8 @@ static int face_flags(int q2flags)
         f |= BSP_SURF_TRANS66;
     if (q2flags & Q2_SURF_FLOWING)
         f |= BSP_SURF_FLOWING;
-    if (q2flags & Q2_SURF_NODRAW)
+    // Compilers keep nodraw faces only where they close off the sky; Quake II draws those as sky.
+    if ((q2flags & Q2_SURF_NODRAW) && !(q2flags & Q2_SURF_SKY))
         f |= BSP_SURF_NODRAW;
     return f;
 }

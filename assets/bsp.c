@@ -614,8 +614,53 @@ int bsp_point_leaf(const bsp_t *b, const vec3_t p)
     return -(n + 1);
 }
 
+// Run-length rows (a 0 byte, then how many 0 bytes it stands for) into out[0..row).
+static void decompress_row(const uint8_t *vis, size_t vis_size, size_t in, uint8_t *out, size_t row)
+{
+    memset(out, 0, row);
+    size_t o = 0;
+    while (o < row && in < vis_size) {
+        uint8_t c = vis[in++];
+        if (c) {
+            out[o++] = c;
+            continue;
+        }
+        if (in >= vis_size)
+            break;
+        o += vis[in++];   // zeros already there
+    }
+}
+
+// IBSP38: the row of the leaf's cluster, one bit a cluster, spread over the leafs
+// (bit i = leaf i + 1, as for BSP29). Clusters are signed shorts, so one row fits
+// the stack buffer.
+static void leaf_pvs38(const bsp_t *b, int leaf, uint8_t *out, size_t outsize)
+{
+    uint8_t clusters[32768 / 8];
+    size_t crow = ((size_t)b->num_clusters + 7) / 8;
+    if (crow > sizeof clusters)
+        crow = sizeof clusters;
+    decompress_row(b->visdata, b->vis_size, (size_t)b->leafs[leaf].visofs, clusters, crow);
+    memset(out, 0, outsize);
+    size_t nleafs = (size_t)b->models[0].visleafs;
+    if (nleafs > outsize * 8)
+        nleafs = outsize * 8;
+    for (size_t i = 0; i < nleafs; i++) {
+        int c = b->leafs[i + 1].cluster;
+        if (c >= 0 && (size_t)c < crow * 8 && (clusters[c >> 3] & (1 << (c & 7))))
+            out[i >> 3] |= (uint8_t)(1 << (i & 7));
+    }
+}
+
 void bsp_leaf_pvs(const bsp_t *b, int leaf, uint8_t *out, size_t outsize)
 {
+    if (b->version == 38) {
+        if (leaf <= 0 || leaf >= b->num_leafs || b->leafs[leaf].visofs < 0 || !b->num_clusters)
+            memset(out, 0xff, outsize);
+        else
+            leaf_pvs38(b, leaf, out, outsize);
+        return;
+    }
     size_t row = ((size_t)b->models[0].visleafs + 7) / 8;
     if (row > outsize)
         row = outsize;
@@ -624,16 +669,5 @@ void bsp_leaf_pvs(const bsp_t *b, int leaf, uint8_t *out, size_t outsize)
         return;
     }
     memset(out, 0, outsize);
-    size_t in = (size_t)b->leafs[leaf].visofs, o = 0;
-    while (o < row && in < b->vis_size) {
-        uint8_t c = b->visdata[in++];
-        if (c) {
-            out[o++] = c;
-            continue;
-        }
-        if (in >= b->vis_size)
-            break;
-        size_t run = b->visdata[in++];
-        o += run;   // zeros already there
-    }
+    decompress_row(b->visdata, b->vis_size, (size_t)b->leafs[leaf].visofs, out, row);
 }

@@ -43,7 +43,7 @@ typedef struct {
 } bsp_texinfo_t;
 
 typedef struct {
-    char name[16];
+    char name[16];               // IBSP38: the texinfo's name ("e1u1/floor3_1"), cut to 15 characters
     int width, height;           // mip 0; multiples of 16 after loading
     uint32_t offsets[BSP_MIPLEVELS];  // into bsp_t.texels
     // animation: frame chains as Quake's R_TextureAnimation expects them
@@ -75,7 +75,7 @@ typedef struct {
 
 typedef struct {
     int contents;
-    int visofs;                  // into visdata, -1 = none
+    int visofs;                  // into visdata, -1 = none (IBSP38: the PVS row of the leaf's cluster)
     float mins[3], maxs[3];
     int firstmark, nummarks;     // into marksurfaces
     int parent;
@@ -86,7 +86,7 @@ typedef struct {
 typedef struct {
     float mins[3], maxs[3];
     float origin[3];
-    int headnode;                // into nodes (the drawing hull)
+    int headnode;                // into nodes (the drawing hull); IBSP38 brush models may name a leaf, -(leaf + 1)
     int visleafs;
     int firstface, numfaces;
 } bsp_model_t;

@@ -1,9 +1,11 @@
-// pal.c -- palettes and light colormaps (gfx/palette.lmp, gfx/colormap.lmp, or computed)
+// pal.c -- palettes and light colormaps (Quake: gfx/palette.lmp + gfx/colormap.lmp, Quake II: pics/colormap.pcx, or computed)
 #include "pal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "pcx.h"
 
 int pal_nearest(const uint8_t *palette, int count, int r, int g, int b)
 {
@@ -67,18 +69,65 @@ static void cube_palette(uint8_t *palette)
         palette[n * 3] = palette[n * 3 + 1] = palette[n * 3 + 2] = (uint8_t)((n - 252) * 85);
 }
 
+// The grey ramp, for when the game's palette cannot be read: light rows scale the
+// index itself, no search needed.
+static void grey_fallback(pal_t *p)
+{
+    grey_palette(p->palette);
+    p->fullbright_start = 256;
+    for (int row = 0; row < PAL_ROWS; row++)
+        for (int c = 0; c < 256; c++) {
+            int v = c * (PAL_ROWS - row) / 32;
+            p->colormap[row * 256 + c] = (uint8_t)(v > 255 ? 255 : v);
+        }
+    memcpy(p->colormap + PAL_ROWS * 256, p->colormap + 32 * 256, 256);
+}
+
+// Quake II keeps both in one picture: its palette is the game's, and its first 64
+// rows of 256 are the light rows in Quake's order (row 0 brightest, 32 as painted,
+// 63 darkest; the rows below are the translucency table). No colour is full bright.
+static int load_quake2(pal_t *p, vfs_t *fs, char *err, size_t errcap)
+{
+    p->fullbright_start = 256;
+    size_t size = 0;
+    uint8_t *data = fs ? vfs_load(fs, "pics/colormap.pcx", &size) : NULL;
+    char perr[160] = "not found";
+    pcx_t pic;
+    int rc = -1;
+    if (data && pcx_load(&pic, data, size, perr, sizeof perr) == 0) {
+        if (pic.width == 256 && pic.height >= PAL_ROWS) {
+            memcpy(p->palette, pic.palette, 768);
+            memcpy(p->colormap, pic.pixels, PAL_ROWS * 256);
+            memcpy(p->colormap + PAL_ROWS * 256, pic.pixels + 32 * 256, 256);
+            p->loaded = 1;
+            rc = 0;
+        } else {
+            snprintf(perr, sizeof perr, "offset 8: expected a 256-pixel-wide picture of at least 64 rows, got %dx%d",
+                     pic.width, pic.height);
+        }
+        pcx_free(&pic);
+    }
+    free(data);
+    if (rc < 0) {
+        grey_fallback(p);
+        if (err && errcap)
+            snprintf(err, errcap, "pics/colormap.pcx: %s", perr);
+    }
+    return rc;
+}
+
 int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap)
 {
+    memset(p, 0, sizeof(*p));
     if (game == GAME_GOLDSRC) {
         uint8_t cube[768];
         cube_palette(cube);
-        memset(p, 0, sizeof(*p));
         pal_set(p, cube, 256);
         return 0;
     }
-    memset(p, 0, sizeof(*p));
+    if (game == GAME_QUAKE2)
+        return load_quake2(p, fs, err, errcap);
     p->fullbright_start = 224;
-    (void)game;   // Quake II (pics/colormap.pcx) and GoldSrc (per-level quantizing) come later
     size_t size = 0;
     uint8_t *pal = fs ? vfs_load(fs, "gfx/palette.lmp", &size) : NULL;
     int rc = 0;
@@ -100,14 +149,7 @@ int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap)
         if (rc == 0 && err)
             snprintf(err, errcap, "gfx/colormap.lmp: %s", cm ? "offset 0: expected 16384 bytes" : "not found");
         if (rc < 0) {
-            // the grey ramp: light rows scale the index itself, no search needed
-            p->fullbright_start = 256;
-            for (int row = 0; row < PAL_ROWS; row++)
-                for (int c = 0; c < 256; c++) {
-                    int v = c * (PAL_ROWS - row) / 32;
-                    p->colormap[row * 256 + c] = (uint8_t)(v > 255 ? 255 : v);
-                }
-            memcpy(p->colormap + PAL_ROWS * 256, p->colormap + 32 * 256, 256);
+            grey_fallback(p);
         } else {
             pal_make_colormap(p->palette, p->fullbright_start, p->colormap);
         }

@@ -1,4 +1,4 @@
-// pal.h -- palettes and light colormaps: Quake's gfx/palette.lmp + gfx/colormap.lmp, or one computed from a palette
+// pal.h -- palettes and light colormaps: Quake's gfx/palette.lmp + gfx/colormap.lmp, Quake II's pics/colormap.pcx, or one computed from a palette
 //
 //     pal_t p;
 //     pal_load(&p, fs, GAME_QUAKE, err, sizeof err);   // never fails hard: falls back to a grey ramp

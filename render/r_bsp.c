@@ -302,9 +302,17 @@ static void draw_poly(renderer_t *r, r_surfctx_t *ctx, const r_vert_t *verts, in
 
 // ---- surfaces -----------------------------------------------------------------
 
-static int animated_texture(const renderer_t *r, int t)
+static int animated_texture(const renderer_t *r, int t, int brush_entity)
 {
     const bsp_texture_t *tex = &r->bsp->textures[t];
+    // Quake II: a brush entity shows the frame of its chain the entity's frame names
+    // (buttons, switches); the world steps 2 frames a second.
+    if (r->bsp->version == 38) {
+        if (!tex->anim_total)
+            return t;
+        int frame = brush_entity ? r->entity_frame : (int)(r->time * 2);
+        return tex->anim_frames[(frame < 0 ? 0 : frame) % tex->anim_total];
+    }
     if (r->entity_frame && tex->alt_total)
         return tex->alt_frames[(int)(r->time * 5) % tex->alt_total];
     if (tex->anim_total)
@@ -322,7 +330,7 @@ static void draw_face(renderer_t *r, int fi, int clipflags, const float (*rot)[3
     r_surfctx_t ctx;
     ctx.face = f;
     ctx.face_index = fi;
-    ctx.texture = animated_texture(r, b->texinfo[f->texinfo].texture);
+    ctx.texture = animated_texture(r, b->texinfo[f->texinfo].texture, rot != NULL);
     ctx.ztest = rot != NULL;
     const bsp_plane_t *pl = &b->planes[f->plane];
     const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];

@@ -9,15 +9,20 @@ void r_light_styles(renderer_t *r, const world_t *w, double t)
     int frame = (int)(t * 10);   // styles step at 10 Hz, as Quake's
     if (frame < 0)
         frame = 0;
+    // A letter weighs 22 in Quake ('m' = 264, no style = 256). Quake II's software
+    // renderer weighed a style by its white level (r + g + b, 'm' = 3.0) times 128:
+    // 'm' and no style = 384, 32 a letter.
+    int q2 = r->bsp && r->bsp->version == 38;
+    int unit = q2 ? 32 : 22, none = q2 ? 384 : 256;
     for (int i = 0; i < WORLD_MAX_LIGHTSTYLES; i++) {
         const char *s = w->lightstyles[i];
         size_t len = strnlen(s, WORLD_STYLE_LEN);
         if (!len) {
-            r->lightstyles[i] = 256;
+            r->lightstyles[i] = none;
             continue;
         }
         int c = s[frame % (int)len] - 'a';
-        r->lightstyles[i] = c * 22;
+        r->lightstyles[i] = c * unit;
     }
 }
 

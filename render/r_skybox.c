@@ -80,8 +80,8 @@ int r_skybox_load(renderer_t *r, vfs_t *fs)
         return 0;
     char name[64];
     worldspawn_value(b->entities, b->version == 38 ? "sky" : "skyname", name, sizeof name);
-    if (!name[0] && b->version == 30)
-        snprintf(name, sizeof name, "desert");   // GoldSrc's default sv_skyname
+    if (!name[0])   // the games' defaults: Quake II's worldspawn, GoldSrc's sv_skyname
+        snprintf(name, sizeof name, "%s", b->version == 38 ? "unit1_" : "desert");
     if (!name[0] || strchr(name, '/') || strstr(name, ".."))
         return 0;
     int16_t *cache = NULL;

@@ -61,6 +61,7 @@ void mdl_free(mdl_t *m)
     free(m->frames);
     free(m->poses);
     free(m->intervals);
+    free(m->pose_xform);
     memset(m, 0, sizeof(*m));
 }
 

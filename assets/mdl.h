@@ -74,6 +74,8 @@ typedef struct {
     float *intervals;         // cumulative end times inside each group
     int32_t num_intervals;
     float mins[3], maxs[3];   // model-space bounds over every pose
+    float *pose_xform;        // NULL: scale/translate above hold for every pose (MDL);
+                              // else 6 floats a pose: its own scale[3], translate[3] (MD2)
 } mdl_t;
 
 // Decode `size` bytes. Returns 0, or -1 with "offset N: expected ..." in err

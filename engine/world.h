@@ -251,6 +251,11 @@ typedef struct {
     vec3_t angles;           // view angles this frame
     vec3_t prev_angles;      // and the previous frame, for interpolation
     vec3_t punch;            // punch/kick angles
+    uint8_t gun_valid;       // 1: the view weapon is gun_* below (Quake II); 0: stats[STAT_WEAPON] (Quake)
+    int32_t gun_model;       // Quake II gunindex (0 = none) and gunframe
+    int32_t gun_frame;
+    vec3_t gun_offset;       // Quake II: from the eye, world axes
+    vec3_t gun_angles;       // Quake II: added to the view angles
     vec3_t velocity;
     float fov;               // horizontal fov at 4:3, degrees (90 default)
     float blend[4];          // screen blend rgba 0..1 sent by the game (Q2)

@@ -1153,6 +1153,11 @@ static void finish_frame(q2_state_t *st, world_t *w)
         memcpy(v->blend, ps->blend, sizeof(v->blend));
         v->rdflags = (uint32_t)ps->rdflags;
         memcpy(v->stats, ps->stats, sizeof(ps->stats));
+        v->gun_valid = 1;
+        v->gun_model = ps->gunindex;
+        v->gun_frame = ps->gunframe;
+        memcpy(v->gun_offset, ps->gunoffset, sizeof(v->gun_offset));
+        memcpy(v->gun_angles, ps->gunangles, sizeof(v->gun_angles));
         v->intermission = ps->pm_type == PM_FREEZE;
         if (st->relay && st->view_client >= 0)
             v->entity = st->view_client + 1;

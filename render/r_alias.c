@@ -97,16 +97,19 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         for (int k = 0; k < 3; k++)
             ax[1][k] = -right[k];
     }
-    // Composite of (byte vertex -> model -> world -> view): view = A * v + b.
+    // Composite of (byte vertex -> model -> world -> view): view = A * v + b. Models with
+    // a scale and translate per pose (MD2) decode each vertex to model space first.
+    static const float unit[6] = {1, 1, 1, 0, 0, 0};
+    const float *mscale = m->pose_xform ? unit : m->scale, *mtrans = m->pose_xform ? unit + 3 : m->translate;
     const float *vaxis[3] = {v->vright, v->vup, v->vpn};
     float A[3][3], b[3];
     vec3_t org;
     for (int k = 0; k < 3; k++)
-        org[k] = job->origin[k] + m->translate[0] * ax[0][k] + m->translate[1] * ax[1][k] +
-                 m->translate[2] * ax[2][k] - v->vieworg[k];
+        org[k] = job->origin[k] + mtrans[0] * ax[0][k] + mtrans[1] * ax[1][k] + mtrans[2] * ax[2][k] -
+                 v->vieworg[k];
     for (int i = 0; i < 3; i++) {
         for (int k = 0; k < 3; k++)
-            A[i][k] = m->scale[k] * dot3(ax[k], vaxis[i]);
+            A[i][k] = mscale[k] * dot3(ax[k], vaxis[i]);
         b[i] = dot3(org, vaxis[i]);
     }
 
@@ -133,11 +136,20 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     float f = job->blend < 0 ? 0 : job->blend > 1 ? 1 : job->blend;
     if (job->pose_a == job->pose_b)
         f = 0;
+    const float *xa = m->pose_xform ? m->pose_xform + (size_t)job->pose_a * 6 : NULL;
+    const float *xb = m->pose_xform ? m->pose_xform + (size_t)job->pose_b * 6 : NULL;
     int any_near = 0, any_in = 0;
     for (int i = 0; i < m->numverts; i++) {
         float p[3];
-        for (int k = 0; k < 3; k++)
-            p[k] = (float)pa[i].v[k] + f * (float)((int)pb[i].v[k] - (int)pa[i].v[k]);
+        if (xa) {
+            for (int k = 0; k < 3; k++) {
+                float a = (float)pa[i].v[k] * xa[k] + xa[3 + k], bb = (float)pb[i].v[k] * xb[k] + xb[3 + k];
+                p[k] = a + f * (bb - a);
+            }
+        } else {
+            for (int k = 0; k < 3; k++)
+                p[k] = (float)pa[i].v[k] + f * (float)((int)pb[i].v[k] - (int)pa[i].v[k]);
+        }
         r_cvert_t *c = &sc->view[i];
         c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
         c->y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + b[1];

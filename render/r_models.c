@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../assets/md2.h"
 #include "../assets/pal.h"
+#include "../assets/sp2.h"
 #include "../engine/log.h"
 #include "r_beam.h"
 #include "r_mlocal.h"
@@ -41,6 +43,52 @@ typedef struct {
     float radius0;
 } r_mlight_t;
 
+// Quake II: players' own models (modelindex 255) come from their skin strings
+// "name\\model/skin": one body per distinct model, its weapons in the order of
+// the "#w_..." names of the model list, and a skin per player.
+#define R_MAX_VWEP 20          // the game's MAX_CLIENTWEAPONMODELS
+#define R_MAX_PMODELS 16       // distinct player models in one level
+#define R_BASE_CLIENT WORLD_MAX_PLAYERS   // male/grunt: players without a usable skin string
+
+typedef struct {
+    char name[32];                 // "male"
+    r_model_t body;                // players/<name>/tris.md2
+    r_model_t weapons[R_MAX_VWEP]; // players/<name>/<vwep name>
+} r_pmodel_t;
+
+typedef struct {
+    char key[WORLD_NAME_LEN];      // the skin string it was made from
+    int pmodel;                    // index into pmodels, -1 none
+    uint8_t *skin;                 // the body's skin for this player (NULL: the model's own)
+} r_client_t;
+
+// How a game's entities are drawn, where games differ (a table, not tests of the game).
+typedef struct {
+    uint32_t hide_rf;              // renderfx bits of entities not drawn in the world view
+    uint32_t fullbright_rf;        // renderfx bits that light a model fully
+    int own_model;                 // modelindex meaning "the player's own model" (0 = none)
+    int raw_anim;                  // the raw EF_ANIM* bits of Quake II set frames by time
+    int sprite_frames_wrap;        // sprite frame numbers past the end wrap (else frame 0)
+} r_rules_t;
+
+// Quake II's RF_* and EF_* bits (q_shared.h values)
+enum {
+    Q2RF_MINLIGHT = 1, Q2RF_VIEWERMODEL = 2, Q2RF_WEAPONMODEL = 4, Q2RF_FULLBRIGHT = 8, Q2RF_BEAM = 128,
+    Q2RF_CUSTOMSKIN = 256
+};
+enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_ANIM_ALLFAST = 0x2000 };
+
+static const r_rules_t r_rules[GAME_COUNT] = {
+    // the player's own model is seen only in mirrors; weapon models only through the eyes;
+    // beams are lasers, not models
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1},
+};
+
+static const r_rules_t *rules_of(const world_t *w)
+{
+    return &r_rules[w->game >= 0 && w->game < GAME_COUNT ? w->game : GAME_NONE];
+}
+
 enum { XM_BOLT1, XM_BOLT2, XM_BOLT3, XM_BEAM, XM_EXPLOD, XM_COUNT };
 static const char *const xm_names[XM_COUNT] = {"progs/bolt.mdl", "progs/bolt2.mdl", "progs/bolt3.mdl",
                                                 "progs/beam.mdl", "progs/s_explod.spr"};
@@ -63,6 +111,12 @@ struct r_models_s {
     uint8_t *trans;             // WORLD_MAX_PLAYERS translated colormaps of 64 * 256
     int trans_key[WORLD_MAX_PLAYERS];
     const uint8_t *trans_src;
+    vfs_t *fs;                  // of the level (r_models_load_level): player models load from it
+    char vwep_names[R_MAX_VWEP][WORLD_NAME_LEN];   // the "#w_..." names, in order, without '#'
+    int num_vwep;
+    r_pmodel_t pmodels[R_MAX_PMODELS];
+    int num_pmodels;
+    r_client_t clients[WORLD_MAX_PLAYERS + 1];
 };
 
 // ---- models ------------------------------------------------------------------
@@ -176,12 +230,29 @@ static void sprite_to_level(spr_t *sp, const uint8_t *palette)
     spr_remap(sp, map);
 }
 
+static uint8_t *vfs_file(void *ctx, const char *path, size_t *size) { return vfs_load(ctx, path, size); }
+
+// Which loader a file needs, by its magic; files of unknown content go by
+// their extension (so the loader's own error is the one reported).
+typedef enum { LD_NONE, LD_MDL, LD_SPR, LD_MD2, LD_SP2 } r_loader_t;
+
+static r_loader_t loader_for(const char *name, const uint8_t *bytes, size_t size)
+{
+    static const struct { const char magic[5]; r_loader_t ld; } magics[] = {
+        {"IDPO", LD_MDL}, {"IDSP", LD_SPR}, {"IDP2", LD_MD2}, {"IDS2", LD_SP2}};
+    for (size_t i = 0; bytes && size >= 4 && i < sizeof magics / sizeof magics[0]; i++)
+        if (memcmp(bytes, magics[i].magic, 4) == 0)
+            return magics[i].ld;
+    return ends_with(name, ".mdl") ? LD_MDL : ends_with(name, ".spr") ? LD_SPR : ends_with(name, ".md2") ? LD_MD2
+           : ends_with(name, ".sp2") ? LD_SP2 : LD_NONE;
+}
+
 // Load name into rm. Returns 1 when it is a model of ours but could not be loaded.
 static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t *palette)
 {
     free_model(rm);
-    int is_mdl = ends_with(name, ".mdl"), is_spr = ends_with(name, ".spr");
-    if (!is_mdl && !is_spr)
+    // "#w_..." are Quake II weapon names, found under each player model
+    if (loader_for(name, NULL, 0) == LD_NONE || name[0] == '#')
         return 0;
     size_t size = 0;
     uint8_t *bytes = fs ? vfs_load(fs, name, &size) : NULL;
@@ -191,15 +262,20 @@ static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t 
         log_warn("%s: missing, drawn as a box", name);
         return 1;
     }
-    int rc = is_mdl ? mdl_load(&rm->mdl, bytes, size, err, sizeof err) : spr_load(&rm->spr, bytes, size, err, sizeof err);
+    asset_files_t files = {fs ? vfs_file : NULL, fs};
+    r_loader_t ld = loader_for(name, bytes, size);
+    int rc = ld == LD_MDL   ? mdl_load(&rm->mdl, bytes, size, err, sizeof err)
+             : ld == LD_SPR ? spr_load(&rm->spr, bytes, size, err, sizeof err)
+             : ld == LD_MD2 ? md2_load(&rm->mdl, bytes, size, &files, err, sizeof err)
+                            : sp2_load(&rm->spr, bytes, size, &files, err, sizeof err);
     free(bytes);
     if (rc < 0) {
         log_warn("%s: %s; drawn as a box", name, err);
         return 1;
     }
-    if (is_spr && rm->spr.has_palette)
+    if (ld == LD_SPR && rm->spr.has_palette)
         sprite_to_level(&rm->spr, palette);
-    rm->kind = is_mdl ? RMOD_ALIAS : RMOD_SPRITE;
+    rm->kind = ld == LD_MDL || ld == LD_MD2 ? RMOD_ALIAS : RMOD_SPRITE;
     return 0;
 }
 
@@ -219,12 +295,147 @@ static int ensure_scratch(r_models_t *m, int numverts)
     return 0;
 }
 
+// ---- Quake II player models -------------------------------------------------------
+
+// A model or skin name from a demo: a plain file name, nothing that climbs out of players/.
+static int plain_name(const char *s, size_t len)
+{
+    if (len == 0 || len > 31 || s[0] == '.')
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_' || s[i] == '-' || s[i] == '.'))
+            return 0;
+    return 1;
+}
+
+static int scratch_for(r_models_t *m, const r_model_t *rm)
+{
+    return rm->kind == RMOD_ALIAS ? ensure_scratch(m, rm->mdl.numverts) : 0;
+}
+
+// The player model `name`, loaded on first use with its weapons. -1: none.
+static int pmodel_get(r_models_t *m, const char *name)
+{
+    for (int i = 0; i < m->num_pmodels; i++)
+        if (strcmp(m->pmodels[i].name, name) == 0)
+            return m->pmodels[i].body.kind == RMOD_ALIAS ? i : -1;
+    if (m->num_pmodels >= R_MAX_PMODELS)
+        return -1;
+    r_pmodel_t *pm = &m->pmodels[m->num_pmodels++];
+    snprintf(pm->name, sizeof pm->name, "%s", name);
+    char path[WORLD_NAME_LEN * 2];
+    snprintf(path, sizeof path, "players/%s/tris.md2", name);
+    if (!m->fs || !vfs_exists(m->fs, path))
+        return -1;   // remembered as absent: no second look
+    load_model(&pm->body, m->fs, path, m->palette);
+    if (pm->body.kind != RMOD_ALIAS || scratch_for(m, &pm->body) < 0) {
+        free_model(&pm->body);
+        return -1;
+    }
+    for (int k = 0; k < m->num_vwep; k++) {
+        snprintf(path, sizeof path, "players/%s/%s", name, m->vwep_names[k]);
+        if (vfs_exists(m->fs, path))
+            load_model(&pm->weapons[k], m->fs, path, m->palette);
+        if (pm->weapons[k].kind != RMOD_ALIAS || scratch_for(m, &pm->weapons[k]) < 0)
+            free_model(&pm->weapons[k]);
+    }
+    return (int)(pm - m->pmodels);
+}
+
+// The player's skin picture players/<model>/<skin>.pcx fitted to the body: 0, or -1 when absent.
+static int client_skin(r_models_t *m, r_client_t *c, const char *model, const char *skin)
+{
+    const mdl_t *body = &m->pmodels[c->pmodel].body.mdl;
+    char path[WORLD_NAME_LEN * 2];
+    snprintf(path, sizeof path, "players/%s/%s.pcx", model, skin);
+    size_t size = 0;
+    uint8_t *bytes = vfs_load(m->fs, path, &size);
+    if (!bytes)
+        return -1;
+    if (!c->skin)
+        c->skin = malloc((size_t)body->skinwidth * (size_t)body->skinheight);
+    int rc = c->skin ? md2_skin_from_pcx(c->skin, body->skinwidth, body->skinheight, bytes, size) : -1;
+    free(bytes);
+    return rc;
+}
+
+// Make client c from a skin string, as the game does: an unknown model becomes
+// male, a skin the model lacks is looked for under male, then male/grunt.
+static void client_load(r_models_t *m, r_client_t *c, const char *info)
+{
+    snprintf(c->key, sizeof c->key, "%s", info);
+    free(c->skin);
+    c->skin = NULL;
+    const char *ms = strchr(info, '\\');
+    ms = ms ? ms + 1 : info;
+    const char *slash = strpbrk(ms, "/\\");
+    char model[32] = "male", skin[32] = "grunt";
+    if (slash && plain_name(ms, (size_t)(slash - ms)) && plain_name(slash + 1, strlen(slash + 1))) {
+        snprintf(model, sizeof model, "%.*s", (int)(slash - ms), ms);
+        snprintf(skin, sizeof skin, "%s", slash + 1);
+    }
+    c->pmodel = pmodel_get(m, model);
+    if (c->pmodel < 0) {
+        snprintf(model, sizeof model, "male");
+        c->pmodel = pmodel_get(m, model);
+    }
+    if (c->pmodel < 0)
+        return;
+    if (client_skin(m, c, model, skin) == 0)
+        return;
+    if (strcmp(model, "male") != 0) {
+        int male = pmodel_get(m, "male");
+        if (male >= 0) {
+            c->pmodel = male;
+            snprintf(model, sizeof model, "male");
+            free(c->skin);
+            c->skin = NULL;
+            if (client_skin(m, c, model, skin) == 0)
+                return;
+        }
+    }
+    if (client_skin(m, c, model, "grunt") < 0) {
+        free(c->skin);
+        c->skin = NULL;
+    }
+}
+
+// Players whose skin string changed get their models (allocation only then).
+static void update_clients(r_models_t *m, const world_t *w)
+{
+    if (!rules_of(w)->own_model || !m->fs)
+        return;
+    if (!m->clients[R_BASE_CLIENT].key[0])
+        client_load(m, &m->clients[R_BASE_CLIENT], "\\male/grunt");
+    int n = w->maxclients > 0 && w->maxclients < WORLD_MAX_PLAYERS ? w->maxclients : WORLD_MAX_PLAYERS;
+    for (int i = 0; i < n; i++) {
+        const char *info = w->players[i].skin;
+        r_client_t *c = &m->clients[i];
+        if (!info[0]) {
+            c->pmodel = -1;
+            c->key[0] = 0;
+        } else if (strcmp(info, c->key) != 0) {
+            client_load(m, c, info);
+        }
+    }
+}
+
+// The client an entity's skin number names (its low byte), or the base one.
+static const r_client_t *client_of(const r_models_t *m, int skinnum)
+{
+    const r_client_t *c = &m->clients[(skinnum & 0xff) < WORLD_MAX_PLAYERS ? (skinnum & 0xff) : R_BASE_CLIENT];
+    return c->pmodel >= 0 ? c : &m->clients[R_BASE_CLIENT];
+}
+
 r_models_t *r_models_create(void)
 {
     r_models_t *m = calloc(1, sizeof(*m));
     if (!m)
         return NULL;
     m->trans = malloc((size_t)WORLD_MAX_PLAYERS * 64 * 256);
+    for (int i = 0; i <= WORLD_MAX_PLAYERS; i++)
+        m->clients[i].pmodel = -1;
     if (!m->trans || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
         r_models_destroy(m);
         return NULL;
@@ -234,13 +445,31 @@ r_models_t *r_models_create(void)
     return m;
 }
 
+static void free_players(r_models_t *m)
+{
+    for (int i = 0; i < m->num_pmodels; i++) {
+        free_model(&m->pmodels[i].body);
+        for (int k = 0; k < R_MAX_VWEP; k++)
+            free_model(&m->pmodels[i].weapons[k]);
+    }
+    m->num_pmodels = 0;
+    for (int i = 0; i <= WORLD_MAX_PLAYERS; i++) {
+        free(m->clients[i].skin);
+        m->clients[i].skin = NULL;
+        m->clients[i].key[0] = 0;
+        m->clients[i].pmodel = -1;
+    }
+}
+
 static void free_level(r_models_t *m)
 {
+    free_players(m);
     for (int i = 0; i < m->num_models; i++)
         free_model(&m->models[i]);
     free(m->models);
     m->models = NULL;
     m->num_models = 0;
+    m->num_vwep = 0;
     for (int i = 0; i < XM_COUNT; i++)
         free_model(&m->extra[i]);
 }
@@ -261,6 +490,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
 {
     memcpy(m->palette, palette, sizeof m->palette);
     free_level(m);
+    m->fs = fs;
     r_models_clear(m);
     int n = w->num_models > 0 ? w->num_models : 0;
     if (n > WORLD_MAX_MODELS)
@@ -277,6 +507,8 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
             maxverts = m->models[i].mdl.numverts;
         if (ends_with(w->models[i], "s_explod.spr"))
             m->explod_index = i;
+        if (w->models[i][0] == '#' && m->num_vwep < R_MAX_VWEP)
+            snprintf(m->vwep_names[m->num_vwep++], WORLD_NAME_LEN, "%s", w->models[i] + 1);
     }
     // temp entity models are the client's own; absent ones just are not drawn
     for (int i = 0; i < XM_COUNT; i++) {
@@ -289,6 +521,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
     }
     if (ensure_scratch(m, maxverts) < 0)
         return -1;
+    update_clients(m, w);
     return missing;
 }
 
@@ -407,9 +640,16 @@ static float model_radius(const mdl_t *mdl)
     return sqrtf(r);
 }
 
+// How one model of an entity is drawn, beyond its state.
+typedef struct {
+    const uint8_t *skin;        // replaces the model's skin (Quake II player skins), or NULL
+    int fullbright;
+} r_look_t;
+
 // Draw one entity's model. prev_frame < 0: no frame blend.
 static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_model_t *rm, const vec3_t org,
-                        const vec3_t angles, const entity_state_t *s, int prev_frame, double anim_start)
+                        const vec3_t angles, const entity_state_t *s, int prev_frame, double anim_start,
+                        const r_look_t *look)
 {
     double t = v->time;
     vec3_t ang = {angles[0], angles[1], angles[2]};
@@ -418,7 +658,10 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
         float r = sp->radius > 0 ? sp->radius : (float)(sp->width > sp->height ? sp->width : sp->height);
         if (!r_sphere_visible(v, org, r))
             return;
-        r_sprite_draw(v, sp, spr_image(sp, s->frame, t), org, ang);
+        int frame = s->frame;
+        if (rules_of(w)->sprite_frames_wrap && frame >= 0 && sp->numframes > 0)
+            frame %= sp->numframes;
+        r_sprite_draw(v, sp, spr_image(sp, frame, t), org, ang);
         return;
     }
     const mdl_t *mdl = &rm->mdl;
@@ -426,6 +669,11 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
         return;
     if (mdl->flags & MDL_EF_ROTATE)
         ang[1] = (float)fmod(100.0 * t, 360.0);
+    if (s->effects & EF_ROTATE) {
+        // Quake II's pickups: upright, turning at 100 degrees a second
+        ang[0] = ang[2] = 0;
+        ang[1] = (float)fmod(100.0 * t, 360.0);
+    }
     r_alias_job_t job = {0};
     job.mdl = mdl;
     job.pose_b = mdl_pose(mdl, s->frame, t);
@@ -437,7 +685,7 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
     }
     memcpy(job.origin, org, sizeof(vec3_t));
     memcpy(job.angles, ang, sizeof(vec3_t));
-    job.skin = mdl_skin(mdl, s->skin, t);
+    job.skin = look && look->skin ? look->skin : mdl_skin(mdl, s->skin, t);
     job.colormap = player_colormap(m, w, v, s->colormap);
     int j = light_at(v, org);
     // Quake's clamps: models never overbright much
@@ -445,7 +693,86 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
     job.shade = j;
     if (job.ambient + job.shade > 192)
         job.shade = 192 - job.ambient;
+    if (look && look->fullbright) {
+        job.ambient = 128;
+        job.shade = 0;
+    }
     r_alias_draw(v, &m->scratch, &job);
+}
+
+// Quake II's frames set by time (EF_ANIM*: animated walls, lights, the BFG ball):
+// `frame` or the one they give at time t.
+static int timed_frame(const r_rules_t *ru, const entity_state_t *s, int frame, double t)
+{
+    if (!ru->raw_anim || t < 0 || t > 1e9)
+        return frame;
+    int autoanim = (int)(2 * t);    // two frames a second
+    uint32_t fx = s->raw_effects;
+    if (fx & Q2EF_ANIM01)
+        return autoanim & 1;
+    if (fx & Q2EF_ANIM23)
+        return 2 + (autoanim & 1);
+    if (fx & Q2EF_ANIM_ALL)
+        return autoanim;
+    if (fx & Q2EF_ANIM_ALLFAST)
+        return (int)(10 * t);
+    return frame;
+}
+
+// An entity's models: the main one (for Quake II also the player's own model
+// and skin), then the linked ones (weapon, heads ...) at the same place.
+static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, const world_entity_t *e,
+                               const vec3_t org, const vec3_t ang)
+{
+    const r_rules_t *ru = rules_of(w);
+    entity_state_t s = e->cur;
+    s.frame = timed_frame(ru, &s, s.frame, v->time);
+    int prev = e->lerp_ok && s.frame == e->cur.frame ? e->anim_prev_frame : -1;
+    r_look_t look = {NULL, (s.renderfx & ru->fullbright_rf) != 0};
+    const r_client_t *client = NULL;
+    const r_model_t *rm;
+    if (ru->own_model && s.modelindex == ru->own_model) {
+        client = client_of(m, s.skin);
+        rm = client->pmodel >= 0 ? &m->pmodels[client->pmodel].body : NULL;
+        look.skin = client->skin;
+    } else {
+        rm = model_of(m, s.modelindex);
+        if (ru->own_model && (s.renderfx & Q2RF_CUSTOMSKIN))
+            s.skin = 0;   // an image index, not a skin number
+    }
+    if (rm)
+        draw_entity(m, w, v, rm, org, ang, &s, prev, e->anim_start_time, &look);
+    const int32_t linked[3] = {s.modelindex2, s.modelindex3, s.modelindex4};
+    look.skin = NULL;
+    for (int i = 0; i < 3; i++) {
+        if (!linked[i])
+            continue;
+        rm = NULL;
+        if (ru->own_model && linked[i] == ru->own_model) {
+            // the player's weapon: the skin's second byte picks it from the "#w_..." list
+            if (!client)
+                client = client_of(m, s.skin);
+            int k = (s.skin >> 8) & 0xff;
+            const r_pmodel_t *pm = client->pmodel >= 0 ? &m->pmodels[client->pmodel] : NULL;
+            const r_client_t *base = &m->clients[R_BASE_CLIENT];
+            const r_pmodel_t *male = base->pmodel >= 0 ? &m->pmodels[base->pmodel] : NULL;
+            if (k >= m->num_vwep)
+                k = 0;
+            if (pm && pm->weapons[k].kind == RMOD_ALIAS)
+                rm = &pm->weapons[k];
+            else if (pm && pm->weapons[0].kind == RMOD_ALIAS)
+                rm = &pm->weapons[0];
+            else if (male && male->weapons[0].kind == RMOD_ALIAS)
+                rm = &male->weapons[0];
+        } else {
+            rm = model_of(m, linked[i]);
+        }
+        if (!rm)
+            continue;
+        entity_state_t ls = s;
+        ls.skin = 0;
+        draw_entity(m, w, v, rm, org, ang, &ls, prev, e->anim_start_time, &look);
+    }
 }
 
 static void add_light(r_models_t *m, int key, const vec3_t org, float radius, double spawn, double die, float decay,
@@ -626,8 +953,13 @@ void r_models_frame(r_models_t *m, const world_t *w)
             add_light(m, n, org, 200 + (float)(r_rand(&m->rng) & 31), now, w->time + 0.1, 0, 32);
         }
     }
+    update_clients(m, w);
     // view weapon frame changes, for its frame blend
     int wm = w->view.stats[STAT_WEAPON], wf = w->view.stats[STAT_WEAPONFRAME];
+    if (w->view.gun_valid) {
+        wm = w->view.gun_model;
+        wf = w->view.gun_frame;
+    }
     if (wm != m->vw_model) {
         m->vw_model = wm;
         m->vw_frame = m->vw_prev_frame = wf;
@@ -691,16 +1023,23 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
 {
     const world_view_t *vw = &w->view;
-    if (vw->intermission || vw->stats[STAT_HEALTH] <= 0)
+    if (vw->intermission)
         return;
+    int model = vw->stats[STAT_WEAPON], frame = vw->stats[STAT_WEAPONFRAME];
+    if (vw->gun_valid) {
+        // Quake II: the game hides the gun itself (index 0); the client hides it in wide views
+        model = vw->gun_model;
+        frame = vw->gun_frame;
+        if (vw->fov > 90)
+            return;
+    } else if (vw->stats[STAT_HEALTH] <= 0) {
+        return;
+    }
     if (w->game == GAME_QUAKE && (vw->items & IT_INVISIBILITY))
         return;
-    const r_model_t *rm = model_of(m, vw->stats[STAT_WEAPON]);
+    const r_model_t *rm = model_of(m, model);
     if (!rm || rm->kind != RMOD_ALIAS)
         return;
-    entity_state_t s;
-    memset(&s, 0, sizeof(s));
-    s.frame = vw->stats[STAT_WEAPONFRAME];
     vec3_t axes[3];
     memcpy(axes[0], v->vpn, sizeof(vec3_t));
     memcpy(axes[1], v->vright, sizeof(vec3_t));
@@ -709,15 +1048,24 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     r_alias_job_t job = {0};
     job.mdl = mdl;
     job.axes = (const vec3_t *)axes;
-    job.pose_b = mdl_pose(mdl, s.frame, v->time);
+    job.pose_b = mdl_pose(mdl, frame, v->time);
     job.pose_a = job.pose_b;
     job.blend = 1;
-    if (m->vw_prev_frame != m->vw_frame && m->vw_frame == s.frame) {
+    if (m->vw_prev_frame != m->vw_frame && m->vw_frame == frame) {
         job.pose_a = mdl_pose(mdl, m->vw_prev_frame, v->time);
         job.blend = (float)((v->time - m->vw_start) / ANIM_LERP_TIME);
     }
     memcpy(job.origin, v->vieworg, sizeof(vec3_t));
-    job.origin[2] += 2;   // Quake's fudge at full screen size: the same amount of gun stays visible
+    if (vw->gun_valid) {
+        // Quake II: the gun's own offset (world axes) and turn on top of the view's
+        vec3_t ang = {v->viewangles[0] + vw->gun_angles[0], v->viewangles[1] + vw->gun_angles[1],
+                      v->viewangles[2] + vw->gun_angles[2]};
+        r_angle_vectors(ang, axes[0], axes[1], axes[2]);
+        for (int k = 0; k < 3; k++)
+            job.origin[k] += vw->gun_offset[k];
+    } else {
+        job.origin[2] += 2;   // Quake's fudge at full screen size: the same amount of gun stays visible
+    }
     job.skin = mdl_skin(mdl, 0, v->time);
     job.colormap = v->colormap;
     int j = light_at(v, v->vieworg);
@@ -737,6 +1085,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     double t = v->time;
     uint32_t rng = time_seed(t, 4);   // beam roll from the drawing time alone
     float frac = lerp_frac(w, t);
+    const r_rules_t *ru = rules_of(w);
 
     for (int n = 1; n < w->num_entities; n++) {
         if (!world_entity_visible(w, n) || n == w->view.entity)
@@ -747,14 +1096,11 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
             entity_place(e, frac, org, ang);
             r_part_entity_field(&m->part, v, org);
         }
-        if (e->cur.effects & EF_NODRAW)
-            continue;
-        const r_model_t *rm = model_of(m, e->cur.modelindex);
-        if (!rm)
+        if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & ru->hide_rf))
             continue;
         vec3_t org, ang;
         entity_place(e, frac, org, ang);
-        draw_entity(m, w, v, rm, org, ang, &e->cur, e->lerp_ok ? e->anim_prev_frame : -1, e->anim_start_time);
+        draw_entity_models(m, w, v, e, org, ang);
     }
     for (int i = 0; i < w->num_statics; i++) {
         const entity_state_t *s = &w->statics[i].s;
@@ -762,7 +1108,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
             continue;
         const r_model_t *rm = model_of(m, s->modelindex);
         if (rm)
-            draw_entity(m, w, v, rm, s->origin, s->angles, s, -1, 0);
+            draw_entity(m, w, v, rm, s->origin, s->angles, s, -1, 0, NULL);
     }
     for (int i = 0; i < R_MAX_BEAMS; i++) {
         r_beam_t *b = &m->beams[i];

@@ -22,6 +22,8 @@ void r_models_destroy(r_models_t *m);
 // Load every model of the world's model list (missing ones draw as a small box).
 // `palette` (768 bytes) is the level's: images that carry their own palette
 // (GoldSrc models and sprites) are mapped to it.
+// `fs` must stay open until the next load or r_models_destroy: Quake II player
+// models are loaded from it when a player's skin string changes (r_models_frame).
 int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_t *palette);
 void r_models_frame(r_models_t *m, const world_t *w);
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);

@@ -6,6 +6,7 @@
 //     bsp38_load   IBSP38 levels, with no file system (every texture missing), then
 //                  the point / PVS queries and a read of every face's texture
 //     wal_load     .wal textures, then the last texel of every mip
+//     pcx_load     .pcx pictures (Quake II's pics, skins, sky sides), then the last pixel
 //
 // Each input is copied into an exact-size malloc so ASan catches any read past
 // its end. A failed load must leave an "offset N: expected ..." message.
@@ -15,6 +16,7 @@
 #include <string.h>
 
 #include "assets/bsp.h"
+#include "assets/pcx.h"
 #include "assets/wal.h"
 
 #ifndef FUZZ_LOADER
@@ -25,9 +27,10 @@
 #define FZ_CAT(a, b) FZ_CAT_(a, b)
 #define FZ_bsp38_load 1
 #define FZ_wal_load 2
+#define FZ_pcx_load 3
 #define FZ_WHICH FZ_CAT(FZ_, FUZZ_LOADER)
-#if FZ_WHICH < 1 || FZ_WHICH > 2
-#error "FUZZ_LOADER must be one of bsp38_load wal_load"
+#if FZ_WHICH < 1 || FZ_WHICH > 3
+#error "FUZZ_LOADER must be one of bsp38_load wal_load pcx_load"
 #endif
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -90,6 +93,21 @@ static void run(const uint8_t *d, size_t n)
     }
     (void)sum;
     wal_free(&w);
+}
+#elif FZ_WHICH == 3
+static void run(const uint8_t *d, size_t n)
+{
+    char err[256] = "";
+    pcx_t p;
+    int rc = pcx_load(&p, d, n, err, sizeof err);
+    check_error(rc < 0, err);
+    if (rc < 0)
+        return;
+    if (p.width < 1 || p.height < 1 || p.width > PCX_MAX_SIDE || p.height > PCX_MAX_SIDE)
+        abort();
+    volatile unsigned sum = p.pixels[(size_t)p.width * (size_t)p.height - 1] + p.palette[767];
+    (void)sum;
+    pcx_free(&p);
 }
 #endif
 

@@ -573,17 +573,24 @@ static int load_geometry(studio_t *m, const rd_t *r)
             name_at(r, o, 64, sm->name);
             sm->radius = f32(r, o + 68);
             size_t dummy;
-            int32_t nv, nn, nm;
-            if (table(r, o + 72, 4096, MESH_SIZE, "meshes", &nm, &dummy) < 0 ||
-                table(r, o + 80, STUDIO_MAX_VERTS, 12, "vertices", &nv, &dummy) < 0 ||
-                table(r, o + 92, STUDIO_MAX_VERTS, 12, "normals", &nn, &dummy) < 0)
+            int32_t nm;
+            if (table(r, o + 72, 4096, MESH_SIZE, "meshes", &nm, &dummy) < 0)
                 return -1;
-            // vertex bone bytes (vertinfoindex at +84) and normal bone bytes (+96) must be there too
-            int32_t vi = s32(r, o + 84), ni = s32(r, o + 96);
-            if (nv > 0 && (vi < 0 || need(r, (size_t)vi, (size_t)nv, "vertex bone indices") < 0))
-                return vi < 0 ? fail(r, o + 84, "expected a vertex bone index offset, found %d", vi) : -1;
-            if (nn > 0 && (ni < 0 || need(r, (size_t)ni, (size_t)nn, "normal bone indices") < 0))
-                return ni < 0 ? fail(r, o + 96, "expected a normal bone index offset, found %d", ni) : -1;
+            // counts at +80 / +92, each followed by its bone-index bytes and its 12-byte vectors
+            int32_t nv = s32(r, o + 80), nn = s32(r, o + 92);
+            if (nv < 0 || nv > STUDIO_MAX_VERTS || nn < 0 || nn > STUDIO_MAX_VERTS)
+                return fail(r, o + 80, "expected 0..%d vertices and normals, found %d and %d", STUDIO_MAX_VERTS, nv,
+                            nn);
+            static const struct { size_t at; size_t elem; const char *what; } arr[4] = {
+                {84, 1, "vertex bone indices"}, {88, 12, "vertices"},
+                {96, 1, "normal bone indices"}, {100, 12, "normals"}};
+            for (int a = 0; a < 4; a++) {
+                size_t cnt = (size_t)(a < 2 ? nv : nn);
+                int32_t at = s32(r, o + arr[a].at);
+                if (cnt && (at < 0 || (size_t)at > r->size || (r->size - (size_t)at) / arr[a].elem < cnt))
+                    return fail(r, o + arr[a].at, "expected %zu %s at an offset inside the file, found offset %d",
+                                cnt, arr[a].what, at);
+            }
             sm->first_vert = (int32_t)total_verts;
             sm->numverts = nv;
             sm->first_norm = (int32_t)total_norms;

@@ -13,6 +13,7 @@
 #include "../engine/log.h"
 #include "r_beam.h"
 #include "r_mlocal.h"
+#include "r_studio.h"
 
 #define R_MAX_BEAMS 24
 #define R_MAX_TEMP_SPRITES 32
@@ -149,11 +150,13 @@ static void free_model(r_model_t *rm)
 {
     mdl_free(&rm->mdl);
     spr_free(&rm->spr);
+    r_studio_free(rm->studio);
+    rm->studio = NULL;
     rm->kind = RMOD_NONE;
 }
 
 // Load name into rm. Returns 1 when it is a model of ours but could not be loaded.
-static int load_model(r_model_t *rm, vfs_t *fs, const char *name)
+static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t *palette)
 {
     free_model(rm);
     int is_mdl = ends_with(name, ".mdl"), is_spr = ends_with(name, ".spr");
@@ -166,6 +169,14 @@ static int load_model(r_model_t *rm, vfs_t *fs, const char *name)
     if (!bytes) {
         log_warn("%s: missing, drawn as a box", name);
         return 1;
+    }
+    if (is_mdl && size >= 4 && memcmp(bytes, "IDST", 4) == 0) {   // GoldSrc studio model
+        rm->studio = r_studio_load(bytes, size, name, fs, palette, err, sizeof err);
+        free(bytes);
+        if (!rm->studio)
+            log_warn("%s; drawn as a box", err);
+        rm->kind = rm->studio ? RMOD_STUDIO : RMOD_MISSING;
+        return !rm->studio;
     }
     int rc = is_mdl ? mdl_load(&rm->mdl, bytes, size, err, sizeof err) : spr_load(&rm->spr, bytes, size, err, sizeof err);
     free(bytes);
@@ -246,7 +257,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
     m->explod_index = 0;
     int missing = 0, maxverts = 24;
     for (int i = 1; i < n; i++) {
-        missing += load_model(&m->models[i], fs, w->models[i]);
+        missing += load_model(&m->models[i], fs, w->models[i], m->palette);
         if (m->models[i].kind == RMOD_ALIAS && m->models[i].mdl.numverts > maxverts)
             maxverts = m->models[i].mdl.numverts;
         if (ends_with(w->models[i], "s_explod.spr"))
@@ -255,7 +266,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
     // temp entity models are the client's own; absent ones just are not drawn
     for (int i = 0; i < XM_COUNT; i++) {
         if (fs && vfs_exists(fs, xm_names[i]))
-            load_model(&m->extra[i], fs, xm_names[i]);
+            load_model(&m->extra[i], fs, xm_names[i], m->palette);
         if (m->extra[i].kind == RMOD_MISSING)
             m->extra[i].kind = RMOD_NONE;
         if (m->extra[i].kind == RMOD_ALIAS && m->extra[i].mdl.numverts > maxverts)
@@ -387,6 +398,10 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
 {
     double t = v->time;
     vec3_t ang = {angles[0], angles[1], angles[2]};
+    if (rm->kind == RMOD_STUDIO) {   // animtime counts on the game's clock
+        r_studio_entity(v, rm->studio, org, ang, s, w->server_time + (t - w->time), light_at(v, org));
+        return;
+    }
     if (rm->kind == RMOD_SPRITE) {
         const spr_t *sp = &rm->spr;
         float r = sp->radius > 0 ? sp->radius : (float)(sp->width > sp->height ? sp->width : sp->height);
@@ -670,6 +685,10 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     if (w->game == GAME_QUAKE && (vw->items & IT_INVISIBILITY))
         return;
     const r_model_t *rm = model_of(m, vw->stats[STAT_WEAPON]);
+    if (rm && rm->kind == RMOD_STUDIO) {
+        r_studio_view_model(v, rm->studio, vw->stats[STAT_WEAPONFRAME], v->time - m->vw_start, light_at(v, v->vieworg));
+        return;
+    }
     if (!rm || rm->kind != RMOD_ALIAS)
         return;
     entity_state_t s;

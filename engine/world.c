@@ -86,6 +86,7 @@ void world_reset(world_t *w)
     w->level_seq = 0;
     w->seq = 0;
     w->time = w->prev_time = 0;
+    w->server_time = 0;
     w->game_dir[0] = 0;
     w->maxclients = 0;
     w->deathmatch = 0;

@@ -278,6 +278,7 @@ typedef struct world_s {
     uint32_t seq;            // bumped at every server frame
     double time;             // demo time of the latest server frame (seconds)
     double prev_time;        // of the frame before
+    double server_time;      // GoldSrc: the game's clock (svc_time) in the latest frame; animtime counts on it
 
     char map[WORLD_NAME_LEN];         // world model path, e.g. "maps/e1m3.bsp"
     char level_name[WORLD_NAME_LEN * 2];

@@ -768,6 +768,9 @@ static int resource_list(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     if (b.bad)
         return fail(s, err, bitmsg_offset(&b), "expected a whole svc_resourcelist, the message ends");
     bits_end(m, &b);
+    // svc_serverinfo started the level frames ago, without models: the lists are complete
+    // only now, so consumers (renderer, sound) load the level again
+    w->level_seq++;
     if (!s->levels_done) {
         s->info.models = models;
         s->info.sounds = sounds;
@@ -1151,7 +1154,7 @@ static int parse_message(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         float t = msg_f32(m);
         d_num(s, "time", t);
         if (isfinite(t))
-            s->server_time = t;
+            s->server_time = w->server_time = t;
         break;
     }
     case SVC_SETANGLE: {

@@ -33,6 +33,27 @@ static void span_lit(const d_polyctx_t *c, uint8_t *restrict dst, float *restric
     }
 }
 
+static void span_lit_masked(const d_polyctx_t *c, uint8_t *restrict dst, float *restrict zrow, int n, float zi,
+                            float dz, int32_t s, int32_t ds, int32_t t, int32_t dt, int32_t l, int32_t dl)
+{
+    const uint8_t *restrict tex = c->texture;
+    const uint8_t *restrict cmap = c->colormap;
+    const int tw = c->tex_w;
+    for (int i = 0; i < n; i++) {
+        if (zi >= zrow[i]) {
+            uint8_t texel = tex[(t >> 16) * tw + (s >> 16)];
+            if (texel != 255) {
+                zrow[i] = zi;
+                dst[i] = cmap[((l >> 8) & 0xFF00) + texel];
+            }
+        }
+        zi += dz;
+        s += ds;
+        t += dt;
+        l += dl;
+    }
+}
+
 static void span_masked(const d_polyctx_t *c, uint8_t *restrict dst, float *restrict zrow, int n, float zi, float dz,
                         int32_t s, int32_t ds, int32_t t, int32_t dt)
 {
@@ -111,11 +132,15 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         float rn = n > 1 ? 1.0f / (float)(n - 1) : 0.0f;
         uint8_t *dst = c->buffer + (size_t)y * (size_t)c->rowbytes + x0;
         float *zrow = c->zbuffer + (size_t)y * (size_t)c->width + x0;
-        if (c->mode == D_LIT) {
+        if (c->mode != D_UNLIT_MASKED) {
             float l0 = clampf(v0->l + px * dldx + py * dldy, 0, 63.99f);
             float l1 = clampf(l0 + (float)(n - 1) * dldx, 0, 63.99f);
-            span_lit(c, dst, zrow, n, zi, dzdx, FIX(s0), FIX((s1 - s0) * rn), FIX(t0), FIX((t1 - t0) * rn), FIX(l0),
-                     FIX((l1 - l0) * rn));
+            if (c->mode == D_LIT_MASKED)
+                span_lit_masked(c, dst, zrow, n, zi, dzdx, FIX(s0), FIX((s1 - s0) * rn), FIX(t0), FIX((t1 - t0) * rn),
+                                FIX(l0), FIX((l1 - l0) * rn));
+            else
+                span_lit(c, dst, zrow, n, zi, dzdx, FIX(s0), FIX((s1 - s0) * rn), FIX(t0), FIX((t1 - t0) * rn),
+                         FIX(l0), FIX((l1 - l0) * rn));
         } else {
             span_masked(c, dst, zrow, n, zi, dzdx, FIX(s0), FIX((s1 - s0) * rn), FIX(t0), FIX((t1 - t0) * rn));
         }

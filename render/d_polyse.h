@@ -22,7 +22,8 @@ typedef struct {
 
 enum {
     D_LIT = 0,          // colormap[row * 256 + texel], texel 255 drawn
-    D_UNLIT_MASKED = 1  // texel drawn as is; 255 = transparent (sprites)
+    D_UNLIT_MASKED = 1, // texel drawn as is; 255 = transparent (sprites)
+    D_LIT_MASKED = 2    // lit as D_LIT; 255 = transparent (masked studio textures)
 };
 
 typedef struct {

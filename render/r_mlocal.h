@@ -11,12 +11,15 @@
 
 #define R_NEAR_Z 1.0f   // view-space near plane for models, sprites and particles
 
-typedef enum { RMOD_NONE = 0, RMOD_ALIAS, RMOD_SPRITE, RMOD_MISSING } r_mod_kind_t;
+typedef enum { RMOD_NONE = 0, RMOD_ALIAS, RMOD_SPRITE, RMOD_MISSING, RMOD_STUDIO } r_mod_kind_t;
+
+struct r_studio_model_s;   // r_studio.h
 
 typedef struct {
     r_mod_kind_t kind;
     mdl_t mdl;
     spr_t spr;
+    struct r_studio_model_s *studio;
 } r_model_t;
 
 // A vertex in view space (x right, y up, z forward) with its texture and light.

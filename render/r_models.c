@@ -16,6 +16,7 @@
 #include "../engine/log.h"
 #include "r_beam.h"
 #include "r_mlocal.h"
+#include "r_studio.h"
 
 #define R_MAX_BEAMS 24
 #define R_MAX_TEMP_SPRITES 32
@@ -204,6 +205,8 @@ static void free_model(r_model_t *rm)
 {
     mdl_free(&rm->mdl);
     spr_free(&rm->spr);
+    r_studio_free(rm->studio);
+    rm->studio = NULL;
     rm->kind = RMOD_NONE;
 }
 
@@ -234,12 +237,12 @@ static uint8_t *vfs_file(void *ctx, const char *path, size_t *size) { return vfs
 
 // Which loader a file needs, by its magic; files of unknown content go by
 // their extension (so the loader's own error is the one reported).
-typedef enum { LD_NONE, LD_MDL, LD_SPR, LD_MD2, LD_SP2 } r_loader_t;
+typedef enum { LD_NONE, LD_MDL, LD_SPR, LD_MD2, LD_SP2, LD_STUDIO } r_loader_t;
 
 static r_loader_t loader_for(const char *name, const uint8_t *bytes, size_t size)
 {
     static const struct { const char magic[5]; r_loader_t ld; } magics[] = {
-        {"IDPO", LD_MDL}, {"IDSP", LD_SPR}, {"IDP2", LD_MD2}, {"IDS2", LD_SP2}};
+        {"IDPO", LD_MDL}, {"IDSP", LD_SPR}, {"IDP2", LD_MD2}, {"IDS2", LD_SP2}, {"IDST", LD_STUDIO}};
     for (size_t i = 0; bytes && size >= 4 && i < sizeof magics / sizeof magics[0]; i++)
         if (memcmp(bytes, magics[i].magic, 4) == 0)
             return magics[i].ld;
@@ -262,8 +265,16 @@ static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t 
         log_warn("%s: missing, drawn as a box", name);
         return 1;
     }
-    asset_files_t files = {fs ? vfs_file : NULL, fs};
     r_loader_t ld = loader_for(name, bytes, size);
+    if (ld == LD_STUDIO) {   // GoldSrc studio model
+        rm->studio = r_studio_load(bytes, size, name, fs, palette, err, sizeof err);
+        free(bytes);
+        if (!rm->studio)
+            log_warn("%s; drawn as a box", err);
+        rm->kind = rm->studio ? RMOD_STUDIO : RMOD_MISSING;
+        return !rm->studio;
+    }
+    asset_files_t files = {fs ? vfs_file : NULL, fs};
     int rc = ld == LD_MDL   ? mdl_load(&rm->mdl, bytes, size, err, sizeof err)
              : ld == LD_SPR ? spr_load(&rm->spr, bytes, size, err, sizeof err)
              : ld == LD_MD2 ? md2_load(&rm->mdl, bytes, size, &files, err, sizeof err)
@@ -653,6 +664,10 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
 {
     double t = v->time;
     vec3_t ang = {angles[0], angles[1], angles[2]};
+    if (rm->kind == RMOD_STUDIO) {   // animtime counts on the game's clock
+        r_studio_entity(v, rm->studio, org, ang, s, w->server_time + (t - w->time), light_at(v, org));
+        return;
+    }
     if (rm->kind == RMOD_SPRITE) {
         const spr_t *sp = &rm->spr;
         float r = sp->radius > 0 ? sp->radius : (float)(sp->width > sp->height ? sp->width : sp->height);
@@ -1038,6 +1053,10 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     if (w->game == GAME_QUAKE && (vw->items & IT_INVISIBILITY))
         return;
     const r_model_t *rm = model_of(m, model);
+    if (rm && rm->kind == RMOD_STUDIO) {
+        r_studio_view_model(v, rm->studio, frame, v->time - m->vw_start, light_at(v, v->vieworg));
+        return;
+    }
     if (!rm || rm->kind != RMOD_ALIAS)
         return;
     vec3_t axes[3];

@@ -250,7 +250,8 @@ static r_loader_t loader_for(const char *name, const uint8_t *bytes, size_t size
            : ends_with(name, ".sp2") ? LD_SP2 : LD_NONE;
 }
 
-// Load name into rm. Returns 1 when it is a model of ours but could not be loaded.
+// Load name into rm. Returns 1 when it is a model of ours but not in the game
+// folders (the caller says so, once for all), 2 when it could not be loaded (said here).
 static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t *palette)
 {
     free_model(rm);
@@ -262,7 +263,6 @@ static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t 
     char err[160];
     rm->kind = RMOD_MISSING;
     if (!bytes) {
-        log_warn("%s: missing, drawn as a box", name);
         return 1;
     }
     r_loader_t ld = loader_for(name, bytes, size);
@@ -272,7 +272,7 @@ static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t 
         if (!rm->studio)
             log_warn("%s; drawn as a box", err);
         rm->kind = rm->studio ? RMOD_STUDIO : RMOD_MISSING;
-        return !rm->studio;
+        return rm->studio ? 0 : 2;
     }
     asset_files_t files = {fs ? vfs_file : NULL, fs};
     int rc = ld == LD_MDL   ? mdl_load(&rm->mdl, bytes, size, err, sizeof err)
@@ -282,7 +282,7 @@ static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t 
     free(bytes);
     if (rc < 0) {
         log_warn("%s: %s; drawn as a box", name, err);
-        return 1;
+        return 2;
     }
     if (ld == LD_SPR && rm->spr.has_palette)
         sprite_to_level(&rm->spr, palette);
@@ -511,9 +511,12 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
         return -1;
     m->num_models = n;
     m->explod_index = 0;
-    int missing = 0, maxverts = 24;
+    int missing = 0, absent = 0, first_absent = 0, maxverts = 24;
     for (int i = 1; i < n; i++) {
-        missing += load_model(&m->models[i], fs, w->models[i], m->palette);
+        int rc = load_model(&m->models[i], fs, w->models[i], m->palette);
+        missing += rc != 0;
+        if (rc == 1 && !absent++)
+            first_absent = i;
         if (m->models[i].kind == RMOD_ALIAS && m->models[i].mdl.numverts > maxverts)
             maxverts = m->models[i].mdl.numverts;
         if (ends_with(w->models[i], "s_explod.spr"))
@@ -530,6 +533,12 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
         if (m->extra[i].kind == RMOD_ALIAS && m->extra[i].mdl.numverts > maxverts)
             maxverts = m->extra[i].mdl.numverts;
     }
+    // one line, not one per model: a mod's demo can name a hundred models the folders lack
+    if (absent == 1)
+        log_warn("%s: missing, drawn as a box", w->models[first_absent]);
+    else if (absent > 1)
+        log_warn("%d of the level's %d models are missing (the first: %s), drawn as boxes", absent, n - 1,
+                 w->models[first_absent]);
     if (ensure_scratch(m, maxverts) < 0)
         return -1;
     update_clients(m, w);

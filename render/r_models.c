@@ -1062,6 +1062,8 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     if (w->game == GAME_QUAKE && (vw->items & IT_INVISIBILITY))
         return;
     const r_model_t *rm = model_of(m, model);
+    if (rm == &m->box)
+        return;   // a missing view weapon: a placeholder box at the eye would fill the view
     if (rm && rm->kind == RMOD_STUDIO) {
         r_studio_view_model(v, rm->studio, frame, v->time - m->vw_start, light_at(v, v->vieworg));
         return;

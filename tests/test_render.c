@@ -222,13 +222,14 @@ static void test_bsp_fuzz_real_level(void **state)
 
 // Golden images: small shots of real demos. DEMOPLAY_UPDATE_GOLDEN=1 rewrites
 // them (after a deliberate change in how things look: models, HUD ...).
-static void golden(const char *name, const char *demo, const char *game, double at, double tolerance)
+static void golden_in(const char *base, const char *name, const char *demo, const char *game, double at,
+                      double tolerance)
 {
     char out[256], gold[256], cmd[2048];
     snprintf(out, sizeof out, "build/test_render_%s.png", name);
     snprintf(gold, sizeof gold, "tests/golden/%s.png", name);
     snprintf(cmd, sizeof cmd, "%s shot -q --basedir %s %s%s %s --at %.3f --size 160x100 -o %s 2>&1", tu_bin(),
-             tu_data("quake"), game ? "--game " : "", game ? game : "", tu_data(demo), at, out);
+             tu_data(base), game ? "--game " : "", game ? game : "", tu_data(demo), at, out);
     int status = 0;
     char *text = tu_run(cmd, &status);
     if (status != 0) {
@@ -239,6 +240,30 @@ static void golden(const char *name, const char *demo, const char *game, double 
     }
     free(text);
     tu_golden(name, out, gold, tolerance);
+}
+
+static void golden(const char *name, const char *demo, const char *game, double at, double tolerance)
+{
+    golden_in("quake", name, demo, game, at, tolerance);
+}
+
+// Quake II: demo2's warehouse with soldiers, the view weapon and the HUD; q2dm1's sky box.
+static void test_golden_quake2(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    golden_in("quake2", "q2demo1_p31_40s", "quake2/demos/q2demo1_p31.dm2", NULL, 40.0, 0.01);
+    golden_in("quake2", "q2dm1_short_0.7s", "quake2/demos/q2dm1_short.dm2", NULL, 0.7, 0.01);
+}
+
+// GoldSrc: c1a0's tram (level palette chosen from its textures), crossfire's sky box,
+// its default-texture faces (halflife.wad is absent) and the Half-Life HUD.
+static void test_golden_goldsrc(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    golden_in("goldsrc", "valve_c1a0_2s", "goldsrc/demos/valve_c1a0.dem", NULL, 2.0, 0.01);
+    golden_in("goldsrc", "cstrike_crossfire_4s", "goldsrc/demos/cstrike_crossfire.dem", NULL, 4.0, 0.01);
 }
 
 static void test_golden_qfm_e1m3(void **state)
@@ -291,6 +316,8 @@ int main(void)
         cmocka_unit_test(test_bsp_fuzz_real_level),
         cmocka_unit_test(test_golden_qfm_e1m3),
         cmocka_unit_test(test_golden_dosquake_e4m2),
+        cmocka_unit_test(test_golden_quake2),
+        cmocka_unit_test(test_golden_goldsrc),
         cmocka_unit_test(test_shot_missing_map),
         cmocka_unit_test(test_shot_bad_size),
     };

@@ -3,7 +3,8 @@
 #
 # Timedemo: every server frame drawn once, headless, no sound, as TARGETS.md
 # measures the old engines (qfm_e1m3 at 320x200 .. 1920x1080, qfm_e1m4 at 320x200
-# and 1920x1080). The machines are noisy: compare figures from one run.
+# and 1920x1080; Quake II's q2demo1 at 320x240 .. 1920x1080 against ref_soft's figures;
+# GoldSrc's two demos). The machines are noisy: compare figures from one run.
 DATA=${DEMOPLAY_DATA:-../shared/data}
 B=build/builtin
 td() {   # td LABEL SIZE ARGS...: one timedemo line with its peak memory
@@ -31,6 +32,15 @@ if [ -d "$DATA" ]; then
     done
     for s in 320x200 1920x1080; do
         td qfm_e1m4 $s $Q "$DATA/quake/demos/qfm_e1m4.dem"
+    done
+    # Quake II (TARGETS.md: Yamagi's ref_soft at 320x240 .. 1920x1080) and GoldSrc
+    for s in 320x240 640x480 1280x720 1920x1080; do
+        td q2demo1_p31 $s --basedir "$DATA/quake2" "$DATA/quake2/demos/q2demo1_p31.dm2"
+    done
+    td opentdm_koldduel1 320x240 --basedir "$DATA/quake2" "$DATA/quake2/demos/opentdm_koldduel1.dm2"
+    for s in 320x200 1920x1080; do
+        td valve_c1a0 $s --basedir "$DATA/goldsrc" "$DATA/goldsrc/demos/valve_c1a0.dem"
+        td cstrike_crossfire $s --basedir "$DATA/goldsrc" "$DATA/goldsrc/demos/cstrike_crossfire.dem"
     done
 else
     echo "bench: SKIPPED the real demos: no test data at $DATA"

@@ -45,11 +45,24 @@ static void grey_palette(uint8_t *palette)
         palette[i * 3] = palette[i * 3 + 1] = palette[i * 3 + 2] = (uint8_t)i;
 }
 
+void pal_make_alphamap(pal_t *p)
+{
+    int n = p->fullbright_start < 256 ? p->fullbright_start : 256;
+    for (int a = 0; a < 256; a++)
+        for (int b = 0; b < 256; b++) {
+            const uint8_t *ca = p->palette + a * 3, *cb = p->palette + b * 3;
+            p->alphamap[a * 256 + b] = (uint8_t)pal_nearest(p->palette, n, (ca[0] + 2 * cb[0]) / 3,
+                                                              (ca[1] + 2 * cb[1]) / 3, (ca[2] + 2 * cb[2]) / 3);
+        }
+    p->has_alphamap = 1;
+}
+
 void pal_set(pal_t *p, const uint8_t *palette, int fullbright_start)
 {
     memcpy(p->palette, palette, 768);
     p->fullbright_start = fullbright_start;
     pal_make_colormap(p->palette, fullbright_start, p->colormap);
+    pal_make_alphamap(p);
     p->loaded = 1;
 }
 
@@ -99,6 +112,10 @@ static int load_quake2(pal_t *p, vfs_t *fs, char *err, size_t errcap)
             memcpy(p->palette, pic.palette, 768);
             memcpy(p->colormap, pic.pixels, PAL_ROWS * 256);
             memcpy(p->colormap + PAL_ROWS * 256, pic.pixels + 32 * 256, 256);
+            if (pic.height >= PAL_ROWS + 256) {   // the translucency table below the light rows
+                memcpy(p->alphamap, pic.pixels + PAL_ROWS * 256, sizeof p->alphamap);
+                p->has_alphamap = 1;
+            }
             p->loaded = 1;
             rc = 0;
         } else {
@@ -120,9 +137,10 @@ int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap)
 {
     memset(p, 0, sizeof(*p));
     if (game == GAME_GOLDSRC) {
-        uint8_t cube[768];
-        cube_palette(cube);
-        pal_set(p, cube, 256);
+        cube_palette(p->palette);
+        p->fullbright_start = 256;
+        pal_make_colormap(p->palette, 256, p->colormap);
+        p->loaded = 1;
         return 0;
     }
     if (game == GAME_QUAKE2)

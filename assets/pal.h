@@ -22,13 +22,22 @@ typedef struct {
     uint8_t colormap[PAL_ROWS * 256 + 256];   // +256 spare row for translation tables
     int fullbright_start;                     // 224 for Quake, 256 = none
     int loaded;                               // 1: from the game's files, 0: fallback
+    // See-through drawing: alphamap[a * 256 + b] is the colour a third of the way from
+    // b to a (a over b at 33 %; swap them for 66 %). Quake II's is in colormap.pcx;
+    // pal_set computes one. has_alphamap = 0: Quake (nothing is see-through).
+    int has_alphamap;
+    uint8_t alphamap[256 * 256];
 } pal_t;
 
 // Load the game's palette and colormap. Returns 0, or -1 with a message in err
 // and a usable fallback (grey ramp palette, computed colormap) in *p.
 int pal_load(pal_t *p, vfs_t *fs, world_game_t game, char *err, size_t errcap);
-// Use `palette` (768 bytes) with a computed colormap (a GoldSrc level's palette).
+// Use `palette` (768 bytes) with a computed colormap and see-through table (a GoldSrc
+// level's palette). Colours from fullbright_start up stay themselves in every light row
+// (GoldSrc passes 255: the see-through index of '{' textures survives lighting).
 void pal_set(pal_t *p, const uint8_t *palette, int fullbright_start);
+// Compute p->alphamap from p->palette (nearest colour of every 33 % mix).
+void pal_make_alphamap(pal_t *p);
 // Build a colormap for `palette` by nearest-colour search (for games without one).
 void pal_make_colormap(const uint8_t *palette, int fullbright_start, uint8_t *colormap);
 // Nearest palette index to an RGB colour, searching indices [0, count).

@@ -41,6 +41,21 @@ void d_gradients(const renderer_t *r, const r_surfctx_t *ctx, float scale, float
 
 static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+// A z-tested pixel in one of the see-through modes (r->draw_mode != R_DRAW_OPAQUE).
+static inline void put_mode(const renderer_t *r, int mode, uint8_t *dst, float *zb, float zz, uint8_t t)
+{
+    if (mode == R_DRAW_MASKED) {
+        if (t != 255) {
+            *dst = t;
+            *zb = zz;
+        }
+    } else if (mode == R_DRAW_BLEND33) {
+        *dst = r->pal.alphamap[t * 256 + *dst];
+    } else {
+        *dst = r->pal.alphamap[*dst * 256 + t];
+    }
+}
+
 static inline int to_fixed(float f, int maxv)
 {
     // clamp in float first: far off-surface values must not overflow the int
@@ -53,7 +68,7 @@ static inline int to_fixed(float f, int maxv)
 void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest)
 {
     const uint8_t *tex = (const uint8_t *)(c + 1);
-    const int cw = c->width;
+    const int cw = c->width, mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
     const int umax = (c->width << 16) - 1, vmax = (c->height << 16) - 1;
     const int rowbytes = r->view.rowbytes, zw = r->width;
     float zoff[SUBDIV];
@@ -106,7 +121,7 @@ void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, con
                 }
                 for (int k = 0; k < nn; k++)
                     zb[k] = zi + zoff[k];
-            } else {
+            } else if (mode == R_DRAW_OPAQUE) {
                 int uu = u, vv = v;
                 float zz = zi;
                 for (int k = 0; k < nn; k++) {
@@ -114,6 +129,17 @@ void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, con
                         dst[k] = tex[clampi(vv >> 16, 0, c->height - 1) * cw + clampi(uu >> 16, 0, cw - 1)];
                         zb[k] = zz;
                     }
+                    uu += du;
+                    vv += dv;
+                    zz += g->dzidx;
+                }
+            } else {
+                int uu = u, vv = v;
+                float zz = zi;
+                for (int k = 0; k < nn; k++) {
+                    if (zz * D_BMODEL_ZBIAS >= zb[k])
+                        put_mode(r, mode, dst + k, zb + k, zz,
+                                 tex[clampi(vv >> 16, 0, c->height - 1) * cw + clampi(uu >> 16, 0, cw - 1)]);
                     uu += du;
                     vv += dv;
                     zz += g->dzidx;
@@ -140,7 +166,7 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
     wmask--;
     hmask--;
     const int *turb = r->turbsin;
-    const int ofs = r->turb_ofs;
+    const int ofs = r->turb_ofs, mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
     const int rowbytes = r->view.rowbytes, zw = r->width;
     for (int i = 0; i < n; i++) {
         int x = s[i].x, y = s[i].y, count = s[i].count;
@@ -164,8 +190,12 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
                 int ss = ((u + turb[((v >> 16) + ofs) & 127]) >> 16) & wmask;
                 int tt = ((v + turb[((u >> 16) + ofs) & 127]) >> 16) & hmask;
                 if (!ztest || zz * D_BMODEL_ZBIAS >= zb[k]) {
-                    dst[k] = tex[tt * tw + ss];
-                    zb[k] = zz;
+                    if (mode == R_DRAW_OPAQUE) {
+                        dst[k] = tex[tt * tw + ss];
+                        zb[k] = zz;
+                    } else {
+                        put_mode(r, mode, dst + k, zb + k, zz, tex[tt * tw + ss]);
+                    }
                 }
                 u += du;
                 v += dv;

@@ -18,21 +18,25 @@ static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + 
 void r_world_setup(renderer_t *r)
 {
     free(r->faces);
+    free(r->trans_faces);
     free(r->node_visframe);
     free(r->leaf_visframe);
     free(r->pvs);
     r->faces = NULL;
+    r->trans_faces = NULL;
+    r->num_trans = 0;
     r->node_visframe = r->leaf_visframe = NULL;
     r->pvs = NULL;
     if (!r->bsp)
         return;
     const bsp_t *b = r->bsp;
     r->faces = calloc((size_t)b->num_faces + 1, sizeof(r_face_t));
+    r->trans_faces = calloc((size_t)b->num_faces + 1, sizeof(int));
     r->node_visframe = calloc((size_t)b->num_nodes + 1, sizeof(int));
     r->leaf_visframe = calloc((size_t)b->num_leafs + 1, sizeof(int));
     r->pvs_size = ((size_t)b->num_leafs + 7) / 8 + 1;
     r->pvs = calloc(r->pvs_size, 1);
-    if (!r->faces || !r->node_visframe || !r->leaf_visframe || !r->pvs) {
+    if (!r->faces || !r->trans_faces || !r->node_visframe || !r->leaf_visframe || !r->pvs) {
         bsp_free(r->bsp);
         r->bsp = NULL;
         return;
@@ -331,7 +335,7 @@ static void draw_face(renderer_t *r, int fi, int clipflags, const float (*rot)[3
     ctx.face = f;
     ctx.face_index = fi;
     ctx.texture = animated_texture(r, b->texinfo[f->texinfo].texture, rot != NULL);
-    ctx.ztest = rot != NULL;
+    ctx.ztest = rot != NULL || r->draw_mode != R_DRAW_OPAQUE;
     const bsp_plane_t *pl = &b->planes[f->plane];
     const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
     r_vert_t v[R_MAX_POLY_VERTS];
@@ -461,6 +465,10 @@ static void walk_node(renderer_t *r, int node, int clipflags, int depth)
         const bsp_face_t *f = &b->faces[fi];
         if (r->faces[fi].visframe != r->framecount || !facing(r, f, d))
             continue;
+        if ((f->flags & (BSP_SURF_TRANS33 | BSP_SURF_TRANS66)) && r->pal.has_alphamap) {
+            r->trans_faces[r->num_trans++] = fi;   // each face once a frame: within num_faces
+            continue;
+        }
         draw_face(r, fi, clipflags, NULL, NULL);
     }
     walk_node(r, nd->children[side ^ 1], clipflags, depth + 1);
@@ -470,6 +478,8 @@ void r_draw_world(renderer_t *r, const world_t *w)
 {
     (void)w;
     r->entity_frame = 0;
+    r->num_trans = 0;
+    r->draw_mode = R_DRAW_OPAQUE;
     r_spanbuf_clear(r);
     if (!r->bsp) {
         spanbuf_fill_rest(r);
@@ -490,7 +500,29 @@ static float lerp_angle(float a, float b, float frac)
     return a + d * frac;
 }
 
-static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t *s, const vec3_t org, const vec3_t ang)
+// The draw mode of a brush entity's faces: GoldSrc render modes, Quake II face flags.
+// Returns -1 for an entity not drawn at all (amount 0).
+static int face_mode(const renderer_t *r, const entity_state_t *s, const bsp_face_t *f)
+{
+    if (!r->pal.has_alphamap)
+        return R_DRAW_OPAQUE;
+    switch (s->rendermode) {
+    case RM_SOLID:
+        return R_DRAW_MASKED;
+    case RM_TEXTURE:
+    case RM_ADDITIVE:
+    case RM_GLOW:
+    case RM_COLOR:
+        return s->renderamt <= 0 ? -1 : s->renderamt < 128 ? R_DRAW_BLEND33 : s->renderamt < 255 ? R_DRAW_BLEND66 : R_DRAW_OPAQUE;
+    default:
+        return f->flags & BSP_SURF_TRANS33 ? R_DRAW_BLEND33 : f->flags & BSP_SURF_TRANS66 ? R_DRAW_BLEND66 : R_DRAW_OPAQUE;
+    }
+}
+
+// see_through: 0 draws the solid faces, 1 the see-through ones (after every solid one,
+// which a see-through face does not hide: it writes no depth).
+static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t *s, const vec3_t org, const vec3_t ang,
+                       int see_through)
 {
     const bsp_t *b = r->bsp;
     float rot[3][3];
@@ -558,8 +590,13 @@ static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t
         const bsp_plane_t *pl = &b->planes[f->plane];
         if (!facing(r, f, dot3(eye, pl->normal) - pl->dist))
             continue;
+        int mode = face_mode(r, s, f);
+        if (mode < 0 || (mode >= R_DRAW_BLEND33) != see_through)
+            continue;
+        r->draw_mode = mode;
         draw_face(r, fi, clipflags, (const float (*)[3])rot, org);
     }
+    r->draw_mode = R_DRAW_OPAQUE;
     r->entity_frame = 0;
 }
 
@@ -574,10 +611,28 @@ static int submodel_index(const renderer_t *r, const world_t *w, int modelindex)
     return n > 0 && n < r->bsp->num_models ? n : -1;
 }
 
+static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int see_through);
+
 void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
 {
     if (!r->bsp || !w->entities)
         return;
+    for (int pass = 0; pass < 2; pass++) {
+        draw_brush_pass(r, w, frac, pass);
+        if (pass == 0) {
+            // the world's see-through faces (Quake II windows, water), far to near
+            for (int i = r->num_trans - 1; i >= 0; i--) {
+                const bsp_face_t *f = &r->bsp->faces[r->trans_faces[i]];
+                r->draw_mode = f->flags & BSP_SURF_TRANS33 ? R_DRAW_BLEND33 : R_DRAW_BLEND66;
+                draw_face(r, r->trans_faces[i], 31, NULL, NULL);
+            }
+            r->draw_mode = R_DRAW_OPAQUE;
+        }
+    }
+}
+
+static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int see_through)
+{
     for (int e = 1; e < w->num_entities; e++) {
         if (!world_entity_visible(w, e))
             continue;
@@ -591,13 +646,13 @@ void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
             org[k] = ent->prev.origin[k] + (ent->cur.origin[k] - ent->prev.origin[k]) * f;
             ang[k] = lerp_angle(ent->prev.angles[k], ent->cur.angles[k], f);
         }
-        draw_brush(r, &r->bsp->models[sm], &ent->cur, org, ang);
+        draw_brush(r, &r->bsp->models[sm], &ent->cur, org, ang, see_through);
     }
     for (int i = 0; i < w->num_statics && w->statics; i++) {
         const entity_state_t *s = &w->statics[i].s;
         int sm = submodel_index(r, w, s->modelindex);
         if (sm >= 0)
-            draw_brush(r, &r->bsp->models[sm], s, s->origin, s->angles);
+            draw_brush(r, &r->bsp->models[sm], s, s->origin, s->angles, see_through);
     }
 }
 

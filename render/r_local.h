@@ -65,6 +65,14 @@ typedef struct {
     int pad;
 } r_cached_t;
 
+// How z-tested surfaces are written (r->draw_mode): brush entities and see-through world faces.
+enum {
+    R_DRAW_OPAQUE = 0,   // texel, and its depth
+    R_DRAW_MASKED,       // the same, except texel 255 (GoldSrc '{' textures on solid-mode entities)
+    R_DRAW_BLEND33,      // a third of the texel over the pixel (pal.alphamap), depth kept
+    R_DRAW_BLEND66       // two thirds
+};
+
 // The polygon being drawn and its surface, in world space (brush models transformed).
 typedef struct {
     const bsp_face_t *face;
@@ -91,6 +99,9 @@ struct renderer_s {
     bsp_t *bsp;
     char map[WORLD_NAME_LEN];
     r_face_t *faces;
+    int *trans_faces;            // see-through world faces of this frame, drawn after the solid ones
+    int num_trans;
+    int draw_mode;               // R_DRAW_*, for z-tested surfaces
     int *node_visframe;
     int *leaf_visframe;
     uint8_t *pvs;

@@ -60,6 +60,7 @@ void r_destroy(renderer_t *r)
     bsp_free(r->bsp);
     r_skybox_free(r);
     free(r->faces);
+    free(r->trans_faces);
     free(r->node_visframe);
     free(r->leaf_visframe);
     free(r->pvs);
@@ -112,7 +113,7 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
         }
     }
     if (r->bsp && r->bsp->has_palette) {
-        pal_set(&r->pal, r->bsp->palette, 256);
+        pal_set(&r->pal, r->bsp->palette, 255);   // 255: '{' textures' see-through index, never lit
         memcpy(r->shown_palette, r->pal.palette, 768);
     }
     r_world_setup(r);

@@ -247,16 +247,20 @@ static void golden(const char *name, const char *demo, const char *game, double 
     golden_in("quake", name, demo, game, at, tolerance);
 }
 
-// Quake II: demo2's warehouse with soldiers, the view weapon and the HUD; q2dm1's sky box.
+// Quake II: demo2's warehouse with soldiers, the view weapon and the HUD; q2dm1's sky box;
+// AQtion's terminal through a window.
 static void test_golden_quake2(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
     golden_in("quake2", "q2demo1_p31_40s", "quake2/demos/q2demo1_p31.dm2", NULL, 40.0, 0.01);
     golden_in("quake2", "q2dm1_short_0.7s", "quake2/demos/q2dm1_short.dm2", NULL, 0.7, 0.01);
+    // terminal's glass panel (33 % see-through faces) with the hall behind it
+    golden_in("quake2", "action_demo_99.8s", "quake2/demos/action_demo.dm2", NULL, 99.8, 0.01);
 }
 
-// GoldSrc: c1a0's tram (level palette chosen from its textures), crossfire's sky box,
+// GoldSrc: c1a0's tram (level palette chosen from its textures, the ceiling grate a
+// solid-mode '{' entity: see-through where its texel is 255), crossfire's sky box,
 // its default-texture faces (halflife.wad is absent) and the Half-Life HUD.
 static void test_golden_goldsrc(void **state)
 {

@@ -90,9 +90,13 @@ static const r_rules_t *rules_of(const world_t *w)
     return &r_rules[w->game >= 0 && w->game < GAME_COUNT ? w->game : GAME_NONE];
 }
 
-enum { XM_BOLT1, XM_BOLT2, XM_BOLT3, XM_BEAM, XM_EXPLOD, XM_COUNT };
+// XM_EXPLOD: Quake's explosion sprite; XM_EXPLOD_MD2: Quake II's client-side explosion
+// model (frames at 10 a second, drawn full bright). A game's data has one or the other.
+enum { XM_BOLT1, XM_BOLT2, XM_BOLT3, XM_BEAM, XM_EXPLOD, XM_EXPLOD_MD2, XM_COUNT };
 static const char *const xm_names[XM_COUNT] = {"progs/bolt.mdl", "progs/bolt2.mdl", "progs/bolt3.mdl",
-                                                "progs/beam.mdl", "progs/s_explod.spr"};
+                                                "progs/beam.mdl", "progs/s_explod.spr",
+                                                "models/objects/r_explode/tris.md2"};
+#define EXPLOD_MD2_FRAMES 15
 
 struct r_models_s {
     uint8_t palette[768];          // the level's (r_models_load_level)
@@ -863,7 +867,7 @@ static int explosion_entity_near(const r_models_t *m, const world_t *w, const ve
 
 static void add_tsprite(r_models_t *m, const vec3_t org, double now)
 {
-    if (m->extra[XM_EXPLOD].kind != RMOD_SPRITE)
+    if (m->extra[XM_EXPLOD].kind != RMOD_SPRITE && m->extra[XM_EXPLOD_MD2].kind != RMOD_ALIAS)
         return;
     r_tsprite_t *slot = &m->tsprites[0];
     for (int i = 0; i < R_MAX_TEMP_SPRITES; i++)
@@ -1153,7 +1157,27 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         }
         r_beam_draw(v, &m->scratch, &m->extra[b->model].mdl, start, b->end, &rng);
     }
-    if (m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
+    if (m->extra[XM_EXPLOD_MD2].kind == RMOD_ALIAS) {
+        const r_model_t *rm = &m->extra[XM_EXPLOD_MD2];
+        static const r_look_t bright = { NULL, 1 };
+        for (int i = 0; i < R_MAX_TEMP_SPRITES; i++) {
+            r_tsprite_t *ts = &m->tsprites[i];
+            if (!ts->active)
+                continue;
+            double age = t - ts->start;
+            int frame = (int)(age * 10);
+            if (frame >= EXPLOD_MD2_FRAMES || frame >= rm->mdl.numframes || age < -1) {
+                ts->active = 0;
+                continue;
+            }
+            entity_state_t s;
+            memset(&s, 0, sizeof s);
+            s.frame = frame < 0 ? 0 : frame;
+            // a turn of its own from where it is, so two explosions differ (and seeking repeats it)
+            vec3_t ang = { 0, (float)(((int)ts->org[0] * 31 + (int)ts->org[1] * 17) & 255) * (360.0f / 256), 0 };
+            draw_entity(m, w, v, rm, ts->org, ang, &s, -1, 0, &bright);
+        }
+    } else if (m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
         const spr_t *sp = &m->extra[XM_EXPLOD].spr;
         for (int i = 0; i < R_MAX_TEMP_SPRITES; i++) {
             r_tsprite_t *ts = &m->tsprites[i];

@@ -11,17 +11,9 @@
 enum { L_ENTITIES, L_PLANES, L_TEXTURES, L_VERTEXES, L_VISIBILITY, L_NODES, L_TEXINFO, L_FACES, L_LIGHTING,
        L_CLIPNODES, L_LEAFS, L_MARKSURFACES, L_EDGES, L_SURFEDGES, L_MODELS, L_COUNT };
 
-typedef struct {
-    const uint8_t *data;
-    size_t size;
-    const char *name;
-    char *err;
-    size_t errcap;
-    uint32_t ofs[L_COUNT], len[L_COUNT];
-    const asset_files_t *files;   // BSP30: the WADs with the level's textures
-} ld_t;
+typedef bsp_ld_t ld_t;
 
-static int fail(ld_t *l, size_t offset, const char *fmt, ...)
+int bsp_fail(bsp_ld_t *l, size_t offset, const char *fmt, ...)
 {
     if (l->err && l->errcap) {
         char msg[256];
@@ -34,40 +26,28 @@ static int fail(ld_t *l, size_t offset, const char *fmt, ...)
     return -1;
 }
 
-// Little-endian reads; callers have checked the range.
-static uint32_t rd_u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static int32_t rd_s32(const uint8_t *p) { return (int32_t)rd_u32(p); }
-static int rd_s16(const uint8_t *p) { return (int16_t)(uint16_t)(p[0] | p[1] << 8); }
-static int rd_u16(const uint8_t *p) { return p[0] | p[1] << 8; }
-static float rd_f32(const uint8_t *p)
-{
-    union { uint32_t u; float f; } v;
-    v.u = rd_u32(p);
-    return isfinite(v.f) ? v.f : 0.0f;
-}
-
-// Count of records of `recsize` bytes in lump i; -1 on a bad lump size.
-static int lump_count(ld_t *l, int i, size_t recsize, const char *what)
+int bsp_lump_count(bsp_ld_t *l, int i, size_t recsize, const char *what)
 {
     if (l->len[i] % recsize)
-        return fail(l, 4 + (size_t)i * 8 + 4, "%s lump size a multiple of %zu, got %u", what, recsize, l->len[i]);
+        return bsp_fail(l, l->dir + (size_t)i * 8 + 4, "%s lump size a multiple of %zu, got %u", what, recsize, l->len[i]);
     return (int)(l->len[i] / recsize);
 }
 
-static void *alloc_n(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+void *bsp_alloc_n(size_t n, size_t size) { return calloc(n ? n : 1, size); }
+
 
 // Far above any map (Quake's own limit was 512): each entry costs a texture record and,
 // when missing, a default texture, so the count bounds memory for a 4-byte entry.
 #define BSP_MAX_TEXTURES 65536
 
-static int load_planes(ld_t *l, bsp_t *b)
+int bsp_load_planes(bsp_ld_t *l, bsp_t *b, int lump)
 {
-    int n = lump_count(l, L_PLANES, 20, "planes");
-    if (n < 0 || !(b->planes = alloc_n((size_t)n, sizeof(bsp_plane_t))))
+    int n = bsp_lump_count(l, lump, 20, "planes");
+    if (n < 0 || !(b->planes = bsp_alloc_n((size_t)n, sizeof(bsp_plane_t))))
         return -1;
     b->num_planes = n;
     for (int i = 0; i < n; i++) {
-        const uint8_t *p = l->data + l->ofs[L_PLANES] + (size_t)i * 20;
+        const uint8_t *p = l->data + l->ofs[lump] + (size_t)i * 20;
         bsp_plane_t *pl = &b->planes[i];
         for (int k = 0; k < 3; k++)
             pl->normal[k] = rd_f32(p + k * 4);
@@ -79,39 +59,39 @@ static int load_planes(ld_t *l, bsp_t *b)
     return 0;
 }
 
-static int load_vertices(ld_t *l, bsp_t *b)
+int bsp_load_vertices(bsp_ld_t *l, bsp_t *b, int lump)
 {
-    int n = lump_count(l, L_VERTEXES, 12, "vertexes");
-    if (n < 0 || !(b->vertices = alloc_n((size_t)n, sizeof(vec3_t))))
+    int n = bsp_lump_count(l, lump, 12, "vertexes");
+    if (n < 0 || !(b->vertices = bsp_alloc_n((size_t)n, sizeof(vec3_t))))
         return -1;
     b->num_vertices = n;
     for (int i = 0; i < n; i++)
         for (int k = 0; k < 3; k++)
-            b->vertices[i][k] = rd_f32(l->data + l->ofs[L_VERTEXES] + (size_t)i * 12 + (size_t)k * 4);
+            b->vertices[i][k] = rd_f32(l->data + l->ofs[lump] + (size_t)i * 12 + (size_t)k * 4);
     return 0;
 }
 
-static int load_edges(ld_t *l, bsp_t *b)
+int bsp_load_edges(bsp_ld_t *l, bsp_t *b, int edges, int surfedges)
 {
-    int n = lump_count(l, L_EDGES, 4, "edges");
-    if (n < 0 || !(b->edges = alloc_n((size_t)n, sizeof(*b->edges))))
+    int n = bsp_lump_count(l, edges, 4, "edges");
+    if (n < 0 || !(b->edges = bsp_alloc_n((size_t)n, sizeof(*b->edges))))
         return -1;
     b->num_edges = n;
     for (int i = 0; i < n; i++) {
-        const uint8_t *p = l->data + l->ofs[L_EDGES] + (size_t)i * 4;
+        const uint8_t *p = l->data + l->ofs[edges] + (size_t)i * 4;
         b->edges[i][0] = (uint32_t)rd_u16(p);
         b->edges[i][1] = (uint32_t)rd_u16(p + 2);
         if ((int)b->edges[i][0] >= b->num_vertices || (int)b->edges[i][1] >= b->num_vertices)
-            return fail(l, l->ofs[L_EDGES] + (size_t)i * 4, "vertex index < %d", b->num_vertices);
+            return bsp_fail(l, l->ofs[edges] + (size_t)i * 4, "vertex index < %d", b->num_vertices);
     }
-    n = lump_count(l, L_SURFEDGES, 4, "surfedges");
-    if (n < 0 || !(b->surfedges = alloc_n((size_t)n, sizeof(int32_t))))
+    n = bsp_lump_count(l, surfedges, 4, "surfedges");
+    if (n < 0 || !(b->surfedges = bsp_alloc_n((size_t)n, sizeof(int32_t))))
         return -1;
     b->num_surfedges = n;
     for (int i = 0; i < n; i++) {
-        int32_t e = rd_s32(l->data + l->ofs[L_SURFEDGES] + (size_t)i * 4);
+        int32_t e = rd_s32(l->data + l->ofs[surfedges] + (size_t)i * 4);
         if (e >= b->num_edges || e <= -b->num_edges)
-            return fail(l, l->ofs[L_SURFEDGES] + (size_t)i * 4, "edge index within +-%d, got %d", b->num_edges, e);
+            return bsp_fail(l, l->ofs[surfedges] + (size_t)i * 4, "edge index within +-%d, got %d", b->num_edges, e);
         b->surfedges[i] = e;
     }
     return 0;
@@ -210,7 +190,7 @@ static int load_textures(ld_t *l, bsp_t *b)
         size_t at = 0;
         if (bsp30_load_textures(b, l->data + l->ofs[L_TEXTURES], l->len[L_TEXTURES], l->ofs[L_TEXTURES], l->files,
                                 &at, msg, sizeof msg) < 0)
-            return fail(l, at, "%s", msg);
+            return bsp_fail(l, at, "%s", msg);
         return 0;
     }
     const uint8_t *base = l->data + l->ofs[L_TEXTURES];
@@ -220,7 +200,7 @@ static int load_textures(ld_t *l, bsp_t *b)
         n = rd_s32(base);
         uint32_t most = (len - 4) / 4 < BSP_MAX_TEXTURES ? (len - 4) / 4 : BSP_MAX_TEXTURES;
         if (n < 0 || (uint32_t)n > most)
-            return fail(l, l->ofs[L_TEXTURES], "texture count <= %u, got %d", most, n);
+            return bsp_fail(l, l->ofs[L_TEXTURES], "texture count <= %u, got %d", most, n);
     }
     // Pass 1: size the texel store (every texture's 4 mips, plus the default texture).
     size_t total = 16 * 16 + 8 * 8 + 4 * 4 + 2 * 2, mipbytes = 0;
@@ -231,30 +211,30 @@ static int load_textures(ld_t *l, bsp_t *b)
             continue;
         }
         if ((uint32_t)ofs > len || len - (uint32_t)ofs < 40)
-            return fail(l, l->ofs[L_TEXTURES] + 4 + (size_t)i * 4, "miptex offset within the %u-byte lump, got %d", len, ofs);
+            return bsp_fail(l, l->ofs[L_TEXTURES] + 4 + (size_t)i * 4, "miptex offset within the %u-byte lump, got %d", len, ofs);
         uint32_t w = rd_u32(base + ofs + 16), h = rd_u32(base + ofs + 20);
         if (w == 0 || h == 0 || w > 4096 || h > 4096 || (w & 15) || (h & 15))
-            return fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 16, "texture size 16..4096 in multiples of 16, got %ux%u", w, h);
+            return bsp_fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 16, "texture size 16..4096 in multiples of 16, got %ux%u", w, h);
         // The mips must be in the lump, and the textures must not share bytes: the texel
         // store is then bounded by the lump size, whatever the header claims.
         for (int m = 0; m < BSP_MIPLEVELS; m++) {
             uint32_t mo = rd_u32(base + ofs + 24 + m * 4);
             size_t msize = (size_t)(w >> m) * (size_t)(h >> m);
             if (mo > len - (uint32_t)ofs || len - (uint32_t)ofs - mo < msize)
-                return fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 24 + (size_t)m * 4,
+                return bsp_fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 24 + (size_t)m * 4,
                             "mip %d of texture %d (%zu bytes) inside the lump", m, i, msize);
         }
         mipbytes += (size_t)w * h / 64 * 85;
         if (mipbytes > len)
-            return fail(l, l->ofs[L_TEXTURES] + 4 + (size_t)i * 4,
+            return bsp_fail(l, l->ofs[L_TEXTURES] + 4 + (size_t)i * 4,
                         "textures of at most the %u bytes of the lump, got %zu bytes by texture %d", len, mipbytes, i);
         total += (size_t)w * h / 64 * 85;
     }
     b->num_textures = n + 1;   // the last one is the default
-    b->textures = alloc_n((size_t)b->num_textures, sizeof(bsp_texture_t));
-    b->texels = alloc_n(total, 1);
+    b->textures = bsp_alloc_n((size_t)b->num_textures, sizeof(bsp_texture_t));
+    b->texels = bsp_alloc_n(total, 1);
     if (!b->textures || !b->texels)
-        return fail(l, 0, "memory for %zu texels", total);
+        return bsp_fail(l, 0, "memory for %zu texels", total);
     b->texel_size = total;
     uint32_t o = 0;
     for (int i = 0; i < n; i++) {
@@ -276,7 +256,7 @@ static int load_textures(ld_t *l, bsp_t *b)
             uint32_t mo = rd_u32(mt + 24 + m * 4);
             size_t msize = (size_t)(t->width >> m) * (size_t)(t->height >> m);
             if (mo > len - (uint32_t)ofs || len - (uint32_t)ofs - mo < msize)
-                return fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 24 + (size_t)m * 4,
+                return bsp_fail(l, l->ofs[L_TEXTURES] + (size_t)ofs + 24 + (size_t)m * 4,
                             "mip %d of '%s' (%zu bytes) inside the lump", m, t->name, msize);
             t->offsets[m] = o;
             memcpy(b->texels + o, mt + mo, msize);
@@ -285,14 +265,14 @@ static int load_textures(ld_t *l, bsp_t *b)
     }
     bsp_default_texture(b, n, o);
     if (bsp_link_animations(b) < 0)
-        return fail(l, 0, "memory for %d texture names", b->num_textures);
+        return bsp_fail(l, 0, "memory for %d texture names", b->num_textures);
     return 0;
 }
 
 static int load_texinfo(ld_t *l, bsp_t *b)
 {
-    int n = lump_count(l, L_TEXINFO, 40, "texinfo");
-    if (n < 0 || !(b->texinfo = alloc_n((size_t)n, sizeof(bsp_texinfo_t))))
+    int n = bsp_lump_count(l, L_TEXINFO, 40, "texinfo");
+    if (n < 0 || !(b->texinfo = bsp_alloc_n((size_t)n, sizeof(bsp_texinfo_t))))
         return -1;
     b->num_texinfo = n;
     for (int i = 0; i < n; i++) {
@@ -307,15 +287,27 @@ static int load_texinfo(ld_t *l, bsp_t *b)
     return 0;
 }
 
-static int load_faces(ld_t *l, bsp_t *b)
+// Quake's and GoldSrc's surface kinds come from the texture name.
+static int name_flags(const bsp_t *b, const bsp_texinfo_t *ti)
 {
-    int n = lump_count(l, L_FACES, 20, "faces");
-    if (n < 0 || !(b->faces = alloc_n((size_t)n, sizeof(bsp_face_t))))
+    const char *tn = b->textures[ti->texture].name;
+    if (!strncmp(tn, "sky", 3))
+        return BSP_SURF_SKY | BSP_SURF_NOLIGHT;
+    if (tn[0] == '*')
+        return BSP_SURF_TURB | BSP_SURF_NOLIGHT;
+    return 0;
+}
+
+int bsp_load_faces(bsp_ld_t *l, bsp_t *b, int lump, int (*flags)(const bsp_t *b, const bsp_texinfo_t *ti),
+                   int light_bytes)
+{
+    int n = bsp_lump_count(l, lump, 20, "faces");
+    if (n < 0 || !(b->faces = bsp_alloc_n((size_t)n, sizeof(bsp_face_t))))
         return -1;
     b->num_faces = n;
     size_t edges_total = 0;
     for (int i = 0; i < n; i++) {
-        size_t at = l->ofs[L_FACES] + (size_t)i * 20;
+        size_t at = l->ofs[lump] + (size_t)i * 20;
         const uint8_t *p = l->data + at;
         bsp_face_t *f = &b->faces[i];
         f->plane = rd_u16(p);
@@ -324,30 +316,24 @@ static int load_faces(ld_t *l, bsp_t *b)
         f->numedges = rd_s16(p + 8);
         f->texinfo = rd_s16(p + 10);
         memcpy(f->styles, p + 12, 4);
-        f->lightofs = rd_s32(p + 16);
-        if (b->version == 30 && f->lightofs > 0)
-            f->lightofs /= 3;   // RGB samples in the file, one byte each here (see light_to_8bit)
+        int32_t lightofs = rd_s32(p + 16);
+        // RGB light (BSP30, IBSP38) counts bytes of three samples; one byte each is kept
+        f->lightofs = lightofs >= 0 && lightofs % light_bytes == 0 ? lightofs / light_bytes : -1;
         if (f->plane >= b->num_planes)
-            return fail(l, at, "plane index < %d, got %d", b->num_planes, f->plane);
+            return bsp_fail(l, at, "plane index < %d, got %d", b->num_planes, f->plane);
         if (f->texinfo < 0 || f->texinfo >= b->num_texinfo)
-            return fail(l, at + 10, "texinfo index < %d, got %d", b->num_texinfo, f->texinfo);
+            return bsp_fail(l, at + 10, "texinfo index < %d, got %d", b->num_texinfo, f->texinfo);
         if (f->numedges < 3 || f->firstedge < 0 || f->firstedge > b->num_surfedges - f->numedges)
-            return fail(l, at + 4, "3 or more edges inside the %d surfedges, got %d at %d", b->num_surfedges,
+            return bsp_fail(l, at + 4, "3 or more edges inside the %d surfedges, got %d at %d", b->num_surfedges,
                         f->numedges, f->firstedge);
         // Compilers give every face its own surfedges; faces reusing them would let a small
         // file make the extents loop below (and every face walk after it) quadratic.
         edges_total += (size_t)f->numedges;
         if (edges_total > (size_t)b->num_surfedges)
-            return fail(l, at + 8, "faces with surfedges of their own (%zu edges by face %d, %d surfedges in all)",
+            return bsp_fail(l, at + 8, "faces with surfedges of their own (%zu edges by face %d, %d surfedges in all)",
                         edges_total, i, b->num_surfedges);
-        if (side)
-            f->flags |= BSP_SURF_PLANEBACK;
         const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
-        const char *tn = b->textures[ti->texture].name;
-        if (!strncmp(tn, "sky", 3))
-            f->flags |= BSP_SURF_SKY | BSP_SURF_NOLIGHT;
-        else if (tn[0] == '*')
-            f->flags |= BSP_SURF_TURB | BSP_SURF_NOLIGHT;
+        f->flags = flags(b, ti) | (side ? BSP_SURF_PLANEBACK : 0);
         // Texture extents in 16-texel lightmap units, as the light compiler measured them.
         float mins[2] = { 1e30f, 1e30f }, maxs[2] = { -1e30f, -1e30f };
         for (int e = 0; e < f->numedges; e++) {
@@ -387,27 +373,27 @@ static int load_faces(ld_t *l, bsp_t *b)
 static int check_child(ld_t *l, bsp_t *b, size_t at, int c)
 {
     if (c >= 0 ? c >= b->num_nodes : -(c + 1) >= b->num_leafs)
-        return fail(l, at, "child node < %d or leaf < %d, got %d", b->num_nodes, b->num_leafs, c);
+        return bsp_fail(l, at, "child node < %d or leaf < %d, got %d", b->num_nodes, b->num_leafs, c);
     return 0;
 }
 
-static int load_tree(ld_t *l, bsp_t *b)
+static int load_leafs(ld_t *l, bsp_t *b)
 {
-    int n = lump_count(l, L_LEAFS, 28, "leafs");
-    if (n < 0 || !(b->leafs = alloc_n((size_t)n, sizeof(bsp_leaf_t))))
+    int n = bsp_lump_count(l, L_LEAFS, 28, "leafs");
+    if (n < 0 || !(b->leafs = bsp_alloc_n((size_t)n, sizeof(bsp_leaf_t))))
         return -1;
     b->num_leafs = n;
     if (n < 1)
-        return fail(l, 4 + L_LEAFS * 8, "at least one leaf");
-    int nm = lump_count(l, L_MARKSURFACES, 2, "marksurfaces");
-    if (nm < 0 || !(b->marks = alloc_n((size_t)nm, sizeof(int32_t))))
+        return bsp_fail(l, 4 + L_LEAFS * 8, "at least one leaf");
+    int nm = bsp_lump_count(l, L_MARKSURFACES, 2, "marksurfaces");
+    if (nm < 0 || !(b->marks = bsp_alloc_n((size_t)nm, sizeof(int32_t))))
         return -1;
     b->num_marks = nm;
     for (int i = 0; i < nm; i++) {
         size_t at = l->ofs[L_MARKSURFACES] + (size_t)i * 2;
         b->marks[i] = rd_u16(l->data + at);
         if (b->marks[i] >= b->num_faces)
-            return fail(l, at, "face index < %d, got %d", b->num_faces, b->marks[i]);
+            return bsp_fail(l, at, "face index < %d, got %d", b->num_faces, b->marks[i]);
     }
     for (int i = 0; i < n; i++) {
         size_t at = l->ofs[L_LEAFS] + (size_t)i * 28;
@@ -425,42 +411,48 @@ static int load_tree(ld_t *l, bsp_t *b)
         lf->parent = -1;
         lf->cluster = i - 1;
         if (lf->firstmark + lf->nummarks > nm)
-            return fail(l, at + 20, "marksurfaces inside the %d, got %d at %d", nm, lf->nummarks, lf->firstmark);
+            return bsp_fail(l, at + 20, "marksurfaces inside the %d, got %d at %d", nm, lf->nummarks, lf->firstmark);
         if (lf->visofs >= 0 && (size_t)lf->visofs >= b->vis_size)
             lf->visofs = -1;
     }
-    n = lump_count(l, L_NODES, 24, "nodes");
-    if (n < 0 || !(b->nodes = alloc_n((size_t)n, sizeof(bsp_node_t))))
+    return 0;
+}
+
+int bsp_load_nodes(bsp_ld_t *l, bsp_t *b, int lump, int child_bytes)
+{
+    size_t rec = 20 + 2 * (size_t)child_bytes, cw = (size_t)child_bytes;
+    int n = bsp_lump_count(l, lump, rec, "nodes");
+    if (n < 0 || !(b->nodes = bsp_alloc_n((size_t)n, sizeof(bsp_node_t))))
         return -1;
     b->num_nodes = n;
     for (int i = 0; i < n; i++)
         b->nodes[i].parent = -1;
     for (int i = 0; i < n; i++) {
-        size_t at = l->ofs[L_NODES] + (size_t)i * 24;
+        size_t at = l->ofs[lump] + (size_t)i * rec;
         const uint8_t *p = l->data + at;
         bsp_node_t *nd = &b->nodes[i];
         nd->plane = rd_s32(p);
         if (nd->plane < 0 || nd->plane >= b->num_planes)
-            return fail(l, at, "plane index < %d, got %d", b->num_planes, nd->plane);
+            return bsp_fail(l, at, "plane index < %d, got %d", b->num_planes, nd->plane);
         for (int k = 0; k < 2; k++) {
-            nd->children[k] = rd_s16(p + 4 + k * 2);
-            if (check_child(l, b, at + 4 + (size_t)k * 2, nd->children[k]) < 0)
+            nd->children[k] = child_bytes == 4 ? rd_s32(p + 4 + k * 4) : rd_s16(p + 4 + k * 2);
+            if (check_child(l, b, at + 4 + (size_t)k * cw, nd->children[k]) < 0)
                 return -1;
         }
         for (int k = 0; k < 3; k++) {
-            nd->mins[k] = (float)rd_s16(p + 8 + k * 2);
-            nd->maxs[k] = (float)rd_s16(p + 14 + k * 2);
+            nd->mins[k] = (float)rd_s16(p + 4 + 2 * cw + (size_t)k * 2);
+            nd->maxs[k] = (float)rd_s16(p + 10 + 2 * cw + (size_t)k * 2);
         }
-        nd->firstface = rd_u16(p + 20);
-        nd->numfaces = rd_u16(p + 22);
+        nd->firstface = rd_u16(p + 16 + 2 * cw);
+        nd->numfaces = rd_u16(p + 18 + 2 * cw);
         if (nd->firstface + nd->numfaces > b->num_faces)
-            return fail(l, at + 20, "faces inside the %d, got %d at %d", b->num_faces, nd->numfaces, nd->firstface);
+            return bsp_fail(l, at + 16 + 2 * cw, "faces inside the %d, got %d at %d", b->num_faces, nd->numfaces, nd->firstface);
         // A node with two parents would let a walk revisit it (or loop): refuse it.
         for (int k = 0; k < 2; k++) {
             int c = nd->children[k];
             if (c >= 0) {
                 if (b->nodes[c].parent >= 0 || c == i)
-                    return fail(l, at + 4 + (size_t)k * 2, "a tree (node %d has two parents)", c);
+                    return bsp_fail(l, at + 4 + (size_t)k * cw, "a tree (node %d has two parents)", c);
                 b->nodes[c].parent = i;
             } else if (b->leafs[-(c + 1)].parent < 0) {
                 b->leafs[-(c + 1)].parent = i;
@@ -472,12 +464,12 @@ static int load_tree(ld_t *l, bsp_t *b)
 
 static int load_models(ld_t *l, bsp_t *b)
 {
-    int n = lump_count(l, L_MODELS, 64, "models");
-    if (n < 0 || !(b->models = alloc_n((size_t)n, sizeof(bsp_model_t))))
+    int n = bsp_lump_count(l, L_MODELS, 64, "models");
+    if (n < 0 || !(b->models = bsp_alloc_n((size_t)n, sizeof(bsp_model_t))))
         return -1;
     b->num_models = n;
     if (n < 1)
-        return fail(l, 4 + L_MODELS * 8, "at least one model");
+        return bsp_fail(l, 4 + L_MODELS * 8, "at least one model");
     for (int i = 0; i < n; i++) {
         size_t at = l->ofs[L_MODELS] + (size_t)i * 64;
         const uint8_t *p = l->data + at;
@@ -492,9 +484,9 @@ static int load_models(ld_t *l, bsp_t *b)
         m->firstface = rd_s32(p + 56);
         m->numfaces = rd_s32(p + 60);
         if (m->headnode < 0 || m->headnode >= b->num_nodes || b->nodes[m->headnode].parent >= 0)
-            return fail(l, at + 36, "a root node < %d, got %d", b->num_nodes, m->headnode);
+            return bsp_fail(l, at + 36, "a root node < %d, got %d", b->num_nodes, m->headnode);
         if (m->firstface < 0 || m->numfaces < 0 || m->firstface > b->num_faces - m->numfaces)
-            return fail(l, at + 56, "faces inside the %d, got %d at %d", b->num_faces, m->numfaces, m->firstface);
+            return bsp_fail(l, at + 56, "faces inside the %d, got %d at %d", b->num_faces, m->numfaces, m->firstface);
         if (m->visleafs < 0 || m->visleafs > b->num_leafs - 1)
             m->visleafs = b->num_leafs - 1;
     }
@@ -522,9 +514,9 @@ static void light_to_8bit(bsp_t *b)
 static int copy_lump(ld_t *l, int i, uint8_t **out, size_t *outsize)
 {
     *outsize = l->len[i];
-    *out = alloc_n((size_t)l->len[i] + 1, 1);
+    *out = bsp_alloc_n((size_t)l->len[i] + 1, 1);
     if (!*out)
-        return fail(l, 0, "memory for a %u-byte lump", l->len[i]);
+        return bsp_fail(l, 0, "memory for a %u-byte lump", l->len[i]);
     memcpy(*out, l->data + l->ofs[i], l->len[i]);
     return 0;
 }
@@ -537,23 +529,23 @@ bsp_t *bsp_load(const uint8_t *data, size_t size, const char *name, char *err, s
 bsp_t *bsp_load_files(const uint8_t *data, size_t size, const char *name, const asset_files_t *files,
                       char *err, size_t errcap)
 {
-    ld_t l = { data, size, name ? name : "bsp", err, errcap, { 0 }, { 0 }, files };
+    ld_t l = { data, size, name ? name : "bsp", err, errcap, 4, { 0 }, { 0 }, files };
     if (size >= 4 && !memcmp(data, "IBSP", 4))
         return bsp38_load(data, size, l.name, files, err, errcap);
     if (size < 4 + L_COUNT * 8) {
-        fail(&l, 0, "a BSP header (%d bytes), file has %zu", 4 + L_COUNT * 8, size);
+        bsp_fail(&l, 0, "a BSP header (%d bytes), file has %zu", 4 + L_COUNT * 8, size);
         return NULL;
     }
     int version = rd_s32(data);
     if (version != 29 && version != 30) {
-        fail(&l, 0, "BSP version 29 or 30, got %d (%.4s)", version, (const char *)data);
+        bsp_fail(&l, 0, "BSP version 29 or 30, got %d (%.4s)", version, (const char *)data);
         return NULL;
     }
     for (int i = 0; i < L_COUNT; i++) {
         l.ofs[i] = rd_u32(data + 4 + i * 8);
         l.len[i] = rd_u32(data + 8 + i * 8);
         if (l.ofs[i] > size || size - l.ofs[i] < l.len[i]) {
-            fail(&l, 4 + (size_t)i * 8, "lump %d inside the %zu-byte file, got %u bytes at %u", i, size, l.len[i], l.ofs[i]);
+            bsp_fail(&l, 4 + (size_t)i * 8, "lump %d inside the %zu-byte file, got %u bytes at %u", i, size, l.len[i], l.ofs[i]);
             return NULL;
         }
     }
@@ -570,8 +562,10 @@ bsp_t *bsp_load_files(const uint8_t *data, size_t size, const char *name, const 
     b->entities = (char *)ents;
     if (version == 30)
         light_to_8bit(b);
-    if (load_planes(&l, b) < 0 || load_vertices(&l, b) < 0 || load_edges(&l, b) < 0 || load_textures(&l, b) < 0 ||
-        load_texinfo(&l, b) < 0 || load_faces(&l, b) < 0 || load_tree(&l, b) < 0 || load_models(&l, b) < 0)
+    if (bsp_load_planes(&l, b, L_PLANES) < 0 || bsp_load_vertices(&l, b, L_VERTEXES) < 0 ||
+        bsp_load_edges(&l, b, L_EDGES, L_SURFEDGES) < 0 || load_textures(&l, b) < 0 || load_texinfo(&l, b) < 0 ||
+        bsp_load_faces(&l, b, L_FACES, name_flags, version == 30 ? 3 : 1) < 0 || load_leafs(&l, b) < 0 ||
+        bsp_load_nodes(&l, b, L_NODES, 2) < 0 || load_models(&l, b) < 0)
         goto fail;
     return b;
 fail:

@@ -23,8 +23,6 @@
 #define BSP30_MAX_WADS 16
 #define BSP30_MEDIAN_COLORS 224     // chosen from the textures; the rest are fixed
 
-static uint32_t rd_u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-
 // One texture's source: a miptex (header + mips + palette) inside some buffer.
 typedef struct {
     const uint8_t *mt;     // the 40-byte miptex header; NULL: default texture

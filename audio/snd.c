@@ -697,6 +697,7 @@ void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w)
     for (const char *const *n = snd_client_preload(w->game); fs && *n; n++)
         if (snd_sound_path(w->game, *n, path, sizeof(path)) && vfs_exists(fs, path))
             snd_cache_get(&s->cache, fs, w->game, *n);
+    snd_cache_report(&s->cache);
 }
 
 void snd_frame(snd_t *s, const world_t *w)
@@ -732,6 +733,7 @@ void snd_frame(snd_t *s, const world_t *w)
     }
     update_loops(s, w);
     update_ambients(s, w);
+    snd_cache_report(&s->cache);   // sounds first named or played in this frame
     for (int i = 0; i < s->nvoices; i++) {
         voice_t *v = &s->voices[i];
         if (v->kind == V_DYNAMIC && v->follow && v->entity > 0 && v->entity < w->num_entities &&

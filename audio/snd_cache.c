@@ -19,6 +19,15 @@ void snd_cache_init(snd_cache_t *c, int loop_points)
     c->loop_points = loop_points;
 }
 
+void snd_cache_report(snd_cache_t *c)
+{
+    if (c->missing == 1)
+        log_warn("sound: %s not found, it stays silent", c->first_missing);
+    else if (c->missing > 1)
+        log_warn("sound: %d files not found (the first: %s), they stay silent", c->missing, c->first_missing);
+    c->missing = 0;
+}
+
 void snd_cache_clear(snd_cache_t *c)
 {
     for (int i = 0; i < c->count; i++)
@@ -69,7 +78,8 @@ static void load_sfx(snd_cache_t *c, vfs_t *fs, const char *path, snd_sfx_t *e)
     size_t size = 0;
     uint8_t *bytes = vfs_load(fs, path, &size);
     if (!bytes) {
-        log_warn("sound: %s not found, it stays silent", path);
+        if (!c->missing++)
+            snprintf(c->first_missing, sizeof c->first_missing, "%s", path);
         return;
     }
     wav_info_t info;

@@ -26,18 +26,23 @@ typedef struct {
     int count;
     int16_t hash[SND_CACHE_MAX * 2];   // entry + 1, 0 = empty (open addressing)
     int loop_points;                   // AL_SOFT_loop_points present
+    int missing;                       // files not found since the last snd_cache_report
+    char first_missing[WORLD_NAME_LEN + 32];
 } snd_cache_t;
 
 void snd_cache_init(snd_cache_t *c, int loop_points);
 // The entry for a precache name, loading it on first use ("sound/" + name through
 // the VFS, as the game would). A name that cannot be loaded gets a silent entry
-// (buffer 0) and one warning. NULL when the name is empty or the cache is full.
+// (buffer 0), counted for snd_cache_report. NULL when the name is empty or the cache is full.
 const snd_sfx_t *snd_cache_get(snd_cache_t *c, vfs_t *fs, world_game_t game, const char *name);
 // The same for an explicit file: `key` names the entry, `path` is the file to load.
 const snd_sfx_t *snd_cache_get_path(snd_cache_t *c, vfs_t *fs, const char *key, const char *path);
 // A Quake II player sound "*file" for a model: players/MODEL/file, else the male
 // set (sound/player/male/file, players/male/file), as the Quake II client falls back.
 const snd_sfx_t *snd_cache_get_sexed(snd_cache_t *c, vfs_t *fs, const char *model, const char *file);
+// One line for the files found missing since the last report (a mod's demo can name
+// two hundred sounds the folders lack); then the count starts again.
+void snd_cache_report(snd_cache_t *c);
 // Delete every buffer. No source may still have one attached.
 void snd_cache_clear(snd_cache_t *c);
 

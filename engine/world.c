@@ -184,6 +184,8 @@ static int set_name(char (*list)[WORLD_NAME_LEN], int32_t *count, int cap, int i
 
 int world_set_model(world_t *w, int index, const char *name)
 {
+    if (index >= 0 && index < WORLD_MAX_MODELS && (index >= w->num_models || strncmp(w->models[index], name, WORLD_NAME_LEN)))
+        w->models_seq++;
     return set_name(w->models, &w->num_models, WORLD_MAX_MODELS, index, name);
 }
 

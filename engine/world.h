@@ -291,6 +291,8 @@ typedef struct world_s {
     int32_t num_sounds;
     int32_t num_images;
     char (*models)[WORLD_NAME_LEN];
+    uint32_t models_seq;              // bumped when a model name is set to a new value (Quake II
+                                      // names models in mid-level): the renderer loads them then
     char (*sounds)[WORLD_NAME_LEN];
     char (*images)[WORLD_NAME_LEN];
     char lightstyles[WORLD_MAX_LIGHTSTYLES][WORLD_STYLE_LEN];

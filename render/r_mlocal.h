@@ -17,6 +17,7 @@ struct r_studio_model_s;   // r_studio.h
 
 typedef struct {
     r_mod_kind_t kind;
+    char name[WORLD_NAME_LEN];   // the world's model name it was loaded for
     mdl_t mdl;
     spr_t spr;
     struct r_studio_model_s *studio;

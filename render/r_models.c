@@ -102,6 +102,7 @@ struct r_models_s {
     uint8_t palette[768];          // the level's (r_models_load_level)
     r_model_t *models;          // parallel to world->models
     int num_models;
+    uint32_t models_seq;        // world->models_seq the list was loaded for
     int explod_index;           // world model index of s_explod.spr, 0 = none
     r_model_t extra[XM_COUNT];  // client-side models of temp entities
     r_model_t box;              // stands in for missing models
@@ -259,6 +260,7 @@ static r_loader_t loader_for(const char *name, const uint8_t *bytes, size_t size
 static int load_model(r_model_t *rm, vfs_t *fs, const char *name, const uint8_t *palette)
 {
     free_model(rm);
+    snprintf(rm->name, sizeof rm->name, "%s", name);
     // "#w_..." are Quake II weapon names, found under each player model
     if (loader_for(name, NULL, 0) == LD_NONE || name[0] == '#')
         return 0;
@@ -545,6 +547,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
                  w->models[first_absent]);
     if (ensure_scratch(m, maxverts) < 0)
         return -1;
+    m->models_seq = w->models_seq;
     update_clients(m, w);
     return missing;
 }
@@ -940,8 +943,37 @@ static uint32_t time_seed(double t, uint32_t salt)
     return (uint32_t)x | 1u;
 }
 
+// Models the game names after the level began (Quake II's grenades, gibs ...): loaded
+// when they are named, as the game's client does, whether played or sought to.
+static void load_new_models(r_models_t *m, const world_t *w)
+{
+    m->models_seq = w->models_seq;
+    int n = w->num_models < WORLD_MAX_MODELS ? w->num_models : WORLD_MAX_MODELS;
+    if (n > m->num_models) {
+        r_model_t *nm = realloc(m->models, (size_t)n * sizeof *nm);
+        if (!nm)
+            return;
+        memset(nm + m->num_models, 0, (size_t)(n - m->num_models) * sizeof *nm);
+        m->models = nm;
+        m->num_models = n;
+    }
+    for (int i = 1; i < n; i++) {
+        r_model_t *rm = &m->models[i];
+        if (!strncmp(rm->name, w->models[i], WORLD_NAME_LEN))
+            continue;
+        if (load_model(rm, m->fs, w->models[i], m->palette) == 1)
+            log_warn("%s: missing, drawn as a box", w->models[i]);
+        if (rm->kind == RMOD_ALIAS)
+            ensure_scratch(m, rm->mdl.numverts);
+        if (ends_with(w->models[i], "s_explod.spr"))
+            m->explod_index = i;
+    }
+}
+
 void r_models_frame(r_models_t *m, const world_t *w)
 {
+    if (m->models && m->models_seq != w->models_seq)
+        load_new_models(m, w);
     // effects of this frame start at the previous frame's time, where drawing resumes
     r_part_advance(&m->part, w->prev_time);
     r_part_reseed(&m->part, time_seed(w->time, 1));

@@ -557,6 +557,41 @@ static void test_seek_matches_play_qfm_e1m4(void **state)
     r_destroy(r);
 }
 
+// Quake II and GoldSrc: their levels, models (MD2, studio), sky boxes, see-through
+// surfaces and HUDs look the same after any seek as when played from the start.
+static void seek_matches_play_in(const char *base, const char *demo, double t0, double step, double t1, int min_refs)
+{
+    cli_t cli;
+    memset(&cli, 0, sizeof(cli));
+    cli.basedir = tu_data(base);
+    renderer_t *r = r_create(160, 100);
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, tu_data(demo), NULL, 0), 0);
+    ref_t *refs;
+    int n = play_reference(&d, &cli, r, t0, step, t1, &refs);
+    demo_close(&d);
+    assert_true(n >= min_refs);
+    int bad;
+    assert_int_equal(demo_open(&d, &cli, tu_data(demo), NULL, 0), 0);
+    seek_check(&d, &cli, r, NULL, refs, n, &bad);
+    if (bad)
+        fail_msg("%s: %d of %d seeks drew other pixels than playing", demo, bad, n);
+    demo_close(&d);
+    free(refs);
+    r_destroy(r);
+}
+
+static void test_seek_matches_play_quake2_goldsrc(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    log_set_level(0);
+    seek_matches_play_in("quake2", "quake2/demos/q2demo1_p31.dm2", 14.0, 0.7, 76.0, 80);
+    seek_matches_play_in("quake2", "quake2/demos/action_demo.dm2", 1.0, 2.3, 100.0, 40);
+    seek_matches_play_in("goldsrc", "goldsrc/demos/valve_c1a0.dem", 0.1, 0.13, 2.8, 20);
+    seek_matches_play_in("goldsrc", "goldsrc/demos/cstrike_crossfire.dem", 0.1, 0.23, 7.3, 30);
+}
+
 // The same on the built-in demo (no game data needed): effects, the door, the
 // explosion and the HUD after any seek look as when played from the start.
 static void test_seek_matches_play_builtin(void **state)
@@ -621,6 +656,7 @@ int main(void)
         cmocka_unit_test(test_export_frames_and_sound),
         cmocka_unit_test(test_export_y4m_decodes),
         cmocka_unit_test(test_seek_matches_play_qfm_e1m4),
+        cmocka_unit_test(test_seek_matches_play_quake2_goldsrc),
         cmocka_unit_test(test_seek_matches_play_builtin),
         cmocka_unit_test(test_play_under_xvfb),
     };

@@ -102,7 +102,7 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
     }
     snprintf(r->map, sizeof r->map, "%s", w->map);
     if (w->game == GAME_FORSAKEN)
-        rc = r->fsworld ? rc : -1;
+        rc = r->fsworld ? 0 : -1;   // the level brings its own palette
     else if (w->map[0]) {
         size_t size = 0;
         uint8_t *data = fs ? vfs_load(fs, w->map, &size) : NULL;

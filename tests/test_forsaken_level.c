@@ -14,6 +14,7 @@
 
 #include "assets/mxv.h"
 #include "assets/pal.h"
+#include "formats/forsaken.h"
 #include "render/r_fsworld.h"
 
 static const char *const levels[] = { "alpha", "arena", "fourball", "midpand", "pandora",
@@ -308,6 +309,34 @@ static void test_bmp(void **state)
     assert_string_equal(err, "offset 28: expected 8 bits a pixel, uncompressed, got 24 bits, compression 0");
 }
 
+// The camera the renderer builds from the decoder's angles is the ship's own
+// frame: the quaternion's images of z (forward), x (right) and y (up), roll included.
+static void test_view_vectors(void **state)
+{
+    (void)state;
+    const float quats[][4] = { { 1, 0, 0, 0 }, { 0.9f, 0.1f, -0.3f, 0.2f }, { 0.2f, 0.7f, 0.1f, -0.6f }, { 0.5f, -0.5f, 0.5f, 0.5f } };
+    const float banks[] = { 0, 20, -75, 5 };
+    for (int i = 0; i < 4; i++) {
+        double w = quats[i][0], x = quats[i][1], y = quats[i][2], z = quats[i][3];
+        double len = sqrt(w * w + x * x + y * y + z * z);
+        w /= len, x /= len, y /= len, z /= len;
+        // the bank turns about the ship's forward axis after the quaternion
+        double h = banks[i] * M_PI / 360, bw = cos(h), bz = sin(h);
+        double qw = w * bw - z * bz, qx = x * bw + y * bz, qy = y * bw - x * bz, qz = z * bw + w * bz;
+        w = qw, x = qx, y = qy, z = qz;
+        double fwd[3] = { 2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y) };
+        double right[3] = { 1 - 2 * (y * y + z * z), 2 * (x * y + w * z), 2 * (x * z - w * y) };
+        double up[3] = { 2 * (x * y - w * z), 1 - 2 * (x * x + z * z), 2 * (y * z + w * x) };
+        float ang[3], f[3], r[3], u[3];
+        fs_quat_to_angles(quats[i], banks[i], ang);
+        r_fs_angle_vectors(ang, f, r, u);
+        for (int k = 0; k < 3; k++) {
+            if (fabs(f[k] - fwd[k]) > 1e-4 || fabs(r[k] - right[k]) > 1e-4 || fabs(u[k] - up[k]) > 1e-4)
+                fail_msg("quat %d axis %d: forward %g/%g right %g/%g up %g/%g", i, k, f[k], fwd[k], r[k], right[k], u[k], up[k]);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -316,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_golden),
         cmocka_unit_test(test_bad_bytes),
         cmocka_unit_test(test_bmp),
+        cmocka_unit_test(test_view_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -309,6 +309,54 @@ static void test_bmp(void **state)
     assert_string_equal(err, "offset 28: expected 8 bits a pixel, uncompressed, got 24 bits, compression 0");
 }
 
+// The fuzzing seed tests/corpus/mxv/quad_tex.mxv: a 128-unit square 256 ahead, its
+// texture a.bmp (the 4x2 BMP appended to it, served as every texture file).
+static uint8_t *tail_bmp(void *ctx, const char *path, size_t *size)
+{
+    (void)path;
+    size_t n;
+    uint8_t *d = tu_read("tests/corpus/mxv/quad_tex.mxv", &n);
+    assert_non_null(d);
+    *size = 1086;
+    memmove(d, d + n - 1086, 1086);
+    (void)ctx;
+    return d;
+}
+
+static void test_synthetic_quad(void **state)
+{
+    (void)state;
+    size_t n;
+    uint8_t *d = tu_read("tests/corpus/mxv/quad_tex.mxv", &n);
+    assert_non_null(d);
+    char err[256] = "";
+    asset_files_t files = { tail_bmp, NULL };
+    r_fsworld_t *fw = r_fsworld_from_bytes(d, 206, "levels/q/q.mxv", &files, err, sizeof err);
+    assert_non_null(fw);
+    const mxv_t *m = r_fsworld_mesh(fw);
+    assert_int_equal(m->num_verts, 4);
+    assert_int_equal(m->num_tris, 2);
+    assert_int_equal(m->textures_missing, 0);
+    assert_int_equal(m->textures[0].width, 4);
+    float org[3] = { 0, 0, 0 }, ang[3] = { 0, 0, 0 };
+    shot_t s;
+    assert_int_equal(render(fw, &s, 64, 64, org, ang), 2);
+    // +-64 units at 256 ahead: +-8 columns (32 pixels per unit at z = 1) and +-10.7 rows
+    // (42.7 at 4:3), rows 21..42 by pixel centres.
+    int covered = 0;
+    for (int k = 0; k < 64 * 64; k++)
+        covered += s.z[k] != 0;
+    assert_int_equal(covered, 16 * 22);
+    assert_true(fabsf(s.z[32 * 64 + 32] - 1.0f / 256) < 1e-6f);
+    // Looking back, the square faces away: culled.
+    ang[1] = 180;
+    shot_free(&s);
+    assert_int_equal(render(fw, &s, 64, 64, org, ang), 0);
+    shot_free(&s);
+    r_fsworld_free(fw);
+    free(d);
+}
+
 // The camera the renderer builds from the decoder's angles is the ship's own
 // frame: the quaternion's images of z (forward), x (right) and y (up), roll included.
 static void test_view_vectors(void **state)
@@ -346,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_bad_bytes),
         cmocka_unit_test(test_bmp),
         cmocka_unit_test(test_view_vectors),
+        cmocka_unit_test(test_synthetic_quad),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -424,6 +424,7 @@ static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, cons
     // Data/Levels/NAME/NAME.MXV (the file system is case-insensitive)
     snprintf(w->map, sizeof(w->map), "levels/%.24s/%.24s.mxv", st->hdr.level, st->hdr.level);
     copy_str(w->level_name, sizeof(w->level_name), st->hdr.level);
+    w->level_seq++;   // tells the players and `shot` there is a level to load
     w->maxclients = FS_MAX_PLAYERS;
     w->deathmatch = 1;
     w->playernum = 0;

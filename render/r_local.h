@@ -20,6 +20,7 @@
 #include "../assets/bsp.h"
 #include "../assets/pal.h"
 #include "r_2d.h"
+#include "r_fsworld.h"
 #include "r_models.h"
 #include "r_view.h"
 #include "render.h"
@@ -97,6 +98,7 @@ struct renderer_s {
     r_2d_t *r2d;
 
     bsp_t *bsp;
+    r_fsworld_t *fsworld;        // a Forsaken level (drawn instead of a BSP world)
     char map[WORLD_NAME_LEN];
     r_face_t *faces;
     int *trans_faces;            // see-through world faces of this frame, drawn after the solid ones

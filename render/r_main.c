@@ -58,6 +58,7 @@ void r_destroy(renderer_t *r)
     if (!r)
         return;
     bsp_free(r->bsp);
+    r_fsworld_free(r->fsworld);
     r_skybox_free(r);
     free(r->faces);
     free(r->trans_faces);
@@ -94,8 +95,16 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
     memcpy(r->shown_palette, r->pal.palette, 768);
     bsp_free(r->bsp);
     r->bsp = NULL;
+    r_fsworld_free(r->fsworld);
+    r->fsworld = w->game == GAME_FORSAKEN ? r_fsworld_load(fs, w->map, err, errcap) : NULL;
+    if (r->fsworld) {
+        pal_set(&r->pal, r_fsworld_palette(r->fsworld), 256);
+        memcpy(r->shown_palette, r->pal.palette, 768);
+    }
     snprintf(r->map, sizeof r->map, "%s", w->map);
-    if (w->map[0]) {
+    if (w->game == GAME_FORSAKEN)
+        rc = r->fsworld ? 0 : -1;   // the level brings its own palette
+    else if (w->map[0]) {
         size_t size = 0;
         uint8_t *data = fs ? vfs_load(fs, w->map, &size) : NULL;
         char berr[512] = "";
@@ -118,7 +127,7 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
     }
     r_world_setup(r);
     r_skybox_load(r, fs);
-    if (w->map[0] && !r->bsp && rc == 0) {
+    if (w->map[0] && !r->bsp && !r->fsworld && rc == 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory", w->map);
         rc = -1;
@@ -188,7 +197,7 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
         float f = e->lerp_ok ? (float)frac : 1.0f;
         for (int k = 0; k < 3; k++)
             org[k] = e->prev.origin[k] + (e->cur.origin[k] - e->prev.origin[k]) * f;
-        if (!wv->intermission) {
+        if (!wv->intermission && w->game != GAME_FORSAKEN) {   // a Forsaken ship's eye is its centre
             int zero = wv->ofs[0] == 0 && wv->ofs[1] == 0 && wv->ofs[2] == 0;
             for (int k = 0; k < 3; k++)
                 org[k] += zero ? (k == 2 ? 22.0f : 0.0f) : wv->ofs[k];
@@ -208,7 +217,7 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
             ang[k] += wv->punch[k];
     memcpy(v->vieworg, org, sizeof org);
     memcpy(v->viewangles, ang, sizeof ang);
-    r_angle_vectors(ang, v->vpn, v->vright, v->vup);
+    (w->game == GAME_FORSAKEN ? r_fs_angle_vectors : r_angle_vectors)(ang, v->vpn, v->vright, v->vup);
 
     // Field of view: `fov` is horizontal at 4:3; wider screens keep 4:3's
     // vertical angle. 320x200 and 640x400 are 4:3 screens with tall pixels, as
@@ -320,6 +329,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
 
     r->view_contents = 0;
     r_draw_world(r, w);
+    r->stat_polys += r_fsworld_draw(r->fsworld, v);
     int world_polys = r->stat_polys;
     r_draw_brush_entities(r, w, frac);
     r->stat_brush_polys = r->stat_polys - world_polys;

@@ -1,0 +1,464 @@
+// mxv.c -- Forsaken level meshes (.MXV) and their BMP textures, bounded by the file
+//
+// Layout (established on the ten levels of the game data, docs/forsaken.md):
+//   "PRJX", u32 version (3), u16 texture count, that many NUL-terminated file names,
+//   u16 group count; per group u16 buffer count; per buffer u32 type (low part the
+//   execute buffer's size: vertices x 32 + triangles x 8), u16 vertex count,
+//   vertices (32 bytes: f32 x y z, u32 reserved, u32 colour ARGB, u32 specular,
+//   f32 tu tv), u16 texture group count; per texture group five u16 (type, first
+//   vertex, vertex count, texture, triangle count) and its triangles (20 bytes:
+//   u16 v0 v1 v2 indexing the buffer's vertices, u16 edge flags, f32 normal[3]).
+#include "mxv.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pal.h"
+
+static uint16_t rd_u16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static uint32_t rd_u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+static int32_t rd_s32(const uint8_t *p) { return (int32_t)rd_u32(p); }
+
+static float rd_f32(const uint8_t *p)
+{
+    uint32_t u = rd_u32(p);
+    float f;
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+// A cursor over the file; the first failure is kept, every later read is refused.
+typedef struct {
+    const uint8_t *data;
+    size_t size, at;
+    const char *name;
+    char *err;
+    size_t errcap;
+    int failed;
+} cur_t;
+
+static int failf(cur_t *c, size_t offset, const char *fmt, ...)
+{
+    if (c->failed)
+        return -1;
+    c->failed = 1;
+    if (c->err && c->errcap) {
+        char msg[200];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        snprintf(c->err, c->errcap, "%s: offset %zu: expected %s", c->name, offset, msg);
+    }
+    return -1;
+}
+
+// Are n items of `each` bytes left? (No multiplication that could overflow.)
+static int need(cur_t *c, size_t n, size_t each, const char *what)
+{
+    if (c->failed)
+        return -1;
+    if (n > (c->size - c->at) / each)
+        return failf(c, c->at, "%zu %s (%zu bytes), file has %zu left", n, what, n * each, c->size - c->at);
+    return 0;
+}
+
+static int get_u16(cur_t *c, const char *what, int *out)
+{
+    if (need(c, 1, 2, what) < 0)
+        return -1;
+    *out = rd_u16(c->data + c->at);
+    c->at += 2;
+    return 0;
+}
+
+typedef struct {
+    mxv_t *m;
+    int fill;       // 0: validate and count, 1: copy into m (already validated)
+    int verts, tris, buffers;
+} walk_t;
+
+static void vertex(mxv_vertex_t *v, const uint8_t *p)
+{
+    for (int k = 0; k < 3; k++)
+        v->pos[k] = rd_f32(p + k * 4);
+    uint32_t col = rd_u32(p + 16);
+    v->a = (uint8_t)(col >> 24);
+    v->r = (uint8_t)(col >> 16);
+    v->g = (uint8_t)(col >> 8);
+    v->b = (uint8_t)col;
+    // An 8-bit colormap cannot tint: a coloured light lights as much as its brightest channel.
+    v->light = v->r > v->g ? (v->r > v->b ? v->r : v->b) : (v->g > v->b ? v->g : v->b);
+    v->st[0] = rd_f32(p + 24);
+    v->st[1] = rd_f32(p + 28);
+}
+
+static int texgroup(cur_t *c, walk_t *w, int nv, int base)
+{
+    size_t at = c->at;
+    if (need(c, 1, MXV_TEXGROUP_SIZE, "a texture group header") < 0)
+        return -1;
+    const uint8_t *p = c->data + at;
+    int first = rd_u16(p + 2), count = rd_u16(p + 4), tex = rd_u16(p + 6), ntri = rd_u16(p + 8);
+    if (first + count > nv)
+        return failf(c, at + 2, "vertices %d..%d inside the buffer's %d", first, first + count - 1, nv);
+    if (tex >= w->m->num_textures)
+        return failf(c, at + 6, "a texture number below %d, got %d", w->m->num_textures, tex);
+    c->at += MXV_TEXGROUP_SIZE;
+    if (need(c, (size_t)ntri, MXV_TRIANGLE_SIZE, "triangles") < 0)
+        return -1;
+    for (int i = 0; i < ntri; i++, c->at += MXV_TRIANGLE_SIZE) {
+        const uint8_t *t = c->data + c->at;
+        int v[3] = { rd_u16(t), rd_u16(t + 2), rd_u16(t + 4) };
+        for (int k = 0; k < 3; k++)
+            if (v[k] < first || v[k] >= first + count)
+                return failf(c, c->at + (size_t)k * 2, "a vertex of texture group %d..%d, got %d", first, first + count - 1, v[k]);
+        if (w->fill) {
+            mxv_tri_t *o = &w->m->tris[w->tris];
+            for (int k = 0; k < 3; k++) {
+                o->v[k] = (uint32_t)(base + v[k]);
+                o->normal[k] = rd_f32(t + 8 + k * 4);
+            }
+            o->texture = tex;
+        }
+        w->tris++;
+    }
+    return 0;
+}
+
+static int buffer(cur_t *c, walk_t *w)
+{
+    size_t at = c->at;
+    if (need(c, 1, 6, "a buffer header (u32 type, u16 vertex count)") < 0)
+        return -1;
+    uint32_t type = rd_u32(c->data + at);
+    int nv = rd_u16(c->data + at + 4);
+    c->at += 6;
+    if (need(c, (size_t)nv, MXV_VERTEX_SIZE, "vertices") < 0)
+        return -1;
+    int base = w->verts, first_tri = w->tris;
+    if (w->fill)
+        for (int i = 0; i < nv; i++)
+            vertex(&w->m->verts[base + i], c->data + c->at + (size_t)i * MXV_VERTEX_SIZE);
+    c->at += (size_t)nv * MXV_VERTEX_SIZE;
+    w->verts += nv;
+    int ntg;
+    if (get_u16(c, "a texture group count", &ntg) < 0)
+        return -1;
+    for (int i = 0; i < ntg; i++)
+        if (texgroup(c, w, nv, base) < 0)
+            return -1;
+    if (w->fill) {
+        mxv_buffer_t *b = &w->m->buffers[w->buffers];
+        b->first_vert = base;
+        b->num_verts = nv;
+        b->first_tri = first_tri;
+        b->num_tris = w->tris - first_tri;
+        // The type is the buffer's byte size plus flags above it; the size may outgrow 16 bits.
+        uint32_t bytes = (uint32_t)nv * 32u + (uint32_t)b->num_tris * 8u;
+        b->flags = (type >= bytes && ((type - bytes) & 0xffff) == 0) ? (type - bytes) >> 16 : type >> 16;
+    }
+    w->buffers++;
+    return 0;
+}
+
+static int walk(cur_t *c, walk_t *w, size_t groups_at)
+{
+    c->at = groups_at;
+    int ng;
+    if (get_u16(c, "a group count", &ng) < 0)
+        return -1;
+    w->m->num_groups = ng;
+    for (int g = 0; g < ng; g++) {
+        int nb;
+        if (get_u16(c, "a buffer count", &nb) < 0)
+            return -1;
+        int first = w->buffers;
+        for (int i = 0; i < nb; i++)
+            if (buffer(c, w) < 0)
+                return -1;
+        if (w->fill) {
+            mxv_group_t *gr = &w->m->groups[g];
+            gr->first_buffer = first;
+            gr->num_buffers = nb;
+        }
+    }
+    return 0;
+}
+
+static void group_bounds(mxv_t *m)
+{
+    for (int g = 0; g < m->num_groups; g++) {
+        mxv_group_t *gr = &m->groups[g];
+        int any = 0;
+        for (int b = gr->first_buffer; b < gr->first_buffer + gr->num_buffers; b++)
+            for (int i = 0; i < m->buffers[b].num_verts; i++) {
+                const float *p = m->verts[m->buffers[b].first_vert + i].pos;
+                for (int k = 0; k < 3; k++) {
+                    if (!any || p[k] < gr->mins[k])
+                        gr->mins[k] = p[k];
+                    if (!any || p[k] > gr->maxs[k])
+                        gr->maxs[k] = p[k];
+                }
+                any = 1;
+            }
+    }
+}
+
+static int header(cur_t *c, mxv_t *m)
+{
+    if (need(c, 1, 10, "a header (\"PRJX\", u32 version, u16 texture count)") < 0)
+        return -1;
+    if (memcmp(c->data, MXV_MAGIC, 4) != 0)
+        return failf(c, 0, "the magic \"PRJX\"");
+    m->version = rd_s32(c->data + 4);
+    if (m->version != MXV_VERSION)
+        return failf(c, 4, "version %d, got %d", MXV_VERSION, m->version);
+    int nt = rd_u16(c->data + 8);
+    c->at = 10;
+    if (nt > MXV_MAX_TEXTURES)
+        return failf(c, 8, "at most %d textures, got %d", MXV_MAX_TEXTURES, nt);
+    m->textures = calloc(nt ? (size_t)nt : 1, sizeof(*m->textures));
+    if (!m->textures)
+        return failf(c, 8, "memory for %d textures", nt);
+    m->num_textures = nt;
+    for (int i = 0; i < nt; i++) {
+        const uint8_t *s = c->data + c->at, *end = memchr(s, 0, c->size - c->at);
+        if (!end)
+            return failf(c, c->at, "a NUL-terminated texture file name");
+        size_t len = (size_t)(end - s);
+        if (len == 0 || len >= MXV_NAME_LEN)
+            return failf(c, c->at, "a texture file name of 1..%d characters, got %zu", MXV_NAME_LEN - 1, len);
+        memcpy(m->textures[i].name, s, len);
+        c->at += len + 1;
+    }
+    return 0;
+}
+
+void mxv_free(mxv_t *m)
+{
+    if (!m)
+        return;
+    free(m->textures);
+    free(m->groups);
+    free(m->buffers);
+    free(m->verts);
+    free(m->tris);
+    free(m->texels);
+    free(m);
+}
+
+mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap)
+{
+    cur_t c = { data, size, 0, name ? name : "mxv", err, errcap, 0 };
+    if (err && errcap)
+        err[0] = 0;
+    mxv_t *m = calloc(1, sizeof(*m));
+    if (!m) {
+        failf(&c, 0, "memory for the level");
+        return NULL;
+    }
+    if (!data)
+        c.size = 0;
+    if (header(&c, m) < 0)
+        goto bad;
+    size_t groups_at = c.at;
+    walk_t w = { m, 0, 0, 0, 0 };
+    if (walk(&c, &w, groups_at) < 0)
+        goto bad;
+    m->mesh_end = c.at;
+    // Every count was read from bytes that are in the file: these are bounded by its size.
+    m->groups = calloc(m->num_groups ? (size_t)m->num_groups : 1, sizeof(*m->groups));
+    m->buffers = calloc(w.buffers ? (size_t)w.buffers : 1, sizeof(*m->buffers));
+    m->verts = malloc((w.verts ? (size_t)w.verts : 1) * sizeof(*m->verts));
+    m->tris = malloc((w.tris ? (size_t)w.tris : 1) * sizeof(*m->tris));
+    if (!m->groups || !m->buffers || !m->verts || !m->tris) {
+        failf(&c, groups_at, "memory for %d vertices and %d triangles", w.verts, w.tris);
+        goto bad;
+    }
+    m->num_buffers = w.buffers;
+    m->num_verts = w.verts;
+    m->num_tris = w.tris;
+    walk_t fill = { m, 1, 0, 0, 0 };
+    walk(&c, &fill, groups_at);
+    group_bounds(m);
+    return m;
+bad:
+    mxv_free(m);
+    return NULL;
+}
+
+// ---- textures -------------------------------------------------------------------
+
+int mxv_bmp_load(const uint8_t *data, size_t size, int max_side, int *width, int *height, uint8_t **pixels,
+                 uint8_t palette[768], char *err, size_t errcap)
+{
+    cur_t c = { data, data ? size : 0, 0, "bmp", NULL, 0, 0 };
+    char msg[256] = "";
+    c.err = msg;
+    c.errcap = sizeof msg;
+    *pixels = NULL;
+    if (c.size < 54 || data[0] != 'B' || data[1] != 'M') {
+        failf(&c, 0, "a BMP file header (\"BM\", 54 bytes)");
+        goto bad;
+    }
+    uint32_t bits_at = rd_u32(data + 10), hsize = rd_u32(data + 14);
+    int32_t w = rd_s32(data + 18), h = rd_s32(data + 22);
+    int bpp = rd_u16(data + 28);
+    uint32_t comp = rd_u32(data + 30), used = rd_u32(data + 46);
+    if (hsize < 40 || hsize > c.size - 14) {
+        failf(&c, 14, "an info header of 40.. bytes, got %u", hsize);
+        goto bad;
+    }
+    if (bpp != 8 || comp != 0) {
+        failf(&c, 28, "8 bits a pixel, uncompressed, got %d bits, compression %u", bpp, comp);
+        goto bad;
+    }
+    int flip = h > 0;   // positive height: bottom row first
+    int64_t ah = h < 0 ? -(int64_t)h : h;
+    if (w < 1 || w > max_side || ah < 1 || ah > max_side) {
+        failf(&c, 18, "a picture of 1..%d pixels a side, got %dx%lld", max_side, w, (long long)ah);
+        goto bad;
+    }
+    if (used == 0 || used > 256)
+        used = 256;
+    size_t pal_at = 14 + (size_t)hsize;
+    if ((size_t)used * 4 > c.size - pal_at) {
+        failf(&c, pal_at, "a palette of %u colours", used);
+        goto bad;
+    }
+    memset(palette, 0, 768);
+    for (uint32_t i = 0; i < used; i++) {   // stored blue, green, red, 0
+        palette[i * 3] = data[pal_at + i * 4 + 2];
+        palette[i * 3 + 1] = data[pal_at + i * 4 + 1];
+        palette[i * 3 + 2] = data[pal_at + i * 4];
+    }
+    size_t pitch = ((size_t)w + 3) & ~(size_t)3;
+    if (bits_at > c.size || (size_t)ah > (c.size - bits_at) / pitch) {
+        failf(&c, 10, "%lld rows of %zu bytes from offset %u inside the %zu-byte file", (long long)ah, pitch, bits_at, c.size);
+        goto bad;
+    }
+    *pixels = malloc((size_t)w * (size_t)ah);
+    if (!*pixels) {
+        failf(&c, 0, "memory for the picture");
+        goto bad;
+    }
+    for (int64_t y = 0; y < ah; y++) {
+        int64_t src = flip ? ah - 1 - y : y;
+        memcpy(*pixels + (size_t)y * (size_t)w, data + bits_at + (size_t)src * pitch, (size_t)w);
+    }
+    *width = w;
+    *height = (int)ah;
+    return 0;
+bad:
+    if (err && errcap)
+        snprintf(err, errcap, "%s", msg + 5);   // without the "bmp: " prefix
+    return -1;
+}
+
+typedef struct {
+    uint8_t *pixels;
+    int width, height;
+    uint8_t pal[768];
+} bmp_src_t;
+
+static uint8_t *load_texture_file(const asset_files_t *files, const char *dir, const char *name, size_t *size)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/textures/%s", dir ? dir : ".", name);
+    uint8_t *d = asset_load(files, path, size);
+    if (!d) {
+        snprintf(path, sizeof path, "textures/%s", name);
+        d = asset_load(files, path, size);
+    }
+    return d;
+}
+
+// The palette: the textures' colours by median cut (as a GoldSrc level's), with
+// a grey ramp kept so the darkened colormap rows have something to fall on.
+static void choose_palette(mxv_t *m, const bmp_src_t *src, uint32_t *hist)
+{
+    for (int i = 0; i < m->num_textures; i++) {
+        const bmp_src_t *s = &src[i];
+        if (!s->pixels)
+            continue;
+        uint32_t counts[256] = { 0 };
+        size_t np = (size_t)s->width * (size_t)s->height;
+        for (size_t k = 0; k < np; k++)
+            counts[s->pixels[k]]++;
+        for (int c = 0; c < 256; c++)
+            if (counts[c])
+                hist[(s->pal[c * 3] >> 3) << 10 | (s->pal[c * 3 + 1] >> 3) << 5 | s->pal[c * 3 + 2] >> 3] += counts[c];
+    }
+    memset(m->palette, 0, sizeof m->palette);
+    int n = pal_median_cut(hist, 240, m->palette);
+    for (int g = 0; n < 256; g++, n++)
+        m->palette[n * 3] = m->palette[n * 3 + 1] = m->palette[n * 3 + 2] = (uint8_t)(g * 255 / 15 > 255 ? 255 : g * 255 / 15);
+}
+
+int mxv_load_textures(mxv_t *m, const asset_files_t *files, const char *dir)
+{
+    int nt = m->num_textures, missing = 0;
+    bmp_src_t *src = calloc(nt ? (size_t)nt : 1, sizeof(*src));
+    uint32_t *hist = calloc(32768, sizeof(uint32_t));
+    int rc = -1;
+    if (!src || !hist)
+        goto done;
+    size_t total = 0;
+    for (int i = 0; i < nt; i++) {
+        size_t size = 0;
+        uint8_t *d = load_texture_file(files, dir, m->textures[i].name, &size);
+        char err[256];
+        int ok = d && mxv_bmp_load(d, size, MXV_MAX_TEX_SIDE, &src[i].width, &src[i].height, &src[i].pixels, src[i].pal, err,
+                                   sizeof err) == 0;
+        // Texture coordinates wrap by masking: sides must be powers of two (the game's all are).
+        if (ok && ((src[i].width & (src[i].width - 1)) || (src[i].height & (src[i].height - 1))))
+            ok = 0;
+        if (!ok) {
+            free(src[i].pixels);
+            src[i].pixels = NULL;
+            src[i].width = src[i].height = MXV_DEFAULT_SIDE;
+            m->textures[i].missing = 1;
+            missing++;
+        }
+        free(d);
+        total += (size_t)src[i].width * (size_t)src[i].height;
+    }
+    choose_palette(m, src, hist);
+    free(m->texels);
+    m->texels = malloc(total ? total : 1);
+    if (!m->texels)
+        goto done;
+    m->texels_size = total;
+    uint8_t light = (uint8_t)pal_nearest(m->palette, 256, 150, 150, 150), dark = (uint8_t)pal_nearest(m->palette, 256, 90, 90, 90);
+    size_t o = 0;
+    for (int i = 0; i < nt; i++) {
+        mxv_texture_t *t = &m->textures[i];
+        t->width = src[i].width;
+        t->height = src[i].height;
+        t->offset = o;
+        size_t np = (size_t)t->width * (size_t)t->height;
+        if (!src[i].pixels) {
+            for (int y = 0; y < t->height; y++)
+                for (int x = 0; x < t->width; x++)
+                    m->texels[o + (size_t)y * (size_t)t->width + (size_t)x] = ((x >> 2) ^ (y >> 2)) & 1 ? light : dark;
+        } else {
+            uint8_t lut[256];
+            for (int c = 0; c < 256; c++)
+                lut[c] = (uint8_t)pal_nearest(m->palette, 256, src[i].pal[c * 3], src[i].pal[c * 3 + 1], src[i].pal[c * 3 + 2]);
+            for (size_t k = 0; k < np; k++)
+                m->texels[o + k] = lut[src[i].pixels[k]];
+        }
+        o += np;
+    }
+    m->textures_missing = missing;
+    rc = missing;
+done:
+    for (int i = 0; src && i < nt; i++)
+        free(src[i].pixels);
+    free(src);
+    free(hist);
+    return rc;
+}

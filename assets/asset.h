@@ -23,4 +23,11 @@ static inline uint8_t *asset_load(const asset_files_t *f, const char *path, size
     return (f && f->fn) ? f->fn(f->ctx, path, size) : NULL;
 }
 
+// "offset N: " and the formatted rest into err (the loaders' error form); returns -1.
+int asset_fail(char *err, size_t cap, size_t off, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
 #endif

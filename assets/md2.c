@@ -1,8 +1,8 @@
 // md2.c -- Quake II alias model loader: header and sections checked against the file before use
 #include "md2.h"
+#include "asset.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,27 +22,12 @@ typedef struct {
     int32_t ofs_skins, ofs_st, ofs_tris, ofs_frames, ofs_glcmds, ofs_end;
 } md2_header_t;
 
-static int fail(char *err, size_t cap, size_t off, const char *fmt, ...)
-{
-    if (err && cap) {
-        int n = snprintf(err, cap, "offset %zu: ", off);
-        if (n < 0)
-            n = 0;
-        if ((size_t)n < cap) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + n, cap - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return -1;
-}
 
 // A count in the header (at byte `at`) within lo..hi.
 static int check_count(int32_t v, int32_t lo, int32_t hi, size_t at, const char *what, char *err, size_t cap)
 {
     if (v < lo || v > hi)
-        return fail(err, cap, at, "expected %d..%d %s, found %d", lo, hi, what, v);
+        return asset_fail(err, cap, at, "expected %d..%d %s, found %d", lo, hi, what, v);
     return 0;
 }
 
@@ -52,7 +37,7 @@ static int check_section(int32_t ofs, int32_t count, size_t elem, size_t size, s
 {
     size_t bytes = (size_t)count * elem;
     if (ofs < MD2_HEADER_SIZE || (size_t)ofs > size || bytes > size - (size_t)ofs)
-        return fail(err, cap, at, "expected %s (%zu bytes) inside the %zu-byte file, found them at %d", what, bytes,
+        return asset_fail(err, cap, at, "expected %s (%zu bytes) inside the %zu-byte file, found them at %d", what, bytes,
                     size, ofs);
     return 0;
 }
@@ -60,18 +45,18 @@ static int check_section(int32_t ofs, int32_t count, size_t elem, size_t size, s
 static int read_header(md2_header_t *h, const uint8_t *data, size_t size, char *err, size_t cap)
 {
     if (size < MD2_HEADER_SIZE)
-        return fail(err, cap, 0, "expected a 68-byte MD2 header, found %zu bytes", size);
+        return asset_fail(err, cap, 0, "expected a 68-byte MD2 header, found %zu bytes", size);
     if (memcmp(data, "IDP2", 4) != 0)
-        return fail(err, cap, 0, "expected magic \"IDP2\"");
+        return asset_fail(err, cap, 0, "expected magic \"IDP2\"");
     msg_t r;
     msg_init(&r, data, size, 0);
     int32_t *f = &h->ident;
     for (int i = 0; i < 17; i++)
         f[i] = msg_s32(&r);
     if (h->version != 8)
-        return fail(err, cap, 4, "expected MD2 version 8, found %d", h->version);
+        return asset_fail(err, cap, 4, "expected MD2 version 8, found %d", h->version);
     if (h->skinwidth < 1 || h->skinheight < 1 || h->skinwidth > MD2_MAX_SKIN_DIM || h->skinheight > MD2_MAX_SKIN_DIM)
-        return fail(err, cap, 8, "expected skin size 1..%d, found %dx%d", MD2_MAX_SKIN_DIM, h->skinwidth,
+        return asset_fail(err, cap, 8, "expected skin size 1..%d, found %dx%d", MD2_MAX_SKIN_DIM, h->skinwidth,
                     h->skinheight);
     if (check_count(h->num_skins, 0, MD2_MAX_SKINS, 20, "skins", err, cap) < 0 ||
         check_count(h->num_xyz, 1, MD2_MAX_XYZ, 24, "vertices", err, cap) < 0 ||
@@ -81,7 +66,7 @@ static int read_header(md2_header_t *h, const uint8_t *data, size_t size, char *
         return -1;
     int32_t least = MD2_FRAME_HEADER + 4 * h->num_xyz;
     if (h->framesize < least || h->framesize > least + 65536)
-        return fail(err, cap, 16, "expected a frame size of %d (40 + 4 per vertex), found %d", least, h->framesize);
+        return asset_fail(err, cap, 16, "expected a frame size of %d (40 + 4 per vertex), found %d", least, h->framesize);
     if (check_section(h->ofs_skins, h->num_skins, MD2_SKIN_NAME, size, 44, "the skin names", err, cap) < 0 ||
         check_section(h->ofs_st, h->num_st, 4, size, 48, "the texture coordinates", err, cap) < 0 ||
         check_section(h->ofs_tris, h->num_tris, 12, size, 52, "the triangles", err, cap) < 0 ||
@@ -108,7 +93,7 @@ static int build_mesh(mdl_t *m, const md2_header_t *h, const uint8_t *data, int3
     *xyz_of = malloc(corners * sizeof(int32_t));
     m->tris = calloc((size_t)h->num_tris, sizeof(mdl_tri_t));
     if (!keys || !st_of || !*xyz_of || !m->tris) {
-        fail(err, cap, 0, "out of memory");
+        asset_fail(err, cap, 0, "out of memory");
         goto out;
     }
     msg_t r;
@@ -122,11 +107,11 @@ static int build_mesh(mdl_t *m, const md2_header_t *h, const uint8_t *data, int3
             st[k] = (int32_t)msg_u16(&r);
         for (int k = 0; k < 3; k++) {
             if (xyz[k] >= h->num_xyz) {
-                fail(err, cap, off, "expected vertex index 0..%d in triangle %d, found %d", h->num_xyz - 1, i, xyz[k]);
+                asset_fail(err, cap, off, "expected vertex index 0..%d in triangle %d, found %d", h->num_xyz - 1, i, xyz[k]);
                 goto out;
             }
             if (st[k] >= h->num_st) {
-                fail(err, cap, off + 6, "expected texture coordinate index 0..%d in triangle %d, found %d",
+                asset_fail(err, cap, off + 6, "expected texture coordinate index 0..%d in triangle %d, found %d",
                      h->num_st - 1, i, st[k]);
                 goto out;
             }
@@ -152,14 +137,14 @@ static int build_mesh(mdl_t *m, const md2_header_t *h, const uint8_t *data, int3
         m->tris[corner / 3].facesfront = 1;
     }
     if (nv > MDL_MAX_VERTS) {
-        fail(err, cap, 32, "expected at most %d distinct triangle corners, found %d", MDL_MAX_VERTS, nv);
+        asset_fail(err, cap, 32, "expected at most %d distinct triangle corners, found %d", MDL_MAX_VERTS, nv);
         goto out;
     }
     m->numverts = nv;
     m->numtris = h->num_tris;
     m->st = calloc((size_t)nv, sizeof(mdl_stvert_t));
     if (!m->st) {
-        fail(err, cap, 0, "out of memory");
+        asset_fail(err, cap, 0, "out of memory");
         goto out;
     }
     for (int i = 0; i < nv; i++) {
@@ -187,7 +172,7 @@ static int read_frames(mdl_t *m, const md2_header_t *h, const uint8_t *data, con
     m->pose_xform = malloc((size_t)h->num_frames * 6 * sizeof(float));
     m->intervals = calloc(1, sizeof(float));
     if (!m->frames || !m->poses || !m->pose_xform || !m->intervals)
-        return fail(err, cap, 0, "out of memory");
+        return asset_fail(err, cap, 0, "out of memory");
     for (int k = 0; k < 3; k++) {
         m->mins[k] = 1e30f;
         m->maxs[k] = -1e30f;
@@ -201,7 +186,7 @@ static int read_frames(mdl_t *m, const md2_header_t *h, const uint8_t *data, con
             x[k] = msg_f32(&r);
             // a scale past 2^20 a step would put vertices beyond any level
             if (!isfinite(x[k]) || fabsf(x[k]) > 1048576.0f)
-                return fail(err, cap, off + 4 * (size_t)k, "expected a finite scale and translate in frame %d", i);
+                return asset_fail(err, cap, off + 4 * (size_t)k, "expected a finite scale and translate in frame %d", i);
         }
         const uint8_t *name = msg_bytes(&r, 16);
         memcpy(m->frames[i].name, name, 16);
@@ -268,7 +253,7 @@ static int read_skins(mdl_t *m, const md2_header_t *h, const uint8_t *data, cons
     // room for every named skin; the images that do not load are not kept
     m->skin_pixels = malloc((size_t)(1 + h->num_skins) * skinsize);
     if (!m->skins || !m->skin_pixels)
-        return fail(err, cap, 0, "out of memory");
+        return asset_fail(err, cap, 0, "out of memory");
     memset(m->skin_pixels, MD2_PLAIN_SKIN, skinsize);
     int loaded = 0;
     for (int i = 0; i < m->numskins; i++) {

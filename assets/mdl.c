@@ -1,8 +1,8 @@
 // mdl.c -- Quake alias model loader: every read bounded, sizes checked before allocation
 #include "mdl.h"
+#include "asset.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,21 +11,6 @@
 
 #define MDL_HEADER_SIZE 84
 
-static int fail(char *err, size_t cap, size_t off, const char *fmt, ...)
-{
-    if (err && cap) {
-        int n = snprintf(err, cap, "offset %zu: ", off);
-        if (n < 0)
-            n = 0;
-        if ((size_t)n < cap) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + n, cap - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return -1;
-}
 
 static void read_vec(msg_t *r, float *v)
 {
@@ -41,9 +26,9 @@ static int read_intervals(msg_t *r, int n, float *out, char *err, size_t cap)
         size_t off = msg_offset(r);
         float f = msg_f32(r);
         if (r->bad)
-            return fail(err, cap, off, "expected group interval, found end of file");
+            return asset_fail(err, cap, off, "expected group interval, found end of file");
         if (!(f > 0.0f) || !isfinite(f))
-            return fail(err, cap, off, "expected group interval > 0, found %g", (double)f);
+            return asset_fail(err, cap, off, "expected group interval > 0, found %g", (double)f);
         if (out)
             out[i] = f;
     }
@@ -80,14 +65,14 @@ static int walk(mdl_t *m, const uint8_t *data, size_t size, int fill, char *err,
         size_t off = msg_offset(&r);
         int32_t type = msg_s32(&r);
         if (r.bad)
-            return fail(err, cap, off, "expected skin %d of %d, found end of file", i, m->numskins);
+            return asset_fail(err, cap, off, "expected skin %d of %d, found end of file", i, m->numskins);
         int n = 1;
         float *iv = NULL;
         if (type != 0) {
             off = msg_offset(&r);
             n = msg_s32(&r);
             if (r.bad || n < 1 || n > MDL_MAX_SKINS)
-                return fail(err, cap, off, "expected skin group size 1..%d, found %d", MDL_MAX_SKINS, n);
+                return asset_fail(err, cap, off, "expected skin group size 1..%d, found %d", MDL_MAX_SKINS, n);
             if (fill)
                 iv = m->intervals + intervals;
             if (read_intervals(&r, n, iv, err, cap) < 0)
@@ -104,7 +89,7 @@ static int walk(mdl_t *m, const uint8_t *data, size_t size, int fill, char *err,
             off = msg_offset(&r);
             const uint8_t *px = msg_bytes(&r, skinsize);
             if (!px)
-                return fail(err, cap, off, "expected %zu bytes of skin %d image %d, found %zu", skinsize, i, k,
+                return asset_fail(err, cap, off, "expected %zu bytes of skin %d image %d, found %zu", skinsize, i, k,
                             size > off ? size - off : 0);
             if (fill)
                 memcpy(m->skin_pixels + (size_t)(images + k) * skinsize, px, skinsize);
@@ -114,7 +99,7 @@ static int walk(mdl_t *m, const uint8_t *data, size_t size, int fill, char *err,
 
     size_t off = msg_offset(&r);
     if (!msg_bytes(&r, (size_t)m->numverts * 12))
-        return fail(err, cap, off, "expected %d texture coordinates (%d bytes)", m->numverts, m->numverts * 12);
+        return asset_fail(err, cap, off, "expected %d texture coordinates (%d bytes)", m->numverts, m->numverts * 12);
     if (fill) {
         msg_t s;
         msg_init(&s, data + off, (size_t)m->numverts * 12, off);
@@ -126,7 +111,7 @@ static int walk(mdl_t *m, const uint8_t *data, size_t size, int fill, char *err,
     }
     off = msg_offset(&r);
     if (!msg_bytes(&r, (size_t)m->numtris * 16))
-        return fail(err, cap, off, "expected %d triangles (%d bytes)", m->numtris, m->numtris * 16);
+        return asset_fail(err, cap, off, "expected %d triangles (%d bytes)", m->numtris, m->numtris * 16);
     if (fill) {
         msg_t s;
         msg_init(&s, data + off, (size_t)m->numtris * 16, off);
@@ -136,7 +121,7 @@ static int walk(mdl_t *m, const uint8_t *data, size_t size, int fill, char *err,
             for (int k = 0; k < 3; k++) {
                 int32_t v = msg_s32(&s);
                 if (v < 0 || v >= m->numverts)
-                    return fail(err, cap, toff, "expected vertex index 0..%d in triangle %d, found %d",
+                    return asset_fail(err, cap, toff, "expected vertex index 0..%d in triangle %d, found %d",
                                 m->numverts - 1, i, v);
                 m->tris[i].v[k] = v;
             }
@@ -148,13 +133,13 @@ static int walk(mdl_t *m, const uint8_t *data, size_t size, int fill, char *err,
         off = msg_offset(&r);
         int32_t type = msg_s32(&r);
         if (r.bad)
-            return fail(err, cap, off, "expected frame %d of %d, found end of file", i, m->numframes);
+            return asset_fail(err, cap, off, "expected frame %d of %d, found end of file", i, m->numframes);
         int n = 1;
         if (type != 0) {
             off = msg_offset(&r);
             n = msg_s32(&r);
             if (r.bad || n < 1 || n > MDL_MAX_FRAMES)
-                return fail(err, cap, off, "expected frame group size 1..%d, found %d", MDL_MAX_FRAMES, n);
+                return asset_fail(err, cap, off, "expected frame group size 1..%d, found %d", MDL_MAX_FRAMES, n);
             msg_bytes(&r, 8);   // group bounds
             if (read_intervals(&r, n, fill ? m->intervals + intervals : NULL, err, cap) < 0)
                 return -1;
@@ -172,7 +157,7 @@ static int walk(mdl_t *m, const uint8_t *data, size_t size, int fill, char *err,
             const uint8_t *name = msg_bytes(&r, 16);
             const uint8_t *vs = msg_bytes(&r, posesize);
             if (!vs)
-                return fail(err, cap, off, "expected frame %d pose %d (%zu bytes), found end of file", i, k,
+                return asset_fail(err, cap, off, "expected frame %d pose %d (%zu bytes), found end of file", i, k,
                             24 + posesize);
             if (fill) {
                 if (k == 0) {
@@ -203,13 +188,13 @@ int mdl_load(mdl_t *m, const uint8_t *data, size_t size, char *err, size_t errca
     msg_t r;
     msg_init(&r, data, size, 0);
     if (size < MDL_HEADER_SIZE)
-        return fail(err, errcap, 0, "expected an 84-byte MDL header, found %zu bytes", size);
+        return asset_fail(err, errcap, 0, "expected an 84-byte MDL header, found %zu bytes", size);
     if (memcmp(data, "IDPO", 4) != 0)
-        return fail(err, errcap, 0, "expected magic \"IDPO\"");
+        return asset_fail(err, errcap, 0, "expected magic \"IDPO\"");
     msg_bytes(&r, 4);
     int32_t version = msg_s32(&r);
     if (version != 6)
-        return fail(err, errcap, 4, "expected MDL version 6, found %d", version);
+        return asset_fail(err, errcap, 4, "expected MDL version 6, found %d", version);
     read_vec(&r, m->scale);
     read_vec(&r, m->translate);
     m->radius = msg_f32(&r);
@@ -225,26 +210,26 @@ int mdl_load(mdl_t *m, const uint8_t *data, size_t size, char *err, size_t errca
     m->size = msg_f32(&r);
     for (int i = 0; i < 3; i++)
         if (!isfinite(m->scale[i]) || !isfinite(m->translate[i]))
-            return fail(err, errcap, 8, "expected finite scale and origin");
+            return asset_fail(err, errcap, 8, "expected finite scale and origin");
     if (!isfinite(m->radius))
         m->radius = 0;
     if (m->numskins < 1 || m->numskins > MDL_MAX_SKINS)
-        return fail(err, errcap, 48, "expected 1..%d skins, found %d", MDL_MAX_SKINS, m->numskins);
+        return asset_fail(err, errcap, 48, "expected 1..%d skins, found %d", MDL_MAX_SKINS, m->numskins);
     if (m->skinwidth < 1 || m->skinheight < 1 || m->skinwidth > MDL_MAX_SKIN_DIM || m->skinheight > MDL_MAX_SKIN_DIM)
-        return fail(err, errcap, 52, "expected skin size 1..%d, found %dx%d", MDL_MAX_SKIN_DIM, m->skinwidth,
+        return asset_fail(err, errcap, 52, "expected skin size 1..%d, found %dx%d", MDL_MAX_SKIN_DIM, m->skinwidth,
                     m->skinheight);
     if (m->numverts < 1 || m->numverts > MDL_MAX_VERTS)
-        return fail(err, errcap, 60, "expected 1..%d vertices, found %d", MDL_MAX_VERTS, m->numverts);
+        return asset_fail(err, errcap, 60, "expected 1..%d vertices, found %d", MDL_MAX_VERTS, m->numverts);
     if (m->numtris < 1 || m->numtris > MDL_MAX_TRIS)
-        return fail(err, errcap, 64, "expected 1..%d triangles, found %d", MDL_MAX_TRIS, m->numtris);
+        return asset_fail(err, errcap, 64, "expected 1..%d triangles, found %d", MDL_MAX_TRIS, m->numtris);
     if (m->numframes < 1 || m->numframes > MDL_MAX_FRAMES)
-        return fail(err, errcap, 68, "expected 1..%d frames, found %d", MDL_MAX_FRAMES, m->numframes);
+        return asset_fail(err, errcap, 68, "expected 1..%d frames, found %d", MDL_MAX_FRAMES, m->numframes);
     // The smallest possible body must fit before anything is allocated.
     size_t skinsize = (size_t)m->skinwidth * (size_t)m->skinheight;
     size_t least = MDL_HEADER_SIZE + (size_t)m->numskins * (4 + skinsize) + (size_t)m->numverts * 12 +
                    (size_t)m->numtris * 16 + (size_t)m->numframes * (4 + 24 + (size_t)m->numverts * 4);
     if (least > size)
-        return fail(err, errcap, size, "expected at least %zu bytes for the counts in the header", least);
+        return asset_fail(err, errcap, size, "expected at least %zu bytes for the counts in the header", least);
 
     if (walk(m, data, size, 0, err, errcap) < 0) {
         memset(m, 0, sizeof(*m));
@@ -261,7 +246,7 @@ int mdl_load(mdl_t *m, const uint8_t *data, size_t size, char *err, size_t errca
     m->intervals = calloc((size_t)m->num_intervals + 1, sizeof(float));
     if (!m->skins || !m->skin_pixels || !m->st || !m->tris || !m->frames || !m->poses || !m->intervals) {
         mdl_free(m);
-        return fail(err, errcap, 0, "out of memory");
+        return asset_fail(err, errcap, 0, "out of memory");
     }
     if (walk(m, data, size, 1, err, errcap) < 0) {
         mdl_free(m);

@@ -1,8 +1,8 @@
 // sp2.c -- Quake II sprite loader: a bounded frame list, images fetched as PCX files
 #include "sp2.h"
+#include "asset.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,21 +13,6 @@
 #define SP2_HEADER_SIZE 12
 #define SP2_FRAME_SIZE 80       // width, height, origin_x, origin_y, name[64]
 
-static int fail(char *err, size_t cap, size_t off, const char *fmt, ...)
-{
-    if (err && cap) {
-        int n = snprintf(err, cap, "offset %zu: ", off);
-        if (n < 0)
-            n = 0;
-        if ((size_t)n < cap) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + n, cap - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return -1;
-}
 
 // The frame's picture into its image, when there is one of the stated size.
 static void load_image(spr_t *s, const spr_image_t *im, const char *name, const asset_files_t *files)
@@ -54,20 +39,20 @@ int sp2_load(spr_t *s, const uint8_t *data, size_t size, const asset_files_t *fi
 {
     memset(s, 0, sizeof(*s));
     if (size < SP2_HEADER_SIZE)
-        return fail(err, errcap, 0, "expected a 12-byte SP2 header, found %zu bytes", size);
+        return asset_fail(err, errcap, 0, "expected a 12-byte SP2 header, found %zu bytes", size);
     if (memcmp(data, "IDS2", 4) != 0)
-        return fail(err, errcap, 0, "expected magic \"IDS2\"");
+        return asset_fail(err, errcap, 0, "expected magic \"IDS2\"");
     msg_t r;
     msg_init(&r, data, size, 0);
     msg_bytes(&r, 4);
     int32_t version = msg_s32(&r);
     if (version != 2)
-        return fail(err, errcap, 4, "expected sprite version 2 (Quake II), found %d", version);
+        return asset_fail(err, errcap, 4, "expected sprite version 2 (Quake II), found %d", version);
     int32_t n = msg_s32(&r);
     if (n < 1 || n > SP2_MAX_FRAMES)
-        return fail(err, errcap, 8, "expected 1..%d frames, found %d", SP2_MAX_FRAMES, n);
+        return asset_fail(err, errcap, 8, "expected 1..%d frames, found %d", SP2_MAX_FRAMES, n);
     if ((size_t)n * SP2_FRAME_SIZE > size - SP2_HEADER_SIZE)
-        return fail(err, errcap, size, "expected %d frames of 80 bytes, found end of file", n);
+        return asset_fail(err, errcap, size, "expected %d frames of 80 bytes, found end of file", n);
     s->type = SPR_VP_PARALLEL;
     s->numframes = s->num_images = n;
     s->frames = calloc((size_t)n, sizeof(*s->frames));
@@ -75,7 +60,7 @@ int sp2_load(spr_t *s, const uint8_t *data, size_t size, const asset_files_t *fi
     s->intervals = calloc(1, sizeof(float));
     if (!s->frames || !s->images || !s->intervals) {
         spr_free(s);
-        return fail(err, errcap, 0, "out of memory");
+        return asset_fail(err, errcap, 0, "out of memory");
     }
     float radius2 = 0;
     for (int i = 0; i < n; i++) {
@@ -84,11 +69,11 @@ int sp2_load(spr_t *s, const uint8_t *data, size_t size, const asset_files_t *fi
         msg_bytes(&r, 64);   // the name, read again below
         if (w < 1 || h < 1 || w > SP2_MAX_DIM || h > SP2_MAX_DIM) {
             spr_free(s);
-            return fail(err, errcap, off, "expected frame size 1..%d, found %dx%d", SP2_MAX_DIM, w, h);
+            return asset_fail(err, errcap, off, "expected frame size 1..%d, found %dx%d", SP2_MAX_DIM, w, h);
         }
         if (ox < -65536 || ox > 65536 || oy < -65536 || oy > 65536) {
             spr_free(s);
-            return fail(err, errcap, off + 8, "expected a frame origin within 65536, found %d,%d", ox, oy);
+            return asset_fail(err, errcap, off + 8, "expected a frame origin within 65536, found %d,%d", ox, oy);
         }
         spr_image_t *im = &s->images[i];
         im->width = w;
@@ -117,12 +102,12 @@ int sp2_load(spr_t *s, const uint8_t *data, size_t size, const asset_files_t *fi
     if (s->pixels_size > SP2_MAX_PIXELS) {
         size_t total = s->pixels_size;
         spr_free(s);
-        return fail(err, errcap, 8, "expected at most %d pixels in all frames, found %zu", SP2_MAX_PIXELS, total);
+        return asset_fail(err, errcap, 8, "expected at most %d pixels in all frames, found %zu", SP2_MAX_PIXELS, total);
     }
     s->pixels = malloc(s->pixels_size);
     if (!s->pixels) {
         spr_free(s);
-        return fail(err, errcap, 0, "out of memory");
+        return asset_fail(err, errcap, 0, "out of memory");
     }
     for (int i = 0; i < n; i++) {
         char name[65];

@@ -1,8 +1,8 @@
 // spr.c -- Quake / Half-Life sprite loader: every read bounded, sizes checked before allocation
 #include "spr.h"
+#include "asset.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,21 +14,6 @@
 #define SPR2_HEADER_SIZE 40     // version 2: + texformat
 #define SPR_MIN_FRAME 21        // frame type + 16-byte image header + 1 pixel
 
-static int fail(char *err, size_t cap, size_t off, const char *fmt, ...)
-{
-    if (err && cap) {
-        int n = snprintf(err, cap, "offset %zu: ", off);
-        if (n < 0)
-            n = 0;
-        if ((size_t)n < cap) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + n, cap - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return -1;
-}
 
 void spr_free(spr_t *s)
 {
@@ -47,15 +32,15 @@ static int read_image(spr_t *s, msg_t *r, int fill, int idx, size_t *pix, char *
     size_t off = msg_offset(r);
     int32_t ox = msg_s32(r), oy = msg_s32(r), w = msg_s32(r), h = msg_s32(r);
     if (r->bad)
-        return fail(err, cap, off, "expected a sprite frame header, found end of file");
+        return asset_fail(err, cap, off, "expected a sprite frame header, found end of file");
     if (w < 1 || h < 1 || w > SPR_MAX_DIM || h > SPR_MAX_DIM)
-        return fail(err, cap, off + 8, "expected frame size 1..%d, found %dx%d", SPR_MAX_DIM, w, h);
+        return asset_fail(err, cap, off + 8, "expected frame size 1..%d, found %dx%d", SPR_MAX_DIM, w, h);
     if (ox < -65536 || ox > 65536 || oy < -65536 || oy > 65536)
-        return fail(err, cap, off, "expected a frame origin within 65536, found %d,%d", ox, oy);
+        return asset_fail(err, cap, off, "expected a frame origin within 65536, found %d,%d", ox, oy);
     size_t n = (size_t)w * (size_t)h;
     const uint8_t *p = msg_bytes(r, n);
     if (!p)
-        return fail(err, cap, off + 16, "expected %zu bytes of pixels, found end of file", n);
+        return asset_fail(err, cap, off + 16, "expected %zu bytes of pixels, found end of file", n);
     if (fill) {
         spr_image_t *im = &s->images[idx];
         im->width = w;
@@ -81,18 +66,18 @@ static int walk(spr_t *s, const uint8_t *data, size_t size, size_t frames_at, in
         size_t off = msg_offset(&r);
         int32_t type = msg_s32(&r);
         if (r.bad)
-            return fail(err, cap, off, "expected frame %d of %d, found end of file", i, s->numframes);
+            return asset_fail(err, cap, off, "expected frame %d of %d, found end of file", i, s->numframes);
         int n = 1;
         if (type != 0) {
             off = msg_offset(&r);
             n = msg_s32(&r);
             if (r.bad || n < 1 || n > SPR_MAX_FRAMES)
-                return fail(err, cap, off, "expected frame group size 1..%d, found %d", SPR_MAX_FRAMES, n);
+                return asset_fail(err, cap, off, "expected frame group size 1..%d, found %d", SPR_MAX_FRAMES, n);
             for (int k = 0; k < n; k++) {
                 size_t ioff = msg_offset(&r);
                 float f = msg_f32(&r);
                 if (r.bad || !(f > 0.0f) || !isfinite(f))
-                    return fail(err, cap, ioff, "expected group interval > 0");
+                    return asset_fail(err, cap, ioff, "expected group interval > 0");
                 if (fill)
                     s->intervals[intervals + k] = f;
             }
@@ -124,12 +109,12 @@ static size_t read_palette(spr_t *s, msg_t *r, char *err, size_t cap)
     size_t off = msg_offset(r);
     int n = msg_s16(r);
     if (r->bad || n < 1 || n > 256) {
-        fail(err, cap, off, "expected a palette of 1..256 colours, found %d", r->bad ? 0 : n);
+        asset_fail(err, cap, off, "expected a palette of 1..256 colours, found %d", r->bad ? 0 : n);
         return 0;
     }
     const uint8_t *p = msg_bytes(r, (size_t)n * 3);
     if (!p) {
-        fail(err, cap, off + 2, "expected %d palette bytes, found end of file", n * 3);
+        asset_fail(err, cap, off + 2, "expected %d palette bytes, found end of file", n * 3);
         return 0;
     }
     memcpy(s->palette, p, (size_t)n * 3);
@@ -141,17 +126,17 @@ int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errca
 {
     memset(s, 0, sizeof(*s));
     if (size < SPR_HEADER_SIZE)
-        return fail(err, errcap, 0, "expected a 36-byte sprite header, found %zu bytes", size);
+        return asset_fail(err, errcap, 0, "expected a 36-byte sprite header, found %zu bytes", size);
     if (memcmp(data, "IDSP", 4) != 0)
-        return fail(err, errcap, 0, "expected magic \"IDSP\"");
+        return asset_fail(err, errcap, 0, "expected magic \"IDSP\"");
     msg_t r;
     msg_init(&r, data, size, 0);
     msg_bytes(&r, 4);
     int32_t version = msg_s32(&r);
     if (version != 1 && version != 2)
-        return fail(err, errcap, 4, "expected sprite version 1 (Quake) or 2 (Half-Life), found %d", version);
+        return asset_fail(err, errcap, 4, "expected sprite version 1 (Quake) or 2 (Half-Life), found %d", version);
     if (version == 2 && size < SPR2_HEADER_SIZE)
-        return fail(err, errcap, 0, "expected a 40-byte sprite header, found %zu bytes", size);
+        return asset_fail(err, errcap, 0, "expected a 40-byte sprite header, found %zu bytes", size);
     s->version = version;
     s->type = msg_s32(&r);
     s->texformat = version == 2 ? msg_s32(&r) : SPR_TEX_ALPHATEST;
@@ -163,11 +148,11 @@ int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errca
     s->synctype = msg_s32(&r);
     size_t base = version == 2 ? 4 : 0;   // fields after the type move by the texformat
     if (s->type < SPR_VP_PARALLEL_UPRIGHT || s->type > SPR_VP_PARALLEL_ORIENTED)
-        return fail(err, errcap, 8, "expected orientation type 0..4, found %d", s->type);
+        return asset_fail(err, errcap, 8, "expected orientation type 0..4, found %d", s->type);
     if (s->texformat < SPR_TEX_NORMAL || s->texformat > SPR_TEX_ALPHATEST)
-        return fail(err, errcap, 12, "expected texture format 0..3, found %d", s->texformat);
+        return asset_fail(err, errcap, 12, "expected texture format 0..3, found %d", s->texformat);
     if (s->numframes < 1 || s->numframes > SPR_MAX_FRAMES)
-        return fail(err, errcap, 24 + base, "expected 1..%d frames, found %d", SPR_MAX_FRAMES, s->numframes);
+        return asset_fail(err, errcap, 24 + base, "expected 1..%d frames, found %d", SPR_MAX_FRAMES, s->numframes);
     size_t frames_at = SPR_HEADER_SIZE;
     if (version == 2 && (frames_at = read_palette(s, &r, err, errcap)) == 0) {
         memset(s, 0, sizeof(*s));
@@ -176,7 +161,7 @@ int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errca
     if ((size_t)s->numframes * SPR_MIN_FRAME > size - frames_at) {
         int n = s->numframes;
         memset(s, 0, sizeof(*s));
-        return fail(err, errcap, size, "expected at least %zu bytes for %d frames", (size_t)n * SPR_MIN_FRAME, n);
+        return asset_fail(err, errcap, size, "expected at least %zu bytes for %d frames", (size_t)n * SPR_MIN_FRAME, n);
     }
     if (!isfinite(s->radius))
         s->radius = 0;
@@ -191,7 +176,7 @@ int spr_load(spr_t *s, const uint8_t *data, size_t size, char *err, size_t errca
     s->pixels = malloc(s->pixels_size);
     if (!s->frames || !s->images || !s->intervals || !s->pixels) {
         spr_free(s);
-        return fail(err, errcap, 0, "out of memory");
+        return asset_fail(err, errcap, 0, "out of memory");
     }
     if (walk(s, data, size, frames_at, 1, err, errcap) < 0) {
         spr_free(s);

@@ -17,9 +17,9 @@
 // drawn at half the 2D scale (at least 1), so a 640x480 frame shows the 640
 // set 1:1 as Half-Life did and a 320x240 one the 320 set.
 #include "r_hlhud.h"
+#include "../assets/asset.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,21 +47,6 @@ static const int piece_res[2] = { 320, 640 };
 
 // ---- hud.txt ----------------------------------------------------------------
 
-static int fail(char *err, size_t cap, size_t off, const char *fmt, ...)
-{
-    if (err && cap) {
-        int n = snprintf(err, cap, "offset %zu: ", off);
-        if (n < 0)
-            n = 0;
-        if ((size_t)n < cap) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(err + n, cap - (size_t)n, fmt, ap);
-            va_end(ap);
-        }
-    }
-    return -1;
-}
 
 typedef struct {
     const char *p;
@@ -102,7 +87,7 @@ static int number(lex_t *l, const char *what, int lo, int hi, int *out, char *er
     char *end = NULL;
     long v = n > 0 ? strtol(buf, &end, 10) : 0;
     if (n <= 0 || *end || v < lo || v > hi)
-        return fail(err, cap, at, "expected %s %d..%d", what, lo, hi);
+        return asset_fail(err, cap, at, "expected %s %d..%d", what, lo, hi);
     *out = (int)v;
     return 0;
 }
@@ -114,7 +99,7 @@ static int name(lex_t *l, const char *what, char *out, size_t *at_out, char *err
     if (at_out)
         *at_out = at;
     if (n <= 0)
-        return fail(err, cap, at, n < 0 ? "expected %s of at most %d characters" : "expected %s, found end of file",
+        return asset_fail(err, cap, at, n < 0 ? "expected %s of at most %d characters" : "expected %s, found end of file",
                     what, R_HLHUD_NAME - 1);
     return 0;
 }
@@ -126,7 +111,7 @@ int r_hlhud_parse(const char *text, size_t len, r_hlhud_entry_t *out, int max, c
     if (number(&l, "an entry count", 0, R_HLHUD_MAX_ENTRIES, &count, err, errcap) < 0)
         return -1;
     if (count > max)
-        return fail(err, errcap, 0, "expected at most %d entries, found %d", max, count);
+        return asset_fail(err, errcap, 0, "expected at most %d entries, found %d", max, count);
     for (int i = 0; i < count; i++) {
         r_hlhud_entry_t *e = &out[i];
         if (name(&l, "an entry name", e->name, &e->offset, err, errcap) < 0 ||
@@ -174,7 +159,7 @@ static int cut_piece(wad_pic_t *p, const spr_t *s, const uint8_t *level_pal, con
 {
     const spr_image_t *im = &s->images[s->frames[0].first];
     if (e->x + e->w > im->width || e->y + e->h > im->height)
-        return fail(err, cap, e->offset, "expected \"%s\" (%d,%d %dx%d) inside the %dx%d sprites/%s.spr", e->name,
+        return asset_fail(err, cap, e->offset, "expected \"%s\" (%d,%d %dx%d) inside the %dx%d sprites/%s.spr", e->name,
                     e->x, e->y, e->w, e->h, im->width, im->height, e->sprite);
     const uint8_t *pal = s->has_palette ? s->palette : level_pal;
     uint8_t lv[256];
@@ -187,7 +172,7 @@ static int cut_piece(wad_pic_t *p, const spr_t *s, const uint8_t *level_pal, con
         lv[255] = 0;
     p->pixels = malloc((size_t)e->w * (size_t)e->h);
     if (!p->pixels)
-        return fail(err, cap, 0, "out of memory");
+        return asset_fail(err, cap, 0, "out of memory");
     p->width = e->w;
     p->height = e->h;
     const uint8_t *src = s->pixels + im->offset;

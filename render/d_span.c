@@ -9,7 +9,6 @@
 #include <string.h>
 
 #define SUBDIV 16
-#define SUBDIV_SHIFT 4
 // Brush models are z-tested against the world; faces lying in the world's
 // planes (lift tops, doors in their frames) would flicker between the two on
 // rounding, so a brush face wins ties by 1/2000 of its depth.
@@ -96,13 +95,10 @@ void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, con
                 float z2 = 65536.0f / zi2;
                 u2 = to_fixed(uz2 * z2, umax);
                 v2 = to_fixed(vz2 * z2, vmax);
-                if (steps == SUBDIV) {
-                    du = (u2 - u) >> SUBDIV_SHIFT;
-                    dv = (v2 - v) >> SUBDIV_SHIFT;
-                } else {
-                    du = (u2 - u) / steps;
-                    dv = (v2 - v) / steps;
-                }
+                // Rounded toward zero, never past the far end: a step rounded down (>> 4)
+                // could take a span ending at coordinate 0 to texel -1, outside the surface.
+                du = (u2 - u) / steps;
+                dv = (v2 - v) / steps;
             }
             if (!ztest && nn == SUBDIV) {
                 // the common case, unrolled: measured 25 -> ~11 instructions a pixel (callgrind)

@@ -84,34 +84,13 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     const mdl_t *m = job->mdl;
     if (!m || m->numverts > sc->cap || !v->zbuffer)
         return;
-    vec3_t ax[3];   // model x, y, z axes in world space: forward, left (= -right), up
-    if (job->axes) {
-        memcpy(ax[0], job->axes[0], sizeof(vec3_t));
-        for (int k = 0; k < 3; k++)
-            ax[1][k] = -job->axes[1][k];
-        memcpy(ax[2], job->axes[2], sizeof(vec3_t));
-    } else {
-        // alias models are drawn with the pitch inverted, as Quake does
-        vec3_t a = {-job->angles[0], job->angles[1], job->angles[2]}, right;
-        r_angle_vectors(a, ax[0], right, ax[2]);
-        for (int k = 0; k < 3; k++)
-            ax[1][k] = -right[k];
-    }
     // Composite of (byte vertex -> model -> world -> view): view = A * v + b. Models with
     // a scale and translate per pose (MD2) decode each vertex to model space first.
     static const float unit[6] = {1, 1, 1, 0, 0, 0};
     const float *mscale = m->pose_xform ? unit : m->scale, *mtrans = m->pose_xform ? unit + 3 : m->translate;
-    const float *vaxis[3] = {v->vright, v->vup, v->vpn};
+    vec3_t ax[3];   // model x, y, z axes in world space: forward, left, up
     float A[3][3], b[3];
-    vec3_t org;
-    for (int k = 0; k < 3; k++)
-        org[k] = job->origin[k] + mtrans[0] * ax[0][k] + mtrans[1] * ax[1][k] + mtrans[2] * ax[2][k] -
-                 v->vieworg[k];
-    for (int i = 0; i < 3; i++) {
-        for (int k = 0; k < 3; k++)
-            A[i][k] = mscale[k] * dot3(ax[k], vaxis[i]);
-        b[i] = dot3(org, vaxis[i]);
-    }
+    r_model_to_view(v, job->axes, job->angles, job->origin, mscale, mtrans, ax, A, b);
 
     // Quake's R_AliasSetupLighting: light rows (colormap units) from ambient and directional shade.
     int amb = job->ambient < 5 ? 5 : job->ambient;

@@ -50,6 +50,12 @@ typedef struct {
 
 // Quake's AngleVectors: pitch, yaw, roll in degrees to forward, right, up.
 void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up);
+// A model's placement in view space. Its axes in world space (forward, left, up) come
+// from `axes` (forward, right, up: the view weapon) or from the entity's angles (pitch
+// inverted, as Quake draws models); a model-space point p, scaled by scale[k] and moved
+// by trans[k] along axis k, lands at view = A * p + b.
+void r_model_to_view(const r_view_t *v, const vec3_t *axes, const vec3_t angles, const vec3_t origin,
+                     const float scale[3], const float trans[3], vec3_t ax[3], float A[3][3], float b[3]);
 // Is a sphere (world centre, radius) at least partly inside the view frustum?
 int r_sphere_visible(const r_view_t *v, const vec3_t centre, float radius);
 // Near-clip a convex polygon given in view space, project and fill it.

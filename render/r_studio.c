@@ -71,28 +71,11 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
         return;
     studio_pose(m, &sm->pose, job->seq, job->frame, 0, NULL, job->body);
 
+    float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
+    const float scale[3] = {s, s, s}, trans[3] = {0, 0, 0};
     vec3_t ax[3];   // model x, y, z axes in world space: forward, left, up
-    if (job->axes) {
-        memcpy(ax[0], job->axes[0], sizeof(vec3_t));
-        for (int k = 0; k < 3; k++)
-            ax[1][k] = -job->axes[1][k];
-        memcpy(ax[2], job->axes[2], sizeof(vec3_t));
-    } else {
-        // the game's pitch is inverted for models, as Quake's alias models are
-        vec3_t a = {-job->angles[0], job->angles[1], job->angles[2]}, right;
-        r_angle_vectors(a, ax[0], right, ax[2]);
-        for (int k = 0; k < 3; k++)
-            ax[1][k] = -right[k];
-    }
-    float scale = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
-    const float *vaxis[3] = {v->vright, v->vup, v->vpn};
     float A[3][3], b[3];
-    vec3_t org = {job->origin[0] - v->vieworg[0], job->origin[1] - v->vieworg[1], job->origin[2] - v->vieworg[2]};
-    for (int i = 0; i < 3; i++) {
-        for (int k = 0; k < 3; k++)
-            A[i][k] = scale * dot3(ax[k], vaxis[i]);
-        b[i] = dot3(org, vaxis[i]);
-    }
+    r_model_to_view(v, job->axes, job->angles, job->origin, scale, trans, ax, A, b);
 
     // Light rows as r_alias: ambient, darkened by the side turned away from the light.
     int amb = job->ambient < 5 ? 5 : job->ambient;

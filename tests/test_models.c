@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stb_image_write.h>
 
 #include "assets/mdl.h"
 #include "assets/spr.h"
@@ -354,83 +353,6 @@ static void test_rast_clipping(void **state)
 
 // ---- rendered images ---------------------------------------------------------------
 
-typedef struct {
-    int w, h;
-    uint8_t *buf;
-    float *z;
-    uint8_t palette[768];
-    uint8_t colormap[64 * 256 + 256];
-    r_view_t v;
-} scene_t;
-
-static int scene_init(scene_t *s, int w, int h)
-{
-    memset(s, 0, sizeof(*s));
-    size_t n;
-    uint8_t *pal = tu_read(tu_data("quake/id1/gfx/palette.lmp"), &n);
-    if (!pal || n < 768)
-        return -1;
-    memcpy(s->palette, pal, 768);
-    free(pal);
-    uint8_t *cm = tu_read(tu_data("quake/id1/gfx/colormap.lmp"), &n);
-    if (!cm || n < 64 * 256)
-        return -1;
-    memcpy(s->colormap, cm, 64 * 256);
-    free(cm);
-    s->w = w;
-    s->h = h;
-    s->buf = malloc((size_t)w * h);
-    s->z = calloc((size_t)w * h, sizeof(float));
-    memset(s->buf, 0, (size_t)w * h);
-    r_view_t *v = &s->v;
-    v->buffer = s->buf;
-    v->width = w;
-    v->height = h;
-    v->rowbytes = w;
-    v->zbuffer = s->z;
-    v->xcenter = w / 2.0f;
-    v->ycenter = h / 2.0f;
-    v->xscale = w / 2.0f;           // 90 degrees across
-    v->yscale = v->xscale * (4.0f / 3.0f) * ((float)h / w);
-    v->fov_x = 90;
-    v->colormap = s->colormap;
-    v->palette = s->palette;
-    v->fullbright_start = 224;
-    return 0;
-}
-
-static void scene_camera(scene_t *s, float x, float y, float z, float pitch, float yaw)
-{
-    r_view_t *v = &s->v;
-    v->vieworg[0] = x;
-    v->vieworg[1] = y;
-    v->vieworg[2] = z;
-    v->viewangles[0] = pitch;
-    v->viewangles[1] = yaw;
-    v->viewangles[2] = 0;
-    r_angle_vectors(v->viewangles, v->vpn, v->vright, v->vup);
-}
-
-static void scene_free(scene_t *s)
-{
-    free(s->buf);
-    free(s->z);
-}
-
-static void scene_png(const scene_t *s, const char *name)
-{
-    const char *dir = getenv("DEMOPLAY_MODELS_PNG");
-    if (!dir)
-        return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    uint8_t *rgb = malloc((size_t)s->w * s->h * 3);
-    for (int i = 0; i < s->w * s->h; i++)
-        memcpy(rgb + i * 3, s->palette + s->buf[i] * 3, 3);
-    stbi_write_png(path, s->w, s->h, 3, rgb, s->w * 3);
-    free(rgb);
-}
-
 static uint32_t fnv(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
@@ -439,7 +361,7 @@ static uint32_t fnv(const uint8_t *p, size_t n)
     return h;
 }
 
-static int nonzero(const scene_t *s)
+static int nonzero(const tu_scene_t *s)
 {
     int n = 0;
     for (int i = 0; i < s->w * s->h; i++)
@@ -466,9 +388,9 @@ static void test_render_scene(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    scene_t s;
-    assert_int_equal(scene_init(&s, 320, 200), 0);
-    scene_camera(&s, 0, 0, 0, 0, 0);
+    tu_scene_t s;
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);
+    tu_scene_camera(&s, 0, 0, 0, 0, 0);
     world_t *w = world_create();
     world_set_model(w, 1, "maps/none.bsp");
     world_set_model(w, 2, "progs/player.mdl");
@@ -501,7 +423,7 @@ static void test_render_scene(void **state)
     s.v.time = 1.0;
     r_models_lights(m, w, &s.v);
     r_models_draw(m, w, &s.v);
-    scene_png(&s, "scene.png");
+    tu_scene_png_env(&s, "scene.png");
     int px = nonzero(&s);
     uint32_t sum = fnv(s.buf, (size_t)s.w * s.h);
     print_message("scene: %d pixels drawn, checksum %08x\n", px, sum);
@@ -518,12 +440,12 @@ static void test_render_scene(void **state)
     r_models_destroy(m);
     vfs_free(fs);
     world_free(w);
-    scene_free(&s);
+    tu_scene_free(&s);
 }
 
 
 // Mean screen x of the drawn pixels (-1 when none).
-static float centroid_x(const scene_t *s)
+static float centroid_x(const tu_scene_t *s)
 {
     double sum = 0;
     int n = 0;
@@ -536,19 +458,13 @@ static float centroid_x(const scene_t *s)
     return n ? (float)(sum / n) : -1.0f;
 }
 
-static void scene_clear(scene_t *s)
-{
-    memset(s->buf, 0, (size_t)s->w * s->h);
-    memset(s->z, 0, (size_t)s->w * s->h * sizeof(float));
-}
-
 static void test_render_interpolation(void **state)
 {
     (void)state;
-    scene_t s;
+    tu_scene_t s;
     TU_REQUIRE_DATA();
-    assert_int_equal(scene_init(&s, 320, 200), 0);
-    scene_camera(&s, 0, 0, 0, 0, 0);
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);
+    tu_scene_camera(&s, 0, 0, 0, 0, 0);
     world_t *w = world_create();
     world_set_model(w, 1, "maps/none.bsp");
     world_set_model(w, 2, "progs/missing_for_test.mdl");   // a box, no data needed
@@ -565,7 +481,7 @@ static void test_render_interpolation(void **state)
     const double times[3] = {1.0, 1.05, 1.1};
     float cx[3];
     for (int i = 0; i < 3; i++) {
-        scene_clear(&s);
+        tu_scene_clear(&s);
         s.v.time = times[i];
         r_models_draw(m, w, &s.v);
         cx[i] = centroid_x(&s);
@@ -576,13 +492,13 @@ static void test_render_interpolation(void **state)
     assert_float_equal(cx[2], 208, 4);
     // a teleport (no lerp) draws at the new place at once
     w->entities[3].lerp_ok = 0;
-    scene_clear(&s);
+    tu_scene_clear(&s);
     s.v.time = 1.0;
     r_models_draw(m, w, &s.v);
     assert_float_equal(centroid_x(&s), 208, 4);
     // EF_NODRAW and the view entity are not drawn
     w->entities[3].cur.effects = EF_NODRAW;
-    scene_clear(&s);
+    tu_scene_clear(&s);
     r_models_draw(m, w, &s.v);
     assert_float_equal(centroid_x(&s), -1, 0);
     w->entities[3].cur.effects = 0;
@@ -591,31 +507,31 @@ static void test_render_interpolation(void **state)
     assert_float_equal(centroid_x(&s), -1, 0);
     r_models_destroy(m);
     world_free(w);
-    scene_free(&s);
+    tu_scene_free(&s);
 }
 
 static void test_render_sprite_types(void **state)
 {
     (void)state;
     uint8_t bytes[256];
-    scene_t s;
+    tu_scene_t s;
     TU_REQUIRE_DATA();
-    assert_int_equal(scene_init(&s, 320, 200), 0);
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);
     for (int type = 0; type <= 4; type++) {
         size_t n = build_spr(bytes, type);
         spr_t sp;
         char err[160];
         assert_int_equal(spr_load(&sp, bytes, n, err, sizeof err), 0);
         // a 4x4 sprite 50 units ahead: about 13x13 pixels, wherever it faces
-        scene_camera(&s, 0, 0, 0, 0, 0);
-        scene_clear(&s);
+        tu_scene_camera(&s, 0, 0, 0, 0, 0);
+        tu_scene_clear(&s);
         vec3_t org = {50, 0, 0}, ang = {0, 180, 0};
         r_sprite_draw(&s.v, &sp, spr_image(&sp, 0, 0), org, ang);
         int px = nonzero(&s);
         assert_in_range(px, 120, 200);
         // seen from straight above, upright sprites vanish (Quake's rule); the others still draw
-        scene_camera(&s, 50, 0, 100, 90, 0);
-        scene_clear(&s);
+        tu_scene_camera(&s, 50, 0, 100, 90, 0);
+        tu_scene_clear(&s);
         r_sprite_draw(&s.v, &sp, spr_image(&sp, 0, 0), org, ang);
         px = nonzero(&s);
         if (type == SPR_VP_PARALLEL_UPRIGHT || type == SPR_FACING_UPRIGHT)
@@ -624,16 +540,16 @@ static void test_render_sprite_types(void **state)
             assert_true(px > 0);
         spr_free(&sp);
     }
-    scene_free(&s);
+    tu_scene_free(&s);
 }
 
 static void test_render_effects(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    scene_t s;
-    assert_int_equal(scene_init(&s, 320, 200), 0);
-    scene_camera(&s, 0, 0, 0, 0, 0);
+    tu_scene_t s;
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);
+    tu_scene_camera(&s, 0, 0, 0, 0, 0);
     world_t *w = world_create();
     world_set_model(w, 1, "maps/none.bsp");
     w->num_models = 2;
@@ -672,7 +588,7 @@ static void test_render_effects(void **state)
     assert_int_equal(s.v.num_dlights, 1);   // the explosion's light
     assert_float_equal(s.v.dlights[0].radius, 350 - 0.05 * 300, 0.5);
     r_models_draw(m, w, &s.v);
-    scene_png(&s, "effects.png");
+    tu_scene_png_env(&s, "effects.png");
     int px = nonzero(&s);
     print_message("effects: %d pixels drawn\n", px);
     assert_true(px > 1500);
@@ -691,7 +607,7 @@ static void test_render_effects(void **state)
     r_models_destroy(m);
     vfs_free(fs);
     world_free(w);
-    scene_free(&s);
+    tu_scene_free(&s);
 }
 
 int main(void)

@@ -9,7 +9,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include <stb_image_write.h>
 
 #include "assets/md2.h"
 #include "assets/pcx.h"
@@ -310,77 +309,19 @@ static void test_hostile_copies(void **state)
 
 // ---- a rendered model --------------------------------------------------------------
 
-typedef struct {
-    int w, h;
-    uint8_t *buf;
-    float *z;
-    uint8_t palette[768];
-    uint8_t colormap[64 * 256 + 256];
-    r_view_t v;
-} scene_t;
-
 // A view of w x h lit by Quake II's own palette and light table (pics/colormap.pcx).
-static void scene_init(scene_t *s, int w, int h)
+static void scene_init(tu_scene_t *s, int w, int h)
 {
-    memset(s, 0, sizeof(*s));
     size_t n;
     uint8_t *b = load_q2("pics/colormap.pcx", &n);
     pcx_t p;
     char err[128];
     assert_int_equal(pcx_load(&p, b, n, err, sizeof err), 0);
     assert_true(p.width == 256 && p.height >= 64);
-    memcpy(s->palette, p.palette, 768);
-    memcpy(s->colormap, p.pixels, 64 * 256);
-    memcpy(s->colormap + 64 * 256, p.pixels + 32 * 256, 256);
+    tu_scene_init(s, w, h, p.palette, p.pixels, 256);
     pcx_free(&p);
     free(b);
-    s->w = w;
-    s->h = h;
-    s->buf = calloc((size_t)w * h, 1);
-    s->z = calloc((size_t)w * h, sizeof(float));
-    r_view_t *v = &s->v;
-    v->buffer = s->buf;
-    v->width = w;
-    v->height = h;
-    v->rowbytes = w;
-    v->zbuffer = s->z;
-    v->xcenter = w / 2.0f;
-    v->ycenter = h / 2.0f;
-    v->xscale = w / 2.0f;   // 90 degrees across
-    v->yscale = v->xscale * (4.0f / 3.0f) * ((float)h / w);
-    v->fov_x = 90;
-    v->colormap = s->colormap;
-    v->palette = s->palette;
-    v->fullbright_start = 256;
-    r_angle_vectors(v->viewangles, v->vpn, v->vright, v->vup);
 }
-
-static void scene_free(scene_t *s)
-{
-    free(s->buf);
-    free(s->z);
-}
-
-// The image as a PNG in `path`.
-static void scene_write(const scene_t *s, const char *path)
-{
-    uint8_t *rgb = malloc((size_t)s->w * s->h * 3);
-    for (int i = 0; i < s->w * s->h; i++)
-        memcpy(rgb + i * 3, s->palette + s->buf[i] * 3, 3);
-    assert_true(stbi_write_png(path, s->w, s->h, 3, rgb, s->w * 3) != 0);
-    free(rgb);
-}
-
-static void scene_png(const scene_t *s, const char *name)
-{
-    const char *dir = getenv("DEMOPLAY_MODELS_PNG");
-    if (!dir)
-        return;
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    scene_write(s, path);
-}
-
 static uint32_t fnv(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
@@ -389,7 +330,7 @@ static uint32_t fnv(const uint8_t *p, size_t n)
     return h;
 }
 
-static int nonzero(const scene_t *s)
+static int nonzero(const tu_scene_t *s)
 {
     int n = 0;
     for (int i = 0; i < s->w * s->h; i++)
@@ -410,7 +351,7 @@ static void test_render_soldier(void **state)
     char err[160];
     assert_int_equal(md2_load(&m, b, size, &files, err, sizeof err), 0);
     free(b);
-    scene_t s;
+    tu_scene_t s;
     scene_init(&s, 320, 200);
     r_alias_scratch_t sc = {0};
     sc.cap = m.numverts;
@@ -434,19 +375,19 @@ static void test_render_soldier(void **state)
         job.shade = 64;
         r_alias_draw(&s.v, &sc, &job);
     }
-    scene_png(&s, "q2_soldier.png");
+    tu_scene_png_env(&s, "q2_soldier.png");
     int px = nonzero(&s);
     uint32_t sum = fnv(s.buf, (size_t)s.w * s.h);
     print_message("soldier: %d pixels drawn, checksum %08x\n", px, sum);
     // a golden image pins the look (a few pixels of slack for other compilers' float rounding)
     const char *out = "build/test_quake2_soldier.png";
-    scene_write(&s, out);
+    tu_scene_write(&s, out);
     tu_golden("soldier", out, "tests/golden/q2_soldier.png", 0.002);
     assert_in_range(px, 4000, 12000);
     free(sc.view);
     free(sc.proj);
     mdl_free(&m);
-    scene_free(&s);
+    tu_scene_free(&s);
     vfs_free(fs);
 }
 

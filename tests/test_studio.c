@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <stb_image_write.h>
 
 #include "assets/pal.h"
 #include "assets/studio.h"
@@ -179,58 +178,6 @@ static void test_pose(void **state)
 
 // ---- rendered image -----------------------------------------------------------------
 
-typedef struct {
-    int w, h;
-    uint8_t *buf;
-    float *z;
-    uint8_t palette[768];
-    uint8_t colormap[64 * 256 + 256];
-    r_view_t v;
-} scene_t;
-
-static void scene_init(scene_t *s, int w, int h)
-{
-    memset(s, 0, sizeof(*s));
-    // a colour palette: Quake's, with its colormap
-    size_t n;
-    uint8_t *pal = tu_read(tu_data("quake/id1/gfx/palette.lmp"), &n);
-    assert_true(pal && n >= 768);
-    memcpy(s->palette, pal, 768);
-    free(pal);
-    uint8_t *cm = tu_read(tu_data("quake/id1/gfx/colormap.lmp"), &n);
-    assert_true(cm && n >= 64 * 256);
-    memcpy(s->colormap, cm, 64 * 256);
-    free(cm);
-    s->w = w;
-    s->h = h;
-    s->buf = calloc((size_t)w * h, 1);
-    s->z = calloc((size_t)w * h, sizeof(float));
-    r_view_t *v = &s->v;
-    v->buffer = s->buf;
-    v->width = w;
-    v->height = h;
-    v->rowbytes = w;
-    v->zbuffer = s->z;
-    v->xcenter = w / 2.0f;
-    v->ycenter = h / 2.0f;
-    v->xscale = w / 2.0f;
-    v->yscale = v->xscale * (4.0f / 3.0f) * ((float)h / w);
-    v->colormap = s->colormap;
-    v->palette = s->palette;
-    v->fullbright_start = 224;
-    r_angle_vectors(v->viewangles, v->vpn, v->vright, v->vup);
-}
-
-static void scene_png(const scene_t *s, const char *path)
-{
-    uint8_t *rgb = malloc((size_t)s->w * s->h * 3);
-    assert_non_null(rgb);
-    for (int i = 0; i < s->w * s->h; i++)
-        memcpy(rgb + i * 3, s->palette + s->buf[i] * 3, 3);
-    assert_true(stbi_write_png(path, s->w, s->h, 3, rgb, s->w * 3) != 0);
-    free(rgb);
-}
-
 static uint32_t fnv(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
@@ -256,8 +203,8 @@ static void test_render(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    scene_t s;
-    scene_init(&s, 320, 200);
+    tu_scene_t s;
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);   // a colour palette: Quake's
     vfs_t *fs = vfs_create();
     assert_true(vfs_add_dir(fs, tu_data("goldsrc/valve")) >= 0);
     r_studio_model_t *barney = load_r(fs, "models/barney.mdl", s.palette);
@@ -283,7 +230,7 @@ static void test_render(void **state)
     const char *dir = getenv("DEMOPLAY_MODELS_PNG");
     char out[512];
     snprintf(out, sizeof out, "%s/studio_scene.png", dir ? dir : "/tmp");
-    scene_png(&s, out);
+    tu_scene_write(&s, out);
     // pinned from a viewed image (barney textured, the scientist flat grey: no scientistt.mdl here)
     assert_in_range(px, 6800, 7500);
     tu_golden("studio scene", out, "tests/golden/studio_scene.png", 0.01);
@@ -291,8 +238,7 @@ static void test_render(void **state)
     r_studio_free(sci);
     r_studio_free(gun);
     vfs_free(fs);
-    free(s.buf);
-    free(s.z);
+    tu_scene_free(&s);
 }
 
 // ---- hostile copies ---------------------------------------------------------------------

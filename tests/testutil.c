@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 
 #include <stb_image.h>
+#include <stb_image_write.h>
 
 const char *tu_data_dir(void)
 {
@@ -202,4 +203,94 @@ const uint8_t *tu_palette(void)
     for (int i = 0; i < 768; i++)
         pal[i] = (uint8_t)(i / 3);
     return pal;
+}
+
+void tu_scene_init(tu_scene_t *s, int w, int h, const uint8_t *palette, const uint8_t *colormap, int fullbright_start)
+{
+    memset(s, 0, sizeof(*s));
+    memcpy(s->palette, palette, 768);
+    memcpy(s->colormap, colormap, 64 * 256);
+    memcpy(s->colormap + 64 * 256, colormap + 32 * 256, 256);
+    s->w = w;
+    s->h = h;
+    s->buf = calloc((size_t)w * h, 1);
+    s->z = calloc((size_t)w * h, sizeof(float));
+    assert_non_null(s->buf);
+    assert_non_null(s->z);
+    r_view_t *v = &s->v;
+    v->buffer = s->buf;
+    v->width = w;
+    v->height = h;
+    v->rowbytes = w;
+    v->zbuffer = s->z;
+    v->xcenter = w / 2.0f;
+    v->ycenter = h / 2.0f;
+    v->xscale = w / 2.0f;   // 90 degrees across
+    v->yscale = v->xscale * (4.0f / 3.0f) * ((float)h / w);
+    v->fov_x = 90;
+    v->colormap = s->colormap;
+    v->palette = s->palette;
+    v->fullbright_start = fullbright_start;
+    r_angle_vectors(v->viewangles, v->vpn, v->vright, v->vup);
+}
+
+int tu_scene_init_quake(tu_scene_t *s, int w, int h)
+{
+    size_t np = 0, nc = 0;
+    uint8_t *pal = tu_read(tu_data("quake/id1/gfx/palette.lmp"), &np);
+    uint8_t *cm = tu_read(tu_data("quake/id1/gfx/colormap.lmp"), &nc);
+    int rc = -1;
+    if (pal && np >= 768 && cm && nc >= 64 * 256) {
+        tu_scene_init(s, w, h, pal, cm, 224);
+        rc = 0;
+    }
+    free(pal);
+    free(cm);
+    return rc;
+}
+
+void tu_scene_camera(tu_scene_t *s, float x, float y, float z, float pitch, float yaw)
+{
+    r_view_t *v = &s->v;
+    v->vieworg[0] = x;
+    v->vieworg[1] = y;
+    v->vieworg[2] = z;
+    v->viewangles[0] = pitch;
+    v->viewangles[1] = yaw;
+    v->viewangles[2] = 0;
+    r_angle_vectors(v->viewangles, v->vpn, v->vright, v->vup);
+}
+
+void tu_scene_clear(tu_scene_t *s)
+{
+    memset(s->buf, 0, (size_t)s->w * s->h);
+    memset(s->z, 0, (size_t)s->w * s->h * sizeof(float));
+}
+
+void tu_scene_free(tu_scene_t *s)
+{
+    free(s->buf);
+    free(s->z);
+    s->buf = NULL;
+    s->z = NULL;
+}
+
+void tu_scene_write(const tu_scene_t *s, const char *path)
+{
+    uint8_t *rgb = malloc((size_t)s->w * s->h * 3);
+    assert_non_null(rgb);
+    for (int i = 0; i < s->w * s->h; i++)
+        memcpy(rgb + i * 3, s->palette + s->buf[i] * 3, 3);
+    assert_true(stbi_write_png(path, s->w, s->h, 3, rgb, s->w * 3) != 0);
+    free(rgb);
+}
+
+void tu_scene_png_env(const tu_scene_t *s, const char *name)
+{
+    const char *dir = getenv("DEMOPLAY_MODELS_PNG");
+    if (!dir)
+        return;
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    tu_scene_write(s, path);
 }

@@ -50,3 +50,27 @@ int tu_json_str(const char *json, const char *key, char *out, size_t cap);
 
 // A 768-byte grey-ramp palette for loaders that map images with their own palette to the level's.
 const uint8_t *tu_palette(void);
+
+// ---- a view for model tests (alias, MD2, studio): no level, just a framebuffer ----
+
+#include "render/r_view.h"
+
+typedef struct {
+    int w, h;
+    uint8_t *buf;              // w*h palette indices, cleared to 0
+    float *z;                  // w*h, cleared to 0 (nothing drawn)
+    uint8_t palette[768];
+    uint8_t colormap[64 * 256 + 256];   // 64 light rows, then row 32 again (the spare row)
+    r_view_t v;                // 90 degrees across, at the origin looking along +x
+} tu_scene_t;
+
+// palette: 768 bytes; colormap: 64 rows of 256.
+void tu_scene_init(tu_scene_t *s, int w, int h, const uint8_t *palette, const uint8_t *colormap, int fullbright_start);
+// Quake's gfx/palette.lmp and gfx/colormap.lmp from the test data into a scene. -1 when missing.
+int tu_scene_init_quake(tu_scene_t *s, int w, int h);
+void tu_scene_camera(tu_scene_t *s, float x, float y, float z, float pitch, float yaw);
+void tu_scene_clear(tu_scene_t *s);
+void tu_scene_free(tu_scene_t *s);
+// The image as a PNG at `path`; tu_scene_png_env writes `name` into $DEMOPLAY_MODELS_PNG when set.
+void tu_scene_write(const tu_scene_t *s, const char *path);
+void tu_scene_png_env(const tu_scene_t *s, const char *name);

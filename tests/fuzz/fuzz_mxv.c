@@ -30,15 +30,7 @@
 #error "FUZZ_LOADER must be one of mxv_load mxv_bmp_load"
 #endif
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static void check_error(int failed, const char *err)
-{
-    if (failed && !strstr(err, "offset ")) {
-        fprintf(stderr, "load failed without an offset: \"%s\"\n", err);
-        abort();
-    }
-}
+#include "fuzz_common.h"
 
 #if FZ_WHICH == 1
 typedef struct {
@@ -121,14 +113,3 @@ static void run(const uint8_t *d, size_t n)
     free(px);
 }
 #endif
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    uint8_t *copy = malloc(size ? size : 1);
-    if (!copy)
-        return 0;
-    memcpy(copy, data, size);
-    run(copy, size);
-    free(copy);
-    return 0;
-}

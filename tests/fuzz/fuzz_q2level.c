@@ -33,16 +33,7 @@
 #error "FUZZ_LOADER must be one of bsp38_load wal_load pcx_load"
 #endif
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-// A failed load must explain itself in the project's form.
-static void check_error(int failed, const char *err)
-{
-    if (failed && !strstr(err, "offset ")) {
-        fprintf(stderr, "load failed without an offset: \"%s\"\n", err);
-        abort();
-    }
-}
+#include "fuzz_common.h"
 
 #if FZ_WHICH == 1
 static void run(const uint8_t *d, size_t n)
@@ -110,16 +101,3 @@ static void run(const uint8_t *d, size_t n)
     pcx_free(&p);
 }
 #endif
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    // exact-size copy so any read past the end is caught by ASan
-    uint8_t *copy = malloc(size ? size : 1);
-    if (!copy)
-        return 0;
-    if (size)
-        memcpy(copy, data, size);
-    run(copy, size);
-    free(copy);
-    return 0;
-}

@@ -30,9 +30,10 @@
 #error "FUZZ_LOADER must be md2_load or sp2_load"
 #endif
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_common.h"
 
-static void check_error(int failed, const char *err)
+// Stricter than check_error: the message starts with the offset and says what was expected.
+static void check_error_strict(int failed, const char *err)
 {
     if (failed && (strncmp(err, "offset ", 7) != 0 || !strstr(err, "expected"))) {
         fprintf(stderr, "load failed without an offset: \"%s\"\n", err);
@@ -46,7 +47,7 @@ static void run(const uint8_t *d, size_t n)
     char err[256] = "";
     mdl_t m;
     int rc = md2_load(&m, d, n, NULL, err, sizeof err);
-    check_error(rc < 0, err);
+    check_error_strict(rc < 0, err);
     if (rc < 0)
         return;
     volatile float sum = 0;
@@ -77,7 +78,7 @@ static void run(const uint8_t *d, size_t n)
     char err[256] = "";
     spr_t s;
     int rc = sp2_load(&s, d, n, NULL, err, sizeof err);
-    check_error(rc < 0, err);
+    check_error_strict(rc < 0, err);
     if (rc < 0)
         return;
     volatile unsigned sum = 0;
@@ -92,15 +93,3 @@ static void run(const uint8_t *d, size_t n)
     spr_free(&s);
 }
 #endif
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    uint8_t *copy = malloc(size ? size : 1);
-    if (!copy)
-        return 0;
-    if (size)
-        memcpy(copy, data, size);
-    run(copy, size);
-    free(copy);
-    return 0;
-}

@@ -11,8 +11,7 @@
 #include <string.h>
 
 #include "assets/studio.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+#include "fuzz_common.h"
 
 typedef struct {
     const uint8_t *d;
@@ -81,16 +80,4 @@ static void run(const uint8_t *d, size_t n)
     (void)sum;
     studio_pose_free(&p);
     studio_free(&m);
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-    uint8_t *copy = malloc(size ? size : 1);
-    if (!copy)
-        return 0;
-    if (size)
-        memcpy(copy, data, size);
-    run(copy, size);
-    free(copy);
-    return 0;
 }

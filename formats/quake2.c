@@ -495,6 +495,27 @@ Q2_INLINE void entity_carry(entity_state_t *to, const entity_state_t *from)
     to->event = 0;
 }
 
+// Origin and angles: the same bits and encodings in every protocol.
+Q2_INLINE void entity_origin(q2_rd_t *r, entity_state_t *to, uint32_t bits)
+{
+    if (bits & U_ORIGIN1)
+        to->origin[0] = rd_coord(r);
+    if (bits & U_ORIGIN2)
+        to->origin[1] = rd_coord(r);
+    if (bits & U_ORIGIN3)
+        to->origin[2] = rd_coord(r);
+}
+
+Q2_INLINE void entity_angles(q2_rd_t *r, entity_state_t *to, uint32_t bits)
+{
+    if (bits & U_ANGLE1)
+        to->angles[0] = rd_angle8(r);
+    if (bits & U_ANGLE2)
+        to->angles[1] = rd_angle8(r);
+    if (bits & U_ANGLE3)
+        to->angles[2] = rd_angle8(r);
+}
+
 // The fields the bits announce, over what entity_carry left in `to`.
 // skin: low byte skin/client, next byte vwep (as sent).
 Q2_INLINE void entity_fields(const q2_state_t *st, q2_rd_t *r, entity_state_t *to, uint32_t bits)
@@ -528,18 +549,8 @@ Q2_INLINE void entity_fields(const q2_state_t *st, q2_rd_t *r, entity_state_t *t
                 rfx = rd_u16(r);
             set_renderfx(to, rfx);
         }
-        if (bits & U_ORIGIN1)
-            to->origin[0] = rd_coord(r);
-        if (bits & U_ORIGIN2)
-            to->origin[1] = rd_coord(r);
-        if (bits & U_ORIGIN3)
-            to->origin[2] = rd_coord(r);
-        if (bits & U_ANGLE1)
-            to->angles[0] = rd_angle8(r);
-        if (bits & U_ANGLE2)
-            to->angles[1] = rd_angle8(r);
-        if (bits & U_ANGLE3)
-            to->angles[2] = rd_angle8(r);
+        entity_origin(r, to, bits);
+        entity_angles(r, to, bits);
         if (bits & U_OLDORIGIN)
             rd_pos(r, to->old_origin);
         if (bits & U_SOUND)
@@ -579,20 +590,10 @@ Q2_INLINE void entity_fields(const q2_state_t *st, q2_rd_t *r, entity_state_t *t
         }
     }
     if (bits & (U_ORIGIN1 | U_ORIGIN2 | U_ORIGIN3)) {
-        if (bits & U_ORIGIN1)
-            to->origin[0] = rd_coord(r);
-        if (bits & U_ORIGIN2)
-            to->origin[1] = rd_coord(r);
-        if (bits & U_ORIGIN3)
-            to->origin[2] = rd_coord(r);
+        entity_origin(r, to, bits);
     }
     if (bits & (U_ANGLE1 | U_ANGLE2 | U_ANGLE3)) {
-        if (bits & U_ANGLE1)
-            to->angles[0] = rd_angle8(r);
-        if (bits & U_ANGLE2)
-            to->angles[1] = rd_angle8(r);
-        if (bits & U_ANGLE3)
-            to->angles[2] = rd_angle8(r);
+        entity_angles(r, to, bits);
     }
     if (bits & (U_OLDORIGIN | U_SOUND | U_EVENT | U_SOLID)) {
         if (bits & U_OLDORIGIN)

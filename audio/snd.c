@@ -67,6 +67,7 @@ struct snd_s {
     vfs_t *fs;          // from the last snd_load_level, for sounds named later
     world_game_t game;
     uint32_t level_seq;
+    uint32_t sounds_seq;  // world->sounds_seq the names were resolved for
     int have_level;
     uint32_t last_seq;  // world seq whose events were played
     int have_seq;
@@ -672,6 +673,7 @@ void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w)
     new_level(s, w);
     for (int i = 1; i < w->num_sounds && i < WORLD_MAX_SOUNDS; i++)
         resolve(s, w, i);
+    s->sounds_seq = w->sounds_seq;
     // Quake's ambients: the map's leaves and the two sounds, when both are there
     snd_ambient_free(&s->amb);
     s->amb_sfx[0] = s->amb_sfx[1] = NULL;
@@ -707,6 +709,12 @@ void snd_frame(snd_t *s, const world_t *w)
     make_current(s);
     if (!s->have_level || s->level_seq != w->level_seq || s->game != w->game)
         new_level(s, w);   // a level without snd_load_level: sounds load on first use
+    if (s->fs && s->sounds_seq != w->sounds_seq) {
+        // names set after the level began (GoldSrc's resource list comes frames later)
+        for (int i = 1; i < w->num_sounds && i < WORLD_MAX_SOUNDS; i++)
+            resolve(s, w, i);
+        s->sounds_seq = w->sounds_seq;
+    }
     start_statics(s, w);
     if (!s->have_seq || s->last_seq != w->seq) {
         s->have_seq = 1;

@@ -191,6 +191,8 @@ int world_set_model(world_t *w, int index, const char *name)
 
 int world_set_sound(world_t *w, int index, const char *name)
 {
+    if (index >= 0 && index < WORLD_MAX_SOUNDS && (index >= w->num_sounds || strncmp(w->sounds[index], name, WORLD_NAME_LEN)))
+        w->sounds_seq++;
     return set_name(w->sounds, &w->num_sounds, WORLD_MAX_SOUNDS, index, name);
 }
 

@@ -293,6 +293,7 @@ typedef struct world_s {
     char (*models)[WORLD_NAME_LEN];
     uint32_t models_seq;              // bumped when a model name is set to a new value (Quake II
                                       // names models in mid-level): the renderer loads them then
+    uint32_t sounds_seq;              // the same for sound names (the sound system loads them)
     char (*sounds)[WORLD_NAME_LEN];
     char (*images)[WORLD_NAME_LEN];
     char lightstyles[WORLD_MAX_LIGHTSTYLES][WORLD_STYLE_LEN];

@@ -768,9 +768,8 @@ static int resource_list(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     if (b.bad)
         return fail(s, err, bitmsg_offset(&b), "expected a whole svc_resourcelist, the message ends");
     bits_end(m, &b);
-    // svc_serverinfo started the level frames ago, without models: the lists are complete
-    // only now, so consumers (renderer, sound) load the level again
-    w->level_seq++;
+    // svc_serverinfo started the level frames ago, without models: the names set here bump
+    // w->models_seq, and the renderer loads them then (sounds load when first played)
     if (!s->levels_done) {
         s->info.models = models;
         s->info.sounds = sounds;

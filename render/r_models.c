@@ -503,6 +503,37 @@ void r_models_destroy(r_models_t *m)
     free(m);
 }
 
+// Load the models of the world's list whose names changed since they were loaded (all of
+// them for a new level; later, the ones the game names in mid-level) into m->models, which
+// holds w->num_models entries. Returns how many could not be loaded; the missing ones are
+// reported in one line, not one per model: a mod's demo can name a hundred the folders lack.
+static int load_named_models(r_models_t *m, const world_t *w)
+{
+    int n = m->num_models, missing = 0, absent = 0, first_absent = 0;
+    for (int i = 1; i < n; i++) {
+        r_model_t *rm = &m->models[i];
+        if (!strncmp(rm->name, w->models[i], WORLD_NAME_LEN))
+            continue;
+        int rc = load_model(rm, m->fs, w->models[i], m->palette);
+        missing += rc != 0;
+        if (rc == 1 && !absent++)
+            first_absent = i;
+        if (rm->kind == RMOD_ALIAS)
+            ensure_scratch(m, rm->mdl.numverts);
+        if (ends_with(w->models[i], "s_explod.spr"))
+            m->explod_index = i;
+        if (w->models[i][0] == '#' && m->num_vwep < R_MAX_VWEP)
+            snprintf(m->vwep_names[m->num_vwep++], WORLD_NAME_LEN, "%s", w->models[i] + 1);
+    }
+    if (absent == 1)
+        log_warn("%s: missing, drawn as a box", w->models[first_absent]);
+    else if (absent > 1)
+        log_warn("%d of the level's %d models are missing (the first: %s), drawn as boxes", absent, n - 1,
+                 w->models[first_absent]);
+    m->models_seq = w->models_seq;
+    return missing;
+}
+
 int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_t *palette)
 {
     memcpy(m->palette, palette, sizeof m->palette);
@@ -517,37 +548,18 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
         return -1;
     m->num_models = n;
     m->explod_index = 0;
-    int missing = 0, absent = 0, first_absent = 0, maxverts = 24;
-    for (int i = 1; i < n; i++) {
-        int rc = load_model(&m->models[i], fs, w->models[i], m->palette);
-        missing += rc != 0;
-        if (rc == 1 && !absent++)
-            first_absent = i;
-        if (m->models[i].kind == RMOD_ALIAS && m->models[i].mdl.numverts > maxverts)
-            maxverts = m->models[i].mdl.numverts;
-        if (ends_with(w->models[i], "s_explod.spr"))
-            m->explod_index = i;
-        if (w->models[i][0] == '#' && m->num_vwep < R_MAX_VWEP)
-            snprintf(m->vwep_names[m->num_vwep++], WORLD_NAME_LEN, "%s", w->models[i] + 1);
-    }
+    int missing = load_named_models(m, w);
     // temp entity models are the client's own; absent ones just are not drawn
     for (int i = 0; i < XM_COUNT; i++) {
         if (fs && vfs_exists(fs, xm_names[i]))
             load_model(&m->extra[i], fs, xm_names[i], m->palette);
         if (m->extra[i].kind == RMOD_MISSING)
             m->extra[i].kind = RMOD_NONE;
-        if (m->extra[i].kind == RMOD_ALIAS && m->extra[i].mdl.numverts > maxverts)
-            maxverts = m->extra[i].mdl.numverts;
+        if (m->extra[i].kind == RMOD_ALIAS && ensure_scratch(m, m->extra[i].mdl.numverts) < 0)
+            return -1;
     }
-    // one line, not one per model: a mod's demo can name a hundred models the folders lack
-    if (absent == 1)
-        log_warn("%s: missing, drawn as a box", w->models[first_absent]);
-    else if (absent > 1)
-        log_warn("%d of the level's %d models are missing (the first: %s), drawn as boxes", absent, n - 1,
-                 w->models[first_absent]);
-    if (ensure_scratch(m, maxverts) < 0)
+    if (ensure_scratch(m, 24) < 0)
         return -1;
-    m->models_seq = w->models_seq;
     update_clients(m, w);
     return missing;
 }
@@ -943,11 +955,11 @@ static uint32_t time_seed(double t, uint32_t salt)
     return (uint32_t)x | 1u;
 }
 
-// Models the game names after the level began (Quake II's grenades, gibs ...): loaded
-// when they are named, as the game's client does, whether played or sought to.
+// Models the game names after the level began (Quake II's grenades and gibs, GoldSrc's
+// whole list, which comes frames after the level starts): loaded when they are named, as
+// the game's client does, whether played or sought to.
 static void load_new_models(r_models_t *m, const world_t *w)
 {
-    m->models_seq = w->models_seq;
     int n = w->num_models < WORLD_MAX_MODELS ? w->num_models : WORLD_MAX_MODELS;
     if (n > m->num_models) {
         r_model_t *nm = realloc(m->models, (size_t)n * sizeof *nm);
@@ -957,17 +969,7 @@ static void load_new_models(r_models_t *m, const world_t *w)
         m->models = nm;
         m->num_models = n;
     }
-    for (int i = 1; i < n; i++) {
-        r_model_t *rm = &m->models[i];
-        if (!strncmp(rm->name, w->models[i], WORLD_NAME_LEN))
-            continue;
-        if (load_model(rm, m->fs, w->models[i], m->palette) == 1)
-            log_warn("%s: missing, drawn as a box", w->models[i]);
-        if (rm->kind == RMOD_ALIAS)
-            ensure_scratch(m, rm->mdl.numverts);
-        if (ends_with(w->models[i], "s_explod.spr"))
-            m->explod_index = i;
-    }
+    load_named_models(m, w);
 }
 
 void r_models_frame(r_models_t *m, const world_t *w)

@@ -595,6 +595,32 @@ void bsp_free(bsp_t *b)
     free(b);
 }
 
+void bsp_worldspawn_value(const bsp_t *b, const char *key, char *out, size_t cap)
+{
+    out[0] = 0;
+    const char *p = b->entities ? strchr(b->entities, '{') : NULL, *end = p ? strchr(p, '}') : NULL;
+    if (!p)
+        return;
+    char k[64];
+    while (p < end) {
+        const char *q[4];
+        const char *s = p;
+        int i;
+        for (i = 0; i < 4; i++) {
+            q[i] = memchr(s, '"', (size_t)(end - s));
+            if (!q[i])
+                return;
+            s = q[i] + 1;
+        }
+        p = q[3] + 1;
+        snprintf(k, sizeof k, "%.*s", (int)(q[1] - q[0] - 1), q[0] + 1);
+        if (!strcmp(k, key)) {
+            snprintf(out, cap, "%.*s", (int)(q[3] - q[2] - 1), q[2] + 1);
+            return;
+        }
+    }
+}
+
 int bsp_point_leaf(const bsp_t *b, const vec3_t p)
 {
     int n = b->models[0].headnode;

@@ -130,6 +130,8 @@ bsp_t *bsp38_load(const uint8_t *data, size_t size, const char *name, const asse
                   char *err, size_t errcap);
 void bsp_free(bsp_t *b);
 
+// The value of `key` in the worldspawn (the first entity of the entity text), or "".
+void bsp_worldspawn_value(const bsp_t *b, const char *key, char *out, size_t cap);
 // Leaf index containing point p in the tree of model 0.
 int bsp_point_leaf(const bsp_t *b, const vec3_t p);
 // Decompress the PVS row of leaf into out ((num_leafs+7)/8 bytes; all-visible

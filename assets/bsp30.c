@@ -37,44 +37,19 @@ typedef struct {
     wad_t wad;
 } wad_file_t;
 
-// The worldspawn's "wad" value: "\half-life\valve\halflife.wad;\...\decals.wad".
-static int worldspawn_wads(const char *ents, char names[][64], int max)
+// The worldspawn's "wad" value, "\half-life\valve\halflife.wad;\...\decals.wad": the file names.
+static int worldspawn_wads(const bsp_t *b, char names[][64], int max)
 {
-    if (!ents)
-        return 0;
-    const char *p = strchr(ents, '{'), *end = p ? strchr(p, '}') : NULL;
-    if (!p || !end)
-        return 0;
-    char key[64], val[1024];
+    char val[1024], *save = NULL;
     int n = 0;
-    while (p < end) {
-        // "key" "value" pairs
-        const char *q1 = memchr(p, '"', (size_t)(end - p));
-        if (!q1)
-            break;
-        const char *q2 = memchr(q1 + 1, '"', (size_t)(end - q1 - 1));
-        if (!q2)
-            break;
-        const char *v1 = memchr(q2 + 1, '"', (size_t)(end - q2 - 1));
-        if (!v1)
-            break;
-        const char *v2 = memchr(v1 + 1, '"', (size_t)(end - v1 - 1));
-        if (!v2)
-            break;
-        snprintf(key, sizeof key, "%.*s", (int)(q2 - q1 - 1), q1 + 1);
-        snprintf(val, sizeof val, "%.*s", (int)(v2 - v1 - 1), v1 + 1);
-        p = v2 + 1;
-        if (strcmp(key, "wad") != 0)
-            continue;
-        for (char *s = strtok(val, ";"); s && n < max; s = strtok(NULL, ";")) {
-            const char *base = s;
-            for (const char *c = s; *c; c++)
-                if (*c == '/' || *c == '\\')
-                    base = c + 1;
-            if (*base)
-                snprintf(names[n++], 64, "%s", base);
-        }
-        break;
+    bsp_worldspawn_value(b, "wad", val, sizeof val);
+    for (char *s = strtok_r(val, ";", &save); s && n < max; s = strtok_r(NULL, ";", &save)) {
+        const char *base = s;
+        for (const char *c = s; *c; c++)
+            if (*c == '/' || *c == '\\')
+                base = c + 1;
+        if (*base)
+            snprintf(names[n++], 64, "%s", base);
     }
     return n;
 }
@@ -146,11 +121,9 @@ static int add_fixed_colors(uint8_t *pal, int n)
 static void add_sky_colors(const bsp_t *b, const asset_files_t *files, uint32_t *hist)
 {
     static const char *const sides[6] = { "rt", "lf", "bk", "ft", "up", "dn" };
-    char names[1][64];
-    const char *sky = "desert";
-    const char *p = b->entities ? strstr(b->entities, "\"skyname\"") : NULL;
-    if (p && sscanf(p, "\"skyname\" \"%63[^\"]\"", names[0]) == 1)
-        sky = names[0];
+    char name[64];
+    bsp_worldspawn_value(b, "skyname", name, sizeof name);
+    const char *sky = name[0] ? name : "desert";
     if (strchr(sky, '/') || strstr(sky, ".."))
         return;
     for (int i = 0; i < 6; i++) {
@@ -210,7 +183,7 @@ int bsp30_load_textures(bsp_t *b, const uint8_t *lump, uint32_t len, uint32_t lu
             // pixels in a WAD: open the level's WADs the first time one is needed
             if (!wads_opened) {
                 wads_opened = 1;
-                int nn = worldspawn_wads(b->entities, wad_names, BSP30_MAX_WADS);
+                int nn = worldspawn_wads(b, wad_names, BSP30_MAX_WADS);
                 for (int k = 0; k < nn; k++) {
                     size_t sz;
                     uint8_t *bytes = asset_load(files, wad_names[k], &sz);

@@ -29,33 +29,6 @@ void r_skybox_free(renderer_t *r)
     r->skybox_ok = 0;
 }
 
-// The worldspawn's value for key, or "" (the first entity of the entity text).
-static void worldspawn_value(const char *ents, const char *key, char *out, size_t cap)
-{
-    out[0] = 0;
-    const char *p = ents ? strchr(ents, '{') : NULL, *end = p ? strchr(p, '}') : NULL;
-    if (!p)
-        return;
-    char k[64];
-    while (p < end) {
-        const char *q[4];
-        const char *s = p;
-        int i;
-        for (i = 0; i < 4; i++) {
-            q[i] = memchr(s, '"', (size_t)(end - s));
-            if (!q[i])
-                return;
-            s = q[i] + 1;
-        }
-        p = q[3] + 1;
-        snprintf(k, sizeof k, "%.*s", (int)(q[1] - q[0] - 1), q[0] + 1);
-        if (!strcmp(k, key)) {
-            snprintf(out, cap, "%.*s", (int)(q[3] - q[2] - 1), q[2] + 1);
-            return;
-        }
-    }
-}
-
 // A true-colour side mapped to the palette, through a cache over 15-bit colours.
 static uint8_t *map_rgb(const uint8_t *rgb, int w, int h, const uint8_t *palette, int16_t *cache)
 {
@@ -79,7 +52,7 @@ int r_skybox_load(renderer_t *r, vfs_t *fs)
     if (!b || !fs || (b->version != 30 && b->version != 38))
         return 0;
     char name[64];
-    worldspawn_value(b->entities, b->version == 38 ? "sky" : "skyname", name, sizeof name);
+    bsp_worldspawn_value(b, b->version == 38 ? "sky" : "skyname", name, sizeof name);
     if (!name[0])   // the games' defaults: Quake II's worldspawn, GoldSrc's sv_skyname
         snprintf(name, sizeof name, "%s", b->version == 38 ? "unit1_" : "desert");
     if (!name[0] || strchr(name, '/') || strstr(name, ".."))

@@ -248,8 +248,11 @@ static int load_lighting(ld_t *l, bsp_t *b)
     return 0;
 }
 
-static int face_flags(int q2flags)
+// A face's BSP_SURF_* from its texinfo's Quake II surface flags.
+static int texinfo_flags(const bsp_t *b, const bsp_texinfo_t *ti)
 {
+    (void)b;
+    int q2flags = ti->flags;
     int f = 0;
     if (q2flags & Q2_SURF_SKY)
         f |= BSP_SURF_SKY | BSP_SURF_NOLIGHT;
@@ -266,13 +269,6 @@ static int face_flags(int q2flags)
         f |= BSP_SURF_NODRAW;
     return f;
 }
-
-static int texinfo_flags(const bsp_t *b, const bsp_texinfo_t *ti)
-{
-    (void)b;
-    return face_flags(ti->flags);
-}
-
 
 // The visibility lump: a cluster count, then per cluster the offsets of its PVS and
 // PHS rows from the lump start. Kept whole; the PVS offsets are checked here.

@@ -22,6 +22,7 @@ typedef struct {
     int quit_at_end;          // --quit-at-end
     const char *audio;        // --audio FILE
     int quiet;                // --quiet
+    int notify;               // --notify on|off: notify, chat and centre-print lines (default on)
     int nfiles;
     const char *files[CLI_MAX_FILES];
 } cli_t;

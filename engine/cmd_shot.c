@@ -30,6 +30,7 @@ int cmd_shot(const cli_t *cli)
         log_error("shot: out of memory for a %dx%d renderer", width, height);
         return EXIT_INTERNAL;
     }
+    r_set_notify(r, cli->notify);
     int status = EXIT_OK;
     vfs_t *fs = NULL;
     char mounted_dir[WORLD_NAME_LEN] = "";

@@ -60,6 +60,8 @@ static const option_t options[] = {
     { "--nosound", NULL, A_NONE, C_PLAY | C_EXPORT, NULL, "no sound" },
     { "--quit-at-end", NULL, A_NONE, C_PLAY, NULL, "quit when the demo ends" },
     { "--audio", NULL, A_STR, C_EXPORT, "FILE", "WAV output when frames go to stdout (-o -)" },
+    { "--notify", NULL, A_STR, C_SHOT | C_EXPORT | C_PLAY | C_TIMEDEMO, "on|off",
+      "notify, chat and centre-print lines (off: as con_notifytime 0)" },
     { "--quiet", "-q", A_NONE, C_ALL, NULL, "no warnings" },
 };
 #define NUM_OPTIONS (int)(sizeof(options) / sizeof(options[0]))
@@ -125,6 +127,13 @@ static int set_option(cli_t *cli, const option_t *o, const char *arg)
     else if (!strcmp(n, "--quit-at-end")) cli->quit_at_end = 1;
     else if (!strcmp(n, "--audio")) cli->audio = arg;
     else if (!strcmp(n, "--quiet")) cli->quiet = 1;
+    else if (!strcmp(n, "--notify")) {
+        if (strcmp(arg, "on") && strcmp(arg, "off")) {
+            log_error("--notify: expected on or off, got '%s'", arg);
+            return -1;
+        }
+        cli->notify = !strcmp(arg, "on");
+    }
     else if (!strcmp(n, "--size")) {
         int w, h;
         char x;
@@ -145,6 +154,7 @@ int main(int argc, char **argv)
     memset(&cli, 0, sizeof(cli));
     cli.basedir = ".";
     cli.volume = 1.0;
+    cli.notify = 1;
     cli.scale = 0;
 
     if (argc < 2) {

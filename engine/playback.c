@@ -179,6 +179,8 @@ player_t *player_create(demo_t *d, const cli_t *cli, renderer_t *r, snd_t *snd, 
     p->cli = cli;
     p->r = r;
     p->snd = snd;
+    if (cli && r)
+        r_set_notify(r, cli->notify);
     p->o.interval = 3.0;
     p->o.warmup = 3.0;
     p->o.budget = (size_t)64 << 20;

@@ -373,11 +373,18 @@ void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v)
     if (g && g->draw_intermission && g->draw_intermission(d, w, &c, t))
         return;
     double center_time = g && g->center_time > 0 ? g->center_time : R2D_CENTER_TIME;
-    if (d->center_set && t - d->center_start < center_time)
+    if (!d->notify_off && d->center_set && t - d->center_start < center_time)
         r_2d_draw_center_text(d, &c, d->center, -1);
     if (g && g->draw_hud)
         g->draw_hud(d, w, &c, t);
-    r_2d_draw_notify(d, &c, t);
+    if (!d->notify_off)
+        r_2d_draw_notify(d, &c, t);
+}
+
+void r_2d_set_notify(r_2d_t *d, int on)
+{
+    if (d)
+        d->notify_off = !on;
 }
 
 // ---- screen blends ----------------------------------------------------------

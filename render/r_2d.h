@@ -31,6 +31,9 @@ void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v);
 // `contents` is the view leaf's contents (Quake CONTENTS_WATER -3, SLIME -4, LAVA -5; 0 = none).
 void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8_t *base, uint8_t *out);
 void r_2d_clear(r_2d_t *d, int from_start);
+// on = 0: no notify, chat or centre-print lines (Quake's con_notifytime 0 and no
+// centre prints; finale and cutscene texts are centre prints too). Default on.
+void r_2d_set_notify(r_2d_t *d, int on);
 // The integer factor 2D is drawn at on a width x height frame: max(1, min(width/320, height/240)).
 // Quake drew 2D 1:1; at 1280x720 a 320-wide status bar would cover a quarter of the width.
 int r_2d_scale(int width, int height);

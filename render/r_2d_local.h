@@ -103,6 +103,8 @@ struct r_2d_s {
     int con_open;                  // the newest line takes more characters
     int con_cr;                    // a '\r' came: the next line overwrites the newest
 
+    int notify_off;                // --notify off: no notify, chat or centre-print lines (con_notifytime 0)
+
     // centerprint
     char center[R2D_CENTER_LEN];
     double center_start;

@@ -390,7 +390,7 @@ static int quake_draw_intermission(r_2d_t *d, const world_t *w, r_2d_canvas_t *c
     const char *text = v->finale_text[0] ? v->finale_text : (d->center_set ? d->center : "");
     double start = v->finale_text[0] ? v->completed_time : d->center_start;
     double typed = (t - start) * R2D_PRINT_SPEED;
-    if (text[0] && typed >= 0)
+    if (text[0] && typed >= 0 && !d->notify_off)
         r_2d_draw_center_text(d, c, text, typed > 9999 ? 9999 : (int)typed);
     return 1;
 }

@@ -38,6 +38,8 @@ void r_render(renderer_t *r, const world_t *w, double t);
 // follow are drawn exactly as by a new renderer (level banner, pickup flashes);
 // otherwise the HUD takes the state it finds without flashes.
 void r_clear_transients(renderer_t *r, int from_start);
+// on = 0: the frame shows no notify, chat or centre-print lines (--notify off). Default on.
+void r_set_notify(renderer_t *r, int on);
 // The 8-bit frame and the palette (768 bytes, RGB) it is shown with, blends applied.
 const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch);
 const uint8_t *r_palette(const renderer_t *r);

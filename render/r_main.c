@@ -198,11 +198,28 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
         float f = e->lerp_ok ? (float)frac : 1.0f;
         for (int k = 0; k < 3; k++)
             org[k] = e->prev.origin[k] + (e->cur.origin[k] - e->prev.origin[k]) * f;
+        // Intermission, finale and cutscene: Quake looks from the view entity
+        // with that entity's own angles (the camera the level moves), not the
+        // client's (V_CalcIntermissionRefdef); no view height, bob or kick.
+        // The camera always sways there (v_idlescale 1: roll 0.1 degrees at 0.5
+        // rad/s, pitch 0.3 at 1, yaw 0.3 at 2).
+        if (wv->intermission && w->game == GAME_QUAKE) {
+            for (int k = 0; k < 3; k++)
+                ang[k] = lerp_angle(e->prev.angles[k], e->cur.angles[k], f);
+            ang[2] += (float)(0.1 * sin(t * 0.5));
+            ang[0] += (float)(0.3 * sin(t * 1.0));
+            ang[1] += (float)(0.3 * sin(t * 2.0));
+        }
         if (!wv->intermission && w->game != GAME_FORSAKEN) {   // a Forsaken ship's eye is its centre
             int zero = wv->ofs[0] == 0 && wv->ofs[1] == 0 && wv->ofs[2] == 0;
             for (int k = 0; k < 3; k++)
                 org[k] += zero ? (k == 2 ? 22.0f : 0.0f) : wv->ofs[k];
             bobbing = w->game == GAME_QUAKE;
+            // Quake keeps the eye off node planes (a water surface seen exactly
+            // edge-on vanishes): 1/32 unit added on each axis.
+            if (bobbing)
+                for (int k = 0; k < 3; k++)
+                    org[k] += 1.0f / 32;
         }
     }
     if (bobbing) {

@@ -92,8 +92,12 @@ static int same_lights(const renderer_t *r, const bsp_face_t *f, const r_cached_
 #endif
 
 // Texture x light into the surface, bs x bs texels per lightmap block (bs = 16 >> mip,
-// shift = 4 - mip), the light interpolated bilinearly inside the block. Texture
-// sizes and texturemins are multiples of 16, so s0, t0 and every block start are
+// shift = 4 - mip), the light interpolated bilinearly inside the block with
+// Quake's integer steps (R_DrawSurfaceBlock8_mip*): the left and right edges
+// step down by (next - this) >> shift a row, and a row steps from its right
+// texel to its left by (left - right) >> shift, so the rounding is the game's
+// and a surface is texel for texel what Quake built. Texture sizes and
+// texturemins are multiples of 16, so s0, t0 and every block start are
 // multiples of bs and a block's texels never wrap inside the texture.
 static R_ALWAYS_INLINE void build_blocks(uint8_t *dst, int cw, const uint8_t *texels, int tw, int th, int s0, int t0,
                                          const int32_t *bl, int smax, int tmax, const uint8_t *cmap, const int bs,
@@ -103,14 +107,14 @@ static R_ALWAYS_INLINE void build_blocks(uint8_t *dst, int cw, const uint8_t *te
         const uint8_t *trow = texels + (size_t)((t0 + by * bs) % th) * (size_t)tw;
         const int32_t *b0 = bl + by * smax, *b1 = b0 + smax;
         for (int bx = 0; bx < smax - 1; bx++) {
-            int left = b0[bx] << shift, right = b0[bx + 1] << shift;   // scaled by bs
-            int lstep = b1[bx] - b0[bx], rstep = b1[bx + 1] - b0[bx + 1];
+            int left = b0[bx], right = b0[bx + 1];
+            const int lstep = (b1[bx] - left) >> shift, rstep = (b1[bx + 1] - right) >> shift;
             const uint8_t *src = trow + (s0 + bx * bs) % tw;
             uint8_t *out = dst + (size_t)(by * bs) * (size_t)cw + (size_t)(bx * bs);
             for (int y = 0; y < bs; y++, src += tw, out += cw) {
-                const int step = (right - left) >> shift;
+                const int step = (left - right) >> shift;
                 // unrolled (bs is a constant): measured 12 -> 8 instructions a texel (callgrind)
-#define TEXEL(k) if ((k) < bs) out[k] = cmap[((unsigned)((left + (k) * step) >> shift) & 0xff00u) + src[k]]
+#define TEXEL(k) if ((k) < bs) out[k] = cmap[((unsigned)(right + (bs - 1 - (k)) * step) & 0xff00u) + src[k]]
                 TEXEL(0); TEXEL(1); TEXEL(2); TEXEL(3); TEXEL(4); TEXEL(5); TEXEL(6); TEXEL(7);
                 TEXEL(8); TEXEL(9); TEXEL(10); TEXEL(11); TEXEL(12); TEXEL(13); TEXEL(14); TEXEL(15);
 #undef TEXEL

@@ -12,6 +12,7 @@ typedef struct {
     int width, height;        // --size WxH (0 = command default)
     int have_at;
     double at;                // --at SECONDS
+    double at_tol;            // --at written with d >= 4 decimals (as dump's time column): 0.5e-d, else 0
     const char *out;          // -o / --output
     double fps;               // --fps
     int have_from, have_to, have_start;

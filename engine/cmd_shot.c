@@ -52,7 +52,10 @@ int cmd_shot(const cli_t *cli)
                 log_error("%s: %s", d.name, err);
         }
         r_frame(r, w);
-        if (w->time >= at)
+        // A block is reached at its own time: demo times are floats, so a time
+        // printed from one (dump's time=, info) selects that block even when the
+        // decimal reads a hair above the float; dump's rounded column too (at_tol).
+        if (w->time >= at || (float)w->time == (float)at || (cli->at_tol > 0 && w->time >= at - cli->at_tol))
             break;
     }
     if (rc < 0) {
@@ -71,7 +74,7 @@ int cmd_shot(const cli_t *cli)
             log_error("shot: cannot write %s", cli->out);
             status = EXIT_INTERNAL;
         } else if (!cli->quiet) {
-            printf("%s: %dx%d at %.3f s (%s) -> %s\n", d.name, width, height, t, w->map, cli->out);
+            printf("%s: %dx%d at %.9g s (%s) -> %s\n", d.name, width, height, t, w->map, cli->out);
         }
         if (map_missing && status == EXIT_OK)
             status = EXIT_DEMO_ERRORS;

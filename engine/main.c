@@ -1,5 +1,6 @@
 // main.c -- command line: demoplay <command> [options] FILE...
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -115,7 +116,17 @@ static int set_option(cli_t *cli, const option_t *o, const char *arg)
     if (!strcmp(n, "--basedir")) cli->basedir = arg;
     else if (!strcmp(n, "--game")) cli->game = arg;
     else if (!strcmp(n, "--json")) cli->json = 1;
-    else if (!strcmp(n, "--at")) { cli->at = v; cli->have_at = 1; }
+    else if (!strcmp(n, "--at")) {
+        cli->at = v;
+        cli->have_at = 1;
+        // A time copied from dump's column (rounded to 0.1 ms) names the block it
+        // was printed for: with 4 or more decimals, half a unit of the last one is allowed.
+        const char *dot = strchr(arg, '.');
+        int decimals = 0;
+        while (dot && dot[1 + decimals] >= '0' && dot[1 + decimals] <= '9')
+            decimals++;
+        cli->at_tol = decimals >= 4 && decimals < 12 ? 0.5 * pow(10.0, -decimals) : 0;
+    }
     else if (!strcmp(n, "--output")) cli->out = arg;
     else if (!strcmp(n, "--fps")) cli->fps = v;
     else if (!strcmp(n, "--from")) { cli->from = v; cli->have_from = 1; }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "formats/decoder.h"
 
@@ -296,6 +297,41 @@ static void test_state_is_copyable(void **state)
     free(data);
 }
 
+// A time dump prints selects that very block in `shot --at`: the exact `time=`
+// value (%.9g of the float, a hair above it as a double), the rounded column,
+// and the float written out in full; the next block's time selects the next one.
+static void test_shot_at_dump_time(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    const char *demo = tu_data("quake/demos/qfm_e1m3.dem");
+    const char *base = tu_data("quake");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s dump '%s' | awk '$3 == \"time\" {n++; if (n == 131 || n == 132) print $2, $4}'",
+             tu_bin(), demo);
+    int status;
+    char *out = tu_run(cmd, &status);
+    assert_int_equal(status, 0);
+    char col[2][32], val[2][32];
+    assert_int_equal(sscanf(out, "%31s time=%31s %31s time=%31s", col[0], val[0], col[1], val[1]), 4);
+    free(out);
+    assert_string_equal(col[0], "3.4127");        // block 132 of the fidelity reference
+    assert_string_equal(val[0], "3.41265917");   // the float 3.412659168243408 as %.9g
+    const char *ats[4] = { val[0], col[0], "3.412659168243408", val[1] };
+    const char *want[4] = { "at 3.41265917 s", "at 3.41265917 s", "at 3.41265917 s", "at 3.42654967 s" };
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "%s shot --basedir '%s' --game qfm '%s' --at %s -o /tmp/dp_shot_at_%d.png", tu_bin(),
+                 base, demo, ats[i], (int)getpid());
+        out = tu_run(cmd, &status);
+        assert_int_equal(status, 0);
+        if (!strstr(out, want[i]))
+            fail_msg("shot --at %s: expected '%s' in: %s", ats[i], want[i], out);
+        free(out);
+    }
+    snprintf(cmd, sizeof cmd, "/tmp/dp_shot_at_%d.png", (int)getpid());
+    remove(cmd);
+}
+
 // dump -> compile gives back the identical bytes, for every real demo
 static void test_dump_compile_roundtrip(void **state)
 {
@@ -379,6 +415,7 @@ int main(void)
         cmocka_unit_test(test_info_every_demo),
         cmocka_unit_test(test_info_players_and_levels),
         cmocka_unit_test(test_dump_counts),
+        cmocka_unit_test(test_shot_at_dump_time),
         cmocka_unit_test(test_truncated_and_flipped),
         cmocka_unit_test(test_cli_errors),
         cmocka_unit_test(test_state_is_copyable),

@@ -38,8 +38,6 @@ void d_gradients(const renderer_t *r, const r_surfctx_t *ctx, float scale, float
     g->vz0 = scale * (vo * g->zi0 + pt - xc * rt * ixs + yc * ut * iys);
 }
 
-static inline int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
-
 // A z-tested pixel in one of the see-through modes (r->draw_mode != R_DRAW_OPAQUE).
 static inline void put_mode(const renderer_t *r, int mode, uint8_t *dst, float *zb, float zz, uint8_t t)
 {
@@ -55,99 +53,177 @@ static inline void put_mode(const renderer_t *r, int mode, uint8_t *dst, float *
     }
 }
 
-static inline int to_fixed(float f, int maxv)
+// ---- lit surfaces, by Quake's numbers ------------------------------------------
+//
+// The same arithmetic as id's software renderer (D_CalcGradients, D_DrawSpans8
+// in its C form), so a surface's pixels are the texels Quake showed: the view's
+// axes give s/z, t/z and 1/z per screen pixel; the true s, t (16.16) are
+// computed at the start of a span and every 8 pixels, clamped to the surface
+// (the far end of a chunk no nearer than 8/65536 to its left or top edge), and
+// stepped linearly between: by (next - this) >> 3 inside the span, by a
+// division over the last chunk so the span ends exactly on its last texel.
+
+static inline void view_xform(const renderer_t *r, const float *in, float out[3])
 {
-    // clamp in float first: far off-surface values must not overflow the int
-    if (f < 0)
-        return 0;
-    float m = (float)maxv;
-    return f > m ? maxv : (int)f;
+    out[0] = dot3(in, r->vright);
+    out[1] = dot3(in, r->vup);
+    out[2] = dot3(in, r->vpn);
 }
 
-void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest)
+int d_mip_level(const renderer_t *r, const r_surfctx_t *ctx)
+{
+    // mipadjust: how many texels a world unit holds, in Quake's four steps
+    float len = (sqrtf(dot3(ctx->svec, ctx->svec)) + sqrtf(dot3(ctx->tvec, ctx->tvec))) * 0.5f;
+    float adjust = len < 0.32f ? 4.0f : len < 0.49f ? 3.0f : len < 0.99f ? 2.0f : 1.0f;
+    float scale = ctx->nearzi * (r->xscale > r->yscale ? r->xscale : r->yscale) * adjust;
+    return scale >= 1.0f ? 0 : scale >= 0.4f ? 1 : scale >= 0.2f ? 2 : 3;
+}
+
+// A float to 16.16 the way a C cast does, kept inside int for far-off values
+static inline int fix16(float f)
+{
+    return f > 1.0e9f ? 1000000000 : f < -1.0e9f ? -1000000000 : (int)f;
+}
+
+void d_surf_gradients(const renderer_t *r, const r_surfctx_t *ctx, int mip, d_surfgrad_t *g)
+{
+    const bsp_face_t *f = ctx->face;
+    float mipscale = 1.0f / (float)(1 << mip);
+    float pn[3], ps[3], pt[3], mo[3];
+    view_xform(r, ctx->normal, pn);
+    view_xform(r, ctx->svec, ps);
+    view_xform(r, ctx->tvec, pt);
+    view_xform(r, r->vieworg, mo);
+    float den = ctx->dist - dot3(r->vieworg, ctx->normal);
+    if (fabsf(den) < 1e-4f)
+        den = den < 0 ? -1e-4f : 1e-4f;
+    float distinv = 1.0f / den;
+    float xsi = 1.0f / r->xscale, ysi = 1.0f / r->yscale, xc = r->xc_pix, yc = r->yc_pix;
+    g->zistepu = pn[0] * xsi * distinv;
+    g->zistepv = -pn[1] * ysi * distinv;
+    g->ziorigin = pn[2] * distinv - xc * g->zistepu - yc * g->zistepv;
+    float t = xsi * mipscale;
+    g->sdivzstepu = ps[0] * t;
+    g->tdivzstepu = pt[0] * t;
+    t = ysi * mipscale;
+    g->sdivzstepv = -ps[1] * t;
+    g->tdivzstepv = -pt[1] * t;
+    g->sdivzorigin = ps[2] * mipscale - xc * g->sdivzstepu - yc * g->sdivzstepv;
+    g->tdivzorigin = pt[2] * mipscale - xc * g->tdivzstepu - yc * g->tdivzstepv;
+    for (int k = 0; k < 3; k++)
+        mo[k] *= mipscale;
+    t = 65536.0f * mipscale;
+    // the eye's texel (rounded), less the surface's corner, plus the texinfo offset
+    int eye_s = fix16(dot3(mo, ps) * 65536.0f + 0.5f), eye_t = fix16(dot3(mo, pt) * 65536.0f + 0.5f);
+    int corner_s = f->texturemins[0] * (65536 >> mip), corner_t = f->texturemins[1] * (65536 >> mip);
+    g->sadjust = fix16((float)(eye_s - corner_s) + ctx->svec[3] * t);
+    g->tadjust = fix16((float)(eye_t - corner_t) + ctx->tvec[3] * t);
+    g->bbextents = (f->extents[0] << 16 >> mip) - 1;
+    g->bbextentt = (f->extents[1] << 16 >> mip) - 1;
+}
+
+// s (or t) in 16.16 at s/z = sz where 65536/z = z16, clamped to [lo, hi]
+static inline int surf_coord(float sz, float z16, int adjust, int lo, int hi)
+{
+    int v = fix16(sz * z16) + adjust;
+    return v > hi ? hi : v < lo ? lo : v;
+}
+
+void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest)
 {
     const uint8_t *tex = (const uint8_t *)(c + 1);
     const int cw = c->width, mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
-    const int umax = (c->width << 16) - 1, vmax = (c->height << 16) - 1;
+    const int smax = g->bbextents, tmax = g->bbextentt;
     const int rowbytes = r->view.rowbytes, zw = r->width;
-    float zoff[SUBDIV];
-    for (int k = 0; k < SUBDIV; k++)
-        zoff[k] = (float)k * g->dzidx;
+    const float sdivz8 = g->sdivzstepu * 8, tdivz8 = g->tdivzstepu * 8, zi8 = g->zistepu * 8;
+    float zoff[8];
+    for (int k = 0; k < 8; k++)
+        zoff[k] = (float)k * g->zistepu;
     for (int i = 0; i < n; i++) {
         int x = s[i].x, y = s[i].y, count = s[i].count;
-        uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
-        float *zb = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
-        float fx = (float)x, fy = (float)y;
-        float zi = g->zi0 + fy * g->dzidy + fx * g->dzidx;
-        float uz = g->uz0 + fy * g->duzdy + fx * g->duzdx;
-        float vz = g->vz0 + fy * g->dvzdy + fx * g->dvzdx;
+        uint8_t *d = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        float *zp = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        float du = (float)x, dv = (float)y;
+        float sdivz = g->sdivzorigin + dv * g->sdivzstepv + du * g->sdivzstepu;
+        float tdivz = g->tdivzorigin + dv * g->tdivzstepv + du * g->tdivzstepu;
+        float zi = g->ziorigin + dv * g->zistepv + du * g->zistepu;
+        float zc = zi;   // 1/z at the chunk's first pixel, for the z-buffer
         float z = 65536.0f / zi;
-        int u = to_fixed(uz * z, umax), v = to_fixed(vz * z, vmax);
-        while (count > 0) {
-            int nn = count > SUBDIV ? SUBDIV : count;
-            count -= nn;
-            // the chunk's far end: the next chunk's start, or the span's last pixel
-            int steps = count ? nn : nn - 1;
-            float zi2 = zi + (float)steps * g->dzidx;
-            float uz2 = uz + (float)steps * g->duzdx, vz2 = vz + (float)steps * g->dvzdx;
-            int u2 = u, v2 = v, du = 0, dv = 0;
-            if (steps) {
-                float z2 = 65536.0f / zi2;
-                u2 = to_fixed(uz2 * z2, umax);
-                v2 = to_fixed(vz2 * z2, vmax);
-                // Rounded toward zero, never past the far end: a step rounded down (>> 4)
-                // could take a span ending at coordinate 0 to texel -1, outside the surface.
-                du = (u2 - u) / steps;
-                dv = (v2 - v) / steps;
-            }
-            if (!ztest && nn == SUBDIV) {
-                // the common case, unrolled: measured 25 -> ~11 instructions a pixel (callgrind)
-#define PIX(k) dst[k] = tex[((v + (k) * dv) >> 16) * cw + ((u + (k) * du) >> 16)]
+        int ss = surf_coord(sdivz, z, g->sadjust, 0, smax), tt = surf_coord(tdivz, z, g->tadjust, 0, tmax);
+        if (!ztest) {
+            // whole chunks of 8: the common case, unrolled
+            while (count > 8) {
+                count -= 8;
+                sdivz += sdivz8;
+                tdivz += tdivz8;
+                zi += zi8;
+                z = 65536.0f / zi;
+                int snext = surf_coord(sdivz, z, g->sadjust, 8, smax);
+                int tnext = surf_coord(tdivz, z, g->tadjust, 8, tmax);
+                int sstep = (snext - ss) >> 3, tstep = (tnext - tt) >> 3;
+#define PIX(k) d[k] = tex[((tt + (k) * tstep) >> 16) * cw + ((ss + (k) * sstep) >> 16)]
                 PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
-                PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
 #undef PIX
-                for (int k = 0; k < SUBDIV; k++)
-                    zb[k] = zi + zoff[k];
-            } else if (!ztest) {
-                int uu = u, vv = v;
-                for (int k = 0; k < nn; k++) {
-                    dst[k] = tex[(vv >> 16) * cw + (uu >> 16)];
-                    uu += du;
-                    vv += dv;
+                for (int k = 0; k < 8; k++)
+                    zp[k] = zc + zoff[k];
+                zc += zi8;
+                d += 8;
+                zp += 8;
+                ss = snext;
+                tt = tnext;
+            }
+        }
+        while (count > 0) {
+            int nn = count >= 8 ? 8 : count;
+            count -= nn;
+            int snext, tnext, sstep = 0, tstep = 0;
+            if (count) {
+                sdivz += sdivz8;
+                tdivz += tdivz8;
+                zi += zi8;
+                z = 65536.0f / zi;
+                snext = surf_coord(sdivz, z, g->sadjust, 8, smax);
+                tnext = surf_coord(tdivz, z, g->tadjust, 8, tmax);
+                sstep = (snext - ss) >> 3;
+                tstep = (tnext - tt) >> 3;
+            } else {
+                // the last chunk ends on the span's last pixel
+                float m1 = (float)(nn - 1);
+                sdivz += g->sdivzstepu * m1;
+                tdivz += g->tdivzstepu * m1;
+                zi += g->zistepu * m1;
+                z = 65536.0f / zi;
+                snext = surf_coord(sdivz, z, g->sadjust, 8, smax);
+                tnext = surf_coord(tdivz, z, g->tadjust, 8, tmax);
+                if (nn > 1) {
+                    sstep = (snext - ss) / (nn - 1);
+                    tstep = (tnext - tt) / (nn - 1);
                 }
-                for (int k = 0; k < nn; k++)
-                    zb[k] = zi + zoff[k];
-            } else if (mode == R_DRAW_OPAQUE) {
-                int uu = u, vv = v;
-                float zz = zi;
+            }
+            if (!ztest) {
                 for (int k = 0; k < nn; k++) {
-                    if (zz * D_BMODEL_ZBIAS >= zb[k]) {
-                        dst[k] = tex[clampi(vv >> 16, 0, c->height - 1) * cw + clampi(uu >> 16, 0, cw - 1)];
-                        zb[k] = zz;
-                    }
-                    uu += du;
-                    vv += dv;
-                    zz += g->dzidx;
+                    d[k] = tex[((tt + k * tstep) >> 16) * cw + ((ss + k * sstep) >> 16)];
+                    zp[k] = zc + zoff[k];
                 }
             } else {
-                int uu = u, vv = v;
-                float zz = zi;
                 for (int k = 0; k < nn; k++) {
-                    if (zz * D_BMODEL_ZBIAS >= zb[k])
-                        put_mode(r, mode, dst + k, zb + k, zz,
-                                 tex[clampi(vv >> 16, 0, c->height - 1) * cw + clampi(uu >> 16, 0, cw - 1)]);
-                    uu += du;
-                    vv += dv;
-                    zz += g->dzidx;
+                    float zz = zc + zoff[k];
+                    if (zz * D_BMODEL_ZBIAS < zp[k])
+                        continue;
+                    uint8_t texel = tex[((tt + k * tstep) >> 16) * cw + ((ss + k * sstep) >> 16)];
+                    if (mode == R_DRAW_OPAQUE) {
+                        d[k] = texel;
+                        zp[k] = zz;
+                    } else {
+                        put_mode(r, mode, d + k, zp + k, zz, texel);
+                    }
                 }
             }
-            dst += nn;
-            zb += nn;
-            zi = zi2 + (steps == nn ? 0 : g->dzidx);
-            uz = uz2 + (steps == nn ? 0 : g->duzdx);
-            vz = vz2 + (steps == nn ? 0 : g->dvzdx);
-            u = u2;
-            v = v2;
+            zc += zi8;
+            d += nn;
+            zp += nn;
+            ss = snext;
+            tt = tnext;
         }
     }
 }

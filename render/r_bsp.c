@@ -106,17 +106,13 @@ static void flush_spans(renderer_t *r, r_surfctx_t *ctx, int n)
         d_draw_spans_turb(r, &g, r->bsp->texels + tex->offsets[0], tex->width, tex->height, r->spans, n, ctx->ztest);
         return;
     }
-    // Mip level from how many pixels a texel covers at the nearest point (Quake's thresholds).
-    float ts = sqrtf(dot3(ctx->svec, ctx->svec)), tt = sqrtf(dot3(ctx->tvec, ctx->tvec));
-    float tmax = ts > tt ? ts : tt;
-    float scale = ctx->nearzi * r->xscale / (tmax > 1e-6f ? tmax : 1e-6f);
-    int mip = scale >= 1.0f ? 0 : scale >= 0.4f ? 1 : scale >= 0.2f ? 2 : 3;
+    int mip = d_mip_level(r, ctx);
     const r_cached_t *c = r_surf_get(r, ctx, mip);
     if (!c)
         return;
-    d_gradients(r, ctx, 1.0f / (float)(1 << mip), ctx->svec[3] - (float)f->texturemins[0],
-                ctx->tvec[3] - (float)f->texturemins[1], &g);
-    d_draw_spans_lit(r, &g, c, r->spans, n, ctx->ztest);
+    d_surfgrad_t sg;
+    d_surf_gradients(r, ctx, mip, &sg);
+    d_draw_spans_lit(r, &sg, c, r->spans, n, ctx->ztest);
 }
 
 // Sutherland-Hodgman against one plane. The crossing point is always computed

@@ -193,7 +193,20 @@ typedef struct {
     float vz0, dvzdx, dvzdy;
 } d_grad_t;
 void d_gradients(const renderer_t *r, const r_surfctx_t *ctx, float scale, float uofs, float vofs, d_grad_t *g);
-void d_draw_spans_lit(renderer_t *r, const d_grad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest);
+// A lit surface's mapping, in Quake's terms (D_CalcGradients): s/z, t/z and 1/z
+// linear in screen x (u) and y (v); the texel is (s/z * 65536/(1/z)) + sadjust in
+// 16.16, clamped to [0, bbextent] of the cached surface.
+typedef struct {
+    float sdivzorigin, sdivzstepu, sdivzstepv;
+    float tdivzorigin, tdivzstepu, tdivzstepv;
+    float ziorigin, zistepu, zistepv;
+    int sadjust, tadjust;
+    int bbextents, bbextentt;
+} d_surfgrad_t;
+void d_surf_gradients(const renderer_t *r, const r_surfctx_t *ctx, int mip, d_surfgrad_t *g);
+// Quake's mip level of a face: 0..3 from its nearest 1/z, the projection scale and the texinfo's mipadjust.
+int d_mip_level(const renderer_t *r, const r_surfctx_t *ctx);
+void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest);
 void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int tw, int th, const r_span_t *s, int n,
                        int ztest);
 void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *zg, int ztest);

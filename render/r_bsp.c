@@ -50,6 +50,63 @@ void r_world_setup(renderer_t *r)
     r_sky_load(r);
 }
 
+// ---- models that are BSP files ------------------------------------------------
+
+void r_ext_models_free(renderer_t *r)
+{
+    for (int i = 0; i < r->num_ext; i++) {
+        bsp_free(r->ext[i].bsp);
+        free(r->ext[i].faces);
+    }
+    r->num_ext = 0;
+}
+
+static uint8_t *ext_file(void *ctx, const char *path, size_t *size) { return vfs_load(ctx, path, size); }
+
+void r_ext_models_load(renderer_t *r, vfs_t *fs, const world_t *w)
+{
+    r_ext_models_free(r);
+    if (!fs || !w->models || !r->bsp || r->bsp->version == 38)
+        return;
+    for (int i = 2; i < w->num_models && r->num_ext < R_MAX_EXT_BSP; i++) {
+        const char *name = w->models[i];
+        size_t len = strlen(name);
+        if (len < 5 || strcmp(name + len - 4, ".bsp") || !strcmp(name, w->map))
+            continue;
+        size_t size = 0;
+        uint8_t *data = vfs_load(fs, name, &size);
+        if (!data)
+            continue;   // r_models reports missing models
+        asset_files_t files = { ext_file, fs };
+        char err[256];
+        bsp_t *b = bsp_load_files(data, size, name, &files, err, sizeof err);
+        free(data);
+        if (!b)
+            continue;
+        r_face_t *faces = calloc((size_t)b->num_faces + 1, sizeof(r_face_t));
+        if (!faces || b->num_models < 1) {
+            free(faces);
+            bsp_free(b);
+            continue;
+        }
+        for (int f = 0; f < b->num_faces; f++)
+            for (int m = 0; m < BSP_MIPLEVELS; m++)
+                faces[f].cache_ofs[m] = -1;
+        r->ext[r->num_ext].modelindex = i;
+        r->ext[r->num_ext].bsp = b;
+        r->ext[r->num_ext].faces = faces;
+        r->num_ext++;
+    }
+}
+
+static const r_extbsp_t *ext_model(const renderer_t *r, int modelindex)
+{
+    for (int i = 0; i < r->num_ext; i++)
+        if (r->ext[i].modelindex == modelindex)
+            return &r->ext[i];
+    return NULL;
+}
+
 // ---- span buffer ------------------------------------------------------------
 
 void r_spanbuf_clear(renderer_t *r)
@@ -627,6 +684,19 @@ void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
     }
 }
 
+// A model that is a BSP file: drawn by the same code with its level data swapped in.
+static void draw_ext_brush(renderer_t *r, const r_extbsp_t *x, const entity_state_t *s, const vec3_t org,
+                           const vec3_t ang, int see_through)
+{
+    bsp_t *wb = r->bsp;
+    r_face_t *wf = r->faces;
+    r->bsp = x->bsp;
+    r->faces = x->faces;
+    draw_brush(r, &x->bsp->models[0], s, org, ang, see_through);
+    r->bsp = wb;
+    r->faces = wf;
+}
+
 static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int see_through)
 {
     for (int e = 1; e < w->num_entities; e++) {
@@ -634,7 +704,8 @@ static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int se
             continue;
         const world_entity_t *ent = &w->entities[e];
         int sm = submodel_index(r, w, ent->cur.modelindex);
-        if (sm < 0 || (ent->cur.effects & EF_NODRAW))
+        const r_extbsp_t *x = sm < 0 ? ext_model(r, ent->cur.modelindex) : NULL;
+        if ((sm < 0 && !x) || (ent->cur.effects & EF_NODRAW))
             continue;
         vec3_t org, ang;
         float f = ent->lerp_ok ? (float)frac : 1.0f;
@@ -642,13 +713,19 @@ static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int se
             org[k] = ent->prev.origin[k] + (ent->cur.origin[k] - ent->prev.origin[k]) * f;
             ang[k] = lerp_angle(ent->prev.angles[k], ent->cur.angles[k], f);
         }
-        draw_brush(r, &r->bsp->models[sm], &ent->cur, org, ang, see_through);
+        if (x)
+            draw_ext_brush(r, x, &ent->cur, org, ang, see_through);
+        else
+            draw_brush(r, &r->bsp->models[sm], &ent->cur, org, ang, see_through);
     }
     for (int i = 0; i < w->num_statics && w->statics; i++) {
         const entity_state_t *s = &w->statics[i].s;
         int sm = submodel_index(r, w, s->modelindex);
+        const r_extbsp_t *x = sm < 0 ? ext_model(r, s->modelindex) : NULL;
         if (sm >= 0)
             draw_brush(r, &r->bsp->models[sm], s, s->origin, s->angles, see_through);
+        else if (x)
+            draw_ext_brush(r, x, s, s->origin, s->angles, see_through);
     }
 }
 

@@ -87,6 +87,15 @@ typedef struct {
     float nearzi;                // largest 1/z of the clipped polygon (mip choice)
 } r_surfctx_t;
 
+// A model that is a BSP file of its own (Quake's item boxes, maps/b_*.bsp): its
+// level data and per-face state, drawn as a brush entity with its model 0.
+#define R_MAX_EXT_BSP 64
+typedef struct {
+    int modelindex;
+    bsp_t *bsp;
+    r_face_t *faces;
+} r_extbsp_t;
+
 struct renderer_s {
     int width, height;
     uint8_t *buffer;
@@ -114,6 +123,8 @@ struct renderer_s {
     int lightstyles[WORLD_MAX_LIGHTSTYLES];
     double time;
     int entity_frame;            // frame of the brush entity drawn (alternate textures)
+    r_extbsp_t ext[R_MAX_EXT_BSP];   // models that are BSP files (r_bsp.c)
+    int num_ext;
 
     // view (the 3D part of the frame)
     int vw, vh;                  // 3D view size (vh < height when a status bar takes rows)
@@ -161,6 +172,9 @@ void r_world_setup(renderer_t *r);        // after the level loaded: sizes per-f
 void r_draw_world(renderer_t *r, const world_t *w);
 void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac);
 void r_spanbuf_clear(renderer_t *r);
+// Models of the level that are BSP files of their own (not the world, not "*N"): load / free.
+void r_ext_models_load(renderer_t *r, vfs_t *fs, const world_t *w);
+void r_ext_models_free(renderer_t *r);
 // Tests: a polygon (world space) through the same clipping and fill rules as
 // the world. use_spanbuf: fill with `color` where the span buffer is free;
 // else add 1 to every pixel it covers. Returns the number of spans.

@@ -57,6 +57,7 @@ void r_destroy(renderer_t *r)
 {
     if (!r)
         return;
+    r_ext_models_free(r);
     bsp_free(r->bsp);
     r_fsworld_free(r->fsworld);
     r_skybox_free(r);
@@ -126,6 +127,7 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
         memcpy(r->shown_palette, r->pal.palette, 768);
     }
     r_world_setup(r);
+    r_ext_models_load(r, fs, w);
     r_skybox_load(r, fs);
     if (w->map[0] && !r->bsp && !r->fsworld && rc == 0) {
         if (err && errcap)

@@ -283,16 +283,28 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
     }
 }
 
-// Sky direction -> texel: the view ray flattened (z counts triple) onto a dome, as Quake's sky.
-static inline void sky_st(const renderer_t *r, float x, float y, int *s, int *t)
+// Sky pixel -> texel (16.16), by Quake's numbers (D_Sky_uv_To_st): the ray
+// through the pixel, measured from the centre of the whole screen (not the 3D
+// view: the horizon of the sky sits on the screen's middle row) in units of the
+// view's larger side with no pixel aspect, is flattened (z counts triple),
+// normalized, and scaled by 378 texels, plus the sky's scroll.
+static inline void sky_st(const renderer_t *r, int x, int y, float scroll, int *s, int *t)
 {
-    float a = (x - r->xc_pix) / r->xscale, b = (y - r->yc_pix) / r->yscale;
-    float d0 = r->vpn[0] + a * r->vright[0] - b * r->vup[0];
-    float d1 = r->vpn[1] + a * r->vright[1] - b * r->vup[1];
-    float d2 = (r->vpn[2] + a * r->vright[2] - b * r->vup[2]) * 3.0f;
-    float len = 378.0f * 65536.0f / sqrtf(d0 * d0 + d1 * d1 + d2 * d2);
-    *s = (int)(d0 * len);
-    *t = (int)(d1 * len);
+    float side = (float)(r->vw >= r->vh ? r->vw : r->vh);
+    float wu = (float)(8192.0 * (float)(x - (r->width >> 1)) / side);
+    float wv = (float)(8192.0 * (float)((r->height >> 1) - y) / side);
+    float e[3];
+    for (int k = 0; k < 3; k++)
+        e[k] = 4096.0f * r->vpn[k] + wu * r->vright[k] + wv * r->vup[k];
+    e[2] *= 3.0f;
+    float len = (float)sqrt((double)(e[0] * e[0] + e[1] * e[1] + e[2] * e[2]));
+    if (len > 0) {
+        float il = 1.0f / len;
+        e[0] *= il;
+        e[1] *= il;
+    }
+    *s = (int)((scroll + 378.0f * e[0]) * 65536.0f);
+    *t = (int)((scroll + 378.0f * e[1]) * 65536.0f);
 }
 
 // The sky box texel a view direction d meets.
@@ -358,18 +370,28 @@ void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *z
     r_sky_frame(r);
     const uint8_t *sky = r->sky;
     const int rowbytes = r->view.rowbytes, zw = r->width;
+    const float scroll = r_sky_time(r) * 8.0f;
     for (int i = 0; i < n; i++) {
         int x = s[i].x, y = s[i].y, count = s[i].count;
         uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
         float *zb = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
         float zz = zg->zi0 + (float)y * zg->dzidy + (float)x * zg->dzidx;
         int ss, tt;
-        sky_st(r, (float)x, (float)y, &ss, &tt);
+        sky_st(r, x, y, scroll, &ss, &tt);
+        // 32-pixel chunks stepped by >> 5; the last one ends on its last pixel
         while (count > 0) {
-            int nn = count > SUBDIV ? SUBDIV : count;
-            int s2, t2;
-            sky_st(r, (float)(x + nn), (float)y, &s2, &t2);
-            int ds = (s2 - ss) / nn, dt = (t2 - tt) / nn;
+            int nn = count >= 32 ? 32 : count;
+            count -= nn;
+            int s2 = ss, t2 = tt, ds = 0, dt = 0;
+            if (count) {
+                sky_st(r, x + nn, y, scroll, &s2, &t2);
+                ds = (s2 - ss) >> 5;
+                dt = (t2 - tt) >> 5;
+            } else if (nn > 1) {
+                sky_st(r, x + nn - 1, y, scroll, &s2, &t2);
+                ds = (int)((float)(s2 - ss) / (float)(nn - 1));
+                dt = (int)((float)(t2 - tt) / (float)(nn - 1));
+            }
             for (int k = 0; k < nn; k++) {
                 if (!ztest || zz * D_BMODEL_ZBIAS >= zb[k]) {
                     dst[k] = sky[((tt >> 16) & (R_SKY_SIZE - 1)) * R_SKY_SIZE + ((ss >> 16) & (R_SKY_SIZE - 1))];
@@ -384,7 +406,6 @@ void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *z
             x += nn;
             dst += nn;
             zb += nn;
-            count -= nn;
         }
     }
 }

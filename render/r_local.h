@@ -193,6 +193,7 @@ int r_light_point(void *ctx, const vec3_t p);
 // r_sky.c
 void r_sky_load(renderer_t *r);
 void r_sky_frame(renderer_t *r);
+float r_sky_time(const renderer_t *r);
 
 // r_skybox.c: the level's sky box, if it names one (Quake II, GoldSrc)
 int r_skybox_load(renderer_t *r, vfs_t *fs);

@@ -285,6 +285,45 @@ static void test_golden_dosquake_e4m2(void **state)
     golden("dosquake101_e4m2_40s", "quake/demos/dosquake101_e4m2.dem", NULL, 40.0, 0.01);
 }
 
+// Frames of the fidelity reference (../shared/data/reference/quake), at the
+// reference's size and exact block time, drawn as the reference was (--notify
+// off); looked at beside id's frame when written.
+static void golden_ref(const char *name, const char *demo, const char *game, const char *at)
+{
+    char out[256], gold[256], cmd[2048];
+    snprintf(out, sizeof out, "build/test_render_%s.png", name);
+    snprintf(gold, sizeof gold, "tests/golden/%s.png", name);
+    snprintf(cmd, sizeof cmd, "%s shot -q --notify off --basedir %s %s%s %s --at %s --size 320x200 -o %s 2>&1",
+             tu_bin(), tu_data("quake"), game ? "--game " : "", game ? game : "", tu_data(demo), at, out);
+    int status = 0;
+    char *text = tu_run(cmd, &status);
+    if (status != 0) {
+        char msg[1024];
+        snprintf(msg, sizeof msg, "%s", text ? text : "");
+        free(text);
+        fail_msg("%s: exit %d: %s", cmd, status, msg);
+    }
+    free(text);
+    tu_golden(name, out, gold, 0.005);
+}
+
+// lq_demo2_lite's cutscene: the camera is the view entity with its own angles
+// (and the intermission sway), not the client's angles, which look into a wall.
+static void test_golden_cutscene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    golden_ref("lq_demo2_lite_cutscene_2945", "quake/demos/lq_demo2_lite.dem", NULL, "225.84425354003906");
+}
+
+// lq_demo1_lite: health and ammo boxes are BSP files of their own (maps/b_*.bsp).
+static void test_golden_bsp_items(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    golden_ref("lq_demo1_lite_items_154", "quake/demos/lq_demo1_lite.dem", NULL, "93.2315902709961");
+}
+
 static void test_shot_missing_map(void **state)
 {
     (void)state;
@@ -321,6 +360,8 @@ int main(void)
         cmocka_unit_test(test_bsp_fuzz_real_level),
         cmocka_unit_test(test_golden_qfm_e1m3),
         cmocka_unit_test(test_golden_dosquake_e4m2),
+        cmocka_unit_test(test_golden_cutscene),
+        cmocka_unit_test(test_golden_bsp_items),
         cmocka_unit_test(test_golden_quake2),
         cmocka_unit_test(test_golden_goldsrc),
         cmocka_unit_test(test_shot_missing_map),

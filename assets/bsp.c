@@ -521,6 +521,19 @@ static int copy_lump(ld_t *l, int i, uint8_t **out, size_t *outsize)
     return 0;
 }
 
+int bsp_model_count(const uint8_t *data, size_t size)
+{
+    if (!data || size < 4 + L_COUNT * 8)
+        return -1;
+    int version = rd_s32(data);
+    if (version != 29 && version != 30)
+        return -1;
+    uint32_t ofs = rd_u32(data + 4 + L_MODELS * 8), len = rd_u32(data + 8 + L_MODELS * 8);
+    if (ofs > size || size - ofs < len || len % 64 || len / 64 > INT32_MAX)
+        return -1;
+    return (int)(len / 64);
+}
+
 bsp_t *bsp_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap)
 {
     return bsp_load_files(data, size, name, NULL, err, errcap);

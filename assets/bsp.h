@@ -129,6 +129,10 @@ bsp_t *bsp_load_files(const uint8_t *data, size_t size, const char *name, const 
 bsp_t *bsp38_load(const uint8_t *data, size_t size, const char *name, const asset_files_t *files,
                   char *err, size_t errcap);
 void bsp_free(bsp_t *b);
+// The number of models (the world + its brush models *1..*N) a BSP29/30 file holds,
+// from its header alone (what bsp_load gives as num_models); -1 if the bytes are
+// not such a file or the model lump lies outside them.
+int bsp_model_count(const uint8_t *data, size_t size);
 
 // The value of `key` in the worldspawn (the first entity of the entity text), or "".
 void bsp_worldspawn_value(const bsp_t *b, const char *key, char *out, size_t cap);

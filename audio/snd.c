@@ -61,6 +61,7 @@ struct snd_s {
     LPALCRENDERSAMPLESSOFT render;
     float *scratch;     // SND_RENDER_CHUNK stereo float frames
     float volume;
+    int snd_vol;        // Quake's snd_vol: (int)(volume * 256), the integer scale of the final mix
     int resampler;      // AL_SOURCE_RESAMPLER_SOFT index, -1 = the library's
     int nvoices;
 
@@ -125,7 +126,11 @@ static snd_t *finish_create(snd_t *s)
     alGetError();
     alDistanceModel(AL_LINEAR_DISTANCE_CLAMPED);
     alDopplerFactor(0.0f);   // the games had no Doppler; velocities stay 0 anyway
-    alListenerf(AL_GAIN, s->volume);
+    // Quake scales the summed mix by snd_vol = volume * 256 (an int) as it clips it
+    // to 16 bits. The float loopback does the same in snd_render, exactly; a sound
+    // card (and a 16-bit-only loopback) gets it as the listener's gain.
+    s->snd_vol = (int)(s->volume * 256.0f);
+    alListenerf(AL_GAIN, s->float_out ? 1.0f : (float)s->snd_vol / 256.0f);
     s->resampler = pick_resampler();
     snd_cache_init(&s->cache, alIsExtensionPresent("AL_SOFT_loop_points"));
     s->amb_voice[0] = s->amb_voice[1] = -1;
@@ -799,9 +804,14 @@ int snd_render(snd_t *s, int16_t *stereo, int frames)
         s->render(s->dev, s->scratch, n);
         int16_t *out = stereo + 2 * (size_t)done;
         for (int i = 0; i < 2 * n; i++) {
+            // Quake's Snd_WriteLinearBlastStereo16: val = (paint * snd_vol) >> 8,
+            // then clipped to 16 bits (the paint buffer is an int, never saturated)
             float x = s->scratch[i] * 32768.0f;
-            x = x > 32767.0f ? 32767.0f : x < -32768.0f ? -32768.0f : x;
-            out[i] = (int16_t)lrintf(x == x ? x : 0.0f);
+            x = x > 2097152.0f ? 2097152.0f : x < -2097152.0f ? -2097152.0f : x;   // 2^21 * 1024 fits an int
+            long long paint = llrintf(x == x ? x : 0.0f);
+            long long scaled = paint * s->snd_vol;
+            long long val = scaled >= 0 ? scaled / 256 : -((-scaled + 255) / 256);   // >> 8, floor
+            out[i] = (int16_t)(val > 32767 ? 32767 : val < -32768 ? -32768 : val);
         }
         done += n;
     }

@@ -29,7 +29,8 @@
 
 typedef struct snd_s snd_t;
 
-// The default output device, `volume` scaling everything (0..1, up to 4).
+// The default output device, `volume` scaling everything as Quake's `volume` cvar
+// does (the mix times (int)(volume * 256) / 256; 0..1, up to 4; demoplay's default 0.7).
 snd_t *snd_create(float volume);
 // An ALC_SOFT_loopback device mixing at `rate` Hz; NULL (+ an error) if OpenAL cannot.
 snd_t *snd_create_loopback(int rate, float volume);

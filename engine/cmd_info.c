@@ -91,8 +91,14 @@ int cmd_info(const cli_t *cli)
             continue;
         }
         if (!d.failed) {
-            while (demo_read_frame(&d) > 0)
+            uint32_t level_seq = 0;
+            while (demo_read_frame(&d) > 0) {
                 note_players(&seen, d.world);
+                if (d.world->level_seq != level_seq) {   // a level began: a mod's demo played from id1?
+                    level_seq = d.world->level_seq;
+                    demo_check_mod(&d, cli);
+                }
+            }
         }
         demo_info_t none = { .format = "unknown" };
         const demo_info_t *in = (d.dec && d.state) ? d.dec->info(d.state) : &none;

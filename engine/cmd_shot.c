@@ -50,6 +50,7 @@ int cmd_shot(const cli_t *cli)
             map_missing = r_load_level(r, fs, w, err, sizeof err) < 0;
             if (map_missing)
                 log_error("%s: %s", d.name, err);
+            demo_check_mod(&d, cli);
         }
         r_frame(r, w);
         // A block is reached at its own time: demo times are floats, so a time

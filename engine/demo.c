@@ -1,11 +1,14 @@
 // demo.c -- finding, loading, inflating and probing a demo; driving its decoder
 #include "demo.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <zlib.h>
 
+#include "../assets/bsp.h"
 #include "log.h"
 
 static const char *const base_folders[GAME_COUNT] = {
@@ -185,4 +188,90 @@ vfs_t *demo_mount(const demo_t *d, const cli_t *cli)
         log_warn("no game data for %s under '%s' (looked for %s/%s)", d->name, cli->basedir, cli->basedir,
                  base_folders[g]);
     return fs;
+}
+
+// Brush models (*1..*N) of `map` in basedir/folder (its loose files and paks alone); -1 if absent.
+static int brush_models_in(const char *basedir, const char *folder, const char *map)
+{
+    char path[2048];
+    snprintf(path, sizeof path, "%s/%s", basedir, folder);
+    vfs_t *fs = vfs_create();
+    if (!fs)
+        return -1;
+    int n = -1;
+    if (vfs_add_dir(fs, path) >= 0) {
+        size_t size = 0;
+        uint8_t *data = vfs_load(fs, map, &size);
+        int models = data ? bsp_model_count(data, size) : -1;
+        n = models > 0 ? models - 1 : -1;
+        free(data);
+    }
+    vfs_free(fs);
+    return n;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+// The first folder (by name) under basedir, other than the base folder, whose map has `want`
+// brush models; copied to out ("" if none).
+static void find_mod(const char *basedir, const char *base, const char *map, int want, char *out, size_t cap)
+{
+    out[0] = 0;
+    char *real = vfs_resolve_path(basedir);
+    DIR *dir = real ? opendir(real) : NULL;
+    if (!dir) {
+        free(real);
+        return;
+    }
+    char *names[256];
+    int n = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL && n < (int)(sizeof names / sizeof names[0])) {
+        if (e->d_name[0] == '.' || !strcasecmp(e->d_name, base))
+            continue;
+        char path[2048];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", real, e->d_name);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode) && (names[n] = strdup(e->d_name)) != NULL)
+            n++;
+    }
+    closedir(dir);
+    qsort(names, (size_t)n, sizeof names[0], cmp_names);
+    for (int i = 0; i < n; i++) {
+        if (!out[0] && brush_models_in(real, names[i], map) == want)
+            snprintf(out, cap, "%s", names[i]);
+        free(names[i]);
+    }
+    free(real);
+}
+
+int demo_check_mod(const demo_t *d, const cli_t *cli)
+{
+    const world_t *w = d->world;
+    if (!d->dec || d->dec->game != GAME_QUAKE || !w || !w->map[0] || w->game_dir[0] || (cli->game && cli->game[0]))
+        return 0;
+    int listed = 0;
+    for (int i = 1; i < w->num_models; i++) {
+        const char *m = w->models[i];
+        if (m[0] == '*' && m[1] >= '0' && m[1] <= '9')
+            listed++;
+    }
+    const char *base = base_folders[GAME_QUAKE];
+    const char *basedir = cli->basedir ? cli->basedir : ".";
+    int have = brush_models_in(basedir, base, w->map);
+    if (have < 0 || have == listed)
+        return 0;
+    char mod[256];
+    find_mod(basedir, base, w->map, listed, mod, sizeof mod);
+    if (mod[0])
+        log_warn("%s: %s in %s has %d brush models, the demo lists %d: it was probably recorded with --game %s",
+                 d->name, w->map, base, have, listed, mod);
+    else
+        log_warn("%s: %s in %s has %d brush models, the demo lists %d, and no other folder under %s has a %s "
+                 "with %d: the demo was probably recorded on another version of the map",
+                 d->name, w->map, base, have, listed, basedir, w->map, listed);
+    return 1;
 }

@@ -49,4 +49,13 @@ const char *demo_base_folder(world_game_t game);
 // game dir over it. Returns a new vfs (never NULL unless out of memory).
 vfs_t *demo_mount(const demo_t *d, const cli_t *cli);
 
+// Quake: a mod's demo played with no --game (and naming no game folder itself)
+// loads the map of the same name from id1. When that map's brush models (*1..*N)
+// are not as many as the demo's precache list names, warn once, naming a folder
+// under --basedir whose maps/<map>.bsp (loose or in a pak) has the demo's count:
+//   "D: maps/e1m3.bsp in id1 has 12 brush models, the demo lists 15: it was
+//    probably recorded with --game qfm"
+// Call it when a level begins. Returns 1 if it warned, else 0.
+int demo_check_mod(const demo_t *d, const cli_t *cli);
+
 #endif

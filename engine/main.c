@@ -57,7 +57,7 @@ static const option_t options[] = {
     { "--to", NULL, A_NUM, C_EXPORT, "SECONDS", "export end time (exclusive)" },
     { "--start", NULL, A_NUM, C_PLAY, "SECONDS", "start playback there" },
     { "--scale", NULL, A_INT, C_PLAY, "N", "window scale factor" },
-    { "--volume", NULL, A_NUM, C_PLAY | C_EXPORT, "0..1", "sound volume" },
+    { "--volume", NULL, A_NUM, C_PLAY | C_EXPORT, "0..1", "sound volume (default 0.7, as Quake's volume cvar)" },
     { "--nosound", NULL, A_NONE, C_PLAY | C_EXPORT, NULL, "no sound" },
     { "--quit-at-end", NULL, A_NONE, C_PLAY, NULL, "quit when the demo ends" },
     { "--audio", NULL, A_STR, C_EXPORT, "FILE", "WAV output when frames go to stdout (-o -)" },
@@ -164,7 +164,7 @@ int main(int argc, char **argv)
     cli_t cli;
     memset(&cli, 0, sizeof(cli));
     cli.basedir = ".";
-    cli.volume = 1.0;
+    cli.volume = 0.7;   // Quake's volume cvar default
     cli.notify = 1;
     cli.scale = 0;
 

@@ -49,6 +49,7 @@ struct player_s {
     int level_loaded;
     uint32_t loaded_level;
     char warned_map[WORLD_NAME_LEN];
+    char mod_checked_map[WORLD_NAME_LEN];   // the level demo_check_mod last looked at
 
     snap_t *snaps;
     int nsnaps, capsnaps;
@@ -164,6 +165,11 @@ static void check_level(player_t *p)
         }
         if (p->snd)
             snd_load_level(p->snd, p->fs, w);
+    }
+    // a mod's demo on id1's map of the same name: once per level (not again after a seek)
+    if (p->cli && strcmp(p->mod_checked_map, w->map) != 0) {
+        demo_check_mod(p->d, p->cli);
+        snprintf(p->mod_checked_map, sizeof(p->mod_checked_map), "%s", w->map);
     }
     p->level_loaded = 1;
     p->loaded_level = w->level_seq;

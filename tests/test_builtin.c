@@ -154,11 +154,11 @@ static void test_timedemo_counts_frames(void **state)
 
 // Export: the right number of frames, exactly the span of sound, not silent, and
 // the same bytes twice.
-static void export_once(const char *dir)
+static void export_once(const char *dir, const char *extra)
 {
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "rm -rf %s && %s export -q --fps 10 --from 26 --to 28 --size 160x100 -o %s " ARGS, dir,
-             tu_bin(), dir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s && %s export -q --fps 10 --from 26 --to 28 --size 160x100 %s -o %s " ARGS,
+             dir, tu_bin(), extra, dir);
     free(run_ok(cmd));
 }
 
@@ -166,8 +166,8 @@ static void test_export(void **state)
 {
     (void)state;
     require_builtin();
-    export_once("build/test_builtin_export_a");
-    export_once("build/test_builtin_export_b");
+    export_once("build/test_builtin_export_a", "");
+    export_once("build/test_builtin_export_b", "");
     int n = 0;
     for (;; n++) {
         char p1[256], p2[256];
@@ -204,6 +204,41 @@ static void test_export(void **state)
     free(w2);
 }
 
+// The default volume is Quake's `volume` cvar default, 0.7, applied as Quake's
+// mixer does: every sample of the default export is the --volume 1 mix times
+// snd_vol = (int)(0.7 * 256) = 179, >> 8 (floor), where the full mix does not clip.
+static void test_export_default_volume(void **state)
+{
+    (void)state;
+    require_builtin();
+    export_once("build/test_builtin_export_vdef", "");
+    export_once("build/test_builtin_export_v1", "--volume 1");
+    size_t sd, s1;
+    uint8_t *wd = tu_read("build/test_builtin_export_vdef/audio.wav", &sd);
+    uint8_t *w1 = tu_read("build/test_builtin_export_v1/audio.wav", &s1);
+    assert_non_null(wd);
+    assert_non_null(w1);
+    assert_int_equal(sd, 44 + 2 * 48000 * 4);
+    assert_int_equal(s1, sd);
+    int peak_d = 0, peak_1 = 0, loud = 0, bad = 0;
+    for (size_t i = 44; i + 1 < sd; i += 2) {
+        int d = (int16_t)(wd[i] | wd[i + 1] << 8), f = (int16_t)(w1[i] | w1[i + 1] << 8);
+        peak_d = abs(d) > peak_d ? abs(d) : peak_d;
+        peak_1 = abs(f) > peak_1 ? abs(f) : peak_1;
+        if (f == 32767 || f == -32768)
+            continue;
+        int want = f >= 0 ? f * 179 / 256 : -((-f * 179 + 255) / 256);
+        bad += d != want;
+        loud += abs(f) > 2000;
+    }
+    assert_int_equal(bad, 0);
+    assert_true(loud > 1000);   // the gun and the explosion, not a silent track
+    assert_true(peak_1 > 2000);
+    assert_true(peak_d < peak_1);
+    free(wd);
+    free(w1);
+}
+
 // `make run` with no display: exports 8 s of the built-in demo and says where.
 static void test_make_run_headless(void **state)
 {
@@ -230,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_shot_has_content),
         cmocka_unit_test(test_timedemo_counts_frames),
         cmocka_unit_test(test_export),
+        cmocka_unit_test(test_export_default_volume),
         cmocka_unit_test(test_make_run_headless),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -409,6 +409,77 @@ static void test_compile_edit_and_errors(void **state)
     free(tu_run(cmd, &status));
 }
 
+static int count_of(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = hay; (p = strstr(p, needle)) != NULL; p += strlen(needle))
+        n++;
+    return n;
+}
+
+// A mod's demo played without --game gets id1's map of the same name: the brush
+// models differ from the demo's *1..*N, and one warning names the mod whose map fits.
+static void test_mod_hint_without_game(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    char cmd[4096], want[2048];
+    int st;
+    char e1m3[1024];   // tu_data's buffers rotate
+    snprintf(e1m3, sizeof e1m3, "%s", tu_data("quake/demos/qfm_e1m3.dem"));
+    snprintf(cmd, sizeof cmd, "%s info --basedir '%s' '%s' 2>&1 >/dev/null", tu_bin(), tu_data("quake"), e1m3);
+    char *out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    snprintf(want, sizeof want, "demoplay: warning: %s: maps/e1m3.bsp in id1 has 105 brush models, the demo lists 62: "
+             "it was probably recorded with --game qfm\n", e1m3);
+    assert_string_equal(out, want);
+    free(out);
+
+    // shot and timedemo say it once (timedemo: a scan and a run over the same level)
+    snprintf(cmd, sizeof cmd, "%s shot --at 3 -o build/test_mod_hint.png --basedir '%s' '%s' 2>&1 >/dev/null", tu_bin(),
+             tu_data("quake"), tu_data("quake/demos/qfm_e1m6.dem"));
+    out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_int_equal(count_of(out, "maps/e1m6.bsp in id1 has 106 brush models, the demo lists 75: it was probably "
+                                   "recorded with --game qfm\n"), 1);
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s timedemo --size 160x100 --basedir '%s' '%s' 2>&1 >/dev/null", tu_bin(),
+             tu_data("quake"), tu_data("quake/demos/qfm_e1m4.dem"));
+    out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_int_equal(count_of(out, "maps/e1m4.bsp in id1 has 91 brush models, the demo lists 68: it was probably "
+                                   "recorded with --game qfm\n"), 1);
+    assert_int_equal(count_of(out, "brush models"), 1);
+    free(out);
+
+    // the right --game, or a demo of id1's own map: no warning
+    snprintf(cmd, sizeof cmd, "%s info --basedir '%s' --game qfm '%s' 2>&1 >/dev/null", tu_bin(), tu_data("quake"), e1m3);
+    out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_null(strstr(out, "brush models"));
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s info --basedir '%s' '%s' 2>&1 >/dev/null", tu_bin(), tu_data("quake"),
+             tu_data("quake/demos/dosquake101_e4m2.dem"));
+    out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_null(strstr(out, "brush models"));
+    free(out);
+
+    // no folder with a fitting map (a base folder holding id1 alone): said without a guess
+    const char *dir = "build/test_mod_hint_base";
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s && ln -s \"$(cd '%s' && pwd)\" %s/id1", dir, dir, tu_data("quake/id1"), dir);
+    free(tu_run(cmd, &st));
+    assert_int_equal(st, 0);
+    snprintf(cmd, sizeof cmd, "%s info --basedir %s '%s' 2>&1 >/dev/null", tu_bin(), dir, e1m3);
+    out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    snprintf(want, sizeof want, "demoplay: warning: %s: maps/e1m3.bsp in id1 has 105 brush models, the demo lists 62, "
+             "and no other folder under %s has a maps/e1m3.bsp with 62: the demo was probably recorded on another "
+             "version of the map\n", e1m3, dir);
+    assert_string_equal(out, want);
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_state_is_copyable),
         cmocka_unit_test(test_dump_compile_roundtrip),
         cmocka_unit_test(test_compile_edit_and_errors),
+        cmocka_unit_test(test_mod_hint_without_game),
     };
     return cmocka_run_group_tests_name("quake", tests, NULL, NULL);
 }

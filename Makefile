@@ -31,7 +31,7 @@ SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 REL_TESTS := $(TEST_SRC:tests/%.c=build/rel/tests/%)
 SAN_TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all deps builtin test test-rel test-san run bench fuzz clean check-warnings
+.PHONY: all deps builtin test test-rel test-san run bench fidelity fuzz clean check-warnings
 
 all: demoplay $(BUILTIN)
 
@@ -99,6 +99,11 @@ build/rel/bench_decode: tools/bench_decode.c $(REL_OBJ)
 
 bench: demoplay build/rel/bench_decode
 	@sh tools/bench.sh
+
+# The table of ../shared/tools/fidelity.py over every reference folder (frames drawn
+# by the games' own software renderers); Quake's must be >= 33 dB and >= 90 % identical.
+fidelity: demoplay
+	@sh tools/fidelity.sh --check
 
 # libFuzzer harnesses for every decoder and loader (clang); FUZZ_SECONDS=60 each by default.
 fuzz:

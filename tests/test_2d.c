@@ -614,31 +614,49 @@ static void test_blend(void **state)
     r_2d_frame(f.d, f.w);
     r_2d_blend(f.d, f.w, 1.0, 0, base, out);
     assert_memory_equal(out, base, 768);   // nothing: no blend
-    // damage, blood only: 3 * max(10, 10) = 30 percent towards red, -150/s
+    // damage, blood only: 3 * max(10, 10) = 30 percent towards red, aged -150/s
+    // once a server frame after the frame's messages, truncated (Quake's int percent)
+    world_begin_frame(f.w, 1.95);
+    r_2d_frame(f.d, f.w);
     world_begin_frame(f.w, 2.0);
     world_event_t *ev = world_add_event(f.w, EV_DAMAGE);
     ev->u.damage.armor = 0;
     ev->u.damage.blood = 20;
     r_2d_frame(f.d, f.w);
     r_2d_blend(f.d, f.w, 2.0, 0, base, out);
-    assert_int_equal(out[0], (30 * 255) >> 8);
+    assert_int_equal(out[0], (22 * 255) >> 8);   // (int)(30 - 0.05 * 150)
     assert_int_equal(out[1], 0);
     assert_int_equal(out[3], 255);
-    assert_int_equal(out[4], 255 + ((30 * -255 - 255) / 256));   // floor, as Quake's >> 8
+    assert_int_equal(out[4], 255 + ((22 * -255 - 255) / 256));   // floor, as Quake's >> 8
+    r_2d_blend(f.d, f.w, 2.04, 0, base, out);                   // drawn between frames: no ageing
+    assert_int_equal(out[0], (22 * 255) >> 8);
+    world_begin_frame(f.w, 2.1);
+    r_2d_frame(f.d, f.w);
     r_2d_blend(f.d, f.w, 2.1, 0, base, out);
-    assert_int_equal(out[0], (15 * 255) >> 8);
+    assert_int_equal(out[0], (6 * 255) >> 8);    // (int)(22 - 15.000000000000002): 2.1 - 2.0 in doubles
+    world_begin_frame(f.w, 2.25);
+    r_2d_frame(f.d, f.w);
     r_2d_blend(f.d, f.w, 2.25, 0, base, out);
     assert_int_equal(out[0], 0);
-    // bonus flash through the stuffed "bf": 50 percent of (215, 186, 69), -100/s
+    // bonus flash through the stuffed "bf": 50 percent of (215, 186, 69), -100/s;
+    // at 72 frames a second every step loses 1.39, truncated to 2: 25 frames to 0
+    world_begin_frame(f.w, 3.0 - 1.0 / 72);
+    r_2d_frame(f.d, f.w);
     world_begin_frame(f.w, 3.0);
     world_add_text_event(f.w, EV_STUFFTEXT, "bf\n", 0);
     r_2d_frame(f.d, f.w);
     r_2d_blend(f.d, f.w, 3.0, 0, base, out);
-    assert_int_equal(out[0], (50 * 215) >> 8);
-    assert_int_equal(out[1], (50 * 186) >> 8);
-    assert_int_equal(out[2], (50 * 69) >> 8);
-    r_2d_blend(f.d, f.w, 3.6, 0, base, out);
-    assert_int_equal(out[0], 0);
+    assert_int_equal(out[0], (48 * 215) >> 8);
+    assert_int_equal(out[1], (48 * 186) >> 8);
+    assert_int_equal(out[2], (48 * 69) >> 8);
+    int lit = 1;
+    for (int k = 1; k < 40; k++) {
+        world_begin_frame(f.w, 3.0 + k / 72.0);
+        r_2d_frame(f.d, f.w);
+        r_2d_blend(f.d, f.w, 3.0 + k / 72.0, 0, base, out);
+        lit += out[0] != 0;
+    }
+    assert_int_equal(lit, 24);
     // contents: water 128 towards (130, 80, 50); lava, slime
     r_2d_blend(f.d, f.w, 5.0, -3, base, out);
     assert_int_equal(out[0], (128 * 130) >> 8);
@@ -741,6 +759,7 @@ static void test_real_demo_sp(void **state)
     uint8_t out[768];
     r_2d_blend(p.d, w, 5.3, 0, f.palette, out);
     assert_memory_not_equal(out, f.palette, 768);   // bonus flash (and the damage of the same frame)
+    play_to(&p, 6.3);   // aged once a server frame: gone a second later
     r_2d_blend(p.d, w, 6.3, 0, f.palette, out);
     assert_memory_equal(out, f.palette, 768);
     play_to(&p, 7.6);   // centerprint at 7.5356

@@ -123,6 +123,9 @@ struct renderer_s {
     int lightstyles[WORLD_MAX_LIGHTSTYLES];
     double time;
     int entity_frame;            // frame of the brush entity drawn (alternate textures)
+    // Quake's damage kick (V_ParseDamage): roll and pitch at the hit, fading to 0 over 0.5 s
+    float dmg_roll, dmg_pitch;
+    double dmg_time;             // demo time of the hit; < 0 none
     r_extbsp_t ext[R_MAX_EXT_BSP];   // models that are BSP files (r_bsp.c)
     int num_ext;
 

@@ -50,6 +50,7 @@ renderer_t *r_create(int width, int height)
         r->turbsin[i] = (int)(8 * 65536 * (1 + sin(i * 2 * M_PI / 128)));
     r->sky_texture = -1;
     r->framecount = 1;
+    r->dmg_time = -1;
     return r;
 }
 
@@ -139,14 +140,45 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
     return rc;
 }
 
+// Quake's V_ParseDamage kick: the view rolls and pitches away from where the
+// hit came from, by count x 0.6 (v_kickroll, v_kickpitch) along the view's right
+// and forward, count = (blood + armor) / 2, at least 10.
+static void damage_kick(renderer_t *r, const world_t *w, const world_damage_event_t *dmg)
+{
+    const world_view_t *v = &w->view;
+    if (v->entity <= 0 || v->entity >= w->num_entities || !w->entities)
+        return;
+    const world_entity_t *e = &w->entities[v->entity];
+    float count = dmg->blood * 0.5f + dmg->armor * 0.5f;
+    if (count < 10)
+        count = 10;
+    // the player's origin and angles as the client last placed them (before this frame)
+    vec3_t from, ang = { -v->prev_angles[0], v->prev_angles[1], 0 }, fwd, rt, up;
+    for (int k = 0; k < 3; k++)
+        from[k] = dmg->from[k] - e->prev.origin[k];
+    float len = sqrtf(from[0] * from[0] + from[1] * from[1] + from[2] * from[2]);
+    if (len > 0)
+        for (int k = 0; k < 3; k++)
+            from[k] /= len;
+    r_angle_vectors(ang, fwd, rt, up);
+    r->dmg_roll = count * (from[0] * rt[0] + from[1] * rt[1] + from[2] * rt[2]) * 0.6f;
+    r->dmg_pitch = count * (from[0] * fwd[0] + from[1] * fwd[1] + from[2] * fwd[2]) * 0.6f;
+    r->dmg_time = w->time;
+}
+
 void r_frame(renderer_t *r, const world_t *w)
 {
     r_models_frame(r->models, w);
     r_2d_frame(r->r2d, w);
+    if (w->game == GAME_QUAKE)
+        for (int i = 0; i < w->num_events; i++)
+            if (w->events[i].type == EV_DAMAGE)
+                damage_kick(r, w, &w->events[i].u.damage);
 }
 
 void r_clear_transients(renderer_t *r, int from_start)
 {
+    r->dmg_time = -1;
     r_models_clear(r->models);
     r_2d_clear(r->r2d, from_start);
 }
@@ -229,6 +261,12 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
         r_angle_vectors(ang, f, rt, up);
         org[2] += calc_bob(w, t);
         ang[2] += calc_roll(w, rt);
+        // the damage kick fades linearly over v_kicktime 0.5 s of demo time
+        double kt = r->dmg_time >= 0 ? 0.5 - (t - r->dmg_time) : 0;
+        if (kt > 0 && kt <= 0.5) {
+            ang[2] += (float)(kt / 0.5) * r->dmg_roll;
+            ang[0] += (float)(kt / 0.5) * r->dmg_pitch;
+        }
         if (wv->stats[STAT_HEALTH] <= 0 && w->seq > 1)
             ang[2] = 80;   // dead: Quake lays the view on its side
     }

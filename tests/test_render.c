@@ -56,6 +56,49 @@ static void test_span_fill_and_stepping(void **state)
     world_free(w);
 }
 
+// Quake's damage kick: a hit from the player's right rolls the view by
+// count x 0.6 degrees (count = (blood + armor) / 2, at least 10), fading over 0.5 s.
+static void test_damage_kick(void **state)
+{
+    (void)state;
+    renderer_t *r = r_create(64, 40);
+    world_t *w = world_create();
+    assert_non_null(r);
+    assert_non_null(w);
+    w->game = GAME_QUAKE;
+    w->view.entity = 1;
+    w->view.ofs[2] = 22;
+    w->view.stats[STAT_HEALTH] = 100;
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = 1;
+    world_begin_frame(w, 1.0);
+    world_entity_update(w, 1, &st);
+    r_frame(r, w);
+    world_begin_frame(w, 1.1);
+    world_entity_update(w, 1, &st);
+    world_event_t *ev = world_add_event(w, EV_DAMAGE);
+    ev->u.damage.blood = 30;
+    ev->u.damage.armor = 10;
+    ev->u.damage.from[1] = -100;   // facing +x, the right is -y
+    r_frame(r, w);
+    r_render(r, w, 1.1);
+    assert_float_equal(r->view.viewangles[2], 20 * 0.6, 1e-3);   // count = 20, all of it sideways
+    assert_float_equal(r->view.viewangles[0], 0, 1e-3);
+    world_begin_frame(w, 1.35);
+    world_entity_update(w, 1, &st);
+    r_frame(r, w);
+    r_render(r, w, 1.35);
+    assert_float_equal(r->view.viewangles[2], 20 * 0.6 * 0.5, 1e-3);
+    world_begin_frame(w, 1.7);
+    world_entity_update(w, 1, &st);
+    r_frame(r, w);
+    r_render(r, w, 1.7);
+    assert_float_equal(r->view.viewangles[2], 0, 1e-3);
+    r_destroy(r);
+    world_free(w);
+}
+
 // Perspective: a floor plane seen at an angle; every pixel's texel must match the
 // exact ray-plane intersection within one texel (16-pixel subdivision error).
 static void test_perspective_texture_coords(void **state)
@@ -361,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_golden_qfm_e1m3),
         cmocka_unit_test(test_golden_dosquake_e4m2),
         cmocka_unit_test(test_golden_cutscene),
+        cmocka_unit_test(test_damage_kick),
         cmocka_unit_test(test_golden_bsp_items),
         cmocka_unit_test(test_golden_quake2),
         cmocka_unit_test(test_golden_goldsrc),

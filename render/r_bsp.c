@@ -44,6 +44,30 @@ void r_world_setup(renderer_t *r)
     for (int i = 0; i < b->num_faces; i++)
         for (int m = 0; m < BSP_MIPLEVELS; m++)
             r->faces[i].cache_ofs[m] = -1;
+    // See-through world faces: Quake II's 33/66 % faces, and a Quake map's water
+    // when its worldspawn asks (FitzQuake's "_wateralpha"/"wateralpha" key: the
+    // map was compiled for it; lava, slime and teleporters stay solid).
+    char wa[32] = "";
+    if (b->version == 29) {
+        bsp_worldspawn_value(b, "_wateralpha", wa, sizeof wa);
+        if (!wa[0])
+            bsp_worldspawn_value(b, "wateralpha", wa, sizeof wa);
+    }
+    float alpha = wa[0] ? (float)atof(wa) : 1.0f;
+    int water = alpha < 0.84f ? (alpha < 0.5f ? R_DRAW_BLEND33 : R_DRAW_BLEND66) : 0;
+    if (water && !r->pal.has_alphamap)
+        pal_make_alphamap(&r->pal);
+    for (int i = 0; i < b->num_faces && r->pal.has_alphamap; i++) {
+        const bsp_face_t *f = &b->faces[i];
+        const char *tn = b->textures[b->texinfo[f->texinfo].texture].name;
+        if (f->flags & BSP_SURF_TRANS33)
+            r->faces[i].trans_mode = R_DRAW_BLEND33;
+        else if (f->flags & BSP_SURF_TRANS66)
+            r->faces[i].trans_mode = R_DRAW_BLEND66;
+        else if (water && (f->flags & BSP_SURF_TURB) && strncmp(tn, "*lava", 5) && strncmp(tn, "*slime", 6) &&
+                 strncmp(tn, "*tele", 5))
+            r->faces[i].trans_mode = water;
+    }
     r->framecount = 1;
     r->oldviewleaf = -2;
     r_surf_reset(r);
@@ -518,7 +542,7 @@ static void walk_node(renderer_t *r, int node, int clipflags, int depth)
         const bsp_face_t *f = &b->faces[fi];
         if (r->faces[fi].visframe != r->framecount || !facing(r, f, d))
             continue;
-        if ((f->flags & (BSP_SURF_TRANS33 | BSP_SURF_TRANS66)) && r->pal.has_alphamap) {
+        if (r->faces[fi].trans_mode) {
             r->trans_faces[r->num_trans++] = fi;   // each face once a frame: within num_faces
             continue;
         }
@@ -675,8 +699,7 @@ void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
         if (pass == 0) {
             // the world's see-through faces (Quake II windows, water), far to near
             for (int i = r->num_trans - 1; i >= 0; i--) {
-                const bsp_face_t *f = &r->bsp->faces[r->trans_faces[i]];
-                r->draw_mode = f->flags & BSP_SURF_TRANS33 ? R_DRAW_BLEND33 : R_DRAW_BLEND66;
+                r->draw_mode = r->faces[r->trans_faces[i]].trans_mode;
                 draw_face(r, r->trans_faces[i], 31, NULL, NULL);
             }
             r->draw_mode = R_DRAW_OPAQUE;

@@ -51,6 +51,7 @@ typedef struct {
 // Per face, per frame and cache state.
 typedef struct {
     int visframe;
+    int trans_mode;               // R_DRAW_BLEND33/66: drawn see-through after the solid world; 0 solid
     int dlightframe;
     uint64_t dlightbits;
     int32_t cache_ofs[BSP_MIPLEVELS];       // into r->cache, -1 none

@@ -351,7 +351,8 @@ static void golden_ref(const char *name, const char *demo, const char *game, con
 }
 
 // lq_demo2_lite's cutscene: the camera is the view entity with its own angles
-// (and the intermission sway), not the client's angles, which look into a wall.
+// (and the intermission sway), not the client's angles, which look into a wall;
+// the map's water is see-through (worldspawn _wateralpha 0.66).
 static void test_golden_cutscene(void **state)
 {
     (void)state;

@@ -73,7 +73,7 @@ typedef enum { PT_STATIC, PT_GRAV, PT_SLOWGRAV, PT_FIRE, PT_EXPLODE, PT_EXPLODE2
 typedef struct {
     vec3_t org, vel;
     float die, ramp;
-    float birth;   // the particle clock when it was made: not drawn at earlier times
+    float birth;   // the particle clock when it was made: not moved back before it
     uint8_t color, type;
 } r_particle_t;
 
@@ -101,7 +101,7 @@ void r_part_teleport(r_particles_t *ps, const vec3_t org);
 // Trail types as Quake's R_RocketTrail: 0 rocket, 1 smoke, 2 blood, 3 tracer, 4 slight blood, 5 tracer2, 6 voor.
 void r_part_trail(r_particles_t *ps, const vec3_t start, const vec3_t end, int type);
 // Draw the particles as they are at time t (near the particle clock, before or after it:
-// carried along their velocities; those born after t are not drawn); no state changes.
+// carried along their velocities; those made after t where they were made); no state changes.
 // Each is Quake's D_DrawParticle: a square of 1/z size, see r_part_draw_one.
 void r_part_draw(const r_particles_t *ps, const r_view_t *v, double t);
 // Restart the random numbers from seed: effects then depend on the frame alone, not on what was played before.

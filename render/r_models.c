@@ -1067,8 +1067,8 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
     uint32_t rng = time_seed(t, 3);   // flicker from the drawing time alone
     for (int i = 0; i < R_MAX_MLIGHTS; i++) {
         r_mlight_t *l = &m->lights[i];
-        if (l->radius0 <= 0 || l->d.die < t || l->spawn > t)
-            continue;   // gone, or made by a frame after t
+        if (l->radius0 <= 0 || l->d.die < t)
+            continue;
         if (l->key > 0 && l->key < w->num_entities && entity_light_replaces(m, w, l->key))
             continue;
         double age = t - l->spawn;

@@ -410,9 +410,11 @@ void r_part_draw(const r_particles_t *ps, const r_view_t *v, double t)
     pview_setup(v, &pv);
     for (int i = 0; i < ps->num; i++) {
         const r_particle_t *p = &ps->p[i];
-        if (p->die < clock || p->birth > clock)
+        if (p->die < clock)
             continue;
-        vec3_t org = {p->org[0] + p->vel[0] * dt, p->org[1] + p->vel[1] * dt, p->org[2] + p->vel[2] * dt};
+        // made after t (by the latest frame, drawn before its time): where it was made
+        float dtp = p->birth > clock ? 0.0f : dt;
+        vec3_t org = {p->org[0] + p->vel[0] * dtp, p->org[1] + p->vel[1] * dtp, p->org[2] + p->vel[2] * dtp};
         draw_particle(v, &pv, org, p->color);
     }
 }

@@ -14,11 +14,12 @@ void r_beam_draw(const r_view_t *v, r_alias_scratch_t *sc, const mdl_t *mdl, con
         yaw = 0;
         pitch = dist[2] > 0 ? 90 : 270;
     } else {
-        yaw = atan2f(dist[1], dist[0]) * (float)(180.0 / M_PI);
+        // whole degrees, as CL_UpdateTEnts
+        yaw = (float)(int)(atan2f(dist[1], dist[0]) * (float)(180.0 / M_PI));
         if (yaw < 0)
             yaw += 360;
         float fwd = sqrtf(dist[0] * dist[0] + dist[1] * dist[1]);
-        pitch = atan2f(dist[2], fwd) * (float)(180.0 / M_PI);
+        pitch = (float)(int)(atan2f(dist[2], fwd) * (float)(180.0 / M_PI));
         if (pitch < 0)
             pitch += 360;
     }
@@ -32,11 +33,14 @@ void r_beam_draw(const r_view_t *v, r_alias_scratch_t *sc, const mdl_t *mdl, con
     job.mdl = mdl;
     job.skin = mdl->skin_pixels;
     job.colormap = v->colormap;
-    job.ambient = 128;   // Quake's brightest model light: bolts look the same in dark places
-    job.shade = 64;
     for (int seg = 0; d > 0 && seg < 512; seg++) {
         for (int k = 0; k < 3; k++)
             job.origin[k] = org[k];
+        // each segment is an entity of its own to Quake, lit where it is (with the
+        // same clamps as other models)
+        int j = v->light_point ? v->light_point(v->light_ctx, org) : 255;
+        job.ambient = j > 128 ? 128 : j;
+        job.shade = job.ambient + j > 192 ? 192 - job.ambient : j;
         job.angles[0] = pitch;
         job.angles[1] = yaw;
         job.angles[2] = (float)(r_rand(rng) % 360);

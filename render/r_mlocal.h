@@ -68,11 +68,12 @@ void r_sprite_draw(const r_view_t *v, const spr_t *s, const spr_image_t *im, con
                    const vec3_t angles);
 
 // ---- particles ----
-#define R_MAX_PARTICLES 4096
+#define R_MAX_PARTICLES 2048   // Quake's pool (r_part.c MAX_PARTICLES without -particles): a full pool drops new ones
 typedef enum { PT_STATIC, PT_GRAV, PT_SLOWGRAV, PT_FIRE, PT_EXPLODE, PT_EXPLODE2, PT_BLOB, PT_BLOB2 } r_ptype_t;
 typedef struct {
     vec3_t org, vel;
     float die, ramp;
+    float birth;   // the particle clock when it was made: not moved back before it
     uint8_t color, type;
 } r_particle_t;
 
@@ -88,6 +89,8 @@ typedef struct {
 void r_part_clear(r_particles_t *ps);
 uint32_t r_rand(uint32_t *state);   // 0..0x7fff, deterministic
 // Move the clock to t, running Quake's particle physics in steps of at most 50 ms.
+// Effects made after this are born at t: drawn at t where they were made, as
+// Quake draws a new particle once before it first moves.
 void r_part_advance(r_particles_t *ps, double t);
 void r_part_effect(r_particles_t *ps, const vec3_t org, const vec3_t dir, int color, int count);
 void r_part_explosion(r_particles_t *ps, const vec3_t org);
@@ -97,12 +100,22 @@ void r_part_lava_splash(r_particles_t *ps, const vec3_t org);
 void r_part_teleport(r_particles_t *ps, const vec3_t org);
 // Trail types as Quake's R_RocketTrail: 0 rocket, 1 smoke, 2 blood, 3 tracer, 4 slight blood, 5 tracer2, 6 voor.
 void r_part_trail(r_particles_t *ps, const vec3_t start, const vec3_t end, int type);
-// Draw the particles as they are at time t (at or a little after the particle clock); no state changes.
+// Draw the particles as they are at time t (near the particle clock, before or after it:
+// carried along their velocities; those made after t where they were made); no state changes.
+// Each is Quake's D_DrawParticle: a square of 1/z size, see r_part_draw_one.
 void r_part_draw(const r_particles_t *ps, const r_view_t *v, double t);
 // Restart the random numbers from seed: effects then depend on the frame alone, not on what was played before.
 void r_part_reseed(r_particles_t *ps, uint32_t seed);
 // EF_BRIGHTFIELD: the sphere of particles around an entity, drawn directly.
 void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t origin);
+// One particle as D_DrawParticle draws it: projected with the view's scale shrunk by
+// (width - 6) / width and Quake's half-pixel centre, dropped nearer than z 8 or when its
+// square's corner is off the view less the largest square; the square is
+// (int)(32768 / z) >> shift pixels (256 / z at 320 wide), 1..4 (width / 320 ..
+// width / 80), tested and written against the z-buffer at Quake's 16-bit precision
+// (1/z in 1/32768 steps, equal passes).
 void r_part_draw_one(const r_view_t *v, const vec3_t org, int color);
+// The square size D_DrawParticle gives a particle at depth z on a view `width` pixels wide.
+int r_part_pixel_size(int width, float z);
 
 #endif

@@ -614,12 +614,10 @@ static const r_model_t *model_of(const r_models_t *m, int index)
     return rm->kind == RMOD_NONE ? NULL : rm;
 }
 
+// The trail (R_RocketTrail type) of a model's flags, in CL_RelinkEntities' order of
+// precedence: gib, zombie gib, tracer, tracer2, rocket, grenade, tracer3.
 static int trail_type(int mflags, uint32_t effects)
 {
-    if ((mflags & MDL_EF_ROCKET) || (effects & EF_ROCKET))
-        return 0;
-    if ((mflags & MDL_EF_GRENADE) || (effects & EF_GRENADE))
-        return 1;
     if ((mflags & MDL_EF_GIB) || (effects & EF_GIB))
         return 2;
     if (mflags & MDL_EF_ZOMGIB)
@@ -628,6 +626,10 @@ static int trail_type(int mflags, uint32_t effects)
         return 3;
     if (mflags & MDL_EF_TRACER2)
         return 5;
+    if ((mflags & MDL_EF_ROCKET) || (effects & EF_ROCKET))
+        return 0;
+    if ((mflags & MDL_EF_GRENADE) || (effects & EF_GRENADE))
+        return 1;
     if (mflags & MDL_EF_TRACER3)
         return 6;
     return -1;
@@ -976,8 +978,9 @@ void r_models_frame(r_models_t *m, const world_t *w)
 {
     if (m->models && m->models_seq != w->models_seq)
         load_new_models(m, w);
-    // effects of this frame start at the previous frame's time, where drawing resumes
-    r_part_advance(&m->part, w->prev_time);
+    // Effects of this frame are born at its time, as Quake's timedemo makes them (the
+    // frame is read, its effects made, drawn once where they were made, then aged).
+    r_part_advance(&m->part, w->time);
     r_part_reseed(&m->part, time_seed(w->time, 1));
     m->rng = time_seed(w->time, 2);
     double now = m->part.time;
@@ -1046,6 +1049,18 @@ static void push_dlight(r_view_t *v, const vec3_t org, float radius, float die, 
     d->color = -1;
 }
 
+// Quake keys an entity's lights by the entity: its bright or dim light, or a rocket's,
+// made every frame, takes the place of a muzzle flash it made before.
+static int entity_light_replaces(const r_models_t *m, const world_t *w, int n)
+{
+    if (!world_entity_visible(w, n))
+        return 0;
+    const world_entity_t *e = &w->entities[n];
+    const r_model_t *rm = model_of(m, e->cur.modelindex);
+    int mflags = rm && rm->kind == RMOD_ALIAS ? rm->mdl.flags : 0;
+    return (e->cur.effects & (EF_BRIGHTLIGHT | EF_DIMLIGHT)) || trail_type(mflags, e->cur.effects) == 0;
+}
+
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 {
     double t = v->time;
@@ -1053,6 +1068,8 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
     for (int i = 0; i < R_MAX_MLIGHTS; i++) {
         r_mlight_t *l = &m->lights[i];
         if (l->radius0 <= 0 || l->d.die < t)
+            continue;
+        if (l->key > 0 && l->key < w->num_entities && entity_light_replaces(m, w, l->key))
             continue;
         double age = t - l->spawn;
         float radius = l->radius0 - (float)(age > 0 ? age : 0) * l->d.decay;
@@ -1066,19 +1083,21 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
             continue;
         uint32_t fx = e->cur.effects;
         const r_model_t *rm = model_of(m, e->cur.modelindex);
-        int rocket = (rm && rm->kind == RMOD_ALIAS && (rm->mdl.flags & MDL_EF_ROCKET)) || (fx & EF_ROCKET);
+        int rocket = trail_type(rm && rm->kind == RMOD_ALIAS ? rm->mdl.flags : 0, fx) == 0;
         if (!(fx & (EF_BRIGHTLIGHT | EF_DIMLIGHT)) && !rocket)
             continue;
         vec3_t org, ang;
         entity_place(e, frac, org, ang);
-        if (fx & EF_BRIGHTLIGHT) {
-            vec3_t o = {org[0], org[1], org[2] + 16};
-            push_dlight(v, o, 400 + (float)(r_rand(&rng) & 31), (float)t + 0.001f, 0);
+        // one light an entity (CL_AllocDlight keyed by it): a rocket's replaces a dim
+        // light, which replaces a bright one
+        if (rocket) {
+            push_dlight(v, org, 200, (float)t + 0.01f, 0);
         } else if (fx & EF_DIMLIGHT) {
             push_dlight(v, org, 200 + (float)(r_rand(&rng) & 31), (float)t + 0.001f, 0);
+        } else {
+            vec3_t o = {org[0], org[1], org[2] + 16};
+            push_dlight(v, o, 400 + (float)(r_rand(&rng) & 31), (float)t + 0.001f, 0);
         }
-        if (rocket)
-            push_dlight(v, org, 200, (float)t + 0.01f, 0);
     }
 }
 
@@ -1156,14 +1175,16 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     const r_rules_t *ru = rules_of(w);
 
     for (int n = 1; n < w->num_entities; n++) {
-        if (!world_entity_visible(w, n) || n == w->view.entity)
+        if (!world_entity_visible(w, n))
             continue;
         const world_entity_t *e = &w->entities[n];
-        if (e->cur.effects & EF_BRIGHTFIELD) {
+        if (e->cur.effects & EF_BRIGHTFIELD) {   // the viewer's own too, as Quake's client
             vec3_t org, ang;
             entity_place(e, frac, org, ang);
             r_part_entity_field(&m->part, v, org);
         }
+        if (n == w->view.entity)
+            continue;
         if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & ru->hide_rf))
             continue;
         vec3_t org, ang;

@@ -39,6 +39,7 @@ static r_particle_t *alloc_p(r_particles_t *ps)
         return NULL;   // pool full: the effect is thinner, as in Quake
     r_particle_t *p = &ps->p[ps->num++];
     memset(p, 0, sizeof(*p));
+    p->birth = (float)(ps->time < 0 ? 0.0 : ps->time);
     return p;
 }
 
@@ -264,6 +265,9 @@ void r_part_trail(r_particles_t *ps, const vec3_t start, const vec3_t end, int t
         return;
     for (int k = 0; k < 3; k++)
         vec[k] /= len;
+    // Quake's R_RocketTrail: one particle for every 3 units of the move (every 6 for
+    // slight blood), but the spot moves on 1 unit per particle, so the trail covers the
+    // first third of each frame's move (a sixth for slight blood)
     const float dec = 3;
     while (len > 0) {
         len -= dec;
@@ -310,44 +314,108 @@ void r_part_trail(r_particles_t *ps, const vec3_t start, const vec3_t end, int t
             break;
         }
         for (int k = 0; k < 3; k++)
-            pos[k] += vec[k] * dec;
+            pos[k] += vec[k];
+    }
+}
+
+// D_DrawParticle's view: the axes scaled to pixels, centre and square limits.
+typedef struct {
+    vec3_t right, up, fwd;
+    float xc, yc;
+    int pmin, pmax, shift, umax, vmax;
+} pview_t;
+
+static int pix_shift(int width)
+{
+    int shift = 8 - (int)((float)width / 320.0f + 0.5f);
+    return shift < 0 ? 0 : shift;
+}
+
+static void pview_setup(const r_view_t *v, pview_t *pv)
+{
+    int w = v->width;
+    // R_ViewChanged's xscaleshrink / yscaleshrink: the view's scales times (width - 6) / width
+    float shrink = w > 6 ? (float)(w - 6) / (float)w : 1.0f;
+    for (int k = 0; k < 3; k++) {
+        pv->right[k] = v->vright[k] * v->xscale * shrink;
+        pv->up[k] = v->vup[k] * v->yscale * shrink;
+        pv->fwd[k] = v->vpn[k];
+    }
+    pv->xc = v->xcenter - 0.5f;   // Quake's centre is half a pixel up and left of the middle
+    pv->yc = v->ycenter - 0.5f;
+    pv->pmin = w / 320 < 1 ? 1 : w / 320;
+    pv->pmax = (int)((float)w / 80.0f + 0.5f);
+    if (pv->pmax < 1)
+        pv->pmax = 1;
+    pv->shift = pix_shift(w);
+    pv->umax = w - pv->pmax;
+    pv->vmax = v->height - pv->pmax;
+}
+
+int r_part_pixel_size(int width, float z)
+{
+    int pmin = width / 320 < 1 ? 1 : width / 320, pmax = (int)((float)width / 80.0f + 0.5f);
+    if (pmax < 1)
+        pmax = 1;
+    int pix = (int)(32768.0f / z) >> pix_shift(width);
+    return pix < pmin ? pmin : pix > pmax ? pmax : pix;
+}
+
+static void draw_particle(const r_view_t *v, const pview_t *pv, const float *org, uint8_t color)
+{
+    float d0 = org[0] - v->vieworg[0], d1 = org[1] - v->vieworg[1], d2 = org[2] - v->vieworg[2];
+    float z = d0 * pv->fwd[0] + d1 * pv->fwd[1] + d2 * pv->fwd[2];
+    if (!(z >= 8.0f))   // PARTICLE_Z_CLIP
+        return;
+    float zi = 1.0f / z;
+    float fu = pv->xc + zi * (d0 * pv->right[0] + d1 * pv->right[1] + d2 * pv->right[2]) + 0.5f;
+    float fv = pv->yc - zi * (d0 * pv->up[0] + d1 * pv->up[1] + d2 * pv->up[2]) + 0.5f;
+    if (!(fu > -1.0f && fv > -1.0f && fu < (float)pv->umax + 1.0f && fv < (float)pv->vmax + 1.0f))
+        return;
+    int u = (int)fu, y0 = (int)fv;   // truncation toward zero, as Quake's casts
+    if (u > pv->umax || y0 > pv->vmax)
+        return;
+    int izi = (int)(zi * 32768.0f);
+    int pix = izi >> pv->shift;
+    pix = pix < pv->pmin ? pv->pmin : pix > pv->pmax ? pv->pmax : pix;
+    // the z-buffer holds 1/z; Quake's holds (int)(32768 / z) and lets a particle through
+    // where its own value is at least that
+    const float pass = (float)(izi + 1) * (1.0f / 32768.0f), store = (float)izi * (1.0f / 32768.0f);
+    for (int y = y0; y < y0 + pix; y++) {
+        uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes + u;
+        float *zb = v->zbuffer + (size_t)y * (size_t)v->width + u;
+        for (int x = 0; x < pix; x++)
+            if (zb[x] < pass) {
+                zb[x] = store;
+                dst[x] = color;
+            }
     }
 }
 
 void r_part_draw_one(const r_view_t *v, const vec3_t org, int color)
 {
-    vec3_t d = {org[0] - v->vieworg[0], org[1] - v->vieworg[1], org[2] - v->vieworg[2]};
-    float z = d[0] * v->vpn[0] + d[1] * v->vpn[1] + d[2] * v->vpn[2];
-    if (z < R_NEAR_Z * 8)   // Quake drops particles this close: they would fill the screen
-        return;
-    float x = d[0] * v->vright[0] + d[1] * v->vright[1] + d[2] * v->vright[2];
-    float y = d[0] * v->vup[0] + d[1] * v->vup[1] + d[2] * v->vup[2];
-    float zi = 1.0f / z;
-    float sx = v->xcenter + v->xscale * x * zi, sy = v->ycenter - v->yscale * y * zi;
-    if (!(sx > -64 && sx < v->width + 64 && sy > -64 && sy < v->height + 64))
-        return;
-    // Quake's size rule: 1 pixel at 256 units on a 320-wide screen, scaled with the width
-    float scale = (float)v->width / 320.0f;
-    int pmin = scale < 1 ? 1 : (int)scale, pmax = (int)(scale * 4 + 0.5f);
-    int size = (int)(256.0f * scale * zi);
-    size = size < pmin ? pmin : size > pmax ? pmax : size;
-    d_particle(v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, (int)(sx + 0.5f), (int)(sy + 0.5f), zi, size,
-               (uint8_t)color);
+    pview_t pv;
+    pview_setup(v, &pv);
+    draw_particle(v, &pv, org, (uint8_t)color);
 }
 
 void r_part_draw(const r_particles_t *ps, const r_view_t *v, double t)
 {
-    // The particle state moves only with server frames; here each particle is
-    // carried along its velocity to t, so what is drawn depends on t alone.
+    // The state is at the clock (the latest server frame's time); a view a little before
+    // or after carries each particle along its velocity.
     float dt = (float)(t - ps->time);
-    dt = dt < 0 ? 0 : dt > 0.2f ? 0.2f : dt;
-    float clock = (float)ps->time + dt;
+    dt = dt < -0.2f ? -0.2f : dt > 0.2f ? 0.2f : dt;
+    float clock = (float)(ps->time + dt);
+    pview_t pv;
+    pview_setup(v, &pv);
     for (int i = 0; i < ps->num; i++) {
         const r_particle_t *p = &ps->p[i];
         if (p->die < clock)
             continue;
-        vec3_t org = {p->org[0] + p->vel[0] * dt, p->org[1] + p->vel[1] * dt, p->org[2] + p->vel[2] * dt};
-        r_part_draw_one(v, org, p->color);
+        // made after t (by the latest frame, drawn before its time): where it was made
+        float dtp = p->birth > clock ? 0.0f : dt;
+        vec3_t org = {p->org[0] + p->vel[0] * dtp, p->org[1] + p->vel[1] * dtp, p->org[2] + p->vel[2] * dtp};
+        draw_particle(v, &pv, org, p->color);
     }
 }
 
@@ -361,6 +429,8 @@ void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t orig
 {
     const float dist = 64, beamlength = 16;
     float t = (float)v->time;
+    pview_t pv;
+    pview_setup(v, &pv);
     for (int i = 0; i < MDL_NUM_NORMALS; i++) {
         float a = t * ps->avel[i][0], sy = sinf(a), cy = cosf(a);
         a = t * ps->avel[i][1];
@@ -368,6 +438,6 @@ void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t orig
         vec3_t fwd = {cp * cy, cp * sy, -sp}, org;
         for (int k = 0; k < 3; k++)
             org[k] = origin[k] + mdl_anorms[i][k] * dist + fwd[k] * beamlength;
-        r_part_draw_one(v, org, 0x6f);
+        draw_particle(v, &pv, org, 0x6f);
     }
 }

@@ -582,10 +582,21 @@ static void test_render_effects(void **state)
     ev->u.fx.color = 73;
     ev->u.fx.count = 40;
     r_models_frame(m, w);
+    // the frame's effects are made at its time (1.0), and shown as made from the frame before
     s.v.time = 0.95;
     s.v.num_dlights = 0;
     r_models_lights(m, w, &s.v);
-    assert_int_equal(s.v.num_dlights, 1);   // the explosion's light
+    assert_int_equal(s.v.num_dlights, 1);
+    assert_float_equal(s.v.dlights[0].radius, 350, 0.5);
+    s.v.time = 1.0;
+    s.v.num_dlights = 0;
+    r_models_lights(m, w, &s.v);
+    assert_int_equal(s.v.num_dlights, 1);   // the explosion's light, at full radius when made
+    assert_float_equal(s.v.dlights[0].radius, 350, 0.5);
+    s.v.time = 1.05;
+    s.v.num_dlights = 0;
+    r_models_lights(m, w, &s.v);
+    assert_int_equal(s.v.num_dlights, 1);   // then 300 units a second smaller
     assert_float_equal(s.v.dlights[0].radius, 350 - 0.05 * 300, 0.5);
     r_models_draw(m, w, &s.v);
     tu_scene_png_env(&s, "effects.png");

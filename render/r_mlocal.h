@@ -48,6 +48,8 @@ typedef struct {
     int ambient, shade;        // Quake's ambientlight / shadelight, 0..255
     float zscale;              // 1/z scale in the depth test (Quake's gun: 3); 0 = 1
     int light_above;           // light from above (TyrQuake), else from +x (id)
+    const uint8_t *alphamap;   // see-through (d_polyctx_t): NULL = opaque
+    int alpha66;
 } r_alias_job_t;
 
 // Quake's AngleVectors: pitch, yaw, roll in degrees to forward, right, up.
@@ -70,6 +72,9 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
 // Sprites: draw image of s at origin (angles used by the oriented types).
 void r_sprite_draw(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
                    const vec3_t angles);
+// The same seen through (alphamap, alpha66 as d_polyctx_t; NULL = opaque).
+void r_sprite_draw_alpha(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
+                         const vec3_t angles, const uint8_t *alphamap, int alpha66);
 
 // ---- particles ----
 #define R_MAX_PARTICLES 4096

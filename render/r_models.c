@@ -79,6 +79,7 @@ typedef struct {
     int sprite_frames_wrap;        // sprite frame numbers past the end wrap (else frame 0)
     int flash_snaps;               // a muzzle flash stops the pose blend (Quake)
     int light_above;               // models lit from above, dlights on the ambient part (TyrQuake's Quake)
+    int entity_alpha;              // RM_TEXTURE + renderamt: FitzQuake's entity alpha, drawn see-through
 } r_rules_t;
 
 // Quake II's RF_* and EF_* bits (q_shared.h values)
@@ -91,8 +92,8 @@ enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_AN
 static const r_rules_t r_rules[GAME_COUNT] = {
     // the player's own model is seen only in mirrors; weapon models only through the eyes;
     // beams are lasers, not models
-    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0},
-    [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1},
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0},
+    [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1},
 };
 
 static const r_rules_t *rules_of(const world_t *w)
@@ -125,6 +126,8 @@ struct r_models_s {
     int vw_model, vw_frame, vw_prev_frame;  // view weapon animation
     double vw_start, vw_prev_start;
     r_anim_t *anim;             // WORLD_MAX_ENTITIES
+    pal_t *alpha_pal;           // the level palette's see-through table, made when first needed
+    int alpha_ready;
     uint8_t *trans;             // WORLD_MAX_PLAYERS translated colormaps of 64 * 256
     int trans_key[WORLD_MAX_PLAYERS];
     const uint8_t *trans_src;
@@ -463,9 +466,10 @@ r_models_t *r_models_create(void)
         return NULL;
     m->trans = malloc((size_t)WORLD_MAX_PLAYERS * 64 * 256);
     m->anim = malloc((size_t)WORLD_MAX_ENTITIES * sizeof *m->anim);
+    m->alpha_pal = malloc(sizeof *m->alpha_pal);
     for (int i = 0; i <= WORLD_MAX_PLAYERS; i++)
         m->clients[i].pmodel = -1;
-    if (!m->trans || !m->anim || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
+    if (!m->trans || !m->anim || !m->alpha_pal || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
         r_models_destroy(m);
         return NULL;
     }
@@ -513,6 +517,7 @@ void r_models_destroy(r_models_t *m)
     free(m->scratch.proj);
     free(m->trans);
     free(m->anim);
+    free(m->alpha_pal);
     free(m);
 }
 
@@ -550,6 +555,7 @@ static int load_named_models(r_models_t *m, const world_t *w)
 int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_t *palette)
 {
     memcpy(m->palette, palette, sizeof m->palette);
+    m->alpha_ready = 0;
     free_level(m);
     m->fs = fs;
     r_models_clear(m);
@@ -736,6 +742,30 @@ static float model_radius(const mdl_t *mdl)
     return sqrtf(r);
 }
 
+// FitzQuake's entity alpha (protocols 666/999): how an entity is seen through. Returns
+// 0 when it is not drawn at all (alpha 0), else 1 with *amap the level's blend table
+// (built from the palette the first time a level needs it) or NULL for opaque, and
+// *a66 set for 66 % (alpha 0.5 and up) rather than 33 %.
+static int entity_alpha(r_models_t *m, const world_t *w, const r_view_t *v, const entity_state_t *s,
+                        const uint8_t **amap, int *a66)
+{
+    *amap = NULL;
+    *a66 = 0;
+    if (!rules_of(w)->entity_alpha || s->rendermode != RM_TEXTURE || s->renderamt >= 255)
+        return 1;
+    if (s->renderamt <= 0)
+        return 0;
+    if (!m->alpha_ready) {
+        memcpy(m->alpha_pal->palette, m->palette, 768);
+        m->alpha_pal->fullbright_start = v->fullbright_start > 0 && v->fullbright_start <= 256 ? v->fullbright_start : 256;
+        pal_make_alphamap(m->alpha_pal);
+        m->alpha_ready = 1;
+    }
+    *amap = m->alpha_pal->alphamap;
+    *a66 = s->renderamt >= 128;
+    return 1;
+}
+
 // How one model of an entity is drawn, beyond its state.
 typedef struct {
     const uint8_t *skin;        // replaces the model's skin (Quake II player skins), or NULL
@@ -761,10 +791,16 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
         int frame = s->frame;
         if (rules_of(w)->sprite_frames_wrap && frame >= 0 && sp->numframes > 0)
             frame %= sp->numframes;
-        r_sprite_draw(v, sp, spr_image(sp, frame, t), org, ang);
+        const uint8_t *amap;
+        int a66;
+        if (entity_alpha(m, w, v, s, &amap, &a66))
+            r_sprite_draw_alpha(v, sp, spr_image(sp, frame, t), org, ang, amap, a66);
         return;
     }
     const mdl_t *mdl = &rm->mdl;
+    r_alias_job_t job = {0};
+    if (!entity_alpha(m, w, v, s, &job.alphamap, &job.alpha66))
+        return;
     if (!r_sphere_visible(v, org, model_radius(mdl)))
         return;
     if (mdl->flags & MDL_EF_ROTATE)
@@ -774,7 +810,6 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
         ang[0] = ang[2] = 0;
         ang[1] = (float)fmod(100.0 * t, 360.0);
     }
-    r_alias_job_t job = {0};
     job.mdl = mdl;
     job.pose_b = mdl_pose(mdl, s->frame, t);
     job.pose_a = job.pose_b;

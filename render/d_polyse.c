@@ -73,6 +73,30 @@ static void span_masked(const d_polyctx_t *c, uint8_t *restrict dst, float *rest
     }
 }
 
+// See-through spans (FitzQuake's entity alpha): any mode, blended through the alphamap,
+// z-tested, z not written.
+static void span_blend(const d_polyctx_t *c, uint8_t *restrict dst, const float *restrict zrow, int n, float zi,
+                       float dz, int32_t s, int32_t ds, int32_t t, int32_t dt, int32_t l, int32_t dl)
+{
+    const uint8_t *restrict tex = c->texture;
+    const uint8_t *restrict cmap = c->colormap;
+    const uint8_t *restrict amap = c->alphamap;
+    const int tw = c->tex_w, lit = c->mode != D_UNLIT_MASKED, masked = c->mode != D_LIT;
+    for (int i = 0; i < n; i++) {
+        if (zi >= zrow[i]) {
+            uint8_t texel = tex[(t >> 16) * tw + (s >> 16)];
+            if (!masked || texel != 255) {
+                uint8_t col = lit ? cmap[((l >> 8) & 0xFF00) + texel] : texel;
+                dst[i] = c->alpha66 ? amap[dst[i] * 256 + col] : amap[col * 256 + dst[i]];
+            }
+        }
+        zi += dz;
+        s += ds;
+        t += dt;
+        l += dl;
+    }
+}
+
 void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b, const d_vert_t *d)
 {
     const d_vert_t *v0 = a, *v1 = b, *v2 = d, *tmp;
@@ -132,7 +156,12 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         float rn = n > 1 ? 1.0f / (float)(n - 1) : 0.0f;
         uint8_t *dst = c->buffer + (size_t)y * (size_t)c->rowbytes + x0;
         float *zrow = c->zbuffer + (size_t)y * (size_t)c->width + x0;
-        if (c->mode != D_UNLIT_MASKED) {
+        if (c->alphamap) {
+            float l0 = c->mode == D_UNLIT_MASKED ? 0 : clampf(v0->l + px * dldx + py * dldy, 0, 63.99f);
+            float l1 = c->mode == D_UNLIT_MASKED ? 0 : clampf(l0 + (float)(n - 1) * dldx, 0, 63.99f);
+            span_blend(c, dst, zrow, n, zi, dzdx, FIX(s0), FIX((s1 - s0) * rn), FIX(t0), FIX((t1 - t0) * rn), FIX(l0),
+                       FIX((l1 - l0) * rn));
+        } else if (c->mode != D_UNLIT_MASKED) {
             float l0 = clampf(v0->l + px * dldx + py * dldy, 0, 63.99f);
             float l1 = clampf(l0 + (float)(n - 1) * dldx, 0, 63.99f);
             if (c->mode == D_LIT_MASKED)

@@ -34,6 +34,10 @@ typedef struct {
     int tex_w, tex_h;
     const uint8_t *colormap;   // 64 * 256, for D_LIT
     int mode;
+    // See-through: when set, pixels are blended, z-tested but z not written:
+    // dst = alphamap[c * 256 + dst] (c at 33 %), or alphamap[dst * 256 + c] with alpha66.
+    const uint8_t *alphamap;
+    int alpha66;
 } d_polyctx_t;
 
 // Fill one triangle, z-tested (>=) and z-written.

@@ -26,18 +26,23 @@ int r_sphere_visible(const r_view_t *v, const vec3_t centre, float radius)
     return 1;
 }
 
-static inline void project(const r_view_t *v, const r_cvert_t *c, d_vert_t *p)
+static inline void project(const r_view_t *v, const r_cvert_t *c, d_vert_t *p, float zscale)
 {
     float zi = 1.0f / c->z;
     p->x = v->xcenter + v->xscale * c->x * zi;
     p->y = v->ycenter - v->yscale * c->y * zi;
-    p->z = zi;
+    p->z = zi * zscale;
     p->s = c->s;
     p->t = c->t;
     p->l = c->l;
 }
 
 void r_draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull)
+{
+    r_draw_poly_z(v, c, in, n, cull, 1.0f);
+}
+
+void r_draw_poly_z(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull, float zscale)
 {
     r_cvert_t clip[16];
     int m = 0;
@@ -63,7 +68,7 @@ void r_draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, i
         return;
     d_vert_t p[16];
     for (int i = 0; i < m; i++)
-        project(v, &clip[i], &p[i]);
+        project(v, &clip[i], &p[i], zscale);
     if (cull) {
         // the clipped polygon keeps its winding: any non-degenerate fan triangle tells it
         float area = 0;
@@ -76,8 +81,9 @@ void r_draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, i
         d_poly_triangle(c, &p[0], &p[i], &p[i + 1]);
 }
 
-// Light vector of Quake's model shading, in world space: light comes from +x.
-static const float r_lightvec[3] = {-1, 0, 0};
+// Light vectors of Quake's model shading, in world space: id's, light from +x, and
+// TyrQuake's, from above.
+static const float r_lightvec_id[3] = {-1, 0, 0}, r_lightvec_above[3] = {0, 0, -1};
 
 void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t *job)
 {
@@ -92,24 +98,28 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     float A[3][3], b[3];
     r_model_to_view(v, job->axes, job->angles, job->origin, mscale, mtrans, ax, A, b);
 
-    // Quake's R_AliasSetupLighting: light rows (colormap units) from ambient and directional shade.
-    int amb = job->ambient < 5 ? 5 : job->ambient;
-    float ambient_rows = (float)(255 - (amb > 255 ? 255 : amb)) * (64.0f / 256.0f);
-    if (ambient_rows < 5.0f / 256.0f)
-        ambient_rows = 5.0f / 256.0f;
-    float shade_rows = (float)(job->shade < 0 ? 0 : job->shade) * (64.0f / 256.0f);
-    float lv[3] = {dot3(r_lightvec, ax[0]), dot3(r_lightvec, ax[1]), dot3(r_lightvec, ax[2])};
+    // Quake's R_AliasSetupLighting: a vertex's light in colormap rows * 256 is the ambient
+    // part, (255 - ambient) * 64, less the shade part, shade * 64, times the cosine between
+    // its normal and the light when it faces the light; in whole units, as Quake's were.
+    int amb = job->ambient < 5 ? 5 : job->ambient > 255 ? 255 : job->ambient;
+    int ambient_light = (255 - amb) << 6;
+    if (ambient_light < 5)
+        ambient_light = 5;
+    float shade_light = (float)(job->shade < 0 ? 0 : job->shade) * 64.0f;
+    const float *lvec = job->light_above ? r_lightvec_above : r_lightvec_id;
+    float lv[3] = {dot3(lvec, ax[0]), dot3(lvec, ax[1]), dot3(lvec, ax[2])};
     float ldot[MDL_NUM_NORMALS];
     for (int i = 0; i < MDL_NUM_NORMALS; i++) {
         float c = dot3(mdl_anorms[i], lv);
-        float l = ambient_rows;
+        int l = ambient_light;
         if (c < 0) {
-            l += shade_rows * c;
+            l += (int)(shade_light * c);
             if (l < 0)
                 l = 0;
         }
-        ldot[i] = l;
+        ldot[i] = (float)l * (1.0f / 256.0f);
     }
+    float zscale = job->zscale > 0 ? job->zscale : 1.0f;
 
     const mdl_vert_t *pa = mdl_pose_verts(m, job->pose_a), *pb = mdl_pose_verts(m, job->pose_b);
     float f = job->blend < 0 ? 0 : job->blend > 1 ? 1 : job->blend;
@@ -117,6 +127,10 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         f = 0;
     const float *xa = m->pose_xform ? m->pose_xform + (size_t)job->pose_a * 6 : NULL;
     const float *xb = m->pose_xform ? m->pose_xform + (size_t)job->pose_b * 6 : NULL;
+    // Byte poses blend in whole units (TyrQuake's blend: 22-bit weights, truncated), each
+    // vertex lit by the normal of the nearer pose.
+    const int wb = (int)(f * (float)(1 << 22)), wa = (1 << 22) - wb;
+    const mdl_vert_t *pn = f < 0.5f ? pa : pb;
     int any_near = 0, any_in = 0;
     for (int i = 0; i < m->numverts; i++) {
         float p[3];
@@ -127,7 +141,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
             }
         } else {
             for (int k = 0; k < 3; k++)
-                p[k] = (float)pa[i].v[k] + f * (float)((int)pb[i].v[k] - (int)pa[i].v[k]);
+                p[k] = (float)(((int)pa[i].v[k] * wa + (int)pb[i].v[k] * wb) >> 22);
         }
         r_cvert_t *c = &sc->view[i];
         c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
@@ -135,9 +149,9 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         c->z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
         c->s = (float)m->st[i].s;
         c->t = (float)m->st[i].t;
-        c->l = ldot[pa[i].normal] + f * (ldot[pb[i].normal] - ldot[pa[i].normal]);
+        c->l = xa ? ldot[pa[i].normal] + f * (ldot[pb[i].normal] - ldot[pa[i].normal]) : ldot[pn[i].normal];
         if (c->z >= R_NEAR_Z) {
-            project(v, c, &sc->proj[i]);
+            project(v, c, &sc->proj[i], zscale);
             any_in = 1;
         } else {
             any_near = 1;
@@ -147,7 +161,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         return;
 
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, job->skin, m->skinwidth,
-                       m->skinheight, job->colormap, D_LIT};
+                       m->skinheight, job->colormap, D_LIT, job->alphamap, job->alpha66};
     float half = (float)(m->skinwidth / 2);
     for (int i = 0; i < m->numtris; i++) {
         const mdl_tri_t *t = &m->tris[i];
@@ -170,7 +184,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
                 for (int k = 0; k < 3; k++)
                     if (m->st[t->v[k]].onseam)
                         q[k].s += half;
-            r_draw_poly(v, &ctx, q, 3, 1);
+            r_draw_poly_z(v, &ctx, q, 3, 1, zscale);
         }
     }
 }

@@ -107,15 +107,22 @@ static int light_trace(const renderer_t *r, int node, const float *start, const 
     return light_trace(r, nd->children[!side], mid, end, depth + 1);
 }
 
-int r_light_point(void *ctx, const vec3_t p)
+int r_light_point_world(void *ctx, const vec3_t p)
 {
     const renderer_t *r = ctx;
     if (!r->bsp)
         return 200;
     float end[3] = { p[0], p[1], p[2] - 2048 };
     int v = light_trace(r, r->bsp->models[0].headnode, p, end, 0);
-    if (v < 0)
-        v = 0;
+    return v < 0 ? 0 : v;
+}
+
+int r_light_point(void *ctx, const vec3_t p)
+{
+    const renderer_t *r = ctx;
+    if (!r->bsp)
+        return 200;
+    int v = r_light_point_world(ctx, p);
     for (int l = 0; l < r->view.num_dlights; l++) {
         const r_dlight_t *dl = &r->view.dlights[l];
         float d[3] = { p[0] - dl->origin[0], p[1] - dl->origin[1], p[2] - dl->origin[2] };

@@ -193,6 +193,7 @@ const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip);
 void r_light_styles(renderer_t *r, const world_t *w, double t);
 void r_mark_lights(renderer_t *r);
 int r_light_point(void *ctx, const vec3_t p);
+int r_light_point_world(void *ctx, const vec3_t p);   // without dlights
 
 // r_sky.c
 void r_sky_load(renderer_t *r);

@@ -256,10 +256,13 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
                     org[k] += 1.0f / 32;
         }
     }
+    memcpy(v->base_angles, ang, sizeof ang);
+    v->bob = 0;
     if (bobbing) {
         vec3_t f, rt, up;
         r_angle_vectors(ang, f, rt, up);
-        org[2] += calc_bob(w, t);
+        v->bob = calc_bob(w, t);
+        org[2] += v->bob;
         ang[2] += calc_roll(w, rt);
         // the damage kick fades linearly over v_kicktime 0.5 s of demo time
         double kt = r->dmg_time >= 0 ? 0.5 - (t - r->dmg_time) : 0;
@@ -377,6 +380,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     v->fullbright_start = r->pal.fullbright_start;
     v->time = t;
     v->light_point = r_light_point;
+    v->light_point_world = r_light_point_world;
     v->light_ctx = r;
     v->num_dlights = 0;
     setup_view(r, w, t, frac);

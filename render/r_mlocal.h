@@ -46,6 +46,10 @@ typedef struct {
     const uint8_t *skin;
     const uint8_t *colormap;   // 64 x 256 (translated for players)
     int ambient, shade;        // Quake's ambientlight / shadelight, 0..255
+    float zscale;              // 1/z scale in the depth test (Quake's gun: 3); 0 = 1
+    int light_above;           // light from above (TyrQuake), else from +x (id)
+    const uint8_t *alphamap;   // see-through (d_polyctx_t): NULL = opaque
+    int alpha66;
 } r_alias_job_t;
 
 // Quake's AngleVectors: pitch, yaw, roll in degrees to forward, right, up.
@@ -61,11 +65,16 @@ int r_sphere_visible(const r_view_t *v, const vec3_t centre, float radius);
 // Near-clip a convex polygon given in view space, project and fill it.
 // cull: skip it when it faces away (clockwise rule of the alias models).
 void r_draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull);
+// The same with 1/z scaled by zscale for the depth test.
+void r_draw_poly_z(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull, float zscale);
 void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t *job);
 
 // Sprites: draw image of s at origin (angles used by the oriented types).
 void r_sprite_draw(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
                    const vec3_t angles);
+// The same seen through (alphamap, alpha66 as d_polyctx_t; NULL = opaque).
+void r_sprite_draw_alpha(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
+                         const vec3_t angles, const uint8_t *alphamap, int alpha66);
 
 // ---- particles ----
 #define R_MAX_PARTICLES 2048   // Quake's pool (r_part.c MAX_PARTICLES without -particles): a full pool drops new ones

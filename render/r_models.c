@@ -37,6 +37,13 @@ typedef struct {
     int active;
 } r_tsprite_t;
 
+// Frame-blend history of one entity slot (server times): Quake's clients that blend
+// poses (FitzQuake, TyrQuake) blend no pose of an entity around a muzzle flash.
+typedef struct {
+    double change, prev_change;   // the last two times its frame changed
+    double flash;                 // the last time it had EF_MUZZLEFLASH
+} r_anim_t;
+
 typedef struct {
     r_dlight_t d;
     int key;            // entity it belongs to (a new light for it replaces the old), 0 = none
@@ -70,6 +77,9 @@ typedef struct {
     int own_model;                 // modelindex meaning "the player's own model" (0 = none)
     int raw_anim;                  // the raw EF_ANIM* bits of Quake II set frames by time
     int sprite_frames_wrap;        // sprite frame numbers past the end wrap (else frame 0)
+    int flash_snaps;               // a muzzle flash stops the pose blend (Quake)
+    int light_above;               // models lit from above, dlights on the ambient part (TyrQuake's Quake)
+    int entity_alpha;              // RM_TEXTURE + renderamt: FitzQuake's entity alpha, drawn see-through
 } r_rules_t;
 
 // Quake II's RF_* and EF_* bits (q_shared.h values)
@@ -82,7 +92,8 @@ enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_AN
 static const r_rules_t r_rules[GAME_COUNT] = {
     // the player's own model is seen only in mirrors; weapon models only through the eyes;
     // beams are lasers, not models
-    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1},
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0},
+    [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1},
 };
 
 static const r_rules_t *rules_of(const world_t *w)
@@ -113,7 +124,10 @@ struct r_models_s {
     r_mlight_t lights[R_MAX_MLIGHTS];
     uint32_t rng;
     int vw_model, vw_frame, vw_prev_frame;  // view weapon animation
-    double vw_start;
+    double vw_start, vw_prev_start;
+    r_anim_t *anim;             // WORLD_MAX_ENTITIES
+    pal_t *alpha_pal;           // the level palette's see-through table, made when first needed
+    int alpha_ready;
     uint8_t *trans;             // WORLD_MAX_PLAYERS translated colormaps of 64 * 256
     int trans_key[WORLD_MAX_PLAYERS];
     const uint8_t *trans_src;
@@ -451,9 +465,11 @@ r_models_t *r_models_create(void)
     if (!m)
         return NULL;
     m->trans = malloc((size_t)WORLD_MAX_PLAYERS * 64 * 256);
+    m->anim = malloc((size_t)WORLD_MAX_ENTITIES * sizeof *m->anim);
+    m->alpha_pal = malloc(sizeof *m->alpha_pal);
     for (int i = 0; i <= WORLD_MAX_PLAYERS; i++)
         m->clients[i].pmodel = -1;
-    if (!m->trans || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
+    if (!m->trans || !m->anim || !m->alpha_pal || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
         r_models_destroy(m);
         return NULL;
     }
@@ -500,6 +516,8 @@ void r_models_destroy(r_models_t *m)
     free(m->scratch.view);
     free(m->scratch.proj);
     free(m->trans);
+    free(m->anim);
+    free(m->alpha_pal);
     free(m);
 }
 
@@ -537,6 +555,7 @@ static int load_named_models(r_models_t *m, const world_t *w)
 int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_t *palette)
 {
     memcpy(m->palette, palette, sizeof m->palette);
+    m->alpha_ready = 0;
     free_level(m);
     m->fs = fs;
     r_models_clear(m);
@@ -572,7 +591,9 @@ void r_models_clear(r_models_t *m)
     memset(m->lights, 0, sizeof(m->lights));
     m->rng = 0x9e3779b9u;
     m->vw_model = m->vw_frame = m->vw_prev_frame = 0;
-    m->vw_start = -1e9;
+    m->vw_start = m->vw_prev_start = -1e9;
+    for (int i = 0; i < WORLD_MAX_ENTITIES; i++)
+        m->anim[i].change = m->anim[i].prev_change = m->anim[i].flash = -1e9;
     for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
         m->trans_key[i] = -1;
     m->trans_src = NULL;
@@ -671,6 +692,48 @@ static int light_at(const r_view_t *v, const vec3_t p)
     return v->light_point ? v->light_point(v->light_ctx, p) : 255;
 }
 
+// Quake's model light (R_AliasSetupLighting): the lightmaps under p, at least minlight,
+// for both parts; dlights reaching p add to the ambient part alone; then the ambient
+// is held to 128 and the sum to 192.
+static void model_light(const world_t *w, const r_view_t *v, const vec3_t p, int minlight, int *ambient, int *shade)
+{
+    if (!rules_of(w)->light_above) {   // id's rules, dlights in both parts
+        int j = light_at(v, p);
+        if (j < minlight)
+            j = minlight;
+        *ambient = j > 128 ? 128 : j;
+        *shade = j + *ambient > 192 ? 192 - *ambient : j;
+        return;
+    }
+    int j = v->light_point_world ? v->light_point_world(v->light_ctx, p) : light_at(v, p);
+    if (j < minlight)
+        j = minlight;
+    int amb = j, sh = j;
+    for (int l = 0; l < v->num_dlights; l++) {
+        const r_dlight_t *d = &v->dlights[l];
+        if (d->die < v->time)
+            continue;
+        float dx = p[0] - d->origin[0], dy = p[1] - d->origin[1], dz = p[2] - d->origin[2];
+        int add = (int)(d->radius - sqrtf(dx * dx + dy * dy + dz * dz));
+        if (add > 0)
+            amb += add;
+    }
+    if (amb > 128)
+        amb = 128;
+    if (amb + sh > 192)
+        sh = 192 - amb;
+    *ambient = amb;
+    *shade = sh;
+}
+
+// Does a pose change at `change` blend in from the pose before? Not when the entity
+// flashed since the change before it (FitzQuake's reset of the blend at a muzzle flash,
+// which also snaps the next change).
+static int blend_allowed(const r_rules_t *ru, double prev_change, double flash)
+{
+    return !ru->flash_snaps || !(flash > -1e8 && flash >= prev_change);
+}
+
 static float model_radius(const mdl_t *mdl)
 {
     float r = 0;
@@ -679,6 +742,30 @@ static float model_radius(const mdl_t *mdl)
         r += a * a;
     }
     return sqrtf(r);
+}
+
+// FitzQuake's entity alpha (protocols 666/999): how an entity is seen through. Returns
+// 0 when it is not drawn at all (alpha 0), else 1 with *amap the level's blend table
+// (built from the palette the first time a level needs it) or NULL for opaque, and
+// *a66 set for 66 % (alpha 0.5 and up) rather than 33 %.
+static int entity_alpha(r_models_t *m, const world_t *w, const r_view_t *v, const entity_state_t *s,
+                        const uint8_t **amap, int *a66)
+{
+    *amap = NULL;
+    *a66 = 0;
+    if (!rules_of(w)->entity_alpha || s->rendermode != RM_TEXTURE || s->renderamt >= 255)
+        return 1;
+    if (s->renderamt <= 0)
+        return 0;
+    if (!m->alpha_ready) {
+        memcpy(m->alpha_pal->palette, m->palette, 768);
+        m->alpha_pal->fullbright_start = v->fullbright_start > 0 && v->fullbright_start <= 256 ? v->fullbright_start : 256;
+        pal_make_alphamap(m->alpha_pal);
+        m->alpha_ready = 1;
+    }
+    *amap = m->alpha_pal->alphamap;
+    *a66 = s->renderamt >= 128;
+    return 1;
 }
 
 // How one model of an entity is drawn, beyond its state.
@@ -706,10 +793,16 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
         int frame = s->frame;
         if (rules_of(w)->sprite_frames_wrap && frame >= 0 && sp->numframes > 0)
             frame %= sp->numframes;
-        r_sprite_draw(v, sp, spr_image(sp, frame, t), org, ang);
+        const uint8_t *amap;
+        int a66;
+        if (entity_alpha(m, w, v, s, &amap, &a66))
+            r_sprite_draw_alpha(v, sp, spr_image(sp, frame, t), org, ang, amap, a66);
         return;
     }
     const mdl_t *mdl = &rm->mdl;
+    r_alias_job_t job = {0};
+    if (!entity_alpha(m, w, v, s, &job.alphamap, &job.alpha66))
+        return;
     if (!r_sphere_visible(v, org, model_radius(mdl)))
         return;
     if (mdl->flags & MDL_EF_ROTATE)
@@ -719,7 +812,6 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
         ang[0] = ang[2] = 0;
         ang[1] = (float)fmod(100.0 * t, 360.0);
     }
-    r_alias_job_t job = {0};
     job.mdl = mdl;
     job.pose_b = mdl_pose(mdl, s->frame, t);
     job.pose_a = job.pose_b;
@@ -732,12 +824,8 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
     memcpy(job.angles, ang, sizeof(vec3_t));
     job.skin = look && look->skin ? look->skin : mdl_skin(mdl, s->skin, t);
     job.colormap = player_colormap(m, w, v, s->colormap);
-    int j = light_at(v, org);
-    // Quake's clamps: models never overbright much
-    job.ambient = j > 128 ? 128 : j;
-    job.shade = j;
-    if (job.ambient + job.shade > 192)
-        job.shade = 192 - job.ambient;
+    model_light(w, v, org, 0, &job.ambient, &job.shade);
+    job.light_above = rules_of(w)->light_above;
     if (look && look->fullbright) {
         job.ambient = 128;
         job.shade = 0;
@@ -773,6 +861,9 @@ static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, con
     entity_state_t s = e->cur;
     s.frame = timed_frame(ru, &s, s.frame, v->time);
     int prev = e->lerp_ok && s.frame == e->cur.frame ? e->anim_prev_frame : -1;
+    const r_anim_t *an = &m->anim[e - w->entities];
+    if (!blend_allowed(ru, an->prev_change, an->flash))
+        prev = -1;
     r_look_t look = {NULL, (s.renderfx & ru->fullbright_rf) != 0};
     const r_client_t *client = NULL;
     const r_model_t *rm;
@@ -1028,11 +1119,26 @@ void r_models_frame(r_models_t *m, const world_t *w)
     if (wm != m->vw_model) {
         m->vw_model = wm;
         m->vw_frame = m->vw_prev_frame = wf;
-        m->vw_start = -1e9;
+        m->vw_start = m->vw_prev_start = -1e9;
     } else if (wf != m->vw_frame) {
         m->vw_prev_frame = m->vw_frame;
         m->vw_frame = wf;
+        m->vw_prev_start = m->vw_start;
         m->vw_start = w->time;
+    }
+    // frame changes and muzzle flashes of the entities, for the blend rules
+    int ne = w->num_entities < WORLD_MAX_ENTITIES ? w->num_entities : WORLD_MAX_ENTITIES;
+    for (int n = 1; n < ne; n++) {
+        const world_entity_t *e = &w->entities[n];
+        if (!world_entity_visible(w, n))
+            continue;
+        r_anim_t *a = &m->anim[n];
+        if (e->anim_start_time != a->change) {
+            a->prev_change = a->change;
+            a->change = e->anim_start_time;
+        }
+        if (e->cur.effects & EF_MUZZLEFLASH)
+            a->flash = w->time;
     }
 }
 
@@ -1138,7 +1244,10 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     job.pose_b = mdl_pose(mdl, frame, v->time);
     job.pose_a = job.pose_b;
     job.blend = 1;
-    if (m->vw_prev_frame != m->vw_frame && m->vw_frame == frame) {
+    double flash = -1e9;
+    if (w->view.entity > 0 && w->view.entity < w->num_entities)
+        flash = m->anim[w->view.entity].flash;   // the player's flash stops the gun's blend
+    if (m->vw_prev_frame != m->vw_frame && m->vw_frame == frame && blend_allowed(rules_of(w), m->vw_prev_start, flash)) {
         job.pose_a = mdl_pose(mdl, m->vw_prev_frame, v->time);
         job.blend = (float)((v->time - m->vw_start) / ANIM_LERP_TIME);
     }
@@ -1150,18 +1259,23 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
         r_angle_vectors(ang, axes[0], axes[1], axes[2]);
         for (int k = 0; k < 3; k++)
             job.origin[k] += vw->gun_offset[k];
+    } else if (w->game == GAME_QUAKE) {
+        // Quake's V_CalcRefdef: the gun turns with the client's angles (no view roll,
+        // no punch), sits at the eye without its 1/32 offsets, moves forward with the
+        // bob by 0.4 of it, and 2 units up at full screen size (the same amount of gun
+        // stays visible at every size)
+        r_angle_vectors(v->base_angles, axes[0], axes[1], axes[2]);
+        for (int k = 0; k < 3; k++)
+            job.origin[k] += axes[0][k] * v->bob * 0.4f - 1.0f / 32;
+        job.origin[2] += 2;
     } else {
-        job.origin[2] += 2;   // Quake's fudge at full screen size: the same amount of gun stays visible
+        job.origin[2] += 2;
     }
     job.skin = mdl_skin(mdl, 0, v->time);
     job.colormap = v->colormap;
-    int j = light_at(v, v->vieworg);
-    job.ambient = j < 24 ? 24 : j;   // always some light on the gun
-    job.shade = j;
-    if (job.ambient > 128)
-        job.ambient = 128;
-    if (job.ambient + job.shade > 192)
-        job.shade = 192 - job.ambient;
+    model_light(w, v, job.origin, 24, &job.ambient, &job.shade);   // always some light on the gun
+    job.light_above = rules_of(w)->light_above;
+    job.zscale = 3;   // Quake's gun sits three times nearer in the depth test: it never sinks into walls
     r_alias_draw(v, &m->scratch, &job);
 }
 

@@ -18,6 +18,12 @@ static int normalize(vec3_t v)
 void r_sprite_draw(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
                    const vec3_t angles)
 {
+    r_sprite_draw_alpha(v, s, im, origin, angles, NULL, 0);
+}
+
+void r_sprite_draw_alpha(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
+                         const vec3_t angles, const uint8_t *alphamap, int alpha66)
+{
     vec3_t up, right, fwd;
     // cos(1 degree): upright sprites seen from straight above or below have no sensible axes
     const float limit = 0.999848f;
@@ -82,6 +88,6 @@ void r_sprite_draw(const r_view_t *v, const spr_t *s, const spr_image_t *im, con
         q[i].l = 0;
     }
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, s->pixels + im->offset, im->width,
-                       im->height, v->colormap, D_UNLIT_MASKED};
+                       im->height, v->colormap, D_UNLIT_MASKED, alphamap, alpha66};
     r_draw_poly(v, &ctx, q, 4, 0);
 }

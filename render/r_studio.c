@@ -112,7 +112,7 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
         return;
 
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, job->colormap,
-                       D_LIT};
+                       D_LIT, NULL, 0};
     for (int part = 0; part < m->numbodyparts; part++) {
         const studio_submodel_t *sub = studio_body_model(m, part, job->body);
         if (!sub)

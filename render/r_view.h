@@ -46,9 +46,15 @@ typedef struct {
     const uint8_t *palette;   // 768 RGB
     int fullbright_start;     // first fullbright colour (224 in Quake)
     double time;              // demo time being drawn
+    // Quake's view: the client's angles before the view roll and the punch
+    // (the view weapon turns with these) and the bob in units (cl_bob).
+    vec3_t base_angles;
+    float bob;
     // Light at a point (0 dark .. 255 bright, Quake's R_LightPoint scale), with
     // dlights added; provided by the world drawer.
     int (*light_point)(void *ctx, const vec3_t p);
+    // The same without dlights (Quake's R_LightPoint: the lightmaps alone).
+    int (*light_point_world)(void *ctx, const vec3_t p);
     void *light_ctx;
     r_dlight_t dlights[R_MAX_DLIGHTS];
     int num_dlights;

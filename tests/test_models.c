@@ -10,6 +10,7 @@
 
 
 #include "assets/mdl.h"
+#include "assets/pal.h"
 #include "assets/spr.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
@@ -231,7 +232,7 @@ static void rast_init(rast_t *r, int mode)
     memset(r->tex, 7, sizeof r->tex);
     for (int i = 0; i < 64 * 256; i++)
         r->cmap[i] = (uint8_t)(i & 255);   // identity in every row
-    d_polyctx_t c = {r->buf, TW, TH, TW, r->z, r->tex, 4, 4, r->cmap, mode};
+    d_polyctx_t c = {r->buf, TW, TH, TW, r->z, r->tex, 4, 4, r->cmap, mode, NULL, 0};
     r->c = c;
 }
 
@@ -444,6 +445,77 @@ static void test_render_scene(void **state)
 }
 
 
+// FitzQuake's entity alpha: an alias model drawn see-through blends every pixel it
+// covers through the palette's 33 % / 66 % table, z-tested, z left alone; alpha 0
+// draws nothing.
+static void test_render_alpha(void **state)
+{
+    (void)state;
+    tu_scene_t s;
+    TU_REQUIRE_DATA();
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);
+    tu_scene_camera(&s, 0, 0, 0, 0, 0);
+    world_t *w = world_create();
+    w->game = GAME_QUAKE;
+    world_set_model(w, 1, "maps/none.bsp");
+    world_set_model(w, 2, "progs/missing_for_test.mdl");   // a box, no data needed
+    w->num_models = 3;
+    r_models_t *m = r_models_create();
+    assert_int_equal(r_models_load_level(m, NULL, w, tu_palette()), 1);
+    world_begin_frame(w, 1.0);
+    add_ent(w, 3, 2, 100, 0, 0, 30, 0, 0);
+    w->prev_time = 1.0;
+    r_models_frame(m, w);
+    s.v.time = 1.0;
+    const size_t n = (size_t)s.w * (size_t)s.h;
+    // opaque: the colours to blend
+    r_models_draw(m, w, &s.v);
+    uint8_t *opaque = malloc(n);
+    assert_non_null(opaque);
+    memcpy(opaque, s.buf, n);
+    int covered = nonzero(&s);
+    assert_true(covered > 500);
+    static pal_t pal;
+    memcpy(pal.palette, tu_palette(), 768);
+    pal.fullbright_start = s.v.fullbright_start;
+    pal_make_alphamap(&pal);
+    const int amts[2] = {100, 200};   // 33 % and 66 %
+    for (int k = 0; k < 2; k++) {
+        tu_scene_clear(&s);
+        memset(s.buf, 15, n);
+        w->entities[3].cur.rendermode = RM_TEXTURE;
+        w->entities[3].cur.renderamt = amts[k];
+        r_models_draw(m, w, &s.v);
+        int blended = 0;
+        for (size_t i = 0; i < n; i++) {
+            uint8_t want = 15;
+            if (opaque[i])
+                want = k == 0 ? pal.alphamap[opaque[i] * 256 + 15] : pal.alphamap[15 * 256 + opaque[i]];
+            assert_int_equal(s.buf[i], want);
+            assert_float_equal(s.z[i], 0.0f, 0);   // z not written
+            blended += opaque[i] != 0 && want != 15;
+        }
+        assert_true(blended > covered / 2);
+    }
+    // the blend is z-tested: a nearer surface everywhere hides it
+    tu_scene_clear(&s);
+    memset(s.buf, 15, n);
+    for (size_t i = 0; i < n; i++)
+        s.z[i] = 1.0f;
+    r_models_draw(m, w, &s.v);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(s.buf[i], 15);
+    // alpha 0: not drawn at all
+    tu_scene_clear(&s);
+    w->entities[3].cur.renderamt = 0;
+    r_models_draw(m, w, &s.v);
+    assert_int_equal(nonzero(&s), 0);
+    free(opaque);
+    r_models_destroy(m);
+    world_free(w);
+    tu_scene_free(&s);
+}
+
 // Mean screen x of the drawn pixels (-1 when none).
 static float centroid_x(const tu_scene_t *s)
 {
@@ -634,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_rast_clipping),
         cmocka_unit_test(test_render_scene),
         cmocka_unit_test(test_render_interpolation),
+        cmocka_unit_test(test_render_alpha),
         cmocka_unit_test(test_render_sprite_types),
         cmocka_unit_test(test_render_effects),
     };

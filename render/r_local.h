@@ -127,6 +127,10 @@ struct renderer_s {
     // Quake's damage kick (V_ParseDamage): roll and pitch at the hit, fading to 0 over 0.5 s
     float dmg_roll, dmg_pitch;
     double dmg_time;             // demo time of the hit; < 0 none
+    // Quake's stair smoothing (V_CalcRefdef's oldz): the eye's height follows a step up
+    // at 80 units a second, at most 12 behind; stepped once a server frame
+    float step_oldz;
+    int step_valid;
     r_extbsp_t ext[R_MAX_EXT_BSP];   // models that are BSP files (r_bsp.c)
     int num_ext;
 

@@ -166,10 +166,36 @@ static void damage_kick(renderer_t *r, const world_t *w, const world_damage_even
     r->dmg_time = w->time;
 }
 
+// V_CalcRefdef's stair smoothing, once a server frame (the reference's timedemo
+// renders once a block): on the ground and higher than before, the eye's height
+// rises 80 units a second (frame time = the block's step) and never lags more
+// than 12; anything else (falling, in the air) snaps it to the entity.
+static void step_smoothing(renderer_t *r, const world_t *w)
+{
+    const world_view_t *v = &w->view;
+    if (w->game != GAME_QUAKE || v->entity <= 0 || v->entity >= w->num_entities || !w->entities)
+        return;
+    float z = w->entities[v->entity].cur.origin[2];
+    double dt = w->time - w->prev_time;
+    if (dt < 0)
+        dt = 0;
+    if (r->step_valid && v->onground && z - r->step_oldz > 0) {
+        r->step_oldz += (float)(dt * 80);
+        if (r->step_oldz > z)
+            r->step_oldz = z;
+        if (z - r->step_oldz > 12)
+            r->step_oldz = z - 12;
+    } else {
+        r->step_oldz = z;
+    }
+    r->step_valid = 1;
+}
+
 void r_frame(renderer_t *r, const world_t *w)
 {
     r_models_frame(r->models, w);
     r_2d_frame(r->r2d, w);
+    step_smoothing(r, w);
     if (w->game == GAME_QUAKE)
         for (int i = 0; i < w->num_events; i++)
             if (w->events[i].type == EV_DAMAGE)
@@ -179,6 +205,7 @@ void r_frame(renderer_t *r, const world_t *w)
 void r_clear_transients(renderer_t *r, int from_start)
 {
     r->dmg_time = -1;
+    r->step_valid = 0;
     r_models_clear(r->models);
     r_2d_clear(r->r2d, from_start);
 }
@@ -263,6 +290,8 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
         r_angle_vectors(ang, f, rt, up);
         v->bob = calc_bob(w, t);
         org[2] += v->bob;
+        if (r->step_valid)   // stair smoothing: the eye lags a step up (the gun follows the eye)
+            org[2] += r->step_oldz - w->entities[wv->entity].cur.origin[2];
         ang[2] += calc_roll(w, rt);
         // the damage kick fades linearly over v_kicktime 0.5 s of demo time
         double kt = r->dmg_time >= 0 ? 0.5 - (t - r->dmg_time) : 0;

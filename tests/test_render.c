@@ -99,6 +99,37 @@ static void test_damage_kick(void **state)
     world_free(w);
 }
 
+// Quake's stair smoothing: on the ground, a step up is followed by the eye at 80
+// units a second (the frame time is the server frame's step), never more than 12 behind.
+static void test_stair_smoothing(void **state)
+{
+    (void)state;
+    renderer_t *r = r_create(64, 40);
+    world_t *w = world_create();
+    assert_non_null(r);
+    assert_non_null(w);
+    w->game = GAME_QUAKE;
+    w->view.entity = 1;
+    w->view.ofs[2] = 22;
+    w->view.stats[STAT_HEALTH] = 100;
+    w->view.onground = 1;
+    static const float z[5] = { 0, 16, 16, 56, 56 };
+    static const float eye[5] = { 0, 16 - 8, 16, 56 - 12, 56 - 4 };   // where the eye is, less 22 + 1/32
+    for (int i = 0; i < 5; i++) {
+        entity_state_t st;
+        entity_state_clear(&st);
+        st.modelindex = 1;
+        st.origin[2] = z[i];
+        world_begin_frame(w, 1.0 + 0.1 * i);
+        world_entity_update(w, 1, &st);
+        r_frame(r, w);
+        r_render(r, w, 1.0 + 0.1 * i);
+        assert_float_equal(r->view.vieworg[2], eye[i] + 22 + 1.0 / 32, 1e-3);
+    }
+    r_destroy(r);
+    world_free(w);
+}
+
 // Perspective: a floor plane seen at an angle; every pixel's texel must match the
 // exact ray-plane intersection within one texel (16-pixel subdivision error).
 static void test_perspective_texture_coords(void **state)
@@ -406,6 +437,7 @@ int main(void)
         cmocka_unit_test(test_golden_dosquake_e4m2),
         cmocka_unit_test(test_golden_cutscene),
         cmocka_unit_test(test_damage_kick),
+        cmocka_unit_test(test_stair_smoothing),
         cmocka_unit_test(test_golden_bsp_items),
         cmocka_unit_test(test_golden_quake2),
         cmocka_unit_test(test_golden_goldsrc),

@@ -391,6 +391,15 @@ static void test_golden_cutscene(void **state)
     golden_ref("lq_demo2_lite_cutscene_2945", "quake/demos/lq_demo2_lite.dem", NULL, "225.84425354003906");
 }
 
+// qfm_e1m3 block 2524: the super nailgun firing, its muzzle-flash frame shown at
+// once, lit from above as the reference renderer lights models.
+static void test_golden_view_weapon(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    golden_ref("qfm_e1m3_weapon_2524", "quake/demos/qfm_e1m3.dem", "qfm", "37.02592468261719");
+}
+
 // lq_demo1_lite: health and ammo boxes are BSP files of their own (maps/b_*.bsp).
 static void test_golden_bsp_items(void **state)
 {
@@ -439,6 +448,7 @@ int main(void)
         cmocka_unit_test(test_damage_kick),
         cmocka_unit_test(test_stair_smoothing),
         cmocka_unit_test(test_golden_bsp_items),
+        cmocka_unit_test(test_golden_view_weapon),
         cmocka_unit_test(test_golden_quake2),
         cmocka_unit_test(test_golden_goldsrc),
         cmocka_unit_test(test_shot_missing_map),

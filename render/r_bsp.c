@@ -637,6 +637,10 @@ static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t
     if (clipflags < 0)
         return;
     r->entity_frame = s->frame;
+    // A see-through entity in a game without a blend table (FitzQuake's alpha on a
+    // Quake brush entity): the palette's table, made the first time a level needs it.
+    if (s->rendermode != RM_NORMAL && !r->pal.has_alphamap)
+        pal_make_alphamap(&r->pal);
     // Dynamic lights on the model's faces, in model space.
     for (int l = 0; l < r->view.num_dlights && l < 64; l++) {
         const r_dlight_t *dl = &r->view.dlights[l];

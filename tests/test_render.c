@@ -130,6 +130,88 @@ static void test_stair_smoothing(void **state)
     world_free(w);
 }
 
+// FitzQuake's entity alpha on a Quake brush entity (the built-in level's door):
+// Quake has no blend table, so the palette's is made when a level first needs it,
+// and every door pixel is the 66 % blend of the opaque door over what is behind.
+static void test_brush_entity_alpha(void **state)
+{
+    (void)state;
+    vfs_t *fs = vfs_create();
+    assert_non_null(fs);
+    if (vfs_add_dir(fs, "build/builtin/id1") < 0)
+        fail_msg("build/builtin/id1 is missing: `make builtin` makes it");
+    world_t *w = world_create();
+    renderer_t *r = r_create(160, 100);
+    assert_non_null(w);
+    assert_non_null(r);
+    w->game = GAME_QUAKE;
+    snprintf(w->map, sizeof w->map, "maps/builtin.bsp");
+    world_set_model(w, 1, "maps/builtin.bsp");
+    world_set_model(w, 2, "*1");
+    char err[256];
+    assert_int_equal(r_load_level(r, fs, w, err, sizeof err), 0);
+    assert_int_equal(r->pal.has_alphamap, 0);
+    // look at the door from the open side of its thinnest axis
+    const bsp_model_t *door = &r->bsp->models[1];
+    int axis = 0;
+    float c[3], size[3];
+    for (int k = 0; k < 3; k++) {
+        c[k] = (door->mins[k] + door->maxs[k]) / 2;
+        size[k] = door->maxs[k] - door->mins[k];
+        if (size[k] < size[axis])
+            axis = k;
+    }
+    w->view.origin_valid = 1;
+    int found = 0;
+    for (int side = -1; side <= 1 && !found; side += 2) {
+        memcpy(w->view.origin, c, sizeof c);
+        w->view.origin[axis] += (float)side * 96;
+        int leaf = bsp_point_leaf(r->bsp, w->view.origin);
+        if (r->bsp->leafs[leaf].contents != BSP_CONTENTS_EMPTY)
+            continue;
+        memset(w->view.angles, 0, sizeof w->view.angles);
+        w->view.angles[1] = axis == 0 ? (side < 0 ? 0.0f : 180.0f) : (side < 0 ? 90.0f : 270.0f);
+        found = axis != 2;
+    }
+    assert_true(found);
+    memcpy(w->view.prev_origin, w->view.origin, sizeof w->view.origin);
+    memcpy(w->view.prev_angles, w->view.angles, sizeof w->view.angles);
+    // the same demo time for the three pictures: liquids, sky and animated textures hold still
+    static uint8_t behind[160 * 100], opaque[160 * 100];
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = 2;
+    world_begin_frame(w, 1.0);
+    r_frame(r, w);
+    r_render(r, w, 1.0);
+    memcpy(behind, r->buffer, sizeof behind);
+    world_begin_frame(w, 1.0);
+    world_entity_update(w, 2, &st);
+    r_frame(r, w);
+    r_render(r, w, 1.0);
+    memcpy(opaque, r->buffer, sizeof opaque);
+    st.rendermode = RM_TEXTURE;
+    st.renderamt = 170;   // FitzQuake alpha 0.67: the 66 % table
+    world_begin_frame(w, 1.0);
+    world_entity_update(w, 2, &st);
+    r_frame(r, w);
+    r_render(r, w, 1.0);
+    assert_int_equal(r->pal.has_alphamap, 1);
+    int door_pixels = 0;
+    for (int i = 0; i < 160 * 100; i++) {
+        if (opaque[i] == behind[i]) {
+            assert_int_equal(r->buffer[i], behind[i]);
+            continue;
+        }
+        door_pixels++;
+        assert_int_equal(r->buffer[i], r->pal.alphamap[behind[i] * 256 + opaque[i]]);
+    }
+    assert_true(door_pixels > 1000);
+    r_destroy(r);
+    world_free(w);
+    vfs_free(fs);
+}
+
 // Perspective: a floor plane seen at an angle; every pixel's texel must match the
 // exact ray-plane intersection within one texel (16-pixel subdivision error).
 static void test_perspective_texture_coords(void **state)
@@ -447,6 +529,7 @@ int main(void)
         cmocka_unit_test(test_golden_cutscene),
         cmocka_unit_test(test_damage_kick),
         cmocka_unit_test(test_stair_smoothing),
+        cmocka_unit_test(test_brush_entity_alpha),
         cmocka_unit_test(test_golden_bsp_items),
         cmocka_unit_test(test_golden_view_weapon),
         cmocka_unit_test(test_golden_quake2),

@@ -61,6 +61,34 @@ void r_mark_lights(renderer_t *r)
             mark_node(r, l, r->bsp->models[0].headnode, 0);
 }
 
+// A Quake level's light at (s, t) of face f (texels), as the references' renderer
+// (tyrquake) samples it for models: the 2x2 lightmap samples around the point,
+// each the sum of its styles times style / 256, weighted bilinearly, floored.
+static int light_bilinear(const renderer_t *r, const bsp_face_t *f, float s, float t)
+{
+    const bsp_t *b = r->bsp;
+    int w = (f->extents[0] >> 4) + 1, h = (f->extents[1] >> 4) + 1;
+    int ds = (int)floorf(s), dt = (int)floorf(t);
+    if (ds > w - 2) ds = w - 2;
+    if (dt > h - 2) dt = h - 2;
+    if (ds < 0) ds = 0;   // a lightmap one sample wide or high: its only column / row
+    if (dt < 0) dt = 0;
+    int ds1 = ds + 1 < w ? ds + 1 : ds, dt1 = dt + 1 < h ? dt + 1 : dt;
+    float smp[2][2] = { { 0, 0 }, { 0, 0 } };
+    const uint8_t *lm = b->lightdata + f->lightofs;
+    for (int st = 0; st < BSP_MAXSTYLES && f->styles[st] != 255; st++) {
+        float scale = (float)r->lightstyles[f->styles[st]] * (1.0f / 256.0f);
+        smp[0][0] += (float)lm[dt * w + ds] * scale;
+        smp[0][1] += (float)lm[dt * w + ds1] * scale;
+        smp[1][0] += (float)lm[dt1 * w + ds] * scale;
+        smp[1][1] += (float)lm[dt1 * w + ds1] * scale;
+        lm += w * h;
+    }
+    float fs = s - (float)ds, ft = t - (float)dt;
+    return (int)floorf(smp[0][0] * (1 - fs) * (1 - ft) + smp[0][1] * fs * (1 - ft) + smp[1][0] * (1 - fs) * ft +
+                       smp[1][1] * fs * ft);
+}
+
 // Light where the segment start..end first meets a lit surface, or -1.
 static int light_trace(const renderer_t *r, int node, const float *start, const float *end, int depth)
 {
@@ -88,6 +116,15 @@ static int light_trace(const renderer_t *r, int node, const float *start, const 
         const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
         float s = mid[0] * ti->vecs[0][0] + mid[1] * ti->vecs[0][1] + mid[2] * ti->vecs[0][2] + ti->vecs[0][3];
         float t = mid[0] * ti->vecs[1][0] + mid[1] * ti->vecs[1][1] + mid[2] * ti->vecs[1][2] + ti->vecs[1][3];
+        if (b->version == 29) {   // Quake: the sample point in lightmap units, bilinear
+            float ls = (s - (float)f->texturemins[0]) * 0.0625f, lt = (t - (float)f->texturemins[1]) * 0.0625f;
+            float fs = floorf(ls), ft = floorf(lt);
+            if (fs < 0 || ft < 0 || fs > (float)(f->extents[0] >> 4) || ft > (float)(f->extents[1] >> 4))
+                continue;
+            if (!b->light_size)
+                return 255;
+            return f->lightofs < 0 ? 0 : light_bilinear(r, f, ls, lt);
+        }
         int ds = (int)s - f->texturemins[0], dt = (int)t - f->texturemins[1];
         if (ds < 0 || dt < 0 || ds > f->extents[0] || dt > f->extents[1])
             continue;
@@ -112,7 +149,8 @@ int r_light_point_world(void *ctx, const vec3_t p)
     const renderer_t *r = ctx;
     if (!r->bsp)
         return 200;
-    float end[3] = { p[0], p[1], p[2] - 2048 };
+    // Quake's references trace 8192 units down (+ 2); the other games 2048
+    float end[3] = { p[0], p[1], p[2] - (r->bsp->version == 29 ? 8194.0f : 2048.0f) };
     int v = light_trace(r, r->bsp->models[0].headnode, p, end, 0);
     return v < 0 ? 0 : v;
 }

@@ -698,17 +698,24 @@ void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
 {
     if (!r->bsp || !w->entities)
         return;
-    for (int pass = 0; pass < 2; pass++) {
-        draw_brush_pass(r, w, frac, pass);
-        if (pass == 0) {
-            // the world's see-through faces (Quake II windows, water), far to near
-            for (int i = r->num_trans - 1; i >= 0; i--) {
-                r->draw_mode = r->faces[r->trans_faces[i]].trans_mode;
-                draw_face(r, r->trans_faces[i], 31, NULL, NULL);
-            }
-            r->draw_mode = R_DRAW_OPAQUE;
-        }
+    draw_brush_pass(r, w, frac, 0);
+}
+
+// After the models and particles, as Quake's (tyrquake's translucent liquids) and
+// Quake II's renderers order it: what is seen through a window or water is drawn
+// by then, models under the water included.
+void r_draw_see_through(renderer_t *r, const world_t *w, double frac)
+{
+    if (!r->bsp)
+        return;
+    // the world's see-through faces (Quake II windows, water), far to near
+    for (int i = r->num_trans - 1; i >= 0; i--) {
+        r->draw_mode = r->faces[r->trans_faces[i]].trans_mode;
+        draw_face(r, r->trans_faces[i], 31, NULL, NULL);
     }
+    r->draw_mode = R_DRAW_OPAQUE;
+    if (w->entities)
+        draw_brush_pass(r, w, frac, 1);
 }
 
 // A model that is a BSP file: drawn by the same code with its level data swapped in.

@@ -178,7 +178,9 @@ void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t u
 // r_bsp.c
 void r_world_setup(renderer_t *r);        // after the level loaded: sizes per-face arrays
 void r_draw_world(renderer_t *r, const world_t *w);
-void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac);
+void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac);   // the solid ones
+// The world's see-through faces and see-through brush entities: after the models and particles.
+void r_draw_see_through(renderer_t *r, const world_t *w, double frac);
 void r_spanbuf_clear(renderer_t *r);
 // Models of the level that are BSP files of their own (not the world, not "*N"): load / free.
 void r_ext_models_load(renderer_t *r, vfs_t *fs, const world_t *w);

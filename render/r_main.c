@@ -425,6 +425,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     r_draw_brush_entities(r, w, frac);
     r->stat_brush_polys = r->stat_polys - world_polys;
     r_models_draw(r->models, w, v);
+    r_draw_see_through(r, w, frac);
     if (r->bsp && (r->view_contents == BSP_CONTENTS_WATER || r->view_contents == BSP_CONTENTS_SLIME ||
                    r->view_contents == BSP_CONTENTS_LAVA))
         warp_view(r, t);

@@ -44,6 +44,14 @@ static void print_human(const demo_t *d, const demo_info_t *in, const seen_playe
             printf(" %s%s", seen->names[i], i + 1 < seen->count ? "," : "");
         printf("\n");
     }
+    int any = 0;
+    for (int i = 0; in->tempent_names && i < in->num_tempent_types && i < DEMO_INFO_TEMPENTS; i++)
+        if (in->tempents[i]) {
+            printf("%s %s %lld", any ? "," : "  temp ents ", in->tempent_names[i], (long long)in->tempents[i]);
+            any = 1;
+        }
+    if (any)
+        printf("\n");
     if (d->failed)
         printf("  ERROR      %s\n", d->errmsg);
 }
@@ -71,7 +79,16 @@ static void print_json(const demo_t *d, const demo_info_t *in, const seen_player
             putchar(',');
         json_string(stdout, seen->names[i]);
     }
-    printf("],\"errors\":[");
+    printf("],\"tempents\":{");
+    int any = 0;
+    for (int i = 0; in->tempent_names && i < in->num_tempent_types && i < DEMO_INFO_TEMPENTS; i++)
+        if (in->tempents[i]) {
+            printf("%s", any ? "," : "");
+            json_string(stdout, in->tempent_names[i]);
+            printf(":%lld", (long long)in->tempents[i]);
+            any = 1;
+        }
+    printf("},\"errors\":[");
     if (d->failed)
         json_string(stdout, d->errmsg);
     printf("]}\n");

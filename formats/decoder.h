@@ -41,6 +41,7 @@ typedef struct {
     int dump_json;       // dump as JSON lines
 } dec_opts_t;
 
+#define DEMO_INFO_TEMPENTS 64
 // What `demoplay info` prints; each decoder keeps one in its state and fills it
 // as it reads (definitions per format in the README).
 typedef struct {
@@ -57,6 +58,10 @@ typedef struct {
     int32_t models;            // first level's precache counts, world model included
     int32_t sounds;
     int32_t levels;            // levels seen (serverinfo / serverdata messages)
+    // temp entities by the game's type number (Quake II), named by tempent_names (NULL: none kept)
+    int64_t tempents[DEMO_INFO_TEMPENTS];
+    const char *const *tempent_names;
+    int num_tempent_types;
 } demo_info_t;
 
 typedef struct decoder_s {

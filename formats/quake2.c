@@ -1275,6 +1275,18 @@ enum {
     TE_EXPLOSION1_NP, TE_FLECHETTE, TE_COUNT
 };
 
+static const char *const te_names[TE_COUNT] = {
+    "gunshot", "blood", "blaster", "railtrail", "shotgun", "explosion1", "explosion2", "rocket_explosion",
+    "grenade_explosion", "sparks", "splash", "bubbletrail", "screen_sparks", "shield_sparks", "bullet_sparks",
+    "laser_sparks", "parasite_attack", "rocket_explosion_water", "grenade_explosion_water", "medic_cable_attack",
+    "bfg_explosion", "bfg_bigexplosion", "bosstport", "bfg_laser", "grapple_cable", "welding_sparks",
+    "greenblood", "bluehyperblaster", "plasma_explosion", "tunnel_sparks", "blaster2", "plasma_trail (3.14)",
+    "flame", "lightning", "debugtrail", "plain_explosion", "flashlight", "forcewall", "heatbeam",
+    "monster_heatbeam", "steam", "bubbletrail2", "moreblood", "heatbeam_sparks", "heatbeam_steam",
+    "chainfist_smoke", "electric_sparks", "tracker_explosion", "teleport_effect", "dball_goal",
+    "widowbeamout", "nukeblast", "widowsplash", "explosion1_big", "explosion1_np", "flechette",
+};
+
 // How each temp entity is laid out and what the world draws for it.
 enum { L_POINT, L_IMPACT, L_LINE, L_SPLASH, L_BEAM, L_GRAPPLE, L_FLAME, L_LIGHTNING, L_FLASHLIGHT,
        L_FORCEWALL, L_STEAM, L_WIDOWBEAM, L_BAD };
@@ -1336,18 +1348,24 @@ static int parse_temp_entity(q2_state_t *st, world_t *w, msg_t *m, size_t off, i
             return fail(st, err, off + 1, "expected a temp entity type known for protocol 25, found %d", type);
         }
     }
+    // raw_type: the effect in 3.20's numbers, what the renderer and `info` go by
+    int canon = type;
+    if (st->protocol == 25)   // the guesses above, as 3.20 names them
+        canon = kind == FX_SPARKS ? TE_BLASTER : kind == FX_GUNSHOT ? TE_GUNSHOT : TE_ROCKET_EXPLOSION;
     // 3.12..3.14 (protocol 31 and before) had a plasma trail at 26 and green blood at 27
     if (st->protocol != 25 && st->protocol < 32 && type == TE_GREENBLOOD) {
         layout = L_LINE;
         kind = FX_GENERIC;
+        canon = TE_RAILTRAIL2;   // no 3.20 number: counted and not drawn, as 31 (never sent)
     } else if (st->protocol != 25 && st->protocol < 32 && type == TE_BLUEHYPERBLASTER) {
         layout = L_IMPACT;
         kind = FX_BLOOD;
+        canon = TE_GREENBLOOD;
     }
     world_fx_event_t fx;
     memset(&fx, 0, sizeof(fx));
     fx.kind = kind;
-    fx.raw_type = type;
+    fx.raw_type = canon;
     fx.entity = -1;
     float pos[4][3] = { { 0 } };
     int dir_bad = 0, count = -1, style = -1, ent2 = -1, nextid = -2, extra = -1;
@@ -1424,6 +1442,16 @@ static int parse_temp_entity(q2_state_t *st, world_t *w, msg_t *m, size_t off, i
         return fail(st, err, off + 1, "expected a direction index below %d in temp entity %d", Q2_NUMNORMALS, type);
     fx.count = count >= 0 ? count : 0;
     fx.color = style >= 0 ? style : 0;
+    if (layout == L_GRAPPLE)
+        memcpy(fx.dir, pos[0], sizeof(fx.dir));   // the cable's offset from its start
+    if (layout == L_LIGHTNING)
+        fx.model = ent2;                          // the lightning's other end (beams pair on both)
+    if (layout == L_STEAM) {
+        fx.model = nextid;                        // -1: a puff; else a sustained jet for `duration`
+        fx.radius = (float)extra;                 // the jet's magnitude
+    }
+    if (apply && canon >= 0 && canon < TE_COUNT)
+        st->info.tempents[canon]++;
     if (apply) {
         world_event_t *ev = world_add_event(w, EV_TEMPENT);
         if (ev)
@@ -1737,6 +1765,8 @@ static int q2_open(void *state, const uint8_t *data, size_t size, world_t *w, co
     st->old_frame = -1;
     st->view_client = -1;
     st->info.format = "quake2";
+    st->info.tempent_names = te_names;
+    st->info.num_tempent_types = TE_COUNT;
     world_reset(w);
     w->game = GAME_QUAKE2;
     if (q2_probe(data, size) == 0)

@@ -406,6 +406,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     v->rowbytes = r->width;
     v->colormap = r->pal.colormap;
     v->palette = r->pal.palette;
+    v->alphamap = r->pal.has_alphamap ? r->pal.alphamap : NULL;
     v->fullbright_start = r->pal.fullbright_start;
     v->time = t;
     v->light_point = r_light_point;

@@ -124,6 +124,19 @@ void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t orig
 // width / 80), tested and written against the z-buffer at Quake's 16-bit precision
 // (1/z in 1/32768 steps, equal passes).
 void r_part_draw_one(const r_view_t *v, const vec3_t org, int color);
+// D_DrawParticle's view: the axes scaled to pixels, centre and square limits (r_part_view).
+typedef struct {
+    vec3_t right, up, fwd;
+    float xc, yc;
+    int pmin, pmax, shift, umax, vmax;
+} r_pview_t;
+void r_part_view(const r_view_t *v, r_pview_t *pv);
+// One particle seen through, by Quake II's R_DrawParticle: level 2 opaque, 1 its colour
+// row of the alphamap over what is there (alphamap[color * 256 + dst]), 0 the other way
+// round (alphamap[dst * 256 + color]); a square whose centre pixel is nearer is left out.
+// alphamap NULL: opaque.
+void r_part_draw_blend(const r_view_t *v, const r_pview_t *pv, const vec3_t org, int color, int level,
+                       const uint8_t *alphamap);
 // The square size D_DrawParticle gives a particle at depth z on a view `width` pixels wide.
 int r_part_pixel_size(int width, float z);
 

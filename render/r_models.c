@@ -16,6 +16,7 @@
 #include "../engine/log.h"
 #include "r_beam.h"
 #include "r_mlocal.h"
+#include "r_q2fx.h"
 #include "r_studio.h"
 
 #define R_MAX_BEAMS 24
@@ -80,6 +81,7 @@ typedef struct {
     int flash_snaps;               // a muzzle flash stops the pose blend (Quake)
     int light_above;               // models lit from above, dlights on the ambient part (TyrQuake's Quake)
     int entity_alpha;              // RM_TEXTURE + renderamt: FitzQuake's entity alpha, drawn see-through
+    int q2fx;                      // effects by Quake II's client rules (r_q2fx.c), not Quake's
 } r_rules_t;
 
 // Quake II's RF_* and EF_* bits (q_shared.h values)
@@ -92,7 +94,7 @@ enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_AN
 static const r_rules_t r_rules[GAME_COUNT] = {
     // the player's own model is seen only in mirrors; weapon models only through the eyes;
     // beams are lasers, not models
-    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0},
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1},
     [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1},
 };
 
@@ -137,6 +139,8 @@ struct r_models_s {
     r_pmodel_t pmodels[R_MAX_PMODELS];
     int num_pmodels;
     r_client_t clients[WORLD_MAX_PLAYERS + 1];
+    r_q2fx_t *q2fx;             // Quake II's effects
+    r_model_t q2extra[Q2M_COUNT];   // and their client-side models
 };
 
 // ---- models ------------------------------------------------------------------
@@ -467,9 +471,10 @@ r_models_t *r_models_create(void)
     m->trans = malloc((size_t)WORLD_MAX_PLAYERS * 64 * 256);
     m->anim = malloc((size_t)WORLD_MAX_ENTITIES * sizeof *m->anim);
     m->alpha_pal = malloc(sizeof *m->alpha_pal);
+    m->q2fx = r_q2fx_create();
     for (int i = 0; i <= WORLD_MAX_PLAYERS; i++)
         m->clients[i].pmodel = -1;
-    if (!m->trans || !m->anim || !m->alpha_pal || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
+    if (!m->trans || !m->anim || !m->alpha_pal || !m->q2fx || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
         r_models_destroy(m);
         return NULL;
     }
@@ -505,6 +510,8 @@ static void free_level(r_models_t *m)
     m->num_vwep = 0;
     for (int i = 0; i < XM_COUNT; i++)
         free_model(&m->extra[i]);
+    for (int i = 0; i < Q2M_COUNT; i++)
+        free_model(&m->q2extra[i]);
 }
 
 void r_models_destroy(r_models_t *m)
@@ -518,6 +525,7 @@ void r_models_destroy(r_models_t *m)
     free(m->trans);
     free(m->anim);
     free(m->alpha_pal);
+    r_q2fx_destroy(m->q2fx);
     free(m);
 }
 
@@ -577,6 +585,14 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
         if (m->extra[i].kind == RMOD_ALIAS && ensure_scratch(m, m->extra[i].mdl.numverts) < 0)
             return -1;
     }
+    for (int i = 0; rules_of(w)->q2fx && i < Q2M_COUNT; i++) {
+        if (fs && vfs_exists(fs, r_q2fx_model_names[i]))
+            load_model(&m->q2extra[i], fs, r_q2fx_model_names[i], m->palette);
+        if (m->q2extra[i].kind == RMOD_MISSING)
+            m->q2extra[i].kind = RMOD_NONE;
+        if (m->q2extra[i].kind == RMOD_ALIAS && ensure_scratch(m, m->q2extra[i].mdl.numverts) < 0)
+            return -1;
+    }
     if (ensure_scratch(m, 24) < 0)
         return -1;
     update_clients(m, w);
@@ -586,6 +602,8 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
 void r_models_clear(r_models_t *m)
 {
     r_part_clear(&m->part);
+    if (m->q2fx)
+        r_q2fx_clear(m->q2fx);
     memset(m->beams, 0, sizeof(m->beams));
     memset(m->tsprites, 0, sizeof(m->tsprites));
     memset(m->lights, 0, sizeof(m->lights));
@@ -1075,7 +1093,9 @@ void r_models_frame(r_models_t *m, const world_t *w)
     r_part_reseed(&m->part, time_seed(w->time, 1));
     m->rng = time_seed(w->time, 2);
     double now = m->part.time;
-    for (int i = 0; i < w->num_events; i++) {
+    if (rules_of(w)->q2fx)   // Quake II's client rules: its own particles, explosions and lights
+        r_q2fx_frame(m->q2fx, w, w->time, time_seed(w->time, 5));
+    for (int i = 0; !rules_of(w)->q2fx && i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         if (ev->type == EV_TEMPENT) {
             temp_entity(m, w, &ev->u.fx, now);
@@ -1091,7 +1111,7 @@ void r_models_frame(r_models_t *m, const world_t *w)
         }
     }
     // trails and muzzle flashes of the entities present in this frame
-    for (int n = 1; n < w->num_entities; n++) {
+    for (int n = 1; !rules_of(w)->q2fx && n < w->num_entities; n++) {
         const world_entity_t *e = &w->entities[n];
         if (!world_entity_visible(w, n))
             continue;
@@ -1170,6 +1190,10 @@ static int entity_light_replaces(const r_models_t *m, const world_t *w, int n)
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 {
     double t = v->time;
+    if (rules_of(w)->q2fx) {
+        r_q2fx_lights(m->q2fx, w, v, t);
+        return;
+    }
     uint32_t rng = time_seed(t, 3);   // flicker from the drawing time alone
     for (int i = 0; i < R_MAX_MLIGHTS; i++) {
         r_mlight_t *l = &m->lights[i];
@@ -1205,6 +1229,73 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
             push_dlight(v, o, 400 + (float)(r_rand(&rng) & 31), (float)t + 0.001f, 0);
         }
     }
+}
+
+// ---- Quake II's effects (r_q2fx.c): their models, beams and particles ------------------------
+
+// The see-through table of the level: the palette's own (Quake II's colormap.pcx) or one
+// computed from the palette.
+static const uint8_t *level_alphamap(r_models_t *m, const r_view_t *v)
+{
+    if (v->alphamap)
+        return v->alphamap;
+    if (!m->alpha_ready) {
+        memcpy(m->alpha_pal->palette, m->palette, 768);
+        m->alpha_pal->fullbright_start = 256;
+        pal_make_alphamap(m->alpha_pal);
+        m->alpha_ready = 1;
+    }
+    return m->alpha_pal->alphamap;
+}
+
+// One effect model: full bright or lit where it is, seen through by ref_soft's levels
+// (above 0.66 solid, above 0.33 the 66 % table, else 33 %).
+static void draw_fx_model(r_models_t *m, const world_t *w, r_view_t *v, const r_q2fx_model_t *fm)
+{
+    const r_model_t *rm = &m->q2extra[fm->model];
+    const uint8_t *amap = fm->alpha > 0.66f ? NULL : level_alphamap(m, v);
+    int a66 = fm->alpha > 0.33f;
+    if (rm->kind == RMOD_SPRITE) {
+        const spr_t *sp = &rm->spr;
+        if (sp->numframes > 0 && r_sphere_visible(v, fm->org, sp->radius > 0 ? sp->radius : 32))
+            r_sprite_draw_alpha(v, sp, spr_image(sp, fm->frame % sp->numframes, v->time), fm->org, fm->angles,
+                                amap, a66);
+        return;
+    }
+    if (rm->kind != RMOD_ALIAS || !r_sphere_visible(v, fm->org, model_radius(&rm->mdl)))
+        return;
+    const mdl_t *mdl = &rm->mdl;
+    r_alias_job_t job = {0};
+    job.mdl = mdl;
+    job.pose_a = job.pose_b = mdl_pose(mdl, fm->frame, v->time);
+    job.blend = 1;
+    memcpy(job.origin, fm->org, sizeof job.origin);
+    memcpy(job.angles, fm->angles, sizeof job.angles);
+    job.skin = mdl_skin(mdl, fm->skin, v->time);
+    job.colormap = v->colormap;
+    model_light(w, v, fm->org, 0, &job.ambient, &job.shade);
+    if (fm->fullbright) {
+        job.ambient = 128;
+        job.shade = 0;
+    }
+    job.alphamap = amap;
+    job.alpha66 = a66;
+    r_alias_draw(v, &m->scratch, &job);
+}
+
+static void draw_q2fx(r_models_t *m, const world_t *w, r_view_t *v, uint32_t *rng)
+{
+    r_q2fx_model_t list[Q2FX_MAX_EXPLOSIONS];
+    int n = r_q2fx_models(m->q2fx, v->time, list, Q2FX_MAX_EXPLOSIONS);
+    for (int i = 0; i < n; i++)
+        if (list[i].model >= 0 && list[i].model < Q2M_COUNT)
+            draw_fx_model(m, w, v, &list[i]);
+    r_q2fx_beam_t beams[Q2FX_MAX_BEAMS];
+    n = r_q2fx_beams(m->q2fx, w, v, v->time, beams, Q2FX_MAX_BEAMS);
+    for (int i = 0; i < n; i++)
+        if (beams[i].model >= 0 && beams[i].model < Q2M_COUNT && m->q2extra[beams[i].model].kind == RMOD_ALIAS)
+            r_beam_draw(v, &m->scratch, &m->q2extra[beams[i].model].mdl, beams[i].start, beams[i].end, rng);
+    r_q2fx_draw_particles(m->q2fx, v, v->time, level_alphamap(m, v));
 }
 
 static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
@@ -1366,5 +1457,9 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         }
     }
     draw_view_weapon(m, w, v);
+    if (ru->q2fx) {
+        draw_q2fx(m, w, v, &rng);
+        return;
+    }
     r_part_draw(&m->part, v, t);
 }

@@ -318,12 +318,7 @@ void r_part_trail(r_particles_t *ps, const vec3_t start, const vec3_t end, int t
     }
 }
 
-// D_DrawParticle's view: the axes scaled to pixels, centre and square limits.
-typedef struct {
-    vec3_t right, up, fwd;
-    float xc, yc;
-    int pmin, pmax, shift, umax, vmax;
-} pview_t;
+typedef r_pview_t pview_t;
 
 static int pix_shift(int width)
 {
@@ -331,7 +326,7 @@ static int pix_shift(int width)
     return shift < 0 ? 0 : shift;
 }
 
-static void pview_setup(const r_view_t *v, pview_t *pv)
+void r_part_view(const r_view_t *v, pview_t *pv)
 {
     int w = v->width;
     // R_ViewChanged's xscaleshrink / yscaleshrink: the view's scales times (width - 6) / width
@@ -361,23 +356,37 @@ int r_part_pixel_size(int width, float z)
     return pix < pmin ? pmin : pix > pmax ? pmax : pix;
 }
 
-static void draw_particle(const r_view_t *v, const pview_t *pv, const float *org, uint8_t color)
+// The square of a particle at org: its corner (u, y0), size and 1/z at Quake's 16-bit
+// precision; 0 when it is not drawn (too near, off the view).
+static int particle_square(const r_view_t *v, const pview_t *pv, const float *org, int *u_out, int *y_out,
+                           int *pix_out, int *izi_out)
 {
     float d0 = org[0] - v->vieworg[0], d1 = org[1] - v->vieworg[1], d2 = org[2] - v->vieworg[2];
     float z = d0 * pv->fwd[0] + d1 * pv->fwd[1] + d2 * pv->fwd[2];
     if (!(z >= 8.0f))   // PARTICLE_Z_CLIP
-        return;
+        return 0;
     float zi = 1.0f / z;
     float fu = pv->xc + zi * (d0 * pv->right[0] + d1 * pv->right[1] + d2 * pv->right[2]) + 0.5f;
     float fv = pv->yc - zi * (d0 * pv->up[0] + d1 * pv->up[1] + d2 * pv->up[2]) + 0.5f;
     if (!(fu > -1.0f && fv > -1.0f && fu < (float)pv->umax + 1.0f && fv < (float)pv->vmax + 1.0f))
-        return;
+        return 0;
     int u = (int)fu, y0 = (int)fv;   // truncation toward zero, as Quake's casts
     if (u > pv->umax || y0 > pv->vmax)
-        return;
+        return 0;
     int izi = (int)(zi * 32768.0f);
     int pix = izi >> pv->shift;
-    pix = pix < pv->pmin ? pv->pmin : pix > pv->pmax ? pv->pmax : pix;
+    *u_out = u;
+    *y_out = y0;
+    *pix_out = pix < pv->pmin ? pv->pmin : pix > pv->pmax ? pv->pmax : pix;
+    *izi_out = izi;
+    return 1;
+}
+
+static void draw_particle(const r_view_t *v, const pview_t *pv, const float *org, uint8_t color)
+{
+    int u, y0, pix, izi;
+    if (!particle_square(v, pv, org, &u, &y0, &pix, &izi))
+        return;
     // the z-buffer holds 1/z; Quake's holds (int)(32768 / z) and lets a particle through
     // where its own value is at least that
     const float pass = (float)(izi + 1) * (1.0f / 32768.0f), store = (float)izi * (1.0f / 32768.0f);
@@ -395,7 +404,7 @@ static void draw_particle(const r_view_t *v, const pview_t *pv, const float *org
 void r_part_draw_one(const r_view_t *v, const vec3_t org, int color)
 {
     pview_t pv;
-    pview_setup(v, &pv);
+    r_part_view(v, &pv);
     draw_particle(v, &pv, org, (uint8_t)color);
 }
 
@@ -407,7 +416,7 @@ void r_part_draw(const r_particles_t *ps, const r_view_t *v, double t)
     dt = dt < -0.2f ? -0.2f : dt > 0.2f ? 0.2f : dt;
     float clock = (float)(ps->time + dt);
     pview_t pv;
-    pview_setup(v, &pv);
+    r_part_view(v, &pv);
     for (int i = 0; i < ps->num; i++) {
         const r_particle_t *p = &ps->p[i];
         if (p->die < clock)
@@ -430,7 +439,7 @@ void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t orig
     const float dist = 64, beamlength = 16;
     float t = (float)v->time;
     pview_t pv;
-    pview_setup(v, &pv);
+    r_part_view(v, &pv);
     for (int i = 0; i < MDL_NUM_NORMALS; i++) {
         float a = t * ps->avel[i][0], sy = sinf(a), cy = cosf(a);
         a = t * ps->avel[i][1];
@@ -439,5 +448,32 @@ void r_part_entity_field(r_particles_t *ps, const r_view_t *v, const vec3_t orig
         for (int k = 0; k < 3; k++)
             org[k] = origin[k] + mdl_anorms[i][k] * dist + fwd[k] * beamlength;
         draw_particle(v, &pv, org, 0x6f);
+    }
+}
+
+void r_part_draw_blend(const r_view_t *v, const r_pview_t *pv, const vec3_t org, int color, int level,
+                       const uint8_t *alphamap)
+{
+    int u, y0, pix, izi;
+    if (!particle_square(v, pv, org, &u, &y0, &pix, &izi))
+        return;
+    if (!alphamap)
+        level = 2;
+    // the whole square is left out when the pixel at its centre is nearer (R_DrawParticle)
+    int cy = y0 + pix / 2, cx = u + pix / 2;
+    if (cy < v->height && cx < v->width &&
+        v->zbuffer[(size_t)cy * (size_t)v->width + cx] > (float)izi * (1.0f / 32768.0f) + (0.5f / 32768.0f))
+        return;
+    const float pass = (float)(izi + 1) * (1.0f / 32768.0f), store = (float)izi * (1.0f / 32768.0f);
+    const uint8_t *row = level == 1 ? alphamap + (size_t)color * 256 : NULL;
+    for (int y = y0; y < y0 + pix; y++) {
+        uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes + u;
+        float *zb = v->zbuffer + (size_t)y * (size_t)v->width + u;
+        for (int x = 0; x < pix; x++) {
+            if (!(zb[x] < pass))
+                continue;
+            zb[x] = store;
+            dst[x] = level == 2 ? (uint8_t)color : row ? row[dst[x]] : alphamap[(size_t)dst[x] * 256 + color];
+        }
     }
 }

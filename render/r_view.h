@@ -44,6 +44,7 @@ typedef struct {
     float fov_x, fov_y;       // degrees
     const uint8_t *colormap;  // 64*256 (+ 256 for the translation tables' use)
     const uint8_t *palette;   // 768 RGB
+    const uint8_t *alphamap;  // the palette's see-through table (pal_t.alphamap), NULL if it has none
     int fullbright_start;     // first fullbright colour (224 in Quake)
     double time;              // demo time being drawn
     // Quake's view: the client's angles before the view roll and the punch

@@ -412,6 +412,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     v->light_point_world = r_light_point_world;
     v->light_ctx = r;
     v->num_dlights = 0;
+    v->alphamap = r->pal.has_alphamap ? r->pal.alphamap : NULL;
     setup_view(r, w, t, frac);
     r_light_styles(r, w, t);
     r_models_lights(r->models, w, v);

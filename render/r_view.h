@@ -58,6 +58,8 @@ typedef struct {
     void *light_ctx;
     r_dlight_t dlights[R_MAX_DLIGHTS];
     int num_dlights;
+    // The palette's see-through table when it has one (Quake II's colormap.pcx), else NULL.
+    const uint8_t *alphamap;
 } r_view_t;
 
 // Quake's AngleVectors: forward, right, up from pitch/yaw/roll in degrees (render/r_math.c).

@@ -599,6 +599,7 @@ void r_models_clear(r_models_t *m)
     m->rng = 0x9e3779b9u;
     m->vw_model = m->vw_frame = m->vw_prev_frame = 0;
     m->vw_start = m->vw_prev_start = -1e9;
+    m->gun_valid = 0;
     for (int i = 0; i < WORLD_MAX_ENTITIES; i++)
         m->anim[i].change = m->anim[i].prev_change = m->anim[i].flash = -1e9;
     for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
@@ -1249,6 +1250,19 @@ void r_models_frame(r_models_t *m, const world_t *w)
         wm = w->view.gun_model;
         wf = w->view.gun_frame;
     }
+    if (w->view.gun_valid) {
+        // Quake II's CL_AddViewWeapon blends from the last server frame's gun (frame, offset, angles)
+        int had = m->gun_valid;
+        m->gun_old_frame = had ? m->gun_frame : w->view.gun_frame;
+        m->gun_frame = w->view.gun_frame;
+        for (int k = 0; k < 3; k++) {
+            m->gun_old_offset[k] = had ? m->gun_offset[k] : w->view.gun_offset[k];
+            m->gun_old_angles[k] = had ? m->gun_angles[k] : w->view.gun_angles[k];
+            m->gun_offset[k] = w->view.gun_offset[k];
+            m->gun_angles[k] = w->view.gun_angles[k];
+        }
+        m->gun_valid = 1;
+    }
     if (wm != m->vw_model) {
         m->vw_model = wm;
         m->vw_frame = m->vw_prev_frame = wf;
@@ -1340,6 +1354,46 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
     }
 }
 
+// Quake II's view weapon (CL_AddViewWeapon, then ref_soft for RF_WEAPONMODEL | RF_DEPTHHACK |
+// RF_MINLIGHT): at the eye plus the gun offset, turned by the view's angles plus the gun's,
+// both blended from the last server frame as the frame is (frame 0, a new weapon, is not
+// blended); projected at a 80 degree field of view (r_gunfov) 8 units further out
+// (sw_gunzposition), three times nearer in the depth test; at least light 0.1.
+static void draw_q2_gun(r_models_t *m, const world_t *w, r_view_t *v, const mdl_t *mdl)
+{
+    float f = lerp_frac(w, v->time);
+    r_alias_job_t job = {0};
+    job.mdl = mdl;
+    int cur = m->gun_frame, old = cur == 0 ? 0 : m->gun_old_frame;
+    job.pose_b = mdl_pose(mdl, cur, v->time);
+    job.pose_a = mdl_pose(mdl, old, v->time);
+    job.blend = f;
+    vec3_t ang, axes[3];
+    for (int k = 0; k < 3; k++) {
+        float d = m->gun_angles[k] - m->gun_old_angles[k];
+        d -= 360.0f * floorf((d + 180.0f) / 360.0f);
+        ang[k] = v->viewangles[k] + m->gun_old_angles[k] + f * d;
+    }
+    r_angle_vectors(ang, axes[0], axes[1], axes[2]);
+    job.axes = (const vec3_t *)axes;
+    for (int k = 0; k < 3; k++)
+        job.origin[k] = v->vieworg[k] + m->gun_old_offset[k] + f * (m->gun_offset[k] - m->gun_old_offset[k]);
+    vec3_t lit;
+    memcpy(lit, job.origin, sizeof lit);   // lit where it is, before its push out
+    for (int k = 0; k < 3; k++)
+        job.origin[k] += Q2_GUN_Z * v->vpn[k];
+    job.skin = mdl_skin(mdl, 0, v->time);
+    job.colormap = v->colormap;
+    q2_model_light(v, lit, Q2RF_MINLIGHT, &job.ambient, &job.shade);
+    job.zscale = Q2_GUN_ZSCALE;
+    // its own scales: the view's, as a 80 degree view would have them
+    float fov = w->view.fov > 1 && w->view.fov < 179 ? w->view.fov : 90.0f;
+    float k = tanf(fov * (float)(M_PI / 360.0)) / tanf(Q2_GUN_FOV * (float)(M_PI / 360.0));
+    float scales[2] = {v->xscale * k, v->yscale * k};
+    job.proj_scale = scales;
+    r_alias_draw(v, &m->scratch, &job);
+}
+
 static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
 {
     const world_view_t *vw = &w->view;
@@ -1385,6 +1439,10 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
         job.blend = (float)((v->time - m->vw_start) / ANIM_LERP_TIME);
     }
     memcpy(job.origin, v->vieworg, sizeof(vec3_t));
+    if (vw->gun_valid && rules_of(w)->q2_looks && m->gun_valid) {
+        draw_q2_gun(m, w, v, mdl);
+        return;
+    }
     if (vw->gun_valid) {
         // Quake II: the gun's own offset (world axes) and turn on top of the view's
         vec3_t ang = {v->viewangles[0] + vw->gun_angles[0], v->viewangles[1] + vw->gun_angles[1],

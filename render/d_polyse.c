@@ -97,6 +97,23 @@ static void span_blend(const d_polyctx_t *c, uint8_t *restrict dst, const float 
     }
 }
 
+// One colour (D_FLAT): seen through as the other blends (z tested, not written), or solid.
+static void span_flat(const d_polyctx_t *c, uint8_t *restrict dst, float *restrict zrow, int n, float zi, float dz)
+{
+    const uint8_t *restrict amap = c->alphamap;
+    const uint8_t col = c->texture[0];
+    for (int i = 0; i < n; i++, zi += dz) {
+        if (zi < zrow[i])
+            continue;
+        if (!amap) {
+            dst[i] = col;
+            zrow[i] = zi;
+        } else {
+            dst[i] = c->alpha66 ? amap[dst[i] * 256 + col] : amap[col * 256 + dst[i]];
+        }
+    }
+}
+
 void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b, const d_vert_t *d)
 {
     const d_vert_t *v0 = a, *v1 = b, *v2 = d, *tmp;
@@ -156,7 +173,9 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         float rn = n > 1 ? 1.0f / (float)(n - 1) : 0.0f;
         uint8_t *dst = c->buffer + (size_t)y * (size_t)c->rowbytes + x0;
         float *zrow = c->zbuffer + (size_t)y * (size_t)c->width + x0;
-        if (c->alphamap) {
+        if (c->mode == D_FLAT) {
+            span_flat(c, dst, zrow, n, zi, dzdx);
+        } else if (c->alphamap) {
             float l0 = c->mode == D_UNLIT_MASKED ? 0 : clampf(v0->l + px * dldx + py * dldy, 0, 63.99f);
             float l1 = c->mode == D_UNLIT_MASKED ? 0 : clampf(l0 + (float)(n - 1) * dldx, 0, 63.99f);
             span_blend(c, dst, zrow, n, zi, dzdx, FIX(s0), FIX((s1 - s0) * rn), FIX(t0), FIX((t1 - t0) * rn), FIX(l0),

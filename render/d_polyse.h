@@ -23,7 +23,8 @@ typedef struct {
 enum {
     D_LIT = 0,          // colormap[row * 256 + texel], texel 255 drawn
     D_UNLIT_MASKED = 1, // texel drawn as is; 255 = transparent (sprites)
-    D_LIT_MASKED = 2    // lit as D_LIT; 255 = transparent (masked studio textures)
+    D_LIT_MASKED = 2,   // lit as D_LIT; 255 = transparent (masked studio textures)
+    D_FLAT = 3          // one colour, texture[0] (s, t unused): Quake II's colour shells and beams
 };
 
 typedef struct {

@@ -120,6 +120,15 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         ldot[i] = (float)l * (1.0f / 256.0f);
     }
     float zscale = job->zscale > 0 ? job->zscale : 1.0f;
+    const float shell = job->shell;
+    // a projection of its own (Quake II's view weapon at r_gunfov): the same view with other scales
+    r_view_t pv;
+    if (job->proj_scale) {
+        pv = *v;
+        pv.xscale = job->proj_scale[0];
+        pv.yscale = job->proj_scale[1];
+        v = &pv;
+    }
 
     const mdl_vert_t *pa = mdl_pose_verts(m, job->pose_a), *pb = mdl_pose_verts(m, job->pose_b);
     float f = job->blend < 0 ? 0 : job->blend > 1 ? 1 : job->blend;
@@ -137,7 +146,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         if (xa) {
             for (int k = 0; k < 3; k++) {
                 float a = (float)pa[i].v[k] * xa[k] + xa[3 + k], bb = (float)pb[i].v[k] * xb[k] + xb[3 + k];
-                p[k] = a + f * (bb - a);
+                p[k] = a + f * (bb - a) + shell * mdl_anorms[pb[i].normal][k];
             }
         } else {
             for (int k = 0; k < 3; k++)
@@ -149,7 +158,8 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         c->z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
         c->s = (float)m->st[i].s;
         c->t = (float)m->st[i].t;
-        c->l = xa ? ldot[pa[i].normal] + f * (ldot[pb[i].normal] - ldot[pa[i].normal]) : ldot[pn[i].normal];
+        // MD2 (Quake II's R_AliasTransformFinalVerts): lit by the normal of the frame blended to
+        c->l = xa ? ldot[pb[i].normal] : ldot[pn[i].normal];
         if (c->z >= R_NEAR_Z) {
             project(v, c, &sc->proj[i], zscale);
             any_in = 1;
@@ -160,8 +170,9 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     if (!any_in)
         return;
 
-    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, job->skin, m->skinwidth,
-                       m->skinheight, job->colormap, D_LIT, job->alphamap, job->alpha66};
+    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer,
+                       job->flat ? &job->flat_color : job->skin, m->skinwidth, m->skinheight, job->colormap,
+                       job->flat ? D_FLAT : D_LIT, job->alphamap, job->alpha66};
     float half = (float)(m->skinwidth / 2);
     for (int i = 0; i < m->numtris; i++) {
         const mdl_tri_t *t = &m->tris[i];

@@ -51,3 +51,55 @@ void r_beam_draw(const r_view_t *v, r_alias_scratch_t *sc, const mdl_t *mdl, con
         d -= 30;
     }
 }
+
+// Quake II's RF_BEAM (R_DrawBeam): a six-sided tube, `width` across, from start to end,
+// each side a flat quad of one colour seen through (R_IMFlatShadedQuad: 33 % whatever the alpha).
+void r_beam_laser(const r_view_t *v, const vec3_t start, const vec3_t end, int width, uint8_t color,
+                  const uint8_t *alphamap, int alpha66)
+{
+    vec3_t dir = {end[0] - start[0], end[1] - start[1], end[2] - start[2]};
+    float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    if (!(len > 0) || len > 65536 || !v->zbuffer)
+        return;
+    vec3_t n = {dir[0] / len, dir[1] / len, dir[2] / len};
+    // a vector across the beam (PerpendicularVector: the axis the beam is least along,
+    // less its part along the beam), half the width long (the width halved in whole units)
+    int axis = 0;
+    for (int k = 1; k < 3; k++)
+        if (fabsf(n[k]) < fabsf(n[axis]))
+            axis = k;
+    vec3_t p = {0, 0, 0};
+    p[axis] = 1;
+    float dn = p[0] * n[0] + p[1] * n[1] + p[2] * n[2];
+    for (int k = 0; k < 3; k++)
+        p[k] -= dn * n[k];
+    float pl = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+    float half = (float)(width / 2);
+    for (int k = 0; k < 3; k++)
+        p[k] *= half / pl;
+    vec3_t q = {n[1] * p[2] - n[2] * p[1], n[2] * p[0] - n[0] * p[2], n[0] * p[1] - n[1] * p[0]};   // p turned 90 degrees
+    const float *vaxis[3] = {v->vright, v->vup, v->vpn};
+    r_cvert_t ring[6][2];
+    for (int i = 0; i < 6; i++) {
+        float a = (float)(M_PI / 3.0) * (float)i, c = cosf(a), sn = sinf(a);
+        for (int e = 0; e < 2; e++) {
+            const float *o = e ? end : start;
+            vec3_t w;
+            for (int k = 0; k < 3; k++)
+                w[k] = o[k] + c * p[k] + sn * q[k] - v->vieworg[k];
+            r_cvert_t *cv = &ring[i][e];
+            cv->x = w[0] * vaxis[0][0] + w[1] * vaxis[0][1] + w[2] * vaxis[0][2];
+            cv->y = w[0] * vaxis[1][0] + w[1] * vaxis[1][1] + w[2] * vaxis[1][2];
+            cv->z = w[0] * vaxis[2][0] + w[1] * vaxis[2][1] + w[2] * vaxis[2][2];
+            cv->s = cv->t = cv->l = 0;
+        }
+    }
+    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &color, 1, 1, v->colormap,
+                       D_FLAT, alphamap, alpha66};
+    for (int i = 0; i < 6; i++) {
+        int j = (i + 1) % 6;
+        // the sides facing the eye, as ref_soft's polygon scan draws them
+        r_cvert_t quad[4] = {ring[i][0], ring[i][1], ring[j][1], ring[j][0]};
+        r_draw_poly(v, &ctx, quad, 4, 1);
+    }
+}

@@ -50,6 +50,10 @@ typedef struct {
     int light_above;           // light from above (TyrQuake), else from +x (id)
     const uint8_t *alphamap;   // see-through (d_polyctx_t): NULL = opaque
     int alpha66;
+    int flat;                  // 1: filled with flat_color (Quake II's shells), no skin
+    uint8_t flat_color;
+    float shell;               // vertices pushed out this far along their normals (POWERSUIT_SCALE)
+    const float *proj_scale;   // if set: {xscale, yscale} of the model's own projection (Quake II's gun fov)
 } r_alias_job_t;
 
 // Quake's AngleVectors: pitch, yaw, roll in degrees to forward, right, up.

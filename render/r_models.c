@@ -16,6 +16,7 @@
 #include "../engine/log.h"
 #include "r_beam.h"
 #include "r_mlocal.h"
+#include "r_q2ent.h"
 #include "r_q2fx.h"
 #include "r_studio.h"
 
@@ -36,6 +37,8 @@ typedef struct {
     vec3_t org;
     double start;
     int active;
+    int baseframe, frames;   // Quake II's explosion model: its first frame and length
+    float yaw;
 } r_tsprite_t;
 
 // Frame-blend history of one entity slot (server times): Quake's clients that blend
@@ -82,20 +85,18 @@ typedef struct {
     int light_above;               // models lit from above, dlights on the ambient part (TyrQuake's Quake)
     int entity_alpha;              // RM_TEXTURE + renderamt: FitzQuake's entity alpha, drawn see-through
     int q2fx;                      // effects by Quake II's client rules (r_q2fx.c), not Quake's
+    int q2_looks;                  // Quake II's client and ref_soft (r_q2ent.c): angles as they are, see-through
+                                   // by its alphas, colour shells, light flags, lasers, the gun's own projection
 } r_rules_t;
 
-// Quake II's RF_* and EF_* bits (q_shared.h values)
-enum {
-    Q2RF_MINLIGHT = 1, Q2RF_VIEWERMODEL = 2, Q2RF_WEAPONMODEL = 4, Q2RF_FULLBRIGHT = 8, Q2RF_BEAM = 128,
-    Q2RF_CUSTOMSKIN = 256
-};
+// Quake II's EF_* bits that set frames by time (its RF_* bits: r_q2ent.h)
 enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_ANIM_ALLFAST = 0x2000 };
 
 static const r_rules_t r_rules[GAME_COUNT] = {
     // the player's own model is seen only in mirrors; weapon models only through the eyes;
     // beams are lasers, not models
-    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1},
-    [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1},
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1},
+    [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 0},
 };
 
 static const r_rules_t *rules_of(const world_t *w)
@@ -105,11 +106,12 @@ static const r_rules_t *rules_of(const world_t *w)
 
 // XM_EXPLOD: Quake's explosion sprite; XM_EXPLOD_MD2: Quake II's client-side explosion
 // model (frames at 10 a second, drawn full bright). A game's data has one or the other.
-enum { XM_BOLT1, XM_BOLT2, XM_BOLT3, XM_BEAM, XM_EXPLOD, XM_EXPLOD_MD2, XM_COUNT };
+// XM_POWERSCREEN: Quake II's power screen, drawn as a green shell in front of its entity.
+enum { XM_BOLT1, XM_BOLT2, XM_BOLT3, XM_BEAM, XM_EXPLOD, XM_EXPLOD_MD2, XM_POWERSCREEN, XM_COUNT };
 static const char *const xm_names[XM_COUNT] = {"progs/bolt.mdl", "progs/bolt2.mdl", "progs/bolt3.mdl",
                                                 "progs/beam.mdl", "progs/s_explod.spr",
-                                                "models/objects/r_explode/tris.md2"};
-#define EXPLOD_MD2_FRAMES 15
+                                                "models/objects/r_explode/tris.md2",
+                                                "models/items/armor/effect/tris.md2"};
 
 struct r_models_s {
     uint8_t palette[768];          // the level's (r_models_load_level)
@@ -127,6 +129,11 @@ struct r_models_s {
     uint32_t rng;
     int vw_model, vw_frame, vw_prev_frame;  // view weapon animation
     double vw_start, vw_prev_start;
+    int gun_frame, gun_old_frame;          // Quake II: the gun's frame in this and the last server frame
+    vec3_t gun_offset, gun_old_offset, gun_angles, gun_old_angles;
+    int gun_valid;
+    int table_66_first;         // -1 unknown; 1: the palette's table holds a over b at 66 % at [a * 256 + b]
+    const uint8_t *table_of;    // the table table_66_first was found for
     r_anim_t *anim;             // WORLD_MAX_ENTITIES
     pal_t *alpha_pal;           // the level palette's see-through table, made when first needed
     int alpha_ready;
@@ -610,6 +617,7 @@ void r_models_clear(r_models_t *m)
     m->rng = 0x9e3779b9u;
     m->vw_model = m->vw_frame = m->vw_prev_frame = 0;
     m->vw_start = m->vw_prev_start = -1e9;
+    m->gun_valid = 0;
     for (int i = 0; i < WORLD_MAX_ENTITIES; i++)
         m->anim[i].change = m->anim[i].prev_change = m->anim[i].flash = -1e9;
     for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
@@ -786,11 +794,78 @@ static int entity_alpha(r_models_t *m, const world_t *w, const r_view_t *v, cons
     return 1;
 }
 
+// The level palette's computed see-through table (33 % at [a * 256 + b]), made the first time it is needed.
+static const uint8_t *computed_table(r_models_t *m, const r_view_t *v)
+{
+    if (!m->alpha_ready) {
+        memcpy(m->alpha_pal->palette, m->palette, 768);
+        m->alpha_pal->fullbright_start = v->fullbright_start > 0 && v->fullbright_start <= 256 ? v->fullbright_start : 256;
+        pal_make_alphamap(m->alpha_pal);
+        m->alpha_ready = 1;
+    }
+    return m->alpha_pal->alphamap;
+}
+
+static int brightness(const uint8_t *palette, int c) { return palette[c * 3] + palette[c * 3 + 1] + palette[c * 3 + 2]; }
+
+// Which way round a see-through table is, from its own numbers: the brightest colour over
+// the darkest at [a * 256 + b] lands above their middle when a counts 66 % (Quake II's
+// colormap.pcx), below it when a counts 33 % (the computed one).
+static int table_66_first(const uint8_t *amap, const uint8_t *palette)
+{
+    int hi = 0, lo = 0;
+    for (int c = 1; c < 256; c++) {
+        if (brightness(palette, c) > brightness(palette, hi))
+            hi = c;
+        if (brightness(palette, c) < brightness(palette, lo))
+            lo = c;
+    }
+    int mid = (brightness(palette, hi) + brightness(palette, lo)) / 2;
+    return brightness(palette, amap[hi * 256 + lo]) > mid;
+}
+
+// ref_soft's 33 or 66 % blend: the table (the palette's own, else computed) and the
+// alpha66 flag d_polyse needs for it. NULL for opaque.
+static const uint8_t *q2_table(r_models_t *m, const r_view_t *v, q2_alpha_t mode, int *a66)
+{
+    *a66 = 0;
+    if (mode == Q2_ALPHA_OPAQUE)
+        return NULL;
+    const uint8_t *amap = v->alphamap;
+    int flip = 0;
+    if (amap) {
+        if (m->table_of != amap) {
+            m->table_66_first = table_66_first(amap, v->palette ? v->palette : m->palette);
+            m->table_of = amap;
+        }
+        flip = m->table_66_first;
+    } else {
+        amap = computed_table(m, v);
+    }
+    // d_polyse draws amap[c * 256 + dst] (a66 = 0) or amap[dst * 256 + c] (a66 = 1)
+    *a66 = (mode == Q2_ALPHA_66) != flip;
+    return amap;
+}
+
 // How one model of an entity is drawn, beyond its state.
 typedef struct {
     const uint8_t *skin;        // replaces the model's skin (Quake II player skins), or NULL
     int fullbright;
+    uint32_t rfx;               // Quake II: the renderfx its light follows (r_q2_model_light)
+    int translucent;            // Quake II: drawn through the 33/66 % tables by `alpha`
+    float alpha;
+    int shell;                  // Quake II: drawn as a colour shell of shell_color
+    uint8_t shell_color;
 } r_look_t;
+
+// Quake II's model light (R_AliasSetupLighting): the light point after the entity's flags,
+// then ambient at most 128 and ambient + shade at most 192.
+static void q2_model_light(const r_view_t *v, const vec3_t p, uint32_t rfx, int *ambient, int *shade)
+{
+    int j = r_q2_model_light(rfx & Q2RF_FULLBRIGHT ? 255 : light_at(v, p), rfx, v->time);
+    *ambient = j > 128 ? 128 : j;
+    *shade = j + *ambient > 192 ? 192 - *ambient : j;
+}
 
 // Draw one entity's model. prev_frame < 0: no frame blend.
 static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_model_t *rm, const vec3_t org,
@@ -813,8 +888,14 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
             frame %= sp->numframes;
         const uint8_t *amap;
         int a66;
-        if (entity_alpha(m, w, v, s, &amap, &a66))
+        if (rules_of(w)->q2_looks) {   // R_DrawSprite: anything below 1 through a table, 66 % above 0.33
+            q2_alpha_t mode = !look || !look->translucent || look->alpha >= 1 ? Q2_ALPHA_OPAQUE
+                              : look->alpha > 0.33f                       ? Q2_ALPHA_66 : Q2_ALPHA_33;
+            amap = q2_table(m, v, mode, &a66);
             r_sprite_draw_alpha(v, sp, spr_image(sp, frame, t), org, ang, amap, a66);
+        } else if (entity_alpha(m, w, v, s, &amap, &a66)) {
+            r_sprite_draw_alpha(v, sp, spr_image(sp, frame, t), org, ang, amap, a66);
+        }
         return;
     }
     const mdl_t *mdl = &rm->mdl;
@@ -842,8 +923,25 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
     memcpy(job.angles, ang, sizeof(vec3_t));
     job.skin = look && look->skin ? look->skin : mdl_skin(mdl, s->skin, t);
     job.colormap = player_colormap(m, w, v, s->colormap);
-    model_light(w, v, org, 0, &job.ambient, &job.shade);
     job.light_above = rules_of(w)->light_above;
+    vec3_t axes[3];
+    if (rules_of(w)->q2_looks) {
+        // Quake II turns its models by their angles as they are (Quake inverts the pitch)
+        r_angle_vectors(ang, axes[0], axes[1], axes[2]);
+        job.axes = (const vec3_t *)axes;
+        q2_model_light(v, org, look ? look->rfx : 0, &job.ambient, &job.shade);
+        if (look && look->shell) {   // a flat colour, 4 units out along the normals, 33 % (alpha 0.30)
+            job.flat = 1;
+            job.flat_color = look->shell_color;
+            job.shell = Q2_POWERSUIT_SCALE;
+            job.alphamap = q2_table(m, v, r_q2_flat_alpha_mode(Q2_SHELL_ALPHA), &job.alpha66);
+        } else if (look && look->translucent) {
+            job.alphamap = q2_table(m, v, r_q2_alpha_mode(look->alpha), &job.alpha66);
+        }
+        r_alias_draw(v, &m->scratch, &job);
+        return;
+    }
+    model_light(w, v, org, 0, &job.ambient, &job.shade);
     if (look && look->fullbright) {
         job.ambient = 128;
         job.shade = 0;
@@ -872,8 +970,11 @@ static int timed_frame(const r_rules_t *ru, const entity_state_t *s, int frame, 
 
 // An entity's models: the main one (for Quake II also the player's own model
 // and skin), then the linked ones (weapon, heads ...) at the same place.
+// Quake II draws an entity's see-through models (its RF_TRANSLUCENT ones, its colour shell,
+// a power screen) in a second pass after every solid one (ref_soft's R_DrawEntitiesOnList);
+// `pass` 0 draws the solid ones, 1 the others. Other games draw everything in pass 0.
 static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, const world_entity_t *e,
-                               const vec3_t org, const vec3_t ang)
+                               const vec3_t org, const vec3_t ang, int pass)
 {
     const r_rules_t *ru = rules_of(w);
     entity_state_t s = e->cur;
@@ -882,7 +983,17 @@ static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, con
     const r_anim_t *an = &m->anim[e - w->entities];
     if (!blend_allowed(ru, an->prev_change, an->flash))
         prev = -1;
-    r_look_t look = {NULL, (s.renderfx & ru->fullbright_rf) != 0};
+    r_look_t look = {NULL, (s.renderfx & ru->fullbright_rf) != 0, 0, 0, 1, 0, 0};
+    uint32_t shell = 0;
+    if (ru->q2_looks) {
+        // CL_AddPacketEntities: a shell takes the entity's renderfx, the model keeps none
+        shell = r_q2_shell_bits(s.raw_effects, s.renderfx, strcmp(w->game_dir, "rogue") == 0);
+        look.rfx = shell ? 0 : s.renderfx;
+        look.alpha = r_q2_entity_alpha(s.raw_effects, look.rfx);
+        look.translucent = look.alpha < 1;
+        look.fullbright = 0;
+    }
+    int main_pass = look.translucent ? 1 : 0;
     const r_client_t *client = NULL;
     const r_model_t *rm;
     if (ru->own_model && s.modelindex == ru->own_model) {
@@ -894,10 +1005,26 @@ static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, con
         if (ru->own_model && (s.renderfx & Q2RF_CUSTOMSKIN))
             s.skin = 0;   // an image index, not a skin number
     }
-    if (rm)
+    if (rm && pass == main_pass)
         draw_entity(m, w, v, rm, org, ang, &s, prev, e->anim_start_time, &look);
+    if (pass == 1 && rm && shell) {
+        r_look_t sh = look;
+        sh.shell = 1;
+        sh.shell_color = (uint8_t)r_q2_shell_color(shell);
+        draw_entity(m, w, v, rm, org, ang, &s, prev, e->anim_start_time, &sh);
+    }
+    if (pass == 1 && ru->q2_looks && (s.raw_effects & Q2EF_POWERSCREEN) && m->extra[XM_POWERSCREEN].kind == RMOD_ALIAS) {
+        r_look_t ps = {NULL, 0, 0, 1, Q2_SHELL_ALPHA, 1, (uint8_t)r_q2_shell_color(Q2RF_SHELL_GREEN)};
+        entity_state_t pss = s;
+        pss.frame = pss.skin = 0;
+        draw_entity(m, w, v, &m->extra[XM_POWERSCREEN], org, ang, &pss, -1, 0, &ps);
+    }
+    if (pass != 0)
+        return;
     const int32_t linked[3] = {s.modelindex2, s.modelindex3, s.modelindex4};
     look.skin = NULL;
+    look.rfx = 0;   // linked models: no flags (Quake II)
+    look.translucent = 0;
     for (int i = 0; i < 3; i++) {
         if (!linked[i])
             continue;
@@ -991,7 +1118,10 @@ static int explosion_entity_near(const r_models_t *m, const world_t *w, const ve
     return 0;
 }
 
-static void add_tsprite(r_models_t *m, const vec3_t org, double now)
+// An explosion at org: Quake's sprite, or Quake II's model. Quake II's: rockets' (temp
+// entity raw_type 5, 7, 17, 53, 54 ...) run 15 frames from frame 0 or 15 (half and half),
+// grenades' (6, 8, 18) 19 frames from frame 30; each turned at random.
+static void add_tsprite(r_models_t *m, const vec3_t org, double now, int raw_type)
 {
     if (m->extra[XM_EXPLOD].kind != RMOD_SPRITE && m->extra[XM_EXPLOD_MD2].kind != RMOD_ALIAS)
         return;
@@ -1005,6 +1135,10 @@ static void add_tsprite(r_models_t *m, const vec3_t org, double now)
     slot->active = 1;
     slot->start = now;
     memcpy(slot->org, org, sizeof(vec3_t));
+    int grenade = raw_type == 6 || raw_type == 8 || raw_type == 18;
+    slot->frames = grenade ? 19 : 15;
+    slot->baseframe = grenade ? 30 : (r_rand(&m->rng) & 1) ? 15 : 0;
+    slot->yaw = (float)(r_rand(&m->rng) % 360);
 }
 
 static void temp_entity(r_models_t *m, const world_t *w, const world_fx_event_t *fx, double now)
@@ -1024,7 +1158,7 @@ static void temp_entity(r_models_t *m, const world_t *w, const world_fx_event_t 
         r_part_explosion(ps, fx->origin);
         add_light(m, 0, fx->origin, 350, now, now + 0.5, 300, 0);
         if (!explosion_entity_near(m, w, fx->origin))
-            add_tsprite(m, fx->origin, now);
+            add_tsprite(m, fx->origin, now, fx->raw_type);
         break;
     case FX_EXPLOSION2:
         r_part_explosion2(ps, fx->origin, color, count ? count : 1);
@@ -1135,6 +1269,19 @@ void r_models_frame(r_models_t *m, const world_t *w)
     if (w->view.gun_valid) {
         wm = w->view.gun_model;
         wf = w->view.gun_frame;
+    }
+    if (w->view.gun_valid) {
+        // Quake II's CL_AddViewWeapon blends from the last server frame's gun (frame, offset, angles)
+        int had = m->gun_valid;
+        m->gun_old_frame = had ? m->gun_frame : w->view.gun_frame;
+        m->gun_frame = w->view.gun_frame;
+        for (int k = 0; k < 3; k++) {
+            m->gun_old_offset[k] = had ? m->gun_offset[k] : w->view.gun_offset[k];
+            m->gun_old_angles[k] = had ? m->gun_angles[k] : w->view.gun_angles[k];
+            m->gun_offset[k] = w->view.gun_offset[k];
+            m->gun_angles[k] = w->view.gun_angles[k];
+        }
+        m->gun_valid = 1;
     }
     if (wm != m->vw_model) {
         m->vw_model = wm;
@@ -1298,6 +1445,46 @@ static void draw_q2fx(r_models_t *m, const world_t *w, r_view_t *v, uint32_t *rn
     r_q2fx_draw_particles(m->q2fx, v, v->time, level_alphamap(m, v));
 }
 
+// Quake II's view weapon (CL_AddViewWeapon, then ref_soft for RF_WEAPONMODEL | RF_DEPTHHACK |
+// RF_MINLIGHT): at the eye plus the gun offset, turned by the view's angles plus the gun's,
+// both blended from the last server frame as the frame is (frame 0, a new weapon, is not
+// blended); projected at a 80 degree field of view (r_gunfov) 8 units further out
+// (sw_gunzposition), three times nearer in the depth test; at least light 0.1.
+static void draw_q2_gun(r_models_t *m, const world_t *w, r_view_t *v, const mdl_t *mdl)
+{
+    float f = lerp_frac(w, v->time);
+    r_alias_job_t job = {0};
+    job.mdl = mdl;
+    int cur = m->gun_frame, old = cur == 0 ? 0 : m->gun_old_frame;
+    job.pose_b = mdl_pose(mdl, cur, v->time);
+    job.pose_a = mdl_pose(mdl, old, v->time);
+    job.blend = f;
+    vec3_t ang, axes[3];
+    for (int k = 0; k < 3; k++) {
+        float d = m->gun_angles[k] - m->gun_old_angles[k];
+        d -= 360.0f * floorf((d + 180.0f) / 360.0f);
+        ang[k] = v->viewangles[k] + m->gun_old_angles[k] + f * d;
+    }
+    r_angle_vectors(ang, axes[0], axes[1], axes[2]);
+    job.axes = (const vec3_t *)axes;
+    for (int k = 0; k < 3; k++)
+        job.origin[k] = v->vieworg[k] + m->gun_old_offset[k] + f * (m->gun_offset[k] - m->gun_old_offset[k]);
+    vec3_t lit;
+    memcpy(lit, job.origin, sizeof lit);   // lit where it is, before its push out
+    for (int k = 0; k < 3; k++)
+        job.origin[k] += Q2_GUN_Z * v->vpn[k];
+    job.skin = mdl_skin(mdl, 0, v->time);
+    job.colormap = v->colormap;
+    q2_model_light(v, lit, Q2RF_MINLIGHT, &job.ambient, &job.shade);
+    job.zscale = Q2_GUN_ZSCALE;
+    // its own scales: the view's, as a 80 degree view would have them
+    float fov = w->view.fov > 1 && w->view.fov < 179 ? w->view.fov : 90.0f;
+    float k = tanf(fov * (float)(M_PI / 360.0)) / tanf(Q2_GUN_FOV * (float)(M_PI / 360.0));
+    float scales[2] = {v->xscale * k, v->yscale * k};
+    job.proj_scale = scales;
+    r_alias_draw(v, &m->scratch, &job);
+}
+
 static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
 {
     const world_view_t *vw = &w->view;
@@ -1343,6 +1530,10 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
         job.blend = (float)((v->time - m->vw_start) / ANIM_LERP_TIME);
     }
     memcpy(job.origin, v->vieworg, sizeof(vec3_t));
+    if (vw->gun_valid && rules_of(w)->q2_looks && m->gun_valid) {
+        draw_q2_gun(m, w, v, mdl);
+        return;
+    }
     if (vw->gun_valid) {
         // Quake II: the gun's own offset (world axes) and turn on top of the view's
         vec3_t ang = {v->viewangles[0] + vw->gun_angles[0], v->viewangles[1] + vw->gun_angles[1],
@@ -1370,6 +1561,79 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     r_alias_draw(v, &m->scratch, &job);
 }
 
+// The world's entities of one pass (draw_entity_models); Quake II's lasers in the see-through pass.
+static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float frac, int pass, uint32_t *rng)
+{
+    const r_rules_t *ru = rules_of(w);
+    for (int n = 1; n < w->num_entities; n++) {
+        if (!world_entity_visible(w, n))
+            continue;
+        const world_entity_t *e = &w->entities[n];
+        if (pass == 0 && (e->cur.effects & EF_BRIGHTFIELD)) {   // the viewer's own too, as Quake's client
+            vec3_t org, ang;
+            entity_place(e, frac, org, ang);
+            r_part_entity_field(&m->part, v, org);
+        }
+        if (n == w->view.entity)
+            continue;
+        if (ru->q2_looks && (e->cur.renderfx & Q2RF_BEAM) && !(e->cur.effects & EF_NODRAW)) {
+            // a laser from origin to old_origin (not interpolated), `frame` wide, in one of the
+            // four colours of its skin number, picked anew each frame; alpha 0.30
+            if (pass == 1) {
+                int a66;
+                const uint8_t *amap = q2_table(m, v, r_q2_flat_alpha_mode(Q2_SHELL_ALPHA), &a66);
+                int color = r_q2_beam_color(e->cur.skin, (int)(r_rand(rng) & 3));
+                r_beam_laser(v, e->cur.origin, e->cur.old_origin, e->cur.frame, (uint8_t)color, amap, a66);
+            }
+            continue;
+        }
+        if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & ru->hide_rf))
+            continue;
+        vec3_t org, ang;
+        entity_place(e, frac, org, ang);
+        draw_entity_models(m, w, v, e, org, ang, pass);
+    }
+}
+
+// Quake II's explosion models (CL_AddExplosions, ex_poly): drawn full bright, started a server
+// frame back (f is 1 when it appears), their skin and see-through alpha by f
+// (r_q2_explosion_look).
+static void draw_md2_explosions(r_models_t *m, const world_t *w, r_view_t *v)
+{
+    const r_model_t *rm = &m->extra[XM_EXPLOD_MD2];
+    for (int i = 0; i < R_MAX_TEMP_SPRITES; i++) {
+        r_tsprite_t *ts = &m->tsprites[i];
+        if (!ts->active)
+            continue;
+        double age = v->time - ts->start;
+        if (age < -1) {
+            ts->active = 0;
+            continue;
+        }
+        double fr = age * 10 + 1;
+        int f = (int)floor(fr < 0 ? 0 : fr);
+        int skin;
+        float alpha;
+        if (!r_q2_explosion_look(f, ts->frames, &skin, &alpha)) {
+            ts->active = 0;
+            continue;
+        }
+        int last = rm->mdl.numframes - 1;
+        // at a server frame's time the client shows frame baseframe + f + 1 (f counted from a frame
+        // before the explosion), between them this blends on into the next
+        int fa = ts->baseframe + f + 1, fb = fa + 1;
+        entity_state_t s;
+        memset(&s, 0, sizeof s);
+        s.frame = fb > last ? last : fb;
+        s.skin = skin;
+        r_look_t look = {NULL, 0, Q2RF_FULLBRIGHT, alpha < 1, alpha, 0, 0};
+        vec3_t ang = {0, ts->yaw, 0};
+        // the blend runs from the frame before over the 0.1 s of the frame
+        double start = v->time - (fr - (double)f) * 0.1;
+        draw_entity(m, w, v, rm, ts->org, ang, &s, fa > last ? last : fa, start, &look);
+    }
+}
+
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
 {
     if (!v->buffer || !v->zbuffer || !v->colormap)
@@ -1379,23 +1643,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     float frac = lerp_frac(w, t);
     const r_rules_t *ru = rules_of(w);
 
-    for (int n = 1; n < w->num_entities; n++) {
-        if (!world_entity_visible(w, n))
-            continue;
-        const world_entity_t *e = &w->entities[n];
-        if (e->cur.effects & EF_BRIGHTFIELD) {   // the viewer's own too, as Quake's client
-            vec3_t org, ang;
-            entity_place(e, frac, org, ang);
-            r_part_entity_field(&m->part, v, org);
-        }
-        if (n == w->view.entity)
-            continue;
-        if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & ru->hide_rf))
-            continue;
-        vec3_t org, ang;
-        entity_place(e, frac, org, ang);
-        draw_entity_models(m, w, v, e, org, ang);
-    }
+    draw_entities(m, w, v, frac, 0, &rng);
     for (int i = 0; i < w->num_statics; i++) {
         const entity_state_t *s = &w->statics[i].s;
         if (s->effects & EF_NODRAW)
@@ -1417,27 +1665,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         }
         r_beam_draw(v, &m->scratch, &m->extra[b->model].mdl, start, b->end, &rng);
     }
-    if (m->extra[XM_EXPLOD_MD2].kind == RMOD_ALIAS) {
-        const r_model_t *rm = &m->extra[XM_EXPLOD_MD2];
-        static const r_look_t bright = { NULL, 1 };
-        for (int i = 0; i < R_MAX_TEMP_SPRITES; i++) {
-            r_tsprite_t *ts = &m->tsprites[i];
-            if (!ts->active)
-                continue;
-            double age = t - ts->start;
-            int frame = (int)(age * 10);
-            if (frame >= EXPLOD_MD2_FRAMES || frame >= rm->mdl.numframes || age < -1) {
-                ts->active = 0;
-                continue;
-            }
-            entity_state_t s;
-            memset(&s, 0, sizeof s);
-            s.frame = frame < 0 ? 0 : frame;
-            // a turn of its own from where it is, so two explosions differ (and seeking repeats it)
-            vec3_t ang = { 0, (float)(((int)ts->org[0] * 31 + (int)ts->org[1] * 17) & 255) * (360.0f / 256), 0 };
-            draw_entity(m, w, v, rm, ts->org, ang, &s, -1, 0, &bright);
-        }
-    } else if (m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
+    if (m->extra[XM_EXPLOD_MD2].kind != RMOD_ALIAS && m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
         const spr_t *sp = &m->extra[XM_EXPLOD].spr;
         for (int i = 0; i < R_MAX_TEMP_SPRITES; i++) {
             r_tsprite_t *ts = &m->tsprites[i];
@@ -1457,9 +1685,13 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         }
     }
     draw_view_weapon(m, w, v);
-    if (ru->q2fx) {
+    if (ru->q2_looks)   // Quake II's see-through models after every solid one
+        draw_entities(m, w, v, frac, 1, &rng);
+    if (ru->q2fx) {   // Quake II's explosions, beams and particles (r_q2fx.c)
         draw_q2fx(m, w, v, &rng);
         return;
     }
+    if (m->extra[XM_EXPLOD_MD2].kind == RMOD_ALIAS)
+        draw_md2_explosions(m, w, v);
     r_part_draw(&m->part, v, t);
 }

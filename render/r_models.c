@@ -37,8 +37,6 @@ typedef struct {
     vec3_t org;
     double start;
     int active;
-    int baseframe, frames;   // Quake II's explosion model: its first frame and length
-    float yaw;
 } r_tsprite_t;
 
 // Frame-blend history of one entity slot (server times): Quake's clients that blend
@@ -104,13 +102,11 @@ static const r_rules_t *rules_of(const world_t *w)
     return &r_rules[w->game >= 0 && w->game < GAME_COUNT ? w->game : GAME_NONE];
 }
 
-// XM_EXPLOD: Quake's explosion sprite; XM_EXPLOD_MD2: Quake II's client-side explosion
-// model (frames at 10 a second, drawn full bright). A game's data has one or the other.
+// XM_EXPLOD: Quake's explosion sprite (Quake II's explosion models are r_q2fx.c's).
 // XM_POWERSCREEN: Quake II's power screen, drawn as a green shell in front of its entity.
-enum { XM_BOLT1, XM_BOLT2, XM_BOLT3, XM_BEAM, XM_EXPLOD, XM_EXPLOD_MD2, XM_POWERSCREEN, XM_COUNT };
+enum { XM_BOLT1, XM_BOLT2, XM_BOLT3, XM_BEAM, XM_EXPLOD, XM_POWERSCREEN, XM_COUNT };
 static const char *const xm_names[XM_COUNT] = {"progs/bolt.mdl", "progs/bolt2.mdl", "progs/bolt3.mdl",
                                                 "progs/beam.mdl", "progs/s_explod.spr",
-                                                "models/objects/r_explode/tris.md2",
                                                 "models/items/armor/effect/tris.md2"};
 
 struct r_models_s {
@@ -1118,12 +1114,10 @@ static int explosion_entity_near(const r_models_t *m, const world_t *w, const ve
     return 0;
 }
 
-// An explosion at org: Quake's sprite, or Quake II's model. Quake II's: rockets' (temp
-// entity raw_type 5, 7, 17, 53, 54 ...) run 15 frames from frame 0 or 15 (half and half),
-// grenades' (6, 8, 18) 19 frames from frame 30; each turned at random.
-static void add_tsprite(r_models_t *m, const vec3_t org, double now, int raw_type)
+// An explosion sprite at org (Quake's s_explod, 10 frames a second).
+static void add_tsprite(r_models_t *m, const vec3_t org, double now)
 {
-    if (m->extra[XM_EXPLOD].kind != RMOD_SPRITE && m->extra[XM_EXPLOD_MD2].kind != RMOD_ALIAS)
+    if (m->extra[XM_EXPLOD].kind != RMOD_SPRITE)
         return;
     r_tsprite_t *slot = &m->tsprites[0];
     for (int i = 0; i < R_MAX_TEMP_SPRITES; i++)
@@ -1135,10 +1129,6 @@ static void add_tsprite(r_models_t *m, const vec3_t org, double now, int raw_typ
     slot->active = 1;
     slot->start = now;
     memcpy(slot->org, org, sizeof(vec3_t));
-    int grenade = raw_type == 6 || raw_type == 8 || raw_type == 18;
-    slot->frames = grenade ? 19 : 15;
-    slot->baseframe = grenade ? 30 : (r_rand(&m->rng) & 1) ? 15 : 0;
-    slot->yaw = (float)(r_rand(&m->rng) % 360);
 }
 
 static void temp_entity(r_models_t *m, const world_t *w, const world_fx_event_t *fx, double now)
@@ -1158,7 +1148,7 @@ static void temp_entity(r_models_t *m, const world_t *w, const world_fx_event_t 
         r_part_explosion(ps, fx->origin);
         add_light(m, 0, fx->origin, 350, now, now + 0.5, 300, 0);
         if (!explosion_entity_near(m, w, fx->origin))
-            add_tsprite(m, fx->origin, now, fx->raw_type);
+            add_tsprite(m, fx->origin, now);
         break;
     case FX_EXPLOSION2:
         r_part_explosion2(ps, fx->origin, color, count ? count : 1);
@@ -1595,45 +1585,6 @@ static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float fr
     }
 }
 
-// Quake II's explosion models (CL_AddExplosions, ex_poly): drawn full bright, started a server
-// frame back (f is 1 when it appears), their skin and see-through alpha by f
-// (r_q2_explosion_look).
-static void draw_md2_explosions(r_models_t *m, const world_t *w, r_view_t *v)
-{
-    const r_model_t *rm = &m->extra[XM_EXPLOD_MD2];
-    for (int i = 0; i < R_MAX_TEMP_SPRITES; i++) {
-        r_tsprite_t *ts = &m->tsprites[i];
-        if (!ts->active)
-            continue;
-        double age = v->time - ts->start;
-        if (age < -1) {
-            ts->active = 0;
-            continue;
-        }
-        double fr = age * 10 + 1;
-        int f = (int)floor(fr < 0 ? 0 : fr);
-        int skin;
-        float alpha;
-        if (!r_q2_explosion_look(f, ts->frames, &skin, &alpha)) {
-            ts->active = 0;
-            continue;
-        }
-        int last = rm->mdl.numframes - 1;
-        // at a server frame's time the client shows frame baseframe + f + 1 (f counted from a frame
-        // before the explosion), between them this blends on into the next
-        int fa = ts->baseframe + f + 1, fb = fa + 1;
-        entity_state_t s;
-        memset(&s, 0, sizeof s);
-        s.frame = fb > last ? last : fb;
-        s.skin = skin;
-        r_look_t look = {NULL, 0, Q2RF_FULLBRIGHT, alpha < 1, alpha, 0, 0};
-        vec3_t ang = {0, ts->yaw, 0};
-        // the blend runs from the frame before over the 0.1 s of the frame
-        double start = v->time - (fr - (double)f) * 0.1;
-        draw_entity(m, w, v, rm, ts->org, ang, &s, fa > last ? last : fa, start, &look);
-    }
-}
-
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
 {
     if (!v->buffer || !v->zbuffer || !v->colormap)
@@ -1665,7 +1616,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         }
         r_beam_draw(v, &m->scratch, &m->extra[b->model].mdl, start, b->end, &rng);
     }
-    if (m->extra[XM_EXPLOD_MD2].kind != RMOD_ALIAS && m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
+    if (m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
         const spr_t *sp = &m->extra[XM_EXPLOD].spr;
         for (int i = 0; i < R_MAX_TEMP_SPRITES; i++) {
             r_tsprite_t *ts = &m->tsprites[i];
@@ -1691,7 +1642,5 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         draw_q2fx(m, w, v, &rng);
         return;
     }
-    if (m->extra[XM_EXPLOD_MD2].kind == RMOD_ALIAS)
-        draw_md2_explosions(m, w, v);
     r_part_draw(&m->part, v, t);
 }

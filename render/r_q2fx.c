@@ -10,6 +10,7 @@
 
 #include "../engine/log.h"
 #include "r_mlocal.h"
+#include "r_q2ent.h"
 
 const char *const r_q2fx_model_names[Q2M_COUNT] = {
     "models/objects/explode/tris.md2",  "models/objects/smoke/tris.md2",
@@ -1287,8 +1288,12 @@ int r_q2fx_models(const r_q2fx_t *fx, double t, r_q2fx_model_t *out, int max)
         m->alpha = e->translucent ? (e->model == Q2M_BFG_EXPLO ? 0.3f : alpha) : 1.0f;
         if (e->type == EX_POLY && e->model != Q2M_BFG_EXPLO) {
             // r_explode's skins: 0..4 by pairs of frames, then 5 and 6 seen through
-            m->skin = f < 10 ? f >> 1 : f < 13 ? 5 : 6;
-            m->alpha = f < 10 ? 1.0f : alpha;
+            int skin;
+            float a;
+            if (r_q2_explosion_look(f, e->frames, &skin, &a)) {
+                m->skin = skin;
+                m->alpha = a;
+            }
         }
     }
     return n;

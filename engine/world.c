@@ -69,6 +69,8 @@ void world_new_level(world_t *w)
     w->num_static_sounds = 0;
     memset(w->lightstyles, 0, sizeof(w->lightstyles));
     w->statusbar[0] = 0;
+    w->sky_rotate = 0;
+    memset(w->sky_axis, 0, sizeof(w->sky_axis));
     memset(w->item_names, 0, sizeof(w->item_names));
     memset(&w->view, 0, sizeof(w->view));
     w->view.entity = -1;

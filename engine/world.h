@@ -298,6 +298,8 @@ typedef struct world_s {
     char (*images)[WORLD_NAME_LEN];
     char lightstyles[WORLD_MAX_LIGHTSTYLES][WORLD_STYLE_LEN];
     char statusbar[2048];             // Quake II CS_STATUSBAR
+    float sky_rotate;                 // Quake II CS_SKYROTATE: the sky box turns this many degrees a second
+    vec3_t sky_axis;                  //   about this axis (CS_SKYAXIS)
     char item_names[WORLD_MAX_ITEMS][WORLD_NAME_LEN];   // Quake II CS_ITEMS: the HUD's pickup string
 
     world_player_t players[WORLD_MAX_PLAYERS];

@@ -8,6 +8,7 @@
 // (plain data: a memcpy of it is a seek snapshot).
 // Layouts: ../shared/specs/quake2-dm2-format.txt section 3; docs/quake2.md says
 // what the spec leaves open (protocol 25, relay, server-side recordings).
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@
 
 // configstring layout (the same from protocol 25 on, checked on the q2test demo)
 enum {
-    CS_NAME = 0, CS_CDTRACK = 1, CS_STATUSBAR = 5, CS_AIRACCEL = 29, CS_MAXCLIENTS = 30,
+    CS_NAME = 0, CS_CDTRACK = 1, CS_SKYAXIS = 3, CS_SKYROTATE = 4, CS_STATUSBAR = 5, CS_AIRACCEL = 29, CS_MAXCLIENTS = 30,
     CS_MODELS = 32, CS_SOUNDS = 288, CS_IMAGES = 544, CS_LIGHTS = 800, CS_ITEMS = 1056,
     CS_PLAYERSKINS = 1312, CS_GENERAL = 1568
 };
@@ -678,6 +679,17 @@ static void apply_configstring(q2_state_t *st, world_t *w, int index)
             copy_str(st->info.level_name, sizeof(st->info.level_name), s);
     } else if (index == CS_CDTRACK) {
         w->view.cdtrack = atoi(s);
+    } else if (index == CS_SKYAXIS || index == CS_SKYROTATE) {
+        // "x y z" and degrees a second; anything not a finite number counts as 0
+        float v[3] = { 0, 0, 0 };
+        int n = index == CS_SKYAXIS ? sscanf(s, "%f %f %f", &v[0], &v[1], &v[2]) : sscanf(s, "%f", &v[0]);
+        for (int k = 0; k < 3; k++)
+            if (k >= n || !isfinite(v[k]) || fabsf(v[k]) > 1e6f)
+                v[k] = 0;
+        if (index == CS_SKYAXIS)
+            memcpy(w->sky_axis, v, sizeof v);
+        else
+            w->sky_rotate = v[0];
     } else if (index >= CS_STATUSBAR && index < CS_AIRACCEL) {
         // the status bar program runs on through the following configstrings
         const char *sb = st->cs[CS_STATUSBAR];

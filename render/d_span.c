@@ -344,9 +344,9 @@ static void draw_spans_skybox(renderer_t *r, const r_span_t *s, int n, const d_g
         // the direction is linear along a row: forward + a * right - b * up
         float a = ((float)x - r->xc_pix) / r->xscale, bb = ((float)y - r->yc_pix) / r->yscale, da = 1.0f / r->xscale;
         float d[3], dd[3];
-        for (int k = 0; k < 3; k++) {
-            d[k] = r->vpn[k] + a * r->vright[k] - bb * r->vup[k];
-            dd[k] = da * r->vright[k];
+        for (int k = 0; k < 3; k++) {   // the view's axes as the (turning) sky box sees them
+            d[k] = r->sky_vpn[k] + a * r->sky_vright[k] - bb * r->sky_vup[k];
+            dd[k] = da * r->sky_vright[k];
         }
         for (int k = 0; k < s[i].count; k++) {
             if (!ztest || zz * D_BMODEL_ZBIAS >= zb[k]) {

@@ -161,6 +161,7 @@ struct renderer_s {
     int sky_frame;               // framecount the blend was made for
     r_skyside_t skybox[6];       // rt lf bk ft up dn, level-palette pixels (r_skybox.c)
     int skybox_ok;               // all six loaded: sky surfaces show the box
+    vec3_t sky_vpn, sky_vright, sky_vup;   // the view's axes in the sky box's frame (Quake II's sky turns)
     int turb_ofs;
     int turbsin[128];            // liquid warp: 8 texels * (1 + sin), 16.16
 

@@ -243,6 +243,32 @@ static float calc_roll(const world_t *w, const vec3_t right)
     return side * sign;
 }
 
+// Quake II's turning sky (CS_SKYROTATE degrees a second about CS_SKYAXIS, the
+// GL renderer's rule: the box turned by t x rate): a view direction meets the
+// turned box where the unturned one is met by the direction turned back, so the
+// view's axes are turned by -t x rate (Rodrigues) once a frame.
+static void sky_axes(renderer_t *r, const world_t *w, double t)
+{
+    const float *ax = w->sky_axis;
+    float len = sqrtf(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    memcpy(r->sky_vpn, r->vpn, sizeof(vec3_t));
+    memcpy(r->sky_vright, r->vright, sizeof(vec3_t));
+    memcpy(r->sky_vup, r->vup, sizeof(vec3_t));
+    if (w->sky_rotate == 0 || !(len > 1e-6f))
+        return;
+    double ang = -fmod(t * w->sky_rotate, 360.0) * M_PI / 180;
+    float c = (float)cos(ang), s = (float)sin(ang), u[3] = { ax[0] / len, ax[1] / len, ax[2] / len };
+    float *vs[3] = { r->sky_vpn, r->sky_vright, r->sky_vup };
+    for (int i = 0; i < 3; i++) {
+        float *v = vs[i], o[3];
+        float dot = u[0] * v[0] + u[1] * v[1] + u[2] * v[2];
+        float cr[3] = { u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0] };
+        for (int k = 0; k < 3; k++)
+            o[k] = v[k] * c + cr[k] * s + u[k] * dot * (1 - c);
+        memcpy(v, o, sizeof o);
+    }
+}
+
 static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
 {
     r_view_t *v = &r->view;
@@ -335,6 +361,7 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
     memcpy(r->vpn, v->vpn, sizeof(vec3_t));
     memcpy(r->vright, v->vright, sizeof(vec3_t));
     memcpy(r->vup, v->vup, sizeof(vec3_t));
+    sky_axes(r, w, t);
 
     // Frustum planes through the eye and the screen edges, normals inward.
     float ws[4] = { r->xcenter, r->vw - r->xcenter, r->ycenter, r->vh - r->ycenter };

@@ -7,6 +7,8 @@
 #include <string.h>
 
 
+#include "engine/cli.h"
+#include "engine/demo.h"
 #include "engine/world.h"
 #include "render/r_local.h"
 
@@ -210,6 +212,45 @@ static void test_brush_entity_alpha(void **state)
     r_destroy(r);
     world_free(w);
     vfs_free(fs);
+}
+
+// Quake II's turning sky: koldduel1's configstrings turn it 30 degrees a second
+// about y; the view's axes are turned back by t x rate for the sky box's lookup.
+static void test_sky_rotation(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = tu_data("quake2");
+    demo_t demo;
+    assert_int_equal(demo_open(&demo, &cli, tu_data("quake2/demos/opentdm_koldduel1.dm2"), NULL, 0), 0);
+    world_t *w = demo.world;
+    while (w->num_models < 2 && demo_read_frame(&demo) > 0)
+        ;
+    assert_float_equal(w->sky_rotate, 30, 1e-6);
+    assert_float_equal(w->sky_axis[0], 0, 1e-6);
+    assert_float_equal(w->sky_axis[1], 1, 1e-6);
+    assert_float_equal(w->sky_axis[2], 0, 1e-6);
+    demo_close(&demo);
+
+    renderer_t *r = r_create(64, 40);
+    world_t *wd = world_create();
+    assert_non_null(r);
+    assert_non_null(wd);
+    wd->view.origin_valid = 1;   // looking along +x
+    wd->sky_rotate = 30;
+    wd->sky_axis[2] = 2;          // about z (any length)
+    r_render(r, wd, 3.0);         // 90 degrees turned: +x is seen where the box's -y was
+    assert_float_equal(r->sky_vpn[0], 0, 1e-5);
+    assert_float_equal(r->sky_vpn[1], -1, 1e-5);
+    assert_float_equal(r->sky_vpn[2], 0, 1e-5);
+    assert_float_equal(r->sky_vup[2], 1, 1e-5);
+    wd->sky_rotate = 0;
+    r_render(r, wd, 3.0);
+    assert_float_equal(r->sky_vpn[0], 1, 1e-6);
+    r_destroy(r);
+    world_free(wd);
 }
 
 // Perspective: a floor plane seen at an angle; every pixel's texel must match the
@@ -529,6 +570,7 @@ int main(void)
         cmocka_unit_test(test_golden_cutscene),
         cmocka_unit_test(test_damage_kick),
         cmocka_unit_test(test_stair_smoothing),
+        cmocka_unit_test(test_sky_rotation),
         cmocka_unit_test(test_brush_entity_alpha),
         cmocka_unit_test(test_golden_bsp_items),
         cmocka_unit_test(test_golden_view_weapon),

@@ -110,6 +110,7 @@ void world_begin_frame(world_t *w, double time)
     w->text_used = 1;
     memcpy(w->view.prev_angles, w->view.angles, sizeof(vec3_t));
     memcpy(w->view.prev_origin, w->view.origin, sizeof(vec3_t));
+    memcpy(w->view.prev_punch, w->view.punch, sizeof(vec3_t));
 }
 
 int world_entity_update(world_t *w, int num, const entity_state_t *st)

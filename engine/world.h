@@ -251,6 +251,7 @@ typedef struct {
     vec3_t angles;           // view angles this frame
     vec3_t prev_angles;      // and the previous frame, for interpolation
     vec3_t punch;            // punch/kick angles
+    vec3_t prev_punch;       // and the previous frame's (Quake II blends its kick angles)
     uint8_t gun_valid;       // 1: the view weapon is gun_* below (Quake II); 0: stats[STAT_WEAPON] (Quake)
     int32_t gun_model;       // Quake II gunindex (0 = none) and gunframe
     int32_t gun_frame;

@@ -253,6 +253,28 @@ static void test_sky_rotation(void **state)
     world_free(wd);
 }
 
+// Quake II blends the kick angles from the last frame's; Quake takes the frame's punch as it is.
+static void test_kick_blend(void **state)
+{
+    (void)state;
+    renderer_t *r = r_create(64, 40);
+    world_t *w = world_create();
+    assert_non_null(r);
+    assert_non_null(w);
+    w->view.origin_valid = 1;
+    for (int g = 0; g < 2; g++) {
+        w->game = g ? GAME_QUAKE2 : GAME_QUAKE;
+        world_begin_frame(w, 1.0);
+        w->view.punch[0] = 0;
+        world_begin_frame(w, 1.1);
+        w->view.punch[0] = -4;   // kicked up 4 degrees
+        r_render(r, w, 1.05);
+        assert_float_equal(r->view.viewangles[0], g ? -2.0 : -4.0, 1e-4);
+    }
+    r_destroy(r);
+    world_free(w);
+}
+
 // Perspective: a floor plane seen at an angle; every pixel's texel must match the
 // exact ray-plane intersection within one texel (16-pixel subdivision error).
 static void test_perspective_texture_coords(void **state)
@@ -571,6 +593,7 @@ int main(void)
         cmocka_unit_test(test_damage_kick),
         cmocka_unit_test(test_stair_smoothing),
         cmocka_unit_test(test_sky_rotation),
+        cmocka_unit_test(test_kick_blend),
         cmocka_unit_test(test_brush_entity_alpha),
         cmocka_unit_test(test_golden_bsp_items),
         cmocka_unit_test(test_golden_view_weapon),

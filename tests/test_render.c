@@ -60,9 +60,9 @@ static void test_span_fill_and_stepping(void **state)
 
 // Quake's damage kick: a hit from the player's right rolls the view by
 // count x 0.6 degrees (count = (blood + armor) / 2, at least 10), fading over 0.5 s.
-static void test_damage_kick(void **state)
+// A small renderer and a Quake world seen through entity 1's eyes (view height 22, alive).
+static renderer_t *quake_eyes(world_t **wout)
 {
-    (void)state;
     renderer_t *r = r_create(64, 40);
     world_t *w = world_create();
     assert_non_null(r);
@@ -71,6 +71,15 @@ static void test_damage_kick(void **state)
     w->view.entity = 1;
     w->view.ofs[2] = 22;
     w->view.stats[STAT_HEALTH] = 100;
+    *wout = w;
+    return r;
+}
+
+static void test_damage_kick(void **state)
+{
+    (void)state;
+    world_t *w;
+    renderer_t *r = quake_eyes(&w);
     entity_state_t st;
     entity_state_clear(&st);
     st.modelindex = 1;
@@ -106,14 +115,8 @@ static void test_damage_kick(void **state)
 static void test_stair_smoothing(void **state)
 {
     (void)state;
-    renderer_t *r = r_create(64, 40);
-    world_t *w = world_create();
-    assert_non_null(r);
-    assert_non_null(w);
-    w->game = GAME_QUAKE;
-    w->view.entity = 1;
-    w->view.ofs[2] = 22;
-    w->view.stats[STAT_HEALTH] = 100;
+    world_t *w;
+    renderer_t *r = quake_eyes(&w);
     w->view.onground = 1;
     static const float z[5] = { 0, 16, 16, 56, 56 };
     static const float eye[5] = { 0, 16 - 8, 16, 56 - 12, 56 - 4 };   // where the eye is, less 22 + 1/32

@@ -102,6 +102,10 @@ struct renderer_s {
     uint8_t *buffer;
     float *zbuffer;
     uint8_t shown_palette[768];
+    // Output gamma applied to shown_palette after the screen blends (identity but for
+    // Quake II: Yamagi's ref_soft raises the palette to 2.1 - vid_gamma = 1.1).
+    uint8_t gamma[256];
+    int gamma_on;
     pal_t pal;
     r_view_t view;
     r_models_t *models;

@@ -230,6 +230,7 @@ typedef struct {
     float ziorigin, zistepu, zistepv;
     int sadjust, tadjust;
     int bbextents, bbextentt;
+    int spanshift;   // true s, t every 1 << spanshift pixels: Quake 3; Quake II 4, more on faces facing the eye
 } d_surfgrad_t;
 void d_surf_gradients(const renderer_t *r, const r_surfctx_t *ctx, int mip, d_surfgrad_t *g);
 // Quake's mip level of a face: 0..3 from its nearest 1/z, the projection scale and the texinfo's mipadjust.

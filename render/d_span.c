@@ -76,6 +76,12 @@ int d_mip_level(const renderer_t *r, const r_surfctx_t *ctx)
     float len = (sqrtf(dot3(ctx->svec, ctx->svec)) + sqrtf(dot3(ctx->tvec, ctx->tvec))) * 0.5f;
     float adjust = len < 0.32f ? 4.0f : len < 0.49f ? 3.0f : len < 0.99f ? 2.0f : 1.0f;
     float scale = ctx->nearzi * (r->xscale > r->yscale ? r->xscale : r->yscale) * adjust;
+    // Quake II: the reference (Yamagi's ref_soft at 320x240) changes mip level at
+    // half these distances. Measured, not read: scaling the test by 1.25, 1.5, 1.8,
+    // 2, 2.2, 2.5 and 3 matched its frames best at exactly 2 (walls and ceilings
+    // then agree texel for texel).
+    if (r->bsp && r->bsp->version == 38)
+        scale *= 2.0f;
     return scale >= 1.0f ? 0 : scale >= 0.4f ? 1 : scale >= 0.2f ? 2 : 3;
 }
 
@@ -83,6 +89,24 @@ int d_mip_level(const renderer_t *r, const r_surfctx_t *ctx)
 static inline int fix16(float f)
 {
     return f > 1.0e9f ? 1000000000 : f < -1.0e9f ? -1000000000 : (int)f;
+}
+
+// Quake II's chunk (Yamagi's ref_soft, D_DrawSpanGetStep): 16 pixels, doubled while
+// 1/z would not change by 1/65536 over a chunk in either direction (a face seen
+// square on), up to the screen's width.
+static int span_shift_q2(float zistepu, float zistepv, int width)
+{
+    float du = zistepu * 65536.0f, dv = zistepv * 65536.0f;
+    int shift = 4, n = 16;
+    if ((int)(du * (float)n) != 0 || (int)(dv * (float)n) != 0)
+        return shift;
+    do {
+        shift++;
+        n <<= 1;
+        if ((int)(du * (float)n) != 0 || (int)(dv * (float)n) != 0)
+            return shift - 1;
+    } while (n < width);
+    return shift;
 }
 
 void d_surf_gradients(const renderer_t *r, const r_surfctx_t *ctx, int mip, d_surfgrad_t *g)
@@ -120,6 +144,7 @@ void d_surf_gradients(const renderer_t *r, const r_surfctx_t *ctx, int mip, d_su
     g->tadjust = fix16((float)(eye_t - corner_t) + ctx->tvec[3] * t);
     g->bbextents = (f->extents[0] << 16 >> mip) - 1;
     g->bbextentt = (f->extents[1] << 16 >> mip) - 1;
+    g->spanshift = r->bsp && r->bsp->version == 38 ? span_shift_q2(g->zistepu, g->zistepv, r->width) : 3;
 }
 
 // s (or t) in 16.16 at s/z = sz where 65536/z = z16, clamped to [lo, hi]
@@ -135,9 +160,11 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
     const int cw = c->width, mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
     const int smax = g->bbextents, tmax = g->bbextentt;
     const int rowbytes = r->view.rowbytes, zw = r->width;
-    const float sdivz8 = g->sdivzstepu * 8, tdivz8 = g->tdivzstepu * 8, zi8 = g->zistepu * 8;
-    float zoff[8];
-    for (int k = 0; k < 8; k++)
+    const int shift = g->spanshift, chunk = 1 << shift;
+    const float sdivzc = g->sdivzstepu * (float)chunk, tdivzc = g->tdivzstepu * (float)chunk;
+    const float zic = g->zistepu * (float)chunk;
+    float zoff[16];
+    for (int k = 0; k < 16; k++)
         zoff[k] = (float)k * g->zistepu;
     for (int i = 0; i < n; i++) {
         int x = s[i].x, y = s[i].y, count = s[i].count;
@@ -150,13 +177,13 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
         float zc = zi;   // 1/z at the chunk's first pixel, for the z-buffer
         float z = 65536.0f / zi;
         int ss = surf_coord(sdivz, z, g->sadjust, 0, smax), tt = surf_coord(tdivz, z, g->tadjust, 0, tmax);
-        if (!ztest) {
-            // whole chunks of 8: the common case, unrolled
+        if (!ztest && shift == 3) {
+            // whole chunks of 8 (Quake): the common case, unrolled
             while (count > 8) {
                 count -= 8;
-                sdivz += sdivz8;
-                tdivz += tdivz8;
-                zi += zi8;
+                sdivz += sdivzc;
+                tdivz += tdivzc;
+                zi += zic;
                 z = 65536.0f / zi;
                 int snext = surf_coord(sdivz, z, g->sadjust, 8, smax);
                 int tnext = surf_coord(tdivz, z, g->tadjust, 8, tmax);
@@ -166,26 +193,49 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
 #undef PIX
                 for (int k = 0; k < 8; k++)
                     zp[k] = zc + zoff[k];
-                zc += zi8;
+                zc += zic;
                 d += 8;
                 zp += 8;
                 ss = snext;
                 tt = tnext;
             }
+        } else if (!ztest && shift == 4) {
+            // whole chunks of 16 (Quake II's usual chunk), unrolled the same way
+            while (count > 16) {
+                count -= 16;
+                sdivz += sdivzc;
+                tdivz += tdivzc;
+                zi += zic;
+                z = 65536.0f / zi;
+                int snext = surf_coord(sdivz, z, g->sadjust, 16, smax);
+                int tnext = surf_coord(tdivz, z, g->tadjust, 16, tmax);
+                int sstep = (snext - ss) >> 4, tstep = (tnext - tt) >> 4;
+#define PIX(k) d[k] = tex[((tt + (k) * tstep) >> 16) * cw + ((ss + (k) * sstep) >> 16)]
+                PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
+                PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
+#undef PIX
+                for (int k = 0; k < 16; k++)
+                    zp[k] = zc + zoff[k];
+                zc += zic;
+                d += 16;
+                zp += 16;
+                ss = snext;
+                tt = tnext;
+            }
         }
         while (count > 0) {
-            int nn = count >= 8 ? 8 : count;
+            int nn = count >= chunk ? chunk : count;
             count -= nn;
             int snext, tnext, sstep = 0, tstep = 0;
             if (count) {
-                sdivz += sdivz8;
-                tdivz += tdivz8;
-                zi += zi8;
+                sdivz += sdivzc;
+                tdivz += tdivzc;
+                zi += zic;
                 z = 65536.0f / zi;
-                snext = surf_coord(sdivz, z, g->sadjust, 8, smax);
-                tnext = surf_coord(tdivz, z, g->tadjust, 8, tmax);
-                sstep = (snext - ss) >> 3;
-                tstep = (tnext - tt) >> 3;
+                snext = surf_coord(sdivz, z, g->sadjust, chunk, smax);
+                tnext = surf_coord(tdivz, z, g->tadjust, chunk, tmax);
+                sstep = (snext - ss) >> shift;
+                tstep = (tnext - tt) >> shift;
             } else {
                 // the last chunk ends on the span's last pixel
                 float m1 = (float)(nn - 1);
@@ -193,8 +243,8 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
                 tdivz += g->tdivzstepu * m1;
                 zi += g->zistepu * m1;
                 z = 65536.0f / zi;
-                snext = surf_coord(sdivz, z, g->sadjust, 8, smax);
-                tnext = surf_coord(tdivz, z, g->tadjust, 8, tmax);
+                snext = surf_coord(sdivz, z, g->sadjust, chunk, smax);
+                tnext = surf_coord(tdivz, z, g->tadjust, chunk, tmax);
                 if (nn > 1) {
                     sstep = (snext - ss) / (nn - 1);
                     tstep = (tnext - tt) / (nn - 1);
@@ -203,11 +253,11 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
             if (!ztest) {
                 for (int k = 0; k < nn; k++) {
                     d[k] = tex[((tt + k * tstep) >> 16) * cw + ((ss + k * sstep) >> 16)];
-                    zp[k] = zc + zoff[k];
+                    zp[k] = zc + (float)k * g->zistepu;
                 }
             } else {
                 for (int k = 0; k < nn; k++) {
-                    float zz = zc + zoff[k];
+                    float zz = zc + (float)k * g->zistepu;
                     if (zz * D_BMODEL_ZBIAS < zp[k])
                         continue;
                     uint8_t texel = tex[((tt + k * tstep) >> 16) * cw + ((ss + k * sstep) >> 16)];
@@ -219,7 +269,7 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
                     }
                 }
             }
-            zc += zi8;
+            zc += zic;
             d += nn;
             zp += nn;
             ss = snext;

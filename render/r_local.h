@@ -102,6 +102,10 @@ struct renderer_s {
     uint8_t *buffer;
     float *zbuffer;
     uint8_t shown_palette[768];
+    // Output gamma applied to shown_palette after the screen blends (identity but for
+    // Quake II: Yamagi's ref_soft raises the palette to 2.1 - vid_gamma = 1.1).
+    uint8_t gamma[256];
+    int gamma_on;
     pal_t pal;
     r_view_t view;
     r_models_t *models;
@@ -229,6 +233,7 @@ typedef struct {
     float ziorigin, zistepu, zistepv;
     int sadjust, tadjust;
     int bbextents, bbextentt;
+    int spanshift;   // true s, t every 1 << spanshift pixels: Quake 3; Quake II 4, more on faces facing the eye
 } d_surfgrad_t;
 void d_surf_gradients(const renderer_t *r, const r_surfctx_t *ctx, int mip, d_surfgrad_t *g);
 // Quake's mip level of a face: 0..3 from its nearest 1/z, the projection scale and the texinfo's mipadjust.

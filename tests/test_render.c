@@ -43,7 +43,7 @@ static void test_span_fill_and_stepping(void **state)
             tex[v * 64 + u] = (uint8_t)(u + 3 * v);
     // screen-parallel plane at z = 100: u = x, v = y at pixel centres
     // s/z = 0.005 + 0.01 x, t/z = 0.005 + 0.01 y, 1/z = 0.01: texel (x + 1/2, y + 1/2)
-    d_surfgrad_t g = { 0.005f, 0.01f, 0, 0.005f, 0, 0.01f, 0.01f, 0, 0, 0, 0, (64 << 16) - 1, (40 << 16) - 1 };
+    d_surfgrad_t g = { 0.005f, 0.01f, 0, 0.005f, 0, 0.01f, 0.01f, 0, 0, 0, 0, (64 << 16) - 1, (40 << 16) - 1, 3 };
     r_span_t spans[3] = { { 3, 5, 40, 0 }, { 0, 6, 64, 0 }, { 17, 39, 1, 0 } };
     d_draw_spans_lit(r, &g, c, spans, 3, 0);
     for (int i = 0; i < 3; i++)

@@ -17,6 +17,8 @@ quake|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=q1_decoder|quake/demos/*.dem quake/i
 quake2|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=q2_decoder|quake2/demos/*.dm2
 goldsrc|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=hl_decoder|goldsrc/demos/*.dem goldsrc/demos/invalid/*.dem
 forsaken|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=fs_decoder|
+q2fx|tests/fuzz/fuzz_effects.c|-DFUZZ_DECODER=q2_decoder|quake2/demos/q2dm1_short.dm2 quake2/demos/q2test_demo1_p25.dm2
+q1fx|tests/fuzz/fuzz_effects.c|-DFUZZ_DECODER=q1_decoder|quake/demos/dosquake101_e4m2.dem
 T
 )
 [ -f tests/fuzz/targets.txt ] && TARGETS="$TARGETS

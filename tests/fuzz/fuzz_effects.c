@@ -1,0 +1,50 @@
+// fuzz_effects.c -- libFuzzer harness: a demo decoder's frames through the renderer's frame and
+// effect code (temp entities, muzzle flashes, trails, particles, lights, the HUD's events)
+//
+// Built per decoder by tools/fuzz.sh with -DFUZZ_DECODER=q2_decoder (etc.). No level is
+// loaded: what is fuzzed is what the renderer does with the events and entity states a
+// hostile demo can put in the world (out-of-range entity numbers, models, colours,
+// counts, non-finite origins), every frame, and a small view drawn every 8th frame.
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "formats/decoder.h"
+#include "render/render.h"
+
+#ifndef FUZZ_DECODER
+#define FUZZ_DECODER q2_decoder
+#endif
+extern const decoder_t FUZZ_DECODER;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static world_t *w;
+    static void *st;
+    static renderer_t *r;
+    const decoder_t *d = &FUZZ_DECODER;
+    if (!w) {
+        w = world_create();
+        st = malloc(d->state_size);
+        r = r_create(64, 40);
+    }
+    uint8_t *copy = malloc(size ? size : 1);   // exact size: a read past the end is caught
+    for (size_t i = 0; i < size; i++)
+        copy[i] = data[i];
+    dec_opts_t opts = { 0 };
+    dec_error_t err;
+    r_clear_transients(r, 1);
+    int rc = d->open(st, copy, size, w, &opts, &err);
+    for (int frames = 0; rc >= 0 && frames < 20000; frames++) {
+        if ((rc = d->read_frame(st, w, &err)) <= 0)
+            break;
+        r_frame(r, w);
+        if ((frames & 7) == 0)
+            r_render(r, w, w->time);
+    }
+    d->close(st);
+    free(copy);
+    return 0;
+}

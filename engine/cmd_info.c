@@ -91,6 +91,12 @@ static void print_json(const demo_t *d, const demo_info_t *in, const seen_player
     printf("},\"errors\":[");
     if (d->failed)
         json_string(stdout, d->errmsg);
+    printf("],\"warnings\":[");
+    if (in->warning[0]) {
+        char msg[320];
+        snprintf(msg, sizeof msg, "offset %lld: %s", in->warning_offset, in->warning);
+        json_string(stdout, msg);
+    }
     printf("]}\n");
 }
 

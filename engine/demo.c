@@ -146,6 +146,9 @@ int demo_open(demo_t *d, const cli_t *cli, const char *name, FILE *dump, int dum
         d->failed = 1;
         return -1;
     }
+    const demo_info_t *in = d->dec->info ? d->dec->info(d->state) : NULL;
+    if (in && in->warning[0])
+        log_warn("%s: offset %lld: %s", name, in->warning_offset, in->warning);
     return 0;
 }
 

@@ -62,6 +62,10 @@ typedef struct {
     int64_t tempents[DEMO_INFO_TEMPENTS];
     const char *const *tempent_names;
     int num_tempent_types;
+    // The first inconsistency the decoder read past (the file still plays): "" none.
+    // The engine says it once, with the file name and the offset.
+    long long warning_offset;
+    char warning[240];
 } demo_info_t;
 
 typedef struct decoder_s {

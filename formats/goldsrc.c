@@ -111,6 +111,7 @@ typedef struct {
     int32_t demo_protocol, net_protocol;
     char map_name[WORLD_NAME_LEN], game_dir[WORLD_NAME_LEN];
     uint32_t dir_offset;         // 0: no directory (recording crashed)
+    int count_frames;            // the directory is inconsistent: info.frames counts what is read
     size_t frames_end;           // frames live in [HL_HEADER_SIZE, frames_end)
     int32_t num_entries;
     hl_dir_entry_t entries[HL_MAX_DIR];
@@ -1627,6 +1628,8 @@ static int read_one(hl_state_t *s, world_t *w, int may_begin, dec_error_t *err)
     case 1:
         if (s->entry == s->playback_entry || !s->dir_offset)
             s->info.drawn_frames++;   // the loading segment's frames are sign-on, not drawn
+        if (s->count_frames)
+            s->info.frames = s->info.drawn_frames;   // the directory's count is not to be trusted
         world_begin_frame(w, time);
         if (net_frame(s, w, &m, at, err) < 0)
             return -1;
@@ -1897,6 +1900,16 @@ static int hl_open(void *state, const uint8_t *data, size_t size, world_t *w, co
                           (unsigned)i, HL_HEADER_SIZE, (unsigned)s->dir_offset, (unsigned)e->offset);
             s->failed = 1;
             return -1;
+        }
+        if ((uint64_t)e->offset + e->length > s->dir_offset && !s->info.warning[0]) {
+            // the frames are there, the directory's account of them is not: read them up to
+            // the directory and count them as they come
+            s->info.warning_offset = (long long)at + 88;
+            snprintf(s->info.warning, sizeof s->info.warning,
+                     "expected directory entry %u (%s) to end by the directory at %u, found %u bytes from %u; "
+                     "its frames are read up to the directory and counted as read",
+                     (unsigned)i, e->description, (unsigned)s->dir_offset, (unsigned)e->length, (unsigned)e->offset);
+            s->count_frames = 1;
         }
         if (e->frames < 0 || e->frames > (int32_t)(size / HL_FRAME_HEADER)) {
             dec_error_set(err, (long long)at + 80, "expected a frame count of at most %zu, found %d",

@@ -81,7 +81,8 @@ static void test_info_real_demos(void **state)
 
 // The six files of invalid/: five broken ones name their problem and offset;
 // frame-types.dem holds one frame of each type 0..9 (two empty network-message
-// frames, 0 and 1, then demostart .. demobuffer and nextsection) and is valid.
+// frames, 0 and 1, then demostart .. demobuffer and nextsection) and plays, with a
+// warning: its directory entry runs past the directory.
 static void test_invalid_files(void **state)
 {
     (void)state;
@@ -111,6 +112,16 @@ static void test_invalid_files(void **state)
     char *out = tu_run(cmd, &status);
     assert_int_equal(status, 0);
     assert_non_null(strstr(out, "\"errors\":[]"));
+    assert_non_null(strstr(out, "\"warnings\":[\"offset 1878: expected directory entry 0"));
+    free(out);
+    // its one directory entry says 25268 bytes from 544 though the directory starts at
+    // 1786: a warning naming the length's offset, and the frames counted as they are read
+    snprintf(cmd, sizeof(cmd), "%s info '%s' 2>&1", tu_bin(), tu_data("goldsrc/demos/invalid/frame-types.dem"));
+    out = tu_run(cmd, &status);
+    assert_int_equal(status, 0);
+    if (!strstr(out, "frame-types.dem: offset 1878: expected directory entry 0 (LOADING) to end by the directory "
+                     "at 1786, found 25268 bytes from 544") || !strstr(out, "frames     2,"))
+        fail_msg("frame-types.dem: expected the directory warning and 2 frames in: %s", out);
     free(out);
     snprintf(cmd, sizeof(cmd), "%s dump '%s' | awk '$2 == \"frame\" {printf \"%%s \", $3}'", tu_bin(),
              tu_data("goldsrc/demos/invalid/frame-types.dem"));

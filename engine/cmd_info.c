@@ -28,6 +28,26 @@ static void note_players(seen_players_t *seen, const world_t *w)
     }
 }
 
+// A temp entity type's name ("te<N>" for a number the game leaves unnamed) and an event's
+// (its script's name, or "event<N>").
+static const char *tempent_name(const demo_info_t *in, int i)
+{
+    static char buf[16];   // one name at a time, printed at once
+    if (in->tempent_names && in->tempent_names[i])
+        return in->tempent_names[i];
+    snprintf(buf, sizeof buf, "te%d", i);
+    return buf;
+}
+
+static const char *event_name(const demo_info_t *in, int i)
+{
+    static char buf[16];
+    if (in->event_names[i][0])
+        return in->event_names[i];
+    snprintf(buf, sizeof buf, "event%d", i);
+    return buf;
+}
+
 static void print_human(const demo_t *d, const demo_info_t *in, const seen_players_t *seen)
 {
     printf("%s: %s demo, protocol %d\n", d->name, in->format, in->protocol);
@@ -47,7 +67,15 @@ static void print_human(const demo_t *d, const demo_info_t *in, const seen_playe
     int any = 0;
     for (int i = 0; in->tempent_names && i < in->num_tempent_types && i < DEMO_INFO_TEMPENTS; i++)
         if (in->tempents[i]) {
-            printf("%s %s %lld", any ? "," : "  temp ents ", in->tempent_names[i], (long long)in->tempents[i]);
+            printf("%s %s %lld", any ? "," : "  temp ents ", tempent_name(in, i), (long long)in->tempents[i]);
+            any = 1;
+        }
+    if (any)
+        printf("\n");
+    any = 0;
+    for (int i = 0; i < DEMO_INFO_EVENTS; i++)
+        if (in->events[i]) {
+            printf("%s %s %lld", any ? "," : "  events    ", event_name(in, i), (long long)in->events[i]);
             any = 1;
         }
     if (any)
@@ -84,8 +112,17 @@ static void print_json(const demo_t *d, const demo_info_t *in, const seen_player
     for (int i = 0; in->tempent_names && i < in->num_tempent_types && i < DEMO_INFO_TEMPENTS; i++)
         if (in->tempents[i]) {
             printf("%s", any ? "," : "");
-            json_string(stdout, in->tempent_names[i]);
+            json_string(stdout, tempent_name(in, i));
             printf(":%lld", (long long)in->tempents[i]);
+            any = 1;
+        }
+    printf("},\"events\":{");
+    any = 0;
+    for (int i = 0; i < DEMO_INFO_EVENTS; i++)
+        if (in->events[i]) {
+            printf("%s", any ? "," : "");
+            json_string(stdout, event_name(in, i));
+            printf(":%lld", (long long)in->events[i]);
             any = 1;
         }
     printf("},\"errors\":[");

@@ -41,7 +41,8 @@ typedef struct {
     int dump_json;       // dump as JSON lines
 } dec_opts_t;
 
-#define DEMO_INFO_TEMPENTS 64
+#define DEMO_INFO_TEMPENTS 128   // GoldSrc's run to 127
+#define DEMO_INFO_EVENTS 256     // GoldSrc's event scripts (MAX_EVENTS)
 // What `demoplay info` prints; each decoder keeps one in its state and fills it
 // as it reads (definitions per format in the README).
 typedef struct {
@@ -62,6 +63,10 @@ typedef struct {
     int64_t tempents[DEMO_INFO_TEMPENTS];
     const char *const *tempent_names;
     int num_tempent_types;
+    // client events by index (GoldSrc's svc_event), named by the demo's event scripts
+    // ("glock1" for events/glock1.sc; "" an index no script named)
+    int64_t events[DEMO_INFO_EVENTS];
+    char event_names[DEMO_INFO_EVENTS][32];
     // The first inconsistency the decoder read past (the file still plays): "" none.
     // The engine says it once, with the file name and the offset.
     long long warning_offset;

@@ -641,6 +641,8 @@ static int event_msg(hl_state_t *s, msg_t *m, int reliable, dec_error_t *err)
         size_t at = bitmsg_offset(&b);
         uint32_t vals[HL_EV_SLOTS] = { 0 };
         int index = (int)bitmsg_read(&b, 10);
+        if (index < DEMO_INFO_EVENTS)
+            s->info.events[index]++;
         if (!reliable)
             d_begin(s, at, "event", "event");
         d_int(s, "index", index);
@@ -751,6 +753,15 @@ static int resource_list(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         d_int(s, "size", size);
         d_int(s, "flags", flags);
         d_end(s);
+        if (type == 5 && index >= 0 && index < DEMO_INFO_EVENTS) {   // events/NAME.sc
+            const char *base = strrchr(name, '/');
+            base = base ? base + 1 : name;
+            size_t len = strcspn(base, ".");
+            if (len >= sizeof s->info.event_names[0])
+                len = sizeof s->info.event_names[0] - 1;
+            memcpy(s->info.event_names[index], base, len);
+            s->info.event_names[index][len] = 0;
+        }
         if (type == 2) {
             models++;
             world_set_model(w, index, name);
@@ -795,6 +806,19 @@ static const char *const te_formats[128] = {
     [126] = "ccccccccbb", [127] = "ccccccbbb",
 };
 
+// TE_* names (the Half-Life SDK's numbering), for info's counts
+static const char *const te_names[DEMO_INFO_TEMPENTS] = {
+    "beampoints", "beamentpoint", "gunshot", "explosion", "tarexplosion", "smoke", "tracer", "lightning",
+    "beaments", "sparks", "lavasplash", "teleport", "explosion2", "bspdecal", "implosion", "spritetrail",
+    "te16", "sprite", "beamsprite", "beamtorus", "beamdisk", "beamcylinder", "beamfollow", "glowsprite",
+    "beamring", "streak_splash", "te26", "dlight", "elight", "textmessage", "line", "box",
+    [99] = "killbeam", "largefunnel", "bloodstream", "showline", "blood", "decal", "fizz", "model",
+    "explodemodel", "breakmodel", "gunshotdecal", "sprite_spray", "armor_ricochet", "playerdecal", "bubbles",
+    "bubbletrail", "bloodsprite", "worlddecal", "worlddecalhigh", "decalhigh", "projectile", "spray",
+    "playersprites", "particleburst", "firefield", "playerattachment", "killplayerattachments", "multigunshot",
+    "usertracer",
+};
+
 static world_fx_t te_kind(int t)
 {
     switch (t) {
@@ -819,6 +843,7 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
 {
     size_t at = msg_offset(m);
     int t = (int)msg_u8(m);
+    s->info.tempents[t & (DEMO_INFO_TEMPENTS - 1)] += t < DEMO_INFO_TEMPENTS;
     float c[9] = { 0 };
     int iv[12] = { 0 };
     int nc = 0, ni = 0;
@@ -1676,6 +1701,8 @@ static int read_one(hl_state_t *s, world_t *w, int may_begin, dec_error_t *err)
         d_int(s, "index", index);
         d_num(s, "delay", delay);
         d_end(s);
+        if (index >= 0 && index < DEMO_INFO_EVENTS)   // the recording client's own events
+            s->info.events[index]++;
         break;
     }
     case 7: {
@@ -1798,6 +1825,8 @@ static int hl_open(void *state, const uint8_t *data, size_t size, world_t *w, co
     if (opts)
         s->opts = *opts;
     s->info.format = "goldsrc";
+    s->info.tempent_names = te_names;
+    s->info.num_tempent_types = DEMO_INFO_TEMPENTS;
     hl_delta_reset(&s->deltas);
     for (int i = 0; i < 256; i++)
         s->umsg_size[i] = -2;

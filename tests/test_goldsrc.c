@@ -18,6 +18,7 @@ typedef struct {
     const char *game_dir;
     long long models, sounds;
     const char *players;   // the JSON array
+    const char *events;    // the JSON object of events by script name
 } expect_t;
 
 // Read from the demos with this decoder and checked against the dump by hand:
@@ -26,9 +27,9 @@ typedef struct {
 // the resource list's model / sound entries (indices 1..N with no gaps).
 static const expect_t expected[] = {
     { "goldsrc/demos/valve_c1a0.dem", 289, 0.0, 2.8860817, "c1a0", "valve", 165, 199,
-      "[\"^2{^7ch^2e^7a^2t^7s^2}^0__$#]^@\"]" },
+      "[\"^2{^7ch^2e^7a^2t^7s^2}^0__$#]^@\"]", "{}" },
     { "goldsrc/demos/cstrike_crossfire.dem", 736, 0.0, 7.35269165, "crossfire", "cstrike", 243, 322,
-      "[\"Player\"]" },
+      "[\"Player\"]", "{\"usp\":10}" },   // 10 event frames of index 12, events/usp.sc
 };
 
 static void test_info_real_demos(void **state)
@@ -73,6 +74,9 @@ static void test_info_real_demos(void **state)
         assert_int_equal(v, 1);
         char want[512];
         snprintf(want, sizeof(want), "\"players\":%s", e->players);
+        if (!strstr(out, want))
+            fail_msg("%s: expected %s in %s", e->file, want, out);
+        snprintf(want, sizeof(want), "\"events\":%s", e->events);
         if (!strstr(out, want))
             fail_msg("%s: expected %s in %s", e->file, want, out);
         free(out);

@@ -139,6 +139,7 @@ void studio_free(studio_t *m)
     free(m->norm_bone);
     free(m->attach);
     free(m->attach_bone);
+    free(m->gait_bone);
     free(m->chan);
     free(m->anim);
     memset(m, 0, sizeof(*m));
@@ -185,6 +186,19 @@ static int load_bones(studio_t *m, const rd_t *r)
             b->value[k] = f32(r, o + 64 + 4 * (size_t)k);
             b->scale[k] = f32(r, o + 88 + 4 * (size_t)k);
         }
+    }
+    // The player renderer's split: bones copied from the gait sequence start on, stop at
+    // "Bip01 Spine" and start again at each bone whose parent is "Bip01 Pelvis".
+    m->gait_bone = calloc((size_t)m->numbones + 1, 1);
+    if (!m->gait_bone)
+        return fail(r, 0, "expected memory for %d bones", m->numbones);
+    for (int i = 0, copy = 1; i < m->numbones; i++) {
+        const studio_bone_t *b = &m->bones[i];
+        if (!strcmp(b->name, "Bip01 Spine"))
+            copy = 0;
+        else if (b->parent >= 0 && !strcmp(m->bones[b->parent].name, "Bip01 Pelvis"))
+            copy = 1;
+        m->gait_bone[i] = (uint8_t)copy;
     }
     // the setting of each slot that leaves its bones as modelled
     memset(m->default_ctl, 0, sizeof m->default_ctl);
@@ -722,8 +736,8 @@ int studio_pose_alloc(const studio_t *m, studio_pose_t *p)
     p->bones = calloc(nb, sizeof(*p->bones));
     p->verts = calloc(nv, sizeof(*p->verts));
     p->norms = calloc(nn, sizeof(*p->norms));
-    p->pos = calloc(nb * 2, sizeof(*p->pos));
-    p->quat = calloc(nb * 2, sizeof(*p->quat));
+    p->pos = calloc(nb * 5, sizeof(*p->pos));     // four blends, and the gait's after the first
+    p->quat = calloc(nb * 5, sizeof(*p->quat));
     if (!p->bones || !p->verts || !p->norms || !p->pos || !p->quat) {
         studio_pose_free(p);
         return -1;
@@ -793,22 +807,30 @@ static void slerp(const float *p, const float *q0, float t, float *out)
         out[k] *= len;
 }
 
+float studio_controller_value(const studio_t *m, int i, int value)
+{
+    if (i < 0 || i >= m->numcontrollers)
+        return 0;
+    const studio_controller_t *c = &m->controllers[i];
+    float v;
+    if (c->index == 4) {   // the mouth opens 0..64
+        v = (float)value / 64.0f;
+        v = v > 1 ? 1 : v < 0 ? 0 : v;
+        return c->start + v * (c->end - c->start);
+    }
+    if (c->type & STUDIO_RLOOP)   // wraps: 256 steps a turn from start
+        return (float)value * (360.0f / 256.0f) + c->start;
+    v = (float)value / 255.0f;
+    v = v > 1 ? 1 : v < 0 ? 0 : v;
+    return c->start + v * (c->end - c->start);
+}
+
 // Controller adjustments (radians for rotations, units for moves) from the settings.
 static void controller_adj(const studio_t *m, const uint8_t *ctl, float *adj)
 {
     for (int i = 0; i < m->numcontrollers; i++) {
         const studio_controller_t *c = &m->controllers[i];
-        float v;
-        if (c->index == 4) {
-            v = ctl[4] / 64.0f;
-            v = v > 1 ? 1 : v;
-            v = c->start + v * (c->end - c->start);
-        } else if (c->type & STUDIO_RLOOP) {
-            v = ctl[c->index] * (360.0f / 256.0f) + c->start;
-        } else {
-            v = ctl[c->index] / 255.0f;
-            v = c->start + v * (c->end - c->start);
-        }
+        float v = studio_controller_value(m, i, ctl[c->index]);
         adj[i] = (c->type & (STUDIO_XR | STUDIO_YR | STUDIO_ZR)) ? v * (float)(M_PI / 180.0) : v;
     }
 }
@@ -852,6 +874,16 @@ static void calc_blend(const studio_t *m, const studio_seq_t *sq, int blend, int
         pos[mb][1] = 0;
     if (sq->motiontype & STUDIO_Z)
         pos[mb][2] = 0;
+}
+
+// a = a..b by t (rotations along the sphere)
+static void mix_bones(int nb, float (*pa)[3], float (*qa)[4], float (*pb)[3], float (*qb)[4], float t)
+{
+    for (int b = 0; b < nb; b++) {
+        slerp(qa[b], qb[b], t, qa[b]);
+        for (int k = 0; k < 3; k++)
+            pa[b][k] += t * (pb[b][k] - pa[b][k]);
+    }
 }
 
 static void quat_matrix(const float *q, const float *p, float m[3][4])
@@ -927,37 +959,77 @@ float studio_frame(const studio_t *m, int seq, float frame_byte, double elapsed,
     return (float)f;
 }
 
+// Positions and rotations of a sequence at `frame`, its blends mixed by blend[0..1], into pos/quat
+// (scratch: the three slots after them).
+static void calc_seq(const studio_t *m, const studio_seq_t *sq, float frame, const float *blend, const float *adj,
+                     float (*pos)[3], float (*quat)[4])
+{
+    int nb = m->numbones;
+    float last = (float)(sq->numframes - 1);
+    if (!(frame >= 0) || frame > last)   // past the end: frame 0, as the game's CalcRotations
+        frame = 0;
+    int f0 = (int)frame, f1 = f0 + 1 < sq->numframes ? f0 + 1 : f0;
+    float s = frame - (float)f0;
+    calc_blend(m, sq, 0, f0, f1, s, adj, pos, quat);
+    if (sq->numblends < 2)
+        return;
+    calc_blend(m, sq, 1, f0, f1, s, adj, pos + nb, quat + nb);
+    float b0 = blend[0] / 255.0f, b1 = blend[1] / 255.0f;
+    b0 = b0 > 0 ? (b0 < 1 ? b0 : 1) : 0;
+    b1 = b1 > 0 ? (b1 < 1 ? b1 : 1) : 0;
+    mix_bones(nb, pos, quat, pos + nb, quat + nb, b0);
+    if (sq->numblends >= 4) {   // a second pair, mixed the same way, then the pairs by blend[1]
+        calc_blend(m, sq, 2, f0, f1, s, adj, pos + 2 * nb, quat + 2 * nb);
+        calc_blend(m, sq, 3, f0, f1, s, adj, pos + 3 * nb, quat + 3 * nb);
+        mix_bones(nb, pos + 2 * nb, quat + 2 * nb, pos + 3 * nb, quat + 3 * nb, b0);
+        mix_bones(nb, pos, quat, pos + 2 * nb, quat + 2 * nb, b1);
+    }
+}
+
 void studio_pose(const studio_t *m, studio_pose_t *p, int seq, float frame, float blend, const uint8_t *ctl, int body)
+{
+    studio_anim_t a = {seq, frame, {blend, 0}, ctl, body, 0, 0};
+    studio_pose_anim(m, p, &a);
+}
+
+int studio_attachment(const studio_t *m, const studio_pose_t *p, int n, float out[3])
+{
+    if (n < 0 || n >= m->numattachments || p->cap_bones < m->numbones) {
+        out[0] = out[1] = out[2] = 0;
+        return -1;
+    }
+    const float(*bm)[4] = (const float(*)[4])p->bones[m->attach_bone[n]];
+    const float *v = m->attach[n];
+    for (int k = 0; k < 3; k++)
+        out[k] = bm[k][0] * v[0] + bm[k][1] * v[1] + bm[k][2] * v[2] + bm[k][3];
+    return 0;
+}
+
+void studio_pose_anim(const studio_t *m, studio_pose_t *p, const studio_anim_t *an)
 {
     if (p->cap_bones < m->numbones || p->cap_verts < m->numverts || p->cap_norms < m->numnorms)
         return;
-    if (!ctl)
-        ctl = m->default_ctl;
+    const uint8_t *ctl = an->ctl ? an->ctl : m->default_ctl;
+    int body = an->body;
     float adj[65] = {0};
     controller_adj(m, ctl, adj);
     studio_seq_t none = {0};
     none.numframes = 1;
     none.numblends = 1;
     none.first_chan = -1;
+    int seq = an->seq;
     const studio_seq_t *sq = m->numseq > 0 ? &m->seqs[seq >= 0 && seq < m->numseq ? seq : 0] : &none;
-    float last = (float)(sq->numframes - 1);
-    if (!(frame >= 0))
-        frame = 0;
-    if (frame > last)
-        frame = last;
-    int f0 = (int)frame, f1 = f0 + 1 < sq->numframes ? f0 + 1 : f0;
-    float s = frame - (float)f0;
     int nb = m->numbones;
-    calc_blend(m, sq, 0, f0, f1, s, adj, p->pos, p->quat);
-    if (sq->numblends > 1) {
-        float bl = blend / 255.0f;
-        bl = bl < 0 ? 0 : bl > 1 ? 1 : bl;
-        calc_blend(m, sq, 1, f0, f1, s, adj, p->pos + nb, p->quat + nb);
-        for (int b = 0; b < nb; b++) {
-            slerp(p->quat[b], p->quat[nb + b], bl, p->quat[b]);
-            for (int k = 0; k < 3; k++)
-                p->pos[b][k] += bl * (p->pos[nb + b][k] - p->pos[b][k]);
-        }
+    calc_seq(m, sq, an->frame, an->blend, adj, p->pos, p->quat);
+    if (an->gaitseq > 0 && an->gaitseq < m->numseq) {   // the legs from the gait sequence
+        static const float no_blend[2] = {0, 0};
+        const studio_seq_t *gs = &m->seqs[an->gaitseq];
+        calc_seq(m, gs, an->gaitframe, no_blend, adj, p->pos + nb, p->quat + nb);
+        for (int b = 0; b < nb; b++)
+            if (m->gait_bone[b]) {
+                memcpy(p->pos[b], p->pos[nb + b], sizeof(p->pos[b]));
+                memcpy(p->quat[b], p->quat[nb + b], sizeof(p->quat[b]));
+            }
     }
     for (int b = 0; b < nb; b++) {
         float local[3][4];

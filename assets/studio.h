@@ -131,6 +131,8 @@ typedef struct {
     uint8_t *norm_bone;
     float (*attach)[3];           // numattachments: origin in its bone's space
     int32_t *attach_bone;
+    uint8_t *gait_bone;           // numbones: 1 for the bones a player's gait sequence moves (the legs:
+                                  // from the start, and again after each child of "Bip01 Pelvis", up to "Bip01 Spine")
 
     // animation: per sequence, blend, bone and channel, the start of its value run list
     // in anim (an index of 16-bit values), or -1 when the channel does not move
@@ -146,8 +148,8 @@ typedef struct {
     float (*bones)[3][4];         // numbones: bone -> model space (rotation | translation)
     float (*verts)[3];            // numverts, model space (those of the chosen body)
     float (*norms)[3];            // numnorms, model space, unit length
-    float (*pos)[3];              // scratch: numbones * 2
-    float (*quat)[4];             // scratch: numbones * 2
+    float (*pos)[3];              // scratch: numbones * 5 (four blends, a gait)
+    float (*quat)[4];             // scratch: numbones * 5
     int32_t cap_bones, cap_verts, cap_norms;
 } studio_pose_t;
 
@@ -166,6 +168,22 @@ void studio_pose_free(studio_pose_t *p);
 // blends, controllers ctl[0..3] and the mouth ctl[4] as the engine sends them
 // (0..255; NULL: m->default_ctl), and transform the vertices of body `body`.
 void studio_pose(const studio_t *m, studio_pose_t *p, int seq, float frame, float blend, const uint8_t *ctl, int body);
+// Everything that poses a model, as the game's renderer takes it from an entity.
+typedef struct {
+    int seq;                      // out of range: 0
+    float frame;                  // in the sequence's frames (studio_frame)
+    float blend[2];               // 0..255: blend[0] between blends 0|1 (and 2|3), blend[1] between those pairs
+    const uint8_t *ctl;           // controllers 0..3 and the mouth [4], 0..255 as sent; NULL: m->default_ctl
+    int body;
+    int gaitseq;                  // > 0: the gait bones (gait_bone) play this sequence at gaitframe
+    float gaitframe;
+} studio_anim_t;
+void studio_pose_anim(const studio_t *m, studio_pose_t *p, const studio_anim_t *a);
+// Attachment `n` in model space after a pose (0 and -1 when the model has no attachment n).
+int studio_attachment(const studio_t *m, const studio_pose_t *p, int n, float out[3]);
+// The adjustment controller `i` of the model gives its bones for the setting `value` (0..255; the
+// mouth's 0..64): degrees for rotations, units for moves, as the game's CalcBoneAdj computes it.
+float studio_controller_value(const studio_t *m, int i, int value);
 // The submodel body part `part` shows for body number `body`.
 const studio_submodel_t *studio_body_model(const studio_t *m, int part, int body);
 // The texture a mesh's skinref names in skin family `skin` (out of range: 0); NULL when the model has no textures.

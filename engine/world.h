@@ -97,6 +97,10 @@ typedef struct {
     int32_t sequence;
     float animtime;         // GoldSrc: when the sequence frame was set
     float framerate;
+    uint8_t controller[4];  // GoldSrc studio bone controllers, 0..255 as sent (what each means: the model's)
+    uint8_t blending[2];    // GoldSrc sequence blends, 0..255 (players: the renderer sets [0] from the pitch)
+    int32_t gaitsequence;   // GoldSrc players: the legs' sequence (0 = none: the whole body plays `sequence`)
+    int32_t weaponmodel;    // GoldSrc players: the held weapon's model index (0 = none)
 } entity_state_t;
 
 typedef struct {
@@ -257,6 +261,9 @@ typedef struct {
     int32_t gun_frame;
     vec3_t gun_offset;       // Quake II: from the eye, world axes
     vec3_t gun_angles;       // Quake II: added to the view angles
+    double weaponanim_time;  // GoldSrc: demo time of the latest weapon animation (svc_weaponanim or the
+                             // demo's own weaponanim frame; the same sequence again restarts it)
+    int32_t weaponanim_body; // GoldSrc: the view model's body sent with it
     vec3_t velocity;
     float fov;               // horizontal fov at 4:3, degrees (90 default)
     float blend[4];          // screen blend rgba 0..1 sent by the game (Q2)

@@ -325,6 +325,12 @@ static void ent_to_world(const hl_state_t *s, const hl_ent_t *e, int custom, ent
     st->renderfx = (uint32_t)hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_RENDERFX]);
     st->scale = fin(hl_slot_f(ds, HL_CLS_ENT, e->v, sl[HL_ES_SCALE]));
     st->colormap = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_COLORMAP]);
+    for (int i = 0; i < 4; i++)
+        st->controller[i] = (uint8_t)hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_CONTROLLER0 + i]);
+    for (int i = 0; i < 2; i++)
+        st->blending[i] = (uint8_t)hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_BLENDING0 + i]);
+    st->gaitsequence = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_GAITSEQUENCE]);
+    st->weaponmodel = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_WEAPONMODEL]);
     uint32_t fx = (uint32_t)hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_EFFECTS]);
     st->raw_effects = fx;
     // GoldSrc EF_BRIGHTFIELD..EF_DIMLIGHT have Quake's values; EF_NODRAW is 128 there
@@ -1362,6 +1368,8 @@ static int parse_message(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     case SVC_WEAPONANIM: {
         int seq = (int)msg_u8(m), body = (int)msg_u8(m);
         w->view.stats[STAT_WEAPONFRAME] = seq;   // GoldSrc: the view model's sequence
+        w->view.weaponanim_time = w->time;
+        w->view.weaponanim_body = body;
         d_int(s, "sequence", seq);
         d_int(s, "body", body);
         break;
@@ -1708,6 +1716,8 @@ static int read_one(hl_state_t *s, world_t *w, int may_begin, dec_error_t *err)
     case 7: {
         int32_t anim = msg_s32(&m), body = msg_s32(&m);
         w->view.stats[STAT_WEAPONFRAME] = anim;
+        w->view.weaponanim_time = w->time;
+        w->view.weaponanim_body = body;
         d_int(s, "anim", anim);
         d_int(s, "body", body);
         d_end(s);

@@ -10,7 +10,8 @@ static const char *const es_names[HL_ES_COUNT] = {
     "origin[0]", "origin[1]", "origin[2]", "angles[0]", "angles[1]", "angles[2]",
     "modelindex", "frame", "skin", "body", "sequence", "animtime",
     "framerate", "rendermode", "renderamt", "rendercolor.r", "rendercolor.g", "rendercolor.b",
-    "renderfx", "scale", "effects", "colormap",
+    "renderfx", "scale", "effects", "colormap", "controller[0]", "controller[1]",
+    "controller[2]", "controller[3]", "blending[0]", "blending[1]", "gaitsequence", "weaponmodel",
 };
 
 static const char *const cd_names[HL_CD_COUNT] = {

@@ -144,6 +144,7 @@ struct r_models_s {
     r_client_t clients[WORLD_MAX_PLAYERS + 1];
     r_q2fx_t *q2fx;             // Quake II's effects
     r_model_t q2extra[Q2M_COUNT];   // and their client-side models
+    r_studio_players_t *hlplayers;  // GoldSrc players' own models and legs (r_studio.c)
 };
 
 // ---- models ------------------------------------------------------------------
@@ -473,6 +474,7 @@ r_models_t *r_models_create(void)
         return NULL;
     m->trans = malloc((size_t)WORLD_MAX_PLAYERS * 64 * 256);
     m->anim = malloc((size_t)WORLD_MAX_ENTITIES * sizeof *m->anim);
+    m->hlplayers = r_studio_players_create();
     m->alpha_pal = malloc(sizeof *m->alpha_pal);
     m->q2fx = r_q2fx_create();
     for (int i = 0; i <= WORLD_MAX_PLAYERS; i++)
@@ -527,6 +529,7 @@ void r_models_destroy(r_models_t *m)
     free(m->scratch.proj);
     free(m->trans);
     free(m->anim);
+    r_studio_players_free(m->hlplayers);
     free(m->alpha_pal);
     r_q2fx_destroy(m->q2fx);
     free(m);
@@ -1001,7 +1004,16 @@ static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, con
         if (ru->own_model && (s.renderfx & Q2RF_CUSTOMSKIN))
             s.skin = 0;   // an image index, not a skin number
     }
-    if (rm && pass == main_pass)
+    int hl_client = (int)(e - w->entities) - 1;
+    if (rm && pass == main_pass && rm->kind == RMOD_STUDIO && hl_client >= 0 && hl_client < w->maxclients) {
+        // GoldSrc players: their own model, legs and aim (velocity from the last two server frames)
+        float dt = (float)(w->time - w->prev_time);
+        vec3_t vel = {0, 0, 0};
+        for (int k = 0; k < 3 && e->lerp_ok && dt > 0.001f; k++)
+            vel[k] = (e->cur.origin[k] - e->prev.origin[k]) / dt;
+        r_studio_player(v, m->hlplayers, hl_client, rm->studio, org, ang, &s, vel, w->server_time + (v->time - w->time),
+                        light_at(v, org));
+    } else if (rm && pass == main_pass)
         draw_entity(m, w, v, rm, org, ang, &s, prev, e->anim_start_time, &look);
     if (pass == 1 && rm && shell) {
         r_look_t sh = look;
@@ -1254,6 +1266,7 @@ void r_models_frame(r_models_t *m, const world_t *w)
         }
     }
     update_clients(m, w);
+    r_studio_players_update(m->hlplayers, w, m->fs, m->palette);
     // view weapon frame changes, for its frame blend
     int wm = w->view.stats[STAT_WEAPON], wf = w->view.stats[STAT_WEAPONFRAME];
     if (w->view.gun_valid) {
@@ -1496,7 +1509,9 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     if (rm == &m->box)
         return;   // a missing view weapon: a placeholder box at the eye would fill the view
     if (rm && rm->kind == RMOD_STUDIO) {
-        r_studio_view_model(v, rm->studio, frame, v->time - m->vw_start, light_at(v, v->vieworg));
+        // GoldSrc: each weapon animation message (re)starts its sequence, the same one too
+        r_studio_view_model(v, rm->studio, frame, vw->weaponanim_body, v->time - vw->weaponanim_time,
+                            light_at(v, v->vieworg));
         return;
     }
     if (!rm || rm->kind != RMOD_ALIAS)

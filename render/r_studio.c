@@ -2,10 +2,12 @@
 #include "r_studio.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../assets/pal.h"
+#include "../engine/world.h"
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -23,6 +25,7 @@ void r_studio_free(r_studio_model_t *sm)
     free(sm->view);
     free(sm->proj);
     free(sm->nlight);
+    free(sm->chrome);
     free(sm);
 }
 
@@ -41,12 +44,29 @@ r_studio_model_t *r_studio_load(const uint8_t *bytes, size_t size, const char *n
     sm->view = malloc(nv * sizeof(*sm->view));
     sm->proj = malloc(nv * sizeof(*sm->proj));
     sm->nlight = malloc(nn * sizeof(*sm->nlight));
-    if (!sm->view || !sm->proj || !sm->nlight || studio_pose_alloc(&sm->mdl, &sm->pose) < 0) {
+    sm->chrome = calloc((size_t)sm->mdl.numbones + 1, sizeof(*sm->chrome));
+    if (!sm->view || !sm->proj || !sm->nlight || !sm->chrome || studio_pose_alloc(&sm->mdl, &sm->pose) < 0) {
         r_studio_free(sm);
         return NULL;
     }
+    // Additive textures cannot add on 8 bits: they are drawn see-through (66 %), their dark texels,
+    // which would add almost nothing, left out (as the additive sprites)
+    for (int i = 0; i < sm->mdl.numtextures && palette; i++) {
+        studio_texture_t *t = &sm->mdl.textures[i];
+        if (!(t->flags & STUDIO_NF_ADDITIVE))
+            continue;
+        for (size_t k = 0; k < (size_t)t->width * (size_t)t->height; k++) {
+            const uint8_t *c = palette + 3 * t->pixels[k];
+            int bright = c[0] > c[1] ? (c[0] > c[2] ? c[0] : c[2]) : (c[1] > c[2] ? c[1] : c[2]);
+            if (bright < 32)
+                t->pixels[k] = 255;
+        }
+    }
     // models whose textures are missing draw in a light grey of the level's palette
     sm->flat = palette ? (uint8_t)pal_nearest(palette, 255, 160, 160, 160) : 160;
+    for (int i = 0; i < sm->mdl.numtextures; i++)
+        if (sm->mdl.textures[i].flags & STUDIO_NF_CHROME)
+            sm->has_chrome = 1;
     return sm;
 }
 
@@ -69,13 +89,28 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
     const studio_t *m = &sm->mdl;
     if (!v->zbuffer || m->numverts < 1)
         return;
-    studio_pose(m, &sm->pose, job->seq, job->frame, 0, NULL, job->body);
+    studio_anim_t an = {job->seq, job->frame, {job->blend[0], job->blend[1]}, job->ctl, job->body,
+                        job->gaitseq, job->gaitframe};
+    studio_pose_anim(m, &sm->pose, &an);
 
     float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
     const float scale[3] = {s, s, s}, trans[3] = {0, 0, 0};
     vec3_t ax[3];   // model x, y, z axes in world space: forward, left, up
     float A[3][3], b[3];
     r_model_to_view(v, job->axes, job->angles, job->origin, scale, trans, ax, A, b);
+    if (sm->has_chrome) {   // per bone, the chrome directions from the eye to it, in model space
+        for (int i = 0; i < m->numbones; i++) {
+            const float(*bm)[4] = (const float(*)[4])sm->pose.bones[i];
+            float bw[3], right[3], up[3];
+            for (int k = 0; k < 3; k++)
+                bw[k] = job->origin[k] + s * (ax[0][k] * bm[0][3] + ax[1][k] * bm[1][3] + ax[2][k] * bm[2][3]);
+            r_studio_chrome_dirs(bw, v->vieworg, v->vright, right, up);
+            for (int k = 0; k < 3; k++) {
+                sm->chrome[i][0][k] = dot3(right, ax[k]);
+                sm->chrome[i][1][k] = dot3(up, ax[k]);
+            }
+        }
+    }
 
     // Light rows as r_alias: ambient, darkened by the side turned away from the light.
     int amb = job->ambient < 5 ? 5 : job->ambient;
@@ -111,8 +146,13 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
     if (!any_in)
         return;
 
+    // flat-shaded meshes: the ambient light and 0.8 of the shade, whatever the normal (the engine's rule)
+    float flat_l = ambient_rows - 0.8f * shade_rows;
+    flat_l = flat_l < 0 ? 0 : flat_l;
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, job->colormap,
                        D_LIT, NULL, 0};
+    // additive meshes after the others: they are seen through and write no depth
+    for (int pass = 0; pass < 2; pass++)
     for (int part = 0; part < m->numbodyparts; part++) {
         const studio_submodel_t *sub = studio_body_model(m, part, job->body);
         if (!sub)
@@ -120,22 +160,39 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
         for (int me = sub->first_mesh; me < sub->first_mesh + sub->nummesh; me++) {
             const studio_mesh_t *mesh = &m->meshes[me];
             const studio_texture_t *tex = studio_skin_texture(m, job->skin, mesh->skinref);
+            int flags = tex ? tex->flags : 0;
+            int additive = (flags & STUDIO_NF_ADDITIVE) && v->alphamap;
+            if (additive != pass)
+                continue;
             ctx.texture = tex ? tex->pixels : &sm->flat;
             ctx.tex_w = tex ? tex->width : 1;
             ctx.tex_h = tex ? tex->height : 1;
-            ctx.mode = tex && (tex->flags & STUDIO_NF_MASKED) ? D_LIT_MASKED : D_LIT;
-            int bright = tex && (tex->flags & STUDIO_NF_FULLBRIGHT);
+            ctx.mode = flags & (STUDIO_NF_MASKED | STUDIO_NF_ADDITIVE) ? D_LIT_MASKED : D_LIT;
+            ctx.alphamap = additive ? v->alphamap : NULL;
+            ctx.alpha66 = additive;
+            int bright = flags & STUDIO_NF_FULLBRIGHT, flat = flags & STUDIO_NF_FLATSHADE;
+            int chrome = (flags & STUDIO_NF_CHROME) != 0;
             const studio_corner_t *c = m->corners + mesh->first;
             for (int t = 0; t + 2 < mesh->count; t += 3, c += 3) {
+                float cs[3], ct[3];
+                for (int k = 0; k < 3; k++) {
+                    if (chrome) {
+                        const float(*cd)[3] = sm->chrome[m->norm_bone[c[k].norm]];
+                        r_studio_chrome_texel(sm->pose.norms[c[k].norm], cd[0], cd[1], &cs[k], &ct[k]);
+                    } else {
+                        cs[k] = c[k].s;
+                        ct[k] = c[k].t;
+                    }
+                }
                 int in = !any_near || (sm->view[c[0].vert].z >= R_NEAR_Z && sm->view[c[1].vert].z >= R_NEAR_Z &&
                                        sm->view[c[2].vert].z >= R_NEAR_Z);
                 if (in) {
                     d_vert_t q[3];
                     for (int k = 0; k < 3; k++) {
                         q[k] = sm->proj[c[k].vert];
-                        q[k].s = c[k].s;
-                        q[k].t = c[k].t;
-                        q[k].l = bright ? 32.0f : sm->nlight[c[k].norm];
+                        q[k].s = cs[k];
+                        q[k].t = ct[k];
+                        q[k].l = bright ? 32.0f : flat ? flat_l : sm->nlight[c[k].norm];
                     }
                     // studio strips wind the other way round from alias triangles
                     if (d_poly_area2(&q[0], &q[1], &q[2]) >= 0)
@@ -145,9 +202,9 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
                     r_cvert_t q[3];
                     for (int k = 0; k < 3; k++) {
                         q[2 - k] = sm->view[c[k].vert];
-                        q[2 - k].s = c[k].s;
-                        q[2 - k].t = c[k].t;
-                        q[2 - k].l = bright ? 32.0f : sm->nlight[c[k].norm];
+                        q[2 - k].s = cs[k];
+                        q[2 - k].t = ct[k];
+                        q[2 - k].l = bright ? 32.0f : flat ? flat_l : sm->nlight[c[k].norm];
                     }
                     r_draw_poly(v, &ctx, q, 3, 1);
                 }
@@ -156,48 +213,143 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
     }
 }
 
+// ---- chrome ---------------------------------------------------------------------------------
+
+static void normalize3(float *a)
+{
+    float l = sqrtf(dot3(a, a));
+    if (l > 1e-12f)
+        for (int k = 0; k < 3; k++)
+            a[k] /= l;
+}
+
+static void cross3(const float *a, const float *b, float *o)
+{
+    o[0] = a[1] * b[2] - a[2] * b[1];
+    o[1] = a[2] * b[0] - a[0] * b[2];
+    o[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+void r_studio_chrome_dirs(const float bone_world[3], const float vieworg[3], const float vright[3],
+                          float right[3], float up[3])
+{
+    float dir[3] = {bone_world[0] - vieworg[0], bone_world[1] - vieworg[1], bone_world[2] - vieworg[2]};
+    normalize3(dir);
+    cross3(dir, vright, up);   // t runs across the eye's line and its right
+    normalize3(up);
+    cross3(up, dir, right);    // s across that (the engine's order: up x dir)
+    normalize3(right);
+}
+
+void r_studio_chrome_texel(const float normal[3], const float right[3], const float up[3], float *s, float *t)
+{
+    *s = (dot3(normal, right) + 1.0f) * 32.0f;
+    *t = (dot3(normal, up) + 1.0f) * 32.0f;
+}
+
+// ---- attachments ----------------------------------------------------------------------------
+
+int r_studio_attachment(r_studio_model_t *sm, const r_studio_job_t *job, int n, vec3_t out)
+{
+    const studio_t *m = &sm->mdl;
+    memcpy(out, job->origin, sizeof(vec3_t));
+    if (n < 0 || n >= m->numattachments)
+        return -1;
+    studio_anim_t an = {job->seq, job->frame, {job->blend[0], job->blend[1]}, job->ctl, job->body,
+                        job->gaitseq, job->gaitframe};
+    studio_pose_anim(m, &sm->pose, &an);
+    float p[3];
+    if (studio_attachment(m, &sm->pose, n, p) < 0)
+        return -1;
+    float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
+    const float scale[3] = {s, s, s}, trans[3] = {0, 0, 0};
+    vec3_t ax[3];
+    float A[3][3], b[3];
+    r_view_t dummy;   // the axes only: r_model_to_view also makes a view transform, unused here
+    memset(&dummy, 0, sizeof dummy);
+    r_model_to_view(&dummy, job->axes, job->angles, job->origin, scale, trans, ax, A, b);
+    for (int k = 0; k < 3; k++)
+        out[k] = job->origin[k] + s * (ax[0][k] * p[0] + ax[1][k] * p[1] + ax[2][k] * p[2]);
+    return 0;
+}
+
+// ---- entities -------------------------------------------------------------------------------
+
+static void light_job(r_studio_job_t *job, int light)
+{
+    job->ambient = light > 128 ? 128 : light;
+    job->shade = light;
+    if (job->ambient + job->shade > 192)
+        job->shade = 192 - job->ambient;
+}
+
+// The job of an entity's state (its controllers with the mouth shut); 0 when nothing is drawn.
+static int entity_job(const studio_t *m, const vec3_t org, const vec3_t ang, const entity_state_t *s,
+                      double anim_clock, uint8_t ctl[5], r_studio_job_t *job)
+{
+    // the game hides entities by making them fully transparent
+    if (s->rendermode != RM_NORMAL && s->renderamt <= 0)
+        return 0;
+    memset(job, 0, sizeof(*job));
+    job->seq = s->sequence >= 0 && s->sequence < m->numseq ? s->sequence : 0;
+    job->body = s->body;
+    job->skin = s->skin;
+    job->frame = studio_frame(m, job->seq, (float)s->frame, anim_clock - s->animtime, s->framerate);
+    job->blend[0] = s->blending[0];
+    job->blend[1] = s->blending[1];
+    memcpy(ctl, s->controller, 4);
+    ctl[4] = 0;
+    job->ctl = ctl;
+    memcpy(job->origin, org, sizeof(vec3_t));
+    memcpy(job->angles, ang, sizeof(vec3_t));
+    job->scale = s->scale > 0 && s->scale < 100 ? s->scale : 1.0f;
+    return 1;
+}
+
+static float seq_radius(const studio_t *m, int seq)
+{
+    if (m->numseq < 1)
+        return 16;
+    const studio_seq_t *sq = &m->seqs[seq];
+    float r2 = 0;
+    for (int k = 0; k < 3; k++) {
+        float a = fabsf(sq->bbmin[k]) > fabsf(sq->bbmax[k]) ? fabsf(sq->bbmin[k]) : fabsf(sq->bbmax[k]);
+        r2 += a * a;
+    }
+    return sqrtf(r2) + 16;   // a margin for limbs outside the sequence box
+}
+
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
                      const entity_state_t *s, double anim_clock, int light)
 {
-    const studio_t *m = &sm->mdl;
-    // the game hides entities by making them fully transparent
-    if (s->rendermode != RM_NORMAL && s->renderamt <= 0)
+    r_studio_job_t job;
+    uint8_t ctl[5];
+    if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
         return;
-    float scale = s->scale > 0 && s->scale < 100 ? s->scale : 1.0f;
-    int seq = s->sequence >= 0 && s->sequence < m->numseq ? s->sequence : 0;
-    float radius = 16;
-    if (m->numseq > 0) {
-        const studio_seq_t *sq = &m->seqs[seq];
-        float r2 = 0;
-        for (int k = 0; k < 3; k++) {
-            float a = fabsf(sq->bbmin[k]) > fabsf(sq->bbmax[k]) ? fabsf(sq->bbmin[k]) : fabsf(sq->bbmax[k]);
-            r2 += a * a;
-        }
-        radius = sqrtf(r2) + 16;   // a margin for limbs outside the sequence box
-    }
-    if (!r_sphere_visible(v, org, radius * scale))
+    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale))
         return;
-    r_studio_job_t job = {0};
-    job.seq = seq;
-    job.body = s->body;
-    job.skin = s->skin;
-    job.frame = studio_frame(m, seq, (float)s->frame, anim_clock - s->animtime, s->framerate);
-    memcpy(job.origin, org, sizeof(vec3_t));
-    memcpy(job.angles, ang, sizeof(vec3_t));
-    job.scale = scale;
     job.colormap = v->colormap;
-    job.ambient = light > 128 ? 128 : light;
-    job.shade = light;
-    if (job.ambient + job.shade > 192)
-        job.shade = 192 - job.ambient;
+    light_job(&job, light);
     r_studio_draw(v, sm, &job);
 }
 
-void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, double elapsed, int light)
+int r_studio_entity_attachment(r_studio_model_t *sm, const vec3_t org, const vec3_t ang, const entity_state_t *s,
+                               double anim_clock, int n, vec3_t out)
+{
+    r_studio_job_t job;
+    uint8_t ctl[5];
+    memcpy(out, org, sizeof(vec3_t));
+    if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
+        return -1;
+    return r_studio_attachment(sm, &job, n, out);
+}
+
+void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, int body, double elapsed, int light)
 {
     const studio_t *m = &sm->mdl;
     r_studio_job_t job = {0};
     job.seq = seq >= 0 && seq < m->numseq ? seq : 0;
+    job.body = body;
     // the client starts the sequence when the game asks for it; an unknown start shows it finished (or looping)
     job.frame = studio_frame(m, job.seq, 0, elapsed > 1e6 || !(elapsed >= 0) ? 1e6 : elapsed, 1.0f);
     vec3_t axes[3];
@@ -207,9 +359,228 @@ void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, doubl
     job.axes = (const vec3_t *)axes;
     memcpy(job.origin, v->vieworg, sizeof(vec3_t));
     job.colormap = v->colormap;
-    job.ambient = light < 24 ? 24 : light > 128 ? 128 : light;   // always some light on the weapon
-    job.shade = light;
-    if (job.ambient + job.shade > 192)
-        job.shade = 192 - job.ambient;
+    light_job(&job, light < 24 ? 24 : light);   // always some light on the weapon
+    r_studio_draw(v, sm, &job);
+}
+
+// ---- players --------------------------------------------------------------------------------
+
+// x - (int)(x / 360) * 360: the game's truncating wrap (keeps the sign)
+static float wrap360(float x) { return x - (float)(int)(x / 360.0f) * 360.0f; }
+
+float r_studio_gait_step(r_studio_gait_t *g, const studio_t *m, int gaitseq, float yaw, const float vel[3], float dt)
+{
+    dt = dt > 0 ? (dt < 1 ? dt : 1) : 0;
+    float vx = vel[0], vy = vel[1];
+    float speed = sqrtf(vel[0] * vel[0] + vel[1] * vel[1] + vel[2] * vel[2]);
+    if (!(speed >= 5))   // slower than 5 units a second: standing (the game's estimate)
+        vx = vy = speed = 0;
+    float movement = speed * dt;
+    if (!g->valid) {   // first sight: the legs start where the body faces, or where it goes
+        g->valid = 1;
+        g->gaitframe = 0;
+        g->gaityaw = yaw;
+        movement = 0;
+    }
+    if (vx == 0 && vy == 0) {   // standing: the legs turn after the body, a quarter second behind
+        float d = wrap360(yaw - g->gaityaw);
+        if (d > 180)
+            d -= 360;
+        if (d < -180)
+            d += 360;
+        d *= dt < 0.25f ? dt * 4 : dt;
+        g->gaityaw = wrap360(g->gaityaw + d);
+        movement = 0;
+    } else {   // moving: the legs face the way it goes
+        g->gaityaw = atan2f(vy, vx) * (float)(180.0 / M_PI);
+    }
+    // the torso turns from the legs; past 120 degrees the legs run backwards instead
+    float turn = wrap360(yaw - g->gaityaw);
+    if (turn < -180)
+        turn += 360;
+    if (turn > 180)
+        turn -= 360;
+    if (turn > 120) {
+        g->gaityaw -= 180;
+        movement = -movement;
+        turn -= 180;
+    } else if (turn < -120) {
+        g->gaityaw += 180;
+        movement = -movement;
+        turn += 180;
+    }
+    if (gaitseq > 0 && gaitseq < m->numseq) {
+        const studio_seq_t *gs = &m->seqs[gaitseq];
+        float n = (float)gs->numframes;
+        if (gs->linearmovement[0] > 0)   // the feet keep to the ground: frames by distance
+            g->gaitframe += movement / gs->linearmovement[0] * n;
+        else
+            g->gaitframe += gs->fps * dt;
+        g->gaitframe -= (float)(int)(g->gaitframe / n) * n;
+        if (g->gaitframe < 0)
+            g->gaitframe += n;
+        if (!isfinite(g->gaitframe))
+            g->gaitframe = 0;
+    }
+    return turn;
+}
+
+int r_studio_player_blend(const studio_t *m, int seq, float *pitch)
+{
+    if (m->numseq < 1)
+        return 0;
+    const studio_seq_t *sq = &m->seqs[seq >= 0 && seq < m->numseq ? seq : 0];
+    int blend = (int)(*pitch * 3);
+    if (blend < sq->blendstart[0]) {
+        *pitch -= sq->blendstart[0] / 3.0f;
+        return 0;
+    }
+    if (blend > sq->blendend[0]) {
+        *pitch -= sq->blendend[0] / 3.0f;
+        return 255;
+    }
+    *pitch = 0;
+    if (sq->blendend[0] - sq->blendstart[0] < 0.1f)   // a model without a range
+        return 127;
+    return (int)(255 * ((float)blend - sq->blendstart[0]) / (sq->blendend[0] - sq->blendstart[0]));
+}
+
+#define R_STUDIO_MAX_PMODELS 32
+
+struct r_studio_players_s {
+    uint32_t level_seq;
+    char key[WORLD_MAX_PLAYERS][WORLD_NAME_LEN];   // the model userinfo each player's model is for
+    int model[WORLD_MAX_PLAYERS];                  // index into models, -1 none
+    r_studio_gait_t gait[WORLD_MAX_PLAYERS];
+    char names[R_STUDIO_MAX_PMODELS][WORLD_NAME_LEN];
+    r_studio_model_t *models[R_STUDIO_MAX_PMODELS];   // NULL: looked for, absent
+    int num_models;
+};
+
+r_studio_players_t *r_studio_players_create(void)
+{
+    r_studio_players_t *ps = calloc(1, sizeof(*ps));
+    if (ps)
+        for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
+            ps->model[i] = -1;
+    return ps;
+}
+
+static void players_forget(r_studio_players_t *ps)
+{
+    for (int i = 0; i < ps->num_models; i++)
+        r_studio_free(ps->models[i]);
+    ps->num_models = 0;
+    for (int i = 0; i < WORLD_MAX_PLAYERS; i++) {
+        ps->model[i] = -1;
+        ps->key[i][0] = 0;
+        ps->gait[i].valid = 0;
+    }
+}
+
+void r_studio_players_free(r_studio_players_t *ps)
+{
+    if (!ps)
+        return;
+    players_forget(ps);
+    free(ps);
+}
+
+// A model name the game would accept as a folder name (no path tricks).
+static int plain_model_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > 31 || s[0] == '.')
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        if (!((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || (s[i] >= '0' && s[i] <= '9') ||
+              s[i] == '_' || s[i] == '-' || s[i] == '.'))
+            return 0;
+    return 1;
+}
+
+static int player_model_get(r_studio_players_t *ps, const char *name, vfs_t *fs, const uint8_t *palette)
+{
+    for (int i = 0; i < ps->num_models; i++)
+        if (!strcmp(ps->names[i], name))
+            return ps->models[i] ? i : -1;
+    if (ps->num_models >= R_STUDIO_MAX_PMODELS)
+        return -1;
+    int i = ps->num_models++;
+    snprintf(ps->names[i], sizeof ps->names[i], "%s", name);
+    ps->models[i] = NULL;
+    char path[WORLD_NAME_LEN * 3];
+    snprintf(path, sizeof path, "models/player/%s/%s.mdl", name, name);
+    size_t size = 0;
+    uint8_t *bytes = fs ? vfs_load(fs, path, &size) : NULL;
+    if (!bytes)
+        return -1;   // remembered as absent: the entity's own model stands in
+    char err[160];
+    ps->models[i] = size >= 4 && !memcmp(bytes, "IDST", 4)
+                        ? r_studio_load(bytes, size, path, fs, palette, err, sizeof err)
+                        : NULL;
+    free(bytes);
+    return ps->models[i] ? i : -1;
+}
+
+void r_studio_players_update(r_studio_players_t *ps, const world_t *w, vfs_t *fs, const uint8_t *palette)
+{
+    if (!ps || w->game != GAME_GOLDSRC)
+        return;
+    if (ps->level_seq != w->level_seq) {
+        players_forget(ps);
+        ps->level_seq = w->level_seq;
+    }
+    for (int i = 0; i < WORLD_MAX_PLAYERS; i++) {
+        const char *name = w->players[i].skin;
+        if (!strcmp(name, ps->key[i]))
+            continue;
+        snprintf(ps->key[i], sizeof ps->key[i], "%s", name);
+        ps->model[i] = plain_model_name(name) ? player_model_get(ps, name, fs, palette) : -1;
+    }
+}
+
+void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
+                     const vec3_t org, const vec3_t ang, const entity_state_t *s, const vec3_t vel,
+                     double anim_clock, int light)
+{
+    if (!ps || player < 0 || player >= WORLD_MAX_PLAYERS) {
+        if (fallback)
+            r_studio_entity(v, fallback, org, ang, s, anim_clock, light);
+        return;
+    }
+    r_studio_model_t *sm = ps->model[player] >= 0 ? ps->models[ps->model[player]] : fallback;
+    if (!sm)
+        return;
+    const studio_t *m = &sm->mdl;
+    r_studio_job_t job;
+    uint8_t ctl[5];
+    if (!entity_job(m, org, ang, s, anim_clock, ctl, &job))
+        return;
+    r_studio_gait_t *g = &ps->gait[player];
+    if (g->valid && (v->time < g->last_time || v->time > g->last_time + 1))
+        g->valid = 0;   // a seek or a long absence: start afresh
+    float dt = g->valid ? (float)(v->time - g->last_time) : 0;
+    if (s->gaitsequence > 0) {
+        // the aim: the blend by the pitch, the rest of the pitch turns the model
+        float pitch = job.angles[0];
+        job.blend[0] = (float)r_studio_player_blend(m, job.seq, &pitch);
+        job.angles[0] = pitch;
+        float turn = r_studio_gait_step(g, m, s->gaitsequence, ang[1], vel, dt);
+        int c = (int)((turn / 4.0f + 30.0f) / (60.0f / 255.0f));
+        c = c < 0 ? 0 : c > 255 ? 255 : c;
+        memset(ctl, c, 4);
+        job.angles[1] = g->gaityaw < 0 ? g->gaityaw + 360 : g->gaityaw;   // the model faces with its legs
+        job.gaitseq = s->gaitsequence < m->numseq ? s->gaitsequence : 0;
+        job.gaitframe = g->gaitframe;
+    } else {
+        memset(ctl, 127, 4);   // no gait: the torso straight
+        g->valid = 0;
+    }
+    g->last_time = v->time;
+    if (!r_sphere_visible(v, org, seq_radius(m, job.seq) * job.scale))
+        return;
+    job.colormap = v->colormap;
+    light_job(&job, light);
     r_studio_draw(v, sm, &job);
 }

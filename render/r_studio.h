@@ -16,6 +16,8 @@ typedef struct r_studio_model_s {
     r_cvert_t *view;        // numverts: view-space positions
     d_vert_t *proj;         // numverts: projected (where view z >= R_NEAR_Z)
     float *nlight;          // numnorms: light row per normal
+    float (*chrome)[2][3];  // numbones: the chrome s (right) and t (up) directions in model space
+    uint8_t has_chrome;     // a texture is STUDIO_NF_CHROME: chrome directions are made per draw
     uint8_t flat;           // texel of the stand-in texture of models without textures
 } r_studio_model_t;
 
@@ -29,6 +31,10 @@ void r_studio_free(r_studio_model_t *sm);
 typedef struct {
     int seq, body, skin;
     float frame;               // in the sequence's frames (studio_frame)
+    float blend[2];            // 0..255, as entity_state_t.blending
+    const uint8_t *ctl;        // controllers 0..3 and the mouth (5 bytes), NULL: the model's resting settings
+    int gaitseq;               // players: the legs' sequence (0 none) at gaitframe
+    float gaitframe;
     vec3_t origin, angles;     // entity angles, as the game sends them
     const vec3_t *axes;        // if set: forward, right, up used instead of angles (view model)
     float scale;               // 0 = 1
@@ -37,10 +43,53 @@ typedef struct {
 } r_studio_job_t;
 
 void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job);
+// Attachment n of a job's pose in world space (as StudioCalcAttachments: muzzle flashes, beams); poses
+// into sm's buffers. -1 (and the job's origin) when the model has no attachment n.
+int r_studio_attachment(r_studio_model_t *sm, const r_studio_job_t *job, int n, vec3_t out);
+// The chrome texel (s, t) of a model-space normal, for chrome directions made by r_studio_chrome_dirs
+// from the bone's world position, the view origin and the view's right vector (the engine's
+// SetupChrome: texels (n . right + 1) * 32 and (n . up + 1) * 32).
+void r_studio_chrome_dirs(const float bone_world[3], const float vieworg[3], const float vright[3],
+                          float right[3], float up[3]);
+void r_studio_chrome_texel(const float normal[3], const float right[3], const float up[3], float *s, float *t);
 // An entity: frame from the state's animtime on the game's clock `anim_clock`, light at its origin.
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
                      const entity_state_t *s, double anim_clock, int light);
-// The view model (weapon): sequence `seq` started `elapsed` seconds ago, at the eye, turned with the view.
-void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, double elapsed, int light);
+// Its attachment n in world space, posed as r_studio_entity would draw it.
+int r_studio_entity_attachment(r_studio_model_t *sm, const vec3_t org, const vec3_t ang, const entity_state_t *s,
+                               double anim_clock, int n, vec3_t out);
+// The view model (weapon): sequence `seq` with body `body` started `elapsed` seconds ago, at the eye,
+// turned with the view.
+void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, int body, double elapsed, int light);
+
+// ---- players (GoldSrc clients): their own models and their legs ----------------------------------
+
+// The player renderer's state of one player's legs.
+typedef struct {
+    float gaityaw;             // where the legs face (degrees)
+    float gaitframe;           // in the gait sequence's frames
+    double last_time;          // drawing time of the last step
+    uint8_t valid;
+} r_studio_gait_t;
+
+// One step of StudioEstimateGait + StudioProcessGait for a player whose body faces `yaw` and moves
+// at `vel` (units/s) over dt seconds: turns the legs (g->gaityaw), advances g->gaitframe in gait
+// sequence `gaitseq`, and gives the torso's turn against the legs (degrees, -120..120).
+float r_studio_gait_step(r_studio_gait_t *g, const studio_t *m, int gaitseq, float yaw, const float vel[3], float dt);
+// StudioPlayerBlend: the blend (0..255) of sequence `seq` for a player's pitch; *pitch keeps what
+// the blend cannot show (0 inside the sequence's range).
+int r_studio_player_blend(const studio_t *m, int seq, float *pitch);
+
+typedef struct r_studio_players_s r_studio_players_t;
+r_studio_players_t *r_studio_players_create(void);
+void r_studio_players_free(r_studio_players_t *ps);
+// After each server frame: players whose `model` userinfo (world_player_t.skin) changed get
+// models/player/NAME/NAME.mdl (allocation only then); a new level forgets them all.
+void r_studio_players_update(r_studio_players_t *ps, const world_t *w, vfs_t *fs, const uint8_t *palette);
+// Draw player `player` (0-based client number): its own model when it has one, else `fallback`,
+// legs by its gait sequence and velocity, torso by the controllers, aim by the blend.
+void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
+                     const vec3_t org, const vec3_t ang, const entity_state_t *s, const vec3_t vel,
+                     double anim_clock, int light);
 
 #endif

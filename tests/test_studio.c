@@ -213,6 +213,7 @@ static void test_render(void **state)
     entity_state_t e;
     entity_state_clear(&e);
     e.framerate = 1;
+    memset(e.controller, 127, 4);   // as the game's servers set them: the head straight
     // barney facing the camera, walking; a scientist turned aside; a crossbow on the floor
     vec3_t org = {110, 25, -36}, ang = {0, 200, 0};
     r_studio_entity(&s.v, barney, org, ang, &e, 0.3, 160);
@@ -236,6 +237,212 @@ static void test_render(void **state)
     tu_golden("studio scene", out, "tests/golden/studio_scene.png", 0.01);
     r_studio_free(barney);
     r_studio_free(sci);
+    r_studio_free(gun);
+    vfs_free(fs);
+    tu_scene_free(&s);
+}
+
+
+// ---- the game's rules: controllers, blends, gait, chrome, attachments ---------------------------
+
+// Angle (degrees) of the rotation between two bone matrices.
+static double rot_between(const float a[3][4], const float b[3][4])
+{
+    double tr = 0;
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            tr += (double)a[k][i] * b[k][i];   // trace of a^T b
+    double c = (tr - 1) / 2;
+    c = c > 1 ? 1 : c < -1 ? -1 : c;
+    return acos(c) * 180.0 / M_PI;
+}
+
+static void test_rules(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    studio_t m;
+    char err[256] = "";
+    // barney's controller 0 turns bone 21 (his neck) about x, -60..60 degrees over 0..255
+    assert_int_equal(load(&m, "goldsrc/valve", "models/barney.mdl", NULL, err, sizeof err), 0);
+    assert_int_equal(m.controllers[0].bone, 21);
+    assert_true(fabsf(studio_controller_value(&m, 0, 255) - 60.0f) < 1e-4f);
+    assert_true(fabsf(studio_controller_value(&m, 0, 0) + 60.0f) < 1e-4f);
+    assert_true(fabsf(studio_controller_value(&m, 0, 127) + 0.2353f) < 1e-3f);
+    // the mouth (controller 1, slot 4): 0..45 degrees over 0..64
+    assert_true(fabsf(studio_controller_value(&m, 1, 32) - 22.5f) < 1e-4f);
+    studio_pose_t p;
+    assert_int_equal(studio_pose_alloc(&m, &p), 0);
+    uint8_t c0[5] = {127, 0, 0, 0, 0}, c1[5] = {255, 0, 0, 0, 0};
+    studio_pose(&m, &p, 0, 0, 0, c0, 0);
+    float rest[3][4];
+    memcpy(rest, p.bones[21], sizeof rest);
+    studio_pose(&m, &p, 0, 0, 0, c1, 0);
+    double turned = rot_between((const float(*)[4])rest, (const float(*)[4])p.bones[21]);
+    print_message("barney bone 21: controller 127 -> 255 turns it %.3f degrees\n", turned);
+    assert_true(fabs(turned - 60.2353) < 0.01);
+    studio_pose(&m, &p, 0, 0, 0, c0, 0);
+    float par[3][4];
+    memcpy(par, p.bones[m.bones[21].parent], sizeof par);
+    studio_pose(&m, &p, 0, 0, 0, c1, 0);
+    assert_true(rot_between((const float(*)[4])par, (const float(*)[4])p.bones[m.bones[21].parent]) < 0.05);   // its parent stays
+    studio_pose_free(&p);
+    studio_free(&m);
+
+    // gordon's aim_2 (sequence 14) blends two poses, -45..45 degrees of aim
+    assert_int_equal(load(&m, "goldsrc/valve", "models/player/gordon/gordon.mdl", NULL, err, sizeof err), 0);
+    assert_int_equal(studio_pose_alloc(&m, &p), 0);
+    assert_int_equal(m.seqs[14].numblends, 2);
+    int hand = -1;   // a vertex on "Bip01 R Hand"
+    for (int i = 0; i < m.numbones && hand < 0; i++)
+        if (!strcmp(m.bones[i].name, "Bip01 R Hand"))
+            for (int k = 0; k < m.numverts; k++)
+                if (m.vert_bone[k] == i) {
+                    hand = k;
+                    break;
+                }
+    assert_true(hand >= 0);
+    float z[3];
+    for (int b = 0; b < 3; b++) {
+        studio_anim_t a = {14, 0, {127.5f * (float)b, 0}, NULL, 0, 0, 0};
+        studio_pose_anim(&m, &p, &a);
+        z[b] = p.verts[hand][2];
+        print_message("aim_2 blend %5.1f: hand vertex %d at %.3f %.3f %.3f\n", 127.5 * b, hand,
+                      (double)p.verts[hand][0], (double)p.verts[hand][1], (double)p.verts[hand][2]);
+    }
+    // pinned from the printed poses: 255 aims up, the hand 9.7 units higher than at 0
+    assert_true(fabsf(z[0] - 5.976f) < 0.01f && fabsf(z[1] - 8.476f) < 0.01f && fabsf(z[2] - 15.656f) < 0.01f);
+    // the player renderer's blend from the pitch: pitch * 3 inside -45..45, the rest turns the model
+    float pitch = 10;
+    assert_int_equal(r_studio_player_blend(&m, 14, &pitch), 212);   // 255 * (30 + 45) / 90
+    assert_true(pitch == 0);
+    pitch = 20;
+    assert_int_equal(r_studio_player_blend(&m, 14, &pitch), 255);
+    assert_true(fabsf(pitch - 5) < 1e-5f);
+    // the gait bones: the legs (and the pelvis's other children), not the spine and what hangs on it
+    int spine = -1, thigh = -1;
+    for (int i = 0; i < m.numbones; i++) {
+        if (!strcmp(m.bones[i].name, "Bip01 Spine"))
+            spine = i;
+        if (!strcmp(m.bones[i].name, "Bip01 L Leg"))
+            thigh = i;
+    }
+    assert_true(spine > 0 && thigh > 0 && hand >= 0);
+    assert_int_equal(m.gait_bone[spine], 0);
+    assert_int_equal(m.gait_bone[thigh], 1);
+    assert_int_equal(m.gait_bone[m.vert_bone[hand]], 0);
+
+    // the gait rules: legs face the movement, the torso turns by the rest (at most 120 degrees)
+    r_studio_gait_t g = {0};
+    float vel[3] = {0, 100, 0}, still[3] = {0, 0, 0};
+    float turn = r_studio_gait_step(&g, &m, 13, 0, vel, 0.1f);   // first sight: no steps yet
+    assert_true(fabsf(g.gaityaw - 90) < 1e-4f && fabsf(turn + 90) < 1e-4f);
+    assert_int_equal((int)((turn / 4.0f + 30.0f) / (60.0f / 255.0f)), 31);   // the torso controllers
+    turn = r_studio_gait_step(&g, &m, 13, 0, vel, 0.1f);   // 10 units of "walk" (56.5 units a cycle of 24)
+    assert_true(fabsf(g.gaitframe - 10.0f / 56.5f * 24.0f) < 1e-3f);
+    float back[3] = {-100, 0, 0};   // walking backwards: legs turned round, the cycle runs back
+    turn = r_studio_gait_step(&g, &m, 13, 0, back, 0.1f);
+    assert_true(fabsf(turn) < 1e-4f && fabsf(g.gaityaw - 360) < 1e-4f);
+    assert_true(fabsf(g.gaitframe - (10.0f - 10.0f) / 56.5f * 24.0f) < 1e-3f);
+    r_studio_gait_t h = {0, 0, 0, 1};   // standing, legs at 0, body at 90: a quarter second behind
+    turn = r_studio_gait_step(&h, &m, 13, 90, still, 0.1f);
+    assert_true(fabsf(h.gaityaw - 36) < 1e-4f && fabsf(turn - 54) < 1e-4f);
+    // a pose with the gait: the thigh from "walk", the spine from aim_2
+    studio_anim_t a = {14, 0, {127, 0}, NULL, 0, 13, 6};
+    studio_pose_anim(&m, &p, &a);
+    float th[3][4], hv[3];
+    memcpy(th, p.bones[thigh], sizeof th);
+    memcpy(hv, p.verts[hand], sizeof hv);
+    studio_anim_t w = {13, 6, {0, 0}, NULL, 0, 0, 0};
+    studio_pose_anim(&m, &p, &w);
+    assert_true(memcmp(th, p.bones[thigh], sizeof th) == 0);   // the legs walk
+    float dh = fabsf(hv[2] - p.verts[hand][2]) + fabsf(hv[0] - p.verts[hand][0]);
+    print_message("gait pose: the hand %.2f units from where walking alone puts it\n", (double)dh);
+    assert_true(dh > 2);   // the arms aim
+    studio_pose_free(&p);
+    studio_free(&m);
+
+    // chrome: a bone 100 units ahead of the eye (looking along +x, right = -y)
+    float bone[3] = {100, 0, 0}, eye[3] = {0, 0, 0}, vright[3] = {0, -1, 0}, right[3], up[3], cs, ct;
+    r_studio_chrome_dirs(bone, eye, vright, right, up);
+    assert_true(fabsf(up[2] + 1) < 1e-6f && fabsf(right[1] + 1) < 1e-6f);
+    float n_up[3] = {0, 0, 1}, n_right[3] = {0, -1, 0}, n_eye[3] = {-1, 0, 0};
+    r_studio_chrome_texel(n_up, right, up, &cs, &ct);
+    assert_true(cs == 32 && ct == 0);        // a normal facing up reads the top row's middle
+    r_studio_chrome_texel(n_right, right, up, &cs, &ct);
+    assert_true(cs == 64 && ct == 32);       // facing the eye's right: the right edge
+    r_studio_chrome_texel(n_eye, right, up, &cs, &ct);
+    assert_true(cs == 32 && ct == 32);       // facing the eye: the centre
+
+    // attachments: the 9 mm handgun's muzzle (attachment 0) at the shoot sequence's first frame
+    assert_int_equal(load(&m, "goldsrc/valve", "models/v_9mmhandgun.mdl", NULL, err, sizeof err), 0);
+    assert_int_equal(studio_pose_alloc(&m, &p), 0);
+    studio_pose(&m, &p, 3, 0, 0, NULL, 0);
+    float at[3];
+    assert_int_equal(studio_attachment(&m, &p, 0, at), 0);
+    print_message("v_9mmhandgun attachment 0 (shoot, frame 0): %.3f %.3f %.3f\n", (double)at[0], (double)at[1],
+                  (double)at[2]);
+    assert_true(fabsf(at[0] - 22.982f) < 0.01f && fabsf(at[1] + 3.477f) < 0.01f && fabsf(at[2] + 4.939f) < 0.01f);
+    assert_int_equal(studio_attachment(&m, &p, m.numattachments, at), -1);
+    studio_pose_free(&p);
+    studio_free(&m);
+}
+
+// Gordon walking to his left, aiming up, torso turned to the camera; barney's head turned by his
+// controller; the 9 mm handgun firing with its chrome glove.
+static void test_render_rules(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    tu_scene_t s;
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);
+    vfs_t *fs = vfs_create();
+    assert_true(vfs_add_dir(fs, tu_data("goldsrc/valve")) >= 0);
+    r_studio_model_t *gordon = load_r(fs, "models/player/gordon/gordon.mdl", s.palette);
+    r_studio_model_t *barney = load_r(fs, "models/barney.mdl", s.palette);
+    r_studio_model_t *gun = load_r(fs, "models/v_9mmhandgun.mdl", s.palette);
+    r_studio_players_t *ps = r_studio_players_create();
+    assert_non_null(ps);
+    entity_state_t e;
+    entity_state_clear(&e);
+    e.framerate = 1;
+    e.sequence = 14;       // aim_2
+    e.gaitsequence = 13;   // walk
+    // facing the camera (yaw 180), pitch 10 (the game sends a third of the view's), moving along -y
+    vec3_t org = {100, 22, -30}, ang = {10, 180, 0}, vel = {0, -150, 0};
+    for (int i = 0; i < 4; i++) {   // four frames of 0.05 s: the legs take steps
+        s.v.time = 0.05 * i;
+        tu_scene_clear(&s);
+        r_studio_player(&s.v, ps, 0, gordon, org, ang, &e, vel, s.v.time, 160);
+    }
+    entity_state_clear(&e);
+    e.framerate = 1;
+    e.controller[0] = 230;   // head turned 48 degrees
+    vec3_t org2 = {110, -30, -36}, ang2 = {0, 180, 0};
+    r_studio_entity(&s.v, barney, org2, ang2, &e, 0, 160);
+    int px = 0;
+    for (int i = 0; i < s.w * s.h; i++)
+        px += s.buf[i] != 0;
+    print_message("studio rules scene: %d pixels\n", px);
+    const char *dir = getenv("DEMOPLAY_MODELS_PNG");
+    char out[512];
+    snprintf(out, sizeof out, "%s/studio_players.png", dir ? dir : "/tmp");
+    tu_scene_write(&s, out);
+    tu_golden("studio players", out, "tests/golden/studio_players.png", 0.01);
+
+    tu_scene_clear(&s);
+    r_studio_view_model(&s.v, gun, 3, 0, 0.12, 160);   // "shoot", 0.12 s in: the slide back
+    px = 0;
+    for (int i = 0; i < s.w * s.h; i++)
+        px += s.buf[i] != 0;
+    print_message("view model firing: %d pixels\n", px);
+    snprintf(out, sizeof out, "%s/studio_viewmodel.png", dir ? dir : "/tmp");
+    tu_scene_write(&s, out);
+    assert_in_range(px, 1500, 4000);
+    tu_golden("studio view model", out, "tests/golden/studio_viewmodel.png", 0.01);
+    r_studio_players_free(ps);
+    r_studio_free(gordon);
+    r_studio_free(barney);
     r_studio_free(gun);
     vfs_free(fs);
     tu_scene_free(&s);
@@ -308,6 +515,8 @@ int main(void)
         cmocka_unit_test(test_pinned_counts),
         cmocka_unit_test(test_pose),
         cmocka_unit_test(test_render),
+        cmocka_unit_test(test_rules),
+        cmocka_unit_test(test_render_rules),
         cmocka_unit_test(test_hostile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

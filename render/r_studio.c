@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../assets/pal.h"
+#include "r_hlmodes.h"
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -112,7 +113,7 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
         return;
 
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, job->colormap,
-                       D_LIT, NULL, 0};
+                       D_LIT, job->blend, 0};
     for (int part = 0; part < m->numbodyparts; part++) {
         const studio_submodel_t *sub = studio_body_model(m, part, job->body);
         if (!sub)
@@ -160,8 +161,9 @@ void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, 
                      const entity_state_t *s, double anim_clock, int light)
 {
     const studio_t *m = &sm->mdl;
-    // the game hides entities by making them fully transparent
-    if (s->rendermode != RM_NORMAL && s->renderamt <= 0)
+    // render mode, amount and fx (r_hlmodes.c); fully transparent entities are hidden
+    const uint8_t *blend;
+    if (!r_hl_studio_blend(v->hlmodes, s, 0, v->time, v->vieworg, v->vpn, org, &blend))
         return;
     float scale = s->scale > 0 && s->scale < 100 ? s->scale : 1.0f;
     int seq = s->sequence >= 0 && s->sequence < m->numseq ? s->sequence : 0;
@@ -185,6 +187,7 @@ void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, 
     memcpy(job.origin, org, sizeof(vec3_t));
     memcpy(job.angles, ang, sizeof(vec3_t));
     job.scale = scale;
+    job.blend = blend;
     job.colormap = v->colormap;
     job.ambient = light > 128 ? 128 : light;
     job.shade = light;

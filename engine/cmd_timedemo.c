@@ -131,12 +131,19 @@ int cmd_timedemo(const cli_t *cli)
         json_number(stdout, mx * 1e3);
         printf(",\"p99_ms\":");
         json_number(stdout, p99 * 1e3);
-        printf(",\"peak_memory_kib\":%ld}\n", peak_kib);
+        printf(",\"peak_memory_kib\":%ld", peak_kib);
+        if (r && r_level_tables_ms(r) >= 0) {
+            printf(",\"level_tables_ms\":");
+            json_number(stdout, r_level_tables_ms(r));
+        }
+        printf("}\n");
     } else {
         printf("%zu frames %5.1f seconds %5.1f fps\n", n, total, fps);
         printf("frame time: min %.3f ms, avg %.3f ms, max %.3f ms, 99th percentile %.3f ms\n", mn * 1e3, avg * 1e3,
                mx * 1e3, p99 * 1e3);
         printf("peak memory: %.1f MiB\n", (double)peak_kib / 1024.0);
+        if (r && r_level_tables_ms(r) >= 0)
+            printf("level blend tables (GoldSrc render modes): built in %.1f ms\n", r_level_tables_ms(r));
     }
     free(ft);
     player_destroy(p);

@@ -48,8 +48,10 @@ static inline void put_mode(const renderer_t *r, int mode, uint8_t *dst, float *
         }
     } else if (mode == R_DRAW_BLEND33) {
         *dst = r->pal.alphamap[t * 256 + *dst];
-    } else {
+    } else if (mode == R_DRAW_BLEND66) {
         *dst = r->pal.alphamap[*dst * 256 + t];
+    } else if (t != 255) {   // GoldSrc's modes: '{' texels stay see-through
+        *dst = r->draw_table[(mode == R_DRAW_COLOR ? r->draw_color : t) * 256 + *dst];
     }
 }
 

@@ -68,6 +68,12 @@ void r_world_setup(renderer_t *r)
                  strncmp(tn, "*tele", 5))
             r->faces[i].trans_mode = water;
     }
+    // GoldSrc's '{' textures on the world: index 255 is a hole (fences, grates,
+    // ladders), drawn masked after the solid world so that what is behind shows.
+    if (b->version == 30)
+        for (int i = 0; i < b->num_faces; i++)
+            if (b->textures[b->texinfo[b->faces[i].texinfo].texture].name[0] == '{')
+                r->faces[i].trans_mode = R_DRAW_MASKED;
     r->framecount = 1;
     r->oldviewleaf = -2;
     r_surf_reset(r);
@@ -577,6 +583,37 @@ static float lerp_angle(float a, float b, float frac)
     return a + d * frac;
 }
 
+// GoldSrc: the draw mode of a brush entity by its render mode and amount (after
+// its renderfx), with r->draw_table / draw_color set for the blends; -1: not drawn.
+static int hl_brush_mode(renderer_t *r, const entity_state_t *s, int entnum, const float *org)
+{
+    if (s->rendermode == RM_NORMAL)
+        return R_DRAW_OPAQUE;
+    int amt = r_hl_fx_amount(s, entnum, r->time, r->vieworg, r->vpn, org);
+    if (amt <= 0)
+        return -1;
+    switch (s->rendermode) {
+    case RM_SOLID:   // kRenderTransAlpha: '{' holes, otherwise solid
+        return R_DRAW_MASKED;
+    case RM_TEXTURE: {
+        int l = r_hl_alpha_level(amt);
+        if (l > HL_ALPHA_LEVELS)
+            return R_DRAW_MASKED;
+        r->draw_table = r_hl_table(r->hl, HL_BLEND_ALPHA, amt);
+        return R_DRAW_TABLE;
+    }
+    case RM_COLOR: {   // the render colour, not the texture, at the amount
+        int l = r_hl_alpha_level(amt);
+        r->draw_table = r->hl->alpha[(l > HL_ALPHA_LEVELS ? HL_ALPHA_LEVELS : l) - 1];
+        r->draw_color = r_hl_nearest(r->hl, (int)s->rendercolor[0], (int)s->rendercolor[1], (int)s->rendercolor[2]);
+        return R_DRAW_COLOR;
+    }
+    default:   // kRenderGlow and kRenderTransAdd: added at the amount
+        r->draw_table = r_hl_table(r->hl, HL_BLEND_ADD, amt);
+        return R_DRAW_TABLE;
+    }
+}
+
 // The draw mode of a brush entity's faces: GoldSrc render modes, Quake II face flags.
 // Returns -1 for an entity not drawn at all (amount 0).
 static int face_mode(const renderer_t *r, const entity_state_t *s, const bsp_face_t *f)
@@ -599,7 +636,7 @@ static int face_mode(const renderer_t *r, const entity_state_t *s, const bsp_fac
 // see_through: 0 draws the solid faces, 1 the see-through ones (after every solid one,
 // which a see-through face does not hide: it writes no depth).
 static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t *s, const vec3_t org, const vec3_t ang,
-                       int see_through)
+                       int see_through, int entnum)
 {
     const bsp_t *b = r->bsp;
     float rot[3][3];
@@ -636,6 +673,12 @@ static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t
     int clipflags = box_clipflags(r, mins, maxs, 31);
     if (clipflags < 0)
         return;
+    int hl_mode = R_DRAW_OPAQUE;
+    if (r->hl && r->hl->ready) {
+        hl_mode = hl_brush_mode(r, s, entnum, org);
+        if (hl_mode < 0 || (hl_mode >= R_DRAW_BLEND33) != see_through)
+            return;
+    }
     r->entity_frame = s->frame;
     // A see-through entity in a game without a blend table (FitzQuake's alpha on a
     // Quake brush entity): the palette's table, made the first time a level needs it.
@@ -671,7 +714,7 @@ static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t
         const bsp_plane_t *pl = &b->planes[f->plane];
         if (!facing(r, f, dot3(eye, pl->normal) - pl->dist))
             continue;
-        int mode = face_mode(r, s, f);
+        int mode = r->hl && r->hl->ready ? hl_mode : face_mode(r, s, f);
         if (mode < 0 || (mode >= R_DRAW_BLEND33) != see_through)
             continue;
         r->draw_mode = mode;
@@ -696,9 +739,18 @@ static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int se
 
 void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
 {
-    if (!r->bsp || !w->entities)
+    if (!r->bsp)
         return;
-    draw_brush_pass(r, w, frac, 0);
+    // the world's masked faces ('{' fences): solid where drawn, before the models
+    for (int i = 0; i < r->num_trans; i++) {
+        if (r->faces[r->trans_faces[i]].trans_mode != R_DRAW_MASKED)
+            continue;
+        r->draw_mode = R_DRAW_MASKED;
+        draw_face(r, r->trans_faces[i], 31, NULL, NULL);
+    }
+    r->draw_mode = R_DRAW_OPAQUE;
+    if (w->entities)
+        draw_brush_pass(r, w, frac, 0);
 }
 
 // After the models and particles, as Quake's (tyrquake's translucent liquids) and
@@ -710,6 +762,8 @@ void r_draw_see_through(renderer_t *r, const world_t *w, double frac)
         return;
     // the world's see-through faces (Quake II windows, water), far to near
     for (int i = r->num_trans - 1; i >= 0; i--) {
+        if (r->faces[r->trans_faces[i]].trans_mode == R_DRAW_MASKED)
+            continue;
         r->draw_mode = r->faces[r->trans_faces[i]].trans_mode;
         draw_face(r, r->trans_faces[i], 31, NULL, NULL);
     }
@@ -720,13 +774,13 @@ void r_draw_see_through(renderer_t *r, const world_t *w, double frac)
 
 // A model that is a BSP file: drawn by the same code with its level data swapped in.
 static void draw_ext_brush(renderer_t *r, const r_extbsp_t *x, const entity_state_t *s, const vec3_t org,
-                           const vec3_t ang, int see_through)
+                           const vec3_t ang, int see_through, int entnum)
 {
     bsp_t *wb = r->bsp;
     r_face_t *wf = r->faces;
     r->bsp = x->bsp;
     r->faces = x->faces;
-    draw_brush(r, &x->bsp->models[0], s, org, ang, see_through);
+    draw_brush(r, &x->bsp->models[0], s, org, ang, see_through, entnum);
     r->bsp = wb;
     r->faces = wf;
 }
@@ -748,18 +802,18 @@ static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int se
             ang[k] = lerp_angle(ent->prev.angles[k], ent->cur.angles[k], f);
         }
         if (x)
-            draw_ext_brush(r, x, &ent->cur, org, ang, see_through);
+            draw_ext_brush(r, x, &ent->cur, org, ang, see_through, e);
         else
-            draw_brush(r, &r->bsp->models[sm], &ent->cur, org, ang, see_through);
+            draw_brush(r, &r->bsp->models[sm], &ent->cur, org, ang, see_through, e);
     }
     for (int i = 0; i < w->num_statics && w->statics; i++) {
         const entity_state_t *s = &w->statics[i].s;
         int sm = submodel_index(r, w, s->modelindex);
         const r_extbsp_t *x = sm < 0 ? ext_model(r, s->modelindex) : NULL;
         if (sm >= 0)
-            draw_brush(r, &r->bsp->models[sm], s, s->origin, s->angles, see_through);
+            draw_brush(r, &r->bsp->models[sm], s, s->origin, s->angles, see_through, w->num_entities + i);
         else if (x)
-            draw_ext_brush(r, x, s, s->origin, s->angles, see_through);
+            draw_ext_brush(r, x, s, s->origin, s->angles, see_through, w->num_entities + i);
     }
 }
 

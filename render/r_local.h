@@ -21,6 +21,7 @@
 #include "../assets/pal.h"
 #include "r_2d.h"
 #include "r_fsworld.h"
+#include "r_hlmodes.h"
 #include "r_models.h"
 #include "r_view.h"
 #include "render.h"
@@ -72,7 +73,10 @@ enum {
     R_DRAW_OPAQUE = 0,   // texel, and its depth
     R_DRAW_MASKED,       // the same, except texel 255 (GoldSrc '{' textures on solid-mode entities)
     R_DRAW_BLEND33,      // a third of the texel over the pixel (pal.alphamap), depth kept
-    R_DRAW_BLEND66       // two thirds
+    R_DRAW_BLEND66,      // two thirds
+    // GoldSrc's render modes (r_hlmodes.c): texel 255 stays transparent in both
+    R_DRAW_TABLE,        // r->draw_table[texel * 256 + pixel] (alpha or additive), depth kept
+    R_DRAW_COLOR         // r->draw_table[r->draw_color * 256 + pixel]: kRenderTransColor
 };
 
 // The polygon being drawn and its surface, in world space (brush models transformed).
@@ -118,6 +122,9 @@ struct renderer_s {
     int *trans_faces;            // see-through world faces of this frame, drawn after the solid ones
     int num_trans;
     int draw_mode;               // R_DRAW_*, for z-tested surfaces
+    const uint8_t *draw_table;   // R_DRAW_TABLE / R_DRAW_COLOR: the blend table
+    int draw_color;              // R_DRAW_COLOR: the palette index blended
+    r_hlmodes_t *hl;             // GoldSrc levels: blend tables from the level palette (else NULL)
     int *node_visframe;
     int *leaf_visframe;
     uint8_t *pvs;

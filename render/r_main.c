@@ -9,6 +9,7 @@
 #include <stb_image_write.h>
 
 #include "r_local.h"
+#include "../engine/log.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -64,6 +65,7 @@ void r_destroy(renderer_t *r)
     r_skybox_free(r);
     free(r->faces);
     free(r->trans_faces);
+    free(r->hl);
     free(r->node_visframe);
     free(r->leaf_visframe);
     free(r->pvs);
@@ -137,9 +139,19 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
             rc = -1;
         }
     }
+    if (r->hl)
+        r->hl->ready = 0;
     if (r->bsp && r->bsp->has_palette) {
         pal_set(&r->pal, r->bsp->palette, 255);   // 255: '{' textures' see-through index, never lit
         memcpy(r->shown_palette, r->pal.palette, 768);
+        // GoldSrc's render modes: blend tables from this palette, once a level
+        if (!r->hl)
+            r->hl = malloc(sizeof *r->hl);
+        if (r->hl) {
+            r_hl_build(r->hl, r->pal.palette);
+            log_info("%s: render-mode tables (%d alpha, %d additive levels) built in %.1f ms", w->map,
+                     HL_ALPHA_LEVELS, HL_ADD_LEVELS, r->hl->build_ms);
+        }
     }
     r_world_setup(r);
     r_ext_models_load(r, fs, w);
@@ -450,6 +462,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     v->colormap = r->pal.colormap;
     v->palette = r->pal.palette;
     v->alphamap = r->pal.has_alphamap ? r->pal.alphamap : NULL;
+    v->hlmodes = r->hl && r->hl->ready ? r->hl : NULL;
     v->fullbright_start = r->pal.fullbright_start;
     v->time = t;
     v->light_point = r_light_point;
@@ -517,3 +530,5 @@ int r_write_png(const renderer_t *r, const char *path)
     free(rgb);
     return ok ? 0 : -1;
 }
+
+double r_level_tables_ms(const renderer_t *r) { return r->hl && r->hl->ready ? r->hl->build_ms : -1.0; }

@@ -79,6 +79,15 @@ void r_sprite_draw(const r_view_t *v, const spr_t *s, const spr_image_t *im, con
 // The same seen through (alphamap, alpha66 as d_polyctx_t; NULL = opaque).
 void r_sprite_draw_alpha(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
                          const vec3_t angles, const uint8_t *alphamap, int alpha66);
+// Half-Life's sprites (v->hlmodes set): the entity's render mode, amount after its
+// renderfx, scale, and the sprite's texture format (additive, index-alpha, alpha
+// test); kRenderGlow ones hidden behind what is solid at their centre, kept at their
+// size on screen, dimmed with distance and drawn over what is near.
+void r_sprite_draw_hl(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
+                      const vec3_t angles, const entity_state_t *st, int entnum);
+// The blend r_sprite_draw_hl uses: 0 = not drawn; *table NULL = masked opaque.
+int r_sprite_hl_blend(const r_view_t *v, const spr_t *s, const entity_state_t *st, int entnum, const vec3_t origin,
+                      const uint8_t **table, float *scale, float *zscale);
 
 // ---- particles ----
 #define R_MAX_PARTICLES 2048   // Quake's pool (r_part.c MAX_PARTICLES without -particles): a full pool drops new ones

@@ -123,6 +123,7 @@ struct r_models_s {
     r_tsprite_t tsprites[R_MAX_TEMP_SPRITES];
     r_mlight_t lights[R_MAX_MLIGHTS];
     uint32_t rng;
+    int draw_entnum;            // the entity being drawn (GoldSrc's renderfx phase)
     int vw_model, vw_frame, vw_prev_frame;  // view weapon animation
     double vw_start, vw_prev_start;
     int gun_frame, gun_old_frame;          // Quake II: the gun's frame in this and the last server frame
@@ -240,18 +241,17 @@ static void free_model(r_model_t *rm)
 // Half-Life sprites carry their own palette: their pixels are mapped to the
 // level's once, here, so they draw like Quake's (index 255 transparent).
 // Additive ones cannot add on 8 bits: their dark pixels, which would add
-// almost nothing, become transparent instead; index-alpha ones are the
-// palette's last colour where the index (the alpha) is at least half.
+// almost nothing, become transparent instead (r_sprite_draw_hl adds the rest
+// through a table); index-alpha ones keep their index, which is the alpha of the
+// palette's last colour (r_hlmodes.c's index-alpha tables).
 static void sprite_to_level(spr_t *sp, const uint8_t *palette)
 {
     uint8_t map[256];
-    const uint8_t *last = sp->palette + 255 * 3;
-    int solid = pal_nearest(palette, 255, last[0], last[1], last[2]);
     for (int i = 0; i < 256; i++) {
         const uint8_t *c = sp->palette + i * 3;
         int bright = c[0] > c[1] ? (c[0] > c[2] ? c[0] : c[2]) : (c[1] > c[2] ? c[1] : c[2]);
         if (sp->texformat == SPR_TEX_INDEXALPHA)
-            map[i] = (uint8_t)(i >= 128 ? solid : 255);
+            map[i] = (uint8_t)(i < 255 ? i : 254);   // the alpha itself: r_sprite_draw_hl blends by it
         else if ((sp->texformat == SPR_TEX_ALPHATEST && i == 255) || (sp->texformat == SPR_TEX_ADDITIVE && bright < 32))
             map[i] = 255;
         else
@@ -885,6 +885,10 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
         int frame = s->frame;
         if (rules_of(w)->sprite_frames_wrap && frame >= 0 && sp->numframes > 0)
             frame %= sp->numframes;
+        if (v->hlmodes) {   // Half-Life's render modes and sprite formats (r_sprite.c)
+            r_sprite_draw_hl(v, sp, spr_image(sp, frame, t), org, ang, s, m->draw_entnum);
+            return;
+        }
         const uint8_t *amap;
         int a66;
         if (rules_of(w)->q2_looks) {   // R_DrawSprite: anything below 1 through a table, 66 % above 0.33
@@ -975,6 +979,7 @@ static int timed_frame(const r_rules_t *ru, const entity_state_t *s, int frame, 
 static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, const world_entity_t *e,
                                const vec3_t org, const vec3_t ang, int pass)
 {
+    m->draw_entnum = (int)(e - w->entities);
     const r_rules_t *ru = rules_of(w);
     entity_state_t s = e->cur;
     s.frame = timed_frame(ru, &s, s.frame, v->time);
@@ -1615,6 +1620,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         if (s->effects & EF_NODRAW)
             continue;
         const r_model_t *rm = model_of(m, s->modelindex);
+        m->draw_entnum = w->num_entities + i;
         if (rm)
             draw_entity(m, w, v, rm, s->origin, s->angles, s, -1, 0, NULL);
     }

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "r_mlocal.h"
+#include "r_hlmodes.h"
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -21,8 +22,10 @@ void r_sprite_draw(const r_view_t *v, const spr_t *s, const spr_image_t *im, con
     r_sprite_draw_alpha(v, s, im, origin, angles, NULL, 0);
 }
 
-void r_sprite_draw_alpha(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
-                         const vec3_t angles, const uint8_t *alphamap, int alpha66)
+// The sprite's quad, scaled, through the blend table (NULL: masked opaque); zscale > 1
+// lets it pass the depth test nearer than it is (glow sprites are not depth-tested).
+static void sprite_quad(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
+                        const vec3_t angles, const uint8_t *alphamap, int alpha66, float scale, float zscale)
 {
     vec3_t up, right, fwd;
     // cos(1 degree): upright sprites seen from straight above or below have no sensible axes
@@ -71,8 +74,8 @@ void r_sprite_draw_alpha(const r_view_t *v, const spr_t *s, const spr_image_t *i
         break;
     }
     // corners: upper-left at (origin_x, origin_y), x to the right, y up
-    float left = (float)im->origin_x, rgt = left + (float)im->width;
-    float top = (float)im->origin_y, bot = top - (float)im->height;
+    float left = (float)im->origin_x * scale, rgt = left + (float)im->width * scale;
+    float top = (float)im->origin_y * scale, bot = top - (float)im->height * scale;
     const float cu[4] = {top, top, bot, bot}, cr[4] = {left, rgt, rgt, left};
     const float cs[4] = {0, (float)im->width, (float)im->width, 0}, ct[4] = {0, 0, (float)im->height, (float)im->height};
     r_cvert_t q[4];
@@ -89,5 +92,76 @@ void r_sprite_draw_alpha(const r_view_t *v, const spr_t *s, const spr_image_t *i
     }
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, s->pixels + im->offset, im->width,
                        im->height, v->colormap, D_UNLIT_MASKED, alphamap, alpha66};
-    r_draw_poly(v, &ctx, q, 4, 0);
+    if (zscale != 1.0f)
+        r_draw_poly_z(v, &ctx, q, 4, 0, zscale);
+    else
+        r_draw_poly(v, &ctx, q, 4, 0);
+}
+
+void r_sprite_draw_alpha(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
+                         const vec3_t angles, const uint8_t *alphamap, int alpha66)
+{
+    sprite_quad(v, s, im, origin, angles, alphamap, alpha66, 1.0f, 1.0f);
+}
+
+// ---- Half-Life's sprites: render modes, texture formats, glow --------------------
+
+int r_sprite_hl_blend(const r_view_t *v, const spr_t *s, const entity_state_t *st, int entnum, const vec3_t origin,
+                      const uint8_t **table, float *scale, float *zscale)
+{
+    r_hlmodes_t *hl = v->hlmodes;
+    *table = NULL;
+    *scale = st->scale > 0 && st->scale < 100 ? st->scale : 1.0f;
+    *zscale = 1.0f;
+    int amt = st->rendermode == RM_NORMAL ? 255 : r_hl_fx_amount(st, entnum, v->time, v->vieworg, v->vpn, origin);
+    if (amt <= 0)
+        return 0;
+    if (st->rendermode == RM_GLOW) {
+        vec3_t d = {origin[0] - v->vieworg[0], origin[1] - v->vieworg[1], origin[2] - v->vieworg[2]};
+        float dist = sqrtf(dot3(d, d)), z = dot3(d, v->vpn), gs;
+        if (z < R_NEAR_Z)
+            return 0;
+        // the engine traces from the eye to the glow; here the depth buffer at its centre says
+        // whether something solid is nearer
+        int px = (int)(v->xcenter + v->xscale * dot3(d, v->vright) / z);
+        int py = (int)(v->ycenter - v->yscale * dot3(d, v->vup) / z);
+        if (px >= 0 && py >= 0 && px < v->width && py < v->height &&
+            v->zbuffer[(size_t)py * (size_t)v->width + (size_t)px] > 1.0f / z * 1.001f)
+            return 0;
+        amt = (int)((float)amt * r_hl_glow(dist, &gs));
+        *scale *= gs;
+        *zscale = 1.0e6f;
+        if (amt <= 0)
+            return 0;
+    }
+    if (s->texformat == SPR_TEX_INDEXALPHA) {   // the pixel is the alpha of the palette's last colour
+        *table = r_hl_indexalpha(hl, s->palette + 255 * 3, st->rendermode == RM_NORMAL ? 255 : amt);
+        return *table != NULL;
+    }
+    switch (st->rendermode) {
+    case RM_GLOW:
+    case RM_ADDITIVE:
+        *table = r_hl_table(hl, HL_BLEND_ADD, amt);
+        return 1;
+    case RM_TEXTURE:
+    case RM_COLOR:
+        *table = r_hl_table(hl, HL_BLEND_ALPHA, amt);   // NULL at full amount: opaque
+        return 1;
+    case RM_SOLID:
+        return 1;   // alpha test: index 255 out, the rest solid
+    default:        // normal: as the texture format says
+        if (s->texformat == SPR_TEX_ADDITIVE)
+            *table = r_hl_table(hl, HL_BLEND_ADD, 255);
+        return 1;
+    }
+}
+
+void r_sprite_draw_hl(const r_view_t *v, const spr_t *s, const spr_image_t *im, const vec3_t origin,
+                      const vec3_t angles, const entity_state_t *st, int entnum)
+{
+    const uint8_t *table;
+    float scale, zscale;
+    if (!v->hlmodes || !r_sprite_hl_blend(v, s, st, entnum, origin, &table, &scale, &zscale))
+        return;
+    sprite_quad(v, s, im, origin, angles, table, 0, scale, zscale);
 }

@@ -8,6 +8,7 @@
 
 #include "../assets/pal.h"
 #include "../engine/world.h"
+#include "r_hlmodes.h"
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -150,7 +151,7 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
     float flat_l = ambient_rows - 0.8f * shade_rows;
     flat_l = flat_l < 0 ? 0 : flat_l;
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, job->colormap,
-                       D_LIT, NULL, 0};
+                       D_LIT, job->mode_table, 0};
     // additive meshes after the others: they are seen through and write no depth
     for (int pass = 0; pass < 2; pass++)
     for (int part = 0; part < m->numbodyparts; part++) {
@@ -168,7 +169,7 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
             ctx.tex_w = tex ? tex->width : 1;
             ctx.tex_h = tex ? tex->height : 1;
             ctx.mode = flags & (STUDIO_NF_MASKED | STUDIO_NF_ADDITIVE) ? D_LIT_MASKED : D_LIT;
-            ctx.alphamap = additive ? v->alphamap : NULL;
+            ctx.alphamap = additive ? v->alphamap : job->mode_table;   // the entity's render mode, if any
             ctx.alpha66 = additive;
             int bright = flags & STUDIO_NF_FULLBRIGHT, flat = flags & STUDIO_NF_FLATSHADE;
             int chrome = (flags & STUDIO_NF_CHROME) != 0;
@@ -322,12 +323,17 @@ static float seq_radius(const studio_t *m, int seq)
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
                      const entity_state_t *s, double anim_clock, int light)
 {
+    // render mode, amount and fx (r_hlmodes.c); fully transparent entities are hidden
+    const uint8_t *mode_table;
+    if (!r_hl_studio_blend(v->hlmodes, s, 0, v->time, v->vieworg, v->vpn, org, &mode_table))
+        return;
     r_studio_job_t job;
     uint8_t ctl[5];
     if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
         return;
     if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale))
         return;
+    job.mode_table = mode_table;
     job.colormap = v->colormap;
     light_job(&job, light);
     r_studio_draw(v, sm, &job);

@@ -40,6 +40,7 @@ typedef struct {
     float scale;               // 0 = 1
     const uint8_t *colormap;
     int ambient, shade;        // 0..255, as r_alias_job_t
+    const uint8_t *mode_table; // GoldSrc render mode's table (r_hl_studio_blend), NULL = opaque
 } r_studio_job_t;
 
 void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job);

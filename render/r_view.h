@@ -46,6 +46,7 @@ typedef struct {
     const uint8_t *palette;   // 768 RGB
     const uint8_t *alphamap;  // the palette's see-through table (pal_t.alphamap), NULL if it has none
     int fullbright_start;     // first fullbright colour (224 in Quake)
+    struct r_hlmodes_s *hlmodes;   // GoldSrc: render-mode tables (r_hlmodes.h), NULL in other games
     double time;              // demo time being drawn
     // Quake's view: the client's angles before the view roll and the punch
     // (the view weapon turns with these) and the bob in units (cl_bob).

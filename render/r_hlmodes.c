@@ -1,0 +1,191 @@
+// r_hlmodes.c -- Half-Life's render modes and render fx in 8 bits: blend tables from the level palette, fx amounts
+#include "r_hlmodes.h"
+
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "../assets/pal.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1000.0 + (double)ts.tv_nsec / 1.0e6;
+}
+
+static inline int clamp255(int v) { return v < 0 ? 0 : v > 255 ? 255 : v; }
+
+void r_hl_build(r_hlmodes_t *hl, const uint8_t *palette)
+{
+    double t0 = now_ms();
+    memcpy(hl->palette, palette, 768);
+    // inverse colour cube: each 8 x 8 x 8 cell's centre to its nearest colour (not 255)
+    for (int i = 0; i < 32768; i++)
+        hl->inv[i] = (uint8_t)pal_nearest(palette, 255, (i >> 10) << 3 | 4, ((i >> 5) & 31) << 3 | 4, (i & 31) << 3 | 4);
+    for (int l = 0; l < HL_ALPHA_LEVELS; l++) {
+        int a = (l + 1) * 256 / (HL_ALPHA_LEVELS + 1);   // 8.8: the source's share
+        uint8_t *t = hl->alpha[l];
+        for (int s = 0; s < 256; s++) {
+            const uint8_t *cs = palette + s * 3;
+            for (int d = 0; d < 256; d++) {
+                const uint8_t *cd = palette + d * 3;
+                t[s * 256 + d] = r_hl_nearest(hl, (cs[0] * a + cd[0] * (256 - a)) >> 8,
+                                              (cs[1] * a + cd[1] * (256 - a)) >> 8, (cs[2] * a + cd[2] * (256 - a)) >> 8);
+            }
+        }
+    }
+    for (int l = 0; l < HL_ADD_LEVELS; l++) {
+        int a = (l + 1) * 256 / HL_ADD_LEVELS;
+        uint8_t *t = hl->add[l];
+        for (int s = 0; s < 256; s++) {
+            const uint8_t *cs = palette + s * 3;
+            for (int d = 0; d < 256; d++) {
+                const uint8_t *cd = palette + d * 3;
+                t[s * 256 + d] = r_hl_nearest(hl, clamp255(cd[0] + (cs[0] * a >> 8)), clamp255(cd[1] + (cs[1] * a >> 8)),
+                                              clamp255(cd[2] + (cs[2] * a >> 8)));
+            }
+        }
+    }
+    memset(hl->ia_key, 0, sizeof hl->ia_key);
+    hl->ia_next = 0;
+    hl->ready = 1;
+    hl->build_ms = now_ms() - t0;
+}
+
+const uint8_t *r_hl_table(const r_hlmodes_t *hl, hl_blend_t kind, int amount)
+{
+    if (!hl || !hl->ready || amount <= 0)
+        return NULL;
+    if (amount > 255)
+        amount = 255;
+    if (kind == HL_BLEND_ADD) {
+        int l = (amount * HL_ADD_LEVELS + 128) / 256;   // nearest of 1/4 .. 4/4
+        return hl->add[l < 1 ? 0 : l - 1];
+    }
+    int l = r_hl_alpha_level(amount);
+    return l >= 1 && l <= HL_ALPHA_LEVELS ? hl->alpha[l - 1] : NULL;
+}
+
+int r_hl_alpha_level(int amount)
+{
+    if (amount <= 0)
+        return 0;
+    if (amount > 255)
+        amount = 255;
+    int l = (amount * (HL_ALPHA_LEVELS + 1) + 128) / 256;   // nearest of 1/5 .. 4/5, 1
+    return l < 1 ? 1 : l;
+}
+
+const uint8_t *r_hl_indexalpha(r_hlmodes_t *hl, const uint8_t rgb[3], int amount)
+{
+    if (!hl || !hl->ready || amount <= 0)
+        return NULL;
+    int step = amount > 255 ? 15 : amount >> 4;   // 16 amount steps
+    uint32_t key = ((uint32_t)rgb[0] << 24 | (uint32_t)rgb[1] << 16 | (uint32_t)rgb[2] << 8 | (uint32_t)step) + 1;
+    for (int i = 0; i < HL_IA_CACHE; i++)
+        if (hl->ia_key[i] == key)
+            return hl->ia[i];
+    int slot = hl->ia_next;
+    hl->ia_next = (hl->ia_next + 1) % HL_IA_CACHE;
+    int amt = step * 16 + 15;
+    uint8_t *t = hl->ia[slot];
+    for (int i = 0; i < 256; i++) {
+        int a = i * amt / 255;   // 0..255
+        for (int d = 0; d < 256; d++) {
+            const uint8_t *cd = hl->palette + d * 3;
+            if (a == 0) {   // fully transparent: the pixel stays itself
+                t[i * 256 + d] = (uint8_t)d;
+                continue;
+            }
+            t[i * 256 + d] = r_hl_nearest(hl, (rgb[0] * a + cd[0] * (255 - a)) / 255, (rgb[1] * a + cd[1] * (255 - a)) / 255,
+                                          (rgb[2] * a + cd[2] * (255 - a)) / 255);
+        }
+        t[i * 256 + 255] = 255;
+    }
+    hl->ia_key[slot] = key;
+    return t;
+}
+
+// A repeatable stand-in for the engine's random -32..31 (hologram flicker): the
+// entity number and the twentieth of a second.
+static int hl_noise(int entnum, double t)
+{
+    uint32_t h = (uint32_t)entnum * 2654435761u ^ (uint32_t)(int64_t)floor(t * 20.0) * 40503u;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    return (int)(h & 63) - 32;
+}
+
+int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, const float *vieworg, const float *vpn,
+                   const float *org)
+{
+    int amt = s->renderamt;
+    double ofs = (double)entnum * 363.0;   // the engine de-syncs entities by their number
+    int blend;
+    switch (s->renderfx) {
+    case HL_FX_PULSE_SLOW: blend = amt + (int)(16.0 * sin(t * 2.0 + ofs)); break;
+    case HL_FX_PULSE_FAST: blend = amt + (int)(16.0 * sin(t * 8.0 + ofs)); break;
+    case HL_FX_PULSE_SLOW_WIDE: blend = amt + (int)(64.0 * sin(t * 2.0 + ofs)); break;
+    case HL_FX_PULSE_FAST_WIDE: blend = amt + (int)(64.0 * sin(t * 8.0 + ofs)); break;
+    case HL_FX_STROBE_SLOW: blend = (int)(20.0 * sin(t * 4.0 + ofs)) < 0 ? 0 : amt; break;
+    case HL_FX_STROBE_FAST: blend = (int)(20.0 * sin(t * 16.0 + ofs)) < 0 ? 0 : amt; break;
+    case HL_FX_STROBE_FASTER: blend = (int)(20.0 * sin(t * 36.0 + ofs)) < 0 ? 0 : amt; break;
+    case HL_FX_FLICKER_SLOW: blend = (int)(20.0 * (sin(t * 2.0) + sin(t * 17.0 + ofs))) < 0 ? 0 : amt; break;
+    case HL_FX_FLICKER_FAST: blend = (int)(20.0 * (sin(t * 16.0) + sin(t * 23.0 + ofs))) < 0 ? 0 : amt; break;
+    case HL_FX_DISTORT:
+    case HL_FX_HOLOGRAM: {
+        float dist = 1.0f;
+        if (s->renderfx == HL_FX_HOLOGRAM && vieworg && vpn && org)
+            dist = (org[0] - vieworg[0]) * vpn[0] + (org[1] - vieworg[1]) * vpn[1] + (org[2] - vieworg[2]) * vpn[2];
+        if (dist <= 0) {
+            blend = 0;
+        } else {
+            amt = 180;   // the engine forces the amount
+            blend = dist <= 100 ? amt : (int)((1.0f - (dist - 100.0f) * (1.0f / 400.0f)) * (float)amt);
+            blend += hl_noise(entnum, t);
+        }
+        break;
+    }
+    default:   // none, fades and solids (stepped by the server's values), shells, ...
+        blend = amt;
+        break;
+    }
+    return clamp255(blend);
+}
+
+float r_hl_glow(float dist, float *scale)
+{
+    if (dist < 1.0f)
+        dist = 1.0f;
+    float b = 19000.0f / (dist * dist);
+    if (scale)
+        *scale = dist / 200.0f;
+    return b < 0.05f ? 0.05f : b > 1.0f ? 1.0f : b;
+}
+
+int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, const float *vieworg,
+                      const float *vpn, const float *org, const uint8_t **table)
+{
+    *table = NULL;
+    if (s->rendermode == RM_NORMAL)
+        return 1;
+    int amt = r_hl_fx_amount(s, entnum, t, vieworg, vpn, org);
+    if (amt <= 0)
+        return 0;
+    if (!hl || !hl->ready)
+        return 1;
+    switch (s->rendermode) {
+    case RM_TEXTURE:
+    case RM_COLOR:
+        *table = r_hl_table(hl, HL_BLEND_ALPHA, amt);
+        return 1;
+    case RM_GLOW:
+    case RM_ADDITIVE:
+        *table = r_hl_table(hl, HL_BLEND_ADD, amt);
+        return 1;
+    default:
+        return 1;
+    }
+}

@@ -1,0 +1,76 @@
+// r_hlmodes.h -- Half-Life's render modes (kRender*) and render fx (kRenderFx*) in 8 bits
+//
+// GoldSrc blends in true colour; here every blend is a 256 x 256 lookup table
+// built from the level's palette when the level loads (table[src * 256 + dst]),
+// one per mode and amount level, like Quake II's 33/66 % tables:
+//
+//     r_hl_build(&hl, level_palette);                  // once a level (timed: hl.build_ms)
+//     int amt = r_hl_fx_amount(s, entnum, t, vieworg, vpn, origin);   // renderfx applied
+//     const uint8_t *tab = r_hl_table(&hl, HL_BLEND_ADD, amt);        // NULL: opaque / not drawn
+//
+// Index 255 of the level palette is never produced (it is the '{' textures'
+// see-through index).
+#ifndef R_HLMODES_H
+#define R_HLMODES_H
+
+#include <stdint.h>
+
+#include "../engine/world.h"
+
+// kRenderFx* (the SDK's const.h numbering)
+enum {
+    HL_FX_NONE = 0, HL_FX_PULSE_SLOW, HL_FX_PULSE_FAST, HL_FX_PULSE_SLOW_WIDE, HL_FX_PULSE_FAST_WIDE,
+    HL_FX_FADE_SLOW, HL_FX_FADE_FAST, HL_FX_SOLID_SLOW, HL_FX_SOLID_FAST, HL_FX_STROBE_SLOW,
+    HL_FX_STROBE_FAST, HL_FX_STROBE_FASTER, HL_FX_FLICKER_SLOW, HL_FX_FLICKER_FAST, HL_FX_NO_DISSIPATION,
+    HL_FX_DISTORT, HL_FX_HOLOGRAM, HL_FX_DEAD_PLAYER, HL_FX_EXPLODE, HL_FX_GLOW_SHELL, HL_FX_CLAMP_MIN_SCALE
+};
+
+#define HL_ALPHA_LEVELS 4   // alpha tables at 1/5, 2/5, 3/5, 4/5 of the source
+#define HL_ADD_LEVELS 4     // additive tables at 1/4 .. 4/4 of the source
+#define HL_IA_CACHE 8       // index-alpha sprite tables (one per colour and amount step)
+
+typedef enum { HL_BLEND_ALPHA, HL_BLEND_ADD } hl_blend_t;
+
+typedef struct r_hlmodes_s {
+    int ready;
+    uint8_t palette[768];
+    uint8_t inv[32768];     // 5-bit r,g,b (r << 10 | g << 5 | b) -> nearest index 0..254
+    uint8_t alpha[HL_ALPHA_LEVELS][65536];
+    uint8_t add[HL_ADD_LEVELS][65536];
+    // index-alpha sprites: table[i * 256 + dst] = colour over dst at alpha i * amount / 255^2
+    uint8_t ia[HL_IA_CACHE][65536];
+    uint32_t ia_key[HL_IA_CACHE];   // rgb << 8 | amount step; 0 = free
+    int ia_next;
+    double build_ms;        // time the last r_hl_build took
+} r_hlmodes_t;
+
+// Build the tables for a level palette (768 bytes). Fills hl->build_ms.
+void r_hl_build(r_hlmodes_t *hl, const uint8_t *palette);
+// Nearest index (0..254) of an RGB colour, through the 5-bit inverse table.
+static inline uint8_t r_hl_nearest(const r_hlmodes_t *hl, int r, int g, int b)
+{
+    return hl->inv[(r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)];
+}
+// The entity's amount 0..255 at time t after its renderfx, by the engine's rules
+// (CL_FxBlend): pulses, strobes, flickers by the entity number's phase, hologram
+// and distort by the distance along the view (vieworg, vpn), org the entity's origin.
+int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, const float *vieworg, const float *vpn,
+                   const float *org);
+// The table for a blend at amount 0..255; NULL when nothing is to be drawn (amount 0)
+// or, for alpha, when the amount is near enough 255 to draw opaque (r_hl_alpha_level).
+const uint8_t *r_hl_table(const r_hlmodes_t *hl, hl_blend_t kind, int amount);
+// Alpha amount -> 0 (not drawn), 1..HL_ALPHA_LEVELS (table), HL_ALPHA_LEVELS + 1 (opaque).
+int r_hl_alpha_level(int amount);
+// Index-alpha sprite table for colour rgb at amount (built on first use, cached; no
+// allocation). NULL when amount is 0.
+const uint8_t *r_hl_indexalpha(r_hlmodes_t *hl, const uint8_t rgb[3], int amount);
+// The draw-mode hook for studio models: 0 = not drawn; else *table is the blend table
+// for d_polyctx_t.alphamap (alpha66 0), NULL = opaque. TransTexture / TransColor blend
+// by alpha, Glow / TransAdd add, TransAlpha and Normal are solid. hl NULL: opaque.
+int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, const float *vieworg,
+                      const float *vpn, const float *org, const uint8_t **table);
+// Glow sprites (kRenderGlow): brightness 0..1 (19000 / dist^2, 0.05 .. 1) and the
+// scale that keeps their size on screen (dist / 200), dist from the eye.
+float r_hl_glow(float dist, float *scale);
+
+#endif

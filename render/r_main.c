@@ -391,7 +391,9 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
         if (wv->stats[STAT_HEALTH] <= 0 && w->seq > 1)
             ang[2] = 80;   // dead: Quake lays the view on its side
     }
-    if (!wv->intermission)
+    // Quake II's client adds the kick whatever the player's pm_type (a frozen
+    // player, as in opentdm's timeouts, keeps the kick it had)
+    if (!wv->intermission || w->game == GAME_QUAKE2)
         for (int k = 0; k < 3; k++)
             // Quake II's client blends the kick from the last frame's (CL_CalcViewValues);
             // Quake's punch is the frame's, as it came

@@ -90,6 +90,7 @@ enum {
 };
 enum { RF_TRANSLUCENT = 32 };
 enum { PM_FREEZE = 4 };
+enum { PMF_ON_GROUND = 4 };
 
 typedef struct {
     int32_t pm_type;
@@ -1173,6 +1174,7 @@ static void finish_frame(q2_state_t *st, world_t *w)
         memcpy(v->gun_offset, ps->gunoffset, sizeof(v->gun_offset));
         memcpy(v->gun_angles, ps->gunangles, sizeof(v->gun_angles));
         v->intermission = ps->pm_type == PM_FREEZE;
+        v->onground = (ps->pm_flags & PMF_ON_GROUND) != 0;
         if (st->relay && st->view_client >= 0)
             v->entity = st->view_client + 1;
     }

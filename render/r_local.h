@@ -142,6 +142,15 @@ struct renderer_s {
     // at 80 units a second, at most 12 behind; stepped once a server frame
     float step_oldz;
     int step_valid;
+    // Quake II's stair smoothing (the client's predicted step): a step of 8, 12 or
+    // 16 units up on the ground lowers the eye by the step, fading over 100 ms of
+    // the client's clock; taken once a server frame
+    float q2_oldz;               // the player's origin z of the frame before
+    int q2_oldz_valid;
+    float q2_step;               // units; 0 none
+    double q2_step_time;         // demo time the step's frame arrived (its previous frame's time)
+    int q2_step_frames;          // server frames drawn since the step
+    int timedemo;                // r_set_timedemo
     r_extbsp_t ext[R_MAX_EXT_BSP];   // models that are BSP files (r_bsp.c)
     int num_ext;
 

@@ -31,7 +31,6 @@ int cmd_shot(const cli_t *cli)
         return EXIT_INTERNAL;
     }
     r_set_notify(r, cli->notify);
-    r_set_timedemo(r, 1);
     int status = EXIT_OK;
     vfs_t *fs = NULL;
     char mounted_dir[WORLD_NAME_LEN] = "";

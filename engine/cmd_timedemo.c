@@ -43,8 +43,6 @@ int cmd_timedemo(const cli_t *cli)
     }
     int w = cli->width ? cli->width : 640, h = cli->height ? cli->height : 480;
     renderer_t *r = r_create(w, h);
-    if (r)
-        r_set_timedemo(r, 1);
     player_opts_t po = { 0, 0, 0 };   // no snapshots: nothing seeks
     player_t *p = r ? player_create(&d, cli, r, NULL, &po) : NULL;
     size_t cap = 4096, n = 0;

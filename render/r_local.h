@@ -149,8 +149,6 @@ struct renderer_s {
     int q2_oldz_valid;
     float q2_step;               // units; 0 none
     double q2_step_time;         // demo time the step's frame arrived (its previous frame's time)
-    int q2_step_frames;          // server frames drawn since the step
-    int timedemo;                // r_set_timedemo
     r_extbsp_t ext[R_MAX_EXT_BSP];   // models that are BSP files (r_bsp.c)
     int num_ext;
 

@@ -221,16 +221,16 @@ static void step_smoothing(renderer_t *r, const world_t *w)
 // is frozen there, so the predicted origin is the frame's): when the origin is
 // 8, 12 or 16 units (+- 1/8) above the previous frame's, on the ground and
 // moving, the eye is lowered by that step and comes back up linearly over 100 ms
-// of the client's clock (CL_PredictMovement, CL_CalcViewValues). Watching, that
-// clock is the demo's; in a timedemo it advances by the time a frame takes to
-// draw, so a step fades over many server frames (see q2_step_lag).
+// of the client's clock (CL_PredictMovement, CL_CalcViewValues). Watching a demo,
+// that clock is the demo's, and so it is here for every command: a timedemo's
+// clock runs at however fast the machine draws, which a picture of a moment should
+// not depend on (the Quake II references were drawn that way: docs/quake2.md).
 static void q2_step_frame(renderer_t *r, const world_t *w)
 {
     const world_view_t *v = &w->view;
     if (w->game != GAME_QUAKE2 || !v->origin_valid)
         return;
     float z = v->origin[2] - v->ofs[2];
-    r->q2_step_frames++;
     if (r->q2_oldz_valid) {
         float d = (z - r->q2_oldz) * 8;
         int moving = v->velocity[0] != 0 || v->velocity[1] != 0 || v->velocity[2] != 0;
@@ -238,7 +238,6 @@ static void q2_step_frame(renderer_t *r, const world_t *w)
         if (step && moving && v->onground) {
             r->q2_step = roundf(d) / 8;
             r->q2_step_time = w->prev_time;
-            r->q2_step_frames = 0;
         }
     }
     r->q2_oldz = z;
@@ -246,15 +245,11 @@ static void q2_step_frame(renderer_t *r, const world_t *w)
 }
 
 // How far below the player's eye Quake II draws the view at demo time t.
-// Yamagi's timedemo (the reference frames) advanced its clock by 1.15 ms a
-// server frame: measured on opentdm_koldduel1, whose view heights over 31
-// frames fit (frames since the step + 1/2) x 1.15 ms within a unit or two.
-#define Q2_TIMEDEMO_FRAME_MS 1.15
 static float q2_step_lag(const renderer_t *r, double t)
 {
     if (r->q2_step <= 0)
         return 0;
-    double ms = r->timedemo ? (r->q2_step_frames + 0.5) * Q2_TIMEDEMO_FRAME_MS : (t - r->q2_step_time) * 1000;
+    double ms = (t - r->q2_step_time) * 1000;
     if (ms < 0 || ms >= 100)
         return 0;
     return r->q2_step * (float)(100 - ms) / 100;
@@ -283,7 +278,6 @@ void r_clear_transients(renderer_t *r, int from_start)
 }
 
 void r_set_notify(renderer_t *r, int on) { r_2d_set_notify(r->r2d, on); }
-void r_set_timedemo(renderer_t *r, int on) { r->timedemo = on != 0; }
 
 static float lerp_angle(float a, float b, float f)
 {
@@ -353,8 +347,14 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
     if (wv->origin_valid) {
         for (int k = 0; k < 3; k++)
             org[k] = wv->prev_origin[k] + (wv->origin[k] - wv->prev_origin[k]) * (float)frac;
-        if (w->game == GAME_QUAKE2)
-            org[2] -= q2_step_lag(r, t);
+        // Quake II's client shows a step the frame's height less the step's lag (not the
+        // blend between the frames, which would count the step twice); at ten frames a
+        // second the two agree, with slower frames the eye is up after 100 ms
+        float lag = w->game == GAME_QUAKE2 ? q2_step_lag(r, t) : 0;
+        if (lag > 0)
+            org[2] = wv->origin[2] - lag;
+        else if (w->game == GAME_QUAKE2 && r->q2_step > 0 && r->q2_step_time == w->prev_time)
+            org[2] = wv->origin[2];   // this frame's step is done: the frame's height
     } else if (wv->entity > 0 && wv->entity < w->num_entities && w->entities) {
         const world_entity_t *e = &w->entities[wv->entity];
         float f = e->lerp_ok ? (float)frac : 1.0f;

@@ -40,10 +40,6 @@ void r_render(renderer_t *r, const world_t *w, double t);
 void r_clear_transients(renderer_t *r, int from_start);
 // on = 0: the frame shows no notify, chat or centre-print lines (--notify off). Default on.
 void r_set_notify(renderer_t *r, int on);
-// on = 1: the client's clock runs as in a timedemo (each server frame drawn once,
-// as fast as it can be: what `shot` and `timedemo` draw); 0 (default): it runs
-// with the demo's time, as when watching. Only Quake II's stair smoothing reads it.
-void r_set_timedemo(renderer_t *r, int on);
 // The 8-bit frame and the palette (768 bytes, RGB) it is shown with, blends applied.
 const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch);
 const uint8_t *r_palette(const renderer_t *r);

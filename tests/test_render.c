@@ -278,6 +278,37 @@ static void test_kick_blend(void **state)
     world_free(w);
 }
 
+// Quake II's stair smoothing on the demo's clock: a 16-unit step on the ground is
+// the frame's height less the step, coming up over 100 ms. At ten frames a second
+// that is the blend between the frames; two tenths apart, the eye is up after one.
+static void test_q2_stair_smoothing(void **state)
+{
+    (void)state;
+    renderer_t *r = r_create(64, 40);
+    world_t *w = world_create();
+    assert_non_null(r);
+    assert_non_null(w);
+    w->game = GAME_QUAKE2;
+    w->view.origin_valid = 1;
+    w->view.onground = 1;
+    w->view.velocity[0] = 300;
+    w->view.ofs[2] = 22;
+    static const double times[4] = { 1.0, 1.1, 1.2, 1.4 };
+    static const float feet[4] = { 0, 0, 16, 32 };
+    for (int i = 0; i < 4; i++) {
+        world_begin_frame(w, times[i]);
+        w->view.origin[2] = feet[i] + 22;
+        r_frame(r, w);
+    }
+    // the last step, 16 up between 1.2 and 1.4: lagging 16 x (1 - ms / 100)
+    r_render(r, w, 1.25);
+    assert_float_equal(r->view.vieworg[2], 32 + 22 - 8, 1e-3);   // 50 ms into it: 8 below
+    r_render(r, w, 1.35);
+    assert_float_equal(r->view.vieworg[2], 32 + 22, 1e-3);       // done after 100 ms (a blend would say 28)
+    r_destroy(r);
+    world_free(w);
+}
+
 // Perspective: a floor plane seen at an angle; every pixel's texel must match the
 // exact ray-plane intersection within one texel (16-pixel subdivision error).
 static void test_perspective_texture_coords(void **state)
@@ -597,6 +628,7 @@ int main(void)
         cmocka_unit_test(test_stair_smoothing),
         cmocka_unit_test(test_sky_rotation),
         cmocka_unit_test(test_kick_blend),
+        cmocka_unit_test(test_q2_stair_smoothing),
         cmocka_unit_test(test_brush_entity_alpha),
         cmocka_unit_test(test_golden_bsp_items),
         cmocka_unit_test(test_golden_view_weapon),

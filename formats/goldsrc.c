@@ -986,6 +986,9 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     world_fx_event_t *fx = &ev->u.fx;
     fx->kind = te_kind(t);
     fx->raw_type = t;
+    memcpy(fx->args, iv, sizeof fx->args);
+    if (nc >= 9)
+        memcpy(fx->pos3, c + 6, sizeof(vec3_t));
     // the fields the renderer needs, by layout: entity-first beams, then positions
     int first_short_is_ent = (t == 1 || t == 8 || t == 22 || t == 24 || t == 28 || t == 99 || t == 105);
     if (first_short_is_ent)
@@ -1011,6 +1014,7 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     case 122: fx->color = iv[1]; fx->count = iv[0]; break;
     default: break;
     }
+    hl_tempent_sounds(w, t, c, iv, ev_seed(++s->event_count * 0x85ebca6bU ^ (uint32_t)t));
     return 0;
 }
 

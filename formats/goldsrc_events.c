@@ -214,3 +214,29 @@ int hl_event_emit(world_t *w, const char *script, const world_game_event_t *args
     }
     return 1;
 }
+
+// The engine's R_RicochetSound: one of ric1..5 at full volume, normal attenuation.
+static const char *const ric[5] = {"weapons/ric1.wav", "weapons/ric2.wav", "weapons/ric3.wav", "weapons/ric4.wav",
+                                   "weapons/ric5.wav"};
+
+void hl_tempent_sounds(world_t *w, int t, const float pos[3], const int32_t *iv, uint32_t seed)
+{
+    world_game_event_t a;
+    memset(&a, 0, sizeof a);
+    memcpy(a.origin, pos, sizeof(vec3_t));
+    uint32_t x = seed | 1u;
+    switch (t) {
+    case 3:   // TE_EXPLOSION: flags byte 4 = TE_EXPLFLAG_NOSOUND
+        if (!(iv[3] & 4)) {
+            static const char *const ex[3] = {"weapons/explode3.wav", "weapons/explode4.wav", "weapons/explode5.wav"};
+            play(w, &a, ex[next(&x) % 3], 0, 1.0f, 1.0f);
+        }
+        break;
+    case 2: case 109: case 111:   // TE_GUNSHOT, TE_GUNSHOTDECAL, TE_ARMOR_RICOCHET
+        play(w, &a, ric[next(&x) % 5], 0, 1.0f, 1.0f);
+        break;
+    case 9:   // TE_SPARKS: the engine's spark shower is silent; the game plays its own
+    default:
+        break;
+    }
+}

@@ -17,4 +17,9 @@ int hl_event_known(const char *script);
 // plays (EV_SOUND by name). Returns 1 when the name was known, 0 when only the event was queued.
 int hl_event_emit(world_t *w, const char *script, const world_game_event_t *args);
 
+// The sounds the engine plays for a temp entity of type t (TE_EXPLOSION's explode3..5 unless its
+// flags say no sound, the ricochets of TE_GUNSHOT / TE_GUNSHOTDECAL / TE_ARMOR_RICOCHET ...):
+// EV_SOUND by name at pos. iv: the message's shorts and bytes in order.
+void hl_tempent_sounds(world_t *w, int t, const float pos[3], const int32_t *iv, uint32_t seed);
+
 #endif

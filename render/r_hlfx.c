@@ -414,7 +414,7 @@ static void game_event(r_hlfx_t *fx, const world_t *w, const world_game_event_t 
 {
     if (e->name >= WORLD_TEXT_ARENA || !r_hlfx_event_flashes(w->text_arena + e->name))
         return;
-    // EF_MUZZLEFLASH's light (Quake's numbers, which the engine kept): 200 + rand & 31, 0.1 s,
+    // EF_MUZZLEFLASH's light (Quake's numbers, which GoldSrc's client descends from): 200 + rand & 31, 0.1 s,
     // minlight 32; at the muzzle of the view model, or in front of another player
     float radius = 200 + (float)(rnd(fx) & 31);
     if (e->local) {

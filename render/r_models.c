@@ -95,7 +95,7 @@ enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_AN
 static const r_rules_t r_rules[GAME_COUNT] = {
     // the player's own model is seen only in mirrors; weapon models only through the eyes;
     // beams are lasers, not models
-    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1},
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1, 0},
     [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0},
     [GAME_GOLDSRC] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 };

@@ -9,7 +9,11 @@
 
 #include "formats/decoder.h"
 #include "formats/goldsrc_events.h"
+#include "engine/vfs.h"
 #include "engine/world.h"
+#include "render/r_hlfx.h"
+#include "render/r_view.h"
+#include "render/render.h"
 
 extern const decoder_t hl_decoder;
 
@@ -213,10 +217,206 @@ static void test_crossfire_export_shots(void **state)
     free(wav);
 }
 
+
+// ---- the effects: values of the pools and a golden of c1a0 with synthetic events ------------
+
+static world_fx_event_t *tempent(world_t *w, int type, float x, float y, float z)
+{
+    world_event_t *ev = world_add_event(w, type == 27 ? EV_DLIGHT : EV_TEMPENT);
+    assert_non_null(ev);
+    ev->u.fx.raw_type = type;
+    ev->u.fx.origin[0] = x;
+    ev->u.fx.origin[1] = y;
+    ev->u.fx.origin[2] = z;
+    return &ev->u.fx;
+}
+
+static void game_event(world_t *w, const char *name, int local)
+{
+    world_event_t *ev = world_add_event(w, EV_GAMEEVENT);
+    assert_non_null(ev);
+    size_t n = strlen(name);
+    memcpy(w->text_arena + w->text_used, name, n + 1);
+    ev->u.game.name = w->text_used;
+    w->text_used += (uint32_t)(n + 1);
+    ev->u.game.entity = 1;
+    ev->u.game.local = (uint8_t)local;
+}
+
+static void test_pool_values(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    world_begin_frame(w, 2.0);
+    world_fx_event_t *e = tempent(w, 3, 100, 0, 0);   // TE_EXPLOSION sprite 5, scale 1.0, 15 fps, flags 0
+    e->args[0] = 5;
+    e->args[1] = 10;
+    e->args[2] = 15;
+    e = tempent(w, 2, 0, 100, 0);   // TE_GUNSHOT: 20 dust points
+    e = tempent(w, 0, 0, 0, 0);     // TE_BEAMPOINTS to (0, 0, 100): sprite 6, life 0.5 s, width 2, red, 200
+    e->end[2] = 100;
+    e->args[0] = 6;
+    e->args[3] = 5;
+    e->args[4] = 20;
+    e->args[6] = 255;
+    e->args[9] = 200;
+    e = tempent(w, 23, 0, 0, 50);   // TE_GLOWSPRITE sprite 7: life 1 s, scale 0.5, brightness 100
+    e->args[0] = 7;
+    e->args[1] = 10;
+    e->args[2] = 5;
+    e->args[3] = 100;
+    e = tempent(w, 27, 0, 0, 0);    // TE_DLIGHT: radius 150, 0.2 s, decay 100 / s
+    e->radius = 150;
+    e->duration = 0.2f;
+    e->args[5] = 10;
+    e = tempent(w, 3, NAN, 0, 0);   // a damaged one: left out
+    game_event(w, "glock1", 1);     // the player's own shot: the flash
+    game_event(w, "crowbar", 1);    // no flash
+    r_hlfx_frame(fx, w, 2.0, 77);
+    assert_float_equal(r_hlfx_flash_time(fx), 2.0, 0);
+    // the explosion's 16 sparks and the dust: 20 points, of which those whose life drew 0 (0.1 x rand % 5) are gone at once
+    assert_int_equal(r_hlfx_num_particles(fx, 2.0), 34);
+
+    r_hlsprite_t sp[16];
+    int n = r_hlfx_sprites(fx, 2.2, sp, 16);
+    assert_int_equal(n, 2);   // the flash is gone after 0.05 s: explosion and glow
+    assert_int_equal(sp[0].model, 5);
+    assert_int_equal(sp[0].rendermode, RM_ADDITIVE);
+    assert_float_equal(sp[0].scale, 1.0, 1e-6);
+    assert_float_equal(sp[0].frame, 3.0, 1e-3);   // 0.2 s at 15 frames a second
+    assert_int_equal(sp[1].model, 7);
+    assert_int_equal(sp[1].rendermode, RM_GLOW);
+    assert_int_equal(sp[1].amount, 80);           // fading over its second: 100 x 0.8
+    n = r_hlfx_sprites(fx, 2.01, sp, 16);
+    assert_int_equal(n, 3);
+    assert_int_equal(sp[0].model, HLFX_CLIENT_MUZZLE);
+    assert_float_equal(sp[0].scale, 0.1, 1e-6);
+
+    r_hlbeam_t b[4];
+    assert_int_equal(r_hlfx_beams(fx, 2.4, b, 4), 1);
+    assert_float_equal(b[0].width, 2.0, 1e-6);
+    assert_int_equal(b[0].color[0], 255);
+    assert_int_equal(b[0].amount, 200);
+    assert_int_equal(r_hlfx_beams(fx, 2.5, b, 4), 0);
+
+    static r_view_t v;
+    memset(&v, 0, sizeof v);
+    vec3_t muzzle = {1, 2, 3};
+    r_hlfx_set_muzzle(fx, muzzle, 1);
+    r_hlfx_lights(fx, w, &v, 2.005);
+    assert_int_equal(v.num_dlights, 3);   // explosion (200 - 4), TE_DLIGHT, the flash
+    int seen = 0;
+    for (int i = 0; i < v.num_dlights; i++) {
+        const r_dlight_t *d = &v.dlights[i];
+        if (fabsf(d->radius - 196) < 1e-2f)
+            seen |= 1;
+        else if (fabsf(d->radius - 149.5f) < 1e-2f)
+            seen |= 2;
+        else if (d->radius >= 200 && d->radius < 232 && d->origin[0] == 1 && d->minlight == 32)
+            seen |= 4;
+    }
+    assert_int_equal(seen, 7);
+    v.num_dlights = 0;
+    r_hlfx_lights(fx, w, &v, 2.15);   // the explosion's and the flash's are out
+    assert_int_equal(v.num_dlights, 1);
+
+    // the pools are fixed: a flood of gunshots keeps at most HLFX_MAX_PARTICLES
+    world_begin_frame(w, 3.0);
+    for (int i = 0; i < 500; i++)
+        tempent(w, 2, 0, 0, 0);
+    r_hlfx_frame(fx, w, 3.0, 5);
+    int live = r_hlfx_num_particles(fx, 3.0);   // the newest 2048 (a fifth drew no life)
+    assert_true(live <= HLFX_MAX_PARTICLES && live > HLFX_MAX_PARTICLES * 3 / 4);
+    r_hlfx_destroy(fx);
+    world_free(w);
+}
+
+// c1a0 a little after the start, with an explosion (sprites/fexplo.spr) 90 units ahead, a red
+// beam across the view, sparks, a TE_SPRITE glow and the player's own glock shot (no view
+// model at that time: the flash in front of the eye).
+static void test_golden_c1a0_effects(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data("goldsrc/demos/valve_c1a0.dem"), &size);
+    assert_non_null(data);
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    world_t *w = world_create();
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    renderer_t *r = r_create(320, 200);
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    int loaded = 0;
+    for (int i = 0; i < 200 && hl_decoder.read_frame(st, w, &err) > 0; i++) {
+        if (!loaded && w->map[0] && w->num_models > 10) {
+            char e[256];
+            assert_int_equal(r_load_level(r, fs, w, e, sizeof e), 0);
+            loaded = 1;
+        }
+        if (loaded)
+            r_frame(r, w);
+    }
+    assert_true(loaded);
+    // the sprites, named as the game would precache them
+    int expl = w->num_models, glow = expl + 1, laser = expl + 2;
+    world_set_model(w, expl, "sprites/fexplo.spr");
+    world_set_model(w, glow, "sprites/flare1.spr");
+    world_set_model(w, laser, "sprites/laserbeam.spr");
+    assert_int_equal(hl_decoder.read_frame(st, w, &err), 1);
+    vec3_t f = {cosf(w->view.angles[1] * (float)M_PI / 180), sinf(w->view.angles[1] * (float)M_PI / 180), 0};
+    vec3_t o;
+    memcpy(o, w->view.origin, sizeof o);
+    world_fx_event_t *e = tempent(w, 3, o[0] + 90 * f[0], o[1] + 90 * f[1], o[2] - 10);
+    e->args[0] = expl;
+    e->args[1] = 10;
+    e->args[2] = 15;
+    e = tempent(w, 0, o[0] + 100 * f[0] - 60 * f[1], o[1] + 100 * f[1] + 60 * f[0], o[2] - 20);
+    e->end[0] = o[0] + 100 * f[0] + 60 * f[1];
+    e->end[1] = o[1] + 100 * f[1] - 60 * f[0];
+    e->end[2] = o[2] + 10;
+    e->args[0] = laser;
+    e->args[3] = 10;
+    e->args[4] = 30;
+    e->args[6] = 255;
+    e->args[7] = 40;
+    e->args[8] = 40;
+    e->args[9] = 255;
+    e = tempent(w, 17, o[0] + 80 * f[0] + 40 * f[1], o[1] + 80 * f[1] - 40 * f[0], o[2] + 10);
+    e->args[0] = glow;
+    e->args[1] = 3;
+    e->args[2] = 200;
+    tempent(w, 9, o[0] + 60 * f[0], o[1] + 60 * f[1], o[2] - 10);
+    game_event(w, "glock1", 1);
+    r_frame(r, w);
+    r_render(r, w, w->time + 0.02);
+    const char *out = "build/rel/tests/goldsrc_fx_c1a0.png";
+    assert_int_equal(r_write_png(r, out), 0);
+    tu_golden("goldsrc_fx_c1a0", out, "tests/golden/goldsrc/fx_c1a0.png", 0.01);
+    // 0.2 s later: the flash is gone, the explosion at its fourth frame (fexplo's first are dim)
+    r_render(r, w, w->time + 0.2);
+    const char *out2 = "build/rel/tests/goldsrc_fx_c1a0_later.png";
+    assert_int_equal(r_write_png(r, out2), 0);
+    tu_golden("goldsrc_fx_c1a0_later", out2, "tests/golden/goldsrc/fx_c1a0_later.png", 0.01);
+    assert_true(tu_png_diff(out, out2) > 0.01);
+    hl_decoder.close(st);
+    r_destroy(r);
+    free(st);
+    world_free(w);
+    vfs_free(fs);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_rules),
+        cmocka_unit_test(test_pool_values),
+        cmocka_unit_test(test_golden_c1a0_effects),
         cmocka_unit_test(test_crossfire_usp_sounds),
         cmocka_unit_test(test_crossfire_export_shots),
     };

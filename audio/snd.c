@@ -488,7 +488,11 @@ static const snd_sfx_t *sexed_sound(snd_t *s, const world_t *w, int entity, cons
 static void play_event(snd_t *s, const world_t *w, const world_sound_event_t *ev)
 {
     const snd_sfx_t *sfx;
-    if (s->game == GAME_QUAKE2 && ev->sound > 0 && ev->sound < w->num_sounds && w->sounds[ev->sound][0] == '*')
+    if (ev->name) {   // a sound the game's client plays by name
+        if (!s->fs || ev->name - 1 >= WORLD_TEXT_ARENA)
+            return;
+        sfx = snd_cache_get(&s->cache, s->fs, s->game, w->text_arena + ev->name - 1);
+    } else if (s->game == GAME_QUAKE2 && ev->sound > 0 && ev->sound < w->num_sounds && w->sounds[ev->sound][0] == '*')
         sfx = s->fs ? sexed_sound(s, w, ev->entity, w->sounds[ev->sound]) : NULL;
     else
         sfx = resolve(s, w, ev->sound);

@@ -153,6 +153,7 @@ typedef enum {
     EV_KILL,           // .kill (Forsaken / obituary)
     EV_CHAT,           // .text, .player
     EV_LEVEL,          // a new level started (precache lists replaced)
+    EV_GAMEEVENT,      // .game: a client event of the game (GoldSrc svc_event / the demo's event frames)
     EV_COUNT
 } world_event_type_t;
 
@@ -197,6 +198,8 @@ typedef struct {
     float time_offset;      // Quake II: delay in seconds
     vec3_t origin;
     uint8_t has_origin;
+    uint32_t name;          // 0: play sounds[sound]; else 1 + offset in text_arena of a sound name the
+                            // game's client plays by name (GoldSrc's EV_PlaySound)
 } world_sound_event_t;
 
 typedef struct {
@@ -210,7 +213,25 @@ typedef struct {
     int32_t count;          // particle count, explosion2 range
     float radius, duration; // dlights
     int32_t model;          // beam / sprite model index, if any
+    int32_t args[12];       // GoldSrc: the temp entity's shorts and bytes in message order (r_hlfx.c reads them)
+    vec3_t pos3;            // GoldSrc: its third coordinate triple (TE_BREAKMODEL's velocity ...)
 } world_fx_event_t;
+
+// A client event (GoldSrc event_args_t): what the game's client code does with it is the
+// renderer's and the decoder's per-game rules (render/r_hlfx.c, formats/goldsrc_events.c).
+typedef struct {
+    int32_t index;          // the game's event number
+    uint32_t name;          // offset in text_arena of its script name ("glock1" for events/glock1.sc)
+    int32_t entity;         // entindex: the player who fired
+    int32_t flags;
+    vec3_t origin, angles, velocity;
+    float fparam[2];
+    int32_t iparam[2];
+    uint8_t bparam[2];
+    uint8_t ducking;
+    uint8_t local;          // the recording player's own (its view model flashes)
+    uint32_t seed;          // the event's random numbers (the same event always picks the same)
+} world_game_event_t;
 
 typedef struct {
     int32_t armor, blood;
@@ -228,6 +249,7 @@ typedef struct {
         world_fx_event_t fx;
         world_damage_event_t damage;
         world_kill_event_t kill;
+        world_game_event_t game;
         struct {
             uint32_t offset;  // into w->text_arena
             int32_t level;    // print level / chat player

@@ -18,6 +18,8 @@
 #include "../engine/json.h"
 #include "decoder.h"
 #include "goldsrc_delta.h"
+#include "goldsrc_events.h"
+#include "../engine/log.h"
 #include "msg.h"
 
 enum {
@@ -131,6 +133,8 @@ typedef struct {
     int32_t health_msg;          // the last Health user message (-1 none): what the HUD shows
     int32_t umsg_size[256];      // -2 = not registered; -1 (255 on the wire) = variable
     char umsg_name[256][17];
+    uint8_t event_warned[DEMO_INFO_EVENTS / 8];   // unknown client events, warned once a demo
+    uint32_t event_count;        // events so far: their random numbers
 
     hl_delta_set_t deltas;
     uint8_t has_baseline[HL_MAX_EDICTS];
@@ -633,7 +637,63 @@ static int client_data(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     return 0;
 }
 
-static int event_msg(hl_state_t *s, msg_t *m, int reliable, dec_error_t *err)
+// A client event's arguments from an event_t delta: the fields by name (what the description sent).
+static float ev_field(const hl_state_t *s, const uint32_t *vals, const char *name)
+{
+    const hl_slots_t *t = &s->deltas.slots[HL_CLS_EV];
+    for (int i = 0; i < t->count && i < HL_EV_SLOTS; i++)
+        if (!strcmp(t->names[i], name))
+            return hl_slot_f(&s->deltas, HL_CLS_EV, vals, i);
+    return 0;
+}
+
+static uint32_t ev_seed(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x | 1u;
+}
+
+// Hand a client event to the world (its sounds: goldsrc_events.c; its effects: r_hlfx.c);
+// an event whose script the rules do not know is warned once a demo.
+static void client_event(hl_state_t *s, world_t *w, int index, world_game_event_t *a)
+{
+    if (index <= 0 || index >= DEMO_INFO_EVENTS || !s->info.event_names[index][0])
+        return;
+    a->index = index;
+    a->local = a->entity == w->playernum + 1 || a->entity == 0;
+    if (a->entity == 0)
+        a->entity = w->playernum + 1;
+    a->seed = ev_seed(++s->event_count * 0x9e3779b9U ^ (uint32_t)index);
+    if (!hl_event_emit(w, s->info.event_names[index], a) && !(s->event_warned[index / 8] & (1u << (index % 8)))) {
+        s->event_warned[index / 8] |= (uint8_t)(1u << (index % 8));
+        log_warn("goldsrc: client event %s (index %d) is not reproduced", s->info.event_names[index], index);
+    }
+}
+
+static void ev_args_from_delta(const hl_state_t *s, const uint32_t *vals, world_game_event_t *a)
+{
+    static const char *const org[3] = {"origin[0]", "origin[1]", "origin[2]"};
+    static const char *const ang[3] = {"angles[0]", "angles[1]", "angles[2]"};
+    memset(a, 0, sizeof *a);
+    a->entity = hl_f2i(ev_field(s, vals, "entindex"));
+    for (int k = 0; k < 3; k++) {
+        a->origin[k] = ev_field(s, vals, org[k]);
+        a->angles[k] = ev_field(s, vals, ang[k]);
+    }
+    a->fparam[0] = ev_field(s, vals, "fparam1");
+    a->fparam[1] = ev_field(s, vals, "fparam2");
+    a->iparam[0] = hl_f2i(ev_field(s, vals, "iparam1"));
+    a->iparam[1] = hl_f2i(ev_field(s, vals, "iparam2"));
+    a->bparam[0] = ev_field(s, vals, "bparam1") != 0;
+    a->bparam[1] = ev_field(s, vals, "bparam2") != 0;
+    a->ducking = ev_field(s, vals, "ducking") != 0;
+}
+
+static int event_msg(hl_state_t *s, world_t *w, msg_t *m, int reliable, dec_error_t *err)
 {
     bitmsg_t b;
     bits_begin(m, &b);
@@ -668,6 +728,11 @@ static int event_msg(hl_state_t *s, msg_t *m, int reliable, dec_error_t *err)
         if (r < 0) {
             s->failed = 1;
             return -1;
+        }
+        if (!b.bad) {
+            world_game_event_t a;
+            ev_args_from_delta(s, vals, &a);
+            client_event(s, w, index, &a);
         }
     }
     if (b.bad)
@@ -921,6 +986,9 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     world_fx_event_t *fx = &ev->u.fx;
     fx->kind = te_kind(t);
     fx->raw_type = t;
+    memcpy(fx->args, iv, sizeof fx->args);
+    if (nc >= 9)
+        memcpy(fx->pos3, c + 6, sizeof(vec3_t));
     // the fields the renderer needs, by layout: entity-first beams, then positions
     int first_short_is_ent = (t == 1 || t == 8 || t == 22 || t == 24 || t == 28 || t == 99 || t == 105);
     if (first_short_is_ent)
@@ -946,6 +1014,7 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     case 122: fx->color = iv[1]; fx->count = iv[0]; break;
     default: break;
     }
+    hl_tempent_sounds(w, t, c, iv, ev_seed(++s->event_count * 0x85ebca6bU ^ (uint32_t)t));
     return 0;
 }
 
@@ -1169,7 +1238,7 @@ static int parse_message(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         break;
     case SVC_EVENT:
     case SVC_EVENT_RELIABLE:
-        return event_msg(s, m, type == SVC_EVENT_RELIABLE, err) < 0 ? -1 : 0;
+        return event_msg(s, w, m, type == SVC_EVENT_RELIABLE, err) < 0 ? -1 : 0;
     case SVC_VERSION:
         d_int(s, "protocol", msg_s32(m));
         break;
@@ -1704,13 +1773,39 @@ static int read_one(hl_state_t *s, world_t *w, int may_begin, dec_error_t *err)
     case 6: {
         int32_t flags = msg_s32(&m), index = msg_s32(&m);
         float delay = msg_f32(&m);
-        msg_bytes(&m, 72);
+        // event_args_t: flags, entindex, origin, angles, velocity, ducking, fparam1/2, iparam1/2, bparam1/2
+        world_game_event_t a;
+        memset(&a, 0, sizeof a);
+        a.flags = msg_s32(&m);
+        a.entity = msg_s32(&m);
+        for (int k = 0; k < 3; k++)
+            a.origin[k] = msg_f32(&m);
+        for (int k = 0; k < 3; k++)
+            a.angles[k] = msg_f32(&m);
+        for (int k = 0; k < 3; k++)
+            a.velocity[k] = msg_f32(&m);
+        a.ducking = msg_s32(&m) != 0;
+        a.fparam[0] = msg_f32(&m);
+        a.fparam[1] = msg_f32(&m);
+        a.iparam[0] = msg_s32(&m);
+        a.iparam[1] = msg_s32(&m);
+        a.bparam[0] = msg_s32(&m) != 0;
+        a.bparam[1] = msg_s32(&m) != 0;
+        for (int k = 0; k < 3; k++)   // a damaged file's NaNs stay out of the world
+            if (!isfinite(a.origin[k]) || !isfinite(a.angles[k]) || !isfinite(a.velocity[k]))
+                a.origin[k] = a.angles[k] = a.velocity[k] = 0;
+        if (!isfinite(a.fparam[0]))
+            a.fparam[0] = 0;
+        if (!isfinite(a.fparam[1]))
+            a.fparam[1] = 0;
         d_int(s, "flags", flags);
         d_int(s, "index", index);
         d_num(s, "delay", delay);
         d_end(s);
         if (index >= 0 && index < DEMO_INFO_EVENTS)   // the recording client's own events
             s->info.events[index]++;
+        if (!m.bad && index >= 0 && index < DEMO_INFO_EVENTS)
+            client_event(s, w, index, &a);
         break;
     }
     case 7: {

@@ -6,9 +6,8 @@
 
 void r_light_styles(renderer_t *r, const world_t *w, double t)
 {
-    int frame = (int)(t * 10);   // styles step at 10 Hz, as Quake's
-    if (frame < 0)
-        frame = 0;
+    double ft = t * 10;   // styles step at 10 Hz, as Quake's (a damaged demo's absurd time: frame 0)
+    int frame = isfinite(ft) && ft > 0 && ft < 2e9 ? (int)ft : 0;
     // A letter weighs 22 in Quake ('m' = 264, no style = 256). Quake II's software
     // renderer weighed a style by its white level (r + g + b, 'm' = 3.0) times 128:
     // 'm' and no style = 384, 32 a letter.

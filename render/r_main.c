@@ -494,7 +494,8 @@ void r_render(renderer_t *r, const world_t *w, double t)
     frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
     r->framecount++;
     r->time = t;
-    r->turb_ofs = (int)(t * 20) & 127;   // liquids ripple at Quake's speed
+    double turb = t * 20;   // liquids ripple at Quake's speed (a damaged demo's absurd time: no ripple)
+    r->turb_ofs = isfinite(turb) && fabs(turb) < 2e9 ? (int)turb & 127 : 0;
     r->stat_polys = r->stat_spans = r->stat_surfs_built = r->stat_brush_polys = 0;
 
     int sbar = r_2d_sbar_lines(r->r2d, w, r->width, r->height);

@@ -18,6 +18,7 @@
 #include "r_mlocal.h"
 #include "r_q2ent.h"
 #include "r_q2fx.h"
+#include "r_hlfx.h"
 #include "r_studio.h"
 
 #define R_MAX_BEAMS 24
@@ -85,6 +86,7 @@ typedef struct {
     int q2fx;                      // effects by Quake II's client rules (r_q2fx.c), not Quake's
     int q2_looks;                  // Quake II's client and ref_soft (r_q2ent.c): angles as they are, see-through
                                    // by its alphas, colour shells, light flags, lasers, the gun's own projection
+    int hlfx;                      // temp entities and client events by Half-Life's rules (r_hlfx.c)
 } r_rules_t;
 
 // Quake II's EF_* bits that set frames by time (its RF_* bits: r_q2ent.h)
@@ -93,9 +95,14 @@ enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_AN
 static const r_rules_t r_rules[GAME_COUNT] = {
     // the player's own model is seen only in mirrors; weapon models only through the eyes;
     // beams are lasers, not models
-    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1},
-    [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 0},
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1, 0},
+    [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0},
+    [GAME_GOLDSRC] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 };
+
+// Half-Life's client-side sprites (the muzzle flash; the first of these names that loads).
+static const char *const hl_muzzle_names[] = {"sprites/muzzleflash1.spr", "sprites/muzzleflash2.spr",
+                                              "sprites/muzz1.spr", "sprites/muz1.spr"};
 
 static const r_rules_t *rules_of(const world_t *w)
 {
@@ -146,6 +153,8 @@ struct r_models_s {
     r_q2fx_t *q2fx;             // Quake II's effects
     r_model_t q2extra[Q2M_COUNT];   // and their client-side models
     r_studio_players_t *hlplayers;  // GoldSrc players' own models and legs (r_studio.c)
+    r_hlfx_t *hlfx;             // Half-Life's temp entities and client events
+    r_model_t hl_muzzle;        // its muzzle flash sprite
 };
 
 // ---- models ------------------------------------------------------------------
@@ -477,9 +486,10 @@ r_models_t *r_models_create(void)
     m->hlplayers = r_studio_players_create();
     m->alpha_pal = malloc(sizeof *m->alpha_pal);
     m->q2fx = r_q2fx_create();
+    m->hlfx = r_hlfx_create();
     for (int i = 0; i <= WORLD_MAX_PLAYERS; i++)
         m->clients[i].pmodel = -1;
-    if (!m->trans || !m->anim || !m->alpha_pal || !m->q2fx || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
+    if (!m->trans || !m->anim || !m->alpha_pal || !m->q2fx || !m->hlfx || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
         r_models_destroy(m);
         return NULL;
     }
@@ -517,6 +527,7 @@ static void free_level(r_models_t *m)
         free_model(&m->extra[i]);
     for (int i = 0; i < Q2M_COUNT; i++)
         free_model(&m->q2extra[i]);
+    free_model(&m->hl_muzzle);
 }
 
 void r_models_destroy(r_models_t *m)
@@ -532,6 +543,7 @@ void r_models_destroy(r_models_t *m)
     r_studio_players_free(m->hlplayers);
     free(m->alpha_pal);
     r_q2fx_destroy(m->q2fx);
+    r_hlfx_destroy(m->hlfx);
     free(m);
 }
 
@@ -599,6 +611,14 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
         if (m->q2extra[i].kind == RMOD_ALIAS && ensure_scratch(m, m->q2extra[i].mdl.numverts) < 0)
             return -1;
     }
+    for (size_t i = 0; rules_of(w)->hlfx && i < sizeof hl_muzzle_names / sizeof hl_muzzle_names[0]; i++) {
+        if (fs && vfs_exists(fs, hl_muzzle_names[i]))
+            load_model(&m->hl_muzzle, fs, hl_muzzle_names[i], m->palette);
+        if (m->hl_muzzle.kind == RMOD_SPRITE)
+            break;
+        free_model(&m->hl_muzzle);
+        m->hl_muzzle.kind = RMOD_NONE;
+    }
     if (ensure_scratch(m, 24) < 0)
         return -1;
     update_clients(m, w);
@@ -610,6 +630,7 @@ void r_models_clear(r_models_t *m)
     r_part_clear(&m->part);
     if (m->q2fx)
         r_q2fx_clear(m->q2fx);
+    r_hlfx_clear(m->hlfx);
     memset(m->beams, 0, sizeof(m->beams));
     memset(m->tsprites, 0, sizeof(m->tsprites));
     memset(m->lights, 0, sizeof(m->lights));
@@ -1236,7 +1257,9 @@ void r_models_frame(r_models_t *m, const world_t *w)
     double now = m->part.time;
     if (rules_of(w)->q2fx)   // Quake II's client rules: its own particles, explosions and lights
         r_q2fx_frame(m->q2fx, w, w->time, time_seed(w->time, 5));
-    for (int i = 0; !rules_of(w)->q2fx && i < w->num_events; i++) {
+    if (rules_of(w)->hlfx)   // Half-Life's: temp entities, client events (r_hlfx.c)
+        r_hlfx_frame(m->hlfx, w, w->time, time_seed(w->time, 6));
+    for (int i = 0; !rules_of(w)->q2fx && !rules_of(w)->hlfx && i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         if (ev->type == EV_TEMPENT) {
             temp_entity(m, w, &ev->u.fx, now);
@@ -1349,6 +1372,18 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
         r_q2fx_lights(m->q2fx, w, v, t);
         return;
     }
+    if (rules_of(w)->hlfx) {   // the view model's muzzle, then the effects' lights
+        vec3_t muzzle;
+        const r_model_t *vm = model_of(m, w->view.stats[STAT_WEAPON]);
+        int ok = vm && vm->kind == RMOD_STUDIO &&
+                 r_studio_view_attachment(v, vm->studio, w->view.stats[STAT_WEAPONFRAME], w->view.weaponanim_body,
+                                          t - w->view.weaponanim_time, 0, muzzle) == 0;
+        if (!ok)   // no view model (or no attachment): a little ahead of the eye, below and right
+            for (int k = 0; k < 3; k++)
+                muzzle[k] = v->vieworg[k] + 24 * v->vpn[k] + 6 * v->vright[k] - 6 * v->vup[k];
+        r_hlfx_set_muzzle(m->hlfx, muzzle, 1);
+        r_hlfx_lights(m->hlfx, w, v, t);
+    }
     uint32_t rng = time_seed(t, 3);   // flicker from the drawing time alone
     for (int i = 0; i < R_MAX_MLIGHTS; i++) {
         r_mlight_t *l = &m->lights[i];
@@ -1384,6 +1419,42 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
             push_dlight(v, o, 400 + (float)(r_rand(&rng) & 31), (float)t + 0.001f, 0);
         }
     }
+}
+
+// ---- Half-Life's effects (r_hlfx.c): sprites through the render-mode tables, beams, particles ----
+
+static void draw_hlfx(r_models_t *m, r_view_t *v)
+{
+    r_hlsprite_t list[HLFX_MAX_SPRITES + 1];
+    int n = r_hlfx_sprites(m->hlfx, v->time, list, HLFX_MAX_SPRITES + 1);
+    for (int i = 0; i < n; i++) {
+        const r_hlsprite_t *hs = &list[i];
+        const r_model_t *rm = hs->model == HLFX_CLIENT_MUZZLE ? &m->hl_muzzle : model_of(m, hs->model);
+        if (!rm || rm->kind != RMOD_SPRITE || rm->spr.numframes <= 0 || !v->hlmodes)
+            continue;
+        const spr_t *sp = &rm->spr;
+        int frame = (int)hs->frame;
+        if (hs->model == HLFX_CLIENT_MUZZLE)
+            frame %= sp->numframes;
+        else if (frame >= sp->numframes)
+            continue;   // its animation has run once
+        entity_state_t st;
+        memset(&st, 0, sizeof st);
+        st.rendermode = hs->rendermode;
+        st.renderamt = hs->amount;
+        st.scale = hs->scale > 0 ? hs->scale : 1;
+        for (int k = 0; k < 3; k++)
+            st.rendercolor[k] = hs->color[k];
+        static const vec3_t zero = {0, 0, 0};
+        float r = (sp->radius > 0 ? sp->radius : 32) * st.scale;
+        if (r_sphere_visible(v, hs->org, r))
+            r_sprite_draw_hl(v, sp, spr_image(sp, frame, v->time), hs->org, zero, &st, 0);
+    }
+    r_hlbeam_t beams[HLFX_MAX_BEAMS];
+    n = r_hlfx_beams(m->hlfx, v->time, beams, HLFX_MAX_BEAMS);
+    for (int i = 0; i < n; i++)
+        r_hlfx_draw_beam(v, &beams[i]);
+    r_hlfx_draw_particles(m->hlfx, v, v->time);
 }
 
 // ---- Quake II's effects (r_q2fx.c): their models, beams and particles ------------------------
@@ -1663,5 +1734,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         draw_q2fx(m, w, v, &rng);
         return;
     }
+    if (ru->hlfx)   // Half-Life's temp entities and client events (r_hlfx.c)
+        draw_hlfx(m, v);
     r_part_draw(&m->part, v, t);
 }

@@ -62,6 +62,9 @@ int r_studio_entity_attachment(r_studio_model_t *sm, const vec3_t org, const vec
 // The view model (weapon): sequence `seq` with body `body` started `elapsed` seconds ago, at the eye,
 // turned with the view.
 void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, int body, double elapsed, int light);
+// Its attachment n (0: the muzzle) in world space, posed as r_studio_view_model draws it; -1 when none.
+int r_studio_view_attachment(const r_view_t *v, r_studio_model_t *sm, int seq, int body, double elapsed, int n,
+                             vec3_t out);
 
 // ---- players (GoldSrc clients): their own models and their legs ----------------------------------
 

@@ -483,6 +483,8 @@ static size_t build_synthetic(uint8_t *out, size_t cap)
     return file.n;
 }
 
+// the engine's own sounds of the temp entities: TE_EXPLOSION, the ricochets of TE_GUNSHOT, TE_GUNSHOTDECAL, TE_ARMOR_RICOCHET
+#define NAMED_SOUNDS 4
 static void test_synthetic_messages(void **state)
 {
     (void)state;
@@ -512,7 +514,7 @@ static void test_synthetic_messages(void **state)
     assert_int_equal(w->statics[0].s.rendermode, RM_ADDITIVE);
     assert_int_equal(w->statics[0].s.renderamt, 200);
     assert_float_equal(w->statics[0].s.origin[0], 10.0, 0);
-    int tents = 0, prints = 0, centers = 0, chats = 0, sounds = 0, dlights = 0, particles = 0, explosions = 0;
+    int tents = 0, prints = 0, centers = 0, chats = 0, sounds = 0, dlights = 0, particles = 0, explosions = 0, named_sounds = 0;
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         switch (ev->type) {
@@ -536,6 +538,10 @@ static void test_synthetic_messages(void **state)
             assert_int_equal(ev->u.text.level, 2);
             break;
         case EV_SOUND:
+            if (ev->u.sound.name) {   // the engine's own: explosion, ricochets (goldsrc_events.c)
+                named_sounds++;
+                break;
+            }
             sounds++;
             assert_int_equal(ev->u.sound.entity, 5);
             assert_int_equal(ev->u.sound.channel, 2);
@@ -555,6 +561,7 @@ static void test_synthetic_messages(void **state)
     assert_int_equal(centers, 2);      // svc_centerprint and TE_TEXTMESSAGE
     assert_int_equal(chats, 1);
     assert_int_equal(sounds, 1);
+    assert_int_equal(named_sounds, NAMED_SOUNDS);
     assert_int_equal(hl_decoder.read_frame(st, w, &err), 0);
     free(st);
     world_free(w);

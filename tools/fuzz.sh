@@ -19,6 +19,7 @@ goldsrc|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=hl_decoder|goldsrc/demos/*.dem gol
 forsaken|tests/fuzz/fuzz_demo.c|-DFUZZ_DECODER=fs_decoder|
 q2fx|tests/fuzz/fuzz_effects.c|-DFUZZ_DECODER=q2_decoder|quake2/demos/q2dm1_short.dm2 quake2/demos/q2test_demo1_p25.dm2
 q1fx|tests/fuzz/fuzz_effects.c|-DFUZZ_DECODER=q1_decoder|quake/demos/dosquake101_e4m2.dem
+hlfx|tests/fuzz/fuzz_effects.c|-DFUZZ_DECODER=hl_decoder|goldsrc/demos/*.dem|65536
 T
 )
 [ -f tests/fuzz/targets.txt ] && TARGETS="$TARGETS

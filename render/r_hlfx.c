@@ -1,0 +1,664 @@
+// r_hlfx.c -- Half-Life's temp entities and client events (see r_hlfx.h)
+//
+// The numbers are the engine's temp entity behaviour as the SDK's efx_api (r_efx.h) and the
+// public references document it, and the client dll's (cl_dll/ev_hldm.cpp) for the events;
+// where this renderer cannot do what the engine does (traces, decals, bouncing models) the
+// effect is left out and docs/goldsrc.md lists it.
+#include "r_hlfx.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "r_hlmodes.h"
+#include "r_local.h"
+
+typedef struct {
+    r_hlsprite_t s;
+    vec3_t vel;
+    float start, die;
+    float framerate;     // frames a second (0: frame 0)
+    float fade;          // > 0: the amount falls to 0 over the last `fade` seconds
+    int active;
+} sprite_t;
+
+typedef struct {
+    r_hlbeam_t b;
+    float die;
+    int active;
+} beam_t;
+
+typedef struct {
+    vec3_t org;
+    float radius, decay, start, die, minlight;
+    int key;             // > 0: the entity whose light it is (a new one replaces it)
+} light_t;
+
+struct r_hlfx_s {
+    r_hlparticle_t p[HLFX_MAX_PARTICLES];
+    int next_p;
+    sprite_t spr[HLFX_MAX_SPRITES];
+    int next_spr;
+    beam_t beams[HLFX_MAX_BEAMS];
+    int next_beam;
+    light_t lights[HLFX_MAX_LIGHTS];
+    int next_light;
+    uint32_t rng;
+    double flash_time;   // the latest local muzzle flash
+    float flash_scale;
+    vec3_t muzzle;
+    int muzzle_valid;
+    double now;
+};
+
+r_hlfx_t *r_hlfx_create(void)
+{
+    r_hlfx_t *fx = malloc(sizeof(r_hlfx_t));
+    r_hlfx_clear(fx);
+    return fx;
+}
+
+void r_hlfx_destroy(r_hlfx_t *fx)
+{
+    free(fx);
+}
+
+void r_hlfx_clear(r_hlfx_t *fx)
+{
+    if (!fx)
+        return;
+    memset(fx, 0, sizeof *fx);
+    fx->flash_time = -1e9;
+}
+
+static uint32_t rnd(r_hlfx_t *fx)
+{
+    uint32_t x = fx->rng ? fx->rng : 0x2545f491u;
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    return fx->rng = x;
+}
+
+static float frand(r_hlfx_t *fx, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(rnd(fx) & 0xffff) / 65535.0f;
+}
+
+static void rgb(uint8_t *o, int r, int g, int b)
+{
+    o[0] = (uint8_t)(r < 0 ? 0 : r > 255 ? 255 : r);
+    o[1] = (uint8_t)(g < 0 ? 0 : g > 255 ? 255 : g);
+    o[2] = (uint8_t)(b < 0 ? 0 : b > 255 ? 255 : b);
+}
+
+static int finite3(const float *v)
+{
+    return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]) && fabsf(v[0]) < 1e6f && fabsf(v[1]) < 1e6f &&
+           fabsf(v[2]) < 1e6f;
+}
+
+// ---- the pools: the oldest slot is reused when full -----------------------------------
+
+static r_hlparticle_t *particle(r_hlfx_t *fx, const vec3_t org, float life)
+{
+    r_hlparticle_t *p = &fx->p[fx->next_p];
+    fx->next_p = (fx->next_p + 1) % HLFX_MAX_PARTICLES;
+    memset(p, 0, sizeof *p);
+    memcpy(p->org, org, sizeof(vec3_t));
+    p->birth = (float)fx->now;
+    p->die = (float)fx->now + life;
+    return p;
+}
+
+static sprite_t *sprite(r_hlfx_t *fx, int model, const vec3_t org, float life)
+{
+    sprite_t *s = &fx->spr[fx->next_spr];
+    fx->next_spr = (fx->next_spr + 1) % HLFX_MAX_SPRITES;
+    memset(s, 0, sizeof *s);
+    s->active = 1;
+    s->s.model = model;
+    memcpy(s->s.org, org, sizeof(vec3_t));
+    s->s.scale = 1;
+    s->s.amount = 255;
+    s->s.rendermode = RM_ADDITIVE;
+    rgb(s->s.color, 255, 255, 255);
+    s->start = (float)fx->now;
+    s->die = (float)fx->now + life;
+    return s;
+}
+
+static beam_t *beam(r_hlfx_t *fx, float life)
+{
+    beam_t *b = &fx->beams[fx->next_beam];
+    fx->next_beam = (fx->next_beam + 1) % HLFX_MAX_BEAMS;
+    memset(b, 0, sizeof *b);
+    b->active = 1;
+    b->die = (float)fx->now + (life > 0 ? life : 0.1f);   // life 0: the engine keeps it a frame
+    b->b.amount = 255;
+    return b;
+}
+
+static void light(r_hlfx_t *fx, int key, const vec3_t org, float radius, float life, float decay, float minlight)
+{
+    light_t *l = NULL;
+    for (int i = 0; key > 0 && i < HLFX_MAX_LIGHTS && !l; i++)
+        if (fx->lights[i].key == key)
+            l = &fx->lights[i];
+    if (!l) {
+        l = &fx->lights[fx->next_light];
+        fx->next_light = (fx->next_light + 1) % HLFX_MAX_LIGHTS;
+    }
+    memcpy(l->org, org, sizeof(vec3_t));
+    l->radius = radius;
+    l->decay = decay;
+    l->start = (float)fx->now;
+    l->die = (float)fx->now + life;
+    l->minlight = minlight;
+    l->key = key;
+}
+
+// ---- temp entities ---------------------------------------------------------------------
+
+// R_RunParticleEffect's dust: count grey points drifting, gone within half a second.
+static void dust(r_hlfx_t *fx, const vec3_t org, int count)
+{
+    for (int i = 0; i < count; i++) {
+        vec3_t o;
+        for (int k = 0; k < 3; k++)
+            o[k] = org[k] + frand(fx, -8, 8);
+        r_hlparticle_t *p = particle(fx, o, 0.1f * (float)(rnd(fx) % 5));
+        for (int k = 0; k < 3; k++)
+            p->vel[k] = frand(fx, -15, 15);
+        p->gravity = 40;
+        int g = 60 + (int)(rnd(fx) % 40);
+        rgb(p->color, g, g, g);
+    }
+}
+
+// R_SparkShower: hot streaks thrown out and falling, additive.
+static void sparks(r_hlfx_t *fx, const vec3_t org)
+{
+    for (int i = 0; i < 16; i++) {
+        r_hlparticle_t *p = particle(fx, org, frand(fx, 0.3f, 0.6f));
+        for (int k = 0; k < 2; k++)
+            p->vel[k] = frand(fx, -150, 150);
+        p->vel[2] = frand(fx, 0, 200);
+        p->gravity = 800;
+        p->additive = 1;
+        rgb(p->color, 255, 200 + (int)(rnd(fx) % 56), 100);
+    }
+}
+
+// Blood colour: the game sends a palette index of Half-Life's own palette; its red (70)
+// and yellow (195, 247) blood are what games send.
+static void blood_rgb(uint8_t *o, int index)
+{
+    if (index == 195 || index == 247)
+        rgb(o, 200, 180, 0);
+    else
+        rgb(o, 120, 0, 0);
+}
+
+static void blood(r_hlfx_t *fx, const vec3_t org, const vec3_t dir, int color, int speed, int stream)
+{
+    int n = stream ? (speed > 0 ? (speed > 255 ? 255 : speed) : 20) : 40;
+    for (int i = 0; i < n; i++) {
+        r_hlparticle_t *p = particle(fx, org, frand(fx, 0.5f, 1.5f));
+        float sp = stream ? (float)speed * frand(fx, 0.6f, 1.4f) : frand(fx, 20, 80);
+        for (int k = 0; k < 3; k++)
+            p->vel[k] = dir[k] * sp + frand(fx, -20, 20);
+        p->gravity = 800;
+        blood_rgb(p->color, color);
+    }
+}
+
+// The tracer colours (r_efx's gTracerColors); 4 is the cvars' default yellow.
+static const uint8_t tracer_colors[12][3] = {
+    {255, 255, 255}, {255, 0, 0}, {0, 255, 0}, {0, 0, 255}, {204, 204, 102}, {255, 167, 17},
+    {255, 130, 90}, {55, 60, 144}, {255, 130, 90}, {255, 140, 90}, {200, 130, 90}, {255, 120, 70}};
+
+// A tracer: a streak from start toward end at 6000 units a second (tracerspeed).
+static void tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end, int color, float length)
+{
+    vec3_t d = {end[0] - start[0], end[1] - start[1], end[2] - start[2]};
+    float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (!(dist > 1))
+        return;
+    float life = dist / 6000.0f;
+    beam_t *b = beam(fx, life < 0.02f ? 0.02f : life);
+    memcpy(b->b.start, start, sizeof(vec3_t));
+    float len = length > 0 ? length : 64;
+    for (int k = 0; k < 3; k++)
+        b->b.end[k] = start[k] + d[k] / dist * (len < dist ? len : dist);
+    b->b.width = 1;
+    b->b.model = 0;
+    memcpy(b->b.color, tracer_colors[color >= 0 && color < 12 ? color : 4], 3);
+}
+
+static void beam_args(beam_t *b, int model, int width10, const int32_t *rgb3, int bright)
+{
+    b->b.model = model;
+    b->b.width = (float)width10 * 0.1f;
+    rgb(b->b.color, rgb3[0], rgb3[1], rgb3[2]);
+    b->b.amount = bright > 0 && bright <= 255 ? bright : 255;
+}
+
+static void entity_origin(const world_t *w, int n, vec3_t out)
+{
+    if (n > 0 && n < w->num_entities)
+        memcpy(out, w->entities[n].cur.origin, sizeof(vec3_t));
+}
+
+static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *te)
+{
+    const int32_t *a = te->args;
+    const float *org = te->origin;
+    if (!finite3(te->origin) || !finite3(te->end) || !finite3(te->dir))
+        return;
+    switch (te->raw_type) {
+    case 3: {   // TE_EXPLOSION: flags 1 no additive, 2 no light, 4 no sound (decoder), 8 no particles
+        sprite_t *s = sprite(fx, a[0], org, 5);
+        s->s.scale = (float)a[1] * 0.1f;
+        s->framerate = (float)a[2];
+        s->s.rendermode = (a[3] & 1) ? RM_NORMAL : RM_ADDITIVE;
+        if (!(a[3] & 2))
+            light(fx, 0, org, 200, 0.01f, 800, 0);
+        if (!(a[3] & 8))
+            sparks(fx, org);
+        break;
+    }
+    case 17: {   // TE_SPRITE: additive at its brightness, its frames at 10 a second
+        sprite_t *s = sprite(fx, a[0], org, 5);
+        s->s.scale = (float)a[1] * 0.1f;
+        s->s.amount = a[2];
+        s->framerate = 10;
+        break;
+    }
+    case 23: {   // TE_GLOWSPRITE: glow mode, fading out over its life
+        float life = (float)a[1] * 0.1f;
+        sprite_t *s = sprite(fx, a[0], org, life > 0 ? life : 0.1f);
+        s->s.scale = (float)a[2] * 0.1f;
+        s->s.amount = a[3];
+        s->s.rendermode = RM_GLOW;
+        s->fade = life;
+        break;
+    }
+    case 5: {   // TE_SMOKE: rising, its frames at its framerate
+        sprite_t *s = sprite(fx, a[0], org, 5);
+        s->s.scale = (float)a[1] * 0.1f;
+        s->framerate = (float)a[2];
+        s->s.rendermode = RM_TEXTURE;
+        s->s.amount = 200;
+        s->vel[2] = 30;
+        break;
+    }
+    case 2: case 109:   // TE_GUNSHOT, TE_GUNSHOTDECAL (the decal is not drawn)
+        dust(fx, org, 20);
+        break;
+    case 126: {   // TE_MULTIGUNSHOT: the engine traces each pellet; here its dust at the origin
+        int n = a[0] > 0 && a[0] < 64 ? a[0] : 1;
+        dust(fx, org, 8 * n);
+        break;
+    }
+    case 9: case 111:   // TE_SPARKS, TE_ARMOR_RICOCHET
+        sparks(fx, org);
+        break;
+    case 101: case 103:   // TE_BLOODSTREAM, TE_BLOOD
+        blood(fx, org, te->dir, a[0], a[1], te->raw_type == 101);
+        break;
+    case 115: {   // TE_BLOODSPRITE: the spray sprite, and drops
+        sprite_t *s = sprite(fx, a[0], org, 0.5f);
+        s->s.scale = (float)a[3] * 0.1f;
+        s->s.rendermode = RM_TEXTURE;
+        s->framerate = 10;
+        static const vec3_t up = {0, 0, 1};
+        blood(fx, org, up, a[2], 0, 0);
+        break;
+    }
+    case 0: case 1: case 8: case 22: case 24: {   // beams
+        beam_t *b;
+        if (te->raw_type == 0) {
+            b = beam(fx, (float)a[3] * 0.1f);
+            memcpy(b->b.start, org, sizeof(vec3_t));
+            memcpy(b->b.end, te->end, sizeof(vec3_t));
+            beam_args(b, a[0], a[4], a + 6, a[9]);
+        } else if (te->raw_type == 1) {   // from an entity to a point
+            b = beam(fx, (float)a[4] * 0.1f);
+            b->b.start_ent = a[0];
+            entity_origin(w, a[0], b->b.start);
+            memcpy(b->b.end, org, sizeof(vec3_t));
+            beam_args(b, a[1], a[5], a + 7, a[10]);
+        } else if (te->raw_type == 22) {   // follows an entity: from where it was to where it is
+            b = beam(fx, (float)a[2] * 0.1f);
+            entity_origin(w, a[0], b->b.start);
+            memcpy(b->b.end, b->b.start, sizeof(vec3_t));
+            b->b.end_ent = a[0];
+            beam_args(b, a[1], a[3], a + 4, a[7]);
+        } else {   // between two entities; TE_BEAMRING: the circle through them
+            b = beam(fx, (float)a[5] * 0.1f);
+            b->b.start_ent = a[0];
+            b->b.end_ent = a[1];
+            entity_origin(w, a[0], b->b.start);
+            entity_origin(w, a[1], b->b.end);
+            beam_args(b, a[2], a[6], a + 8, 255);
+            b->b.ring = te->raw_type == 24;
+        }
+        break;
+    }
+    case 6:   // TE_TRACER
+        tracer(fx, org, te->end, 4, 64);
+        break;
+    case 127: {   // TE_USERTRACER: origin, velocity, life, colour, length
+        float life = (float)a[0] * 0.1f;
+        vec3_t end;
+        for (int k = 0; k < 3; k++)
+            end[k] = org[k] + te->dir[k] * (life > 0 ? life : 0.1f);
+        tracer(fx, org, end, a[1], (float)a[2] * 0.1f * 16);
+        break;
+    }
+    case 113: case 114: {   // TE_BUBBLES / TE_BUBBLETRAIL: sprites rising `height` at `speed`
+        int n = a[1] > 0 ? (a[1] > 64 ? 64 : a[1]) : 0;
+        float height = te->pos3[0], speed = te->pos3[1] > 1 ? te->pos3[1] : 8;
+        for (int i = 0; i < n; i++) {
+            vec3_t o;
+            float f = frand(fx, 0, 1);
+            for (int k = 0; k < 3; k++)
+                o[k] = te->raw_type == 114 ? org[k] + (te->end[k] - org[k]) * f : frand(fx, org[k], te->end[k]);
+            float life = height > 0 && height < 4096 ? height / speed : 1;
+            sprite_t *s = sprite(fx, a[0], o, life > 10 ? 10 : life);
+            s->vel[2] = speed;
+            s->s.rendermode = RM_TEXTURE;
+            s->s.amount = 255;
+        }
+        break;
+    }
+    default:
+        break;   // decals, models, gibs, funnels ... (docs/goldsrc.md)
+    }
+}
+
+// ---- client events -------------------------------------------------------------------
+
+// The scripts whose client code calls EV_MuzzleFlash for the player who fired (ev_hldm.cpp's
+// glock, shotgun, mp5, python, hornet gun; every Counter-Strike gun), and the flash's scale.
+static const struct {
+    const char *name;
+    float scale;
+} flashes[] = {
+    {"glock1", 1}, {"glock2", 1}, {"shotgun1", 1}, {"shotgun2", 1}, {"mp5", 1}, {"python", 1},
+    {"firehornet", 1}, {"hornetgun", 1}, {"usp", 1}, {"glock18", 1}, {"deagle", 1}, {"p228", 1},
+    {"elite_left", 1}, {"elite_right", 1}, {"fiveseven", 1}, {"m3", 1}, {"xm1014", 1}, {"mac10", 1},
+    {"tmp", 1}, {"mp5n", 1}, {"ump45", 1}, {"p90", 1}, {"galil", 1}, {"famas", 1}, {"ak47", 1},
+    {"m4a1", 1}, {"sg552", 1}, {"aug", 1}, {"scout", 1}, {"awp", 1}, {"g3sg1", 1}, {"sg550", 1},
+    {"m249", 1},
+};
+
+int r_hlfx_event_flashes(const char *name)
+{
+    char s[32];
+    const char *b = strrchr(name, '/');
+    b = b ? b + 1 : name;
+    size_t n = strcspn(b, ".");
+    if (n >= sizeof s)
+        return 0;
+    memcpy(s, b, n);
+    s[n] = 0;
+    for (size_t i = 0; i < sizeof flashes / sizeof flashes[0]; i++)
+        if (!strcmp(flashes[i].name, s))
+            return 1;
+    return 0;
+}
+
+static void game_event(r_hlfx_t *fx, const world_t *w, const world_game_event_t *e)
+{
+    if (e->name >= WORLD_TEXT_ARENA || !r_hlfx_event_flashes(w->text_arena + e->name))
+        return;
+    // EF_MUZZLEFLASH's light (Quake's numbers, which GoldSrc's client descends from): 200 + rand & 31, 0.1 s,
+    // minlight 32; at the muzzle of the view model, or in front of another player
+    float radius = 200 + (float)(rnd(fx) & 31);
+    if (e->local) {
+        fx->flash_time = fx->now;
+        fx->flash_scale = 0.1f;   // the view models' flash event options "11": muzzleflash1 at scale 0.1
+        vec3_t org;
+        if (fx->muzzle_valid) {
+            memcpy(org, fx->muzzle, sizeof org);
+        } else {
+            memcpy(org, w->view.origin, sizeof org);
+        }
+        light(fx, e->entity > 0 ? e->entity : -1, org, radius, 0.1f, 0, 32);
+        return;
+    }
+    vec3_t f, r, u, org;
+    r_angle_vectors(e->angles, f, r, u);
+    memcpy(org, e->origin, sizeof org);
+    if (e->entity > 0 && e->entity < w->num_entities && w->entities[e->entity].seq == w->seq)
+        memcpy(org, w->entities[e->entity].cur.origin, sizeof org);
+    for (int k = 0; k < 3; k++)
+        org[k] += 18 * f[k];
+    org[2] += 16;
+    light(fx, e->entity, org, radius, 0.1f, 0, 32);
+}
+
+void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed)
+{
+    if (!fx)
+        return;
+    fx->now = now;
+    fx->rng = seed | 1u;
+    for (int i = 0; i < w->num_events && i < WORLD_MAX_EVENTS; i++) {
+        const world_event_t *ev = &w->events[i];
+        if (ev->type == EV_TEMPENT) {
+            temp_entity(fx, w, &ev->u.fx);
+        } else if (ev->type == EV_DLIGHT) {   // TE_DLIGHT / TE_ELIGHT: radius, life, decay
+            const world_fx_event_t *d = &ev->u.fx;
+            if (!finite3(d->origin))
+                continue;
+            float life = d->duration > 0 && d->duration < 30 ? d->duration : 0.1f;
+            float radius = d->radius > 0 && d->radius < 4096 ? d->radius : 0;
+            float decay = d->raw_type == 27 ? (float)d->args[5] * 10 : 0;
+            if (radius > 0)
+                light(fx, 0, d->origin, radius, life, decay, 0);
+        } else if (ev->type == EV_PARTICLES) {   // TE_PARTICLEBURST and svc_particle: dust
+            const world_fx_event_t *d = &ev->u.fx;
+            if (finite3(d->origin))
+                dust(fx, d->origin, d->count > 0 ? (d->count > 256 ? 256 : d->count) : 8);
+        } else if (ev->type == EV_GAMEEVENT) {
+            game_event(fx, w, &ev->u.game);
+        }
+    }
+}
+
+void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid)
+{
+    if (!fx)
+        return;
+    fx->muzzle_valid = valid && finite3(org);
+    if (fx->muzzle_valid)
+        memcpy(fx->muzzle, org, sizeof(vec3_t));
+}
+
+void r_hlfx_lights(const r_hlfx_t *fx, const world_t *w, r_view_t *v, double t)
+{
+    (void)w;
+    if (!fx)
+        return;
+    for (int i = 0; i < HLFX_MAX_LIGHTS; i++) {
+        const light_t *l = &fx->lights[i];
+        if (l->radius <= 0 || l->die < t || l->start > t + 1e-6 || v->num_dlights >= R_MAX_DLIGHTS)
+            continue;
+        float radius = l->radius - (float)(t - l->start) * l->decay;
+        if (radius <= 0)
+            continue;
+        r_dlight_t *d = &v->dlights[v->num_dlights++];
+        memset(d, 0, sizeof *d);
+        memcpy(d->origin, l->org, sizeof(vec3_t));
+        // the view model's flash light moves with the muzzle it was made at
+        if (l->key > 0 && fx->muzzle_valid && fabs(fx->flash_time - l->start) < 1e-6)
+            memcpy(d->origin, fx->muzzle, sizeof(vec3_t));
+        d->radius = radius;
+        d->die = l->die;
+        d->minlight = l->minlight;
+        d->color = -1;
+    }
+}
+
+int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
+{
+    int n = 0;
+    if (!fx)
+        return 0;
+    // the local muzzle flash: one sprite at the view model's muzzle (the engine shows it a frame;
+    // 0.05 s here, so a movie at 20..30 frames a second shows it once)
+    if (t >= fx->flash_time - 1e-6 && t < fx->flash_time + 0.05 && n < max) {
+        r_hlsprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        s->model = HLFX_CLIENT_MUZZLE;
+        memcpy(s->org, fx->muzzle, sizeof(vec3_t));
+        s->scale = fx->flash_scale > 0 ? fx->flash_scale : 1;
+        s->rendermode = RM_ADDITIVE;
+        s->amount = 255;
+        s->view = 1;
+        s->frame = (float)((uint32_t)(fx->flash_time * 1000) % 3);
+        rgb(s->color, 255, 255, 255);
+    }
+    for (int i = 0; i < HLFX_MAX_SPRITES && n < max; i++) {
+        const sprite_t *s = &fx->spr[i];
+        if (!s->active || t < s->start - 1e-6 || t >= s->die)
+            continue;
+        float age = (float)(t - s->start);
+        r_hlsprite_t *o = &out[n++];
+        *o = s->s;
+        for (int k = 0; k < 3; k++)
+            o->org[k] += s->vel[k] * age;
+        o->frame = s->framerate > 0 ? age * s->framerate : 0;
+        if (s->fade > 0) {
+            float left = (float)(s->die - t);
+            if (left < s->fade)
+                o->amount = (int)((float)o->amount * left / s->fade);
+        }
+    }
+    return n;
+}
+
+int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max)
+{
+    int n = 0;
+    for (int i = 0; fx && i < HLFX_MAX_BEAMS && n < max; i++) {
+        const beam_t *b = &fx->beams[i];
+        if (!b->active || t >= b->die)
+            continue;
+        out[n++] = b->b;
+    }
+    return n;
+}
+
+// ---- drawing: additive or solid dots -------------------------------------------------------
+
+static void plot(const r_view_t *v, const vec3_t org, uint8_t index, const uint8_t *table, float size)
+{
+    float d0 = org[0] - v->vieworg[0], d1 = org[1] - v->vieworg[1], d2 = org[2] - v->vieworg[2];
+    float z = d0 * v->vpn[0] + d1 * v->vpn[1] + d2 * v->vpn[2];
+    if (!(z >= 4.0f))
+        return;
+    float zi = 1.0f / z;
+    float fu = v->xcenter + zi * v->xscale * (d0 * v->vright[0] + d1 * v->vright[1] + d2 * v->vright[2]);
+    float fv = v->ycenter - zi * v->yscale * (d0 * v->vup[0] + d1 * v->vup[1] + d2 * v->vup[2]);
+    int pix = (int)(size * v->xscale * zi + 0.5f);
+    pix = pix < 1 ? 1 : pix > 8 ? 8 : pix;
+    int u0 = (int)(fu - (float)pix * 0.5f), y0 = (int)(fv - (float)pix * 0.5f);
+    if (!(fu > -16 && fv > -16 && fu < (float)v->width + 16 && fv < (float)v->height + 16))
+        return;
+    for (int y = y0; y < y0 + pix; y++) {
+        if (y < 0 || y >= v->height)
+            continue;
+        for (int x = u0; x < u0 + pix; x++) {
+            if (x < 0 || x >= v->width)
+                continue;
+            size_t zi_at = (size_t)y * (size_t)v->width + (size_t)x;
+            if (v->zbuffer[zi_at] > zi)
+                continue;
+            uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes + x;
+            *dst = table ? table[(size_t)index * 256 + *dst] : index;
+        }
+    }
+}
+
+static uint8_t nearest(const r_view_t *v, const uint8_t *c)
+{
+    if (v->hlmodes)
+        return r_hl_nearest(v->hlmodes, c[0], c[1], c[2]);
+    int best = 0, bd = 1 << 30;
+    for (int i = 0; v->palette && i < 256; i++) {
+        int dr = v->palette[i * 3] - c[0], dg = v->palette[i * 3 + 1] - c[1], db = v->palette[i * 3 + 2] - c[2];
+        int d = dr * dr + dg * dg + db * db;
+        if (d < bd) {
+            bd = d;
+            best = i;
+        }
+    }
+    return (uint8_t)best;
+}
+
+void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t)
+{
+    if (!fx || !v->buffer || !v->zbuffer)
+        return;
+    const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, 255) : NULL;
+    for (int i = 0; i < HLFX_MAX_PARTICLES; i++) {
+        const r_hlparticle_t *p = &fx->p[i];
+        if (p->die <= p->birth || t >= p->die || t < p->birth - 1e-6)
+            continue;
+        float age = (float)(t - p->birth);
+        vec3_t o;
+        for (int k = 0; k < 3; k++)
+            o[k] = p->org[k] + p->vel[k] * age;
+        o[2] -= 0.5f * p->gravity * age * age;
+        plot(v, o, nearest(v, p->color), p->additive ? add : NULL, 1.5f);
+    }
+}
+
+void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
+{
+    if (!v->buffer || !v->zbuffer || !finite3(b->start) || !finite3(b->end))
+        return;
+    const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, b->amount) : NULL;
+    if (v->hlmodes && !add)
+        return;
+    uint8_t index = nearest(v, b->color);
+    vec3_t d = {b->end[0] - b->start[0], b->end[1] - b->start[1], b->end[2] - b->start[2]};
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    float width = b->width > 0.5f ? b->width : 0.5f;
+    if (b->ring) {   // a circle in the horizontal plane through both ends
+        float r = len * 0.5f;
+        vec3_t c = {b->start[0] + d[0] * 0.5f, b->start[1] + d[1] * 0.5f, b->start[2] + d[2] * 0.5f};
+        int steps = (int)(r * 0.5f) + 16;
+        steps = steps > 512 ? 512 : steps;
+        for (int i = 0; i < steps; i++) {
+            float a = 6.2831853f * (float)i / (float)steps;
+            vec3_t o = {c[0] + r * cosf(a), c[1] + r * sinf(a), c[2]};
+            plot(v, o, index, add, width);
+        }
+        return;
+    }
+    int steps = (int)(len / 2.0f) + 1;
+    steps = steps > 2048 ? 2048 : steps;
+    for (int i = 0; i <= steps; i++) {
+        float f = (float)i / (float)steps;
+        vec3_t o = {b->start[0] + d[0] * f, b->start[1] + d[1] * f, b->start[2] + d[2] * f};
+        plot(v, o, index, add, width);
+    }
+}
+
+int r_hlfx_num_particles(const r_hlfx_t *fx, double t)
+{
+    int n = 0;
+    for (int i = 0; fx && i < HLFX_MAX_PARTICLES; i++)
+        n += fx->p[i].die > fx->p[i].birth && t < fx->p[i].die && t >= fx->p[i].birth - 1e-6;
+    return n;
+}
+
+double r_hlfx_flash_time(const r_hlfx_t *fx)
+{
+    return fx ? fx->flash_time : -1e9;
+}

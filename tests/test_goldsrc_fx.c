@@ -1,0 +1,424 @@
+// test_goldsrc_fx.c -- Half-Life's client events and temp entities: their sounds and effects
+#include "testutil.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "formats/decoder.h"
+#include "formats/goldsrc_events.h"
+#include "engine/vfs.h"
+#include "engine/world.h"
+#include "render/r_hlfx.h"
+#include "render/r_view.h"
+#include "render/render.h"
+
+extern const decoder_t hl_decoder;
+
+#define MAX_SHOTS 64
+
+typedef struct {
+    int n;
+    double time[MAX_SHOTS];
+    char sound[MAX_SHOTS][WORLD_NAME_LEN];
+    int silenced[MAX_SHOTS];
+} shots_t;
+
+// Every client event of crossfire and the sound by name queued with it.
+static void crossfire_shots(shots_t *sh)
+{
+    memset(sh, 0, sizeof *sh);
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data("goldsrc/demos/cstrike_crossfire.dem"), &size);
+    assert_non_null(data);
+    world_t *w = world_create();
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    while (hl_decoder.read_frame(st, w, &err) > 0) {
+        for (int i = 0; i < w->num_events; i++) {
+            const world_event_t *ev = &w->events[i];
+            if (ev->type != EV_GAMEEVENT || sh->n >= MAX_SHOTS)
+                continue;
+            assert_string_equal(w->text_arena + ev->u.game.name, "usp");
+            sh->time[sh->n] = w->time;
+            sh->silenced[sh->n] = ev->u.game.bparam[1];
+            // the sound the client plays comes right after it
+            assert_true(i + 1 < w->num_events);
+            const world_event_t *se = &w->events[i + 1];
+            assert_int_equal(se->type, EV_SOUND);
+            assert_true(se->u.sound.name > 0);
+            snprintf(sh->sound[sh->n], WORLD_NAME_LEN, "%s", w->text_arena + se->u.sound.name - 1);
+            assert_int_equal(se->u.sound.channel, 1);
+            assert_true(se->u.sound.pitch >= 0.94f - 1e-4f && se->u.sound.pitch <= 1.09f + 1e-4f);
+            assert_float_equal(se->u.sound.volume, 1.0, 1e-6);
+            sh->n++;
+        }
+    }
+    hl_decoder.close(st);
+    free(st);
+    world_free(w);
+    free(data);
+}
+
+static void test_crossfire_usp_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    shots_t sh;
+    crossfire_shots(&sh);
+    assert_int_equal(sh.n, 10);   // `demoplay info`: events usp 10
+    for (int i = 0; i < sh.n; i++) {
+        const char *want = sh.silenced[i] ? "weapons/usp" : "weapons/usp_unsil-1.wav";
+        assert_true(!strncmp(sh.sound[i], want, strlen(want)));
+    }
+}
+
+static void test_event_rules(void **state)
+{
+    (void)state;
+    char s[32];
+    hl_event_short_name("events/glock1.sc", s, sizeof s);
+    assert_string_equal(s, "glock1");
+    assert_true(hl_event_known("events/mp5.sc"));
+    assert_true(hl_event_known("events/usp.sc"));
+    assert_false(hl_event_known("events/displacer.sc"));
+    world_t *w = world_create();
+    world_begin_frame(w, 1.0);
+    world_game_event_t a = {0};
+    a.entity = 1;
+    a.seed = 12345;
+    a.fparam[0] = 200;   // gauss: 0.5 + 200 / 400 = 1
+    assert_int_equal(hl_event_emit(w, "events/gauss.sc", &a), 1);
+    assert_int_equal(w->num_events, 2);
+    assert_int_equal(w->events[0].type, EV_GAMEEVENT);
+    assert_int_equal(w->events[1].type, EV_SOUND);
+    assert_string_equal(w->text_arena + w->events[1].u.sound.name - 1, "weapons/gauss2.wav");
+    assert_float_equal(w->events[1].u.sound.volume, 1.0, 1e-6);
+    float p = w->events[1].u.sound.pitch;
+    assert_true(p >= 0.85f - 1e-4f && p <= 1.16f + 1e-4f);
+    // the train: noise 2 (ttrain2), volume 20 / 40, pitch 10 x 10
+    world_begin_frame(w, 1.1);
+    a.iparam[0] = 2 << 12 | 20 << 6 | 10;
+    hl_event_emit(w, "events/train.sc", &a);
+    assert_string_equal(w->text_arena + w->events[1].u.sound.name - 1, "plats/ttrain2.wav");
+    assert_float_equal(w->events[1].u.sound.volume, 0.5, 1e-6);
+    assert_float_equal(w->events[1].u.sound.pitch, 1.0, 1e-6);
+    // an unknown script: the event alone
+    world_begin_frame(w, 1.2);
+    assert_int_equal(hl_event_emit(w, "events/displacer.sc", &a), 0);
+    assert_int_equal(w->num_events, 1);
+    world_free(w);
+}
+
+// ---- the exported sound track around each shot ----------------------------------------
+
+static void put_le(uint8_t *p, uint32_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+// A 22050 Hz mono 16-bit WAV: a 440 Hz tone of `secs` seconds.
+static void write_tone(const char *path, double secs)
+{
+    int frames = (int)(22050 * secs);
+    size_t n = 44 + (size_t)frames * 2;
+    uint8_t *b = calloc(1, n);
+    memcpy(b, "RIFF", 4);
+    put_le(b + 4, (uint32_t)(n - 8), 4);
+    memcpy(b + 8, "WAVEfmt ", 8);
+    put_le(b + 16, 16, 4);
+    put_le(b + 20, 1, 2);
+    put_le(b + 22, 1, 2);
+    put_le(b + 24, 22050, 4);
+    put_le(b + 28, 22050 * 2, 4);
+    put_le(b + 32, 2, 2);
+    put_le(b + 34, 16, 2);
+    memcpy(b + 36, "data", 4);
+    put_le(b + 40, (uint32_t)frames * 2, 4);
+    for (int i = 0; i < frames; i++)
+        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * 440 * i / 22050.0)), 2);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_write(path, b, n), 0);
+    free(b);
+}
+
+// Energy of the stereo 16-bit track between t0 and t1 (seconds from its start).
+static double energy(const int16_t *pcm, size_t frames, int rate, double t0, double t1)
+{
+    long a = (long)(t0 * rate), b = (long)(t1 * rate);
+    double e = 0;
+    for (long i = a < 0 ? 0 : a; i < b && i < (long)frames; i++)
+        e += (double)pcm[2 * i] * pcm[2 * i] + (double)pcm[2 * i + 1] * pcm[2 * i + 1];
+    return e;
+}
+
+static void test_crossfire_export_shots(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    shots_t sh;
+    crossfire_shots(&sh);
+    assert_true(sh.n > 0);
+    // a mod folder with a short tone under every name the shots play, nothing else
+    const char *base = "build/test_goldsrc_fx";
+    assert_int_equal(system("rm -rf build/test_goldsrc_fx && mkdir -p build/test_goldsrc_fx"), 0);
+    static const char *const names[] = {"weapons/usp1.wav", "weapons/usp2.wav", "weapons/usp_unsil-1.wav"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/fxmod/sound/%s", base, names[i]);
+        write_tone(path, 0.04);
+    }
+    for (int i = 0; i < sh.n; i++) {   // every name the demo plays was one of those
+        int found = 0;
+        for (size_t k = 0; k < sizeof names / sizeof names[0]; k++)
+            found |= !strcmp(sh.sound[i], names[k]);
+        assert_true(found);
+    }
+    // the demo's own folder (cstrike) is absent: valve for the level, the mod for the sounds
+    char cmd[8192], valve[PATH_MAX];
+    assert_non_null(realpath(tu_data("goldsrc/valve"), valve));
+    snprintf(cmd, sizeof cmd,
+             "ln -sfn '%s' %s/valve && %s export -q --basedir %s --game fxmod --fps 5 --size 64x48 "
+             "--to 6.5 -o - --audio %s/track.wav '%s' > /dev/null",
+             valve, base, tu_bin(), base, base, tu_data("goldsrc/demos/cstrike_crossfire.dem"));
+    int status = 0;
+    free(tu_run(cmd, &status));
+    assert_int_equal(status, 0);
+    size_t size = 0;
+    char path[256];
+    snprintf(path, sizeof path, "%s/track.wav", base);
+    uint8_t *wav = tu_read(path, &size);
+    assert_non_null(wav);
+    assert_true(size > 44);
+    int rate = wav[24] | wav[25] << 8 | wav[26] << 16;
+    assert_int_equal(wav[22], 2);
+    const int16_t *pcm = (const int16_t *)(wav + 44);
+    size_t frames = (size - 44) / 4;
+    // the track starts at the demo's first frame time (0 in crossfire's playback segment)
+    int checked = 0;
+    for (int i = 0; i < sh.n; i++) {
+        printf("  shot %d at %.3f s: %s\n", i, sh.time[i], sh.sound[i]);
+        if (sh.time[i] > 6.2 || (i > 0 && sh.time[i] - sh.time[i - 1] < 0.25))
+            continue;   // a shot with another just before it: its window is not quiet
+        double before = energy(pcm, frames, rate, sh.time[i] - 0.2, sh.time[i]);
+        double after = energy(pcm, frames, rate, sh.time[i], sh.time[i] + 0.2);
+        printf("  shot %d at %.3f s: energy before %.3g, after %.3g\n", i, sh.time[i], before, after);
+        assert_true(after > 10 * before + 1e6);
+        checked++;
+    }
+    assert_true(checked >= 2);
+    free(wav);
+}
+
+
+// ---- the effects: values of the pools and a golden of c1a0 with synthetic events ------------
+
+static world_fx_event_t *tempent(world_t *w, int type, float x, float y, float z)
+{
+    world_event_t *ev = world_add_event(w, type == 27 ? EV_DLIGHT : EV_TEMPENT);
+    assert_non_null(ev);
+    ev->u.fx.raw_type = type;
+    ev->u.fx.origin[0] = x;
+    ev->u.fx.origin[1] = y;
+    ev->u.fx.origin[2] = z;
+    return &ev->u.fx;
+}
+
+static void game_event(world_t *w, const char *name, int local)
+{
+    world_event_t *ev = world_add_event(w, EV_GAMEEVENT);
+    assert_non_null(ev);
+    size_t n = strlen(name);
+    memcpy(w->text_arena + w->text_used, name, n + 1);
+    ev->u.game.name = w->text_used;
+    w->text_used += (uint32_t)(n + 1);
+    ev->u.game.entity = 1;
+    ev->u.game.local = (uint8_t)local;
+}
+
+static void test_pool_values(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    world_begin_frame(w, 2.0);
+    world_fx_event_t *e = tempent(w, 3, 100, 0, 0);   // TE_EXPLOSION sprite 5, scale 1.0, 15 fps, flags 0
+    e->args[0] = 5;
+    e->args[1] = 10;
+    e->args[2] = 15;
+    e = tempent(w, 2, 0, 100, 0);   // TE_GUNSHOT: 20 dust points
+    e = tempent(w, 0, 0, 0, 0);     // TE_BEAMPOINTS to (0, 0, 100): sprite 6, life 0.5 s, width 2, red, 200
+    e->end[2] = 100;
+    e->args[0] = 6;
+    e->args[3] = 5;
+    e->args[4] = 20;
+    e->args[6] = 255;
+    e->args[9] = 200;
+    e = tempent(w, 23, 0, 0, 50);   // TE_GLOWSPRITE sprite 7: life 1 s, scale 0.5, brightness 100
+    e->args[0] = 7;
+    e->args[1] = 10;
+    e->args[2] = 5;
+    e->args[3] = 100;
+    e = tempent(w, 27, 0, 0, 0);    // TE_DLIGHT: radius 150, 0.2 s, decay 100 / s
+    e->radius = 150;
+    e->duration = 0.2f;
+    e->args[5] = 10;
+    e = tempent(w, 3, NAN, 0, 0);   // a damaged one: left out
+    game_event(w, "glock1", 1);     // the player's own shot: the flash
+    game_event(w, "crowbar", 1);    // no flash
+    r_hlfx_frame(fx, w, 2.0, 77);
+    assert_float_equal(r_hlfx_flash_time(fx), 2.0, 0);
+    // the explosion's 16 sparks and the dust: 20 points, of which those whose life drew 0 (0.1 x rand % 5) are gone at once
+    assert_int_equal(r_hlfx_num_particles(fx, 2.0), 34);
+
+    r_hlsprite_t sp[16];
+    int n = r_hlfx_sprites(fx, 2.2, sp, 16);
+    assert_int_equal(n, 2);   // the flash is gone after 0.05 s: explosion and glow
+    assert_int_equal(sp[0].model, 5);
+    assert_int_equal(sp[0].rendermode, RM_ADDITIVE);
+    assert_float_equal(sp[0].scale, 1.0, 1e-6);
+    assert_float_equal(sp[0].frame, 3.0, 1e-3);   // 0.2 s at 15 frames a second
+    assert_int_equal(sp[1].model, 7);
+    assert_int_equal(sp[1].rendermode, RM_GLOW);
+    assert_int_equal(sp[1].amount, 80);           // fading over its second: 100 x 0.8
+    n = r_hlfx_sprites(fx, 2.01, sp, 16);
+    assert_int_equal(n, 3);
+    assert_int_equal(sp[0].model, HLFX_CLIENT_MUZZLE);
+    assert_float_equal(sp[0].scale, 0.1, 1e-6);
+
+    r_hlbeam_t b[4];
+    assert_int_equal(r_hlfx_beams(fx, 2.4, b, 4), 1);
+    assert_float_equal(b[0].width, 2.0, 1e-6);
+    assert_int_equal(b[0].color[0], 255);
+    assert_int_equal(b[0].amount, 200);
+    assert_int_equal(r_hlfx_beams(fx, 2.5, b, 4), 0);
+
+    static r_view_t v;
+    memset(&v, 0, sizeof v);
+    vec3_t muzzle = {1, 2, 3};
+    r_hlfx_set_muzzle(fx, muzzle, 1);
+    r_hlfx_lights(fx, w, &v, 2.005);
+    assert_int_equal(v.num_dlights, 3);   // explosion (200 - 4), TE_DLIGHT, the flash
+    int seen = 0;
+    for (int i = 0; i < v.num_dlights; i++) {
+        const r_dlight_t *d = &v.dlights[i];
+        if (fabsf(d->radius - 196) < 1e-2f)
+            seen |= 1;
+        else if (fabsf(d->radius - 149.5f) < 1e-2f)
+            seen |= 2;
+        else if (d->radius >= 200 && d->radius < 232 && d->origin[0] == 1 && d->minlight == 32)
+            seen |= 4;
+    }
+    assert_int_equal(seen, 7);
+    v.num_dlights = 0;
+    r_hlfx_lights(fx, w, &v, 2.15);   // the explosion's and the flash's are out
+    assert_int_equal(v.num_dlights, 1);
+
+    // the pools are fixed: a flood of gunshots keeps at most HLFX_MAX_PARTICLES
+    world_begin_frame(w, 3.0);
+    for (int i = 0; i < 500; i++)
+        tempent(w, 2, 0, 0, 0);
+    r_hlfx_frame(fx, w, 3.0, 5);
+    int live = r_hlfx_num_particles(fx, 3.0);   // the newest 2048 (a fifth drew no life)
+    assert_true(live <= HLFX_MAX_PARTICLES && live > HLFX_MAX_PARTICLES * 3 / 4);
+    r_hlfx_destroy(fx);
+    world_free(w);
+}
+
+// c1a0 a little after the start, with an explosion (sprites/fexplo.spr) 90 units ahead, a red
+// beam across the view, sparks, a TE_SPRITE glow and the player's own glock shot (no view
+// model at that time: the flash in front of the eye).
+static void test_golden_c1a0_effects(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data("goldsrc/demos/valve_c1a0.dem"), &size);
+    assert_non_null(data);
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    world_t *w = world_create();
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    renderer_t *r = r_create(320, 200);
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    int loaded = 0;
+    for (int i = 0; i < 200 && hl_decoder.read_frame(st, w, &err) > 0; i++) {
+        if (!loaded && w->map[0] && w->num_models > 10) {
+            char e[256];
+            assert_int_equal(r_load_level(r, fs, w, e, sizeof e), 0);
+            loaded = 1;
+        }
+        if (loaded)
+            r_frame(r, w);
+    }
+    assert_true(loaded);
+    // the sprites, named as the game would precache them
+    int expl = w->num_models, glow = expl + 1, laser = expl + 2;
+    world_set_model(w, expl, "sprites/fexplo.spr");
+    world_set_model(w, glow, "sprites/flare1.spr");
+    world_set_model(w, laser, "sprites/laserbeam.spr");
+    assert_int_equal(hl_decoder.read_frame(st, w, &err), 1);
+    vec3_t f = {cosf(w->view.angles[1] * (float)M_PI / 180), sinf(w->view.angles[1] * (float)M_PI / 180), 0};
+    vec3_t o;
+    memcpy(o, w->view.origin, sizeof o);
+    world_fx_event_t *e = tempent(w, 3, o[0] + 90 * f[0], o[1] + 90 * f[1], o[2] - 10);
+    e->args[0] = expl;
+    e->args[1] = 10;
+    e->args[2] = 15;
+    e = tempent(w, 0, o[0] + 100 * f[0] - 60 * f[1], o[1] + 100 * f[1] + 60 * f[0], o[2] - 20);
+    e->end[0] = o[0] + 100 * f[0] + 60 * f[1];
+    e->end[1] = o[1] + 100 * f[1] - 60 * f[0];
+    e->end[2] = o[2] + 10;
+    e->args[0] = laser;
+    e->args[3] = 10;
+    e->args[4] = 30;
+    e->args[6] = 255;
+    e->args[7] = 40;
+    e->args[8] = 40;
+    e->args[9] = 255;
+    e = tempent(w, 17, o[0] + 80 * f[0] + 40 * f[1], o[1] + 80 * f[1] - 40 * f[0], o[2] + 10);
+    e->args[0] = glow;
+    e->args[1] = 3;
+    e->args[2] = 200;
+    tempent(w, 9, o[0] + 60 * f[0], o[1] + 60 * f[1], o[2] - 10);
+    game_event(w, "glock1", 1);
+    r_frame(r, w);
+    r_render(r, w, w->time + 0.02);
+    const char *out = "build/rel/tests/goldsrc_fx_c1a0.png";
+    assert_int_equal(r_write_png(r, out), 0);
+    tu_golden("goldsrc_fx_c1a0", out, "tests/golden/goldsrc/fx_c1a0.png", 0.01);
+    // 0.2 s later: the flash is gone, the explosion at its fourth frame (fexplo's first are dim)
+    r_render(r, w, w->time + 0.2);
+    const char *out2 = "build/rel/tests/goldsrc_fx_c1a0_later.png";
+    assert_int_equal(r_write_png(r, out2), 0);
+    tu_golden("goldsrc_fx_c1a0_later", out2, "tests/golden/goldsrc/fx_c1a0_later.png", 0.01);
+    assert_true(tu_png_diff(out, out2) > 0.01);
+    hl_decoder.close(st);
+    r_destroy(r);
+    free(st);
+    world_free(w);
+    vfs_free(fs);
+    free(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_event_rules),
+        cmocka_unit_test(test_pool_values),
+        cmocka_unit_test(test_golden_c1a0_effects),
+        cmocka_unit_test(test_crossfire_usp_sounds),
+        cmocka_unit_test(test_crossfire_export_shots),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

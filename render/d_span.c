@@ -46,10 +46,12 @@ static inline void put_mode(const renderer_t *r, int mode, uint8_t *dst, float *
             *dst = t;
             *zb = zz;
         }
-    } else if (mode == R_DRAW_BLEND33) {
-        *dst = r->pal.alphamap[t * 256 + *dst];
-    } else if (mode == R_DRAW_BLEND66) {
-        *dst = r->pal.alphamap[*dst * 256 + t];
+    } else if (mode == R_DRAW_BLEND33 || mode == R_DRAW_BLEND66) {
+        // the texel first for 33 % in pal.h's order, for 66 % in colormap.pcx's
+        if ((mode == R_DRAW_BLEND33) != r->pal.alphamap_66_first)
+            *dst = r->pal.alphamap[t * 256 + *dst];
+        else
+            *dst = r->pal.alphamap[*dst * 256 + t];
     } else if (t != 255) {   // GoldSrc's modes: '{' texels stay see-through
         *dst = r->draw_table[(mode == R_DRAW_COLOR ? r->draw_color : t) * 256 + *dst];
     }

@@ -193,12 +193,17 @@ static void flush_spans(renderer_t *r, r_surfctx_t *ctx, int n)
         d_draw_spans_turb(r, &g, r->bsp->texels + tex->offsets[0], tex->width, tex->height, r->spans, n, ctx->ztest);
         return;
     }
-    int mip = d_mip_level(r, ctx);
+    // Quake II's see-through faces: ref_soft draws them as polygons (R_DrawAlphaSurfaces)
+    // from the lit surface at full size, in chunks of 16 pixels never doubled.
+    int q2_see = r->bsp->version == 38 && (r->draw_mode == R_DRAW_BLEND33 || r->draw_mode == R_DRAW_BLEND66);
+    int mip = q2_see ? 0 : d_mip_level(r, ctx);
     const r_cached_t *c = r_surf_get(r, ctx, mip);
     if (!c)
         return;
     d_surfgrad_t sg;
     d_surf_gradients(r, ctx, mip, &sg);
+    if (q2_see)
+        sg.spanshift = 4;
     d_draw_spans_lit(r, &sg, c, r->spans, n, ctx->ztest);
 }
 

@@ -159,6 +159,33 @@ static void spanbuf_fill_rest(renderer_t *r)
     }
 }
 
+// Quake II: ref_soft draws no sky face. The first one its walk meets puts a box of
+// the six sky pictures around the eye, sorted behind every face of the world
+// (R_EmitSkyBox): what is behind a sky face and drawn, a room beyond the sky brush,
+// shows through it, and the box fills what no face covers. z: 0, farthest.
+static void spanbuf_fill_sky(renderer_t *r)
+{
+    d_grad_t zg;
+    memset(&zg, 0, sizeof zg);
+    int n = 0;
+    for (int y = 0; y < r->vh; y++) {
+        const r_free_t *f = &r->free[y * R_ROW_FREE_MAX];
+        for (int i = 0; i < r->free_count[y]; i++) {
+            if (f[i].x1 <= f[i].x0)
+                continue;
+            r->spans[n].x = f[i].x0;
+            r->spans[n].y = (int16_t)y;
+            r->spans[n].count = (int16_t)(f[i].x1 - f[i].x0);
+            if (++n == R_SPAN_BATCH) {
+                d_draw_spans_sky(r, r->spans, n, &zg, 0);
+                n = 0;
+            }
+        }
+    }
+    if (n)
+        d_draw_spans_sky(r, r->spans, n, &zg, 0);
+}
+
 // ---- polygons ---------------------------------------------------------------
 
 typedef struct {
@@ -419,6 +446,10 @@ static void draw_face(renderer_t *r, int fi, int clipflags, const float (*rot)[3
     const bsp_face_t *f = &b->faces[fi];
     if (f->flags & BSP_SURF_NODRAW)
         return;
+    if ((f->flags & BSP_SURF_SKY) && b->version == 38 && r->skybox_ok) {
+        r->q2_sky_seen |= rot == NULL;   // the world's; a brush entity's sky face is not drawn either
+        return;
+    }
     r_surfctx_t ctx;
     ctx.face = f;
     ctx.face_index = fi;
@@ -575,8 +606,12 @@ void r_draw_world(renderer_t *r, const world_t *w)
     }
     mark_leaves(r);
     r_mark_lights(r);
+    r->q2_sky_seen = 0;
     walk_node(r, r->bsp->models[0].headnode, 31, 0);
-    spanbuf_fill_rest(r);
+    if (r->q2_sky_seen)
+        spanbuf_fill_sky(r);
+    else
+        spanbuf_fill_rest(r);
 }
 
 // ---- brush models -----------------------------------------------------------------

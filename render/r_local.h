@@ -121,6 +121,7 @@ struct renderer_s {
     r_face_t *faces;
     int *trans_faces;            // see-through world faces of this frame, drawn after the solid ones
     int num_trans;
+    int q2_sky_seen;   // Quake II: a sky face of the world passed the walk this frame (the box shows)
     int draw_mode;               // R_DRAW_*, for z-tested surfaces
     const uint8_t *draw_table;   // R_DRAW_TABLE / R_DRAW_COLOR: the blend table
     int draw_color;              // R_DRAW_COLOR: the palette index blended

@@ -215,6 +215,18 @@ static void flush_spans(renderer_t *r, r_surfctx_t *ctx, int n)
         d_draw_spans_sky(r, r->spans, n, &g, ctx->ztest);
         return;
     }
+    if (r->bsp->version == 38 && (f->flags & (BSP_SURF_TURB | BSP_SURF_FLOWING)) && tex->width >= 64 &&
+        tex->height >= 64) {
+        // ref_soft: warping and flowing faces unlit from the texture, flowing ones scrolled
+        int turb[128];
+        for (int i = 0; i < 128; i++)
+            turb[i] = f->flags & BSP_SURF_TURB ? r->turbsin[(i + r->turb_ofs) & 127] : 0;
+        int alpha_poly = r->draw_mode == R_DRAW_BLEND33 || r->draw_mode == R_DRAW_BLEND66;
+        d_surfgrad_t sg;
+        d_turb_gradients_q2(r, ctx, alpha_poly, &sg);
+        d_draw_spans_turb_q2(r, &sg, r->bsp->texels + tex->offsets[0], turb, alpha_poly, r->spans, n, ctx->ztest);
+        return;
+    }
     if (f->flags & BSP_SURF_TURB) {
         d_gradients(r, ctx, 1.0f, ctx->svec[3], ctx->tvec[3], &g);
         d_draw_spans_turb(r, &g, r->bsp->texels + tex->offsets[0], tex->width, tex->height, r->spans, n, ctx->ztest);

@@ -55,6 +55,7 @@ void pal_make_alphamap(pal_t *p)
                                                               (ca[1] + 2 * cb[1]) / 3, (ca[2] + 2 * cb[2]) / 3);
         }
     p->has_alphamap = 1;
+    p->alphamap_66_first = 0;
 }
 
 void pal_set(pal_t *p, const uint8_t *palette, int fullbright_start)
@@ -115,6 +116,7 @@ static int load_quake2(pal_t *p, vfs_t *fs, char *err, size_t errcap)
             if (pic.height >= PAL_ROWS + 256) {   // the translucency table below the light rows
                 memcpy(p->alphamap, pic.pixels + PAL_ROWS * 256, sizeof p->alphamap);
                 p->has_alphamap = 1;
+                p->alphamap_66_first = 1;
             }
             p->loaded = 1;
             rc = 0;

@@ -23,9 +23,12 @@ typedef struct {
     int fullbright_start;                     // 224 for Quake, 256 = none
     int loaded;                               // 1: from the game's files, 0: fallback
     // See-through drawing: alphamap[a * 256 + b] is the colour a third of the way from
-    // b to a (a over b at 33 %; swap them for 66 %). Quake II's is in colormap.pcx;
-    // pal_set computes one. has_alphamap = 0: Quake (nothing is see-through).
+    // b to a (a over b at 33 %; swap them for 66 %); pal_set computes one.
+    // has_alphamap = 0: Quake (nothing is see-through). Quake II's table, from
+    // colormap.pcx, is the other way round (a over b at 66 %: ref_soft draws a
+    // 33 % texel t over pixel p as [p * 256 + t]): alphamap_66_first = 1.
     int has_alphamap;
+    int alphamap_66_first;
     uint8_t alphamap[256 * 256];
 } pal_t;
 

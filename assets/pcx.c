@@ -32,15 +32,16 @@ int pcx_load(pcx_t *p, const uint8_t *data, size_t size, char *err, size_t errca
     int pitch = rd_u16(data + 66);
     if (pitch < w || pitch > PCX_MAX_SIDE + 1)
         return fail(p, err, errcap, 66, "bytes per line >= the width");
-    if (data[size - 769] != 0x0c)
-        return fail(p, err, errcap, size - 769, "the 0x0C palette marker 769 bytes before the end");
+    // The palette: 0x0C and 768 bytes at the end. Some writers pad the file after
+    // them (Action Quake 2's env/wnight*.pcx: zeros to 132072 bytes); Quake II
+    // decodes those all the same, so then the marker that ends the picture data counts.
+    int marked = data[size - 769] == 0x0c;
     p->width = w;
     p->height = h;
     p->pixels = malloc((size_t)w * (size_t)h);
     if (!p->pixels)
         return fail(p, err, errcap, 0, "memory for the picture");
-    memcpy(p->palette, data + size - 768, 768);
-    size_t in = 128, end = size - 769;
+    size_t in = 128, end = marked ? size - 769 : size;
     for (int y = 0; y < h; y++) {
         uint8_t *row = p->pixels + (size_t)y * (size_t)w;
         int x = 0;
@@ -69,6 +70,13 @@ int pcx_load(pcx_t *p, const uint8_t *data, size_t size, char *err, size_t errca
             if (y >= h)
                 break;
         }
+    }
+    if (!marked) {
+        if (in + 769 > size || data[in] != 0x0c)
+            return fail(p, err, errcap, size - 769, "the 0x0C palette marker 769 bytes before the end");
+        memcpy(p->palette, data + in + 1, 768);
+    } else {
+        memcpy(p->palette, data + size - 768, 768);
     }
     return 0;
 }

@@ -5,6 +5,7 @@
 // stepped linearly in 16.16 fixed point in between, as Quake's d_scan does.
 #include "r_local.h"
 
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -46,10 +47,12 @@ static inline void put_mode(const renderer_t *r, int mode, uint8_t *dst, float *
             *dst = t;
             *zb = zz;
         }
-    } else if (mode == R_DRAW_BLEND33) {
-        *dst = r->pal.alphamap[t * 256 + *dst];
-    } else if (mode == R_DRAW_BLEND66) {
-        *dst = r->pal.alphamap[*dst * 256 + t];
+    } else if (mode == R_DRAW_BLEND33 || mode == R_DRAW_BLEND66) {
+        // the texel first for 33 % in pal.h's order, for 66 % in colormap.pcx's
+        if ((mode == R_DRAW_BLEND33) != r->pal.alphamap_66_first)
+            *dst = r->pal.alphamap[t * 256 + *dst];
+        else
+            *dst = r->pal.alphamap[*dst * 256 + t];
     } else if (t != 255) {   // GoldSrc's modes: '{' texels stay see-through
         *dst = r->draw_table[(mode == R_DRAW_COLOR ? r->draw_color : t) * 256 + *dst];
     }
@@ -81,9 +84,11 @@ int d_mip_level(const renderer_t *r, const r_surfctx_t *ctx)
     // Quake II: the reference (Yamagi's ref_soft at 320x240) changes mip level at
     // half these distances. Measured, not read: scaling the test by 1.25, 1.5, 1.8,
     // 2, 2.2, 2.5 and 3 matched its frames best at exactly 2 (walls and ceilings
-    // then agree texel for texel).
+    // then agree texel for texel). Faces whose texture is scaled down (2 texels a
+    // unit: terminal's tiled walls, its planters) change at a quarter: the length
+    // counts as well (measured too: 89.7 -> 94.5 % identical on action_demo).
     if (r->bsp && r->bsp->version == 38)
-        scale *= 2.0f;
+        scale *= 2.0f * (len > 1.0f ? len : 1.0f);
     return scale >= 1.0f ? 0 : scale >= 0.4f ? 1 : scale >= 0.2f ? 2 : 3;
 }
 
@@ -147,6 +152,56 @@ void d_surf_gradients(const renderer_t *r, const r_surfctx_t *ctx, int mip, d_su
     g->bbextents = (f->extents[0] << 16 >> mip) - 1;
     g->bbextentt = (f->extents[1] << 16 >> mip) - 1;
     g->spanshift = r->bsp && r->bsp->version == 38 ? span_shift_q2(g->zistepu, g->zistepv, r->width) : 3;
+}
+
+// Quake II's warping and flowing faces (ref_soft's D_TurbulentSurf): mip 0 of the
+// texture, unlit, with the surface's corner at -8192 texels and 16384 texels a
+// side (so s and t never clamp), flowing ones scrolled along s by
+// -128 * frac(time * 0.77) texels (0.25 when they also warp). Seen through
+// (R_DrawAlphaSurfaces: alpha_poly), the texinfo's offsets alone place the texture
+// and flowing ones scroll at 0.25.
+void d_turb_gradients_q2(const renderer_t *r, const r_surfctx_t *ctx, int alpha_poly, d_surfgrad_t *g)
+{
+    const bsp_face_t *f = ctx->face;
+    float pn[3], ps[3], pt[3];
+    view_xform(r, ctx->normal, pn);
+    view_xform(r, ctx->svec, ps);
+    view_xform(r, ctx->tvec, pt);
+    float den = ctx->dist - dot3(r->vieworg, ctx->normal);
+    if (fabsf(den) < 1e-4f)
+        den = den < 0 ? -1e-4f : 1e-4f;
+    float distinv = 1.0f / den;
+    float xsi = 1.0f / r->xscale, ysi = 1.0f / r->yscale, xc = r->xc_pix, yc = r->yc_pix;
+    g->zistepu = pn[0] * xsi * distinv;
+    g->zistepv = -pn[1] * ysi * distinv;
+    g->ziorigin = pn[2] * distinv - xc * g->zistepu - yc * g->zistepv;
+    g->sdivzstepu = ps[0] * xsi;
+    g->tdivzstepu = pt[0] * xsi;
+    g->sdivzstepv = -ps[1] * ysi;
+    g->tdivzstepv = -pt[1] * ysi;
+    g->sdivzorigin = ps[2] - xc * g->sdivzstepu - yc * g->sdivzstepv;
+    g->tdivzorigin = pt[2] - xc * g->tdivzstepu - yc * g->tdivzstepv;
+    double flow = 0;
+    if (f->flags & BSP_SURF_FLOWING) {
+        double k = r->time * ((f->flags & BSP_SURF_TURB) || alpha_poly ? 0.25 : 0.77);
+        flow = -128.0 * (k - (double)(int)k);
+    }
+    float es = dot3(r->vieworg, ctx->svec), et = dot3(r->vieworg, ctx->tvec);
+    if (alpha_poly) {
+        g->sadjust = fix16((float)((es + ctx->svec[3] + flow) * 65536.0));
+        g->tadjust = fix16((et + ctx->tvec[3]) * 65536.0f);
+        g->spanshift = 4;
+    } else {
+        // the eye's texel (rounded) less the corner (-8192 texels), plus the texinfo offset
+        int eye_s = fix16(es * 65536.0f + 0.5f), eye_t = fix16(et * 65536.0f + 0.5f);
+        g->sadjust = fix16((float)(eye_s + 8192 * 65536) + ctx->svec[3] * 65536.0f);
+        g->tadjust = fix16((float)(eye_t + 8192 * 65536) + ctx->tvec[3] * 65536.0f);
+        if (flow != 0)
+            g->sadjust = fix16((float)((double)g->sadjust + 65536.0 * flow));
+        g->spanshift = span_shift_q2(g->zistepu, g->zistepv, r->width);
+    }
+    g->bbextents = (16384 << 16) - 1;
+    g->bbextentt = (16384 << 16) - 1;
 }
 
 // s (or t) in 16.16 at s/z = sz where 65536/z = z16, clamped to [lo, hi]
@@ -331,6 +386,94 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
             zi = zi2;
             uz = uz2;
             vz = vz2;
+        }
+    }
+}
+
+// As surf_coord, the sum wrapping as ref_soft's int arithmetic does far from the surface
+static inline int turb_coord(float sz, float z16, int adjust, int lo, int hi)
+{
+    int v = (int)((unsigned)fix16(sz * z16) + (unsigned)adjust);
+    return v > hi ? hi : v < lo ? lo : v;
+}
+
+// Quake II's warping and flowing spans (TurbulentPow2, NonTurbulentPow2 and the
+// see-through spanlets): the true s, t every chunk as for lit spans, clamped to the
+// surface unless seen through (alpha_poly), each chunk's start wrapped to 128
+// texels, and every pixel displaced by the sine table along the other axis (flowing
+// faces: by nothing) and wrapped to the texture's 64 x 64 texels.
+void d_draw_spans_turb_q2(renderer_t *r, const d_surfgrad_t *g, const uint8_t *tex, const int *turb, int alpha_poly,
+                          const r_span_t *s, int n, int ztest)
+{
+    const int mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
+    const int smax = g->bbextents, tmax = g->bbextentt;
+    const int lo = alpha_poly ? INT_MIN : 0, shi = alpha_poly ? INT_MAX : smax, thi = alpha_poly ? INT_MAX : tmax;
+    const int rowbytes = r->view.rowbytes, zw = r->width;
+    const int shift = g->spanshift, chunk = 1 << shift, clo = alpha_poly ? INT_MIN : chunk;
+    const float sdivzc = g->sdivzstepu * (float)chunk, tdivzc = g->tdivzstepu * (float)chunk;
+    const float zic = g->zistepu * (float)chunk;
+    for (int i = 0; i < n; i++) {
+        int x = s[i].x, y = s[i].y, count = s[i].count;
+        uint8_t *d = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        float *zp = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        float du = (float)x, dv = (float)y;
+        float sdivz = g->sdivzorigin + dv * g->sdivzstepv + du * g->sdivzstepu;
+        float tdivz = g->tdivzorigin + dv * g->tdivzstepv + du * g->tdivzstepu;
+        float zi = g->ziorigin + dv * g->zistepv + du * g->zistepu;
+        float zc = zi;
+        float z = 65536.0f / zi;
+        int ss = turb_coord(sdivz, z, g->sadjust, lo, shi), tt = turb_coord(tdivz, z, g->tadjust, lo, thi);
+        while (count > 0) {
+            int nn = count >= chunk ? chunk : count;
+            count -= nn;
+            int snext, tnext, sstep = 0, tstep = 0;
+            if (count) {
+                sdivz += sdivzc;
+                tdivz += tdivzc;
+                zi += zic;
+                z = 65536.0f / zi;
+                snext = turb_coord(sdivz, z, g->sadjust, clo, shi);
+                tnext = turb_coord(tdivz, z, g->tadjust, clo, thi);
+                sstep = (int)((unsigned)snext - (unsigned)ss) >> shift;
+                tstep = (int)((unsigned)tnext - (unsigned)tt) >> shift;
+            } else {
+                float m1 = (float)(nn - 1);
+                sdivz += g->sdivzstepu * m1;
+                tdivz += g->tdivzstepu * m1;
+                zi += g->zistepu * m1;
+                z = 65536.0f / zi;
+                snext = turb_coord(sdivz, z, g->sadjust, clo, shi);
+                tnext = turb_coord(tdivz, z, g->tadjust, clo, thi);
+                if (nn > 1) {
+                    sstep = (int)((unsigned)snext - (unsigned)ss) / (nn - 1);
+                    tstep = (int)((unsigned)tnext - (unsigned)tt) / (nn - 1);
+                }
+            }
+            unsigned us = (unsigned)ss & ((128u << 16) - 1), ut = (unsigned)tt & ((128u << 16) - 1);
+            for (int k = 0; k < nn; k++) {
+                int st = (int)(((us + (unsigned)turb[(ut >> 16) & 127]) >> 16) & 63);
+                int tu = (int)(((ut + (unsigned)turb[(us >> 16) & 127]) >> 16) & 63);
+                uint8_t texel = tex[tu * 64 + st];
+                float zz = zc + (float)k * g->zistepu;
+                if (!ztest) {
+                    d[k] = texel;
+                    zp[k] = zz;
+                } else if (zz * D_BMODEL_ZBIAS >= zp[k]) {
+                    if (mode == R_DRAW_OPAQUE) {
+                        d[k] = texel;
+                        zp[k] = zz;
+                    } else {
+                        put_mode(r, mode, d + k, zp + k, zz, texel);
+                    }
+                }
+                us += (unsigned)sstep;
+                ut += (unsigned)tstep;
+            }
+            zc += zic;
+            d += nn;
+            zp += nn;
+            ss = snext;
+            tt = tnext;
         }
     }
 }

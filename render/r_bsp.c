@@ -159,6 +159,33 @@ static void spanbuf_fill_rest(renderer_t *r)
     }
 }
 
+// Quake II: ref_soft draws no sky face. The first one its walk meets puts a box of
+// the six sky pictures around the eye, sorted behind every face of the world
+// (R_EmitSkyBox): what is behind a sky face and drawn, a room beyond the sky brush,
+// shows through it, and the box fills what no face covers. z: 0, farthest.
+static void spanbuf_fill_sky(renderer_t *r)
+{
+    d_grad_t zg;
+    memset(&zg, 0, sizeof zg);
+    int n = 0;
+    for (int y = 0; y < r->vh; y++) {
+        const r_free_t *f = &r->free[y * R_ROW_FREE_MAX];
+        for (int i = 0; i < r->free_count[y]; i++) {
+            if (f[i].x1 <= f[i].x0)
+                continue;
+            r->spans[n].x = f[i].x0;
+            r->spans[n].y = (int16_t)y;
+            r->spans[n].count = (int16_t)(f[i].x1 - f[i].x0);
+            if (++n == R_SPAN_BATCH) {
+                d_draw_spans_sky(r, r->spans, n, &zg, 0);
+                n = 0;
+            }
+        }
+    }
+    if (n)
+        d_draw_spans_sky(r, r->spans, n, &zg, 0);
+}
+
 // ---- polygons ---------------------------------------------------------------
 
 typedef struct {
@@ -188,17 +215,34 @@ static void flush_spans(renderer_t *r, r_surfctx_t *ctx, int n)
         d_draw_spans_sky(r, r->spans, n, &g, ctx->ztest);
         return;
     }
+    if (r->bsp->version == 38 && (f->flags & (BSP_SURF_TURB | BSP_SURF_FLOWING)) && tex->width >= 64 &&
+        tex->height >= 64) {
+        // ref_soft: warping and flowing faces unlit from the texture, flowing ones scrolled
+        int turb[128];
+        for (int i = 0; i < 128; i++)
+            turb[i] = f->flags & BSP_SURF_TURB ? r->turbsin[(i + r->turb_ofs) & 127] : 0;
+        int alpha_poly = r->draw_mode == R_DRAW_BLEND33 || r->draw_mode == R_DRAW_BLEND66;
+        d_surfgrad_t sg;
+        d_turb_gradients_q2(r, ctx, alpha_poly, &sg);
+        d_draw_spans_turb_q2(r, &sg, r->bsp->texels + tex->offsets[0], turb, alpha_poly, r->spans, n, ctx->ztest);
+        return;
+    }
     if (f->flags & BSP_SURF_TURB) {
         d_gradients(r, ctx, 1.0f, ctx->svec[3], ctx->tvec[3], &g);
         d_draw_spans_turb(r, &g, r->bsp->texels + tex->offsets[0], tex->width, tex->height, r->spans, n, ctx->ztest);
         return;
     }
-    int mip = d_mip_level(r, ctx);
+    // Quake II's see-through faces: ref_soft draws them as polygons (R_DrawAlphaSurfaces)
+    // from the lit surface at full size, in chunks of 16 pixels never doubled.
+    int q2_see = r->bsp->version == 38 && (r->draw_mode == R_DRAW_BLEND33 || r->draw_mode == R_DRAW_BLEND66);
+    int mip = q2_see ? 0 : d_mip_level(r, ctx);
     const r_cached_t *c = r_surf_get(r, ctx, mip);
     if (!c)
         return;
     d_surfgrad_t sg;
     d_surf_gradients(r, ctx, mip, &sg);
+    if (q2_see)
+        sg.spanshift = 4;
     d_draw_spans_lit(r, &sg, c, r->spans, n, ctx->ztest);
 }
 
@@ -414,6 +458,10 @@ static void draw_face(renderer_t *r, int fi, int clipflags, const float (*rot)[3
     const bsp_face_t *f = &b->faces[fi];
     if (f->flags & BSP_SURF_NODRAW)
         return;
+    if ((f->flags & BSP_SURF_SKY) && b->version == 38 && r->skybox_ok) {
+        r->q2_sky_seen |= rot == NULL;   // the world's; a brush entity's sky face is not drawn either
+        return;
+    }
     r_surfctx_t ctx;
     ctx.face = f;
     ctx.face_index = fi;
@@ -570,8 +618,12 @@ void r_draw_world(renderer_t *r, const world_t *w)
     }
     mark_leaves(r);
     r_mark_lights(r);
+    r->q2_sky_seen = 0;
     walk_node(r, r->bsp->models[0].headnode, 31, 0);
-    spanbuf_fill_rest(r);
+    if (r->q2_sky_seen)
+        spanbuf_fill_sky(r);
+    else
+        spanbuf_fill_rest(r);
 }
 
 // ---- brush models -----------------------------------------------------------------

@@ -121,6 +121,7 @@ struct renderer_s {
     r_face_t *faces;
     int *trans_faces;            // see-through world faces of this frame, drawn after the solid ones
     int num_trans;
+    int q2_sky_seen;   // Quake II: a sky face of the world passed the walk this frame (the box shows)
     int draw_mode;               // R_DRAW_*, for z-tested surfaces
     const uint8_t *draw_table;   // R_DRAW_TABLE / R_DRAW_COLOR: the blend table
     int draw_color;              // R_DRAW_COLOR: the palette index blended
@@ -255,6 +256,11 @@ int d_mip_level(const renderer_t *r, const r_surfctx_t *ctx);
 void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest);
 void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int tw, int th, const r_span_t *s, int n,
                        int ztest);
+// Quake II's warping and flowing faces (ref_soft): the mapping (alpha_poly: seen through,
+// drawn as R_DrawAlphaSurfaces does) and the spans, unlit, from the 64 x 64 texture.
+void d_turb_gradients_q2(const renderer_t *r, const r_surfctx_t *ctx, int alpha_poly, d_surfgrad_t *g);
+void d_draw_spans_turb_q2(renderer_t *r, const d_surfgrad_t *g, const uint8_t *tex, const int *turb, int alpha_poly,
+                          const r_span_t *s, int n, int ztest);
 void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *zg, int ztest);
 void d_fill_span(renderer_t *r, int x0, int x1, int y, uint8_t color);
 

@@ -410,6 +410,11 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
             // Quake II's client blends the kick from the last frame's (CL_CalcViewValues);
             // Quake's punch is the frame's, as it came
             ang[k] += w->game == GAME_QUAKE2 ? lerp_angle(wv->prev_punch[k], wv->punch[k], (float)frac) : wv->punch[k];
+    // Quake II's client keeps the eye off node planes the same way (V_RenderView):
+    // 1/16 unit on each axis, half the protocol's step
+    if (w->game == GAME_QUAKE2)
+        for (int k = 0; k < 3; k++)
+            org[k] += 1.0f / 16;
     memcpy(v->vieworg, org, sizeof org);
     memcpy(v->viewangles, ang, sizeof ang);
     (w->game == GAME_FORSAKEN ? r_fs_angle_vectors : r_angle_vectors)(ang, v->vpn, v->vright, v->vup);

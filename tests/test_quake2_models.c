@@ -322,6 +322,31 @@ static void scene_init(tu_scene_t *s, int w, int h)
     pcx_free(&p);
     free(b);
 }
+// A PCX padded after its palette (Action Quake 2's env/wnight*.pcx): the marker right
+// after the picture data counts; with no marker at all the file is refused.
+static void test_pcx_padded(void **state)
+{
+    (void)state;
+    uint8_t f[128 + 4 + 769 + 1000];
+    memset(f, 0, sizeof f);
+    f[0] = 0x0a, f[1] = 5, f[2] = 1, f[3] = 8;
+    f[8] = 1, f[10] = 1;   // 2 x 2
+    f[65] = 1, f[66] = 2;  // one plane, 2 bytes a line
+    f[128] = 7, f[129] = 9, f[130] = 0xc2, f[131] = 200;   // 7 9 / 200 200 (a run of 2)
+    f[132] = 0x0c;
+    for (int i = 0; i < 768; i++)
+        f[133 + i] = (uint8_t)(i * 7);
+    pcx_t p;
+    char err[128];
+    assert_int_equal(pcx_load(&p, f, sizeof f, err, sizeof err), 0);
+    assert_true(p.width == 2 && p.height == 2);
+    assert_true(p.pixels[0] == 7 && p.pixels[1] == 9 && p.pixels[2] == 200 && p.pixels[3] == 200);
+    assert_int_equal(p.palette[5], 35);
+    pcx_free(&p);
+    f[132] = 0;
+    assert_int_equal(pcx_load(&p, f, sizeof f, err, sizeof err), -1);
+}
+
 static uint32_t fnv(const uint8_t *p, size_t n)
 {
     uint32_t h = 2166136261u;
@@ -394,6 +419,7 @@ static void test_render_soldier(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pcx_padded),
         cmocka_unit_test(test_every_file_loads),
         cmocka_unit_test(test_md2_pins),
         cmocka_unit_test(test_sp2_pins),

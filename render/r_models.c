@@ -790,6 +790,18 @@ static float model_radius(const mdl_t *mdl)
     return sqrtf(r);
 }
 
+// The level palette's computed see-through table (33 % at [a * 256 + b]), made the first time it is needed.
+static const uint8_t *computed_table(r_models_t *m, const r_view_t *v)
+{
+    if (!m->alpha_ready) {
+        memcpy(m->alpha_pal->palette, m->palette, 768);
+        m->alpha_pal->fullbright_start = v->fullbright_start > 0 && v->fullbright_start <= 256 ? v->fullbright_start : 256;
+        pal_make_alphamap(m->alpha_pal);
+        m->alpha_ready = 1;
+    }
+    return m->alpha_pal->alphamap;
+}
+
 // FitzQuake's entity alpha (protocols 666/999): how an entity is seen through. Returns
 // 0 when it is not drawn at all (alpha 0), else 1 with *amap the level's blend table
 // (built from the palette the first time a level needs it) or NULL for opaque, and
@@ -803,29 +815,10 @@ static int entity_alpha(r_models_t *m, const world_t *w, const r_view_t *v, cons
         return 1;
     if (s->renderamt <= 0)
         return 0;
-    if (!m->alpha_ready) {
-        memcpy(m->alpha_pal->palette, m->palette, 768);
-        m->alpha_pal->fullbright_start = v->fullbright_start > 0 && v->fullbright_start <= 256 ? v->fullbright_start : 256;
-        pal_make_alphamap(m->alpha_pal);
-        m->alpha_ready = 1;
-    }
-    *amap = m->alpha_pal->alphamap;
+    *amap = computed_table(m, v);
     *a66 = s->renderamt >= 128;
     return 1;
 }
-
-// The level palette's computed see-through table (33 % at [a * 256 + b]), made the first time it is needed.
-static const uint8_t *computed_table(r_models_t *m, const r_view_t *v)
-{
-    if (!m->alpha_ready) {
-        memcpy(m->alpha_pal->palette, m->palette, 768);
-        m->alpha_pal->fullbright_start = v->fullbright_start > 0 && v->fullbright_start <= 256 ? v->fullbright_start : 256;
-        pal_make_alphamap(m->alpha_pal);
-        m->alpha_ready = 1;
-    }
-    return m->alpha_pal->alphamap;
-}
-
 static int brightness(const uint8_t *palette, int c) { return palette[c * 3] + palette[c * 3 + 1] + palette[c * 3 + 2]; }
 
 // Which way round a see-through table is, from its own numbers: the brightest colour over
@@ -1463,15 +1456,7 @@ static void draw_hlfx(r_models_t *m, r_view_t *v)
 // computed from the palette.
 static const uint8_t *level_alphamap(r_models_t *m, const r_view_t *v)
 {
-    if (v->alphamap)
-        return v->alphamap;
-    if (!m->alpha_ready) {
-        memcpy(m->alpha_pal->palette, m->palette, 768);
-        m->alpha_pal->fullbright_start = 256;
-        pal_make_alphamap(m->alpha_pal);
-        m->alpha_ready = 1;
-    }
-    return m->alpha_pal->alphamap;
+    return v->alphamap ? v->alphamap : computed_table(m, v);
 }
 
 // One effect model: full bright or lit where it is, seen through by ref_soft's levels

@@ -48,6 +48,35 @@ static const char *event_name(const demo_info_t *in, int i)
     return buf;
 }
 
+static int num_tempent_types(const demo_info_t *in)
+{
+    if (!in->tempent_names)
+        return 0;
+    return in->num_tempent_types < DEMO_INFO_TEMPENTS ? in->num_tempent_types : DEMO_INFO_TEMPENTS;
+}
+
+// Counts by kind, those at 0 left out: "LABEL name n, name n" and a newline, or in JSON
+// the "name":n pairs of an object.
+static void print_counts(int json, const char *label, const demo_info_t *in, const int64_t *counts, int n,
+                         const char *(*name)(const demo_info_t *, int))
+{
+    int any = 0;
+    for (int i = 0; i < n; i++) {
+        if (!counts[i])
+            continue;
+        if (json) {
+            printf("%s", any ? "," : "");
+            json_string(stdout, name(in, i));
+            printf(":%lld", (long long)counts[i]);
+        } else {
+            printf("%s %s %lld", any ? "," : label, name(in, i), (long long)counts[i]);
+        }
+        any = 1;
+    }
+    if (any && !json)
+        printf("\n");
+}
+
 static void print_human(const demo_t *d, const demo_info_t *in, const seen_players_t *seen)
 {
     printf("%s: %s demo, protocol %d\n", d->name, in->format, in->protocol);
@@ -64,22 +93,8 @@ static void print_human(const demo_t *d, const demo_info_t *in, const seen_playe
             printf(" %s%s", seen->names[i], i + 1 < seen->count ? "," : "");
         printf("\n");
     }
-    int any = 0;
-    for (int i = 0; in->tempent_names && i < in->num_tempent_types && i < DEMO_INFO_TEMPENTS; i++)
-        if (in->tempents[i]) {
-            printf("%s %s %lld", any ? "," : "  temp ents ", tempent_name(in, i), (long long)in->tempents[i]);
-            any = 1;
-        }
-    if (any)
-        printf("\n");
-    any = 0;
-    for (int i = 0; i < DEMO_INFO_EVENTS; i++)
-        if (in->events[i]) {
-            printf("%s %s %lld", any ? "," : "  events    ", event_name(in, i), (long long)in->events[i]);
-            any = 1;
-        }
-    if (any)
-        printf("\n");
+    print_counts(0, "  temp ents ", in, in->tempents, num_tempent_types(in), tempent_name);
+    print_counts(0, "  events    ", in, in->events, DEMO_INFO_EVENTS, event_name);
     if (d->failed)
         printf("  ERROR      %s\n", d->errmsg);
 }
@@ -108,23 +123,9 @@ static void print_json(const demo_t *d, const demo_info_t *in, const seen_player
         json_string(stdout, seen->names[i]);
     }
     printf("],\"tempents\":{");
-    int any = 0;
-    for (int i = 0; in->tempent_names && i < in->num_tempent_types && i < DEMO_INFO_TEMPENTS; i++)
-        if (in->tempents[i]) {
-            printf("%s", any ? "," : "");
-            json_string(stdout, tempent_name(in, i));
-            printf(":%lld", (long long)in->tempents[i]);
-            any = 1;
-        }
+    print_counts(1, NULL, in, in->tempents, num_tempent_types(in), tempent_name);
     printf("},\"events\":{");
-    any = 0;
-    for (int i = 0; i < DEMO_INFO_EVENTS; i++)
-        if (in->events[i]) {
-            printf("%s", any ? "," : "");
-            json_string(stdout, event_name(in, i));
-            printf(":%lld", (long long)in->events[i]);
-            any = 1;
-        }
+    print_counts(1, NULL, in, in->events, DEMO_INFO_EVENTS, event_name);
     printf("},\"errors\":[");
     if (d->failed)
         json_string(stdout, d->errmsg);

@@ -211,6 +211,58 @@ static inline int surf_coord(float sz, float z16, int adjust, int lo, int hi)
     return v > hi ? hi : v < lo ? lo : v;
 }
 
+// Where a span's drawing stands: the next pixel and its z, s/z, t/z and 1/z at the
+// chunk's start, the true s and t there, the pixels left.
+typedef struct {
+    uint8_t *d;
+    float *zp;
+    float sdivz, tdivz, zi, zc;
+    int ss, tt, count;
+} d_spanpos_t;
+
+// The span's whole chunks of `chunk` (= 1 << shift, a constant: 8 for Quake, 16 for
+// Quake II's usual) pixels but the last, unrolled: the common case. The last chunk
+// (which ends on the span's last pixel) is left to the caller.
+static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, const uint8_t *tex, int cw,
+                                         const float *zoff, float sdivzc, float tdivzc, float zic, int smax,
+                                         int tmax, const int chunk, const int shift)
+{
+    uint8_t *d = p->d;
+    float *zp = p->zp;
+    float sdivz = p->sdivz, tdivz = p->tdivz, zi = p->zi, zc = p->zc;
+    int ss = p->ss, tt = p->tt, count = p->count;
+    while (count > chunk) {
+        count -= chunk;
+        sdivz += sdivzc;
+        tdivz += tdivzc;
+        zi += zic;
+        float z = 65536.0f / zi;
+        int snext = surf_coord(sdivz, z, g->sadjust, chunk, smax);
+        int tnext = surf_coord(tdivz, z, g->tadjust, chunk, tmax);
+        int sstep = (snext - ss) >> shift, tstep = (tnext - tt) >> shift;
+#define PIX(k) if ((k) < chunk) d[k] = tex[((tt + (k) * tstep) >> 16) * cw + ((ss + (k) * sstep) >> 16)]
+        PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
+        PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
+#undef PIX
+        for (int k = 0; k < chunk; k++)
+            zp[k] = zc + zoff[k];
+        zc += zic;
+        d += chunk;
+        zp += chunk;
+        ss = snext;
+        tt = tnext;
+    }
+    p->d = d;
+    p->zp = zp;
+    p->sdivz = sdivz;
+    p->tdivz = tdivz;
+    p->zi = zi;
+    p->zc = zc;
+    p->ss = ss;
+    p->tt = tt;
+    p->count = count;
+}
+
 void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest)
 {
     const uint8_t *tex = (const uint8_t *)(c + 1);
@@ -224,62 +276,27 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
     for (int k = 0; k < 16; k++)
         zoff[k] = (float)k * g->zistepu;
     for (int i = 0; i < n; i++) {
-        int x = s[i].x, y = s[i].y, count = s[i].count;
-        uint8_t *d = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
-        float *zp = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        int x = s[i].x, y = s[i].y;
+        d_spanpos_t p;
+        p.count = s[i].count;
+        p.d = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        p.zp = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
         float du = (float)x, dv = (float)y;
-        float sdivz = g->sdivzorigin + dv * g->sdivzstepv + du * g->sdivzstepu;
-        float tdivz = g->tdivzorigin + dv * g->tdivzstepv + du * g->tdivzstepu;
-        float zi = g->ziorigin + dv * g->zistepv + du * g->zistepu;
-        float zc = zi;   // 1/z at the chunk's first pixel, for the z-buffer
-        float z = 65536.0f / zi;
-        int ss = surf_coord(sdivz, z, g->sadjust, 0, smax), tt = surf_coord(tdivz, z, g->tadjust, 0, tmax);
-        if (!ztest && shift == 3) {
-            // whole chunks of 8 (Quake): the common case, unrolled
-            while (count > 8) {
-                count -= 8;
-                sdivz += sdivzc;
-                tdivz += tdivzc;
-                zi += zic;
-                z = 65536.0f / zi;
-                int snext = surf_coord(sdivz, z, g->sadjust, 8, smax);
-                int tnext = surf_coord(tdivz, z, g->tadjust, 8, tmax);
-                int sstep = (snext - ss) >> 3, tstep = (tnext - tt) >> 3;
-#define PIX(k) d[k] = tex[((tt + (k) * tstep) >> 16) * cw + ((ss + (k) * sstep) >> 16)]
-                PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
-#undef PIX
-                for (int k = 0; k < 8; k++)
-                    zp[k] = zc + zoff[k];
-                zc += zic;
-                d += 8;
-                zp += 8;
-                ss = snext;
-                tt = tnext;
-            }
-        } else if (!ztest && shift == 4) {
-            // whole chunks of 16 (Quake II's usual chunk), unrolled the same way
-            while (count > 16) {
-                count -= 16;
-                sdivz += sdivzc;
-                tdivz += tdivzc;
-                zi += zic;
-                z = 65536.0f / zi;
-                int snext = surf_coord(sdivz, z, g->sadjust, 16, smax);
-                int tnext = surf_coord(tdivz, z, g->tadjust, 16, tmax);
-                int sstep = (snext - ss) >> 4, tstep = (tnext - tt) >> 4;
-#define PIX(k) d[k] = tex[((tt + (k) * tstep) >> 16) * cw + ((ss + (k) * sstep) >> 16)]
-                PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
-                PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
-#undef PIX
-                for (int k = 0; k < 16; k++)
-                    zp[k] = zc + zoff[k];
-                zc += zic;
-                d += 16;
-                zp += 16;
-                ss = snext;
-                tt = tnext;
-            }
-        }
+        p.sdivz = g->sdivzorigin + dv * g->sdivzstepv + du * g->sdivzstepu;
+        p.tdivz = g->tdivzorigin + dv * g->tdivzstepv + du * g->tdivzstepu;
+        p.zi = g->ziorigin + dv * g->zistepv + du * g->zistepu;
+        p.zc = p.zi;   // 1/z at the chunk's first pixel, for the z-buffer
+        float z0 = 65536.0f / p.zi;
+        p.ss = surf_coord(p.sdivz, z0, g->sadjust, 0, smax);
+        p.tt = surf_coord(p.tdivz, z0, g->tadjust, 0, tmax);
+        if (!ztest && shift == 3)   // whole chunks of 8 (Quake): the common case, unrolled
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3);
+        else if (!ztest && shift == 4)   // and of 16 (Quake II's usual chunk)
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 16, 4);
+        uint8_t *d = p.d;
+        float *zp = p.zp;
+        float sdivz = p.sdivz, tdivz = p.tdivz, zi = p.zi, zc = p.zc, z;
+        int ss = p.ss, tt = p.tt, count = p.count;
         while (count > 0) {
             int nn = count >= chunk ? chunk : count;
             count -= nn;

@@ -26,6 +26,13 @@
 #include "r_view.h"
 #include "render.h"
 
+// Inner loops with constant sizes (block, chunk) are written once and inlined per size.
+#if defined(__GNUC__)
+#define R_ALWAYS_INLINE inline __attribute__((always_inline))
+#else
+#define R_ALWAYS_INLINE inline
+#endif
+
 #define R_MAX_WIDTH 3840
 #define R_MAX_HEIGHT 2160
 #define R_MAX_POLY_VERTS 96        // a face plus what frustum clipping adds

@@ -85,12 +85,6 @@ static int same_lights(const renderer_t *r, const bsp_face_t *f, const r_cached_
     return 1;
 }
 
-#if defined(__GNUC__)
-#define R_ALWAYS_INLINE inline __attribute__((always_inline))
-#else
-#define R_ALWAYS_INLINE inline
-#endif
-
 // Texture x light into the surface, bs x bs texels per lightmap block (bs = 16 >> mip,
 // shift = 4 - mip), the light interpolated bilinearly inside the block with
 // Quake's integer steps (R_DrawSurfaceBlock8_mip*): the left and right edges

@@ -5,21 +5,17 @@
 // loaded: what is fuzzed is what the renderer does with the events and entity states a
 // hostile demo can put in the world (out-of-range entity numbers, models, colours,
 // counts, non-finite origins), every frame, and a small view drawn every 8th frame.
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "formats/decoder.h"
 #include "render/render.h"
+#include "fuzz_common.h"
 
 #ifndef FUZZ_DECODER
 #define FUZZ_DECODER q2_decoder
 #endif
 extern const decoder_t FUZZ_DECODER;
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+// `copy` is the exact-size copy fuzz_common.h makes (a read past its end is caught)
+static void run(const uint8_t *copy, size_t size)
 {
     static world_t *w;
     static void *st;
@@ -30,9 +26,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = malloc(d->state_size);
         r = r_create(64, 40);
     }
-    uint8_t *copy = malloc(size ? size : 1);   // exact size: a read past the end is caught
-    for (size_t i = 0; i < size; i++)
-        copy[i] = data[i];
     dec_opts_t opts = { 0 };
     dec_error_t err;
     r_clear_transients(r, 1);
@@ -45,6 +38,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             r_render(r, w, w->time);
     }
     d->close(st);
-    free(copy);
-    return 0;
 }

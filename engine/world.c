@@ -29,11 +29,12 @@ world_t *world_create(void)
     w->models = calloc(WORLD_MAX_MODELS, WORLD_NAME_LEN);
     w->sounds = calloc(WORLD_MAX_SOUNDS, WORLD_NAME_LEN);
     w->images = calloc(WORLD_MAX_IMAGES, WORLD_NAME_LEN);
+    w->general = calloc(WORLD_MAX_GENERAL, WORLD_NAME_LEN);
     w->entities = calloc(WORLD_MAX_ENTITIES, sizeof(world_entity_t));
     w->statics = calloc(WORLD_MAX_STATICS, sizeof(world_static_t));
     w->static_sounds = calloc(WORLD_MAX_STATIC_SOUNDS, sizeof(world_static_sound_t));
     w->capacity_full = 1;
-    if (!w->models || !w->sounds || !w->images || !w->entities || !w->statics || !w->static_sounds) {
+    if (!w->models || !w->sounds || !w->images || !w->general || !w->entities || !w->statics || !w->static_sounds) {
         world_free(w);
         return NULL;
     }
@@ -48,6 +49,7 @@ void world_free(world_t *w)
     free(w->models);
     free(w->sounds);
     free(w->images);
+    free(w->general);
     free(w->entities);
     free(w->statics);
     free(w->static_sounds);
@@ -62,7 +64,9 @@ void world_new_level(world_t *w)
         w->sounds[i][0] = 0;
     for (int i = 0; i < w->num_images; i++)
         w->images[i][0] = 0;
-    w->num_models = w->num_sounds = w->num_images = 0;
+    for (int i = 0; i < w->num_general; i++)
+        w->general[i][0] = 0;
+    w->num_models = w->num_sounds = w->num_images = w->num_general = 0;
     memset(w->entities, 0, sizeof(world_entity_t) * (size_t)w->num_entities);
     w->num_entities = 0;
     w->num_statics = 0;
@@ -204,6 +208,11 @@ int world_set_image(world_t *w, int index, const char *name)
     return set_name(w->images, &w->num_images, WORLD_MAX_IMAGES, index, name);
 }
 
+int world_set_general(world_t *w, int index, const char *s)
+{
+    return set_name(w->general, &w->num_general, WORLD_MAX_GENERAL, index, s);
+}
+
 world_event_t *world_add_event(world_t *w, world_event_type_t type)
 {
     if (w->num_events >= WORLD_MAX_EVENTS) {
@@ -236,7 +245,8 @@ world_event_t *world_add_text_event(world_t *w, world_event_type_t type, const c
 size_t world_clone_bytes(const world_t *w)
 {
     return sizeof(*w) + (size_t)w->num_models * WORLD_NAME_LEN + (size_t)w->num_sounds * WORLD_NAME_LEN +
-           (size_t)w->num_images * WORLD_NAME_LEN + (size_t)w->num_entities * sizeof(world_entity_t) +
+           (size_t)w->num_images * WORLD_NAME_LEN + (size_t)w->num_general * WORLD_NAME_LEN +
+           (size_t)w->num_entities * sizeof(world_entity_t) +
            (size_t)w->num_statics * sizeof(world_static_t) +
            (size_t)w->num_static_sounds * sizeof(world_static_sound_t);
 }
@@ -260,10 +270,11 @@ world_t *world_clone(const world_t *w)
     c->models = dup_array(w->models, (size_t)w->num_models, WORLD_NAME_LEN);
     c->sounds = dup_array(w->sounds, (size_t)w->num_sounds, WORLD_NAME_LEN);
     c->images = dup_array(w->images, (size_t)w->num_images, WORLD_NAME_LEN);
+    c->general = dup_array(w->general, (size_t)w->num_general, WORLD_NAME_LEN);
     c->entities = dup_array(w->entities, (size_t)w->num_entities, sizeof(world_entity_t));
     c->statics = dup_array(w->statics, (size_t)w->num_statics, sizeof(world_static_t));
     c->static_sounds = dup_array(w->static_sounds, (size_t)w->num_static_sounds, sizeof(world_static_sound_t));
-    if (!c->models || !c->sounds || !c->images || !c->entities || !c->statics || !c->static_sounds) {
+    if (!c->models || !c->sounds || !c->images || !c->general || !c->entities || !c->statics || !c->static_sounds) {
         world_free(c);
         return NULL;
     }
@@ -277,10 +288,12 @@ int world_restore(world_t *dst, const world_t *snap)
     char (*models)[WORLD_NAME_LEN] = dst->models;
     char (*sounds)[WORLD_NAME_LEN] = dst->sounds;
     char (*images)[WORLD_NAME_LEN] = dst->images;
+    char (*general)[WORLD_NAME_LEN] = dst->general;
     world_entity_t *entities = dst->entities;
     world_static_t *statics = dst->statics;
     world_static_sound_t *static_sounds = dst->static_sounds;
     int32_t old_models = dst->num_models, old_sounds = dst->num_sounds, old_images = dst->num_images;
+    int32_t old_general = dst->num_general;
     int32_t old_entities = dst->num_entities;
 
     memcpy(dst, snap, sizeof(*dst));
@@ -288,12 +301,14 @@ int world_restore(world_t *dst, const world_t *snap)
     dst->models = models;
     dst->sounds = sounds;
     dst->images = images;
+    dst->general = general;
     dst->entities = entities;
     dst->statics = statics;
     dst->static_sounds = static_sounds;
     memcpy(models, snap->models, (size_t)snap->num_models * WORLD_NAME_LEN);
     memcpy(sounds, snap->sounds, (size_t)snap->num_sounds * WORLD_NAME_LEN);
     memcpy(images, snap->images, (size_t)snap->num_images * WORLD_NAME_LEN);
+    memcpy(general, snap->general, (size_t)snap->num_general * WORLD_NAME_LEN);
     memcpy(entities, snap->entities, (size_t)snap->num_entities * sizeof(world_entity_t));
     memcpy(statics, snap->statics, (size_t)snap->num_statics * sizeof(world_static_t));
     memcpy(static_sounds, snap->static_sounds, (size_t)snap->num_static_sounds * sizeof(world_static_sound_t));
@@ -304,6 +319,8 @@ int world_restore(world_t *dst, const world_t *snap)
         sounds[i][0] = 0;
     for (int i = snap->num_images; i < old_images; i++)
         images[i][0] = 0;
+    for (int i = snap->num_general; i < old_general; i++)
+        general[i][0] = 0;
     if (old_entities > snap->num_entities)
         memset(entities + snap->num_entities, 0,
                (size_t)(old_entities - snap->num_entities) * sizeof(world_entity_t));

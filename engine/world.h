@@ -34,6 +34,7 @@ typedef float vec3_t[3];
 #define WORLD_MAX_MODELS     4096
 #define WORLD_MAX_SOUNDS     4096
 #define WORLD_MAX_IMAGES     512      // Quake II CS_IMAGES (HUD pictures)
+#define WORLD_MAX_GENERAL    512      // Quake II CS_GENERAL (strings the status bar shows)
 #define WORLD_MAX_ITEMS      256      // Quake II CS_ITEMS (item names)
 #define WORLD_MAX_ENTITIES   32768
 #define WORLD_MAX_STATICS    8192     // static entities (spawnstatic)
@@ -320,12 +321,15 @@ typedef struct world_s {
     int32_t num_models;               // models[1..num_models-1] valid; [0] = ""
     int32_t num_sounds;
     int32_t num_images;
+    int32_t num_general;
     char (*models)[WORLD_NAME_LEN];
     uint32_t models_seq;              // bumped when a model name is set to a new value (Quake II
                                       // names models in mid-level): the renderer loads them then
     uint32_t sounds_seq;              // the same for sound names (the sound system loads them)
     char (*sounds)[WORLD_NAME_LEN];
     char (*images)[WORLD_NAME_LEN];
+    char (*general)[WORLD_NAME_LEN];  // Quake II CS_GENERAL: the game's own strings (timers, names) that
+                                      //   the status bar's stat_string shows
     char lightstyles[WORLD_MAX_LIGHTSTYLES][WORLD_STYLE_LEN];
     char statusbar[2048];             // Quake II CS_STATUSBAR
     float sky_rotate;                 // Quake II CS_SKYROTATE: the sky box turns this many degrees a second
@@ -373,6 +377,7 @@ int world_add_static_sound(world_t *w, const world_static_sound_t *s);
 int world_set_model(world_t *w, int index, const char *name);
 int world_set_sound(world_t *w, int index, const char *name);
 int world_set_image(world_t *w, int index, const char *name);
+int world_set_general(world_t *w, int index, const char *s);
 
 // Queue an event; returns a pointer into the world's array or NULL when full.
 world_event_t *world_add_event(world_t *w, world_event_type_t type);

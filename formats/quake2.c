@@ -731,6 +731,8 @@ static void apply_configstring(q2_state_t *st, world_t *w, int index)
         p->name[n] = 0;
         p->active = s[0] != 0;
         p->entity = s[0] ? index - CS_PLAYERSKINS + 1 : -1;
+    } else if (index >= CS_GENERAL && index < CS_GENERAL + WORLD_MAX_GENERAL) {
+        world_set_general(w, index - CS_GENERAL, s);
     }
 }
 

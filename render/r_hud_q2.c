@@ -146,6 +146,8 @@ static const char *configstring(const world_t *w, int i)
         return w->item_names[i - Q2_CS_ITEMS];
     if (i >= Q2_CS_PLAYERSKINS && i < Q2_CS_PLAYERSKINS + WORLD_MAX_PLAYERS)
         return w->players[i - Q2_CS_PLAYERSKINS].skin;
+    if (i >= Q2_CS_GENERAL && i < Q2_CS_GENERAL + WORLD_MAX_GENERAL)
+        return i - Q2_CS_GENERAL < w->num_general ? w->general[i - Q2_CS_GENERAL] : "";
     return "";
 }
 

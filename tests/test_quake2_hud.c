@@ -250,6 +250,11 @@ static void test_pics_and_text(void **state)
     // stat_string: the configstring a stat names (the pickup item's name)
     st[S_PICKUP_STRING] = 1056 + 7;
     assert_same(&f, "xv 26 yb -42 stat_string 8", "xv 26 yb -42 string Shotgun");
+    // ... or one of the game's own strings (CS_GENERAL: opentdm's "Match" timer, players' names)
+    world_set_general(f.w, 6, "Match");
+    st[S_PICKUP_STRING] = 1568 + 6;
+    assert_same(&f, "xv 26 yb -42 stat_string 8", "xv 26 yb -42 string Match");
+    world_set_general(f.w, 6, "");
     // comments and tabs separate tokens
     assert_same(&f, "xv\t26 // a comment\n yb -42 string Shotgun", "xv 26 yb -42 string \"Shotgun\"");
     fx_close(&f);

@@ -45,6 +45,7 @@ static void test_snapshot_roundtrip(void **state)
     world_set_model(w, 1, "maps/e1m1.bsp");
     world_set_model(w, 2, "progs/player.mdl");
     world_set_sound(w, 1, "weapons/r_exp3.wav");
+    world_set_general(w, 4, "Match 14:40");
     entity_state_t s;
     entity_state_clear(&s);
     s.modelindex = 2;
@@ -57,11 +58,15 @@ static void test_snapshot_roundtrip(void **state)
     // move on: a new level with more models and entities, then restore
     world_new_level(w);
     world_set_model(w, 3, "progs/ogre.mdl");
+    world_set_general(w, 9, "Timeout");
     world_begin_frame(w, 9.0);
     world_entity_update(w, 300, &s);
     assert_int_equal(world_restore(w, snap), 0);
     assert_string_equal(w->models[2], "progs/player.mdl");
     assert_string_equal(w->models[3], "");   // beyond the snapshot's count reads empty
+    assert_string_equal(w->general[4], "Match 14:40");
+    assert_string_equal(w->general[9], "");
+    assert_int_equal(world_set_general(w, WORLD_MAX_GENERAL, "x"), -1);
     assert_int_equal(w->num_entities, 8);
     assert_int_equal(w->entities[300].seq, 0);
     assert_true(world_entity_visible(w, 7));

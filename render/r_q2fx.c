@@ -36,27 +36,30 @@ enum { EX_FREE, EX_POLY, EX_MISC, EX_FLASH };
 typedef struct {
     int type, model, frames, baseframe, skin, fullbright, translucent;
     uint32_t seq;      // order made: drawn in it (the slot depends on what came before)
-    float light, start;
+    float light;
+    double start;      // demo seconds: frames are counted from it
     vec3_t org, angles;
 } q2ex_t;
 
 typedef struct {
     int entity, dest, model;
     uint32_t seq;
-    float endtime;
+    double endtime;
     vec3_t start, end, offset;
 } q2beam_t;
 
 typedef struct {
     int key;
-    float radius, die;
+    float radius;
+    double die;
     vec3_t org;
 } q2light_t;
 
 enum { SU_FREE, SU_STEAM, SU_WIDOW, SU_NUKE };
 typedef struct {
     int kind, id, count, color, magnitude;
-    float endtime, nextthink, interval;
+    double endtime, nextthink;
+    float interval;
     vec3_t org, dir;
 } q2sustain_t;
 
@@ -72,7 +75,7 @@ struct r_q2fx_s {
     q2sustain_t sus[Q2FX_MAX_SUSTAINS];
     uint32_t rng;
     uint32_t seq;      // counts explosions and beams made
-    float now;
+    double now;        // demo seconds (doubles: frame counts must not round at 1000 s)
     unsigned warned;
     float avel[MDL_NUM_NORMALS][2];          // angular speeds of the BFG ball's and flies' particles
     int16_t trailcount[WORLD_MAX_ENTITIES];  // CL_DiminishingTrail's density
@@ -96,16 +99,16 @@ static r_q2particle_t *newp(r_q2fx_t *fx)
     return p;
 }
 
-static int alive_at(const r_q2particle_t *p, float t)
+static int alive_at(const r_q2particle_t *p, double t)
 {
-    float age = t - p->time;
+    float age = (float)(t - p->time);
     if (p->instant)
         return age < 0.1f - 1e-4f;
     return p->alpha + (age > 0 ? age : 0) * p->alphavel > 0;
 }
 
 // Particles gone by time t leave the pool (its order is kept: the draw order).
-static void sweep(r_q2fx_t *fx, float t)
+static void sweep(r_q2fx_t *fx, double t)
 {
     int out = 0;
     for (int i = 0; i < fx->num; i++)
@@ -1180,14 +1183,14 @@ static void entity_effects(r_q2fx_t *fx, const world_t *w, int n)
 
 void r_q2fx_frame(r_q2fx_t *fx, const world_t *w, double now, uint32_t seed)
 {
-    if ((float)now < fx->now - 1.0f) {   // time went back (a seek): nothing made later stays
+    if (now < fx->now - 1.0) {   // time went back (a seek): nothing made later stays
         fx->num = 0;
         memset(fx->ex, 0, sizeof fx->ex);
         memset(fx->beams, 0, sizeof fx->beams);
         memset(fx->lights, 0, sizeof fx->lights);
         memset(fx->sus, 0, sizeof fx->sus);
     }
-    fx->now = (float)now;
+    fx->now = now;
     fx->rng = seed ? seed : 0x51f15e5u;
     sweep(fx, fx->now);
     for (int i = 0; i < Q2FX_MAX_EXPLOSIONS; i++) {   // those past their last frame free their slot

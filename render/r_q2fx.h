@@ -30,7 +30,7 @@ extern const char *const r_q2fx_model_names[Q2M_COUNT];
 
 typedef struct {
     vec3_t org, vel, accel;
-    float time;        // when it was made (demo seconds)
+    double time;       // when it was made (demo seconds; a float is 6e-5 s coarse at 1000 s)
     float alpha, alphavel;
     uint8_t color;
     uint8_t instant;   // drawn for one server frame only (INSTANT_PARTICLE, and alphavel -100)

@@ -1484,11 +1484,16 @@ static void draw_fx_model(r_models_t *m, const world_t *w, r_view_t *v, const r_
     memcpy(job.angles, fm->angles, sizeof job.angles);
     job.skin = mdl_skin(mdl, fm->skin, v->time);
     job.colormap = v->colormap;
-    model_light(w, v, fm->org, 0, &job.ambient, &job.shade);
-    if (fm->fullbright) {
-        job.ambient = 128;
-        job.shade = 0;
-    }
+    job.light_above = rules_of(w)->light_above;
+    // ref_soft's RF_FULLBRIGHT: light 1.0, clamped as any model's to 128 ambient + 64 shade, so
+    // the faces towards the light are drawn brighter than the skin (the explosions' white heat)
+    if (fm->fullbright)
+        q2_model_light(v, fm->org, Q2RF_FULLBRIGHT, &job.ambient, &job.shade);
+    else
+        model_light(w, v, fm->org, 0, &job.ambient, &job.shade);
+    vec3_t axes[3];   // Quake II turns its models by their angles as they are
+    r_angle_vectors(job.angles, axes[0], axes[1], axes[2]);
+    job.axes = (const vec3_t *)axes;
     job.alphamap = amap;
     job.alpha66 = a66;
     r_alias_draw(v, &m->scratch, &job);

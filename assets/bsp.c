@@ -604,6 +604,7 @@ void bsp_free(bsp_t *b)
     free(b->models);
     free(b->visdata);
     free(b->lightdata);
+    free(b->lightdata_mean);
     free(b->entities);
     free(b);
 }

@@ -237,13 +237,14 @@ done:
 static int load_lighting(ld_t *l, bsp_t *b)
 {
     size_t n = l->len[Q_LIGHTING] / 3;
-    if (!(b->lightdata = bsp_alloc_n(n + 1, 1)))
+    if (!(b->lightdata = bsp_alloc_n(n + 1, 1)) || !(b->lightdata_mean = bsp_alloc_n(n + 1, 1)))
         return bsp_fail(l, l->ofs[Q_LIGHTING], "memory for %zu light samples", n);
     b->light_size = n;
     const uint8_t *p = lump(l, Q_LIGHTING);
     for (size_t i = 0; i < n; i++, p += 3) {
         uint8_t m = p[0] > p[1] ? p[0] : p[1];
         b->lightdata[i] = m > p[2] ? m : p[2];
+        b->lightdata_mean[i] = (uint8_t)((p[0] + p[1] + p[2]) / 3);
     }
     return 0;
 }

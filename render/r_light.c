@@ -132,7 +132,9 @@ static int light_trace(const renderer_t *r, int node, const float *start, const 
         if (f->lightofs < 0)
             return 0;
         int smax = (f->extents[0] >> 4) + 1, tmax = (f->extents[1] >> 4) + 1;
-        const uint8_t *lm = b->lightdata + f->lightofs + (dt >> 4) * smax + (ds >> 4);
+        // Yamagi's ref_soft lights models by the mean of the sample's r, g, b (its faces
+        // by the brightest component): measured on action_demo's view weapon
+        const uint8_t *lm = (b->lightdata_mean ? b->lightdata_mean : b->lightdata) + f->lightofs + (dt >> 4) * smax + (ds >> 4);
         int sum = 0;
         for (int st = 0; st < BSP_MAXSTYLES && f->styles[st] != 255; st++) {
             sum += *lm * r->lightstyles[f->styles[st]];

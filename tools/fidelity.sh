@@ -5,7 +5,7 @@
 # percentile, the share of frames >= 30 dB and the median share of identical pixels.
 #
 # --check: also fail when a Quake demo's median is below 33 dB or its median
-# identical pixels below 90 % (Quake II's references are printed, not checked yet).
+# identical pixels below 90 %, or a Quake II demo's median below its floor (below).
 DATA=${DEMOPLAY_DATA:-../shared/data}
 TOOL=${DEMOPLAY_FIDELITY:-$DATA/../tools/fidelity.py}
 BIN=${DEMOPLAY_BIN:-./demoplay}
@@ -41,4 +41,23 @@ for d in "$DATA"/reference/quake/*/; do
     fi
 done
 [ $fail -eq 0 ] && echo "fidelity: every Quake reference >= 33 dB median and >= 90% identical pixels"
+# Quake II: issue 13 asks 30 dB; until then each reference must not fall below
+# what it measured when its last step landed (docs/quake2.md says what is left)
+q2fail=0
+for d in "$DATA"/reference/quake2/*/; do
+    [ -d "$d" ] || continue
+    name=$(basename "$d")
+    case $name in
+        action_demo) floor=29.5 ;;
+        opentdm_koldduel1) floor=24.3 ;;
+        *) floor=30 ;;
+    esac
+    med=$(echo "$out" | grep "^$name: " | sed -n 's/.* median \([0-9.]*\) dB.*/\1/p')
+    if [ -z "$med" ] || ! awk -v m="$med" -v f="$floor" 'BEGIN { exit !(m >= f) }'; then
+        echo "fidelity: $name: median ${med:-?} dB, below its floor of $floor dB" >&2
+        q2fail=1
+    fi
+done
+[ $q2fail -eq 0 ] && echo "fidelity: every Quake II reference at or above its floor (action_demo 29.5, opentdm_koldduel1 24.3 dB)"
+[ $q2fail -eq 0 ] || fail=1
 exit $fail

@@ -3,8 +3,8 @@
 // Each image was written, opened and looked at before it became a golden: the effect is on
 // screen and looks like Quake II's. Moments come from the shared demos where a demo shows the
 // family; where none does, the scene is made: a real demo frame with one entity added in
-// front of the camera (said so in the test). Flowing water (SURF_FLOWING) has no test: the
-// world drawer does not scroll flowing faces yet (docs/quake2.md, "Known, not done yet").
+// front of the camera (said so in the test), or a level drawn without a demo (flowing water:
+// no shared demo plays a level that has it).
 //
 // DEMOPLAY_UPDATE_GOLDEN=1 rewrites the goldens (look at them again when it does).
 #include "testutil.h"
@@ -16,6 +16,7 @@
 
 #include "engine/cli.h"
 #include "engine/demo.h"
+#include "engine/vfs.h"
 #include "render/r_q2ent.h"
 #include "render/render.h"
 
@@ -240,13 +241,78 @@ static void test_laser(void **state)
     play_free(&p);
 }
 
+// 6) Made: no shared demo plays a level with SURF_FLOWING faces; action's urbanjungle has a
+// waterfall of them (shadowfire/s_water, faces 9795..9798: the plane y = 28, x -368..-192,
+// z -703..-331) over a pool (z = -696). The level is drawn without a demo from (-280, 330,
+// -600), looking at the waterfall (yaw -90, 10 degrees down), at 10 s and 10.5 s: flowing
+// faces scroll by 0.25 of the texture width a second (ref_soft's
+// D_TurbulentSurf), so their pixels move between the two and the rest stays.
+static void test_flowing_water(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    vfs_t *fs = vfs_create();
+    assert_non_null(fs);
+    assert_true(vfs_mount_game(fs, tu_data("quake2"), "baseq2", "action") >= 0);
+    world_t *w = world_create();
+    assert_non_null(w);
+    w->game = GAME_QUAKE2;
+    w->protocol = 34;
+    assert_int_equal(world_set_model(w, 1, "maps/urbanjungle.bsp"), 0);
+    snprintf(w->map, sizeof w->map, "maps/urbanjungle.bsp");
+    w->view.origin_valid = 1;
+    const float org[3] = {-280, 330, -600}, ang[3] = {10, -90, 0};
+    for (int k = 0; k < 3; k++) {
+        w->view.origin[k] = w->view.prev_origin[k] = org[k];
+        w->view.angles[k] = w->view.prev_angles[k] = ang[k];
+    }
+    w->view.fov = 90;
+    renderer_t *r = r_create(W, H);
+    assert_non_null(r);
+    r_set_notify(r, 0);
+    char err[1024] = "";
+    if (r_load_level(r, fs, w, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    static uint8_t a[W * H], b[W * H];
+    uint8_t *pics[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        w->time = w->prev_time = 10.0 + 0.5 * i;
+        r_frame(r, w);
+        r_render(r, w, w->time);
+        int pw, ph, pitch;
+        const uint8_t *px = r_pixels(r, &pw, &ph, &pitch);
+        assert_true(pw == W && ph == H);
+        for (int y = 0; y < H; y++)
+            memcpy(pics[i] + y * W, px + (size_t)y * pitch, W);
+    }
+    const char *out = "build/test_q2golden_flowing_water.png";
+    assert_int_equal(r_write_png(r, out), 0);
+    // the waterfall fills the middle of the view and moves; the walls at the sides do not
+    int mid = 0, sides = 0;
+    for (int y = 40; y < 160; y++)
+        for (int x = 0; x < W; x++) {
+            int d = a[y * W + x] != b[y * W + x];
+            if (x >= 120 && x < 200)
+                mid += d;
+            else if (x < 20 || x >= 300)
+                sides += d;
+        }
+    print_message("flowing water: %d of %d middle pixels moved, %d at the sides\n", mid, 80 * 120, sides);
+    assert_true(mid > 80 * 120 / 2);
+    assert_int_equal(sides, 0);
+    tu_golden("flowing_water", out, "tests/golden/q2_flowing_water.png", 0.005);
+    r_destroy(r);
+    world_free(w);
+    vfs_free(fs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rocket_trail),  cmocka_unit_test(test_rail_spiral),
         cmocka_unit_test(test_explosion_light), cmocka_unit_test(test_quad_shell),
         cmocka_unit_test(test_laser),         cmocka_unit_test(test_translucent_explosion),
-        cmocka_unit_test(test_damage_blend),
+        cmocka_unit_test(test_damage_blend),  cmocka_unit_test(test_flowing_water),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,8 @@ typedef struct {
     const char *audio;        // --audio FILE
     int quiet;                // --quiet
     int notify;               // --notify on|off: notify, chat and centre-print lines (default on)
+    const char *camera;       // --camera eyes|free[:X,Y,Z[,P,Y[,R]]]|chase[:N|NAME]|follow:N|NAME|path:FILE
+    const char *camera_save;  // --camera-save FILE: play writes the keyframes dropped in the window
     int nfiles;
     const char *files[CLI_MAX_FILES];
 } cli_t;

@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "camera.h"
 #include "cli.h"
 #include "demo.h"
 #include "log.h"
@@ -146,6 +147,10 @@ int cmd_export(const cli_t *cli)
     if (!p || !rgb || !yuv || !abuf || player_scan(p) < 0) {
         log_error("%s: out of memory", d.name);
         status = EXIT_INTERNAL;
+        goto done;
+    }
+    if (cam_from_cli(r, cli->camera, "export") < 0) {
+        status = EXIT_USAGE;
         goto done;
     }
     if (want_audio && !snd)

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "camera.h"
 #include "cli.h"
 #include "demo.h"
 #include "log.h"
@@ -291,6 +292,10 @@ int cmd_play(const cli_t *cli)
     if (!s.p || player_scan(s.p) < 0) {
         log_error("%s: out of memory", d.name);
         status = EXIT_INTERNAL;
+        goto done;
+    }
+    if (cam_from_cli(r, cli->camera, "play") < 0) {
+        status = EXIT_USAGE;
         goto done;
     }
     if (player_error(s.p))

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "../render/render.h"
+#include "camera.h"
 #include "cli.h"
 #include "demo.h"
 #include "log.h"
@@ -31,6 +32,11 @@ int cmd_shot(const cli_t *cli)
         return EXIT_INTERNAL;
     }
     r_set_notify(r, cli->notify);
+    if (cam_from_cli(r, cli->camera, "shot") < 0) {
+        r_destroy(r);
+        demo_close(&d);
+        return EXIT_USAGE;
+    }
     int status = EXIT_OK;
     vfs_t *fs = NULL;
     char mounted_dir[WORLD_NAME_LEN] = "";
@@ -71,6 +77,8 @@ int cmd_shot(const cli_t *cli)
     } else {
         double t = at < w->prev_time ? w->prev_time : at > w->time ? w->time : at;
         r_render(r, w, t);
+        int warned = 0;
+        cam_check_drawn(r, cli->camera, d.name, t, &warned);
         if (r_write_png(r, cli->out) < 0) {
             log_error("shot: cannot write %s", cli->out);
             status = EXIT_INTERNAL;

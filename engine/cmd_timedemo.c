@@ -13,6 +13,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "camera.h"
 #include "cli.h"
 #include "demo.h"
 #include "json.h"
@@ -56,6 +57,13 @@ int cmd_timedemo(const cli_t *cli)
         return EXIT_INTERNAL;
     }
 
+    if (cam_from_cli(r, cli->camera, "timedemo") < 0) {
+        free(ft);
+        player_destroy(p);
+        r_destroy(r);
+        demo_close(&d);
+        return EXIT_USAGE;
+    }
     int status = EXIT_OK;
     double total = 0;
     for (;;) {

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "camera.h"
 #include "cli.h"
 #include "log.h"
 
@@ -63,6 +64,9 @@ static const option_t options[] = {
     { "--audio", NULL, A_STR, C_EXPORT, "FILE", "WAV output when frames go to stdout (-o -)" },
     { "--notify", NULL, A_STR, C_SHOT | C_EXPORT | C_PLAY | C_TIMEDEMO, "on|off",
       "notify, chat and centre-print lines (off: as con_notifytime 0)" },
+    { "--camera", NULL, A_STR, C_RENDER, "SPEC",
+      "eyes (default), free[:X,Y,Z[,PITCH,YAW]], chase[:N|NAME], follow:N|NAME, path:FILE (docs/cameras.md)" },
+    { "--camera-save", NULL, A_STR, C_PLAY, "FILE", "write the camera keyframes dropped with K to FILE at exit" },
     { "--quiet", "-q", A_NONE, C_ALL, NULL, "no warnings" },
 };
 #define NUM_OPTIONS (int)(sizeof(options) / sizeof(options[0]))
@@ -138,6 +142,15 @@ static int set_option(cli_t *cli, const option_t *o, const char *arg)
     else if (!strcmp(n, "--quit-at-end")) cli->quit_at_end = 1;
     else if (!strcmp(n, "--audio")) cli->audio = arg;
     else if (!strcmp(n, "--quiet")) cli->quiet = 1;
+    else if (!strcmp(n, "--camera-save")) cli->camera_save = arg;
+    else if (!strcmp(n, "--camera")) {
+        char err[256];
+        if (cam_check_spec(arg, err, sizeof err) < 0) {
+            log_error("--camera: %s", err);
+            return -1;
+        }
+        cli->camera = arg;
+    }
     else if (!strcmp(n, "--notify")) {
         if (strcmp(arg, "on") && strcmp(arg, "off")) {
             log_error("--notify: expected on or off, got '%s'", arg);

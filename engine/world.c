@@ -97,6 +97,8 @@ void world_reset(world_t *w)
     w->maxclients = 0;
     w->deathmatch = 0;
     w->playernum = 0;
+    w->player_eye_height = 0;
+    w->player_pitch_scale = 1;
     memset(w->players, 0, sizeof(w->players));
     w->num_events = 0;
     w->dropped_events = 0;

@@ -317,6 +317,11 @@ typedef struct world_s {
     int32_t maxclients;
     int32_t deathmatch;               // Quake "multi" / Q2 deathmatch flag
     int32_t playernum;                // the recording client (0-based)
+    // How to look through another player's eyes (cameras): a player entity's eye is this far
+    // above its origin, and its view pitch is its entity pitch times this (the games store a
+    // third of the pitch, Quake and GoldSrc negated); set by the decoder with `game`.
+    float player_eye_height;
+    float player_pitch_scale;
 
     int32_t num_models;               // models[1..num_models-1] valid; [0] = ""
     int32_t num_sounds;

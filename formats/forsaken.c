@@ -420,6 +420,8 @@ static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, cons
 
     world_reset(w);
     w->game = GAME_FORSAKEN;
+    w->player_eye_height = 0.0f;   // a ship's eye is its centre; its angles are the view's
+    w->player_pitch_scale = 1.0f;
     w->protocol = (int32_t)st->hdr.version;
     // Data/Levels/NAME/NAME.MXV (the file system is case-insensitive)
     snprintf(w->map, sizeof(w->map), "levels/%.24s/%.24s.mxv", st->hdr.level, st->hdr.level);

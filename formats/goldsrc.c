@@ -1938,6 +1938,8 @@ static int hl_open(void *state, const uint8_t *data, size_t size, world_t *w, co
     s->health_msg = -1;
     world_reset(w);
     w->game = GAME_GOLDSRC;
+    w->player_eye_height = 28.0f;   // VEC_VIEW 28 standing; angles.x = -v_angle.x / 3
+    w->player_pitch_scale = -3.0f;
     if (size < HL_HEADER_SIZE)
         return fail(s, err, size, "expected a 544-byte HLDEMO header, the file ends");
     if (memcmp(data, "HLDEMO\0", 7) != 0) {

@@ -223,6 +223,8 @@ static int q1_open(void *st, const uint8_t *data, size_t size, world_t *w, const
     s->pos = s->header_len;
     world_reset(w);
     w->game = GAME_QUAKE;
+    w->player_eye_height = 22.0f;   // view_ofs 22; SV_ClientThink: angles[PITCH] = -v_angle[PITCH] / 3
+    w->player_pitch_scale = -3.0f;
     w->view.cdtrack = s->cdtrack;
     if (s->opts.dump) {
         char header[32];

@@ -786,6 +786,8 @@ static int parse_serverdata(q2_state_t *st, world_t *w, msg_t *m, size_t off, de
     st->seen_serverdata = 1;
     new_level(st, w);
     w->game = GAME_QUAKE2;
+    w->player_eye_height = 22.0f;   // viewheight 22; ClientEndServerFrame: s.angles[PITCH] = v_angle[PITCH] / 3
+    w->player_pitch_scale = 3.0f;
     w->protocol = protocol;
     copy_str(w->game_dir, sizeof(w->game_dir), game);
     copy_str(w->level_name, sizeof(w->level_name), name);
@@ -1773,6 +1775,8 @@ static int q2_open(void *state, const uint8_t *data, size_t size, world_t *w, co
     st->info.num_tempent_types = TE_COUNT;
     world_reset(w);
     w->game = GAME_QUAKE2;
+    w->player_eye_height = 22.0f;   // viewheight 22; ClientEndServerFrame: s.angles[PITCH] = v_angle[PITCH] / 3
+    w->player_pitch_scale = 3.0f;
     if (q2_probe(data, size) == 0)
         return fail(st, err, 0, "expected a Quake II demo: a block length and serverdata with protocol 25..34");
     st->protocol = le32(data + 5);       // decides the message numbering of the first message

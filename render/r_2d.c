@@ -367,7 +367,7 @@ void r_2d_frame(r_2d_t *d, const world_t *w)
 
 int r_2d_sbar_lines(const r_2d_t *d, const world_t *w, int width, int height)
 {
-    if (!d || !d->game || !d->game->sbar_lines || width <= 0 || height <= 0)
+    if (!d || !d->game || !d->game->sbar_lines || d->hud_off || width <= 0 || height <= 0)
         return 0;
     int s = r_2d_scale(width, height);
     return d->game->sbar_lines(d, w, width / s, height / s) * s;
@@ -386,7 +386,7 @@ void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v)
     double center_time = g && g->center_time > 0 ? g->center_time : R2D_CENTER_TIME;
     if (!d->notify_off && d->center_set && t - d->center_start < center_time)
         r_2d_draw_center_text(d, &c, d->center, -1);
-    if (g && g->draw_hud)
+    if (g && g->draw_hud && !d->hud_off)
         g->draw_hud(d, w, &c, t);
     if (!d->notify_off)
         r_2d_draw_notify(d, &c, t);
@@ -396,6 +396,12 @@ void r_2d_set_notify(r_2d_t *d, int on)
 {
     if (d)
         d->notify_off = !on;
+}
+
+void r_2d_set_hud(r_2d_t *d, int on)
+{
+    if (d)
+        d->hud_off = !on;
 }
 
 // ---- screen blends ----------------------------------------------------------
@@ -444,7 +450,9 @@ void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8
     sh[1] = d->damage;
     sh[2] = d->bonus;
     sh[3].percent = 0;
-    for (int i = 0; i < g->num_powerups; i++)
+    if (d->hud_off)   // a camera away from the recording player: not their flashes
+        sh[1].percent = sh[2].percent = 0;
+    for (int i = 0; !d->hud_off && i < g->num_powerups; i++)
         if (w->view.items & g->powerups[i].items) {
             memcpy(sh[3].dest, g->powerups[i].dest, sizeof sh[3].dest);
             sh[3].percent = (float)g->powerups[i].percent;
@@ -466,6 +474,6 @@ void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8
                     c += shift8(pct[j] * (sh[j].dest[k] - c));
             out[i * 3 + k] = (uint8_t)(c < 0 ? 0 : c > 255 ? 255 : c);
         }
-    if (g->view_blend)
+    if (g->view_blend && !d->hud_off)
         view_blend(w->view.blend, out);
 }

@@ -34,6 +34,7 @@ void r_2d_clear(r_2d_t *d, int from_start);
 // on = 0: no notify, chat or centre-print lines (Quake's con_notifytime 0 and no
 // centre prints; finale and cutscene texts are centre prints too). Default on.
 void r_2d_set_notify(r_2d_t *d, int on);
+void r_2d_set_hud(r_2d_t *d, int on);   // off: no status bar and no blends of the recording player
 // The integer factor 2D is drawn at on a width x height frame: max(1, min(width/320, height/240)).
 // Quake drew 2D 1:1; at 1280x720 a 320-wide status bar would cover a quarter of the width.
 int r_2d_scale(int width, int height);

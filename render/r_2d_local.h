@@ -104,6 +104,7 @@ struct r_2d_s {
     int con_cr;                    // a '\r' came: the next line overwrites the newest
 
     int notify_off;                // --notify off: no notify, chat or centre-print lines (con_notifytime 0)
+    int hud_off;                   // a detached camera: no status bar, no blends of the recording player
 
     // centerprint
     char center[R2D_CENTER_LEN];

@@ -157,6 +157,12 @@ struct renderer_s {
     int q2_oldz_valid;
     float q2_step;               // units; 0 none
     double q2_step_time;         // demo time the step's frame arrived (its previous frame's time)
+    // cameras (r_camera.c): the one asked for, and what the last frame drew
+    r_camera_t cam;
+    r_cam_state_t cam_state;
+    double cam_prev_t;           // the drawing time of the last frame (chase smoothing; < 0 none)
+    float chase_org[3];          // the chase camera's smoothed place
+    int chase_valid;
     r_extbsp_t ext[R_MAX_EXT_BSP];   // models that are BSP files (r_bsp.c)
     int num_ext;
 
@@ -270,5 +276,9 @@ void d_draw_spans_turb_q2(renderer_t *r, const d_surfgrad_t *g, const uint8_t *t
                           const r_span_t *s, int n, int ztest);
 void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *zg, int ztest);
 void d_fill_span(renderer_t *r, int x0, int x1, int y, uint8_t color);
+
+// r_camera.c: the camera asked for (r_set_camera) replaces the eyes' origin, angles and fov
+// computed for the frame; sets r->view.detached / hide_entity and r->cam_state.
+void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov);
 
 #endif

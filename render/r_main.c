@@ -52,6 +52,7 @@ renderer_t *r_create(int width, int height)
     r->sky_texture = -1;
     r->framecount = 1;
     r->dmg_time = -1;
+    r->cam_prev_t = -1;
     return r;
 }
 
@@ -336,11 +337,13 @@ static void sky_axes(renderer_t *r, const world_t *w, double t)
     }
 }
 
-static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
+// Where the view is: the recording player's eyes by the game's rules, then the camera
+// asked for (r_camera.c) in their place.
+static void view_pose(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov_out)
 {
     r_view_t *v = &r->view;
     const world_view_t *wv = &w->view;
-    vec3_t org = { 0, 0, 0 }, ang;
+    memset(org, 0, sizeof(vec3_t));
     for (int k = 0; k < 3; k++)
         ang[k] = lerp_angle(wv->prev_angles[k], wv->angles[k], (float)frac);
     int bobbing = 0;
@@ -384,7 +387,7 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
                     org[k] += 1.0f / 32;
         }
     }
-    memcpy(v->base_angles, ang, sizeof ang);
+    memcpy(v->base_angles, ang, sizeof(vec3_t));
     v->bob = 0;
     if (bobbing) {
         vec3_t f, rt, up;
@@ -415,15 +418,22 @@ static void setup_view(renderer_t *r, const world_t *w, double t, double frac)
     if (w->game == GAME_QUAKE2)
         for (int k = 0; k < 3; k++)
             org[k] += 1.0f / 16;
-    memcpy(v->vieworg, org, sizeof org);
-    memcpy(v->viewangles, ang, sizeof ang);
+    float fov = wv->fov > 1 && wv->fov < 179 ? wv->fov : 90.0f;
+    r_camera_apply(r, w, t, frac, org, ang, &fov);   // another camera than the eyes (r_camera.c)
+    *fov_out = fov > 1 && fov < 179 ? fov : 90.0f;
+}
+
+static void setup_view(renderer_t *r, const world_t *w, double t, const vec3_t org, const vec3_t ang, float fov)
+{
+    r_view_t *v = &r->view;
+    memcpy(v->vieworg, org, sizeof(vec3_t));
+    memcpy(v->viewangles, ang, sizeof(vec3_t));
     (w->game == GAME_FORSAKEN ? r_fs_angle_vectors : r_angle_vectors)(ang, v->vpn, v->vright, v->vup);
 
     // Field of view: `fov` is horizontal at 4:3; wider screens keep 4:3's
     // vertical angle. 320x200 and 640x400 are 4:3 screens with tall pixels, as
     // Quake showed them; the status bar only takes rows off the bottom.
     float pa = (r->width * 10 == r->height * 16 && r->width <= 640) ? 1.2f : 1.0f;
-    float fov = wv->fov > 1 && wv->fov < 179 ? wv->fov : 90.0f;
     double aspect = (double)r->width / ((double)r->height * pa);
     double tx = tan(fov * M_PI / 360);
     double ty43 = tx * 0.75;
@@ -503,6 +513,9 @@ void r_render(renderer_t *r, const world_t *w, double t)
     r->turb_ofs = isfinite(turb) && fabs(turb) < 2e9 ? (int)turb & 127 : 0;
     r->stat_polys = r->stat_spans = r->stat_surfs_built = r->stat_brush_polys = 0;
 
+    vec3_t org, ang;
+    float fov;
+    view_pose(r, w, t, frac, org, ang, &fov);   // before the status bar: a camera away from the eyes has none
     int sbar = r_2d_sbar_lines(r->r2d, w, r->width, r->height);
     if (sbar < 0)
         sbar = 0;
@@ -526,7 +539,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     v->light_point_world = r_light_point_world;
     v->light_ctx = r;
     v->num_dlights = 0;
-    setup_view(r, w, t, frac);
+    setup_view(r, w, t, org, ang, fov);
     r_light_styles(r, w, t);
     r_models_lights(r->models, w, v);
     if (v->num_dlights > R_MAX_DLIGHTS)

@@ -76,6 +76,8 @@ typedef struct {
 // How a game's entities are drawn, where games differ (a table, not tests of the game).
 typedef struct {
     uint32_t hide_rf;              // renderfx bits of entities not drawn in the world view
+    uint32_t viewer_rf;            // of those, the bits of the recording player's own model (drawn when
+                                   // the camera is not in their eyes)
     uint32_t fullbright_rf;        // renderfx bits that light a model fully
     int own_model;                 // modelindex meaning "the player's own model" (0 = none)
     int raw_anim;                  // the raw EF_ANIM* bits of Quake II set frames by time
@@ -95,9 +97,9 @@ enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_AN
 static const r_rules_t r_rules[GAME_COUNT] = {
     // the player's own model is seen only in mirrors; weapon models only through the eyes;
     // beams are lasers, not models
-    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1, 0},
-    [GAME_QUAKE] = {0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0},
-    [GAME_GOLDSRC] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_VIEWERMODEL, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1, 0},
+    [GAME_QUAKE] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0},
+    [GAME_GOLDSRC] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 };
 
 // Half-Life's client-side sprites (the muzzle flash; the first of these names that loads).
@@ -1645,7 +1647,9 @@ static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float fr
             entity_place(e, frac, org, ang);
             r_part_entity_field(&m->part, v, org);
         }
-        if (n == w->view.entity)
+        // the camera's own body is not drawn: the recording player's in their eyes, the
+        // followed player's in theirs
+        if (v->detached ? n == v->hide_entity : n == w->view.entity)
             continue;
         if (ru->q2_looks && (e->cur.renderfx & Q2RF_BEAM) && !(e->cur.effects & EF_NODRAW)) {
             // a laser from origin to old_origin (not interpolated), `frame` wide, in one of the
@@ -1658,7 +1662,8 @@ static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float fr
             }
             continue;
         }
-        if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & ru->hide_rf))
+        uint32_t hide = v->detached && n == w->view.entity ? ru->hide_rf & ~ru->viewer_rf : ru->hide_rf;
+        if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & hide))
             continue;
         vec3_t org, ang;
         entity_place(e, frac, org, ang);
@@ -1717,7 +1722,8 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
                 r_sprite_draw(v, sp, spr_image(sp, frame, t), ts->org, zero);
         }
     }
-    draw_view_weapon(m, w, v);
+    if (!v->detached)
+        draw_view_weapon(m, w, v);
     if (ru->q2_looks)   // Quake II's see-through models after every solid one
         draw_entities(m, w, v, frac, 1, &rng);
     if (ru->q2fx) {   // Quake II's explosions, beams and particles (r_q2fx.c)

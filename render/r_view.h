@@ -60,6 +60,11 @@ typedef struct {
     void *light_ctx;
     r_dlight_t dlights[R_MAX_DLIGHTS];
     int num_dlights;
+    // A camera away from the recording player's eyes (r_camera.c): no view weapon, and the
+    // recording player's own model is drawn; hide_entity (> 0) is not drawn (the followed
+    // player, whose eyes the view is).
+    int detached;
+    int hide_entity;
 } r_view_t;
 
 // Quake's AngleVectors: forward, right, up from pitch/yaw/roll in degrees (render/r_math.c).

@@ -46,6 +46,41 @@ const uint8_t *r_palette(const renderer_t *r);
 // Convert the frame to packed RGB (width*height*3 bytes).
 void r_frame_rgb(const renderer_t *r, uint8_t *rgb);
 int r_write_png(const renderer_t *r, const char *path);
+// ---- cameras (docs/cameras.md) ----------------------------------------------------------
+// Where the view is drawn from. R_CAM_EYES is the recording player's view (the default).
+// The others detach the camera: no view weapon, no status bar, and the recording player's
+// own model is drawn (the followed player's is not, in R_CAM_FOLLOW).
+typedef enum { R_CAM_EYES, R_CAM_FREE, R_CAM_CHASE, R_CAM_FOLLOW, R_CAM_PATH } r_cam_mode_t;
+
+typedef struct {
+    double t;                  // demo time
+    float origin[3], angles[3];
+    float fov;                 // horizontal at 4:3; 0 = the demo's
+} r_cam_key_t;
+
+#define R_CAM_MAX_KEYS 256
+
+typedef struct {
+    r_cam_mode_t mode;
+    int player;                // FOLLOW / CHASE: a player slot (0-based); -1: the recording player
+    char player_name[64];      // FOLLOW / CHASE by name (matched each frame; "" = by slot)
+    float origin[3], angles[3];// FREE: the camera (pose_set 0: it starts at the view of the frame)
+    int pose_set;
+    float fov;                 // FREE: 0 = the demo's
+    int num_keys;              // PATH: the keyframes, times increasing
+    r_cam_key_t keys[R_CAM_MAX_KEYS];
+} r_camera_t;
+
+// NULL or R_CAM_EYES: the recording player's eyes. The renderer keeps its own copy.
+void r_set_camera(renderer_t *r, const r_camera_t *cam);
+// The view last drawn: origin, angles, fov; for FREE the pose the camera holds (its start
+// is filled in at the first frame); the player slot followed (-1 the recording player).
+typedef struct {
+    float origin[3], angles[3], fov;
+    int player;                // the player slot whose eyes or back the view is (-1 recording player)
+    int contents;              // the level's contents at the eye (BSP_CONTENTS_*; 0 no level)
+} r_cam_state_t;
+void r_camera_state(const renderer_t *r, r_cam_state_t *out);
 // How long the level's blend tables took to build (GoldSrc render modes), in ms; -1 none.
 double r_level_tables_ms(const renderer_t *r);
 

@@ -1,0 +1,477 @@
+// test_camera.c -- cameras (issue 16): --camera specs and path files, follow, chase, path
+//
+// The renderer reports the view it drew (r_camera_state); the tests check it against the
+// world: a followed player's eye is their entity's origin + the decoder's eye height and
+// their angles with the pitch scaled back; a chase camera is never in a solid leaf; a path
+// camera passes through its keyframes along a Catmull-Rom spline.
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/camera.h"
+#include "engine/cli.h"
+#include "engine/demo.h"
+#include "engine/playback.h"
+#include "render/render.h"
+
+// ---- specs and path files ----------------------------------------------------------
+
+static void expect_err(const char *spec, const char *part)
+{
+    char err[512] = "";
+    r_camera_t *c = malloc(sizeof *c);
+    assert_non_null(c);
+    assert_int_equal(cam_parse(spec, c, err, sizeof err), -1);
+    if (!strstr(err, part))
+        fail_msg("--camera %s: '%s' does not say '%s'", spec, err, part);
+    free(c);
+}
+
+static void test_specs(void **state)
+{
+    (void)state;
+    static r_camera_t c;
+    char err[256];
+    assert_int_equal(cam_parse(NULL, &c, err, sizeof err), 0);
+    assert_int_equal(c.mode, R_CAM_EYES);
+    assert_int_equal(cam_parse("eyes", &c, err, sizeof err), 0);
+    assert_int_equal(c.mode, R_CAM_EYES);
+    assert_int_equal(cam_parse("free", &c, err, sizeof err), 0);
+    assert_int_equal(c.mode, R_CAM_FREE);
+    assert_int_equal(c.pose_set, 0);
+    assert_int_equal(cam_parse("free:1,-2.5,3,10,90", &c, err, sizeof err), 0);
+    assert_int_equal(c.pose_set, 1);
+    assert_float_equal(c.origin[1], -2.5, 0);
+    assert_float_equal(c.angles[1], 90, 0);
+    assert_int_equal(cam_parse("follow:3", &c, err, sizeof err), 0);
+    assert_int_equal(c.mode, R_CAM_FOLLOW);
+    assert_int_equal(c.player, 2);   // players count from 1 on the command line
+    assert_int_equal(cam_parse("follow:stg", &c, err, sizeof err), 0);
+    assert_string_equal(c.player_name, "stg");
+    assert_int_equal(cam_parse("chase", &c, err, sizeof err), 0);
+    assert_int_equal(c.mode, R_CAM_CHASE);
+    assert_int_equal(c.player, -1);
+    assert_int_equal(cam_check_spec("path:/no/such/file", err, sizeof err), 0);   // syntax only
+    expect_err("path:/no/such/file", "/no/such/file: cannot open");
+    expect_err("orbit", "expected eyes, free, chase, follow:N or path:FILE, got 'orbit'");
+    expect_err("follow", "expected follow:N or follow:NAME");
+    expect_err("follow:", "expected a player number or name");
+    expect_err("follow:0", "expected a player number 1..");
+    expect_err("follow:9999", "expected a player number 1..");
+    expect_err("free:1,2", "expected X,Y,Z");
+    expect_err("free:1,2,nan", "expected X,Y,Z");
+    expect_err("free:1,2,3,4", "expected X,Y,Z");
+    expect_err("path:", "expected path:FILE");
+}
+
+static void path_err(const char *text, const char *part)
+{
+    static r_camera_t c;
+    char err[512] = "";
+    assert_int_equal(cam_parse_path(text, "p.txt", &c, err, sizeof err), -1);
+    if (!strstr(err, part))
+        fail_msg("path '%s': '%s' does not say '%s'", text, err, part);
+}
+
+static void test_path_files(void **state)
+{
+    (void)state;
+    static r_camera_t c;
+    char err[256];
+    const char *text = "# a fly-by\n"
+                       "1.0  0 0 100   0 90 0\n"
+                       "\n"
+                       "2.5  100 0 100 10 180 0 70   # wider\n";
+    assert_int_equal(cam_parse_path(text, "p.txt", &c, err, sizeof err), 0);
+    assert_int_equal(c.num_keys, 2);
+    assert_float_equal(c.keys[1].t, 2.5, 0);
+    assert_float_equal(c.keys[1].angles[1], 180, 0);
+    assert_float_equal(c.keys[1].fov, 70, 0);
+    assert_float_equal(c.keys[0].fov, 0, 0);
+    path_err("", "p.txt: expected at least one keyframe");
+    path_err("1 2 3\n", "p.txt:1: expected TIME X Y Z PITCH YAW ROLL [FOV], found 3 numbers");
+    path_err("1 0 0 0 0 0 0\n1 0 0 0 0 0 0\n", "p.txt:2: expected times increasing");
+    path_err("1 0 0 0 0 0 x\n", "p.txt:1: expected TIME X Y Z PITCH YAW ROLL [FOV] (numbers)");
+    path_err("1 0 0 0 0 0 0 200\n", "p.txt:1: expected FOV 1..179");
+    path_err("1 0 0 0 0 0 0 90 9\n", "p.txt:1: expected at most 8 numbers");
+    // written and read back
+    const char *out = "build/test_camera_path.txt";
+    assert_int_equal(cam_write_path(out, c.keys, c.num_keys), 0);
+    assert_int_equal(cam_parse(NULL, &c, err, sizeof err), 0);
+    assert_int_equal(cam_parse("path:build/test_camera_path.txt", &c, err, sizeof err), 0);
+    assert_int_equal(c.num_keys, 2);
+    assert_float_equal(c.keys[1].origin[0], 100, 1e-3);
+    assert_float_equal(c.keys[1].fov, 70, 1e-3);
+}
+
+// ---- a demo read to a time, drawn with a camera ------------------------------------
+
+typedef struct {
+    cli_t cli;
+    demo_t d;
+    renderer_t *r;
+    vfs_t *fs;
+} cam_run_t;
+
+static void open_demo(cam_run_t *p, const char *path, const char *basedir)
+{
+    memset(p, 0, sizeof *p);
+    p->cli.basedir = basedir;
+    p->cli.quiet = 1;
+    if (demo_open(&p->d, &p->cli, path, NULL, 0) < 0)
+        fail_msg("%s", p->d.errmsg);
+    p->r = r_create(160, 120);
+    assert_non_null(p->r);
+}
+
+// Read on to the first frame at or after t (loading levels); 1 when there is one.
+static int read_to(cam_run_t *p, double t, uint32_t *level_seq)
+{
+    const world_t *w = p->d.world;
+    int rc;
+    while (w->time < t || !w->seq) {
+        if ((rc = demo_read_frame(&p->d)) <= 0)
+            return 0;
+        if (w->level_seq != *level_seq) {
+            *level_seq = w->level_seq;
+            vfs_free(p->fs);
+            p->fs = demo_mount(&p->d, &p->cli);
+            char err[512];
+            r_load_level(p->r, p->fs, w, err, sizeof err);
+        }
+        r_frame(p->r, w);
+    }
+    return 1;
+}
+
+static void close_demo(cam_run_t *p)
+{
+    r_destroy(p->r);
+    vfs_free(p->fs);
+    demo_close(&p->d);
+}
+
+static void set_camera(cam_run_t *p, const char *spec)
+{
+    static r_camera_t c;
+    char err[512];
+    if (cam_parse(spec, &c, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    r_set_camera(p->r, &c);
+}
+
+// The eye a player's entity gives at the world's latest frame.
+static void entity_eye(const world_t *w, int slot, float org[3], float ang[3])
+{
+    const world_entity_t *e = &w->entities[w->players[slot].entity];
+    for (int k = 0; k < 3; k++) {
+        org[k] = e->cur.origin[k];
+        ang[k] = e->cur.angles[k];
+    }
+    org[2] += w->player_eye_height;
+    float p = ang[0] - 360.0f * floorf((ang[0] + 180.0f) / 360.0f);
+    ang[0] = p * w->player_pitch_scale;
+}
+
+static void assert_pose(const r_cam_state_t *st, const float org[3], const float yaw, const float pitch)
+{
+    for (int k = 0; k < 3; k++)
+        assert_float_equal(st->origin[k], org[k], 1e-3);
+    float dy = st->angles[1] - yaw;
+    dy -= 360.0f * floorf((dy + 180.0f) / 360.0f);
+    assert_float_equal(dy, 0, 1e-3);
+    assert_float_equal(st->angles[0], pitch, 1e-3);
+}
+
+// koldduel1 (a client recording by myrmidon^, player 2): at 300 s stg (player 1, entity 1)
+// is in the frame; follow:1 and follow:stg look from stg's eye, follow:2 is the eyes.
+static void test_follow_quake2_client(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    cam_run_t p;
+    uint32_t ls = 0;
+    open_demo(&p, tu_data("quake2/demos/opentdm_koldduel1.dm2"), tu_data("quake2"));
+    assert_true(read_to(&p, 300.0, &ls));
+    const world_t *w = p.d.world;
+    assert_string_equal(w->players[0].name, "stg");
+    assert_int_equal(w->playernum, 1);
+    assert_true(world_entity_visible(w, w->players[0].entity));
+    float org[3], ang[3];
+    entity_eye(w, 0, org, ang);
+    r_cam_state_t st;
+    const char *specs[] = {"follow:1", "follow:stg", "follow:STG"};
+    for (int i = 0; i < 3; i++) {
+        set_camera(&p, specs[i]);
+        r_render(p.r, w, w->time);
+        r_camera_state(p.r, &st);
+        assert_int_equal(st.player, 0);
+        assert_pose(&st, org, ang[1], ang[0]);
+    }
+    // the recording player: the eyes, as without a camera
+    set_camera(&p, NULL);
+    r_render(p.r, w, w->time);
+    r_cam_state_t eyes;
+    r_camera_state(p.r, &eyes);
+    assert_int_equal(eyes.player, -1);
+    set_camera(&p, "follow:2");
+    r_render(p.r, w, w->time);
+    r_camera_state(p.r, &st);
+    assert_int_equal(st.player, -1);
+    assert_memory_equal(st.origin, eyes.origin, sizeof st.origin);
+    // a name nobody has: the eyes
+    set_camera(&p, "follow:nobody");
+    r_render(p.r, w, w->time);
+    r_camera_state(p.r, &st);
+    assert_int_equal(st.player, -1);
+    assert_memory_equal(st.origin, eyes.origin, sizeof st.origin);
+    close_demo(&p);
+}
+
+// ---- a Quake II server-side recording, written here ------------------------------
+
+typedef struct {
+    uint8_t b[1 << 16];
+    size_t n;
+} buf_t;
+
+static void put8(buf_t *b, int v) { b->b[b->n++] = (uint8_t)v; }
+static void put16(buf_t *b, int v) { put8(b, v & 255), put8(b, (v >> 8) & 255); }
+static void put32(buf_t *b, int32_t v) { put16(b, v & 0xffff), put16(b, (v >> 16) & 0xffff); }
+static void putstr(buf_t *b, const char *s)
+{
+    size_t n = strlen(s) + 1;
+    memcpy(b->b + b->n, s, n);
+    b->n += n;
+}
+
+// One block: its length, then the message.
+static void block(buf_t *out, const buf_t *msg)
+{
+    put32(out, (int32_t)msg->n);
+    memcpy(out->b + out->n, msg->b, msg->n);
+    out->n += msg->n;
+}
+
+// Two players (entities 1 and 2, model 255) walking; frame f at f / 10 s.
+static void player_at(int n, int f, float org[3], float ang[3])
+{
+    org[0] = 100.0f * (float)n + 8.0f * (float)f;
+    org[1] = -40.0f * (float)n;
+    org[2] = 24.0f;
+    ang[0] = n == 1 ? 5.625f : -8.4375f;   // entity pitch: a third of the view's
+    ang[1] = 45.0f * (float)n + 2.8125f * (float)f;
+    ang[2] = 0;
+}
+
+static size_t write_server_demo(buf_t *out)
+{
+    buf_t m;
+    out->n = 0;
+    m.n = 0;
+    put8(&m, 12);           // svc_serverdata
+    put32(&m, 34);          // protocol
+    put32(&m, 0x1234);      // server count
+    put8(&m, 2);            // isdemo 2: a server-side recording
+    putstr(&m, "");         // game dir
+    put16(&m, -1);          // no player
+    putstr(&m, "camera test");
+    put8(&m, 13), put16(&m, 33), putstr(&m, "maps/q2dm1.bsp");                 // CS_MODELS + 1
+    put8(&m, 13), put16(&m, 32 + 255), putstr(&m, "#w_blaster.md2");           // a model 255 name
+    put8(&m, 13), put16(&m, 1312 + 0), putstr(&m, "alpha\\male/grunt");        // CS_PLAYERSKINS
+    put8(&m, 13), put16(&m, 1312 + 1), putstr(&m, "beta\\female/athena");
+    block(out, &m);
+    for (int f = 1; f <= 20; f++) {
+        m.n = 0;
+        put8(&m, 20);       // svc_frame: a server-side recording writes the frame number alone
+        put32(&m, f);
+        put8(&m, 18);       // svc_packetentities
+        for (int n = 1; n <= 2; n++) {
+            float org[3], ang[3];
+            player_at(n, f, org, ang);
+            // ORIGIN1 | ORIGIN2 | ORIGIN3 | ANGLE1 | ANGLE2 | MODEL, with the second byte
+            put8(&m, 0x1 | 0x2 | 0x4 | 0x80);
+            put8(&m, (0x200 | 0x400 | 0x800) >> 8);
+            put8(&m, n);
+            put8(&m, 255);
+            for (int k = 0; k < 3; k++)
+                put16(&m, (int)lrintf(org[k] * 8));
+            put8(&m, (int)lrintf(ang[0] * 256 / 360) & 255);
+            put8(&m, (int)lrintf(ang[1] * 256 / 360) & 255);
+        }
+        put16(&m, 0);       // end of the entities
+        block(out, &m);
+    }
+    put32(out, -1);
+    return out->n;
+}
+
+// A server-side recording has no player of its own: follow:N looks from player N's
+// entity, 22 units up, its pitch times 3; without a camera, from the first player's.
+static void test_follow_quake2_server(void **state)
+{
+    (void)state;
+    static buf_t demo;
+    write_server_demo(&demo);
+    const char *path = "build/test_camera_server.dm2";
+    assert_int_equal(tu_write(path, demo.b, demo.n), 0);
+    cam_run_t p;
+    uint32_t ls = 0;
+    open_demo(&p, path, ".");
+    assert_true(read_to(&p, 1.2, &ls));
+    const world_t *w = p.d.world;
+    assert_float_equal(w->time, 1.2, 1e-6);
+    assert_string_equal(w->players[1].name, "beta");
+    r_cam_state_t st;
+    for (int n = 1; n <= 2; n++) {
+        char spec[32];
+        snprintf(spec, sizeof spec, "follow:%d", n);
+        set_camera(&p, spec);
+        r_render(p.r, w, w->time);
+        r_camera_state(p.r, &st);
+        assert_int_equal(st.player, n - 1);
+        float org[3], ang[3];
+        player_at(n, 12, org, ang);
+        org[2] += 22;
+        assert_pose(&st, org, ang[1], ang[0] * 3);
+    }
+    // halfway between frames 12 and 13: halfway between the two places
+    set_camera(&p, "follow:beta");
+    assert_true(read_to(&p, 1.3, &ls));
+    r_render(p.r, w, 1.25);
+    r_camera_state(p.r, &st);
+    float a[3], b[3], ang[3];
+    player_at(2, 12, a, ang);
+    player_at(2, 13, b, ang);
+    assert_float_equal(st.origin[0], (a[0] + b[0]) / 2, 1e-3);
+    // no camera: the first player
+    set_camera(&p, NULL);
+    r_render(p.r, w, w->time);
+    r_camera_state(p.r, &st);
+    assert_int_equal(st.player, 0);
+    close_demo(&p);
+}
+
+// Forsaken carries every ship: follow:2 is Nubia's cockpit (the ship's place and angles).
+static void test_follow_forsaken(void **state)
+{
+    (void)state;
+    cam_run_t p;
+    uint32_t ls = 0;
+    open_demo(&p, "tests/data/forsaken_sample.dmo", ".");
+    assert_true(read_to(&p, 1.0, &ls));
+    const world_t *w = p.d.world;
+    assert_string_equal(w->players[1].name, "Nubia");
+    set_camera(&p, "follow:2");
+    r_render(p.r, w, w->time);
+    r_cam_state_t st;
+    r_camera_state(p.r, &st);
+    assert_int_equal(st.player, 1);
+    const world_entity_t *e = &w->entities[w->players[1].entity];
+    for (int k = 0; k < 3; k++) {
+        assert_float_equal(st.origin[k], e->cur.origin[k], 1e-3);
+        float d = st.angles[k] - e->cur.angles[k];
+        d -= 360.0f * floorf((d + 180.0f) / 360.0f);
+        assert_float_equal(d, 0, 1e-3);
+    }
+    close_demo(&p);
+}
+
+// 200 chase shots across qfm_e1m3 (a Quake level of corridors and stairs): the camera is
+// never inside a wall, and it is behind the player (further than 8 units from the eye
+// wherever there is room).
+static void test_chase_sweep(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    cam_run_t p;
+    uint32_t ls = 0;
+    open_demo(&p, tu_data("quake/demos/qfm_e1m3.dem"), tu_data("quake"));
+    p.cli.game = "qfm";
+    set_camera(&p, "chase");
+    const world_t *w = p.d.world;
+    int shots = 0, away = 0;
+    double t = 2.0;   // at 1.4 s, its first frame, the player is not placed yet (at 0 0 0, in a wall)
+    while (shots < 200 && read_to(&p, t, &ls)) {
+        r_render(p.r, w, w->time);
+        r_cam_state_t st;
+        r_camera_state(p.r, &st);
+        if (st.contents == -2)   // BSP_CONTENTS_SOLID
+            fail_msg("chase camera inside a wall at %.2f s: (%g %g %g), the player at (%g %g %g)", w->time,
+                     st.origin[0], st.origin[1], st.origin[2], w->entities[w->view.entity].cur.origin[0],
+                     w->entities[w->view.entity].cur.origin[1], w->entities[w->view.entity].cur.origin[2]);
+        assert_int_not_equal(st.contents, 0);   // the level is loaded: a real leaf
+        const world_entity_t *e = &w->entities[w->view.entity];
+        float dx = st.origin[0] - e->cur.origin[0], dy = st.origin[1] - e->cur.origin[1];
+        away += dx * dx + dy * dy > 64;
+        shots++;
+        t += 0.09;
+    }
+    print_message("chase: %d shots, %d with the camera off the player\n", shots, away);
+    assert_int_equal(shots, 200);
+    assert_true(away > 150);
+    close_demo(&p);
+}
+
+static float catmull(float p0, float p1, float p2, float p3, float u)
+{
+    return 0.5f * (2 * p1 + (-p0 + p2) * u + (2 * p0 - 5 * p1 + 4 * p2 - p3) * u * u +
+                   (-p0 + 3 * p1 - 3 * p2 + p3) * u * u * u);
+}
+
+// A path of three keyframes: at each key time the view is the key; between, the spline
+// (the end segments repeat their end key). Drawn over q2dm1_short (0.1 .. 0.7 s).
+static void test_path(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    const char *text = "0.1 100 200 50 0 0 0\n"
+                       "0.4 300 250 80 10 90 0\n"
+                       "0.7 350 450 60 -5 170 0 75\n";
+    assert_int_equal(tu_write("build/test_camera_path3.txt", text, strlen(text)), 0);
+    cam_run_t p;
+    uint32_t ls = 0;
+    open_demo(&p, tu_data("quake2/demos/q2dm1_short.dm2"), tu_data("quake2"));
+    set_camera(&p, "path:build/test_camera_path3.txt");
+    const world_t *w = p.d.world;
+    const float key[3][4] = {{100, 200, 50, 0}, {300, 250, 80, 90}, {350, 450, 60, 170}};
+    for (double t = 0.1; t <= 0.7001; t += 0.05) {
+        assert_true(read_to(&p, t, &ls));
+        r_render(p.r, w, t);
+        r_cam_state_t st;
+        r_camera_state(p.r, &st);
+        int seg = t < 0.4 - 1e-9 ? 0 : 1;
+        float u = (float)((t - (seg ? 0.4 : 0.1)) / 0.3);
+        if (t > 0.7 - 1e-9)
+            seg = 1, u = 1;
+        const float *k0 = key[seg > 0 ? seg - 1 : 0], *k1 = key[seg], *k2 = key[seg + 1], *k3 = key[seg + 2 < 3 ? seg + 2 : 2];
+        for (int j = 0; j < 3; j++)
+            assert_float_equal(st.origin[j], catmull(k0[j], k1[j], k2[j], k3[j], u), 0.01);
+        assert_float_equal(st.angles[1], catmull(k0[3], k1[3], k2[3], k3[3], u), 0.01);
+        if (fabs(t - 0.4) < 1e-6) {
+            assert_float_equal(st.origin[0], 300, 1e-3);
+            assert_float_equal(st.fov, w->view.fov > 1 ? w->view.fov : 90, 1e-3);
+        }
+    }
+    r_cam_state_t st;
+    r_camera_state(p.r, &st);
+    assert_float_equal(st.fov, 75, 1e-3);   // the last key's own field of view
+    close_demo(&p);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_specs),
+        cmocka_unit_test(test_path_files),
+        cmocka_unit_test(test_follow_quake2_client),
+        cmocka_unit_test(test_follow_quake2_server),
+        cmocka_unit_test(test_follow_forsaken),
+        cmocka_unit_test(test_chase_sweep),
+        cmocka_unit_test(test_path),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -12,6 +12,14 @@
 typedef struct {
     int count;
     char names[INFO_MAX_PLAYERS][WORLD_NAME_LEN];
+    // cameras: each (slot, name) a player had, and whether a frame held their entity
+    int num_slots;
+    struct {
+        int slot;
+        char name[WORLD_NAME_LEN];
+        int64_t frames;            // frames with the player's entity in them (followable)
+    } slots[INFO_MAX_PLAYERS];
+    int recorder;                  // the recording player's slot (-1: a recording without one)
 } seen_players_t;
 
 static void note_players(seen_players_t *seen, const world_t *w)
@@ -25,7 +33,21 @@ static void note_players(seen_players_t *seen, const world_t *w)
             known = strcmp(seen->names[j], n) == 0;
         if (!known && seen->count < INFO_MAX_PLAYERS)
             snprintf(seen->names[seen->count++], WORLD_NAME_LEN, "%s", n);
+        int k = 0;
+        while (k < seen->num_slots && !(seen->slots[k].slot == i && !strcmp(seen->slots[k].name, n)))
+            k++;
+        if (k == seen->num_slots) {
+            if (k == INFO_MAX_PLAYERS)
+                continue;
+            seen->num_slots++;
+            seen->slots[k].slot = i;
+            snprintf(seen->slots[k].name, WORLD_NAME_LEN, "%s", n);
+            seen->slots[k].frames = 0;
+        }
+        int e = w->players[i].entity;
+        seen->slots[k].frames += e > 0 && e < w->num_entities && world_entity_visible(w, e);
     }
+    seen->recorder = w->view.origin_valid || w->view.entity > 0 ? w->playernum : -1;
 }
 
 // A temp entity type's name ("te<N>" for a number the game leaves unnamed) and an event's
@@ -121,6 +143,15 @@ static void print_json(const demo_t *d, const demo_info_t *in, const seen_player
         if (i)
             putchar(',');
         json_string(stdout, seen->names[i]);
+    }
+    // cameras (docs/cameras.md): every demo has these; follow:NUMBER for each player seen,
+    // with the frames their entity was in (0: never followable in this recording)
+    printf("],\"cameras\":[\"eyes\",\"free\",\"chase\",\"follow\",\"path\"],\"follow\":[");
+    for (int i = 0; i < seen->num_slots; i++) {
+        printf("%s{\"number\":%d,\"name\":", i ? "," : "", seen->slots[i].slot + 1);
+        json_string(stdout, seen->slots[i].name);
+        printf(",\"recorder\":%s,\"frames\":%lld}", seen->slots[i].slot == seen->recorder ? "true" : "false",
+               (long long)seen->slots[i].frames);
     }
     printf("],\"tempents\":{");
     print_counts(1, NULL, in, in->tempents, num_tempent_types(in), tempent_name);

@@ -462,6 +462,23 @@ static void test_path(void **state)
     close_demo(&p);
 }
 
+// info --json lists the cameras and, for follow, each player's number with the frames their
+// entity was in: koldduel1's stg (1) is followable, myrmidon^ (2) recorded it.
+static void test_info_json(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s info --json %s", tu_bin(), tu_data("quake2/demos/opentdm_koldduel1.dm2"));
+    int st;
+    char *out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "\"cameras\":[\"eyes\",\"free\",\"chase\",\"follow\",\"path\"]"));
+    assert_non_null(strstr(out, "{\"number\":1,\"name\":\"stg\",\"recorder\":false,\"frames\":6002}"));
+    assert_non_null(strstr(out, "{\"number\":2,\"name\":\"myrmidon^\",\"recorder\":true,"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -472,6 +489,7 @@ int main(void)
         cmocka_unit_test(test_follow_forsaken),
         cmocka_unit_test(test_chase_sweep),
         cmocka_unit_test(test_path),
+        cmocka_unit_test(test_info_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

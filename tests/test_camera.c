@@ -462,6 +462,43 @@ static void test_path(void **state)
     close_demo(&p);
 }
 
+// export --camera path: every exported frame is the frame a shot at its time draws with the
+// same camera (whose view test_path checks against the spline), 7 frames at 10 a second.
+static void test_export_path(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    const char *text = "0.1 100 200 50 0 0 0\n0.4 300 250 80 10 90 0\n0.7 350 450 60 -5 170 0 75\n";
+    assert_int_equal(tu_write("build/test_camera_export_path.txt", text, strlen(text)), 0);
+    char cmd[2048];
+    int st;
+    snprintf(cmd, sizeof cmd,
+             "rm -rf build/test_camera_export && mkdir -p build/test_camera_export && %s export %s --basedir %s "
+             "--camera path:build/test_camera_export_path.txt --fps 10 --size 160x120 --nosound -q "
+             "-o build/test_camera_export",
+             tu_bin(), tu_data("quake2/demos/q2dm1_short.dm2"), tu_data("quake2"));
+    free(tu_run(cmd, &st));
+    assert_int_equal(st, 0);
+    for (int i = 0; i < 7; i++) {
+        char frame[128], shot[128];
+        snprintf(frame, sizeof frame, "build/test_camera_export/frame_%06d.png", i);
+        snprintf(shot, sizeof shot, "build/test_camera_export/shot_%d.png", i);
+        snprintf(cmd, sizeof cmd,
+                 "%s shot %s --basedir %s --camera path:build/test_camera_export_path.txt --size 160x120 --at %.1f "
+                 "-q -o %s",
+                 tu_bin(), tu_data("quake2/demos/q2dm1_short.dm2"), tu_data("quake2"), 0.1 + 0.1 * i, shot);
+        free(tu_run(cmd, &st));
+        assert_int_equal(st, 0);
+        double diff = tu_png_diff(frame, shot);
+        if (diff != 0)
+            fail_msg("export frame %d differs from the shot at %.1f s in %.2f%% of its pixels", i, 0.1 + 0.1 * i,
+                     diff * 100);
+    }
+    // and the frames move: the first and the last are not the same picture
+    assert_true(tu_png_diff("build/test_camera_export/frame_000000.png", "build/test_camera_export/frame_000006.png") >
+                0.5);
+}
+
 // info --json lists the cameras and, for follow, each player's number with the frames their
 // entity was in: koldduel1's stg (1) is followable, myrmidon^ (2) recorded it.
 static void test_info_json(void **state)
@@ -489,6 +526,7 @@ int main(void)
         cmocka_unit_test(test_follow_forsaken),
         cmocka_unit_test(test_chase_sweep),
         cmocka_unit_test(test_path),
+        cmocka_unit_test(test_export_path),
         cmocka_unit_test(test_info_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,14 +3,14 @@
 # Sources are found by folder, so a new .c file needs no edit here.
 
 CC      ?= cc
-PKGS    := sdl2 openal zlib stb
+PKGS    := sdl2 openal zlib stb libpng
 CSTD    := -std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L
 WARN    := -Wall -Wextra -Wshadow -Wno-unused-parameter
 CFLAGS  ?= -O2 -g
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
-ALL_CFLAGS  = $(CSTD) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -I. -MMD -MP
-LIBS        = $(PKG_LIBS) -lm
+ALL_CFLAGS  = $(CSTD) $(WARN) $(CFLAGS) $(PKG_CFLAGS) -pthread -I. -MMD -MP
+LIBS        = $(PKG_LIBS) -pthread -lm
 
 SRC      := $(wildcard engine/*.c formats/*.c assets/*.c render/*.c audio/*.c)
 MAIN_SRC := engine/main.c

@@ -24,6 +24,8 @@ typedef struct {
     const char *audio;        // --audio FILE
     int quiet;                // --quiet
     int notify;               // --notify on|off: notify, chat and centre-print lines (default on)
+    const char *format;       // --format png|y4m (export; default: png to a folder, y4m for -o -)
+    int threads;              // --threads N (-1 = the command's default: every core; 0 = none)
     const char *camera;       // --camera eyes|free[:X,Y,Z[,P,Y[,R]]]|chase[:N|NAME]|follow:N|NAME|path:FILE
     const char *camera_save;  // --camera-save FILE: play writes the keyframes dropped in the window
     int nfiles;

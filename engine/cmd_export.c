@@ -1,7 +1,8 @@
 // cmd_export.c -- `demoplay export`: frames at exact demo times (PNGs or a Y4M stream) and the sound track
 //
 // Frame k shows demo time from + k/fps (fps as an exact ratio, see movie.h) for
-// every k with that time < to. The sound track covers exactly [from, to):
+// every k with that time < to; the 8-bit frames go to engine/encode.c (indexed PNGs or
+// a Y4M stream, on worker threads). The sound track covers exactly [from, to):
 // round((to - from) * 48000) sample frames of 16-bit stereo, rendered through the
 // sound system's loopback device. Samples are rendered in slices whose ends are
 // computed from absolute times, never accumulated: up to each server frame's
@@ -21,6 +22,7 @@
 #include "camera.h"
 #include "cli.h"
 #include "demo.h"
+#include "encode.h"
 #include "log.h"
 #include "movie.h"
 #include "playback.h"
@@ -92,8 +94,8 @@ static void progress(long long k, long long n, double t0)
     for (int i = 0; i < bar; i++)
         b[i] = i < fill ? '#' : '.';
     b[bar] = 0;
-    fprintf(stderr, "\r[%s] %3d%% frame %lld/%lld  ETA %d:%02d ", b, n > 0 ? (int)(100 * k / n) : 100, k, n,
-            (int)eta / 60, (int)eta % 60);
+    fprintf(stderr, "\r[%s] %3d%% frame %lld/%lld  %.1f frames/s  ETA %d:%02d ", b, n > 0 ? (int)(100 * k / n) : 100,
+            k, n, el > 0 ? (double)k / el : 0.0, (int)eta / 60, (int)eta % 60);
     fflush(stderr);
 }
 
@@ -119,10 +121,18 @@ int cmd_export(const cli_t *cli)
     long num, den;
     mov_fps_ratio(fps_in, &num, &den);
     int to_stdout = !strcmp(cli->out, "-");
-    if (!to_stdout && make_dir(cli->out) < 0) {
+    // -o - is a Y4M stream; --format y4m -o FILE the same stream into a file
+    enc_format_t fmt = to_stdout || (cli->format && !strcmp(cli->format, "y4m")) ? ENC_Y4M : ENC_PNG;
+    if (to_stdout && cli->format && !strcmp(cli->format, "png")) {
+        log_error("export: -o - writes a YUV4MPEG2 stream; --format png needs -o DIR");
+        return EXIT_USAGE;
+    }
+    if (fmt == ENC_PNG && make_dir(cli->out) < 0) {
         log_error("export: cannot create the folder '%s'", cli->out);
         return EXIT_INTERNAL;
     }
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    int threads = cli->threads >= 0 ? cli->threads : ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
 
     demo_t d;
     if (demo_open(&d, cli, cli->files[0], NULL, 0) < 0) {
@@ -136,15 +146,13 @@ int cmd_export(const cli_t *cli)
     renderer_t *r = r_create(w, h);
     snd_t *snd = want_audio ? snd_create_loopback(EXPORT_RATE, (float)cli->volume) : NULL;
     player_t *p = r ? player_create(&d, cli, r, snd, NULL) : NULL;
-    size_t fsize = (size_t)w * (size_t)h * 3;
-    uint8_t *rgb = malloc(fsize);
-    uint8_t *yuv = malloc(mov_y4m_work_size(w, h));
     int16_t *abuf = malloc(AUDIO_CHUNK * 4);
     int status = EXIT_OK;
-    FILE *wav = NULL;
+    FILE *wav = NULL, *stream = NULL;
+    enc_t *enc = NULL;
     audio_out_t a;
     memset(&a, 0, sizeof(a));
-    if (!p || !rgb || !yuv || !abuf || player_scan(p) < 0) {
+    if (!p || !abuf || player_scan(p) < 0) {
         log_error("%s: out of memory", d.name);
         status = EXIT_INTERNAL;
         goto done;
@@ -180,10 +188,27 @@ int cmd_export(const cli_t *cli)
         goto done;
     }
 
+    if (fmt == ENC_Y4M) {
+        stream = to_stdout ? stdout : fopen(cli->out, "wb");
+        if (!stream) {
+            log_error("export: cannot write '%s'", cli->out);
+            status = EXIT_INTERNAL;
+            goto done;
+        }
+    }
+    char enc_err[600];
+    enc = enc_create(fmt, w, h, threads, stream, cli->out, enc_err, sizeof enc_err);
+    if (!enc) {
+        log_error("export: %s", enc_err);
+        status = EXIT_INTERNAL;
+        goto done;
+    }
     if (snd) {
         char path[4200];
-        if (to_stdout)
+        if (cli->audio)
             snprintf(path, sizeof(path), "%s", cli->audio);
+        else if (fmt == ENC_Y4M)   // beside the stream: movie.y4m -> movie.y4m.wav
+            snprintf(path, sizeof(path), "%s.wav", cli->out);
         else
             snprintf(path, sizeof(path), "%s/audio.wav", cli->out);
         wav = fopen(path, "wb");
@@ -201,8 +226,8 @@ int cmd_export(const cli_t *cli)
     a.buf = abuf;
     player_set_frame_hook(p, on_frame, &a);
 
-    if (to_stdout && mov_y4m_header(stdout, w, h, fps_in) < 0) {
-        log_error("export: cannot write to stdout");
+    if (stream && mov_y4m_header(stream, w, h, fps_in) < 0) {
+        log_error("export: cannot write to %s", to_stdout ? "stdout" : cli->out);
         status = EXIT_INTERNAL;
         goto done;
     }
@@ -228,21 +253,13 @@ int cmd_export(const cli_t *cli)
             goto done;
         }
         r_render(r, d.world, player_demo_time(p, t));
-        if (to_stdout) {
-            r_frame_rgb(r, rgb);
-            if (mov_y4m_frame(stdout, rgb, w, h, yuv) < 0) {
-                log_error("export: cannot write to stdout");
-                status = EXIT_INTERNAL;
-                goto done;
-            }
-        } else {
-            char path[4200];
-            snprintf(path, sizeof(path), "%s/frame_%06lld.png", cli->out, k);
-            if (r_write_png(r, path) < 0) {
-                log_error("export: cannot write '%s'", path);
-                status = EXIT_INTERNAL;
-                goto done;
-            }
+        // the 8-bit frame and its palette go to the encoders; the next frame renders meanwhile
+        int pw, ph, pitch;
+        const uint8_t *pix = r_pixels(r, &pw, &ph, &pitch);
+        if (enc_push(enc, k, pix, pitch, r_palette(r)) < 0) {
+            log_error("export: %s", enc_error(enc));
+            status = EXIT_INTERNAL;
+            goto done;
         }
         // the sound of the frame interval just shown, boundary computed from k
         audio_to(&a, (long long)floor((double)k * EXPORT_RATE * (double)den / (double)num + 0.5));
@@ -256,29 +273,41 @@ int cmd_export(const cli_t *cli)
         goto done;
     }
     audio_to(&a, a.total);
-    if (show_progress)
+    if (enc_finish(enc) < 0) {
+        log_error("export: %s", enc_error(enc));
+        status = EXIT_INTERNAL;
+    }
+    if (show_progress) {
+        progress(nframes, nframes, t0);
         fputc('\n', stderr);
+    }
     if (a.failed || (wav && fflush(wav) != 0)) {
         log_error("export: cannot write the sound track");
         status = EXIT_INTERNAL;
     }
-    if (to_stdout && fflush(stdout) != 0) {
-        log_error("export: cannot write to stdout");
+    if (stream && fflush(stream) != 0) {
+        log_error("export: cannot write to %s", to_stdout ? "stdout" : cli->out);
         status = EXIT_INTERNAL;
     }
     if (status == EXIT_OK && player_error(p)) {
         log_error("%s", player_error(p));
         status = EXIT_DEMO_ERRORS;
     }
-    if (status == EXIT_OK)
-        log_info("%s: %lld frames, %lld sound frames", d.name, nframes, a.pos);
+    if (status == EXIT_OK) {
+        double el = now_seconds() - t0;
+        log_info("%s: %lld frames, %lld sound frames, %.1f frames/s (%d encoder thread%s)", d.name, nframes, a.pos,
+                 el > 0 ? (double)nframes / el : 0.0, threads, threads == 1 ? "" : "s");
+    }
 done:
+    enc_destroy(enc);   // waits for the frames in flight
+    if (stream && stream != stdout && fclose(stream) != 0 && status == EXIT_OK) {
+        log_error("export: cannot write '%s'", cli->out);
+        status = EXIT_INTERNAL;
+    }
     if (wav && fclose(wav) != 0 && status == EXIT_OK) {
         log_error("export: cannot write the sound track");
         status = EXIT_INTERNAL;
     }
-    free(rgb);
-    free(yuv);
     free(abuf);
     player_destroy(p);
     if (snd)

@@ -64,6 +64,9 @@ static const option_t options[] = {
     { "--audio", NULL, A_STR, C_EXPORT, "FILE", "WAV output when frames go to stdout (-o -)" },
     { "--notify", NULL, A_STR, C_SHOT | C_EXPORT | C_PLAY | C_TIMEDEMO, "on|off",
       "notify, chat and centre-print lines (off: as con_notifytime 0)" },
+    { "--format", NULL, A_STR, C_EXPORT, "png|y4m",
+      "png: indexed PNG files in the -o folder; y4m: one YUV4MPEG2 stream to -o FILE (or - for stdout)" },
+    { "--threads", NULL, A_INT, C_EXPORT, "N", "encoder threads (default: the number of cores; 0: none)" },
     { "--camera", NULL, A_STR, C_RENDER, "SPEC",
       "eyes (default), free[:X,Y,Z[,PITCH,YAW]], chase[:N|NAME], follow:N|NAME, path:FILE (docs/cameras.md)" },
     { "--camera-save", NULL, A_STR, C_PLAY, "FILE", "write the camera keyframes dropped with K to FILE at exit" },
@@ -143,6 +146,20 @@ static int set_option(cli_t *cli, const option_t *o, const char *arg)
     else if (!strcmp(n, "--audio")) cli->audio = arg;
     else if (!strcmp(n, "--quiet")) cli->quiet = 1;
     else if (!strcmp(n, "--camera-save")) cli->camera_save = arg;
+    else if (!strcmp(n, "--threads")) {
+        if (v < 0 || v > 64 || v != floor(v)) {
+            log_error("--threads: expected a whole number 0..64, got '%s'", arg);
+            return -1;
+        }
+        cli->threads = (int)v;
+    }
+    else if (!strcmp(n, "--format")) {
+        if (strcmp(arg, "png") && strcmp(arg, "y4m")) {
+            log_error("--format: expected png or y4m, got '%s'", arg);
+            return -1;
+        }
+        cli->format = arg;
+    }
     else if (!strcmp(n, "--camera")) {
         char err[256];
         if (cam_check_spec(arg, err, sizeof err) < 0) {
@@ -179,6 +196,7 @@ int main(int argc, char **argv)
     cli.basedir = ".";
     cli.volume = 0.7;   // Quake's volume cvar default
     cli.notify = 1;
+    cli.threads = -1;
     cli.scale = 0;
 
     if (argc < 2) {

@@ -156,6 +156,11 @@ int tu_json_str(const char *json, const char *key, char *out, size_t cap)
     return *p == '"' ? 0 : -1;
 }
 
+int tu_write_png_rgb(const char *path, const uint8_t *rgb, int w, int h)
+{
+    return stbi_write_png(path, w, h, 3, rgb, w * 3) ? 0 : -1;
+}
+
 double tu_png_diff(const char *a, const char *b)
 {
     int w1, h1, n1, w2, h2, n2;

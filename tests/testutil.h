@@ -33,6 +33,8 @@ char *tu_run(const char *cmd, int *status);
 uint8_t *tu_read(const char *path, size_t *size);
 int tu_write(const char *path, const void *data, size_t size);
 
+// An RGB PNG (stb_image_write). 0, or -1.
+int tu_write_png_rgb(const char *path, const uint8_t *rgb, int w, int h);
 // Fraction (0..1) of pixels that differ between two PNGs (1 when either is missing or the sizes differ).
 double tu_png_diff(const char *a, const char *b);
 // Golden images: compare the PNG `out` with `gold` (fails beyond `tolerance`, a

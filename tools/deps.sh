@@ -4,7 +4,7 @@
 # With `test`, also the programs the end-to-end tests drive: Xvfb, xdotool and
 # ImageMagick (play in a virtual window), ffmpeg (the Y4M stream decodes), python3
 # (the shared fidelity tool that compares shots with the games' own frames).
-PKGS="build-essential pkg-config clang libsdl2-dev libopenal-dev libstb-dev libcmocka-dev zlib1g-dev"
+PKGS="build-essential pkg-config clang libsdl2-dev libopenal-dev libstb-dev libcmocka-dev zlib1g-dev libpng-dev"
 [ "${1:-}" = test ] && PKGS="$PKGS xvfb xauth xdotool imagemagick ffmpeg python3"
 missing=""
 for p in $PKGS; do

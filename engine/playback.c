@@ -146,7 +146,9 @@ static void restore_snapshot(player_t *p, const snap_t *s)
 static void check_level(player_t *p)
 {
     world_t *w = p->d->world;
-    if (p->scanning || !w->map[0] || (p->level_loaded && p->loaded_level == w->level_seq))
+    // level_seq 0: no level has begun (a header may name the map already: GoldSrc's does);
+    // a seek back to the start restores that state and must not load the level again
+    if (p->scanning || !w->map[0] || !w->level_seq || (p->level_loaded && p->loaded_level == w->level_seq))
         return;
     double t0 = now_seconds();
     const char *game = p->cli && p->cli->game ? p->cli->game : w->game_dir;

@@ -558,7 +558,9 @@ static int load_named_models(r_models_t *m, const world_t *w)
     int n = m->num_models, missing = 0, absent = 0, first_absent = 0;
     for (int i = 1; i < n; i++) {
         r_model_t *rm = &m->models[i];
-        if (!strncmp(rm->name, w->models[i], WORLD_NAME_LEN))
+        // an empty name keeps what is loaded: a seek back before the precache list (to the
+        // demo's start) empties the names, and the same names come back as it replays
+        if (!w->models[i][0] || !strncmp(rm->name, w->models[i], WORLD_NAME_LEN))
             continue;
         int rc = load_model(rm, m->fs, w->models[i], m->palette);
         missing += rc != 0;

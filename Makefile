@@ -97,7 +97,11 @@ build/rel/bench_decode: tools/bench_decode.c $(REL_OBJ)
 	@echo "BENCH   $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(REL_OBJ) $(LIBS)
 
-bench: demoplay build/rel/bench_decode
+build/rel/bench_seek: tools/bench_seek.c $(REL_OBJ)
+	@echo "BENCH   $@"
+	@$(CC) $(ALL_CFLAGS) -o $@ $< $(REL_OBJ) $(LIBS)
+
+bench: demoplay build/rel/bench_decode build/rel/bench_seek
 	@sh tools/bench.sh
 
 # The table of ../shared/tools/fidelity.py over every reference folder (frames drawn

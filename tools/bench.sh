@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench.sh -- `make bench`: decode speed per format, timedemo fps (Quake's own line) and peak memory
+# bench.sh -- `make bench`: decode speed per format, seek times, timedemo fps (Quake's own line) and peak memory
 #
 # Timedemo: every server frame drawn once, headless, no sound, as TARGETS.md
 # measures the old engines (qfm_e1m3 at 320x200 .. 1920x1080, qfm_e1m4 at 320x200
@@ -20,6 +20,16 @@ if [ -d "$DATA" ]; then
 else
     echo "bench: SKIPPED the real demos: no test data at $DATA"
     ./build/rel/bench_decode tests/data/forsaken_sample.dmo $B/id1/demos/builtin.dem
+fi
+
+echo "== seek (100 seeks to random times, each restored, replayed and drawn at 320x200; target p99 < 50 ms)"
+if [ -d "$DATA" ]; then
+    ./build/rel/bench_seek "$DATA/quake/demos/qfm_e1m3.dem@$DATA/quake@qfm" "$DATA/quake/demos/lq_demo1.dem@$DATA/quake" \
+        "$DATA/quake2/demos/opentdm_koldduel1.dm2@$DATA/quake2" "$DATA/quake2/demos/q2demo1_p31.dm2@$DATA/quake2" \
+        "$DATA/goldsrc/demos/valve_c1a0.dem@$DATA/goldsrc" "$DATA/goldsrc/demos/cstrike_crossfire.dem@$DATA/goldsrc" \
+        "tests/data/forsaken_sample.dmo@$DATA/forsaken" "$B/id1/demos/builtin.dem@$B" 2>/dev/null
+else
+    ./build/rel/bench_seek "tests/data/forsaken_sample.dmo" "$B/id1/demos/builtin.dem@$B" 2>/dev/null
 fi
 
 echo "== timedemo (every server frame drawn once, headless, no sound)"

@@ -1,6 +1,8 @@
 // mx.c -- Forsaken models (.MX, .MXA), every read bounded by the file (layout in mx.h, docs/forsaken.md)
 #include "mx.h"
 
+#include "asset.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -360,4 +362,43 @@ void mx_free(mx_t *m)
     free(m->verts);
     free(m->tris);
     free(m);
+}
+
+int mx_bmp24_load(const uint8_t *data, size_t size, int max_side, int *width, int *height, uint8_t **rgb, char *err,
+                  size_t errcap)
+{
+    *rgb = NULL;
+    if (!data || size < 54 || data[0] != 'B' || data[1] != 'M')
+        return asset_fail(err, errcap, 0, "expected a BMP (\"BM\" and a 54-byte header)");
+    uint32_t pix = rd_u32(data + 10);
+    int32_t w = (int32_t)rd_u32(data + 18), h = (int32_t)rd_u32(data + 22);
+    int bpp = rd_u16(data + 28);
+    uint32_t comp = rd_u32(data + 30);
+    if (bpp != 24 || comp != 0)
+        return asset_fail(err, errcap, 28, "expected 24 bits a pixel, uncompressed, found %d bits, compression %u", bpp, comp);
+    int flip = h > 0;   // rows bottom-up unless the height is negative
+    if (h < 0)
+        h = -h;
+    if (w < 1 || h < 1 || w > max_side || h > max_side)
+        return asset_fail(err, errcap, 18, "expected sides 1..%d, found %d x %d", max_side, (int)w, (int)h);
+    size_t row = ((size_t)w * 3 + 3) & ~(size_t)3;
+    if (pix > size || (size - pix) / row < (size_t)h)
+        return asset_fail(err, errcap, pix, "expected %d rows of %zu bytes, file has %zu left", (int)h, row,
+                          pix > size ? 0 : size - pix);
+    uint8_t *out = malloc((size_t)w * (size_t)h * 3);
+    if (!out)
+        return asset_fail(err, errcap, 0, "out of memory for %d x %d pixels", (int)w, (int)h);
+    for (int y = 0; y < h; y++) {
+        const uint8_t *src = data + pix + (size_t)(flip ? h - 1 - y : y) * row;
+        uint8_t *dst = out + (size_t)y * (size_t)w * 3;
+        for (int x = 0; x < w; x++) {   // stored blue, green, red
+            dst[x * 3] = src[x * 3 + 2];
+            dst[x * 3 + 1] = src[x * 3 + 1];
+            dst[x * 3 + 2] = src[x * 3];
+        }
+    }
+    *width = w;
+    *height = h;
+    *rgb = out;
+    return 0;
 }

@@ -62,4 +62,10 @@ typedef struct {
 mx_t *mx_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap);
 void mx_free(mx_t *m);
 
+// A 24-bit uncompressed BMP (the game's effect pages: Bigexp1.bmp, expl.bmp ...) as RGB
+// triples, top row first, sides 1..max_side. Returns 0, or -1 with "offset N: expected ..."
+// in err. *rgb is malloc'd. (8-bit BMPs: mxv_bmp_load.)
+int mx_bmp24_load(const uint8_t *data, size_t size, int max_side, int *width, int *height, uint8_t **rgb, char *err,
+                  size_t errcap);
+
 #endif

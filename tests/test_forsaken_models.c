@@ -9,9 +9,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include <stb_image.h>
 
 #include "assets/mx.h"
 #include "engine/vfs.h"
+#include "formats/forsaken.h"
+#include "formats/forsaken_write.h"
+#include "render/r_fsent.h"
+#include "render/r_fsworld.h"
 
 static uint8_t *fs_file(void *ctx, const char *path, size_t *size)
 {
@@ -148,12 +155,283 @@ static void test_bad_bytes(void **state)
     assert_null(mx_load(NULL, 0, "none.mx", err, sizeof err));
 }
 
+
+// ---- a scene on a real level: ships, a shot, a pickup, an explosion ------------------
+
+// The level's first start position (ship.stp: "PRJX", u32, u16 count, 40-byte records of
+// f32 position, direction, up, u32 group) as a position and yaw/pitch.
+static int start_pos(const char *level, float org[3], float ang[3])
+{
+    char path[128];
+    snprintf(path, sizeof path, "levels/%s/%s.stp", level, level);
+    size_t size;
+    uint8_t *d = fs_file(NULL, path, &size);
+    if (!d || size < 10 + 40 || memcmp(d, "PRJX", 4)) {
+        free(d);
+        return -1;
+    }
+    float f[9];
+    memcpy(f, d + 10, sizeof f);
+    free(d);
+    memcpy(org, f, 12);
+    ang[0] = (float)(asin(-f[4]) * 180 / M_PI);
+    ang[1] = (float)(atan2(f[3], f[5]) * 180 / M_PI);
+    ang[2] = 0;
+    return 0;
+}
+
+static fs_ship_t ship_at(int player, const float pos[3], const float ang[3], float bank)
+{
+    fs_ship_t s;
+    memset(&s, 0, sizeof s);
+    s.player = (uint8_t)player;
+    s.flags = FS_SHIP_ENABLE;
+    memcpy(s.pos, pos, sizeof s.pos);
+    s.bank = bank;
+    fs_angles_to_quat(ang, s.quat);
+    return s;
+}
+
+typedef struct {
+    float eye[3], ang[3], fwd[3], right[3], up[3];
+    float other0[3];          // where player 1 is at t = 0 (it moves along `right` at 120 units/s)
+    float pickup[3];
+    float shot_org[3], shot_dir[3];
+    float blast[3];
+} scene_t;
+
+#define SCENE_SHIP_SPEED 120.0f
+#define SCENE_SHOT_TIME 1.0
+#define SCENE_BLAST_TIME 1.5
+
+static void scene_setup(scene_t *sc)
+{
+    float org[3], ang[3];
+    assert_int_equal(start_pos("ship", org, ang), 0);
+    ang[0] = 8;   // a little nose down, turned left to look down the hall
+    ang[1] -= 35;
+    memcpy(sc->eye, org, sizeof org);
+    memcpy(sc->ang, ang, sizeof ang);
+    r_fs_angle_vectors(ang, sc->fwd, sc->right, sc->up);
+    for (int k = 0; k < 3; k++) {
+        sc->other0[k] = org[k] + 330 * sc->fwd[k] - 60 * sc->right[k] - 20 * sc->up[k];
+        sc->pickup[k] = org[k] + 220 * sc->fwd[k] - 150 * sc->right[k] - 10 * sc->up[k];
+        sc->blast[k] = org[k] + 420 * sc->fwd[k] - 110 * sc->right[k];
+    }
+}
+
+// The demo: the recorder (player 0) sits at the start position; with `others`, bob (player 1,
+// bike 3, Excop) flies across in front of it, facing it and banked, a shield pickup lies to the
+// right, bob fires a pulsar past the recorder at 1.0 s and a shockwave goes off at 1.5 s.
+static void scene_demo(const scene_t *sc, int others, const char *path)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    if (others) {
+        fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+        fs_write_bikenum(&wr, fs_ticks(0.02), 7, &(fs_bikenum_t){ .player = 1, .bike = 3 });
+    }
+    float face[3] = { 0, sc->ang[1] + 120, 0 };   // bob turned to show his bike's side
+    for (int i = 0; i <= 20; i++) {
+        double t = 0.05 + i * 0.1;
+        fs_ship_t s0 = ship_at(0, sc->eye, sc->ang, 0);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (others) {
+            float p[3];
+            for (int k = 0; k < 3; k++)
+                p[k] = sc->other0[k] + SCENE_SHIP_SPEED * (float)(t + 0.02) * sc->right[k];
+            fs_ship_t s1 = ship_at(1, p, face, 20);
+            for (int k = 0; k < 3; k++)
+                s1.vel[k] = SCENE_SHIP_SPEED * sc->right[k];
+            fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
+        }
+        if (others && i == 3) {
+            fs_droppickup_t d;
+            memset(&d, 0, sizeof d);
+            d.player = 1;
+            d.id = 5;
+            d.type = 24;   // shield
+            memcpy(d.pos, sc->pickup, sizeof d.pos);
+            fs_write_droppickup(&wr, fs_ticks(t + 0.03), 7, &d);
+        }
+        if (others && fabs(t + 0.05 - SCENE_SHOT_TIME) < 1e-6) {
+            fs_primbull_t pb;
+            memset(&pb, 0, sizeof pb);
+            pb.player = 1;
+            pb.owner_type = 1;
+            pb.owner = 1;
+            pb.bullet_id = 9;
+            pb.weapon = 0;   // pulsar
+            pb.power_level = 2;
+            for (int k = 0; k < 3; k++) {
+                pb.pos[k] = sc->other0[k] + SCENE_SHIP_SPEED * (float)SCENE_SHOT_TIME * sc->right[k];
+                // towards a point 40 units right of the eye and 30 below
+                pb.dir[k] = sc->eye[k] + 40 * sc->right[k] - 30 * sc->up[k] - pb.pos[k];
+            }
+            fs_write_primbull(&wr, fs_ticks(SCENE_SHOT_TIME), 7, &pb);
+        }
+        if (others && fabs(t + 0.05 - SCENE_BLAST_TIME) < 1e-6) {
+            fs_shockwave_t sw;
+            memset(&sw, 0, sizeof sw);
+            sw.player = 1;
+            sw.owner = 1;
+            memcpy(sw.pos, sc->blast, sizeof sw.pos);
+            sw.weapon = 255;
+            sw.size = 96;
+            fs_write_shockwave(&wr, fs_ticks(SCENE_BLAST_TIME), 7, &sw);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+static void shot(const char *demo, double at, const char *png)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s/forsaken --at %.3f -o %s 2>&1", tu_bin(), demo, tu_data_dir(), at,
+             png);
+    int status = -1;
+    char *out = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, out ? out : "");
+    free(out);
+}
+
+// Screen position of p in the 320x200 shot (the view as r_main sets it: xscale 160, yscale 160 / 1.2).
+static int project(const scene_t *sc, const float p[3], float *sx, float *sy, float *z)
+{
+    float d[3] = { p[0] - sc->eye[0], p[1] - sc->eye[1], p[2] - sc->eye[2] };
+    float x = d[0] * sc->right[0] + d[1] * sc->right[1] + d[2] * sc->right[2];
+    float y = d[0] * sc->up[0] + d[1] * sc->up[1] + d[2] * sc->up[2];
+    *z = d[0] * sc->fwd[0] + d[1] * sc->fwd[1] + d[2] * sc->fwd[2];
+    if (*z < 1)
+        return -1;
+    *sx = 160 + 160 * x / *z;
+    *sy = 100 - 160 / 1.2f * y / *z;
+    return 0;
+}
+
+// Pixels that differ between two PNGs inside the box [x0, x1) x [y0, y1), and outside it.
+static void diff_box(const char *a, const char *b, int x0, int y0, int x1, int y1, int *in, int *out)
+{
+    int wa, ha, wb, hb, ca, cb;
+    uint8_t *pa = stbi_load(a, &wa, &ha, &ca, 3), *pb = stbi_load(b, &wb, &hb, &cb, 3);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    assert_int_equal(wa, wb);
+    assert_int_equal(ha, hb);
+    *in = *out = 0;
+    for (int y = 0; y < ha; y++)
+        for (int x = 0; x < wa; x++) {
+            size_t i = ((size_t)y * (size_t)wa + (size_t)x) * 3;
+            int differs = memcmp(pa + i, pb + i, 3) != 0;
+            if (x >= x0 && x < x1 && y >= y0 && y < y1)
+                *in += differs;
+            else
+                *out += differs;
+        }
+    stbi_image_free(pa);
+    stbi_image_free(pb);
+}
+
+static const char *out_dir(void)
+{
+    const char *d = getenv("FS_MODEL_SHOTS");
+    return d && *d ? d : "/tmp";
+}
+
+// A ship in view is its textured model: inside its projected box the shot differs from one
+// without it, outside only where the other things are; golden images of the ship and the
+// pickup, the shot in flight and the explosion.
+static void test_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    char with[512], without[512];
+    snprintf(with, sizeof with, "%s/fs_scene_%d.dmo", out_dir(), (int)getpid());
+    snprintf(without, sizeof without, "%s/fs_scene_empty_%d.dmo", out_dir(), (int)getpid());
+    scene_demo(&sc, 1, with);
+    scene_demo(&sc, 0, without);
+
+    // 0.6 s: the ship (moved on from its 0.57 s update) and the pickup
+    double t = 0.6;
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/fs_ship.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_ship_empty.png", out_dir());
+    shot(with, t, a);
+    shot(without, t, b);
+    float p[3], sx, sy, z;
+    for (int k = 0; k < 3; k++)
+        p[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)t * sc.right[k];
+    assert_int_equal(project(&sc, p, &sx, &sy, &z), 0);
+    float r = 80 * 160 / z;   // the Excop is 77 units from nose to tail
+    int in, out;
+    diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in, &out);
+    printf("ship at (%.1f, %.1f) %.0f units away, box +-%.0f px: %d pixels differ inside, %d outside\n", sx, sy, z, r,
+           in, out);
+    assert_true(in > 300);
+    tu_golden("ship and pickup", a, "tests/golden/fs_ship_pickup.png", 0.002);
+
+    // the pickup: its own box differs too
+    assert_int_equal(project(&sc, sc.pickup, &sx, &sy, &z), 0);
+    r = 20 * 160 / z;
+    diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in, &out);
+    printf("pickup at (%.1f, %.1f): %d pixels differ inside\n", sx, sy, in);
+    assert_true(in > 40);
+
+    // 1.06 s: the pulsar shot 0.06 s out of bob's gun at 32 x 71 units a second
+    t = 1.06;
+    snprintf(a, sizeof a, "%s/fs_shot.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_shot_empty.png", out_dir());
+    shot(with, t, a);
+    shot(without, t, b);
+    float org[3], dir[3], len = 0;
+    for (int k = 0; k < 3; k++) {
+        org[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)SCENE_SHOT_TIME * sc.right[k];
+        dir[k] = sc.eye[k] + 40 * sc.right[k] - 30 * sc.up[k] - org[k];
+        len += dir[k] * dir[k];
+    }
+    len = sqrtf(len);
+    for (int k = 0; k < 3; k++)
+        p[k] = org[k] + dir[k] / len * 32 * 71 * (float)(t - SCENE_SHOT_TIME);
+    assert_int_equal(project(&sc, p, &sx, &sy, &z), 0);
+    diff_box(a, b, (int)sx - 2, (int)sy - 2, (int)sx + 3, (int)sy + 3, &in, &out);
+    printf("shot at (%.1f, %.1f) %.0f units away: %d of 25 pixels differ\n", sx, sy, z, in);
+    assert_true(in >= 20);
+    tu_golden("shot in flight", a, "tests/golden/fs_shot.png", 0.002);
+
+    // 1.6 s: the shockwave's explosion, 0.1 s in (frame 3 of 16)
+    t = 1.6;
+    snprintf(a, sizeof a, "%s/fs_blast.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_blast_empty.png", out_dir());
+    shot(with, t, a);
+    shot(without, t, b);
+    assert_int_equal(project(&sc, sc.blast, &sx, &sy, &z), 0);
+    r = 96 * 160 / z;
+    diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in, &out);
+    printf("explosion at (%.1f, %.1f) +-%.0f px: %d pixels differ inside\n", sx, sy, r, in);
+    assert_true(in > 200);
+    tu_golden("explosion", a, "tests/golden/fs_explosion.png", 0.002);
+    remove(with);
+    remove(without);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_model_loads),
         cmocka_unit_test(test_pinned),
         cmocka_unit_test(test_bad_bytes),
+        cmocka_unit_test(test_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

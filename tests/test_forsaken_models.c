@@ -15,6 +15,7 @@
 
 #include "assets/mx.h"
 #include "engine/vfs.h"
+#include "formats/decoder.h"
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
 #include "render/r_fsent.h"
@@ -425,6 +426,104 @@ static void test_scene(void **state)
     remove(without);
 }
 
+// ---- the game's tables and the ships' motion, in-process ------------------------------
+
+extern const decoder_t fs_decoder;
+
+// The bike table and the level of detail rule.
+static void test_tables(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(r_fsent_bike_file(0, 0, b, sizeof b), "borg400.mxa");
+    assert_string_equal(r_fsent_bike_file(3, 4, b, sizeof b), "xcop050.mxa");
+    assert_string_equal(r_fsent_bike_file(15, 2, b, sizeof b), "slick200.mxa");
+    assert_string_equal(r_fsent_bike_file(16, 1, b, sizeof b), "borg300.mxa");   // the 17th entry is the Borg again
+    assert_string_equal(r_fsent_bike_file(99, 9, b, sizeof b), "borg050.mxa");   // out of range: clamped
+    assert_int_equal(r_fsent_lod(0), 0);
+    assert_int_equal(r_fsent_lod(3071), 0);
+    assert_int_equal(r_fsent_lod(3072), 1);
+    assert_int_equal(r_fsent_lod(9300), 3);
+    assert_int_equal(r_fsent_lod(1e9f), 4);
+    assert_int_equal(r_fsent_lod(NAN), 0);
+    if (!tu_data_dir())
+        return;
+    for (int bike = 0; bike < 17; bike++)   // every bike at every level of detail is in the data
+        for (int lod = 0; lod < 5; lod++) {
+            char err[256];
+            mx_t *m = load_model(r_fsent_bike_file(bike, lod, b, sizeof b), err, sizeof err);
+            if (!m)
+                fail_msg("%s", err);
+            mx_free(m);
+        }
+}
+
+// Decode the scene demo in-process, feeding r_fsent every frame: bob is drawn where his
+// last update put him, moved on by the velocity of his last two (the scene's exact path);
+// the shot flies at the pulsar's 32 x 71 units a second; the recorder's own ship is tracked
+// too, standing still.
+static void test_motion(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    char path[512];
+    snprintf(path, sizeof path, "%s/fs_motion_%d.dmo", out_dir(), (int)getpid());
+    scene_demo(&sc, 1, path);
+    size_t size;
+    uint8_t *data = tu_read(path, &size);
+    assert_non_null(data);
+    remove(path);
+    void *st = calloc(1, fs_decoder.state_size);
+    world_t *w = world_create();
+    assert_non_null(st);
+    assert_non_null(w);
+    dec_opts_t o = { NULL, 0 };
+    dec_error_t err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
+    r_fsent_t *fe = r_fsent_create();
+    asset_files_t files = { fs_file, NULL };
+    r_fsent_load(fe, &files, tu_palette(), NULL);
+    int checked = 0, shots_seen = 0;
+    while (fs_decoder.read_frame(st, w, &err) > 0) {
+        r_fsent_frame(fe, w);
+        // at a few times after this event and before the next update (updates are 0.1 s apart)
+        for (double dt = 0.0; dt < 0.05 && w->time > 0.3 && w->time < 2.0; dt += 0.02) {
+            double t = w->time + dt;
+            float got[3];
+            if (!r_fsent_ship_origin(fe, 2, t, got))
+                continue;
+            for (int k = 0; k < 3; k++)
+                assert_float_equal(got[k], sc.other0[k] + SCENE_SHIP_SPEED * (float)t * sc.right[k], 0.05f);
+            assert_int_equal(r_fsent_ship_origin(fe, 1, t, got), 1);
+            for (int k = 0; k < 3; k++)
+                assert_float_equal(got[k], sc.eye[k], 1e-3f);
+            checked++;
+        }
+        float p[3];
+        if (w->time >= SCENE_SHOT_TIME && w->time < SCENE_SHOT_TIME + 0.08 && r_fsent_shots(fe, w->time + 0.01, p) == 1) {
+            float org[3], d = 0;
+            for (int k = 0; k < 3; k++) {
+                org[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)SCENE_SHOT_TIME * sc.right[k];
+                d += (p[k] - org[k]) * (p[k] - org[k]);
+            }
+            assert_float_equal(sqrtf(d), 32 * 71 * (w->time + 0.01 - SCENE_SHOT_TIME), 0.5);
+            shots_seen++;
+        }
+    }
+    printf("ship positions checked at %d times, the shot at %d\n", checked, shots_seen);
+    assert_true(checked > 60);
+    assert_true(shots_seen > 0);
+    assert_int_equal(r_fsent_ship_origin(fe, 5, 1.0, (float[3]){ 0 }), 0);   // nobody
+    r_fsent_destroy(fe);
+    fs_decoder.close(st);
+    free(st);
+    world_free(w);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -432,6 +531,8 @@ int main(void)
         cmocka_unit_test(test_pinned),
         cmocka_unit_test(test_bad_bytes),
         cmocka_unit_test(test_scene),
+        cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_motion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -83,7 +83,7 @@ static int skip(cur_t *c, size_t n, size_t each, const char *what)
 static int skip_string(cur_t *c, size_t max, const char *what)
 {
     size_t start = c->at;
-    while (c->at < c->size && c->data[c->at] && c->at - start <= max)
+    while (c->at < c->size && c->data[c->at] && c->at - start < max)
         c->at++;
     if (c->at >= c->size || c->data[c->at])
         return failf(c, start, "a %s ending with a NUL within %zu bytes", what, max + 1);
@@ -371,7 +371,7 @@ int mx_bmp24_load(const uint8_t *data, size_t size, int max_side, int *width, in
     if (!data || size < 54 || data[0] != 'B' || data[1] != 'M')
         return asset_fail(err, errcap, 0, "expected a BMP (\"BM\" and a 54-byte header)");
     uint32_t pix = rd_u32(data + 10);
-    int32_t w = (int32_t)rd_u32(data + 18), h = (int32_t)rd_u32(data + 22);
+    int64_t w = (int32_t)rd_u32(data + 18), h = (int32_t)rd_u32(data + 22);
     int bpp = rd_u16(data + 28);
     uint32_t comp = rd_u32(data + 30);
     if (bpp != 24 || comp != 0)
@@ -380,7 +380,7 @@ int mx_bmp24_load(const uint8_t *data, size_t size, int max_side, int *width, in
     if (h < 0)
         h = -h;
     if (w < 1 || h < 1 || w > max_side || h > max_side)
-        return asset_fail(err, errcap, 18, "expected sides 1..%d, found %d x %d", max_side, (int)w, (int)h);
+        return asset_fail(err, errcap, 18, "expected sides 1..%d, found %lld x %lld", max_side, (long long)w, (long long)h);
     size_t row = ((size_t)w * 3 + 3) & ~(size_t)3;
     if (pix > size || (size - pix) / row < (size_t)h)
         return asset_fail(err, errcap, pix, "expected %d rows of %zu bytes, file has %zu left", (int)h, row,
@@ -397,8 +397,8 @@ int mx_bmp24_load(const uint8_t *data, size_t size, int max_side, int *width, in
             dst[x * 3 + 2] = src[x * 3];
         }
     }
-    *width = w;
-    *height = h;
+    *width = (int)w;
+    *height = (int)h;
     *rgb = out;
     return 0;
 }

@@ -591,7 +591,7 @@ static void to_cam(const r_view_t *v, const float p[3], float c[3])
 
 // A model at org with axes right, up, forward (its x, y, z), lit by `light` (0..1).
 static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, const float org[3], const float right[3],
-                      const float up[3], const float fwd[3], float light)
+                      const float up[3], const float fwd[3], float light, const uint8_t *blend)
 {
     const mx_t *m = md->mx;
     float c[3];
@@ -632,7 +632,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
             smin = in[k].s < smin ? in[k].s : smin;
             tmin = in[k].t < tmin ? in[k].t : tmin;
         }
-        r_fstex_t rt = { NULL, 0, 0, 0, NULL, 0 };
+        r_fstex_t rt = { NULL, 0, 0, 0, NULL, 0, blend };
         if (tx) {
             float so = floorf(smin), to = floorf(tmin);
             for (int k = 0; k < 3; k++) {
@@ -755,14 +755,18 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         float c[3];
         to_cam(v, org, c);
         float dist = sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
-        char file[32];
-        const fse_model_t *md = model(fe, r_fsent_bike_file(s->skin, r_fsent_lod(dist), file, sizeof file));
+        // stealthed (the mantle): the bike's "s" model, see-through, as the game swaps in its stealth set
+        int stealth = (s->raw_effects & FSW_SHIP_STEALTH) && v->alphamap;
+        char file[32], sfile[40];
+        r_fsent_bike_file(s->skin, r_fsent_lod(dist), file, sizeof file);
+        snprintf(sfile, sizeof sfile, "s%s", file);
+        const fse_model_t *md = model(fe, stealth ? sfile : file);
         if (!md)
             md = model(fe, r_fsent_bike_file(s->skin, 0, file, sizeof file));
         if (!md)
             continue;
         r_fs_angle_vectors(s->angles, fwd, right, up);
-        drawn += draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org));
+        drawn += draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org), stealth ? v->alphamap : NULL);
     }
     // pickups: turning, glinting
     for (int n = FSW_PICKUP_ENT0; n < w->num_entities; n++) {
@@ -783,7 +787,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         double turn = fmod(t * FSE_PICKUP_TURN + n * 37.0, 360.0);
         float ang[3] = { 0, (float)turn, 0 };
         r_fs_angle_vectors(ang, fwd, right, up);
-        drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin));
+        drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL);
         // glints: three points on a ring around it, each lit for part of a 0.6 s cycle
         for (int g = 0; g < 3; g++) {
             double ph = fmod(t / 0.6 + g / 3.0 + n * 0.13, 1.0);
@@ -808,7 +812,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             angles_from_dir(sh->dir, ang);
             r_fs_angle_vectors(ang, fwd, right, up);
             if (md)
-                drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p));
+                drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL);
             continue;
         }
         const fse_primary_t *pw = &primaries[sh->weapon];

@@ -41,12 +41,22 @@ static void span(const r_view_t *v, const r_fstex_t *tex, int y, int x0, int x1,
                     uint32_t tu = (uint32_t)(u >> 16) & (uint32_t)tex->wmask, tv = (uint32_t)(w >> 16) & (uint32_t)tex->hmask;
                     size_t at = ((size_t)tv << tex->wshift) + tu;
                     if (!tex->key || tex->key[at]) {
-                        zrow[x] = zi;
-                        dst[x] = cmap[l * 256 + tex->texels[at]];
+                        uint8_t c = cmap[l * 256 + tex->texels[at]];
+                        if (tex->blend)
+                            dst[x] = tex->blend[c * 256 + dst[x]];
+                        else {
+                            zrow[x] = zi;
+                            dst[x] = c;
+                        }
                     }
                 } else {
-                    zrow[x] = zi;
-                    dst[x] = cmap[l * 256 + (tex->color & 255)];
+                    uint8_t c = cmap[l * 256 + (tex->color & 255)];
+                    if (tex->blend)
+                        dst[x] = tex->blend[c * 256 + dst[x]];
+                    else {
+                        zrow[x] = zi;
+                        dst[x] = c;
+                    }
                 }
             }
             zi += dzi;

@@ -21,6 +21,7 @@ typedef struct {
     int wshift, wmask, hmask;
     const uint8_t *key;      // optional: 0 = texel not drawn (colour-keyed), same layout as texels
     int color;
+    const uint8_t *blend;    // optional: see-through, dst = blend[colour * 256 + dst] (pal_t.alphamap), z not written
 } r_fstex_t;
 
 // Draw a triangle whose front faces the eye (the winding rule of the level files);

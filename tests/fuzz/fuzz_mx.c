@@ -63,7 +63,7 @@ static void run(const uint8_t *d, size_t n)
     v.ycenter = H / 2.0f;
     v.xscale = v.yscale = W / 2.0f;
     v.colormap = cmap;
-    r_fstex_t t = { tex, 4, TW - 1, TW - 1, key, 7 };
+    r_fstex_t t = { tex, 4, TW - 1, TW - 1, key, 7, NULL };
     const float eyes[3] = { -200.0f, -40.0f, 0.0f };   // in front of, close to and inside the model
     for (int e = 0; e < 3; e++) {
         memset(z, 0, sizeof z);
@@ -75,7 +75,7 @@ static void run(const uint8_t *d, size_t n)
                                       63.0f - mv->light * (31.0f / 255.0f) };
             }
             t.key = (m->tris[i].flags & 1) ? key : NULL;
-            r_fstri_draw(&v, i & 1 ? &t : &(r_fstex_t){ NULL, 0, 0, 0, NULL, 5 }, in, e == 2);
+            r_fstri_draw(&v, i & 1 ? &t : &(r_fstex_t){ NULL, 0, 0, 0, NULL, 5, NULL }, in, e == 2);
         }
     }
     mx_free(m);

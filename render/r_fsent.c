@@ -19,6 +19,7 @@
 
 #include "../assets/mx.h"
 #include "../assets/pal.h"
+#include "../engine/log.h"
 #include "../engine/world_fs.h"
 #include "r_fstri.h"
 #include "r_fsworld.h"
@@ -42,6 +43,9 @@
 #define FSE_BLAST_FRAMES 16           // BIGEXP1.OFF: 16 frames of 64 x 64 in a 4 x 4 page
 #define FSE_BLAST_FPS 30.0
 #define FSE_PICKUP_TURN 90.0          // degrees a second (ours: the game's rate is not used)
+#define FSE_SHOT_LIGHT 384.0f         // PrimaryWeaponAttribs[] lightsize: 1536 x GLOBAL_SCALE
+#define FSE_MAX_LIGHTS 32
+#define FSE_LIGHT_ROWS 24.0f          // colormap rows a light adds at its centre
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -238,8 +242,10 @@ static int texture(r_fsent_t *fe, const char *name)
     char err[256];
     int rc = d ? mxv_bmp_load(d, size, MXV_MAX_TEX_SIDE, &w, &h, &px, pal, err, sizeof err) : -1;
     free(d);
-    if (rc < 0)
-        return -1;   // the triangles are drawn in one colour
+    if (rc < 0) {
+        log_warn("%s: %s; its triangles are drawn in their vertex colour", path, d ? err : "not found");
+        return -1;
+    }
     uint8_t map[256];
     for (int i = 0; i < 256; i++)
         map[i] = (uint8_t)pal_nearest(fe->palette, 256, pal[i * 3], pal[i * 3 + 1], pal[i * 3 + 2]);
@@ -322,19 +328,27 @@ static void blast_page(r_fsent_t *fe)
     size_t n = (size_t)w * (size_t)h;
     fe->blast_px = malloc(n);
     fe->blast_key = malloc(n);
-    if (fe->blast_px && fe->blast_key) {
+    uint16_t *near = calloc(32768, sizeof *near);   // 15-bit colour -> 1 + palette index, 0 not yet
+    if (fe->blast_px && fe->blast_key && near) {
         // the game adds it to the screen: dark texels show nothing
         for (size_t i = 0; i < n; i++) {
             const uint8_t *c = rgb + i * 3;
             int mx = c[0] > c[1] ? c[0] : c[1];
             mx = mx > c[2] ? mx : c[2];
             fe->blast_key[i] = mx >= 48;
-            fe->blast_px[i] = fe->blast_key[i] ? (uint8_t)pal_nearest(fe->palette, 256, c[0], c[1], c[2]) : 0;
+            fe->blast_px[i] = 0;
+            if (!fe->blast_key[i])
+                continue;
+            int k = (c[0] >> 3) << 10 | (c[1] >> 3) << 5 | c[2] >> 3;
+            if (!near[k])
+                near[k] = (uint16_t)(1 + pal_nearest(fe->palette, 256, c[0], c[1], c[2]));
+            fe->blast_px[i] = (uint8_t)(near[k] - 1);
         }
         fe->blast_w = w;
         fe->blast_h = h;
         fe->blast_state = 1;
     }
+    free(near);
     free(rgb);
 }
 
@@ -731,6 +745,60 @@ static void draw_beam(const r_view_t *v, const float a[3], const float b[3], flo
     }
 }
 
+
+// ---- light on the walls ---------------------------------------------------------------
+
+typedef struct {
+    float c[3];          // camera space
+    float radius, rows;  // rows of light added at the centre, falling linearly to the edge
+} fse_light_t;
+
+// The level's pixels near each light are drawn brighter: a pixel's point comes back from its
+// 1/z, and its colour goes up the colormap by the light there (an 8-bit colormap cannot tint:
+// the light's colour only sets how strong it is). Before the models, so only walls take it.
+static void light_walls(const r_view_t *v, const fse_light_t *lights, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const fse_light_t *l = &lights[i];
+        float zmin = l->c[2] - l->radius;
+        if (l->c[2] + l->radius < 1)
+            continue;
+        // the light's sphere on the screen (its whole row span when it reaches behind the eye)
+        int x0 = 0, x1 = v->width, y0 = 0, y1 = v->height;
+        if (zmin > 1) {
+            float zi = 1 / zmin;
+            x0 = (int)floorf(v->xcenter + v->xscale * (l->c[0] - l->radius) * zi);
+            x1 = (int)ceilf(v->xcenter + v->xscale * (l->c[0] + l->radius) * zi);
+            y0 = (int)floorf(v->ycenter - v->yscale * (l->c[1] + l->radius) * zi);
+            y1 = (int)ceilf(v->ycenter - v->yscale * (l->c[1] - l->radius) * zi);
+            x0 = x0 < 0 ? 0 : x0;
+            y0 = y0 < 0 ? 0 : y0;
+            x1 = x1 > v->width ? v->width : x1;
+            y1 = y1 > v->height ? v->height : y1;
+        }
+        float r2 = l->radius * l->radius;
+        // only depths inside the sphere's: tested on 1/z, before any division
+        float zi_lo = 1 / (l->c[2] + l->radius), zi_hi = zmin > 0 ? 1 / zmin : INFINITY;
+        for (int y = y0; y < y1; y++) {
+            uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
+            const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
+            float py = (v->ycenter - (y + 0.5f)) / v->yscale;
+            for (int x = x0; x < x1; x++) {
+                if (!(zrow[x] >= zi_lo && zrow[x] <= zi_hi))
+                    continue;
+                float z = 1 / zrow[x];
+                float d[3] = { (x + 0.5f - v->xcenter) / v->xscale * z - l->c[0], py * z - l->c[1], z - l->c[2] };
+                float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if (d2 >= r2)
+                    continue;
+                int add = (int)(l->rows * (1 - sqrtf(d2) / l->radius) + 0.5f);
+                if (add > 0)
+                    dst[x] = v->colormap[(32 - (add > 32 ? 32 : add)) * 256 + dst[x]];
+            }
+        }
+    }
+}
+
 static void angles_from_dir(const float dir[3], float ang[3])
 {
     ang[0] = (float)(asin(-(dir[1] < -1 ? -1 : dir[1] > 1 ? 1 : dir[1])) * 180 / M_PI);
@@ -745,6 +813,36 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
     int drawn = 0;
     double t = v->time;
     float fwd[3], right[3], up[3];
+    // the lights of shots and explosions, on the walls
+    fse_light_t lights[FSE_MAX_LIGHTS];
+    int nl = 0;
+    for (int i = 0; i < FSE_MAX_SHOTS && nl < FSE_MAX_LIGHTS; i++) {
+        const fse_shot_t *sh = &fe->shots[i];
+        float p[3];
+        if (!shot_at(sh, t, p) || (sh->secondary && sh->speed == 0))
+            continue;   // mines lie dark
+        float strength = 1;
+        if (!sh->secondary) {
+            const uint8_t *rgb = primaries[sh->weapon].rgb[sh->power];
+            int mx = rgb[0] > rgb[1] ? rgb[0] : rgb[1];
+            strength = (mx > rgb[2] ? mx : rgb[2]) / 255.0f;
+        }
+        to_cam(v, p, lights[nl].c);
+        lights[nl].radius = FSE_SHOT_LIGHT;
+        lights[nl].rows = FSE_LIGHT_ROWS * strength;
+        nl++;
+    }
+    for (int i = 0; i < FSE_MAX_BLASTS && nl < FSE_MAX_LIGHTS; i++) {
+        const fse_blast_t *b = &fe->blasts[i];
+        double f = (t - b->t0) * FSE_BLAST_FPS / FSE_BLAST_FRAMES;   // 0..1 through the animation
+        if (!b->active || f < 0 || f >= 1)
+            continue;
+        to_cam(v, b->org, lights[nl].c);
+        lights[nl].radius = b->size * 3 > FSE_SHOT_LIGHT ? b->size * 3 : FSE_SHOT_LIGHT;
+        lights[nl].rows = FSE_LIGHT_ROWS * 1.3f * (float)(1 - f);
+        nl++;
+    }
+    light_walls(v, lights, nl);
     // ships: every one but the pilot whose eyes these are
     for (int p = 0; p < FSW_SHIPS; p++) {
         int num = p + 1;

@@ -344,6 +344,22 @@ static void diff_box(const char *a, const char *b, int x0, int y0, int x1, int y
     stbi_image_free(pb);
 }
 
+// Mean of r + g + b over a box of a PNG.
+static double mean_rgb(const char *png, int x0, int y0, int x1, int y1)
+{
+    int w, h, c;
+    uint8_t *px = stbi_load(png, &w, &h, &c, 3);
+    assert_non_null(px);
+    double sum = 0;
+    int n = 0;
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < h; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < w; x++, n++)
+            sum += px[((size_t)y * (size_t)w + (size_t)x) * 3] + px[((size_t)y * (size_t)w + (size_t)x) * 3 + 1] +
+                   px[((size_t)y * (size_t)w + (size_t)x) * 3 + 2];
+    stbi_image_free(px);
+    return n ? sum / n : 0;
+}
+
 static const char *out_dir(void)
 {
     const char *d = getenv("FS_MODEL_SHOTS");
@@ -439,6 +455,11 @@ static void test_scene(void **state)
     diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in, &out);
     printf("explosion at (%.1f, %.1f) +-%.0f px: %d pixels differ inside\n", sx, sy, r, in);
     assert_true(in > 200);
+    // its light on the floor below it
+    double lit = mean_rgb(a, (int)(sx - r), (int)(sy + r), (int)(sx + r), (int)(sy + 2 * r));
+    double dark = mean_rgb(b, (int)(sx - r), (int)(sy + r), (int)(sx + r), (int)(sy + 2 * r));
+    printf("the floor below it: r+g+b %.1f lit, %.1f without\n", lit, dark);
+    assert_true(lit > dark * 1.15);
     tu_golden("explosion", a, "tests/golden/fs_explosion.png", 0.002);
     if (!getenv("FS_MODEL_SHOTS")) {   // asked for the pictures: keep the demos too
         remove(with);

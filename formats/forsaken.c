@@ -10,16 +10,17 @@
 #include <string.h>
 
 #include "../engine/json.h"
+#include "../engine/world_fs.h"
 #include "decoder.h"
 #include "forsaken.h"
 #include "msg.h"
 
-#define FS_SHIPS (FS_MAX_PLAYERS + 1)      // player 32 is the server in server games
+#define FS_SHIPS FSW_SHIPS                 // player 32 is the server in server games
 #define FS_MAX_PICKUPS 1024
-#define FS_PICKUP_ENT0 64
+#define FS_PICKUP_ENT0 FSW_PICKUP_ENT0
 
 // World model table the decoder fills (Forsaken demos carry no precache lists).
-enum { FS_MODEL_LEVEL = 1, FS_MODEL_SHIP = 2, FS_MODEL_PICKUP = 3 };
+enum { FS_MODEL_LEVEL = FSW_MODEL_LEVEL, FS_MODEL_SHIP = FSW_MODEL_SHIP, FS_MODEL_PICKUP = FSW_MODEL_PICKUP };
 
 typedef struct {
     uint8_t used;
@@ -499,12 +500,12 @@ static void apply_ship(fs_state_t *st, world_t *w, const fs_event_t *ev)
     }
 }
 
-static void fx_event(world_t *w, world_fx_t kind, int raw, int owner, const float *pos, const float *dir,
-                     int count, float radius)
+static world_fx_event_t *fx_event(world_t *w, world_fx_t kind, int raw, int owner, const float *pos, const float *dir,
+                                  int count, float radius)
 {
     world_event_t *ev = world_add_event(w, EV_TEMPENT);
     if (!ev)
-        return;
+        return NULL;
     ev->u.fx.kind = kind;
     ev->u.fx.raw_type = raw;
     ev->u.fx.entity = owner;
@@ -515,6 +516,19 @@ static void fx_event(world_t *w, world_fx_t kind, int raw, int owner, const floa
     ev->u.fx.count = count;
     ev->u.fx.radius = finite_or_zero(radius);
     ev->u.fx.duration = 0.5f;
+    return &ev->u.fx;
+}
+
+// The weapon facts a renderer needs (render/r_fsent.c): args[0] weapon, [1] power level,
+// [2] bullet id, [3] owner.
+static void fx_weapon(world_fx_event_t *fx, int weapon, int power, int id, int owner)
+{
+    if (!fx)
+        return;
+    fx->args[0] = weapon;
+    fx->args[1] = power;
+    fx->args[2] = id;
+    fx->args[3] = owner;
 }
 
 static int owner_entity(unsigned owner)
@@ -610,7 +624,8 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
         apply_ship(st, w, ev);
         break;
     case FS_MSG_SECBULLPOSDIR:
-        fx_event(w, FX_GENERIC, ev->type, owner_entity(ev->u.mine.owner), ev->u.mine.pos, ev->u.mine.dir, 16, 0);
+        fx_weapon(fx_event(w, FX_GENERIC, ev->type, owner_entity(ev->u.mine.owner), ev->u.mine.pos, ev->u.mine.dir, 16, 0),
+                  ev->u.mine.weapon, 0, ev->u.mine.bullet_id, ev->u.mine.owner);
         break;
     case FS_MSG_TITANBITS:
         for (int i = 0; i < FS_NUM_TITANBITS; i++)
@@ -636,6 +651,8 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
             k->u.kill.killer = d->killer;
             k->u.kill.weapon = (d->weapon_type << 8) | d->weapon;
         }
+        // the ship blows up where it died (the message's position)
+        fx_event(w, FX_EXPLOSION, ev->type, (int)d->player + 1, d->pos, NULL, 0, 0);
         break;
     }
     case FS_MSG_DROPPICKUP:
@@ -646,12 +663,14 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
         apply_kill(st, &ev->u.kill);
         break;
     case FS_MSG_PRIMBULLPOSDIR:
-        fx_event(w, FX_GENERIC, ev->type, ev->u.prim.owner_type == 1 ? owner_entity(ev->u.prim.owner) : 0,
-                 ev->u.prim.pos, ev->u.prim.dir, 4, 0);
+        fx_weapon(fx_event(w, FX_GENERIC, ev->type, ev->u.prim.owner_type == 1 ? owner_entity(ev->u.prim.owner) : 0,
+                           ev->u.prim.pos, ev->u.prim.dir, 4, 0),
+                  ev->u.prim.weapon, ev->u.prim.power_level, ev->u.prim.bullet_id, ev->u.prim.owner);
         break;
     case FS_MSG_EXPSECONDARY:
-        fx_event(w, FX_EXPLOSION, ev->type, ev->u.expsec.owner_type == 1 ? owner_entity(ev->u.expsec.owner) : 0,
-                 ev->u.expsec.pos, NULL, 0, ev->u.expsec.size);
+        fx_weapon(fx_event(w, FX_EXPLOSION, ev->type, ev->u.expsec.owner_type == 1 ? owner_entity(ev->u.expsec.owner) : 0,
+                           ev->u.expsec.pos, NULL, 0, ev->u.expsec.size),
+                  -1, 0, ev->u.expsec.id, ev->u.expsec.owner);
         break;
     case FS_MSG_SERVERSAYSSHIPDIED: {
         const fs_serverdied_t *d = &ev->u.sdied;

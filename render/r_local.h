@@ -20,6 +20,7 @@
 #include "../assets/bsp.h"
 #include "../assets/pal.h"
 #include "r_2d.h"
+#include "r_fsent.h"
 #include "r_fsworld.h"
 #include "r_hlmodes.h"
 #include "r_models.h"
@@ -124,6 +125,7 @@ struct renderer_s {
 
     bsp_t *bsp;
     r_fsworld_t *fsworld;        // a Forsaken level (drawn instead of a BSP world)
+    r_fsent_t *fsent;            // its ships, pickups, shots and explosions (r_fsent.c)
     char map[WORLD_NAME_LEN];
     r_face_t *faces;
     int *trans_faces;            // see-through world faces of this frame, drawn after the solid ones

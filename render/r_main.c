@@ -39,9 +39,10 @@ renderer_t *r_create(int width, int height)
     r->warp_col = calloc((size_t)height, sizeof(int));
     r->warp_row = calloc((size_t)width, sizeof(int));
     r->models = r_models_create();
+    r->fsent = r_fsent_create();
     r->r2d = r_2d_create();
     if (!r->buffer || !r->zbuffer || !r->free || !r->free_count || !r->edge_a || !r->edge_b || !r->cache || !r->warp_buf || !r->warp_col || !r->warp_row ||
-        !r->models || !r->r2d) {
+        !r->models || !r->fsent || !r->r2d) {
         r_destroy(r);
         return NULL;
     }
@@ -63,6 +64,7 @@ void r_destroy(renderer_t *r)
     r_ext_models_free(r);
     bsp_free(r->bsp);
     r_fsworld_free(r->fsworld);
+    r_fsent_destroy(r->fsent);
     r_skybox_free(r);
     free(r->faces);
     free(r->trans_faces);
@@ -163,6 +165,9 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
         rc = -1;
     }
     r_models_load_level(r->models, fs, w, r->pal.palette);
+    // Forsaken's ships, pickups and shots (r_fsent.c): models found in Data as they are needed
+    asset_files_t fsfiles = { fs ? vfs_file : NULL, fs };
+    r_fsent_load(r->fsent, r->fsworld ? &fsfiles : NULL, r->pal.palette, r_fsworld_mesh(r->fsworld));
     r_2d_load(r->r2d, fs, w, r->pal.palette);
     return rc;
 }
@@ -259,6 +264,7 @@ static float q2_step_lag(const renderer_t *r, double t)
 void r_frame(renderer_t *r, const world_t *w)
 {
     r_models_frame(r->models, w);
+    r_fsent_frame(r->fsent, w);
     r_2d_frame(r->r2d, w);
     step_smoothing(r, w);
     q2_step_frame(r, w);
@@ -275,6 +281,7 @@ void r_clear_transients(renderer_t *r, int from_start)
     r->q2_oldz_valid = 0;
     r->q2_step = 0;
     r_models_clear(r->models);
+    r_fsent_clear(r->fsent);
     r_2d_clear(r->r2d, from_start);
 }
 
@@ -552,6 +559,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     r_draw_brush_entities(r, w, frac);
     r->stat_brush_polys = r->stat_polys - world_polys;
     r_models_draw(r->models, w, v);
+    r->stat_polys += r_fsent_draw(r->fsent, w, v);
     r_draw_see_through(r, w, frac);
     if (r->bsp && (r->view_contents == BSP_CONTENTS_WATER || r->view_contents == BSP_CONTENTS_SLIME ||
                    r->view_contents == BSP_CONTENTS_LAVA))

@@ -89,6 +89,8 @@ typedef struct {
     int q2_looks;                  // Quake II's client and ref_soft (r_q2ent.c): angles as they are, see-through
                                    // by its alphas, colour shells, light flags, lasers, the gun's own projection
     int hlfx;                      // temp entities and client events by Half-Life's rules (r_hlfx.c)
+    int own_drawer;                // the game's entities and effects are drawn by its own files (Forsaken:
+                                   // r_fsent.c), none here
 } r_rules_t;
 
 // Quake II's EF_* bits that set frames by time (its RF_* bits: r_q2ent.h)
@@ -97,9 +99,10 @@ enum { Q2EF_ANIM01 = 0x400, Q2EF_ANIM23 = 0x800, Q2EF_ANIM_ALL = 0x1000, Q2EF_AN
 static const r_rules_t r_rules[GAME_COUNT] = {
     // the player's own model is seen only in mirrors; weapon models only through the eyes;
     // beams are lasers, not models
-    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_VIEWERMODEL, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1, 0},
-    [GAME_QUAKE] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0},
-    [GAME_GOLDSRC] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
+    [GAME_QUAKE2] = {Q2RF_VIEWERMODEL | Q2RF_WEAPONMODEL | Q2RF_BEAM, Q2RF_VIEWERMODEL, Q2RF_FULLBRIGHT, 255, 1, 1, 0, 0, 0, 1, 1, 0, 0},
+    [GAME_QUAKE] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 0, 0, 0, 0},
+    [GAME_GOLDSRC] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0},
+    [GAME_FORSAKEN] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1},
 };
 
 // Half-Life's client-side sprites (the muzzle flash; the first of these names that loads).
@@ -589,7 +592,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
     free_level(m);
     m->fs = fs;
     r_models_clear(m);
-    int n = w->num_models > 0 ? w->num_models : 0;
+    int n = w->num_models > 0 && !rules_of(w)->own_drawer ? w->num_models : 0;
     if (n > WORLD_MAX_MODELS)
         n = WORLD_MAX_MODELS;
     m->models = calloc((size_t)(n > 0 ? n : 1), sizeof(r_model_t));
@@ -1244,6 +1247,8 @@ static void load_new_models(r_models_t *m, const world_t *w)
 
 void r_models_frame(r_models_t *m, const world_t *w)
 {
+    if (rules_of(w)->own_drawer)
+        return;
     if (m->models && m->models_seq != w->models_seq)
         load_new_models(m, w);
     // Effects of this frame are born at its time, as Quake's timedemo makes them (the
@@ -1364,6 +1369,8 @@ static int entity_light_replaces(const r_models_t *m, const world_t *w, int n)
 
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 {
+    if (rules_of(w)->own_drawer)
+        return;
     double t = v->time;
     if (rules_of(w)->q2fx) {
         r_q2fx_lights(m->q2fx, w, v, t);
@@ -1675,7 +1682,7 @@ static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float fr
 
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
 {
-    if (!v->buffer || !v->zbuffer || !v->colormap)
+    if (!v->buffer || !v->zbuffer || !v->colormap || rules_of(w)->own_drawer)
         return;
     double t = v->time;
     uint32_t rng = time_seed(t, 4);   // beam roll from the drawing time alone

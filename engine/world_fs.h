@@ -1,0 +1,41 @@
+// world_fs.h -- Forsaken's own numbers that the world carries in its raw fields
+//
+// The decoder (formats/forsaken.c) and Forsaken's drawing rules (render/r_fsent.c)
+// both read them from here (docs/forsaken.md, "World state mapping").
+#ifndef WORLD_FS_H
+#define WORLD_FS_H
+
+// Model indices: the demo has no precache lists; the renderer picks the real model from the skin.
+enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3 };
+
+// Entities: ship of player p is p + 1 (p 0..32); pickups are FSW_PICKUP_ENT0 + slot.
+#define FSW_SHIPS 33
+#define FSW_PICKUP_ENT0 64
+
+// world_fx_event_t.raw_type: the message code that made the effect.
+enum {
+    FSW_FX_PRIMBULL = 0x55,      // a primary weapon shot: args weapon, power level, bullet id, owner
+    FSW_FX_SECBULL = 0x66,       // a secondary weapon launched: args weapon, 0, bullet id, owner
+    FSW_FX_SHIPDIED = 0x77,      // a ship blew up at origin (entity = its ship)
+    FSW_FX_EXPSECONDARY = 0xcc,  // a mine or missile exploded: radius = size; args -1, 0, bullet id, owner
+    FSW_FX_EXPLODESHIP = 0xe8,
+    FSW_FX_TITANBITS = 0xfd,     // one of the titan star's shrapnel bits, dir = its direction
+    FSW_FX_SHOCKWAVE = 0xff      // radius = size
+};
+enum { FSW_FX_ARG_WEAPON = 0, FSW_FX_ARG_POWER = 1, FSW_FX_ARG_ID = 2, FSW_FX_ARG_OWNER = 3 };
+
+// The ship flag bits kept in entity_state_t.raw_effects (the u32 of every update).
+enum {
+    FSW_SHIP_ENABLE = 1u << 10, FSW_SHIP_PRIMFIRE = 1u << 15, FSW_SHIP_STEALTH = 1u << 16,
+    FSW_SHIP_INVUL = 1u << 20, FSW_SHIP_LIGHT = 1u << 30,
+    FSW_SHIP_MODE_SHIFT = 6      // 2 bits: 0 normal, 1 dying, 2 limbo (blown up)
+};
+
+// Primary weapons (PULSAR ..) and secondary weapons (MUGMISSILE ..) as the messages number them.
+enum { FSW_PULSAR, FSW_TROJAX, FSW_PYROLITE, FSW_TRANSPULSE, FSW_SUSSGUN, FSW_LASER, FSW_ORBITPULSAR, FSW_NUM_PRIMARY };
+enum {
+    FSW_MUG, FSW_SOLARIS, FSW_THIEF, FSW_SCATTER, FSW_GRAVGON, FSW_MFRL, FSW_TITAN, FSW_PURGEMINE, FSW_PINEMINE,
+    FSW_QUANTUMMINE, FSW_SPIDERMINE, FSW_PINEMISSILE, FSW_TITANSHRAPNEL, FSW_NUM_SECONDARY
+};
+
+#endif

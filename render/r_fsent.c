@@ -1,0 +1,943 @@
+// r_fsent.c -- Forsaken's ships, pickups, shots and explosions (see r_fsent.h)
+//
+// The game's numbers used here, from its released source (ForsakenW/forsaken ProjectX,
+// ForsakenX/forsaken; docs/forsaken.md lists where each comes from):
+// - the bike table BikeModels[] (Multiplayer.c / Mydplay.c) and the ModelNames[] list
+//   (models.c): bike n is <name>400.mxa .. <name>050.mxa, five levels of detail;
+// - the level of detail (ModelDisp, models.c): distance / (12288 x GLOBAL_SCALE), at most
+//   the model's count; GLOBAL_SCALE is 0.25, so a level every 3072 units;
+// - PickupAttribs[] (Pickups.c) names each pickup's model; SecondaryWeaponAttribs[] each
+//   missile's and mine's; PrimaryWeaponAttribs[] (Primary.c) each shot's speed, life and light;
+// - speeds are per game tick, GAME_SECOND (71) ticks a second;
+// - MISSILE_SPEED is MAXMOVESPEED (45 x GLOBAL_SCALE) x 1.6.
+#include "r_fsent.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../assets/mx.h"
+#include "../assets/pal.h"
+#include "../engine/log.h"
+#include "../engine/world_fs.h"
+#include "r_fstri.h"
+#include "r_fsworld.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+#define FSE_MAX_MODELS 128
+#define FSE_MAX_TEX 64
+#define FSE_MAX_SHOTS 256
+#define FSE_MAX_BLASTS 64
+#define FSE_LODS 5
+#define FSE_NUM_BIKES 17
+#define FSE_LOD_STEP 3072.0f          // 12288 x GLOBAL_SCALE
+#define FSE_TICKS 71.0f               // GAME_SECOND: speeds and lives are per tick
+#define FSE_MISSILE_SPEED 18.0f       // MAXMOVESPEED (45 x 0.25) x 1.6
+#define FSE_EXTRAPOLATE_MAX 0.5       // seconds a ship is moved on past its last update
+#define FSE_LIGHT_RADIUS 1024.0f      // level vertices lighting a ship
+#define FSE_MIN_LIGHT 0.35f
+#define FSE_BLAST_FRAMES 16           // BIGEXP1.OFF: 16 frames of 64 x 64 in a 4 x 4 page
+#define FSE_BLAST_FPS 30.0
+#define FSE_PICKUP_TURN 90.0          // degrees a second (ours: the game's rate is not used)
+#define FSE_SHOT_LIGHT 384.0f         // PrimaryWeaponAttribs[] lightsize: 1536 x GLOBAL_SCALE
+#define FSE_MAX_LIGHTS 32
+#define FSE_LIGHT_ROWS 24.0f          // colormap rows a light adds at its centre
+
+typedef struct {
+    char name[MX_NAME_LEN];
+    int width, height, wshift;
+    uint8_t *texels;     // in the level's palette
+    uint8_t *key;        // 0 where the painted texel is black (colour-keyed triangles skip it)
+} fse_tex_t;
+
+typedef struct {
+    char file[32];
+    int state;           // 0 not tried, 1 loaded, -1 missing
+    mx_t *mx;
+    int tex[MX_MAX_TEXTURES];   // into fe->tex, -1 none
+} fse_model_t;
+
+typedef struct {
+    int active, secondary, weapon, power, owner, id;
+    float org[3], dir[3], end[3];
+    float speed;         // units a second (0: a mine, staying)
+    double t0, t_end;
+    int hit;             // ends on a wall (an impact flash at t_end)
+    int impact_done;
+} fse_shot_t;
+
+typedef struct {
+    int active;
+    float org[3];
+    float size;          // radius in units
+    double t0;
+} fse_blast_t;
+
+typedef struct {
+    int valid;
+    float cur[3], prev[3], vel[3], ang[3];
+    double t_cur, t_prev;
+} fse_track_t;
+
+struct r_fsent_s {
+    int on;                  // a Forsaken level is loaded
+    asset_files_t files;
+    uint8_t palette[768];
+    const mxv_t *level;
+    fse_model_t models[FSE_MAX_MODELS];
+    int num_models;
+    fse_tex_t tex[FSE_MAX_TEX];
+    int num_tex;
+    r_fsvert_t *scratch;     // camera-space vertices of the model being drawn
+    int scratch_cap;
+    fse_shot_t shots[FSE_MAX_SHOTS];
+    fse_blast_t blasts[FSE_MAX_BLASTS];
+    fse_track_t tracks[FSW_SHIPS];
+    double last_time;
+    // the explosion page (Bigexp1.bmp), mapped to the palette
+    uint8_t *blast_px, *blast_key;
+    int blast_w, blast_h, blast_state;
+    int hot_color;           // the palette's brightest colour (glints)
+};
+
+// ---- the game's tables -----------------------------------------------------------
+
+static const char *const bike_names[FSE_NUM_BIKES] = {
+    "borg", "brd", "laj", "xcop", "truk", "foet", "jap", "nut", "rhes",
+    "jo", "shrk", "hk", "nbia", "mofi", "cerb", "slick", "borg"
+};
+static const char *const lod_suffix[FSE_LODS] = { "400", "300", "200", "100", "050" };
+
+// PickupAttribs[] ModelType by pickup number, through ModelNames[] (the second name is its level
+// of detail 1; NULL: drawn as the eyeball the game puts in for models it dropped).
+static const char *const pickup_files[][2] = {
+    { "troj.mx", "stroj.mx" }, { "prlt.mx", "sprlt.mx" }, { "trans.mx", "strans.mx" }, { "sus.mx", "ssus.mx" },
+    { "beam.mx", "sbeam.mx" }, { "mug.mx", "fmug.mx" }, { "mugs.mx", "smugs.mx" }, { "heat.mx", "fheat.mx" },
+    { "heatpk.mx", "sheatpk.mx" }, { "eyeball.mx", NULL }, { "sctr.mx", "fsctr.mx" }, { "grav.mx", "fgrav.mx" },
+    { "lnch.mx", "slnch.mx" }, { "titan.mx", NULL }, { "prgpod.mx", "sprgpod.mx" }, { "pine.mx", "spine.mx" },
+    { "qpod.mx", "sqpod.mx" }, { "eyeball.mx", NULL }, { "eyeball.mx", NULL }, { "eyeball.mx", NULL },
+    { "nrg.mx", "snrg.mx" }, { "fuel.mx", NULL }, { "ammo.mx", "sammo.mx" }, { "pod.mx", "spod.mx" },
+    { "shld.mx", "sshld.mx" }, { "vuln.mx", "svuln.mx" }, { "xtra.mx", "sxtra.mx" }, { "comp.mx", "scomp.mx" },
+    { "eyeball.mx", NULL }, { "ntro.mx", "sntro.mx" }, { "eyeball.mx", NULL }, { "gold.mx", NULL },
+    { "mant.mx", "smant.mx" }, { "crys.mx", NULL }, { "orb.mx", "sorb.mx" }, { "gpod.mx", "sgldpod.mx" },
+    { "dna.mx", NULL }, { "key.mx", NULL }, { "bomb.mx", NULL }, { "goldfig.mx", NULL },
+    { "flagmrphwave000.mxa", NULL }, { "flagmrphwave000.mxa", NULL }, { "redflagwave000.mxa", NULL },
+    { "greenflagwave000.mxa", NULL }, { "blueflagwave000.mxa", NULL }, { "yellowflagwave000.mxa", NULL },
+};
+#define FSE_NUM_PICKUPS (int)(sizeof pickup_files / sizeof pickup_files[0])
+
+// SecondaryWeaponAttribs[] models (MFRL and the pine missile: the mug's; spider: the eyeball)
+static const char *const secondary_files[FSW_NUM_SECONDARY] = {
+    "mug.mx", "heat.mx", "eyeball.mx", "sctr.mx", "grav.mx", "mug.mx", "titan.mx",
+    "prge.mx", "pin.mx", "qpik.mx", "eyeball.mx", "mug.mx", "gren.mx"
+};
+
+// PrimaryWeaponAttribs[]: speed (units a tick), life (ticks), light colour at power levels 0..2, glow radius
+typedef struct {
+    float speed, life;
+    uint8_t rgb[3][3];
+    float radius;
+} fse_primary_t;
+
+static const fse_primary_t primaries[FSW_NUM_PRIMARY] = {
+    [FSW_PULSAR] = { 32, 1000, { { 0, 108, 0 }, { 0, 180, 0 }, { 0, 255, 0 } }, 10 },
+    [FSW_TROJAX] = { 32, 1000, { { 100, 0, 255 }, { 100, 0, 255 }, { 100, 0, 255 } }, 14 },
+    [FSW_PYROLITE] = { 20, 64, { { 128, 0, 16 }, { 128, 0, 16 }, { 128, 0, 16 } }, 16 },
+    [FSW_TRANSPULSE] = { 48, 1000, { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 12 },
+    [FSW_SUSSGUN] = { 32, 1000, { { 84, 0, 0 }, { 168, 0, 0 }, { 255, 0, 0 } }, 6 },
+    [FSW_LASER] = { 0, 12, { { 255, 0, 0 }, { 255, 0, 0 }, { 255, 0, 0 } }, 3 },
+    [FSW_ORBITPULSAR] = { 32, 1000, { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 10 },
+};
+
+const char *r_fsent_bike_file(int bike, int lod, char *buf, size_t cap)
+{
+    if (bike < 0 || bike >= FSE_NUM_BIKES)
+        bike = 0;
+    lod = lod < 0 ? 0 : lod >= FSE_LODS ? FSE_LODS - 1 : lod;
+    snprintf(buf, cap, "%s%s.mxa", bike_names[bike], lod_suffix[lod]);
+    return buf;
+}
+
+int r_fsent_lod(float distance)
+{
+    if (!(distance > 0))
+        return 0;
+    float l = distance / FSE_LOD_STEP;
+    return l >= FSE_LODS - 1 ? FSE_LODS - 1 : (int)l;
+}
+
+// ---- loading ------------------------------------------------------------------------
+
+r_fsent_t *r_fsent_create(void) { return calloc(1, sizeof(r_fsent_t)); }
+
+static void free_assets(r_fsent_t *fe)
+{
+    for (int i = 0; i < fe->num_models; i++)
+        mx_free(fe->models[i].mx);
+    for (int i = 0; i < fe->num_tex; i++) {
+        free(fe->tex[i].texels);
+        free(fe->tex[i].key);
+    }
+    free(fe->blast_px);
+    free(fe->blast_key);
+    fe->blast_px = fe->blast_key = NULL;
+    fe->blast_state = 0;
+    memset(fe->models, 0, sizeof fe->models);
+    memset(fe->tex, 0, sizeof fe->tex);
+    fe->num_models = fe->num_tex = 0;
+}
+
+void r_fsent_destroy(r_fsent_t *fe)
+{
+    if (!fe)
+        return;
+    free_assets(fe);
+    free(fe->scratch);
+    free(fe);
+}
+
+void r_fsent_clear(r_fsent_t *fe)
+{
+    if (!fe)
+        return;
+    memset(fe->shots, 0, sizeof fe->shots);
+    memset(fe->blasts, 0, sizeof fe->blasts);
+    memset(fe->tracks, 0, sizeof fe->tracks);
+    fe->last_time = -1e30;
+}
+
+void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *palette, const mxv_t *level)
+{
+    if (!fe)
+        return;
+    free_assets(fe);
+    r_fsent_clear(fe);
+    fe->on = files != NULL;
+    fe->files = files ? *files : (asset_files_t){ NULL, NULL };
+    if (palette)
+        memcpy(fe->palette, palette, 768);
+    fe->level = level;
+    fe->hot_color = pal_nearest(fe->palette, 256, 255, 255, 255);
+}
+
+static int texture(r_fsent_t *fe, const char *name)
+{
+    for (int i = 0; i < fe->num_tex; i++)
+        if (!strcmp(fe->tex[i].name, name))
+            return fe->tex[i].texels ? i : -1;
+    if (fe->num_tex >= FSE_MAX_TEX)
+        return -1;
+    fse_tex_t *t = &fe->tex[fe->num_tex++];
+    snprintf(t->name, sizeof t->name, "%s", name);
+    char path[128];
+    snprintf(path, sizeof path, "textures/%s", name);
+    size_t size;
+    uint8_t *d = asset_load(&fe->files, path, &size);
+    uint8_t pal[768], *px = NULL;
+    int w = 0, h = 0;
+    char err[256];
+    int rc = d ? mxv_bmp_load(d, size, MXV_MAX_TEX_SIDE, &w, &h, &px, pal, err, sizeof err) : -1;
+    free(d);
+    if (rc < 0) {
+        log_warn("%s: %s; its triangles are drawn in their vertex colour", path, d ? err : "not found");
+        return -1;
+    }
+    uint8_t map[256];
+    for (int i = 0; i < 256; i++)
+        map[i] = (uint8_t)pal_nearest(fe->palette, 256, pal[i * 3], pal[i * 3 + 1], pal[i * 3 + 2]);
+    size_t n = (size_t)w * (size_t)h;
+    t->key = malloc(n);
+    if (!t->key) {
+        free(px);
+        return -1;
+    }
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *c = pal + px[i] * 3;
+        t->key[i] = (c[0] | c[1] | c[2]) != 0;
+        px[i] = map[px[i]];
+    }
+    t->texels = px;
+    t->width = w;
+    t->height = h;
+    while ((1 << t->wshift) < w)
+        t->wshift++;
+    return (int)(t - fe->tex);
+}
+
+// The model slot of `file`, loaded the first time.
+static fse_model_t *model(r_fsent_t *fe, const char *file)
+{
+    if (!file)
+        return NULL;
+    fse_model_t *md = NULL;
+    for (int i = 0; i < fe->num_models && !md; i++)
+        if (!strcmp(fe->models[i].file, file))
+            md = &fe->models[i];
+    if (!md) {
+        if (fe->num_models >= FSE_MAX_MODELS)
+            return NULL;
+        md = &fe->models[fe->num_models++];
+        snprintf(md->file, sizeof md->file, "%s", file);
+    }
+    if (md->state == 0) {
+        md->state = -1;
+        char path[128], err[256];
+        snprintf(path, sizeof path, "models/%s", file);
+        size_t size;
+        uint8_t *d = asset_load(&fe->files, path, &size);
+        md->mx = d ? mx_load(d, size, file, err, sizeof err) : NULL;
+        free(d);
+        if (md->mx && md->mx->num_verts > fe->scratch_cap) {
+            r_fsvert_t *s = realloc(fe->scratch, (size_t)md->mx->num_verts * sizeof *s);
+            if (!s) {
+                mx_free(md->mx);
+                md->mx = NULL;
+            } else {
+                fe->scratch = s;
+                fe->scratch_cap = md->mx->num_verts;
+            }
+        }
+        if (md->mx) {
+            md->state = 1;
+            for (int i = 0; i < md->mx->num_textures; i++)
+                md->tex[i] = texture(fe, md->mx->texture_names[i]);
+        }
+    }
+    return md->state == 1 ? md : NULL;
+}
+
+static void blast_page(r_fsent_t *fe)
+{
+    if (fe->blast_state)
+        return;
+    fe->blast_state = -1;
+    size_t size;
+    uint8_t *d = asset_load(&fe->files, "textures/bigexp1.bmp", &size), *rgb = NULL;
+    int w, h;
+    char err[256];
+    int rc = d ? mx_bmp24_load(d, size, 1024, &w, &h, &rgb, err, sizeof err) : -1;
+    free(d);
+    if (rc < 0 || w != 256 || h != 256) {
+        free(rgb);
+        return;
+    }
+    size_t n = (size_t)w * (size_t)h;
+    fe->blast_px = malloc(n);
+    fe->blast_key = malloc(n);
+    uint16_t *near = calloc(32768, sizeof *near);   // 15-bit colour -> 1 + palette index, 0 not yet
+    if (fe->blast_px && fe->blast_key && near) {
+        // the game adds it to the screen: dark texels show nothing
+        for (size_t i = 0; i < n; i++) {
+            const uint8_t *c = rgb + i * 3;
+            int mx = c[0] > c[1] ? c[0] : c[1];
+            mx = mx > c[2] ? mx : c[2];
+            fe->blast_key[i] = mx >= 48;
+            fe->blast_px[i] = 0;
+            if (!fe->blast_key[i])
+                continue;
+            int k = (c[0] >> 3) << 10 | (c[1] >> 3) << 5 | c[2] >> 3;
+            if (!near[k])
+                near[k] = (uint16_t)(1 + pal_nearest(fe->palette, 256, c[0], c[1], c[2]));
+            fe->blast_px[i] = (uint8_t)(near[k] - 1);
+        }
+        fe->blast_w = w;
+        fe->blast_h = h;
+        fe->blast_state = 1;
+    }
+    free(near);
+    free(rgb);
+}
+
+// ---- the level: light and walls -----------------------------------------------------
+
+// The level's baked light around p (0..1): vertex lights weighted by 1 / (d^2 + 64^2).
+static float level_light(const r_fsent_t *fe, const float p[3])
+{
+    const mxv_t *m = fe->level;
+    if (!m || m->num_verts <= 0)
+        return 1;
+    double sum = 0, wsum = 0;
+    for (int i = 0; i < m->num_verts; i++) {
+        const float *q = m->verts[i].pos;
+        float d[3] = { q[0] - p[0], q[1] - p[1], q[2] - p[2] };
+        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        if (!(d2 < FSE_LIGHT_RADIUS * FSE_LIGHT_RADIUS))
+            continue;
+        double wt = 1.0 / (d2 + 64.0 * 64.0);
+        sum += wt * m->verts[i].light;
+        wsum += wt;
+    }
+    float l = wsum > 0 ? (float)(sum / wsum / 255.0) : FSE_MIN_LIGHT;
+    return l < FSE_MIN_LIGHT ? FSE_MIN_LIGHT : l > 1 ? 1 : l;
+}
+
+// Distance along the unit `dir` from `org` to the first level triangle (either side), or `max`.
+static float first_wall(const r_fsent_t *fe, const float org[3], const float dir[3], float max)
+{
+    const mxv_t *m = fe->level;
+    float best = max;
+    for (int i = 0; m && i < m->num_tris; i++) {
+        const float *a = m->verts[m->tris[i].v[0]].pos, *b = m->verts[m->tris[i].v[1]].pos,
+                    *c = m->verts[m->tris[i].v[2]].pos;
+        float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] }, e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+        float p[3] = { dir[1] * e2[2] - dir[2] * e2[1], dir[2] * e2[0] - dir[0] * e2[2], dir[0] * e2[1] - dir[1] * e2[0] };
+        float det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+        if (fabsf(det) < 1e-8f)
+            continue;
+        float inv = 1 / det;
+        float s[3] = { org[0] - a[0], org[1] - a[1], org[2] - a[2] };
+        float u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
+        if (u < 0 || u > 1)
+            continue;
+        float q[3] = { s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0] };
+        float vv = (dir[0] * q[0] + dir[1] * q[1] + dir[2] * q[2]) * inv;
+        if (vv < 0 || u + vv > 1)
+            continue;
+        float t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
+        if (t > 0.5f && t < best)
+            best = t;
+    }
+    return best;
+}
+
+// ---- per decoded frame --------------------------------------------------------------
+
+static void add_blast(r_fsent_t *fe, const float org[3], float size, double t0)
+{
+    fse_blast_t *slot = &fe->blasts[0];
+    for (int i = 0; i < FSE_MAX_BLASTS; i++) {
+        if (!fe->blasts[i].active) {
+            slot = &fe->blasts[i];
+            break;
+        }
+        if (fe->blasts[i].t0 < slot->t0)
+            slot = &fe->blasts[i];   // full: the oldest goes
+    }
+    slot->active = 1;
+    memcpy(slot->org, org, sizeof slot->org);
+    slot->size = !(size > 8) ? 8 : size > 2048 ? 2048 : size;
+    slot->t0 = t0;
+}
+
+static int finite3(const float *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
+{
+    if (!finite3(fx->origin) || !finite3(fx->dir))
+        return;
+    float len = sqrtf(fx->dir[0] * fx->dir[0] + fx->dir[1] * fx->dir[1] + fx->dir[2] * fx->dir[2]);
+    if (!(len > 1e-6f))
+        return;
+    int weapon = fx->args[FSW_FX_ARG_WEAPON];
+    if (secondary ? (weapon < 0 || weapon >= FSW_NUM_SECONDARY) : (weapon < 0 || weapon >= FSW_NUM_PRIMARY))
+        return;
+    fse_shot_t *slot = &fe->shots[0];
+    for (int i = 0; i < FSE_MAX_SHOTS; i++) {
+        if (!fe->shots[i].active) {
+            slot = &fe->shots[i];
+            break;
+        }
+        if (fe->shots[i].t0 < slot->t0)
+            slot = &fe->shots[i];
+    }
+    memset(slot, 0, sizeof *slot);
+    slot->active = 1;
+    slot->secondary = secondary;
+    slot->weapon = weapon;
+    slot->power = fx->args[FSW_FX_ARG_POWER] < 0 ? 0 : fx->args[FSW_FX_ARG_POWER] > 2 ? 2 : fx->args[FSW_FX_ARG_POWER];
+    slot->owner = fx->args[FSW_FX_ARG_OWNER];
+    slot->id = fx->args[FSW_FX_ARG_ID];
+    slot->t0 = t0;
+    for (int k = 0; k < 3; k++) {
+        slot->org[k] = fx->origin[k];
+        slot->dir[k] = fx->dir[k] / len;
+    }
+    float life;   // seconds
+    if (secondary) {
+        int mine = weapon == FSW_PURGEMINE || weapon == FSW_PINEMINE || weapon == FSW_QUANTUMMINE || weapon == FSW_SPIDERMINE;
+        slot->speed = mine ? 0 : FSE_MISSILE_SPEED * FSE_TICKS;
+        life = mine ? 60 : 10;
+    } else {
+        const fse_primary_t *pw = &primaries[weapon];
+        slot->speed = pw->speed * FSE_TICKS;
+        life = pw->life / FSE_TICKS;
+    }
+    // the laser reaches the wall at once; everything else flies until it meets one
+    float reach = slot->speed > 0 ? slot->speed * life : weapon == FSW_LASER && !secondary ? 16384 : 0;
+    float wall = reach > 0 ? first_wall(fe, slot->org, slot->dir, reach) : 0;
+    slot->hit = wall < reach;
+    for (int k = 0; k < 3; k++)
+        slot->end[k] = slot->org[k] + slot->dir[k] * wall;
+    slot->t_end = t0 + (slot->speed > 0 ? wall / slot->speed : life);
+}
+
+static void track_ships(r_fsent_t *fe, const world_t *w)
+{
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        fse_track_t *tr = &fe->tracks[p];
+        int num = p + 1;
+        if (!world_entity_visible(w, num) || w->entities[num].cur.modelindex != FSW_MODEL_SHIP) {
+            tr->valid = 0;
+            continue;
+        }
+        const entity_state_t *s = &w->entities[num].cur;
+        if (tr->valid && !memcmp(tr->cur, s->origin, sizeof tr->cur) && !memcmp(tr->ang, s->angles, sizeof tr->ang))
+            continue;   // the same update re-submitted
+        if (!tr->valid) {
+            memcpy(tr->prev, s->origin, sizeof tr->prev);
+            memset(tr->vel, 0, sizeof tr->vel);
+            tr->t_prev = w->time;
+        } else {
+            memcpy(tr->prev, tr->cur, sizeof tr->prev);
+            tr->t_prev = tr->t_cur;
+            double dt = w->time - tr->t_prev;
+            for (int k = 0; k < 3; k++)
+                tr->vel[k] = dt > 0.001 && dt < 1.0 ? (float)((s->origin[k] - tr->prev[k]) / dt) : 0;
+        }
+        memcpy(tr->cur, s->origin, sizeof tr->cur);
+        memcpy(tr->ang, s->angles, sizeof tr->ang);
+        tr->t_cur = w->time;
+        tr->valid = 1;
+    }
+}
+
+void r_fsent_frame(r_fsent_t *fe, const world_t *w)
+{
+    if (!fe || !fe->on)
+        return;
+    if (w->time < fe->last_time - 1e-9)
+        r_fsent_clear(fe);   // time went back: a seek
+    fe->last_time = w->time;
+    track_ships(fe, w);
+    for (int i = 0; i < w->num_events; i++) {
+        const world_event_t *ev = &w->events[i];
+        if (ev->type != EV_TEMPENT)
+            continue;
+        const world_fx_event_t *fx = &ev->u.fx;
+        switch (fx->raw_type) {
+        case FSW_FX_PRIMBULL:
+            add_shot(fe, fx, 0, w->time);
+            break;
+        case FSW_FX_SECBULL:
+            add_shot(fe, fx, 1, w->time);
+            break;
+        case FSW_FX_TITANBITS: {
+            world_fx_event_t bit = *fx;
+            bit.args[FSW_FX_ARG_WEAPON] = FSW_TITANSHRAPNEL;
+            add_shot(fe, &bit, 1, w->time);
+            break;
+        }
+        case FSW_FX_EXPSECONDARY:
+            for (int s = 0; s < FSE_MAX_SHOTS; s++) {   // that missile or mine is gone
+                fse_shot_t *sh = &fe->shots[s];
+                if (sh->active && sh->secondary && sh->id == fx->args[FSW_FX_ARG_ID] && sh->owner == fx->args[FSW_FX_ARG_OWNER])
+                    sh->active = 0;
+            }
+            if (finite3(fx->origin))
+                add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 128, w->time);
+            break;
+        case FSW_FX_SHOCKWAVE:
+        case FSW_FX_SHIPDIED:
+        case FSW_FX_EXPLODESHIP:
+            if (finite3(fx->origin))
+                add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 192, w->time);
+            break;
+        default:
+            break;
+        }
+    }
+    // shots that reached their wall flash there
+    for (int s = 0; s < FSE_MAX_SHOTS; s++) {
+        fse_shot_t *sh = &fe->shots[s];
+        if (sh->active && sh->hit && !sh->impact_done && sh->t_end <= w->time) {
+            add_blast(fe, sh->end, sh->secondary ? 128 : 24, sh->t_end);
+            sh->impact_done = 1;
+        }
+    }
+}
+
+int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3])
+{
+    if (!fe || num < 1 || num > FSW_SHIPS || !fe->tracks[num - 1].valid)
+        return 0;
+    const fse_track_t *tr = &fe->tracks[num - 1];
+    double dt = t - tr->t_cur;
+    dt = dt < 0 ? 0 : dt > FSE_EXTRAPOLATE_MAX ? FSE_EXTRAPOLATE_MAX : dt;
+    for (int k = 0; k < 3; k++)
+        out[k] = tr->cur[k] + tr->vel[k] * (float)dt;
+    return 1;
+}
+
+static int shot_at(const fse_shot_t *sh, double t, float p[3])
+{
+    if (!sh->active || t < sh->t0 || t > sh->t_end)
+        return 0;
+    float d = sh->speed > 0 ? (float)((t - sh->t0) * sh->speed) : 0;
+    for (int k = 0; k < 3; k++)
+        p[k] = sh->org[k] + sh->dir[k] * d;
+    return 1;
+}
+
+int r_fsent_shots(const r_fsent_t *fe, double t, float first[3])
+{
+    int n = 0;
+    for (int s = 0; fe && s < FSE_MAX_SHOTS; s++) {
+        float p[3];
+        if (shot_at(&fe->shots[s], t, p) && n++ == 0 && first)
+            memcpy(first, p, sizeof p);
+    }
+    return n;
+}
+
+// ---- drawing -----------------------------------------------------------------------
+
+static void to_cam(const r_view_t *v, const float p[3], float c[3])
+{
+    float d[3] = { p[0] - v->vieworg[0], p[1] - v->vieworg[1], p[2] - v->vieworg[2] };
+    c[0] = d[0] * v->vright[0] + d[1] * v->vright[1] + d[2] * v->vright[2];
+    c[1] = d[0] * v->vup[0] + d[1] * v->vup[1] + d[2] * v->vup[2];
+    c[2] = d[0] * v->vpn[0] + d[1] * v->vpn[1] + d[2] * v->vpn[2];
+}
+
+// A model at org with axes right, up, forward (its x, y, z), lit by `light` (0..1).
+static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, const float org[3], const float right[3],
+                      const float up[3], const float fwd[3], float light, const uint8_t *blend)
+{
+    const mx_t *m = md->mx;
+    float c[3];
+    to_cam(v, org, c);
+    if (c[2] + m->radius < 1)
+        return 0;   // wholly behind the eye
+    // off the sides of the view
+    if (fabsf(c[0]) - m->radius > (c[2] + m->radius) * (v->width / 2.0f + 2) / v->xscale ||
+        fabsf(c[1]) - m->radius > (c[2] + m->radius) * (v->height / 2.0f + 2) / v->yscale)
+        return 0;
+    float ax[3][3];   // the model's axes in camera space
+    const float *axes[3] = { right, up, fwd };
+    for (int a = 0; a < 3; a++) {
+        ax[a][0] = axes[a][0] * v->vright[0] + axes[a][1] * v->vright[1] + axes[a][2] * v->vright[2];
+        ax[a][1] = axes[a][0] * v->vup[0] + axes[a][1] * v->vup[1] + axes[a][2] * v->vup[2];
+        ax[a][2] = axes[a][0] * v->vpn[0] + axes[a][1] * v->vpn[1] + axes[a][2] * v->vpn[2];
+    }
+    for (int i = 0; i < m->num_verts; i++) {
+        const mx_vertex_t *mv = &m->verts[i];
+        r_fsvert_t *o = &fe->scratch[i];
+        o->x = c[0] + mv->pos[0] * ax[0][0] + mv->pos[1] * ax[1][0] + mv->pos[2] * ax[2][0];
+        o->y = c[1] + mv->pos[0] * ax[0][1] + mv->pos[1] * ax[1][1] + mv->pos[2] * ax[2][1];
+        o->z = c[2] + mv->pos[0] * ax[0][2] + mv->pos[1] * ax[1][2] + mv->pos[2] * ax[2][2];
+        // Direct3D modulated the texture by the vertex colour; the level's light scales it
+        o->row = 63.0f - (float)mv->light * light * (31.0f / 255.0f);
+    }
+    int drawn = 0;
+    for (int i = 0; i < m->num_tris; i++) {
+        const mx_tri_t *t = &m->tris[i];
+        const fse_tex_t *tx = t->texture >= 0 && md->tex[t->texture] >= 0 ? &fe->tex[md->tex[t->texture]] : NULL;
+        r_fsvert_t in[3];
+        float smin = INFINITY, tmin = INFINITY;
+        for (int k = 0; k < 3; k++) {
+            in[k] = fe->scratch[t->v[k]];
+            const mx_vertex_t *mv = &m->verts[t->v[k]];
+            in[k].s = isfinite(mv->st[0]) && fabsf(mv->st[0]) < 1e6f ? mv->st[0] : 0;
+            in[k].t = isfinite(mv->st[1]) && fabsf(mv->st[1]) < 1e6f ? mv->st[1] : 0;
+            smin = in[k].s < smin ? in[k].s : smin;
+            tmin = in[k].t < tmin ? in[k].t : tmin;
+        }
+        r_fstex_t rt = { NULL, 0, 0, 0, NULL, 0, blend };
+        if (tx) {
+            float so = floorf(smin), to = floorf(tmin);
+            for (int k = 0; k < 3; k++) {
+                in[k].s = (in[k].s - so) * (float)tx->width;
+                in[k].t = (in[k].t - to) * (float)tx->height;
+            }
+            rt.texels = tx->texels;
+            rt.wshift = tx->wshift;
+            rt.wmask = tx->width - 1;
+            rt.hmask = tx->height - 1;
+            rt.key = (t->flags & 1) ? tx->key : NULL;
+        } else {
+            const mx_vertex_t *mv = &m->verts[t->v[0]];
+            rt.color = pal_nearest(fe->palette, 256, mv->r, mv->g, mv->b);
+        }
+        drawn += r_fstri_draw(v, &rt, in, 0);
+    }
+    return drawn;
+}
+
+// A round glow of radius r (units) at p: `inner` in the middle half, `outer` around it; z-tested, not written.
+static void draw_glow(const r_view_t *v, const float p[3], float r, int inner, int outer)
+{
+    float c[3];
+    to_cam(v, p, c);
+    if (c[2] < 1)
+        return;
+    float zi = 1 / c[2];
+    float sx = v->xcenter + v->xscale * c[0] * zi, sy = v->ycenter - v->yscale * c[1] * zi;
+    float rp = r * v->xscale * zi;
+    rp = rp < 1 ? 1 : rp > v->width ? (float)v->width : rp;
+    int x0 = (int)floorf(sx - rp), x1 = (int)ceilf(sx + rp), y0 = (int)floorf(sy - rp), y1 = (int)ceilf(sy + rp);
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > v->width ? v->width : x1;
+    y1 = y1 > v->height ? v->height : y1;
+    for (int y = y0; y < y1; y++) {
+        uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
+        const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
+        float dy = y + 0.5f - sy;
+        for (int x = x0; x < x1; x++) {
+            float dx = x + 0.5f - sx, d2 = dx * dx + dy * dy;
+            if (d2 > rp * rp || zi < zrow[x])
+                continue;
+            dst[x] = (uint8_t)(d2 < rp * rp * 0.25f ? inner : outer);
+        }
+    }
+}
+
+// The explosion page's frame f as a square of half-size r (units) facing the eye.
+static void draw_blast(const r_fsent_t *fe, const r_view_t *v, const float p[3], float r, int f)
+{
+    float c[3];
+    to_cam(v, p, c);
+    if (c[2] < 1 || fe->blast_state != 1)
+        return;
+    float zi = 1 / c[2];
+    float sx = v->xcenter + v->xscale * c[0] * zi, sy = v->ycenter - v->yscale * c[1] * zi;
+    float rp = r * v->xscale * zi;
+    if (!(rp >= 0.5f) || rp > 8 * (float)v->width)
+        return;
+    int fx = (f % 4) * 64, fy = (f / 4) * 64;
+    int x0 = (int)floorf(sx - rp), x1 = (int)ceilf(sx + rp), y0 = (int)floorf(sy - rp), y1 = (int)ceilf(sy + rp);
+    x0 = x0 < 0 ? 0 : x0;
+    y0 = y0 < 0 ? 0 : y0;
+    x1 = x1 > v->width ? v->width : x1;
+    y1 = y1 > v->height ? v->height : y1;
+    float step = 64 / (2 * rp);
+    for (int y = y0; y < y1; y++) {
+        int ty = (int)((y + 0.5f - (sy - rp)) * step);
+        if (ty < 0 || ty > 63)
+            continue;
+        uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
+        const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
+        for (int x = x0; x < x1; x++) {
+            int tx = (int)((x + 0.5f - (sx - rp)) * step);
+            if (tx < 0 || tx > 63 || zi < zrow[x])
+                continue;
+            size_t at = (size_t)(fy + ty) * (size_t)fe->blast_w + (size_t)(fx + tx);
+            if (fe->blast_key[at])
+                dst[x] = fe->blast_px[at];
+        }
+    }
+}
+
+// The laser: glows along the beam, a few pixels apart on the screen.
+static void draw_beam(const r_view_t *v, const float a[3], const float b[3], float r, int color)
+{
+    float d[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    int n = (int)(len / (r * 1.5f));
+    n = n < 1 ? 1 : n > 512 ? 512 : n;
+    for (int i = 0; i <= n; i++) {
+        float p[3] = { a[0] + d[0] * i / n, a[1] + d[1] * i / n, a[2] + d[2] * i / n };
+        draw_glow(v, p, r, color, color);
+    }
+}
+
+
+// ---- light on the walls ---------------------------------------------------------------
+
+typedef struct {
+    float c[3];          // camera space
+    float radius, rows;  // rows of light added at the centre, falling linearly to the edge
+} fse_light_t;
+
+// The level's pixels near each light are drawn brighter: a pixel's point comes back from its
+// 1/z, and its colour goes up the colormap by the light there (an 8-bit colormap cannot tint:
+// the light's colour only sets how strong it is). Before the models, so only walls take it.
+static void light_walls(const r_view_t *v, const fse_light_t *lights, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const fse_light_t *l = &lights[i];
+        float zmin = l->c[2] - l->radius;
+        if (l->c[2] + l->radius < 1)
+            continue;
+        // the light's sphere on the screen (its whole row span when it reaches behind the eye)
+        int x0 = 0, x1 = v->width, y0 = 0, y1 = v->height;
+        if (zmin > 1) {
+            float zi = 1 / zmin;
+            x0 = (int)floorf(v->xcenter + v->xscale * (l->c[0] - l->radius) * zi);
+            x1 = (int)ceilf(v->xcenter + v->xscale * (l->c[0] + l->radius) * zi);
+            y0 = (int)floorf(v->ycenter - v->yscale * (l->c[1] + l->radius) * zi);
+            y1 = (int)ceilf(v->ycenter - v->yscale * (l->c[1] - l->radius) * zi);
+            x0 = x0 < 0 ? 0 : x0;
+            y0 = y0 < 0 ? 0 : y0;
+            x1 = x1 > v->width ? v->width : x1;
+            y1 = y1 > v->height ? v->height : y1;
+        }
+        float r2 = l->radius * l->radius;
+        // only depths inside the sphere's: tested on 1/z, before any division
+        float zi_lo = 1 / (l->c[2] + l->radius), zi_hi = zmin > 0 ? 1 / zmin : INFINITY;
+        for (int y = y0; y < y1; y++) {
+            uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
+            const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
+            float py = (v->ycenter - (y + 0.5f)) / v->yscale;
+            for (int x = x0; x < x1; x++) {
+                if (!(zrow[x] >= zi_lo && zrow[x] <= zi_hi))
+                    continue;
+                float z = 1 / zrow[x];
+                float d[3] = { (x + 0.5f - v->xcenter) / v->xscale * z - l->c[0], py * z - l->c[1], z - l->c[2] };
+                float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+                if (d2 >= r2)
+                    continue;
+                int add = (int)(l->rows * (1 - sqrtf(d2) / l->radius) + 0.5f);
+                if (add > 0)
+                    dst[x] = v->colormap[(32 - (add > 32 ? 32 : add)) * 256 + dst[x]];
+            }
+        }
+    }
+}
+
+static void angles_from_dir(const float dir[3], float ang[3])
+{
+    ang[0] = (float)(asin(-(dir[1] < -1 ? -1 : dir[1] > 1 ? 1 : dir[1])) * 180 / M_PI);
+    ang[1] = (float)(atan2(dir[0], dir[2]) * 180 / M_PI);
+    ang[2] = 0;
+}
+
+int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
+{
+    if (!fe || !fe->on || !v->buffer || !v->zbuffer || !v->colormap)
+        return 0;
+    int drawn = 0;
+    double t = v->time;
+    float fwd[3], right[3], up[3];
+    // the lights of shots and explosions, on the walls
+    fse_light_t lights[FSE_MAX_LIGHTS];
+    int nl = 0;
+    for (int i = 0; i < FSE_MAX_SHOTS && nl < FSE_MAX_LIGHTS; i++) {
+        const fse_shot_t *sh = &fe->shots[i];
+        float p[3];
+        if (!shot_at(sh, t, p) || (sh->secondary && sh->speed == 0))
+            continue;   // mines lie dark
+        float strength = 1;
+        if (!sh->secondary) {
+            const uint8_t *rgb = primaries[sh->weapon].rgb[sh->power];
+            int mx = rgb[0] > rgb[1] ? rgb[0] : rgb[1];
+            strength = (mx > rgb[2] ? mx : rgb[2]) / 255.0f;
+        }
+        to_cam(v, p, lights[nl].c);
+        lights[nl].radius = FSE_SHOT_LIGHT;
+        lights[nl].rows = FSE_LIGHT_ROWS * strength;
+        nl++;
+    }
+    for (int i = 0; i < FSE_MAX_BLASTS && nl < FSE_MAX_LIGHTS; i++) {
+        const fse_blast_t *b = &fe->blasts[i];
+        double f = (t - b->t0) * FSE_BLAST_FPS / FSE_BLAST_FRAMES;   // 0..1 through the animation
+        if (!b->active || f < 0 || f >= 1)
+            continue;
+        to_cam(v, b->org, lights[nl].c);
+        lights[nl].radius = b->size * 3 > FSE_SHOT_LIGHT ? b->size * 3 : FSE_SHOT_LIGHT;
+        lights[nl].rows = FSE_LIGHT_ROWS * 1.3f * (float)(1 - f);
+        nl++;
+    }
+    light_walls(v, lights, nl);
+    // ships: every one but the pilot whose eyes these are (a camera elsewhere: the followed
+    // pilot's, none in chase or free, r_camera.c)
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        int num = p + 1;
+        float org[3];
+        int own = v->detached ? num == v->hide_entity : num == w->view.entity;
+        if (own || !world_entity_visible(w, num) || !r_fsent_ship_origin(fe, num, t, org))
+            continue;
+        const entity_state_t *s = &w->entities[num].cur;
+        float c[3];
+        to_cam(v, org, c);
+        float dist = sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]);
+        // stealthed (the mantle): the bike's "s" model, see-through, as the game swaps in its stealth set
+        int stealth = (s->raw_effects & FSW_SHIP_STEALTH) && v->alphamap;
+        char file[32], sfile[40];
+        r_fsent_bike_file(s->skin, r_fsent_lod(dist), file, sizeof file);
+        snprintf(sfile, sizeof sfile, "s%s", file);
+        const fse_model_t *md = model(fe, stealth ? sfile : file);
+        if (!md)
+            md = model(fe, r_fsent_bike_file(s->skin, 0, file, sizeof file));
+        if (!md)
+            continue;
+        r_fs_angle_vectors(s->angles, fwd, right, up);
+        drawn += draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org), stealth ? v->alphamap : NULL);
+    }
+    // pickups: turning, glinting
+    for (int n = FSW_PICKUP_ENT0; n < w->num_entities; n++) {
+        if (!world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP)
+            continue;
+        const entity_state_t *s = &w->entities[n].cur;
+        int type = s->skin;
+        if (type < 0 || type >= FSE_NUM_PICKUPS)
+            continue;
+        float c[3];
+        to_cam(v, s->origin, c);
+        int lod = r_fsent_lod(sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2])) > 0 && pickup_files[type][1] ? 1 : 0;
+        const fse_model_t *md = model(fe, pickup_files[type][lod]);
+        if (!md)
+            md = model(fe, pickup_files[type][0]);
+        if (!md)
+            continue;
+        double turn = fmod(t * FSE_PICKUP_TURN + n * 37.0, 360.0);
+        float ang[3] = { 0, (float)turn, 0 };
+        r_fs_angle_vectors(ang, fwd, right, up);
+        drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL);
+        // glints: three points on a ring around it, each lit for part of a 0.6 s cycle
+        for (int g = 0; g < 3; g++) {
+            double ph = fmod(t / 0.6 + g / 3.0 + n * 0.13, 1.0);
+            if (ph > 0.35)
+                continue;
+            double a = (t * 2 + g * 2.1 + n) * 1.7;
+            float r = md->mx->radius * 0.9f;
+            float gp[3] = { s->origin[0] + r * (float)cos(a), s->origin[1] + r * (float)sin(a * 1.3) * 0.6f,
+                            s->origin[2] + r * (float)sin(a) };
+            draw_glow(v, gp, 2.5f * (float)(1 - ph / 0.35) + 0.5f, fe->hot_color, fe->hot_color);
+        }
+    }
+    // shots in flight
+    for (int i = 0; i < FSE_MAX_SHOTS; i++) {
+        const fse_shot_t *sh = &fe->shots[i];
+        float p[3];
+        if (!shot_at(sh, t, p))
+            continue;
+        if (sh->secondary) {
+            const fse_model_t *md = model(fe, secondary_files[sh->weapon]);
+            float ang[3];
+            angles_from_dir(sh->dir, ang);
+            r_fs_angle_vectors(ang, fwd, right, up);
+            if (md)
+                drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL);
+            continue;
+        }
+        const fse_primary_t *pw = &primaries[sh->weapon];
+        const uint8_t *rgb = pw->rgb[sh->power];
+        int outer = pal_nearest(fe->palette, 256, rgb[0], rgb[1], rgb[2]);
+        int inner = pal_nearest(fe->palette, 256, (rgb[0] + 255) / 2, (rgb[1] + 255) / 2, (rgb[2] + 255) / 2);
+        if (sh->weapon == FSW_LASER)
+            draw_beam(v, sh->org, sh->end, pw->radius, outer);
+        else
+            draw_glow(v, p, pw->radius * (sh->weapon == FSW_TROJAX ? 1 + sh->power * 0.5f : 1), inner, outer);
+    }
+    // explosions
+    blast_page(fe);
+    for (int i = 0; i < FSE_MAX_BLASTS; i++) {
+        const fse_blast_t *b = &fe->blasts[i];
+        if (!b->active || t < b->t0)
+            continue;
+        int f = (int)((t - b->t0) * FSE_BLAST_FPS);
+        if (f >= FSE_BLAST_FRAMES)
+            continue;
+        if (fe->blast_state == 1)
+            draw_blast(fe, v, b->org, b->size, f);
+        else
+            draw_glow(v, b->org, b->size * (f + 1) / FSE_BLAST_FRAMES, fe->hot_color,
+                      pal_nearest(fe->palette, 256, 255, 128, 0));
+    }
+    return drawn;
+}

@@ -1,0 +1,51 @@
+// r_fsent.h -- Forsaken's ships, pickups, weapon shots and explosions, by the game's own tables
+//
+//     r_fsent_t *fe = r_fsent_create();
+//     r_fsent_load(fe, &files, palette, level_mesh);   // at a new level (models load when first seen)
+//     r_fsent_frame(fe, w);                            // every decoded frame: updates, shots, blasts
+//     r_fsent_draw(fe, w, &view);                      // every drawn frame, after the level
+//     r_fsent_destroy(fe);
+//
+// Ships are each player's bike (the skin = the bike number, through the game's bike
+// table) at one of five levels of detail chosen by distance as the game did, oriented by
+// the entity's angles (quaternion and bank), moved on from their last update by the
+// velocity of the last two, lit by the level's baked light around them. Pickups are the
+// game's pickup models, turning, with glints. Shots fly from the muzzle along the
+// message's direction at the weapon's speed until the first level wall; explosions are
+// the game's 16-frame BIGEXP1 animation sized by the message. Everything lives in fixed
+// pools; models and textures are loaded the first time they are needed, then kept.
+#ifndef R_FSENT_H
+#define R_FSENT_H
+
+#include "../assets/asset.h"
+#include "../assets/mxv.h"
+#include "../engine/world.h"
+#include "r_view.h"
+
+typedef struct r_fsent_s r_fsent_t;
+
+r_fsent_t *r_fsent_create(void);
+void r_fsent_destroy(r_fsent_t *fe);
+// A new level: forget models, shots and tracks; `files` finds Data's models/ and textures/
+// (it must stay valid until the next load); `palette` is the level's (768 bytes, copied);
+// `level` (kept, not copied) lights the ships and stops the shots; NULL: no light, no walls.
+void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *palette, const mxv_t *level);
+// Forget shots, explosions and the ships' update history (a seek).
+void r_fsent_clear(r_fsent_t *fe);
+// Once per decoded frame.
+void r_fsent_frame(r_fsent_t *fe, const world_t *w);
+// Draw at v->time (z-tested against the level). Returns the triangles drawn.
+int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v);
+
+// ---- the game's tables, for tests ----
+// The model file of bike `bike` at level of detail `lod` (0 = nearest, "borg400.mxa" .. 4 "borg050.mxa").
+const char *r_fsent_bike_file(int bike, int lod, char *buf, size_t cap);
+// The level of detail the game draws at `distance` units (0..4).
+int r_fsent_lod(float distance);
+// Where entity `num` (a ship) is drawn at time t (its last update moved on by its velocity);
+// 0 when it is not known.
+int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3]);
+// Shots in flight at time t, and where the first of them is.
+int r_fsent_shots(const r_fsent_t *fe, double t, float first[3]);
+
+#endif

@@ -1,0 +1,579 @@
+// test_forsaken_models.c -- Forsaken models (.MX/.MXA): every model of the game data loads,
+// pinned counts, cuts and corruptions refused with offsets; ships, shots, explosions and
+// pickups drawn by render/r_fsent.c on a real level (goldens), the bike table and the
+// level-of-detail rule.
+#include "testutil.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stb_image.h>
+
+#include "assets/mx.h"
+#include "engine/vfs.h"
+#include "formats/decoder.h"
+#include "formats/forsaken.h"
+#include "formats/forsaken_write.h"
+#include "render/r_fsent.h"
+#include "render/r_fsworld.h"
+
+static uint8_t *fs_file(void *ctx, const char *path, size_t *size)
+{
+    (void)ctx;
+    char rel[512];
+    snprintf(rel, sizeof rel, "%s/forsaken/Data/%s", tu_data_dir(), path);
+    char *real = vfs_resolve_path(rel);
+    uint8_t *d = real ? tu_read(real, size) : NULL;
+    free(real);
+    return d;
+}
+
+static mx_t *load_model(const char *name, char *err, size_t errcap)
+{
+    char path[256];
+    snprintf(path, sizeof path, "models/%s", name);
+    size_t size;
+    uint8_t *d = fs_file(NULL, path, &size);
+    if (!d) {
+        snprintf(err, errcap, "%s: missing", name);
+        return NULL;
+    }
+    mx_t *m = mx_load(d, size, name, err, errcap);
+    free(d);
+    return m;
+}
+
+// Every file of Data/Models loads but menu.mx, whose texture name is scrambled bytes
+// and whose group count (256) runs past its end: refused at its offset.
+static void test_every_model_loads(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/forsaken/Data/Models", tu_data_dir());
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    struct dirent *de;
+    int loaded = 0, mxa = 0, frames = 0, tris = 0, refused = 0;
+    while ((de = readdir(dp))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char err[256] = "";
+        mx_t *m = load_model(de->d_name, err, sizeof err);
+        if (!strcmp(de->d_name, "menu.mx")) {
+            assert_null(m);
+            assert_non_null(strstr(err, "menu.mx: offset 10: expected a printable texture file name"));
+            refused++;
+            continue;
+        }
+        if (!m)
+            fail_msg("%s", err);
+        assert_int_equal(m->version, 2);
+        assert_true(m->num_tris > 0);
+        assert_true(m->radius > 0);
+        for (int i = 0; i < m->num_tris; i++) {
+            for (int k = 0; k < 3; k++)
+                assert_true(m->tris[i].v[k] < (uint32_t)m->num_verts);
+            assert_true(m->tris[i].texture >= -1 && m->tris[i].texture < m->num_textures);
+        }
+        loaded++;
+        mxa += m->is_mxa;
+        frames += m->num_frames;
+        tris += m->num_tris;
+        mx_free(m);
+    }
+    closedir(dp);
+    printf("models: %d loaded (%d MXA, %d frames, %d triangles), %d refused\n", loaded, mxa, frames, tris, refused);
+    assert_int_equal(loaded, 488);
+    assert_int_equal(refused, 1);
+}
+
+// Pinned from the files (and checked against a separate walker while writing this).
+static void test_pinned(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    char err[256];
+    mx_t *m = load_model("AMMO.mx", err, sizeof err);
+    assert_non_null(m);
+    assert_int_equal(m->num_textures, 1);
+    assert_string_equal(m->texture_names[0], "TitanA.bmp");
+    assert_int_equal(m->num_verts, 62);
+    assert_int_equal(m->num_tris, 36);
+    assert_int_equal(m->is_mxa, 0);
+    mx_free(m);
+    m = load_model("xcop400.mxa", err, sizeof err);
+    assert_non_null(m);
+    assert_string_equal(m->texture_names[0], "Excop.bmp");
+    assert_int_equal(m->num_buffers, 3);
+    assert_int_equal(m->num_verts, 923 + 188 + 32);
+    assert_int_equal(m->num_tris, 347 + 60 + 16);
+    assert_int_equal(m->is_mxa, 1);
+    // the bounding box vertices (never drawn) are +-21.94, +-40.84, +-76.60
+    assert_float_equal(m->verts[0].pos[2], 76.597f, 0.01f);
+    assert_true(m->maxs[2] <= 76.6f && m->mins[2] >= -76.6f);
+    mx_free(m);
+}
+
+// Every prefix of a model and every single-byte change: a model or a message with the offset.
+static void test_bad_bytes(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size;
+    uint8_t *d = fs_file(NULL, "models/Pulse.mx", &size);
+    assert_non_null(d);
+    char err[256];
+    for (size_t n = 0; n < size; n++) {
+        mx_t *m = mx_load(d, n, "cut.mx", err, sizeof err);
+        if (m)
+            fail_msg("a %zu-byte prefix of %zu loaded", n, size);
+        assert_non_null(strstr(err, "cut.mx: offset "));
+    }
+    uint8_t *c = malloc(size);
+    assert_non_null(c);
+    int ok = 0, bad = 0;
+    for (size_t i = 0; i < size; i++)
+        for (int v = 0; v < 2; v++) {
+            memcpy(c, d, size);
+            c[i] = v ? (uint8_t)(c[i] ^ 0x80) : 0xff;
+            mx_t *m = mx_load(c, size, "flip.mx", err, sizeof err);
+            if (m) {
+                ok++;
+                mx_free(m);
+            } else {
+                bad++;
+                assert_non_null(strstr(err, "flip.mx: offset "));
+            }
+        }
+    free(c);
+    free(d);
+    assert_true(ok > 0 && bad > 0);
+    assert_null(mx_load(NULL, 0, "none.mx", err, sizeof err));
+}
+
+
+// ---- a scene on a real level: ships, a shot, a pickup, an explosion ------------------
+
+// The level's first start position (ship.stp: "PRJX", u32, u16 count, 40-byte records of
+// f32 position, direction, up, u32 group) as a position and yaw/pitch.
+static int start_pos(const char *level, float org[3], float ang[3])
+{
+    char path[128];
+    snprintf(path, sizeof path, "levels/%s/%s.stp", level, level);
+    size_t size;
+    uint8_t *d = fs_file(NULL, path, &size);
+    if (!d || size < 10 + 40 || memcmp(d, "PRJX", 4)) {
+        free(d);
+        return -1;
+    }
+    float f[9];
+    memcpy(f, d + 10, sizeof f);
+    free(d);
+    memcpy(org, f, 12);
+    ang[0] = (float)(asin(-f[4]) * 180 / M_PI);
+    ang[1] = (float)(atan2(f[3], f[5]) * 180 / M_PI);
+    ang[2] = 0;
+    return 0;
+}
+
+static fs_ship_t ship_at(int player, const float pos[3], const float ang[3], float bank)
+{
+    fs_ship_t s;
+    memset(&s, 0, sizeof s);
+    s.player = (uint8_t)player;
+    s.flags = FS_SHIP_ENABLE;
+    memcpy(s.pos, pos, sizeof s.pos);
+    s.bank = bank;
+    fs_angles_to_quat(ang, s.quat);
+    return s;
+}
+
+typedef struct {
+    float eye[3], ang[3], fwd[3], right[3], up[3];
+    float other0[3];          // where player 1 is at t = 0 (it moves along `right` at 120 units/s)
+    float pickup[3];
+    float shot_org[3], shot_dir[3];
+    float blast[3];
+} scene_t;
+
+#define SCENE_SHIP_SPEED 120.0f
+#define SCENE_SHOT_TIME 1.0
+#define SCENE_BLAST_TIME 1.5
+
+static void scene_setup(scene_t *sc)
+{
+    float org[3], ang[3];
+    assert_int_equal(start_pos("ship", org, ang), 0);
+    ang[0] = 8;   // a little nose down, turned left to look down the hall
+    ang[1] -= 35;
+    memcpy(sc->eye, org, sizeof org);
+    memcpy(sc->ang, ang, sizeof ang);
+    r_fs_angle_vectors(ang, sc->fwd, sc->right, sc->up);
+    for (int k = 0; k < 3; k++) {
+        sc->other0[k] = org[k] + 330 * sc->fwd[k] - 60 * sc->right[k] - 20 * sc->up[k];
+        sc->pickup[k] = org[k] + 220 * sc->fwd[k] - 150 * sc->right[k] - 10 * sc->up[k];
+        sc->blast[k] = org[k] + 420 * sc->fwd[k] - 110 * sc->right[k];
+    }
+}
+
+// The demo: the recorder (player 0) sits at the start position; with `others`, bob (player 1,
+// bike 3, Excop) flies across in front of it, facing it and banked, a shield pickup lies to the
+// right, bob fires a pulsar past the recorder at 1.0 s and a shockwave goes off at 1.5 s.
+static void scene_demo(const scene_t *sc, int others, const char *path)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    if (others) {
+        fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+        fs_write_bikenum(&wr, fs_ticks(0.02), 7, &(fs_bikenum_t){ .player = 1, .bike = 3 });
+    }
+    float face[3] = { 0, sc->ang[1] + 120, 0 };   // bob turned to show his bike's side
+    for (int i = 0; i <= 20; i++) {
+        double t = 0.05 + i * 0.1;
+        fs_ship_t s0 = ship_at(0, sc->eye, sc->ang, 0);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (others) {
+            float p[3];
+            for (int k = 0; k < 3; k++)
+                p[k] = sc->other0[k] + SCENE_SHIP_SPEED * (float)(t + 0.02) * sc->right[k];
+            fs_ship_t s1 = ship_at(1, p, face, 20);
+            if (others == 2)
+                s1.flags |= FS_SHIP_STEALTH;
+            for (int k = 0; k < 3; k++)
+                s1.vel[k] = SCENE_SHIP_SPEED * sc->right[k];
+            fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
+        }
+        if (others && i == 3) {
+            fs_droppickup_t d;
+            memset(&d, 0, sizeof d);
+            d.player = 1;
+            d.id = 5;
+            d.type = 24;   // shield
+            memcpy(d.pos, sc->pickup, sizeof d.pos);
+            fs_write_droppickup(&wr, fs_ticks(t + 0.03), 7, &d);
+        }
+        if (others && fabs(t + 0.05 - SCENE_SHOT_TIME) < 1e-6) {
+            fs_primbull_t pb;
+            memset(&pb, 0, sizeof pb);
+            pb.player = 1;
+            pb.owner_type = 1;
+            pb.owner = 1;
+            pb.bullet_id = 9;
+            pb.weapon = 0;   // pulsar
+            pb.power_level = 2;
+            for (int k = 0; k < 3; k++) {
+                pb.pos[k] = sc->other0[k] + SCENE_SHIP_SPEED * (float)SCENE_SHOT_TIME * sc->right[k];
+                // towards a point 40 units right of the eye and 30 below
+                pb.dir[k] = sc->eye[k] + 40 * sc->right[k] - 30 * sc->up[k] - pb.pos[k];
+            }
+            fs_write_primbull(&wr, fs_ticks(SCENE_SHOT_TIME), 7, &pb);
+        }
+        if (others && fabs(t + 0.05 - SCENE_BLAST_TIME) < 1e-6) {
+            fs_shockwave_t sw;
+            memset(&sw, 0, sizeof sw);
+            sw.player = 1;
+            sw.owner = 1;
+            memcpy(sw.pos, sc->blast, sizeof sw.pos);
+            sw.weapon = 255;
+            sw.size = 96;
+            fs_write_shockwave(&wr, fs_ticks(SCENE_BLAST_TIME), 7, &sw);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+static void shot(const char *demo, double at, const char *png)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s/forsaken --at %.3f -o %s 2>&1", tu_bin(), demo, tu_data_dir(), at,
+             png);
+    int status = -1;
+    char *out = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, out ? out : "");
+    free(out);
+}
+
+// Screen position of p in the 320x200 shot (the view as r_main sets it: xscale 160, yscale 160 / 1.2).
+static int project(const scene_t *sc, const float p[3], float *sx, float *sy, float *z)
+{
+    float d[3] = { p[0] - sc->eye[0], p[1] - sc->eye[1], p[2] - sc->eye[2] };
+    float x = d[0] * sc->right[0] + d[1] * sc->right[1] + d[2] * sc->right[2];
+    float y = d[0] * sc->up[0] + d[1] * sc->up[1] + d[2] * sc->up[2];
+    *z = d[0] * sc->fwd[0] + d[1] * sc->fwd[1] + d[2] * sc->fwd[2];
+    if (*z < 1)
+        return -1;
+    *sx = 160 + 160 * x / *z;
+    *sy = 100 - 160 / 1.2f * y / *z;
+    return 0;
+}
+
+// Pixels that differ between two PNGs inside the box [x0, x1) x [y0, y1), and outside it.
+static void diff_box(const char *a, const char *b, int x0, int y0, int x1, int y1, int *in, int *out)
+{
+    int wa, ha, wb, hb, ca, cb;
+    uint8_t *pa = stbi_load(a, &wa, &ha, &ca, 3), *pb = stbi_load(b, &wb, &hb, &cb, 3);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    assert_int_equal(wa, wb);
+    assert_int_equal(ha, hb);
+    *in = *out = 0;
+    for (int y = 0; y < ha; y++)
+        for (int x = 0; x < wa; x++) {
+            size_t i = ((size_t)y * (size_t)wa + (size_t)x) * 3;
+            int differs = memcmp(pa + i, pb + i, 3) != 0;
+            if (x >= x0 && x < x1 && y >= y0 && y < y1)
+                *in += differs;
+            else
+                *out += differs;
+        }
+    stbi_image_free(pa);
+    stbi_image_free(pb);
+}
+
+// Mean of r + g + b over a box of a PNG.
+static double mean_rgb(const char *png, int x0, int y0, int x1, int y1)
+{
+    int w, h, c;
+    uint8_t *px = stbi_load(png, &w, &h, &c, 3);
+    assert_non_null(px);
+    double sum = 0;
+    int n = 0;
+    for (int y = y0 < 0 ? 0 : y0; y < y1 && y < h; y++)
+        for (int x = x0 < 0 ? 0 : x0; x < x1 && x < w; x++, n++)
+            sum += px[((size_t)y * (size_t)w + (size_t)x) * 3] + px[((size_t)y * (size_t)w + (size_t)x) * 3 + 1] +
+                   px[((size_t)y * (size_t)w + (size_t)x) * 3 + 2];
+    stbi_image_free(px);
+    return n ? sum / n : 0;
+}
+
+static const char *out_dir(void)
+{
+    const char *d = getenv("FS_MODEL_SHOTS");
+    return d && *d ? d : "/tmp";
+}
+
+// A ship in view is its textured model: inside its projected box the shot differs from one
+// without it, outside only where the other things are; golden images of the ship and the
+// pickup, the shot in flight and the explosion.
+static void test_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    char with[512], without[512];
+    snprintf(with, sizeof with, "%s/fs_scene_%d.dmo", out_dir(), (int)getpid());
+    snprintf(without, sizeof without, "%s/fs_scene_empty_%d.dmo", out_dir(), (int)getpid());
+    scene_demo(&sc, 1, with);
+    scene_demo(&sc, 0, without);
+
+    // 0.6 s: the ship (moved on from its 0.57 s update) and the pickup
+    double t = 0.6;
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/fs_ship.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_ship_empty.png", out_dir());
+    shot(with, t, a);
+    shot(without, t, b);
+    float p[3], sx, sy, z;
+    for (int k = 0; k < 3; k++)
+        p[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)t * sc.right[k];
+    assert_int_equal(project(&sc, p, &sx, &sy, &z), 0);
+    float r = 80 * 160 / z;   // the Excop is 77 units from nose to tail
+    int in, out;
+    diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in, &out);
+    printf("ship at (%.1f, %.1f) %.0f units away, box +-%.0f px: %d pixels differ inside, %d outside\n", sx, sy, z, r,
+           in, out);
+    assert_true(in > 300);
+    int opaque_in = in;
+    tu_golden("ship and pickup", a, "tests/golden/fs_ship_pickup.png", 0.002);
+
+    // stealthed: the see-through stealth model; the level shows through it
+    char stealth[512], c[512];
+    snprintf(stealth, sizeof stealth, "%s/fs_scene_stealth_%d.dmo", out_dir(), (int)getpid());
+    snprintf(c, sizeof c, "%s/fs_ship_stealth.png", out_dir());
+    scene_demo(&sc, 2, stealth);
+    shot(stealth, t, c);
+    int in_s, out_s, in_sa;
+    diff_box(c, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in_s, &out_s);
+    diff_box(c, a, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in_sa, &out_s);
+    printf("stealthed ship: %d pixels differ from the empty level, %d from the solid ship\n", in_s, in_sa);
+    assert_true(in_s > 100 && in_sa > 100);
+    (void)opaque_in;
+    if (!getenv("FS_MODEL_SHOTS"))
+        remove(stealth);
+
+    // the pickup: its own box differs too
+    assert_int_equal(project(&sc, sc.pickup, &sx, &sy, &z), 0);
+    r = 20 * 160 / z;
+    diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in, &out);
+    printf("pickup at (%.1f, %.1f): %d pixels differ inside\n", sx, sy, in);
+    assert_true(in > 40);
+
+    // 1.06 s: the pulsar shot 0.06 s out of bob's gun at 32 x 71 units a second
+    t = 1.06;
+    snprintf(a, sizeof a, "%s/fs_shot.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_shot_empty.png", out_dir());
+    shot(with, t, a);
+    shot(without, t, b);
+    float org[3], dir[3], len = 0;
+    for (int k = 0; k < 3; k++) {
+        org[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)SCENE_SHOT_TIME * sc.right[k];
+        dir[k] = sc.eye[k] + 40 * sc.right[k] - 30 * sc.up[k] - org[k];
+        len += dir[k] * dir[k];
+    }
+    len = sqrtf(len);
+    for (int k = 0; k < 3; k++)
+        p[k] = org[k] + dir[k] / len * 32 * 71 * (float)(t - SCENE_SHOT_TIME);
+    assert_int_equal(project(&sc, p, &sx, &sy, &z), 0);
+    diff_box(a, b, (int)sx - 2, (int)sy - 2, (int)sx + 3, (int)sy + 3, &in, &out);
+    printf("shot at (%.1f, %.1f) %.0f units away: %d of 25 pixels differ\n", sx, sy, z, in);
+    assert_true(in >= 20);
+    tu_golden("shot in flight", a, "tests/golden/fs_shot.png", 0.002);
+
+    // 1.6 s: the shockwave's explosion, 0.1 s in (frame 3 of 16)
+    t = 1.6;
+    snprintf(a, sizeof a, "%s/fs_blast.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_blast_empty.png", out_dir());
+    shot(with, t, a);
+    shot(without, t, b);
+    assert_int_equal(project(&sc, sc.blast, &sx, &sy, &z), 0);
+    r = 96 * 160 / z;
+    diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in, &out);
+    printf("explosion at (%.1f, %.1f) +-%.0f px: %d pixels differ inside\n", sx, sy, r, in);
+    assert_true(in > 200);
+    // its light on the floor below it
+    double lit = mean_rgb(a, (int)(sx - r), (int)(sy + r), (int)(sx + r), (int)(sy + 2 * r));
+    double dark = mean_rgb(b, (int)(sx - r), (int)(sy + r), (int)(sx + r), (int)(sy + 2 * r));
+    printf("the floor below it: r+g+b %.1f lit, %.1f without\n", lit, dark);
+    assert_true(lit > dark * 1.15);
+    tu_golden("explosion", a, "tests/golden/fs_explosion.png", 0.002);
+    if (!getenv("FS_MODEL_SHOTS")) {   // asked for the pictures: keep the demos too
+        remove(with);
+        remove(without);
+    }
+}
+
+// ---- the game's tables and the ships' motion, in-process ------------------------------
+
+extern const decoder_t fs_decoder;
+
+// The bike table and the level of detail rule.
+static void test_tables(void **state)
+{
+    (void)state;
+    char b[32];
+    assert_string_equal(r_fsent_bike_file(0, 0, b, sizeof b), "borg400.mxa");
+    assert_string_equal(r_fsent_bike_file(3, 4, b, sizeof b), "xcop050.mxa");
+    assert_string_equal(r_fsent_bike_file(15, 2, b, sizeof b), "slick200.mxa");
+    assert_string_equal(r_fsent_bike_file(16, 1, b, sizeof b), "borg300.mxa");   // the 17th entry is the Borg again
+    assert_string_equal(r_fsent_bike_file(99, 9, b, sizeof b), "borg050.mxa");   // out of range: clamped
+    assert_int_equal(r_fsent_lod(0), 0);
+    assert_int_equal(r_fsent_lod(3071), 0);
+    assert_int_equal(r_fsent_lod(3072), 1);
+    assert_int_equal(r_fsent_lod(9300), 3);
+    assert_int_equal(r_fsent_lod(1e9f), 4);
+    assert_int_equal(r_fsent_lod(NAN), 0);
+    if (!tu_data_dir())
+        return;
+    for (int bike = 0; bike < 17; bike++)   // every bike at every level of detail is in the data
+        for (int lod = 0; lod < 5; lod++) {
+            char err[256];
+            mx_t *m = load_model(r_fsent_bike_file(bike, lod, b, sizeof b), err, sizeof err);
+            if (!m)
+                fail_msg("%s", err);
+            mx_free(m);
+        }
+}
+
+// Decode the scene demo in-process, feeding r_fsent every frame: bob is drawn where his
+// last update put him, moved on by the velocity of his last two (the scene's exact path);
+// the shot flies at the pulsar's 32 x 71 units a second; the recorder's own ship is tracked
+// too, standing still.
+static void test_motion(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    char path[512];
+    snprintf(path, sizeof path, "%s/fs_motion_%d.dmo", out_dir(), (int)getpid());
+    scene_demo(&sc, 1, path);
+    size_t size;
+    uint8_t *data = tu_read(path, &size);
+    assert_non_null(data);
+    remove(path);
+    void *st = calloc(1, fs_decoder.state_size);
+    world_t *w = world_create();
+    assert_non_null(st);
+    assert_non_null(w);
+    dec_opts_t o = { NULL, 0 };
+    dec_error_t err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
+    r_fsent_t *fe = r_fsent_create();
+    asset_files_t files = { fs_file, NULL };
+    r_fsent_load(fe, &files, tu_palette(), NULL);
+    int checked = 0, shots_seen = 0;
+    while (fs_decoder.read_frame(st, w, &err) > 0) {
+        r_fsent_frame(fe, w);
+        // at a few times after this event and before the next update (updates are 0.1 s apart)
+        for (double dt = 0.0; dt < 0.05 && w->time > 0.3 && w->time < 2.0; dt += 0.02) {
+            double t = w->time + dt;
+            float got[3];
+            if (!r_fsent_ship_origin(fe, 2, t, got))
+                continue;
+            for (int k = 0; k < 3; k++)
+                assert_float_equal(got[k], sc.other0[k] + SCENE_SHIP_SPEED * (float)t * sc.right[k], 0.05f);
+            assert_int_equal(r_fsent_ship_origin(fe, 1, t, got), 1);
+            for (int k = 0; k < 3; k++)
+                assert_float_equal(got[k], sc.eye[k], 1e-3f);
+            checked++;
+        }
+        float p[3];
+        if (w->time >= SCENE_SHOT_TIME && w->time < SCENE_SHOT_TIME + 0.08 && r_fsent_shots(fe, w->time + 0.01, p) == 1) {
+            float org[3], d = 0;
+            for (int k = 0; k < 3; k++) {
+                org[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)SCENE_SHOT_TIME * sc.right[k];
+                d += (p[k] - org[k]) * (p[k] - org[k]);
+            }
+            assert_float_equal(sqrtf(d), 32 * 71 * (w->time + 0.01 - SCENE_SHOT_TIME), 0.5);
+            shots_seen++;
+        }
+    }
+    printf("ship positions checked at %d times, the shot at %d\n", checked, shots_seen);
+    assert_true(checked > 60);
+    assert_true(shots_seen > 0);
+    assert_int_equal(r_fsent_ship_origin(fe, 5, 1.0, (float[3]){ 0 }), 0);   // nobody
+    r_fsent_destroy(fe);
+    fs_decoder.close(st);
+    free(st);
+    world_free(w);
+    free(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_model_loads),
+        cmocka_unit_test(test_pinned),
+        cmocka_unit_test(test_bad_bytes),
+        cmocka_unit_test(test_scene),
+        cmocka_unit_test(test_tables),
+        cmocka_unit_test(test_motion),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -134,10 +134,13 @@ static void clip_to_level(const renderer_t *r, const vec3_t eye, const vec3_t wa
         memcpy(out, eye, sizeof(vec3_t));
 }
 
-static void chase(renderer_t *r, double t, const vec3_t eye, const vec3_t eye_ang, vec3_t org, vec3_t ang)
+static void chase(renderer_t *r, const world_t *w, double t, const vec3_t eye, const vec3_t eye_ang, vec3_t org,
+                  vec3_t ang)
 {
-    float yaw = eye_ang[1] * (float)(M_PI / 180);
-    vec3_t want = {eye[0] - cosf(yaw) * CHASE_BACK, eye[1] - sinf(yaw) * CHASE_BACK, eye[2] + CHASE_UP};
+    // behind along the player's heading (level: the pitch left out), above along the world's up
+    vec3_t flat = {0, eye_ang[1], eye_ang[2]}, f, rt, up;
+    r_view_vectors(w, flat, f, rt, up);
+    vec3_t want = {eye[0] - f[0] * CHASE_BACK, eye[1] - f[1] * CHASE_BACK, eye[2] - f[2] * CHASE_BACK + CHASE_UP};
     vec3_t place;
     clip_to_level(r, eye, want, place);
     // while playing (frames a moment apart) the camera follows with a lag; a shot, a seek
@@ -153,17 +156,8 @@ static void chase(renderer_t *r, double t, const vec3_t eye, const vec3_t eye_an
     memcpy(r->chase_org, place, sizeof(vec3_t));
     r->chase_valid = 1;
     memcpy(org, place, sizeof(vec3_t));
-    // looking at the player's eye, a little above
-    float d[3] = {eye[0] - org[0], eye[1] - org[1], eye[2] + 4 - org[2]};
-    float flat = sqrtf(d[0] * d[0] + d[1] * d[1]);
-    if (flat > 1e-3f || fabsf(d[2]) > 1e-3f) {
-        ang[1] = flat > 1e-3f ? atan2f(d[1], d[0]) * (float)(180 / M_PI) : eye_ang[1];
-        ang[0] = -atan2f(d[2], flat > 1e-3f ? flat : 1e-3f) * (float)(180 / M_PI);
-    } else {
-        ang[0] = eye_ang[0];
-        ang[1] = eye_ang[1];
-    }
-    ang[2] = 0;
+    // looking the way the player looks (the same angles, in the game's own convention)
+    memcpy(ang, eye_ang, sizeof(vec3_t));
 }
 
 // Catmull-Rom through p0..p3 at u (0..1 between p1 and p2).
@@ -250,7 +244,7 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
             memcpy(eye, org, sizeof(vec3_t));
             memcpy(eye_ang, ang, sizeof(vec3_t));
         }
-        chase(r, t, eye, eye_ang, org, ang);
+        chase(r, w, t, eye, eye_ang, org, ang);
         v->detached = 1;
         break;
     case R_CAM_PATH:

@@ -279,6 +279,8 @@ void d_draw_spans_turb_q2(renderer_t *r, const d_surfgrad_t *g, const uint8_t *t
 void d_draw_spans_sky(renderer_t *r, const r_span_t *s, int n, const d_grad_t *zg, int ztest);
 void d_fill_span(renderer_t *r, int x0, int x1, int y, uint8_t color);
 
+// The view's forward, right and up for angles, by the game's angle convention (r_main.c).
+void r_view_vectors(const world_t *w, const float ang[3], float f[3], float rt[3], float up[3]);
 // r_camera.c: the camera asked for (r_set_camera) replaces the eyes' origin, angles and fov
 // computed for the frame; sets r->view.detached / hide_entity and r->cam_state.
 void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov);

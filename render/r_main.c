@@ -344,6 +344,12 @@ static void sky_axes(renderer_t *r, const world_t *w, double t)
     }
 }
 
+void r_view_vectors(const world_t *w, const float ang[3], float f[3], float rt[3], float up[3])
+{
+    // a Forsaken view turns by its own convention (r_fsworld.h); the others by Quake's
+    (w->game == GAME_FORSAKEN ? r_fs_angle_vectors : r_angle_vectors)(ang, f, rt, up);
+}
+
 // Where the view is: the recording player's eyes by the game's rules, then the camera
 // asked for (r_camera.c) in their place.
 static void view_pose(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov_out)
@@ -435,7 +441,7 @@ static void setup_view(renderer_t *r, const world_t *w, double t, const vec3_t o
     r_view_t *v = &r->view;
     memcpy(v->vieworg, org, sizeof(vec3_t));
     memcpy(v->viewangles, ang, sizeof(vec3_t));
-    (w->game == GAME_FORSAKEN ? r_fs_angle_vectors : r_angle_vectors)(ang, v->vpn, v->vright, v->vup);
+    r_view_vectors(w, ang, v->vpn, v->vright, v->vup);
 
     // Field of view: `fov` is horizontal at 4:3; wider screens keep 4:3's
     // vertical angle. 320x200 and 640x400 are 4:3 screens with tall pixels, as

@@ -251,10 +251,12 @@ int cam_from_cli(renderer_t *r, const char *spec, const char *command)
     }
     char err[512];
     int rc = cam_parse(spec, c, err, sizeof err);
-    if (rc < 0)
+    if (rc < 0) {
         log_error("%s: --camera: %s", command, err);
-    else
+    } else {
+        c->smooth = !strcmp(command, "play");   // a window shows frames in order; a file may not be made so
         r_set_camera(r, c);
+    }
     free(c);
     return rc;
 }

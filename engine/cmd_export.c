@@ -11,6 +11,7 @@
 // before `from` and that pre-roll is thrown away, so sounds that began shortly
 // before `from` are heard (parts exported with --from/--to join up).
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,101 @@ static int make_dir(const char *dir)
     return mkdir(dir, 0777) == 0 || errno == EEXIST ? 0 : -1;
 }
 
+// ---- video: render threads, each drawing every K-th frame with its own player and renderer ----
+//
+// Frame k is drawn by worker k % K. A renderer's picture at time t depends only on the
+// frames decoded before t and on t (nothing in it remembers which times were drawn), so
+// K workers give the bytes one gives; the frames reach the encoders in order through a
+// turn gate (a Y4M stream needs them so, and the encoders' slots then never wait for
+// a frame that cannot come).
+
+typedef struct {
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    long long next;            // the frame whose turn it is to be handed to the encoders
+    int failed;
+} gate_t;
+
+typedef struct {
+    const cli_t *cli;
+    int index, count;          // this worker draws frames index, index + count, ...
+    double from;
+    long num, den;
+    long long nframes;
+    int w, h;
+    enc_t *enc;
+    gate_t *gate;
+    int status;
+    pthread_t thread;
+} video_t;
+
+static void gate_fail(gate_t *g)
+{
+    pthread_mutex_lock(&g->mu);
+    g->failed = 1;
+    pthread_cond_broadcast(&g->cv);
+    pthread_mutex_unlock(&g->mu);
+}
+
+static void *video_worker(void *arg)
+{
+    video_t *v = arg;
+    if (v->index > 0)
+        log_mute_thread(1);   // the first worker says what is missing; the others would repeat it
+    demo_t d;
+    renderer_t *r = NULL;
+    player_t *p = NULL;
+    v->status = EXIT_INTERNAL;
+    if (demo_open(&d, v->cli, v->cli->files[0], NULL, 0) < 0) {
+        log_error("%s", d.errmsg);
+        demo_close(&d);
+        gate_fail(v->gate);
+        return NULL;
+    }
+    r = r_create(v->w, v->h);
+    p = r ? player_create(&d, v->cli, r, NULL, NULL) : NULL;
+    if (!p || player_scan(p) < 0) {
+        log_error("%s: out of memory", d.name);
+        goto out;
+    }
+    if (cam_from_cli(r, v->cli->camera, "export") < 0 || player_seek(p, v->from) < 0)
+        goto out;
+    for (long long k = v->index; k < v->nframes; k += v->count) {
+        double t = v->from + (double)k * (double)v->den / (double)v->num;
+        if (player_advance(p, t) < 0) {
+            log_error("%s: out of memory", d.name);
+            goto out;
+        }
+        r_render(r, d.world, player_demo_time(p, t));
+        pthread_mutex_lock(&v->gate->mu);
+        while (v->gate->next != k && !v->gate->failed)
+            pthread_cond_wait(&v->gate->cv, &v->gate->mu);
+        int failed = v->gate->failed;
+        pthread_mutex_unlock(&v->gate->mu);
+        if (failed)
+            goto out;
+        // the 8-bit frame and its palette go to the encoders; the next frame renders meanwhile
+        int pw, ph, pitch;
+        const uint8_t *pix = r_pixels(r, &pw, &ph, &pitch);
+        if (enc_push(v->enc, k, pix, pitch, r_palette(r)) < 0) {
+            log_error("export: %s", enc_error(v->enc));
+            goto out;
+        }
+        pthread_mutex_lock(&v->gate->mu);
+        v->gate->next = k + 1;
+        pthread_cond_broadcast(&v->gate->cv);
+        pthread_mutex_unlock(&v->gate->mu);
+    }
+    v->status = EXIT_OK;
+out:
+    if (v->status != EXIT_OK)
+        gate_fail(v->gate);
+    player_destroy(p);
+    r_destroy(r);
+    demo_close(&d);
+    return NULL;
+}
+
 int cmd_export(const cli_t *cli)
 {
     if (!cli->out) {
@@ -127,13 +223,27 @@ int cmd_export(const cli_t *cli)
         log_error("export: -o - writes a YUV4MPEG2 stream; --format png needs -o DIR");
         return EXIT_USAGE;
     }
+    if (cli->camera) {   // a bad spec or path file is said once, here, not by every render thread
+        char cam_err[512];
+        r_camera_t *cam = malloc(sizeof *cam);
+        int rc = cam ? cam_parse(cli->camera, cam, cam_err, sizeof cam_err) : -1;
+        if (rc < 0)
+            log_error("export: --camera: %s", cam ? cam_err : "out of memory");
+        free(cam);
+        if (rc < 0)
+            return EXIT_USAGE;
+    }
     if (fmt == ENC_PNG && make_dir(cli->out) < 0) {
         log_error("export: cannot create the folder '%s'", cli->out);
         return EXIT_INTERNAL;
     }
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-    int threads = cli->threads >= 0 ? cli->threads : ncpu > 0 ? (int)(ncpu > 64 ? 64 : ncpu) : 1;
+    // --threads N: N render threads and N encoder threads; 0: everything on this thread
+    int threads = cli->threads >= 0 ? cli->threads : ncpu > 0 ? (int)(ncpu > 16 ? 16 : ncpu) : 1;
+    if (threads > 16)
+        threads = 16;
 
+    // the sound, the length and the span come from a player of its own (no renderer)
     demo_t d;
     if (demo_open(&d, cli, cli->files[0], NULL, 0) < 0) {
         log_error("%s", d.errmsg);
@@ -143,22 +253,23 @@ int cmd_export(const cli_t *cli)
     }
     int w = cli->width ? cli->width : 640, h = cli->height ? cli->height : 480;
     int want_audio = !cli->nosound && (!to_stdout || cli->audio);
-    renderer_t *r = r_create(w, h);
     snd_t *snd = want_audio ? snd_create_loopback(EXPORT_RATE, (float)cli->volume) : NULL;
-    player_t *p = r ? player_create(&d, cli, r, snd, NULL) : NULL;
+    player_t *p = player_create(&d, cli, NULL, snd, NULL);
     int16_t *abuf = malloc(AUDIO_CHUNK * 4);
     int status = EXIT_OK;
     FILE *wav = NULL, *stream = NULL;
     enc_t *enc = NULL;
+    video_t *vids = NULL;
+    int nvids = threads > 0 ? threads : 1, started = 0;
+    gate_t gate;
+    memset(&gate, 0, sizeof gate);
+    pthread_mutex_init(&gate.mu, NULL);
+    pthread_cond_init(&gate.cv, NULL);
     audio_out_t a;
     memset(&a, 0, sizeof(a));
     if (!p || !abuf || player_scan(p) < 0) {
         log_error("%s: out of memory", d.name);
         status = EXIT_INTERNAL;
-        goto done;
-    }
-    if (cam_from_cli(r, cli->camera, "export") < 0) {
-        status = EXIT_USAGE;
         goto done;
     }
     if (want_audio && !snd)
@@ -233,12 +344,36 @@ int cmd_export(const cli_t *cli)
     }
     int show_progress = isatty(2) && !cli->quiet;
     double t0 = now_seconds();
-    // with sound: start AUDIO_PREROLL s early and play up to `from` without pictures
+
+    // the pictures: render threads (or, with --threads 0, this thread before the sound)
+    vids = calloc((size_t)nvids, sizeof *vids);
+    if (!vids) {
+        log_error("%s: out of memory", d.name);
+        status = EXIT_INTERNAL;
+        goto done;
+    }
+    for (int i = 0; i < nvids; i++) {
+        video_t *v = &vids[i];
+        *v = (video_t){ .cli = cli, .index = i, .count = nvids, .from = from, .num = num, .den = den,
+                        .nframes = nframes, .w = w, .h = h, .enc = enc, .gate = &gate };
+        if (threads == 0) {
+            video_worker(v);
+        } else if (pthread_create(&v->thread, NULL, video_worker, v) != 0) {
+            log_error("export: cannot start render thread %d of %d", i + 1, nvids);
+            gate_fail(&gate);
+            status = EXIT_INTERNAL;
+            break;
+        }
+        started = i + 1;
+    }
+
+    // the sound, here: with sound start AUDIO_PREROLL s early and play up to `from` unheard
     a.pos = snd ? -(long long)(AUDIO_PREROLL * EXPORT_RATE) : 0;
     if (player_seek(p, snd ? from - AUDIO_PREROLL : from) < 0) {
         log_error("%s: out of memory", d.name);
         status = EXIT_INTERNAL;
-        goto done;
+        gate_fail(&gate);
+        goto join;
     }
     if (snd) {
         vec3_t org, ang;
@@ -250,35 +385,51 @@ int cmd_export(const cli_t *cli)
         if (player_advance(p, t) < 0) {
             log_error("%s: out of memory", d.name);
             status = EXIT_INTERNAL;
-            goto done;
+            gate_fail(&gate);
+            goto join;
         }
-        r_render(r, d.world, player_demo_time(p, t));
-        // the 8-bit frame and its palette go to the encoders; the next frame renders meanwhile
-        int pw, ph, pitch;
-        const uint8_t *pix = r_pixels(r, &pw, &ph, &pitch);
-        if (enc_push(enc, k, pix, pitch, r_palette(r)) < 0) {
-            log_error("export: %s", enc_error(enc));
-            status = EXIT_INTERNAL;
-            goto done;
-        }
-        // the sound of the frame interval just shown, boundary computed from k
+        // the sound of the frame interval starting at k, boundary computed from k
         audio_to(&a, (long long)floor((double)k * EXPORT_RATE * (double)den / (double)num + 0.5));
-        if (show_progress)
-            progress(k + 1, nframes, t0);
+        if (show_progress) {
+            pthread_mutex_lock(&gate.mu);
+            long long shown = gate.next;
+            pthread_mutex_unlock(&gate.mu);
+            progress(shown, nframes, t0);
+        }
     }
     // the frames between the last picture and `to` still start their sounds in the span
     if (snd && player_advance(p, to) < 0) {
         log_error("%s: out of memory", d.name);
         status = EXIT_INTERNAL;
-        goto done;
+        gate_fail(&gate);
+        goto join;
     }
     audio_to(&a, a.total);
-    if (enc_finish(enc) < 0) {
+join:
+    for (int i = 0; i < started && threads > 0; i++) {
+        if (show_progress && i == 0)
+            while (1) {   // the pictures still being drawn: the progress line keeps moving
+                pthread_mutex_lock(&gate.mu);
+                long long shown = gate.next;
+                int failed = gate.failed;
+                pthread_mutex_unlock(&gate.mu);
+                progress(shown, nframes, t0);
+                if (shown >= nframes || failed)
+                    break;
+                struct timespec ts = { 0, 100 * 1000 * 1000 };
+                nanosleep(&ts, NULL);
+            }
+        pthread_join(vids[i].thread, NULL);
+    }
+    for (int i = 0; i < started; i++)
+        if (vids[i].status != EXIT_OK && status == EXIT_OK)
+            status = EXIT_INTERNAL;
+    if (enc_finish(enc) < 0 && status == EXIT_OK) {
         log_error("export: %s", enc_error(enc));
         status = EXIT_INTERNAL;
     }
     if (show_progress) {
-        progress(nframes, nframes, t0);
+        progress(gate.next, nframes, t0);
         fputc('\n', stderr);
     }
     if (a.failed || (wav && fflush(wav) != 0)) {
@@ -295,11 +446,14 @@ int cmd_export(const cli_t *cli)
     }
     if (status == EXIT_OK) {
         double el = now_seconds() - t0;
-        log_info("%s: %lld frames, %lld sound frames, %.1f frames/s (%d encoder thread%s)", d.name, nframes, a.pos,
-                 el > 0 ? (double)nframes / el : 0.0, threads, threads == 1 ? "" : "s");
+        log_info("%s: %lld frames, %lld sound frames, %.1f frames/s (%d render and %d encoder thread%s)", d.name,
+                 nframes, a.pos, el > 0 ? (double)nframes / el : 0.0, threads, threads, threads == 1 ? "" : "s");
     }
 done:
     enc_destroy(enc);   // waits for the frames in flight
+    free(vids);
+    pthread_cond_destroy(&gate.cv);
+    pthread_mutex_destroy(&gate.mu);
     if (stream && stream != stdout && fclose(stream) != 0 && status == EXIT_OK) {
         log_error("export: cannot write '%s'", cli->out);
         status = EXIT_INTERNAL;
@@ -312,7 +466,6 @@ done:
     player_destroy(p);
     if (snd)
         snd_destroy(snd);
-    r_destroy(r);
     demo_close(&d);
     return status;
 }

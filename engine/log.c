@@ -5,8 +5,11 @@
 #include <stdio.h>
 
 static int log_level = 1;
+// a worker thread that repeats another's work (export's render threads) says nothing but errors
+static _Thread_local int muted;
 
 void log_set_level(int level) { log_level = level; }
+void log_mute_thread(int on) { muted = on; }
 
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {
@@ -26,7 +29,7 @@ void log_error(const char *fmt, ...)
 
 void log_warn(const char *fmt, ...)
 {
-    if (log_level < 1)
+    if (log_level < 1 || muted)
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -36,7 +39,7 @@ void log_warn(const char *fmt, ...)
 
 void log_info(const char *fmt, ...)
 {
-    if (log_level < 2)
+    if (log_level < 2 || muted)
         return;
     va_list ap;
     va_start(ap, fmt);

@@ -146,7 +146,7 @@ static void chase(renderer_t *r, const world_t *w, double t, const vec3_t eye, c
     // while playing (frames a moment apart) the camera follows with a lag; a shot, a seek
     // or a jump in time puts it in place at once
     double dt = t - r->cam_prev_t;
-    if (r->chase_valid && r->cam_prev_t >= 0 && dt > 0 && dt < 0.25) {
+    if (r->cam.smooth && r->chase_valid && r->cam_prev_t >= 0 && dt > 0 && dt < 0.25) {
         float k = 1.0f - expf(-CHASE_SPEED * (float)dt);
         vec3_t s;
         for (int i = 0; i < 3; i++)

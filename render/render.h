@@ -67,6 +67,8 @@ typedef struct {
     float origin[3], angles[3];// FREE: the camera (pose_set 0: it starts at the view of the frame)
     int pose_set;
     float fov;                 // FREE: 0 = the demo's
+    int smooth;                // CHASE: follow with a lag from frame to frame (play); 0: each frame
+                               //   placed from its own time alone (shot, export: any frame order)
     int num_keys;              // PATH: the keyframes, times increasing
     r_cam_key_t keys[R_CAM_MAX_KEYS];
 } r_camera_t;

@@ -160,6 +160,53 @@ static void test_failure_reported(void **state)
     enc_destroy(e);
 }
 
+// export --threads 0 (all on one thread) and --threads 3 (three render threads, each drawing
+// every third frame with its own player, and three encoders) give the same PNG bytes, frame
+// for frame, in every game (and a chase camera, whose smoothing is play's alone).
+static void export_same(const char *label, const char *args)
+{
+    char cmd[4096];
+    int st;
+    for (int t = 0; t < 2; t++) {
+        snprintf(cmd, sizeof cmd, "rm -rf build/test_encode_thr%d && %s export %s --threads %d --nosound -q -o build/test_encode_thr%d",
+                 t, tu_bin(), args, t ? 3 : 0, t);
+        free(tu_run(cmd, &st));
+        assert_int_equal(st, 0);
+    }
+    snprintf(cmd, sizeof cmd, "cd build && n=$(ls test_encode_thr0 | wc -l) && diff -r test_encode_thr0 test_encode_thr1 >/dev/null && echo $n");
+    char *out = tu_run(cmd, &st);
+    int n = out ? atoi(out) : 0;
+    free(out);
+    if (st != 0 || n < 20)
+        fail_msg("%s: --threads 0 and 3 differ (or too few frames: %d)", label, n);
+    print_message("%s: %d frames, the same bytes on 1 and 3 render threads\n", label, n);
+}
+
+static void test_export_threads(void **state)
+{
+    (void)state;
+    export_same("built-in", "build/builtin/id1/demos/builtin.dem --basedir build/builtin --from 20 --to 21 --fps 30 --size 160x100");
+    if (!tu_data_dir()) {
+        if (tu_ci())
+            fail_msg("CI=true but the test data folder is missing");
+        tu_skip_banner("test_export_threads (real demos)");
+        return;
+    }
+    char args[2048];
+    snprintf(args, sizeof args, "%s --basedir %s --game qfm --from 20 --to 21 --fps 30 --size 160x100 --camera chase",
+             tu_data("quake/demos/qfm_e1m3.dem"), tu_data("quake"));
+    export_same("qfm_e1m3 chase", args);
+    snprintf(args, sizeof args, "%s --basedir %s --from 700 --to 701 --fps 30 --size 160x120",
+             tu_data("quake2/demos/opentdm_koldduel1.dm2"), tu_data("quake2"));
+    export_same("koldduel1", args);
+    snprintf(args, sizeof args, "%s --basedir %s --from 1 --to 2 --fps 30 --size 160x100",
+             tu_data("goldsrc/demos/cstrike_crossfire.dem"), tu_data("goldsrc"));
+    export_same("crossfire", args);
+    snprintf(args, sizeof args, "tests/data/forsaken_sample.dmo --basedir %s --from 1 --to 2 --fps 30 --size 160x100",
+             tu_data("forsaken"));
+    export_same("forsaken sample", args);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_png_indexed),
         cmocka_unit_test(test_threads_same_bytes),
         cmocka_unit_test(test_failure_reported),
+        cmocka_unit_test(test_export_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -195,17 +195,17 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
                         q[k].t = ct[k];
                         q[k].l = bright ? 32.0f : flat ? flat_l : sm->nlight[c[k].norm];
                     }
-                    // studio strips wind the other way round from alias triangles
-                    if (d_poly_area2(&q[0], &q[1], &q[2]) >= 0)
+                    // studio triangles face the eye when they wind as alias triangles do
+                    if (d_poly_area2(&q[0], &q[1], &q[2]) <= 0)
                         continue;
                     d_poly_triangle(&ctx, &q[0], &q[1], &q[2]);
                 } else {
                     r_cvert_t q[3];
                     for (int k = 0; k < 3; k++) {
-                        q[2 - k] = sm->view[c[k].vert];
-                        q[2 - k].s = cs[k];
-                        q[2 - k].t = ct[k];
-                        q[2 - k].l = bright ? 32.0f : flat ? flat_l : sm->nlight[c[k].norm];
+                        q[k] = sm->view[c[k].vert];
+                        q[k].s = cs[k];
+                        q[k].t = ct[k];
+                        q[k].l = bright ? 32.0f : flat ? flat_l : sm->nlight[c[k].norm];
                     }
                     r_draw_poly(v, &ctx, q, 3, 1);
                 }

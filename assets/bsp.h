@@ -111,6 +111,7 @@ typedef struct {
     bsp_model_t *models;
     uint8_t *visdata;
     uint8_t *lightdata;          // 8-bit light samples
+    uint8_t *lightrgb;           // BSP30: the same samples' colours (3 bytes each, curved as lightdata), or NULL
     char *entities;              // NUL-terminated
     // IBSP38: visdata holds cluster rows (bsp_leaf_pvs expands them to leaf bits)
     int num_clusters;

@@ -151,6 +151,8 @@ const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
     for (int s = 0; s < BSP_MAXSTYLES; s++)
         c->lightvals[s] = f->styles[s] != 255 ? r->lightstyles[f->styles[s]] : 0;
     uint8_t *dst = (uint8_t *)(c + 1);
+    if (r_hl_surface(r, ctx, mip, dst, cw))   // GoldSrc: coloured light, dithered (r_hllight.c)
+        return c;
 
     int smax = (f->extents[0] >> 4) + 1, tmax = (f->extents[1] >> 4) + 1;
     build_lights(r, ctx, smax, tmax);

@@ -49,8 +49,8 @@ void r_hllight_set_dither(r_hllight_t *hl, int on)
 
 // For each 5:5:5 cell (its centre c): A its nearest colour, then the colour B and share q (in 16ths)
 // whose mix A + q (B - A) comes nearest c, a little against pairs far apart (their pattern shows):
-// error |A + q (B - A) - c|^2 + |B - A|^2 / 16 (1/64 and 1/256 speckled flat areas more, for no
-// smoother gradient).
+// error |A + q (B - A) - c|^2 + |B - A|^2 / 8. Measured on c1a0 (tests/test_goldsrc_light.c): 1/4
+// leaves a band in a smooth gradient, 1/16 .. 1/256 speckle flat areas more for no smoother one.
 static void build_mix(r_hllight_t *hl, const uint8_t *palette, const uint8_t *inv)
 {
     float pr[256], pg[256], pb[256], dd[256], proj[256];
@@ -72,14 +72,14 @@ static void build_mix(r_hllight_t *hl, const uint8_t *palette, const uint8_t *in
             proj[b] = ca[0] * dr + ca[1] * dg + ca[2] * db;
         }
         for (int b = 0; b < 255; b++) {
-            if (dd[b] <= 0 || proj[b] <= 0 || dd[b] * (1.0f / 16) >= best)   // (the penalty alone loses)
+            if (dd[b] <= 0 || proj[b] <= 0 || dd[b] * (1.0f / 8) >= best)   // (the penalty alone loses)
                 continue;
             int m = (int)(proj[b] / dd[b] * 16 + 0.5f);
             if (m < 1)
                 continue;
             if (m > 16)
                 m = 16;
-            float f = (float)m / 16, e = dd[b] / 16;
+            float f = (float)m / 16, e = dd[b] / 8;
             float r0 = ca[0] - f * (pr[b] - pr[a]), r1 = ca[1] - f * (pg[b] - pg[a]), r2 = ca[2] - f * (pb[b] - pb[a]);
             e += r0 * r0 + r1 * r1 + r2 * r2;
             if (e < best) {

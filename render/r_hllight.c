@@ -1,5 +1,5 @@
 // r_hllight.c -- Half-Life's light in 8 bits: coloured lightmaps (dithered through a 5:5:5
-// intermediate), coloured dynamic lights on surfaces
+// intermediate), coloured dynamic lights on surfaces, and the engine's studio model light
 #include "r_hllight.h"
 
 #include <math.h>
@@ -277,4 +277,124 @@ int r_hl_surface(renderer_t *r, const r_surfctx_t *ctx, int mip, uint8_t *dst, i
     default: build_blocks(dst, cw, texels, tw, th, s0, t0, hl, smax, tmax, 2, 1, 0); break;
     }
     return 1;
+}
+
+// ---- studio models ----------------------------------------------------------------------------
+
+// The level's light (Quake's scale, the brightest sample of a level about 150) in the engine's units,
+// where 255 is the texture as painted: the lightmaps' full 255 is 150 after bsp.c's curve.
+#define HL_LIGHT_SCALE (255.0f / 150.0f)
+
+static float world_light(const r_view_t *v, float x, float y, float z, int fallback)
+{
+    if (!v->light_point_world)
+        return (float)fallback * HL_LIGHT_SCALE;
+    vec3_t p = { x, y, z };
+    return (float)v->light_point_world(v->light_ctx, p) * HL_LIGHT_SCALE;
+}
+
+void r_hl_model_light(const r_view_t *v, const vec3_t org, int fallback_light, r_hl_alight_t *out)
+{
+    memset(out, 0, sizeof *out);
+    // the light under the model, traced down from 8 units above its origin
+    float z = org[2] + 8;
+    float total = world_light(v, org[0], org[1], z, fallback_light);
+    // no light direction in a BSP30 lightmap: the gradient of 4 samples 16 units around gives it
+    float dir[3] = { 0, 0, -1 };
+    if (v->light_point_world) {
+        float g0 = world_light(v, org[0] - 16, org[1] - 16, z, 0) / 255.0f;
+        float g1 = world_light(v, org[0] + 16, org[1] - 16, z, 0) / 255.0f;
+        float g2 = world_light(v, org[0] + 16, org[1] + 16, z, 0) / 255.0f;
+        float g3 = world_light(v, org[0] - 16, org[1] + 16, z, 0) / 255.0f;
+        dir[0] = g0 - g1 - g2 + g3;
+        dir[1] = g1 + g0 - g2 - g3;
+    }
+    float len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    if (total <= 0)
+        total = 1;
+    for (int k = 0; k < 3; k++)
+        dir[k] *= total / len;
+    // dlights reaching the model add to the total and pull the direction away from them
+    for (int l = 0; l < v->num_dlights && l < R_MAX_DLIGHTS; l++) {
+        const r_dlight_t *dl = &v->dlights[l];
+        if (dl->elight || dl->radius <= 0)
+            continue;
+        float d[3] = { org[0] - dl->origin[0], org[1] - dl->origin[1], org[2] - dl->origin[2] };
+        float dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        float add = dl->radius - dist;
+        if (add <= 0)
+            continue;
+        total += add;
+        float s = dist > 1 ? add / dist : add;
+        for (int k = 0; k < 3; k++)
+            dir[k] += d[k] * s;
+    }
+    // v_direct 0.9: that much of the light is the directed shade, the rest ambient
+    for (int k = 0; k < 3; k++)
+        dir[k] *= 0.9f;
+    float shade = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    float ambient = total - shade;
+    if (ambient > 128)
+        ambient = 128;
+    if (ambient + shade > 255)
+        shade = 255 - ambient;
+    out->ambient = ambient;
+    out->shade = shade;
+    len = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    if (len > 0) {
+        for (int k = 0; k < 3; k++)
+            out->lightvec[k] = dir[k] / len;
+    } else {
+        out->lightvec[2] = -1;
+    }
+    // entity lights: those whose strength at the origin (radius^2 / distance^2, at most 1) is above
+    // 0.05, the strongest HLL_MAX_ELIGHTS
+    float strength[HLL_MAX_ELIGHTS] = { 0 };
+    for (int l = 0; l < v->num_dlights && l < R_MAX_DLIGHTS; l++) {
+        const r_dlight_t *el = &v->dlights[l];
+        if (!el->elight || el->radius <= 0)
+            continue;
+        float d[3] = { org[0] - el->origin[0], org[1] - el->origin[1], org[2] - el->origin[2] };
+        float f2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2], r2 = el->radius * el->radius;
+        float st = f2 > r2 ? r2 / f2 : 1;
+        if (st <= 0.05f)
+            continue;
+        int k = out->num_elights;
+        if (k >= HLL_MAX_ELIGHTS) {   // replace the weakest, if weaker
+            k = -1;
+            for (int j = 0; j < HLL_MAX_ELIGHTS; j++)
+                if (strength[j] < st && (k < 0 || strength[j] < strength[k]))
+                    k = j;
+            if (k < 0)
+                continue;
+        } else {
+            out->num_elights++;
+        }
+        strength[k] = st;
+        memcpy(out->el_org[k], el->origin, sizeof(vec3_t));
+        out->el_r2[k] = r2;
+        int m = 255;
+        if (el->rgb & 0x1000000u) {
+            int cr = (int)(el->rgb >> 16) & 255, cg = (int)(el->rgb >> 8) & 255, cb = (int)el->rgb & 255;
+            m = cr > cg ? cr : cg;
+            m = m > cb ? m : cb;
+        }
+        out->el_intensity[k] = (float)m;
+    }
+}
+
+float r_hl_elight_illum(const r_hl_alight_t *al, const float pos[3], const float normal[3])
+{
+    float sum = 0;
+    for (int i = 0; i < al->num_elights; i++) {
+        float d[3] = { al->el_org[i][0] - pos[0], al->el_org[i][1] - pos[1], al->el_org[i][2] - pos[2] };
+        float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+        float r = normal[0] * d[0] + normal[1] * d[1] + normal[2] * d[2];
+        if (r <= 0 || d2 <= 0)
+            continue;
+        // the light's colour x cos x radius^2 / distance^2 (the engine caps that factor at 255)
+        float s = r * al->el_r2[i] / (d2 * sqrtf(d2));
+        sum += al->el_intensity[i] * (s > 255 ? 255 : s);
+    }
+    return sum;
 }

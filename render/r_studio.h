@@ -8,6 +8,7 @@
 
 #include "../assets/studio.h"
 #include "../engine/vfs.h"
+#include "r_hllight.h"
 #include "r_mlocal.h"
 
 typedef struct r_studio_model_s {
@@ -15,7 +16,7 @@ typedef struct r_studio_model_s {
     studio_pose_t pose;
     r_cvert_t *view;        // numverts: view-space positions
     d_vert_t *proj;         // numverts: projected (where view z >= R_NEAR_Z)
-    float *nlight;          // numnorms: light row per normal
+    float *nlight;          // numnorms: illumination 0..255 per normal (the engine's R_StudioLighting)
     float (*chrome)[2][3];  // numbones: the chrome s (right) and t (up) directions in model space
     uint8_t has_chrome;     // a texture is STUDIO_NF_CHROME: chrome directions are made per draw
     uint8_t flat;           // texel of the stand-in texture of models without textures
@@ -39,7 +40,7 @@ typedef struct {
     const vec3_t *axes;        // if set: forward, right, up used instead of angles (view model)
     float scale;               // 0 = 1
     const uint8_t *colormap;
-    int ambient, shade;        // 0..255, as r_alias_job_t
+    r_hl_alight_t light;       // the engine's model light (r_hllight.h: r_hl_model_light)
     const uint8_t *mode_table; // GoldSrc render mode's table (r_hl_studio_blend), NULL = opaque
 } r_studio_job_t;
 

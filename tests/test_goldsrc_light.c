@@ -1,6 +1,6 @@
 // test_goldsrc_light.c -- Half-Life's light in 8 bits: coloured lightmaps dithered to the level palette
-// (no bands on a smooth gradient), coloured dlights on surfaces, not elights, golden views of c1a0 and
-// crossfire
+// (no bands on a smooth gradient), coloured dlights on surfaces, elights on studio models only, the
+// engine's studio light rules, golden views of c1a0 and crossfire
 #include "testutil.h"
 
 #include <math.h>
@@ -17,6 +17,7 @@
 #include "render/r_hllight.h"
 #include "render/r_hlmodes.h"
 #include "render/r_local.h"
+#include "render/r_studio.h"
 
 static double lum(const uint8_t *pal, int i)
 {
@@ -234,6 +235,119 @@ static void test_dlight_elight_surface(void **state)
     level_close(&lv);
 }
 
+// The engine's model light rules, number by number: ambient + shade from the light under the model
+// (v_direct 0.9, ambient at most 128, the sum at most 255), lambert 1.5, flat shade, full bright, a
+// dlight pulling the direction, entity lights per vertex.
+static void test_model_light_rules(void **state)
+{
+    (void)state;
+    r_view_t v;
+    memset(&v, 0, sizeof v);   // no world: the light given stands for it
+    r_hl_alight_t al;
+    r_hl_model_light(&v, (vec3_t){0, 0, 0}, 150, &al);   // 150: the level's brightest -> 255
+    assert_true(fabsf(al.ambient - 25.5f) < 0.01f);    // 255 - 0.9 x 255
+    assert_true(fabsf(al.shade - 229.5f) < 0.01f);
+    assert_true(fabsf(al.lightvec[2] + 1) < 1e-6f);
+    const float up[3] = {0, 0, 1}, down[3] = {0, 0, -1}, side[3] = {1, 0, 0};
+    assert_true(fabsf(r_hl_studio_illum(&al, up, 0) - 255) < 0.01f);        // facing the light
+    assert_true(fabsf(r_hl_studio_illum(&al, down, 0) - 25.5f) < 0.01f);    // turned away: ambient
+    assert_true(fabsf(r_hl_studio_illum(&al, side, 0) - (25.5f + 229.5f * 2 / 3)) < 0.01f);
+    assert_true(fabsf(r_hl_studio_illum(&al, down, 1) - (25.5f + 0.8f * 229.5f)) < 0.01f);   // flat shade
+    assert_true(fabsf(r_hl_studio_illum(&al, down, 4) - 255) < 0.01f);                        // full bright
+    // dark: 30 -> 51; ambient 5.1, shade 45.9
+    r_hl_model_light(&v, (vec3_t){0, 0, 0}, 30, &al);
+    assert_true(fabsf(al.ambient - 5.1f) < 0.01f && fabsf(al.shade - 45.9f) < 0.01f);
+    // a dlight of radius 300 100 units to the +x side adds 200 and turns the light to travel along +x...
+    v.dlights[0].origin[0] = -100;
+    v.dlights[0].radius = 300;
+    v.num_dlights = 1;
+    r_hl_model_light(&v, (vec3_t){0, 0, 0}, 30, &al);
+    assert_true(al.lightvec[0] > 0.9f);   // (-(-100) x 2 = +200 against -51 down)
+    assert_true(fabsf(al.ambient + al.shade - 251) < 0.5f);
+    // ...but an entity light there does not change the ambient or shade: it lights per vertex
+    v.dlights[0].elight = 1;
+    v.dlights[0].rgb = 0x1000080u;   // blue 128
+    r_hl_model_light(&v, (vec3_t){0, 0, 0}, 30, &al);
+    assert_true(fabsf(al.ambient - 5.1f) < 0.01f && fabsf(al.shade - 45.9f) < 0.01f);
+    assert_int_equal(al.num_elights, 1);
+    // a vertex 50 units from it facing it: 128 x cos 1 x 300^2 / 50^2 (capped by the illumination's 255)
+    const float pos[3] = {-50, 0, 0}, face[3] = {-1, 0, 0}, away[3] = {1, 0, 0};
+    assert_true(fabsf(r_hl_elight_illum(&al, pos, face) - 128 * 36.0f) < 0.5f);
+    assert_true(r_hl_elight_illum(&al, pos, away) == 0);
+    // 400 units away (strength 300^2 / 500^2 = 0.36 at the origin): 128 x 300^2 / 300^2 at (-400, 0, 0)
+    const float far[3] = {200, 0, 0};
+    assert_true(fabsf(r_hl_elight_illum(&al, far, face) - 128 * 90000.0f / 90000.0f) < 0.5f);
+    // too far from the model (strength 0.05 or less): left out
+    v.dlights[0].origin[0] = -2000;
+    r_hl_model_light(&v, (vec3_t){0, 0, 0}, 30, &al);
+    assert_int_equal(al.num_elights, 0);
+}
+
+static double scene_mean(const tu_scene_t *s, int *n)
+{
+    double sum = 0;
+    *n = 0;
+    for (int i = 0; i < s->w * s->h; i++)
+        if (s->z[i] > 0) {   // drawn
+            sum += lum(s->palette, s->buf[i]);
+            (*n)++;
+        }
+    return *n ? sum / *n : 0;
+}
+
+// A studio model (barney) lit by an entity light in front of it gets brighter where it faces the light;
+// a white TE_DLIGHT there too; an entity light behind it leaves its front as it was.
+static void test_elight_model_pixels(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    tu_scene_t s;
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);
+    vfs_t *fs = vfs_create();
+    assert_true(vfs_add_dir(fs, tu_data("goldsrc/valve")) >= 0);
+    size_t n = 0;
+    uint8_t *bytes = vfs_load(fs, "models/barney.mdl", &n);
+    assert_non_null(bytes);
+    char err[256] = "";
+    r_studio_model_t *sm = r_studio_load(bytes, n, "models/barney.mdl", fs, s.palette, err, sizeof err);
+    free(bytes);
+    assert_non_null(sm);
+    entity_state_t e;
+    entity_state_clear(&e);
+    e.framerate = 1;
+    memset(e.controller, 127, 4);
+    vec3_t org = {110, 0, -36}, ang = {0, 180, 0};   // facing the camera
+    double mean[4];
+    int px[4];
+    for (int pass = 0; pass < 4; pass++) {
+        tu_scene_clear(&s);
+        s.v.num_dlights = 0;
+        if (pass > 0) {
+            r_dlight_t *d = &s.v.dlights[s.v.num_dlights++];
+            memset(d, 0, sizeof *d);
+            d->origin[0] = pass == 3 ? 160 : 70;   // in front (between model and camera) or behind
+            d->origin[2] = 0;
+            d->radius = pass == 2 ? 150 : 60;
+            d->die = 1e9f;
+            d->elight = pass != 2;
+        }
+        r_studio_entity(&s.v, sm, org, ang, &e, 0.3, 60);
+        mean[pass] = scene_mean(&s, &px[pass]);
+        char name[64];
+        snprintf(name, sizeof name, "studio_elight%d.png", pass);
+        tu_scene_png_env(&s, name);
+    }
+    print_message("barney's mean brightness: %.1f, elight in front %.1f, dlight in front %.1f, elight behind %.1f"
+                  " (%d pixels)\n", mean[0], mean[1], mean[2], mean[3], px[0]);
+    assert_true(px[0] > 1000 && px[1] == px[0]);   // the same pixels drawn
+    assert_true(mean[1] > mean[0] + 25);           // lit from the front by the entity light
+    assert_true(mean[2] > mean[0] + 5);            // the dlight adds to ambient and shade
+    assert_true(fabs(mean[3] - mean[0]) < 6);      // behind: his front is as it was (edges catch a little)
+    r_studio_free(sm);
+    vfs_free(fs);
+    tu_scene_free(&s);
+}
+
 // ---- goldens of the two demos ----------------------------------------------------------------
 
 typedef struct {
@@ -306,6 +420,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gradient_no_bands),
         cmocka_unit_test(test_dlight_elight_surface),
+        cmocka_unit_test(test_model_light_rules),
+        cmocka_unit_test(test_elight_model_pixels),
         cmocka_unit_test(test_golden_demos),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

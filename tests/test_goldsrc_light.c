@@ -231,6 +231,18 @@ static void test_dlight_elight_surface(void **state)
     px = surface(lv.r, fi, 1, &cw, &ch);
     assert_int_equal(lv.r->faces[fi].dlightframe == lv.r->framecount && lv.r->faces[fi].dlightbits, 0);
     assert_memory_equal(px, plain, (size_t)cw * (size_t)ch);
+    // light styles animate the coloured surfaces too: style 0 at 'a' (none) leaves the dlight alone
+    v->num_dlights = 0;
+    snprintf(lv.w->lightstyles[0], WORLD_STYLE_LEN, "a");
+    r_light_styles(lv.r, lv.w, 0);
+    px = surface(lv.r, fi, 0, &cw, &ch);
+    double lit = 0, dark = 0;
+    for (int i = 0; i < cw * ch; i++) {
+        lit += lum(pal, plain[i]);
+        dark += lum(pal, px[i]);
+    }
+    print_message("style 0 'm' -> 'a': mean brightness %.1f -> %.1f\n", lit / (cw * ch), dark / (cw * ch));
+    assert_true(dark < lit / 8);
     free(plain);
     level_close(&lv);
 }

@@ -54,7 +54,9 @@ int r_studio_attachment(r_studio_model_t *sm, const r_studio_job_t *job, int n, 
 void r_studio_chrome_dirs(const float bone_world[3], const float vieworg[3], const float vright[3],
                           float right[3], float up[3]);
 void r_studio_chrome_texel(const float normal[3], const float right[3], const float up[3], float *s, float *t);
-// An entity: frame from the state's animtime on the game's clock `anim_clock`, light at its origin.
+// An entity: frame from the state's animtime on the game's clock `anim_clock`, lit by the engine's
+// rules at its origin (r_hl_model_light; `light`, Quake's 0..255 scale, stands in for the world's
+// light when the view has none, as in the model tests). The same for the view model and players.
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
                      const entity_state_t *s, double anim_clock, int light);
 // Its attachment n in world space, posed as r_studio_entity would draw it.

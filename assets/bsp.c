@@ -503,8 +503,13 @@ static void light_to_8bit(bsp_t *b)
     for (int v = 0; v < 256; v++)
         curve[v] = (uint8_t)(150.0 * pow(v / 255.0, 0.65) + 0.5);
     size_t n = b->light_size / 3;
+    // the colours too, through the same curve, for GoldSrc's coloured surfaces (render/r_hllight.c)
+    b->lightrgb = n ? malloc(n * 3) : NULL;
     for (size_t i = 0; i < n; i++) {
         const uint8_t *p = b->lightdata + i * 3;
+        if (b->lightrgb)
+            for (int k = 0; k < 3; k++)
+                b->lightrgb[i * 3 + k] = curve[p[k]];
         uint8_t m = p[0] > p[1] ? p[0] : p[1];
         b->lightdata[i] = curve[m > p[2] ? m : p[2]];
     }
@@ -605,6 +610,7 @@ void bsp_free(bsp_t *b)
     free(b->visdata);
     free(b->lightdata);
     free(b->lightdata_mean);
+    free(b->lightrgb);
     free(b->entities);
     free(b);
 }

@@ -113,6 +113,7 @@ typedef struct {
     uint8_t *lightdata;          // 8-bit light samples
     uint8_t *lightdata_mean;     // IBSP38: the same samples as the mean of r, g, b (models are lit by
                                  //   it; faces by lightdata, the brightest of the three); else NULL
+    uint8_t *lightrgb;           // BSP30: the same samples' colours (3 bytes each, curved as lightdata), or NULL
     char *entities;              // NUL-terminated
     // IBSP38: visdata holds cluster rows (bsp_leaf_pvs expands them to leaf bits)
     int num_clusters;

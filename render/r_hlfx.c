@@ -32,6 +32,9 @@ typedef struct {
     vec3_t org;
     float radius, decay, start, die, minlight;
     int key;             // > 0: the entity whose light it is (a new one replaces it)
+    uint32_t rgb;        // 0x1RRGGBB: coloured (TE_DLIGHT, TE_ELIGHT); 0 white
+    int elight;          // TE_ELIGHT: lights studio models only; follows entity `follow` (> 0)
+    int follow;
 } light_t;
 
 struct r_hlfx_s {
@@ -139,7 +142,8 @@ static beam_t *beam(r_hlfx_t *fx, float life)
     return b;
 }
 
-static void light(r_hlfx_t *fx, int key, const vec3_t org, float radius, float life, float decay, float minlight)
+static light_t *light(r_hlfx_t *fx, int key, const vec3_t org, float radius, float life, float decay,
+                      float minlight)
 {
     light_t *l = NULL;
     for (int i = 0; key > 0 && i < HLFX_MAX_LIGHTS && !l; i++)
@@ -156,6 +160,10 @@ static void light(r_hlfx_t *fx, int key, const vec3_t org, float radius, float l
     l->die = (float)fx->now + life;
     l->minlight = minlight;
     l->key = key;
+    l->rgb = 0;
+    l->elight = 0;
+    l->follow = 0;
+    return l;
 }
 
 // ---- temp entities ---------------------------------------------------------------------
@@ -457,8 +465,15 @@ void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed)
             float life = d->duration > 0 && d->duration < 30 ? d->duration : 0.1f;
             float radius = d->radius > 0 && d->radius < 4096 ? d->radius : 0;
             float decay = d->raw_type == 27 ? (float)d->args[5] * 10 : 0;
-            if (radius > 0)
-                light(fx, 0, d->origin, radius, life, decay, 0);
+            if (radius > 0) {
+                // TE_ELIGHT (28) lights the studio models near it only, following its entity, keyed
+                // by it (a new one replaces it); TE_DLIGHT lights the world's surfaces and models
+                int el = d->raw_type == 28, ent = el && d->entity > 0 && d->entity < 4096 ? d->entity : 0;
+                light_t *l = light(fx, ent ? 0x10000 + ent : 0, d->origin, radius, life, decay, 0);
+                l->rgb = 0x1000000u | ((uint32_t)d->color & 0xffffffu);
+                l->elight = el;
+                l->follow = ent;
+            }
         } else if (ev->type == EV_PARTICLES) {   // TE_PARTICLEBURST and svc_particle: dust
             const world_fx_event_t *d = &ev->u.fx;
             if (finite3(d->origin))
@@ -480,7 +495,6 @@ void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid)
 
 void r_hlfx_lights(const r_hlfx_t *fx, const world_t *w, r_view_t *v, double t)
 {
-    (void)w;
     if (!fx)
         return;
     for (int i = 0; i < HLFX_MAX_LIGHTS; i++) {
@@ -494,12 +508,17 @@ void r_hlfx_lights(const r_hlfx_t *fx, const world_t *w, r_view_t *v, double t)
         memset(d, 0, sizeof *d);
         memcpy(d->origin, l->org, sizeof(vec3_t));
         // the view model's flash light moves with the muzzle it was made at
-        if (l->key > 0 && fx->muzzle_valid && fabs(fx->flash_time - l->start) < 1e-6)
+        if (l->key > 0 && !l->follow && fx->muzzle_valid && fabs(fx->flash_time - l->start) < 1e-6)
             memcpy(d->origin, fx->muzzle, sizeof(vec3_t));
         d->radius = radius;
         d->die = l->die;
         d->minlight = l->minlight;
         d->color = -1;
+        d->rgb = l->rgb;
+        d->elight = l->elight;
+        // an entity light moves with its entity (the engine's key & 0xfff = entity index)
+        if (l->follow > 0 && w && l->follow < w->num_entities && world_entity_visible(w, l->follow))
+            memcpy(d->origin, w->entities[l->follow].cur.origin, sizeof(vec3_t));
     }
 }
 

@@ -56,7 +56,7 @@ static void mark_node(renderer_t *r, int l, int node, int depth)
 void r_mark_lights(renderer_t *r)
 {
     for (int l = 0; l < r->view.num_dlights && l < 64; l++)
-        if (r->view.dlights[l].radius > 0)
+        if (r->view.dlights[l].radius > 0 && !r->view.dlights[l].elight)
             mark_node(r, l, r->bsp->models[0].headnode, 0);
 }
 
@@ -164,6 +164,8 @@ int r_light_point(void *ctx, const vec3_t p)
     int v = r_light_point_world(ctx, p);
     for (int l = 0; l < r->view.num_dlights; l++) {
         const r_dlight_t *dl = &r->view.dlights[l];
+        if (dl->elight)
+            continue;
         float d[3] = { p[0] - dl->origin[0], p[1] - dl->origin[1], p[2] - dl->origin[2] };
         float add = dl->radius - sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
         if (add > 0)

@@ -135,6 +135,7 @@ struct renderer_s {
     const uint8_t *draw_table;   // R_DRAW_TABLE / R_DRAW_COLOR: the blend table
     int draw_color;              // R_DRAW_COLOR: the palette index blended
     r_hlmodes_t *hl;             // GoldSrc levels: blend tables from the level palette (else NULL)
+    struct r_hllight_s *hllight; // GoldSrc levels: the coloured light's tables (r_hllight.c)
     int *node_visframe;
     int *leaf_visframe;
     uint8_t *pvs;
@@ -229,6 +230,9 @@ int r_test_poly(renderer_t *r, const float (*verts)[3], int n, int use_spanbuf, 
 void r_surf_reset(renderer_t *r);
 // The lit surface of ctx at mip level; NULL only when out of cache (then the caller skips it).
 const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip);
+// GoldSrc: the surface's texels lit by the RGB lightmap, dithered to the palette (r_hllight.c);
+// 0 when the level is not one (then r_surf.c builds it).
+int r_hl_surface(renderer_t *r, const r_surfctx_t *ctx, int mip, uint8_t *dst, int cw);
 
 // r_light.c
 void r_light_styles(renderer_t *r, const world_t *w, double t);

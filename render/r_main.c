@@ -9,6 +9,7 @@
 #include <stb_image_write.h>
 
 #include "r_local.h"
+#include "r_hllight.h"
 #include "../engine/log.h"
 
 #ifndef M_PI
@@ -69,6 +70,7 @@ void r_destroy(renderer_t *r)
     free(r->faces);
     free(r->trans_faces);
     free(r->hl);
+    r_hllight_free(r->hllight);
     free(r->node_visframe);
     free(r->leaf_visframe);
     free(r->pvs);
@@ -154,6 +156,12 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
             r_hl_build(r->hl, r->pal.palette);
             log_info("%s: render-mode tables (%d alpha, %d additive levels) built in %.1f ms", w->map,
                      HL_ALPHA_LEVELS, HL_ADD_LEVELS, r->hl->build_ms);
+        }
+        if (!r->hllight)   // the coloured light's tables (r_hllight.c)
+            r->hllight = r_hllight_create();
+        if (r->hllight && r->hl) {
+            r_hllight_build(r->hllight, r->pal.palette, r->hl->inv);
+            log_info("%s: coloured light tables built in %.1f ms", w->map, r_hllight_build_ms(r->hllight));
         }
     }
     r_world_setup(r);

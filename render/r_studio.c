@@ -82,8 +82,19 @@ static inline void project(const r_view_t *v, const r_cvert_t *c, d_vert_t *p)
     p->l = c->l;
 }
 
-// Light vector of Quake's model shading (world space), as r_alias uses.
-static const float r_lightvec[3] = {-1, 0, 0};
+// A corner's colormap row: its normal's illumination (or the mesh's flat / full bright one) and
+// the entity lights at the vertex, 255 = the texture as painted = row 32 of the colormap.
+static inline float corner_row(const r_studio_model_t *sm, const r_hl_alight_t *al, const studio_corner_t *c,
+                               int bright, int flat, float flat_illum)
+{
+    float illum = bright ? 255.0f : flat ? flat_illum : sm->nlight[c->norm];
+    if (al->num_elights)
+        illum += r_hl_elight_illum(al, sm->pose.verts[c->vert], sm->pose.norms[c->norm]);
+    if (illum > 255)
+        illum = 255;
+    float row = 64.0f - illum * (32.0f / 255.0f);
+    return row > 63.0f ? 63.0f : row;   // (row 64 is not a light row)
+}
 
 void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job)
 {
@@ -113,11 +124,24 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
         }
     }
 
-    // Light rows as r_alias: ambient, darkened by the side turned away from the light.
-    int amb = job->ambient < 5 ? 5 : job->ambient;
-    float ambient_rows = (float)(255 - (amb > 255 ? 255 : amb)) * (64.0f / 256.0f);
-    float shade_rows = (float)(job->shade < 0 ? 0 : job->shade) * (64.0f / 256.0f);
-    float lv[3] = {dot3(r_lightvec, ax[0]), dot3(r_lightvec, ax[1]), dot3(r_lightvec, ax[2])};
+    // The engine's light (r_hllight.c): its direction in model space, the entity lights too
+    r_hl_alight_t al = job->light;
+    const float *wl = job->light.lightvec;
+    float wlen = dot3(wl, wl);
+    if (!(wlen > 0.5f && wlen < 2.0f)) {   // a job made without a light: straight down
+        al.lightvec[0] = al.lightvec[1] = 0;
+        al.lightvec[2] = -1;
+        wl = al.lightvec;
+    }
+    float lv[3] = {dot3(wl, ax[0]), dot3(wl, ax[1]), dot3(wl, ax[2])};
+    memcpy(al.lightvec, lv, sizeof lv);
+    for (int i = 0; i < al.num_elights && i < HLL_MAX_ELIGHTS; i++) {
+        float d[3] = {al.el_org[i][0] - job->origin[0], al.el_org[i][1] - job->origin[1],
+                      al.el_org[i][2] - job->origin[2]};
+        for (int k = 0; k < 3; k++)
+            al.el_org[i][k] = dot3(d, ax[k]) / s;
+        al.el_r2[i] /= s * s;
+    }
 
     int any_near = 0, any_in = 0;
     for (int part = 0; part < m->numbodyparts; part++) {
@@ -137,19 +161,14 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
                 any_near = 1;
             }
         }
-        for (int i = sub->first_norm; i < sub->first_norm + sub->numnorms; i++) {
-            float d = dot3(sm->pose.norms[i], lv), l = ambient_rows;
-            if (d < 0)
-                l += shade_rows * d;
-            sm->nlight[i] = l < 0 ? 0 : l;
-        }
+        for (int i = sub->first_norm; i < sub->first_norm + sub->numnorms; i++)
+            sm->nlight[i] = r_hl_studio_illum(&al, sm->pose.norms[i], 0);
     }
     if (!any_in)
         return;
 
-    // flat-shaded meshes: the ambient light and 0.8 of the shade, whatever the normal (the engine's rule)
-    float flat_l = ambient_rows - 0.8f * shade_rows;
-    flat_l = flat_l < 0 ? 0 : flat_l;
+    // flat-shaded meshes: the ambient light and 0.8 of the shade, whatever the normal; fullbright 255
+    const float flat_illum = r_hl_studio_illum(&al, lv, STUDIO_NF_FLATSHADE);
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, job->colormap,
                        D_LIT, job->mode_table, 0};
     // additive meshes after the others: they are seen through and write no depth
@@ -193,19 +212,19 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
                         q[k] = sm->proj[c[k].vert];
                         q[k].s = cs[k];
                         q[k].t = ct[k];
-                        q[k].l = bright ? 32.0f : flat ? flat_l : sm->nlight[c[k].norm];
+                        q[k].l = corner_row(sm, &al, &c[k], bright, flat, flat_illum);
                     }
-                    // studio strips wind the other way round from alias triangles
-                    if (d_poly_area2(&q[0], &q[1], &q[2]) >= 0)
+                    // studio triangles face the eye when they wind as alias triangles do
+                    if (d_poly_area2(&q[0], &q[1], &q[2]) <= 0)
                         continue;
                     d_poly_triangle(&ctx, &q[0], &q[1], &q[2]);
                 } else {
                     r_cvert_t q[3];
                     for (int k = 0; k < 3; k++) {
-                        q[2 - k] = sm->view[c[k].vert];
-                        q[2 - k].s = cs[k];
-                        q[2 - k].t = ct[k];
-                        q[2 - k].l = bright ? 32.0f : flat ? flat_l : sm->nlight[c[k].norm];
+                        q[k] = sm->view[c[k].vert];
+                        q[k].s = cs[k];
+                        q[k].t = ct[k];
+                        q[k].l = corner_row(sm, &al, &c[k], bright, flat, flat_illum);
                     }
                     r_draw_poly(v, &ctx, q, 3, 1);
                 }
@@ -276,12 +295,11 @@ int r_studio_attachment(r_studio_model_t *sm, const r_studio_job_t *job, int n, 
 
 // ---- entities -------------------------------------------------------------------------------
 
-static void light_job(r_studio_job_t *job, int light)
+// The engine's light at the model's origin (r_hllight.c); `light` (Quake's scale) stands in for
+// the world's when the view has none.
+static void light_job(const r_view_t *v, r_studio_job_t *job, int light)
 {
-    job->ambient = light > 128 ? 128 : light;
-    job->shade = light;
-    if (job->ambient + job->shade > 192)
-        job->shade = 192 - job->ambient;
+    r_hl_model_light(v, job->origin, light, &job->light);
 }
 
 // The job of an entity's state (its controllers with the mouth shut); 0 when nothing is drawn.
@@ -335,7 +353,7 @@ void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, 
         return;
     job.mode_table = mode_table;
     job.colormap = v->colormap;
-    light_job(&job, light);
+    light_job(v, &job, light);
     r_studio_draw(v, sm, &job);
 }
 
@@ -391,7 +409,7 @@ void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, int b
     job.axes = (const vec3_t *)axes;
     memcpy(job.origin, v->vieworg, sizeof(vec3_t));
     job.colormap = v->colormap;
-    light_job(&job, light < 24 ? 24 : light);   // always some light on the weapon
+    light_job(v, &job, light);   // at the eye, as the engine lights its view entity
     r_studio_draw(v, sm, &job);
 }
 
@@ -613,6 +631,6 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
     if (!r_sphere_visible(v, org, seq_radius(m, job.seq) * job.scale))
         return;
     job.colormap = v->colormap;
-    light_job(&job, light);
+    light_job(v, &job, light);
     r_studio_draw(v, sm, &job);
 }

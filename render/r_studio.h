@@ -8,6 +8,7 @@
 
 #include "../assets/studio.h"
 #include "../engine/vfs.h"
+#include "r_hllight.h"
 #include "r_mlocal.h"
 
 typedef struct r_studio_model_s {
@@ -15,7 +16,7 @@ typedef struct r_studio_model_s {
     studio_pose_t pose;
     r_cvert_t *view;        // numverts: view-space positions
     d_vert_t *proj;         // numverts: projected (where view z >= R_NEAR_Z)
-    float *nlight;          // numnorms: light row per normal
+    float *nlight;          // numnorms: illumination 0..255 per normal (the engine's R_StudioLighting)
     float (*chrome)[2][3];  // numbones: the chrome s (right) and t (up) directions in model space
     uint8_t has_chrome;     // a texture is STUDIO_NF_CHROME: chrome directions are made per draw
     uint8_t flat;           // texel of the stand-in texture of models without textures
@@ -39,7 +40,7 @@ typedef struct {
     const vec3_t *axes;        // if set: forward, right, up used instead of angles (view model)
     float scale;               // 0 = 1
     const uint8_t *colormap;
-    int ambient, shade;        // 0..255, as r_alias_job_t
+    r_hl_alight_t light;       // the engine's model light (r_hllight.h: r_hl_model_light)
     const uint8_t *mode_table; // GoldSrc render mode's table (r_hl_studio_blend), NULL = opaque
 } r_studio_job_t;
 
@@ -53,7 +54,9 @@ int r_studio_attachment(r_studio_model_t *sm, const r_studio_job_t *job, int n, 
 void r_studio_chrome_dirs(const float bone_world[3], const float vieworg[3], const float vright[3],
                           float right[3], float up[3]);
 void r_studio_chrome_texel(const float normal[3], const float right[3], const float up[3], float *s, float *t);
-// An entity: frame from the state's animtime on the game's clock `anim_clock`, light at its origin.
+// An entity: frame from the state's animtime on the game's clock `anim_clock`, lit by the engine's
+// rules at its origin (r_hl_model_light; `light`, Quake's 0..255 scale, stands in for the world's
+// light when the view has none, as in the model tests). The same for the view model and players.
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
                      const entity_state_t *s, double anim_clock, int light);
 // Its attachment n in world space, posed as r_studio_entity would draw it.

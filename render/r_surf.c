@@ -119,6 +119,29 @@ static R_ALWAYS_INLINE void build_blocks(uint8_t *dst, int cw, const uint8_t *te
     }
 }
 
+// The texels of a surface: the texture lit through the colormap (Quake's and Quake II's rule).
+static void build_surface(renderer_t *r, const r_surfctx_t *ctx, int mip, uint8_t *dst, int cw)
+{
+    const bsp_face_t *f = ctx->face;
+    int smax = (f->extents[0] >> 4) + 1, tmax = (f->extents[1] >> 4) + 1;
+    build_lights(r, ctx, smax, tmax);
+    const bsp_texture_t *tex = &r->bsp->textures[ctx->texture];
+    const uint8_t *texels = r->bsp->texels + tex->offsets[mip];
+    int tw = tex->width >> mip, th = tex->height >> mip;
+    int s0 = (f->texturemins[0] >> mip) % tw, t0 = (f->texturemins[1] >> mip) % th;
+    if (s0 < 0) s0 += tw;
+    if (t0 < 0) t0 += th;
+    const uint8_t *cmap = r->pal.colormap;
+    const int32_t *bl = r->blocklights;
+    // The block size as a constant in each case, so the compiler can unroll the texel loop.
+    switch (mip) {
+    case 0: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 16, 4); break;
+    case 1: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 8, 3); break;
+    case 2: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 4, 2); break;
+    default: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 2, 1); break;
+    }
+}
+
 const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
 {
     const bsp_face_t *f = ctx->face;
@@ -151,23 +174,7 @@ const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
     for (int s = 0; s < BSP_MAXSTYLES; s++)
         c->lightvals[s] = f->styles[s] != 255 ? r->lightstyles[f->styles[s]] : 0;
     uint8_t *dst = (uint8_t *)(c + 1);
-
-    int smax = (f->extents[0] >> 4) + 1, tmax = (f->extents[1] >> 4) + 1;
-    build_lights(r, ctx, smax, tmax);
-    const bsp_texture_t *tex = &r->bsp->textures[ctx->texture];
-    const uint8_t *texels = r->bsp->texels + tex->offsets[mip];
-    int tw = tex->width >> mip, th = tex->height >> mip;
-    int s0 = (f->texturemins[0] >> mip) % tw, t0 = (f->texturemins[1] >> mip) % th;
-    if (s0 < 0) s0 += tw;
-    if (t0 < 0) t0 += th;
-    const uint8_t *cmap = r->pal.colormap;
-    const int32_t *bl = r->blocklights;
-    // The block size as a constant in each case, so the compiler can unroll the texel loop.
-    switch (mip) {
-    case 0: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 16, 4); break;
-    case 1: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 8, 3); break;
-    case 2: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 4, 2); break;
-    default: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 2, 1); break;
-    }
+    if (!r_hl_surface(r, ctx, mip, dst, cw))   // GoldSrc: coloured light, dithered (r_hllight.c)
+        build_surface(r, ctx, mip, dst, cw);     // the others: the light through the colormap
     return c;
 }

@@ -30,6 +30,8 @@ typedef struct {
     float decay;      // radius lost per second
     float minlight;
     int color;        // palette index tint, or -1 for white
+    uint32_t rgb;     // GoldSrc: 0x1RRGGBB for a coloured light (TE_DLIGHT), 0 = white
+    int elight;       // GoldSrc: an entity light (TE_ELIGHT): lights studio models only, not surfaces
 } r_dlight_t;
 
 typedef struct {

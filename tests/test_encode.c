@@ -207,6 +207,29 @@ static void test_export_threads(void **state)
     export_same("forsaken sample", args);
 }
 
+// timedemo --threads 3 draws every server frame once between its threads: the same count
+// as one thread (and as info's frames).
+static void test_timedemo_threads(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    int st;
+    long long frames[2];
+    for (int t = 0; t < 2; t++) {
+        snprintf(cmd, sizeof cmd, "%s timedemo --json --threads %d --size 160x100 --basedir build/builtin "
+                 "build/builtin/id1/demos/builtin.dem", tu_bin(), t ? 3 : 1);
+        char *out = tu_run(cmd, &st);
+        assert_int_equal(st, 0);
+        assert_int_equal(tu_json_int(out, "frames", &frames[t]), 0);
+        long long th;
+        assert_int_equal(tu_json_int(out, "threads", &th), 0);
+        assert_int_equal(th, t ? 3 : 1);
+        free(out);
+    }
+    assert_true(frames[0] > 100);
+    assert_int_equal(frames[1], frames[0]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -215,6 +238,7 @@ int main(void)
         cmocka_unit_test(test_threads_same_bytes),
         cmocka_unit_test(test_failure_reported),
         cmocka_unit_test(test_export_threads),
+        cmocka_unit_test(test_timedemo_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

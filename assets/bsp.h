@@ -142,4 +142,19 @@ int bsp_point_leaf(const bsp_t *b, const vec3_t p);
 // when the leaf has no vis data). Leaf 0 (the outside) sees everything.
 void bsp_leaf_pvs(const bsp_t *b, int leaf, uint8_t *out, size_t outsize);
 
+// A line through the tree of `headnode` (the world: models[0].headnode), Quake's point
+// trace: the first crossing from an open leaf into a solid one (BSP_CONTENTS_SOLID).
+typedef struct {
+    float fraction;              // 0..1 of start -> end where it stopped (1: nothing hit)
+    vec3_t endpos;               // that point, 1/32 unit short of the wall
+    vec3_t normal;               // the hit plane's normal, facing the start
+    int plane;                   // the hit plane (-1 none)
+    int node;                    // the node whose plane it is (-1 none)
+    int face;                    // the face there holding the hit point, -1 when none does
+    int startsolid, allsolid;    // the start lies in a solid leaf / the whole segment does
+} bsp_trace_t;
+// 1 when it hit something. Bad arguments (a head node out of range, non-finite
+// points) give fraction 1 and 0.
+int bsp_trace(const bsp_t *b, int headnode, const vec3_t start, const vec3_t end, bsp_trace_t *tr);
+
 #endif

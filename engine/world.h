@@ -45,6 +45,8 @@ typedef float vec3_t[3];
 #define WORLD_TEXT_ARENA     32768    // per-frame text of events
 #define WORLD_NAME_LEN       64       // MAX_QPATH of every game
 #define WORLD_STYLE_LEN      64
+#define WORLD_MAX_DECALS     512      // GoldSrc MAX_DECALS: decal names a server can precache
+#define WORLD_DECAL_NAME_LEN 16       // a WAD lump name
 
 typedef enum {
     GAME_NONE = 0,
@@ -331,6 +333,10 @@ typedef struct world_s {
     float sky_rotate;                 // Quake II CS_SKYROTATE: the sky box turns this many degrees a second
     vec3_t sky_axis;                  //   about this axis (CS_SKYAXIS)
     char item_names[WORLD_MAX_ITEMS][WORLD_NAME_LEN];   // Quake II CS_ITEMS: the HUD's pickup string
+    // GoldSrc: the decal of each index the temp entities name ("{shot1"; svc_resourcelist's
+    // decal resources, svc_decalname); "" unknown
+    char decal_names[WORLD_MAX_DECALS][WORLD_DECAL_NAME_LEN];
+    uint32_t decals_seq;              // bumped when a decal name changes
 
     world_player_t players[WORLD_MAX_PLAYERS];
 
@@ -373,6 +379,7 @@ int world_add_static_sound(world_t *w, const world_static_sound_t *s);
 int world_set_model(world_t *w, int index, const char *name);
 int world_set_sound(world_t *w, int index, const char *name);
 int world_set_image(world_t *w, int index, const char *name);
+int world_set_decal(world_t *w, int index, const char *name);
 
 // Queue an event; returns a pointer into the world's array or NULL when full.
 world_event_t *world_add_event(world_t *w, world_event_type_t type);

@@ -839,6 +839,9 @@ static int resource_list(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         } else if (type == 0) {
             sounds++;
             world_set_sound(w, index, name);
+        } else if (type == 3 && world_set_decal(w, index, name) < 0) {
+            log_warn("goldsrc: offset %zu: expected a decal resource index 0..%d, got %d (ignored)", at,
+                     WORLD_MAX_DECALS - 1, index);
         }
     }
     // consistency list: files the client must check
@@ -1448,6 +1451,7 @@ static int parse_message(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         msg_string(m, str, sizeof(str));
         d_int(s, "index", i);
         d_str(s, "name", str);
+        world_set_decal(w, i, str);   // a byte: always in range
         break;
     }
     case SVC_ROOMTYPE:

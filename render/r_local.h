@@ -133,6 +133,10 @@ struct renderer_s {
     const uint8_t *draw_table;   // R_DRAW_TABLE / R_DRAW_COLOR: the blend table
     int draw_color;              // R_DRAW_COLOR: the palette index blended
     r_hlmodes_t *hl;             // GoldSrc levels: blend tables from the level palette (else NULL)
+    struct r_hldecal_s *hldecal; // GoldSrc levels: decals (r_hldecal.c), else NULL
+    // Called by r_surf_get after it built a surface (texture x light in pixels, r->blocklights
+    // still the face's light): a game's marks on the face (GoldSrc decals); NULL none
+    void (*surf_overlay)(renderer_t *r, const r_surfctx_t *ctx, uint8_t *pixels, int width, int height, int mip);
     int *node_visframe;
     int *leaf_visframe;
     uint8_t *pvs;

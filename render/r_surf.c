@@ -169,5 +169,7 @@ const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
     case 2: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 4, 2); break;
     default: build_blocks(dst, cw, texels, tw, th, s0, t0, bl, smax, tmax, cmap, 2, 1); break;
     }
+    if (r->surf_overlay)
+        r->surf_overlay(r, ctx, dst, cw, ch, mip);
     return c;
 }

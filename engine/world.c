@@ -75,6 +75,7 @@ void world_new_level(world_t *w)
     memset(w->item_names, 0, sizeof(w->item_names));
     memset(w->decal_names, 0, sizeof(w->decal_names));
     w->decals_seq++;
+    w->decal_log_count = 0;
     memset(&w->view, 0, sizeof(w->view));
     w->view.entity = -1;
     w->view.fov = 90.0f;
@@ -216,6 +217,14 @@ int world_set_decal(world_t *w, int index, const char *name)
         w->decals_seq++;
     }
     return 0;
+}
+
+world_decal_t *world_add_decal(world_t *w)
+{
+    world_decal_t *d = &w->decal_log[w->decal_log_count++ % WORLD_MAX_DECAL_LOG];
+    memset(d, 0, sizeof *d);
+    d->time = w->time;
+    return d;
 }
 
 world_event_t *world_add_event(world_t *w, world_event_type_t type)

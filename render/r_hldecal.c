@@ -33,6 +33,7 @@ typedef struct {
     float s, t;                      // the decal's centre in the face's texture space (mip-0 texels)
     double time;                     // demo time placed
     int permanent;                   // the level's own (infodecal, TE_BSPDECAL): never reused
+    int map;                         // placed from the map's entities (kept over seeks)
 } decal_t;
 
 struct r_hldecal_s {
@@ -47,8 +48,8 @@ struct r_hldecal_s {
     decal_t pool[HLDECAL_MAX];
     int next;                        // the slot tried next (the oldest)
     int count;
-    double rollback;                 // after a seek: decals newer than this go (< 0: none)
-    uint32_t tracer_count[WORLD_MAX_PLAYERS + 1];   // the mp5's tracers, a count a player
+    uint32_t applied;                // the world's decal log entries placed so far
+    int replay;                      // after a seek: place the log's decals again
     int warned;                      // bit flags: warnings given once a level
 };
 
@@ -78,37 +79,23 @@ static int find_tex(renderer_t *r, r_hldecal_t *d, const char *name)
         if (!d->have_wad[k])
             continue;
         const wad_lump_t *l = wad_find(&d->wad[k], name);
-        size_t size = 0;
-        const uint8_t *p = l ? wad_lump_data(&d->wad[k], l, &size) : NULL;
-        if (!p)
+        if (!l)
             continue;
-        // miptex: name[16], width, height, 4 mip offsets; the mips; a 2-byte colour count and the palette
-        int bad = size < 40;
-        int w = bad ? 0 : (int)(p[16] | p[17] << 8 | p[18] << 16 | (uint32_t)p[19] << 24);
-        int h = bad ? 0 : (int)(p[20] | p[21] << 8 | p[22] << 16 | (uint32_t)p[23] << 24);
-        bad |= w < 8 || h < 8 || w > 1024 || h > 1024;
-        dtex_t *t = &d->tex[d->num_tex];
-        size_t end = 0;
-        for (int m = 0; m < BSP_MIPLEVELS && !bad; m++) {
-            size_t ofs = (size_t)(p[24 + 4 * m] | p[25 + 4 * m] << 8 | p[26 + 4 * m] << 16 | (uint32_t)p[27 + 4 * m] << 24);
-            size_t n = (size_t)(w >> m) * (size_t)(h >> m);
-            if (ofs < 40 || ofs > size || n > size - ofs) {
-                bad = 1;
-                break;
-            }
-            t->mips[m] = p + ofs;
-            if (ofs + n > end)
-                end = ofs + n;
-        }
-        size_t ncol = !bad && end + 2 <= size ? (size_t)(p[end] | p[end + 1] << 8) : 0;
-        if (bad || ncol < 1 || ncol > 256 || end + 2 + ncol * 3 > size) {
-            char what[96];
-            snprintf(what, sizeof what, "%s in %s", name, k == WAD_DECALS ? "decals.wad" : "tempdecal.wad");
-            warn_once(d, W_WAD, "%s: expected a miptex with 4 mip levels and a palette in its %d bytes: ignored",
-                      what, (int)size);
+        wad_miptex_t mt;
+        char err[192];
+        if (wad_lump_miptex(&d->wad[k], l, &mt, err, sizeof err) < 0) {
+            if (!(d->warned & W_WAD))
+                log_warn("goldsrc decals: %s: %s: ignored (further ones not reported)",
+                         k == WAD_DECALS ? "decals.wad" : "tempdecal.wad", err);
+            d->warned |= W_WAD;
             return -1;
         }
-        memcpy(t->rgb, p + end + 2 + (ncol - 1) * 3, 3);
+        dtex_t *t = &d->tex[d->num_tex];
+        for (int m = 0; m < BSP_MIPLEVELS; m++)
+            t->mips[m] = mt.mips[m];
+        // a '{' decal's colour: its palette's last entry (the texels are coverage)
+        memcpy(t->rgb, mt.palette + (mt.colours - 1) * 3, 3);
+        int w = mt.width, h = mt.height;
         t->color = pal_nearest(r->pal.palette, 255, t->rgb[0], t->rgb[1], t->rgb[2]);
         snprintf(t->name, sizeof t->name, "%s", name);
         t->w = w;
@@ -158,7 +145,8 @@ static int take_slot(renderer_t *r, r_hldecal_t *d)
     return -1;
 }
 
-static void add_to_face(renderer_t *r, r_hldecal_t *d, int face, int tex, float s, float t, double time, int perm)
+static void add_to_face(renderer_t *r, r_hldecal_t *d, int face, int tex, float s, float t, double time, int perm,
+                        int map)
 {
     if (perm) {
         // the level's own decal sent again (an infodecal placed from the map and its
@@ -179,6 +167,7 @@ static void add_to_face(renderer_t *r, r_hldecal_t *d, int face, int tex, float 
     dc->t = t;
     dc->time = time;
     dc->permanent = perm;
+    dc->map = map;
     dc->next = d->face_head[face];
     d->face_head[face] = k;
     d->count++;
@@ -194,7 +183,7 @@ typedef struct {
     vec3_t pos;                      // in the model's space
     float size;                      // half the picture's larger side: how far from a plane it reaches
     double time;
-    int permanent;
+    int permanent, map;
     int placed;
 } shoot_t;
 
@@ -225,7 +214,7 @@ static void shoot_faces(shoot_t *s, const bsp_node_t *nd)
             dt + (float)t->h * 0.5f <= (float)f->texturemins[1] ||
             dt - (float)t->h * 0.5f >= (float)(f->texturemins[1] + f->extents[1]))
             continue;
-        add_to_face(s->r, s->d, fi, s->tex, ds, dt, s->time, s->permanent);
+        add_to_face(s->r, s->d, fi, s->tex, ds, dt, s->time, s->permanent, s->map);
         s->placed++;
     }
 }
@@ -269,7 +258,7 @@ int r_hldecal_place(renderer_t *r, const char *name, const vec3_t pos, int model
         return -1;
     if (model < 0 || model >= r->bsp->num_models || !valid_pos(pos) || (org && !valid_pos(org)))
         return 0;
-    shoot_t s = { r, d, tex, { pos[0], pos[1], pos[2] }, 0, time, permanent, 0 };
+    shoot_t s = { r, d, tex, { pos[0], pos[1], pos[2] }, 0, time, permanent > 0, permanent > 1, 0 };
     if (org)
         for (int k = 0; k < 3; k++)
             s.pos[k] -= org[k];   // brush entities: the model's own space (their angles are not applied)
@@ -347,10 +336,11 @@ void r_hldecal_surface(renderer_t *r, const r_surfctx_t *ctx, uint8_t *pixels, i
 
 // ---- life cycle ----------------------------------------------------------------------------
 
-static void reset_pool(renderer_t *r, r_hldecal_t *d, int keep_permanent)
+// Every decal the demo placed goes (the map's own stay).
+static void reset_pool(renderer_t *r, r_hldecal_t *d)
 {
     for (int k = 0; k < HLDECAL_MAX; k++)
-        if (d->pool[k].face >= 0 && !(keep_permanent && d->pool[k].permanent))
+        if (d->pool[k].face >= 0 && !d->pool[k].map)
             unlink_decal(r, d, k);
 }
 
@@ -415,7 +405,7 @@ static int place_infodecals(renderer_t *r)
         vec3_t o;
         if (strcmp(cls, "infodecal") || named || !tex[0] || sscanf(origin, "%f %f %f", &o[0], &o[1], &o[2]) != 3)
             continue;
-        int n = r_hldecal_place(r, tex, o, 0, NULL, -1, 1);
+        int n = r_hldecal_place(r, tex, o, 0, NULL, -1, 2);
         if (n < 0)
             missing++;
         placed += n > 0;
@@ -451,8 +441,8 @@ void r_hldecal_load_level(renderer_t *r, vfs_t *fs, const world_t *w)
     d->count = 0;
     d->next = 0;
     d->warned = 0;
-    d->rollback = -1;
-    memset(d->tracer_count, 0, sizeof d->tracer_count);
+    d->applied = 0;
+    d->replay = 0;
     d->num_faces = r->bsp->num_faces;
     d->bsp = r->bsp;
     static const char *const names[NUM_WADS] = { "decals.wad", "tempdecal.wad" };
@@ -481,10 +471,10 @@ void r_hldecal_clear(renderer_t *r, int from_start)
     r_hldecal_t *d = r->hldecal;
     if (!d || !d->face_head)
         return;
-    if (from_start)
-        reset_pool(r, d, 1);
-    else
-        d->rollback = 1e300;   // the next frame's time says which go
+    (void)from_start;   // either way the world's log says what is on the walls
+    reset_pool(r, d);
+    d->applied = 0;
+    d->replay = 1;
 }
 
 // ---- the demo's decals -------------------------------------------------------------------
@@ -497,70 +487,57 @@ static float frand(uint32_t *x, float lo, float hi)
     return lo + (hi - lo) * (float)(*x & 0xffff) / 65535.0f;
 }
 
-// The brush model of entity `ent` (0: the world) and where it stands; -1 when it is none.
-static int entity_model(renderer_t *r, r_hldecal_t *d, const world_t *w, int ent, const float **org)
+// The brush model of entity `ent` (0: the world); -1 when it is none.
+static int entity_model(renderer_t *r, r_hldecal_t *d, const world_t *w, int ent)
 {
-    *org = NULL;
     if (ent == 0)
         return 0;
     if (ent < 0 || ent >= w->num_entities || !w->entities) {
         warn_once(d, W_ENTITY, "a decal on entity %s%d, which does not exist: ignored", "", ent);
         return -1;
     }
-    const world_entity_t *e = &w->entities[ent];
-    int mi = e->cur.modelindex;
+    int mi = w->entities[ent].cur.modelindex;
     const char *name = mi > 0 && mi < w->num_models ? w->models[mi] : "";
     int sub = name[0] == '*' ? atoi(name + 1) : -1;
     if (sub <= 0 || sub >= r->bsp->num_models) {
         warn_once(d, W_ENTITY, "a decal on entity %s%d, which is not a brush model: ignored", "", ent);
         return -1;
     }
-    *org = e->cur.origin;
     return sub;
 }
 
-static void te_decal(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_fx_event_t *fx)
+// A decal temp entity (the decoder's layouts: docs/goldsrc.md).
+static void te_decal(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *l)
 {
-    int t = fx->raw_type, index = -1, ent = 0, model = -1;
-    const char *name = NULL;
-    switch (t) {
-    case 13: index = fx->args[0]; ent = fx->args[1]; model = ent ? fx->args[2] : 0; break;   // TE_BSPDECAL
-    case 104: index = fx->args[0]; ent = fx->args[1]; break;                                  // TE_DECAL
-    case 118: index = fx->args[0] + 256; ent = fx->args[1]; break;                            // TE_DECALHIGH
-    case 116: index = fx->args[0]; break;                                                     // TE_WORLDDECAL
-    case 117: index = fx->args[0] + 256; break;                                               // TE_WORLDDECALHIGH
-    case 109: ent = fx->args[0]; index = fx->args[1]; break;                                  // TE_GUNSHOTDECAL
-    case 112: ent = fx->args[1]; name = "LOGO"; break;   // TE_PLAYERDECAL: the spray (tempdecal.wad's)
-    default: return;
-    }
-    if (!valid_pos(fx->origin)) {
+    int t = l->te, model;
+    const char *name;
+    if (!valid_pos(l->pos)) {
         warn_once(d, W_POS, "a decal temp entity (%s%d) at a position outside the world: ignored", "TE ", t);
         return;
     }
-    if (!name) {
-        if (index < 0 || index >= WORLD_MAX_DECALS || !w->decal_names[index][0]) {
-            warn_once(d, W_INDEX, "a decal temp entity names decal %s%d, which the demo never named: ignored", "",
-                      index);
-            return;
-        }
-        name = w->decal_names[index];
-    }
-    const float *org = NULL;
-    if (t == 13 && ent) {
-        // TE_BSPDECAL names the model itself
-        const char *mn = model > 0 && model < w->num_models ? w->models[model] : "";
-        model = mn[0] == '*' ? atoi(mn + 1) : -1;
-        if (model <= 0 || model >= r->bsp->num_models || ent >= w->num_entities || ent < 0 || !w->entities) {
-            warn_once(d, W_BSPDECAL, "TE_BSPDECAL on entity %s%d without a brush model: ignored", "", ent);
-            return;
-        }
-        org = w->entities[ent].cur.origin;
+    if (t == 112) {
+        name = "LOGO";   // TE_PLAYERDECAL: the spray, tempdecal.wad's for every player
+    } else if (l->decal < 0 || l->decal >= WORLD_MAX_DECALS || !w->decal_names[l->decal][0]) {
+        warn_once(d, W_INDEX, "a decal temp entity names decal %s%d, which the demo never named: ignored", "",
+                  l->decal);
+        return;
     } else {
-        model = entity_model(r, d, w, ent, &org);
+        name = w->decal_names[l->decal];
+    }
+    if (t == 13 && l->entity) {
+        // TE_BSPDECAL names the model itself
+        const char *mn = l->model > 0 && l->model < w->num_models ? w->models[l->model] : "";
+        model = mn[0] == '*' ? atoi(mn + 1) : -1;
+        if (model <= 0 || model >= r->bsp->num_models) {
+            warn_once(d, W_BSPDECAL, "TE_BSPDECAL on entity %s%d without a brush model: ignored", "", l->entity);
+            return;
+        }
+    } else {
+        model = entity_model(r, d, w, l->entity);
         if (model < 0)
             return;
     }
-    if (r_hldecal_place(r, name, fx->origin, model, org, w->time, t == 13) < 0)
+    if (r_hldecal_place(r, name, l->pos, model, model ? l->ent_origin : NULL, l->time, t == 13) < 0)
         warn_once(d, W_NAME, "decal %s (TE %d) is in no decal WAD: not drawn", name, t);
 }
 
@@ -630,34 +607,27 @@ static const bullet_rule_t bullets[] = {
     { "mp5n", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
 };
 
-static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_game_event_t *e)
+static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
 {
-    if (e->name >= WORLD_TEXT_ARENA)
-        return;
-    const char *script = w->text_arena + e->name;
-    const char *base = strrchr(script, '/');
-    base = base ? base + 1 : script;
-    size_t len = strcspn(base, ".");
     const bullet_rule_t *rule = NULL;
     for (size_t i = 0; i < sizeof bullets / sizeof bullets[0]; i++)
-        if (strlen(bullets[i].name) == len && !strncmp(bullets[i].name, base, len))
+        if (!strcmp(bullets[i].name, e->script))
             rule = &bullets[i];
     if (!rule)
         return;
-    // the gun: the eye (EV_GetGunPosition: origin + view height, 28 standing, 12 ducked).
-    // The recording player's own events come without origin and angles: the demo's view
+    // the gun (EV_GetGunPosition): origin + view height, 28 standing, 12 ducked; the
+    // recording player's own: its real view height (EV_LocalPlayerViewheight), from the
+    // demo's eye (Counter-Strike's is 17). Its events may come without origin and angles:
+    // then the demo's eye and view angles
     vec3_t src, ang;
-    int zero = e->origin[0] == 0 && e->origin[1] == 0 && e->origin[2] == 0;
-    if (e->local && zero) {
-        memcpy(src, w->view.origin, sizeof src);
-        memcpy(ang, w->view.angles, sizeof ang);
+    int zero = e->pos[0] == 0 && e->pos[1] == 0 && e->pos[2] == 0;
+    if (e->local && zero && e->eye_valid) {
+        memcpy(src, e->eye, sizeof src);
+        memcpy(ang, e->eye_angles, sizeof ang);
     } else {
-        memcpy(src, e->origin, sizeof src);
-        float vh = e->ducking ? 12.0f : 28.0f;
-        // the recording player's own: its real view height (EV_LocalPlayerViewheight), from the
-        // demo's eye; Counter-Strike's is 17, not Half-Life's 28
-        float eye = w->view.origin[2] - e->origin[2];
-        if (e->local && w->view.origin_valid && eye > 0 && eye < 64)
+        memcpy(src, e->pos, sizeof src);
+        float vh = e->ducking ? 12.0f : 28.0f, eye = e->eye[2] - e->pos[2];
+        if (e->local && e->eye_valid && eye > 0 && eye < 64)
             vh = eye;
         src[2] += vh;
         memcpy(ang, e->angles, sizeof ang);
@@ -686,15 +656,13 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
             sx = isfinite(e->fparam[0]) ? e->fparam[0] : 0;
             sy = isfinite(e->fparam[1]) ? e->fparam[1] : 0;
         }
+        // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted
+        // a player) leave no decal
+        if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0)
+            continue;
         vec3_t end;
         for (int k = 0; k < 3; k++)
             end[k] = src[k] + rule->range * (fwd[k] + sx * right[k] + sy * up[k]);
-        if (rule->tracer_freq) {
-            // EV_HLDM_CheckTracer: the shots that draw a tracer leave no decal
-            int ent = e->entity > 0 && e->entity <= WORLD_MAX_PLAYERS ? e->entity : 0;
-            if (d->tracer_count[ent]++ % (uint32_t)rule->tracer_freq == 0)
-                continue;
-        }
         bsp_trace_t tr;
         const float *org;
         int model = trace_all(r, w, src, end, &tr, &org);
@@ -702,7 +670,7 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
             continue;
         char name[24];
         snprintf(name, sizeof name, "{shot%d", (int)frand(&x, 0, 4.999f) + 1);   // RandomLong(0, 4) + 1
-        if (r_hldecal_place(r, name, tr.endpos, model, org, w->time, 0) < 0)
+        if (r_hldecal_place(r, name, tr.endpos, model, org, e->time, 0) < 0)
             warn_once(d, W_NAME, "decal %s (%d) is in no decal WAD: not drawn", name, shot);
     }
 }
@@ -712,20 +680,24 @@ void r_hldecal_frame(renderer_t *r, const world_t *w)
     r_hldecal_t *d = r->hldecal;
     if (!d || !r->bsp || r->bsp != d->bsp)
         return;
-    if (d->rollback > 0) {
-        // after a seek back: what was placed after this frame's time did not happen yet
-        for (int k = 0; k < HLDECAL_MAX; k++)
-            if (d->pool[k].face >= 0 && !d->pool[k].permanent && d->pool[k].time > w->time)
-                unlink_decal(r, d, k);
-        d->rollback = -1;
+    uint32_t count = w->decal_log_count;
+    if (count < d->applied || d->replay) {
+        // a seek: the world's log is the decals of playing up to here; place them again
+        reset_pool(r, d);
+        d->applied = 0;
+        d->replay = 0;
     }
-    for (int i = 0; i < w->num_events; i++) {
-        const world_event_t *ev = &w->events[i];
-        if (ev->type == EV_TEMPENT)
-            te_decal(r, d, w, &ev->u.fx);
-        else if (ev->type == EV_GAMEEVENT)
-            weapon_event(r, d, w, &ev->u.game);
+    uint32_t from = d->applied;
+    if (count - from > WORLD_MAX_DECAL_LOG)
+        from = count - WORLD_MAX_DECAL_LOG;   // older ones left the ring (and most the pool)
+    for (uint32_t i = from; i < count; i++) {
+        const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
+        if (l->te)
+            te_decal(r, d, w, l);
+        else
+            weapon_event(r, d, w, l);
     }
+    d->applied = count;
 }
 
 int r_hldecal_count(const renderer_t *r) { return r->hldecal ? r->hldecal->count : 0; }

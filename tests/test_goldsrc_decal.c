@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "assets/bsp.h"
+#include "assets/wad.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
@@ -72,13 +73,21 @@ static int decal_index(const world_t *w, const char *name)
     return -1;
 }
 
-static world_fx_event_t *tempent(world_t *w, int type, const float *pos)
+// A decal temp entity as the decoder logs it (formats/goldsrc.c: the level's decal log).
+static world_decal_t *tempent(world_t *w, int type, const float *pos)
 {
-    world_event_t *ev = world_add_event(w, EV_TEMPENT);
-    assert_non_null(ev);
-    ev->u.fx.raw_type = type;
-    memcpy(ev->u.fx.origin, pos, sizeof(vec3_t));
-    return &ev->u.fx;
+    world_decal_t *l = world_add_decal(w);
+    l->te = type;
+    memcpy(l->pos, pos, sizeof(vec3_t));
+    return l;
+}
+
+// ... on entity `ent`, standing where the world has it now
+static void on_entity(const world_t *w, world_decal_t *l, int ent)
+{
+    l->entity = ent;
+    if (ent > 0 && ent < w->num_entities)
+        memcpy(l->ent_origin, w->entities[ent].cur.origin, sizeof(vec3_t));
 }
 
 // Where the view's line at (yaw + dyaw, pitch + dpitch) meets the world or a brush entity
@@ -186,18 +195,18 @@ static void test_golden_c1a0(void **state)
     vec3_t p;
     int ent = view_hit(w, c.r, 35, 0, p);            // the tunnel's left wall (the world)
     assert_int_equal(ent, 0);
-    world_fx_event_t *e = tempent(w, 104, p);        // TE_DECAL: decal, entity
-    e->args[0] = scorch;
-    e->args[1] = ent;
+    world_decal_t *e = tempent(w, 104, p);           // TE_DECAL: decal, entity
+    e->decal = scorch;
+    on_entity(w, e, ent);
     ent = view_hit(w, c.r, -35, 5, p);               // the right wall
-    e = tempent(w, 118, p);                          // TE_DECALHIGH: decal - 256, entity
-    e->args[0] = blood - 256;
-    e->args[1] = ent;
+    e = tempent(w, 118, p);                          // TE_DECALHIGH (the decoder adds the 256)
+    e->decal = blood;
+    on_entity(w, e, ent);
     ent = view_hit(w, c.r, 0, 0, p);                 // ahead: the tram's front (a brush entity)
     assert_true(ent > 0);
     e = tempent(w, 109, p);                          // TE_GUNSHOTDECAL: entity, decal
-    e->args[0] = ent;
-    e->args[1] = shot;
+    e->decal = shot;
+    on_entity(w, e, ent);
     r_frame(c.r, w);
     int placed = r_hldecal_count(c.r);
     assert_true(placed >= 3);
@@ -270,24 +279,25 @@ static void hostile_frame(void *arg)
     empty_frame(w);
     vec3_t ok;
     view_hit(w, c->r, 0, 0, ok);
-    tempent(w, 116, ok)->args[0] = 300;            // a decal index the demo never named
-    tempent(w, 117, ok)->args[0] = 255;            // TE_WORLDDECALHIGH: 511, never named
-    world_fx_event_t *e = tempent(w, 104, ok);     // TE_DECAL on an entity that does not exist
-    e->args[0] = decal_index(w, "{shot1");
-    e->args[1] = 30000;
+    tempent(w, 116, ok)->decal = 300;              // a decal index the demo never named
+    tempent(w, 117, ok)->decal = 511;              // TE_WORLDDECALHIGH: 511, never named
+    world_decal_t *e = tempent(w, 104, ok);        // TE_DECAL on an entity that does not exist
+    e->decal = decal_index(w, "{shot1");
+    e->entity = 30000;
     e = tempent(w, 104, ok);                       // ... on the player (a studio model)
-    e->args[0] = decal_index(w, "{shot1");
-    e->args[1] = 1;
+    e->decal = decal_index(w, "{shot1");
+    e->entity = 1;
     vec3_t bad = { NAN, 0, 0 }, huge = { 1e9f, 0, 0 };
-    tempent(w, 116, bad)->args[0] = decal_index(w, "{shot1");
-    tempent(w, 116, huge)->args[0] = decal_index(w, "{shot1");
+    tempent(w, 116, bad)->decal = decal_index(w, "{shot1");
+    tempent(w, 116, huge)->decal = decal_index(w, "{shot1");
     e = tempent(w, 13, ok);                        // TE_BSPDECAL naming a model that is not a brush
-    e->args[0] = decal_index(w, "{shot1");
-    e->args[1] = 1;
-    e->args[2] = 1;
+    e->decal = decal_index(w, "{shot1");
+    e->entity = 1;
+    e->model = 1;
     e = tempent(w, 109, ok);                       // TE_GUNSHOTDECAL, negative decal
-    e->args[0] = 0;
-    e->args[1] = -5;
+    e->decal = -5;
+    e = tempent(w, 116, ok);                       // a decal index past the table
+    e->decal = 100000;
     r_frame(c->r, w);
 }
 
@@ -322,28 +332,34 @@ static void test_weapon_event(void **state)
     c1a0_open(&c);
     world_t *w = c.w;
     empty_frame(w);
-    world_event_t *ev = world_add_event(w, EV_GAMEEVENT);
-    memcpy(w->text_arena, "glock1", 7);
-    ev->u.game.name = 0;
-    w->text_used = 7;
-    ev->u.game.entity = 1;
-    ev->u.game.local = 1;
-    ev->u.game.seed = 12345;
+    world_decal_t *ev = world_add_decal(w);          // as the decoder logs a client event
+    snprintf(ev->script, sizeof ev->script, "glock1");
+    ev->entity = 1;
+    ev->local = 1;
+    ev->seed = 12345;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    memcpy(ev->eye_angles, w->view.angles, sizeof ev->eye_angles);
     r_frame(c.r, w);
     assert_true(r_hldecal_count(c.r) >= 1);
     assert_int_equal(r_hldecal_textures(c.r), 1);
     // an event nobody shoots with (the crowbar's miss) leaves none
     int n = r_hldecal_count(c.r);
     empty_frame(w);
-    ev = world_add_event(w, EV_GAMEEVENT);
-    memcpy(w->text_arena, "crowbar", 8);
-    ev->u.game.name = 0;
-    w->text_used = 8;
-    ev->u.game.local = 1;
+    ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "crowbar");
+    ev->local = 1;
     r_frame(c.r, w);
     assert_int_equal(r_hldecal_count(c.r), n);
-    // a seek back to the start drops the demo's decals
+    // a seek: the decals go and come back from the world's log as they were
+    r_clear_transients(c.r, 0);
+    assert_int_equal(r_hldecal_count(c.r), 0);
+    r_frame(c.r, w);
+    assert_int_equal(r_hldecal_count(c.r), n);
+    // a seek back to the start (the world's log empty again): none
+    w->decal_log_count = 0;
     r_clear_transients(c.r, 1);
+    r_frame(c.r, w);
     assert_int_equal(r_hldecal_count(c.r), 0);
     c1a0_close(&c);
 }
@@ -387,9 +403,59 @@ static void test_infodecal(void **state)
     vfs_free(fs);
 }
 
+// decals.wad's miptex lumps as the decals read them, and damaged ones
+static void test_wad_miptex(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size;
+    uint8_t *d = tu_read(tu_data("goldsrc/valve/decals.wad"), &size);
+    assert_non_null(d);
+    wad_t w;
+    char err[256] = "";
+    assert_int_equal(wad_open(&w, d, size, err, sizeof err), 0);
+    assert_int_equal(w.num_lumps, 222);
+    wad_miptex_t mt;
+    assert_int_equal(wad_lump_miptex(&w, wad_find(&w, "{shot1"), &mt, err, sizeof err), 0);
+    assert_int_equal(mt.width, 16);
+    assert_int_equal(mt.height, 16);
+    assert_int_equal(mt.colours, 256);
+    assert_int_equal(mt.mips[0][0], 0);            // the corner: no coverage
+    assert_int_equal(mt.mips[0][8 * 16 + 8], 115); // the hole's middle
+    assert_int_equal(mt.palette[255 * 3], 0);      // black
+    assert_int_equal(wad_lump_miptex(&w, wad_find(&w, "{blood1"), &mt, err, sizeof err), 0);
+    assert_int_equal(mt.width, 48);
+    assert_int_equal(mt.palette[255 * 3], 0x16);   // dark red 160000
+    // every lump of the file reads
+    for (int i = 0; i < w.num_lumps; i++)
+        assert_int_equal(wad_lump_miptex(&w, &w.lumps[i], &mt, err, sizeof err), 0);
+    // a damaged copy: {shot1's mip 3 offset past its lump, its width 0
+    const wad_lump_t *l = wad_find(&w, "{shot1");
+    uint8_t *c = malloc(size);
+    memcpy(c, d, size);
+    c[l->offset + 36] = 0xff;
+    c[l->offset + 37] = 0xff;
+    wad_t w2;
+    assert_int_equal(wad_open(&w2, c, size, err, sizeof err), 0);
+    assert_int_equal(wad_lump_miptex(&w2, wad_find(&w2, "{shot1"), &mt, err, sizeof err), -1);
+    char want[160];
+    snprintf(want, sizeof want, "offset %u: expected mip 3 (4 bytes) inside the %u-byte lump \"{SHOT1\", got offset 65535",
+             l->offset + 36, l->disksize);
+    assert_string_equal(err, want);
+    c[l->offset + 16] = 0;
+    c[l->offset + 17] = 0;
+    assert_int_equal(wad_lump_miptex(&w2, wad_find(&w2, "{shot1"), &mt, err, sizeof err), -1);
+    assert_non_null(strstr(err, "expected a miptex size 8..1024, got 0 x 16"));
+    wad_close(&w2);
+    free(c);
+    wad_close(&w);
+    free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wad_miptex),
         cmocka_unit_test(test_golden_c1a0),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_weapon_event),

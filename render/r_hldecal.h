@@ -2,7 +2,8 @@
 // the surface cache, as GoldSrc's software renderer does
 //
 // Once a level (r_load_level for GoldSrc levels): decals.wad and tempdecal.wad are read and
-// the map's infodecal entities placed. Once a decoded frame (r_frame): the decal temp
+// the map's infodecal entities placed. Once a decoded frame (r_frame): the new entries of the
+// world's decal log (world->decal_log, which the decoder fills): the decal temp
 // entities (TE_BSPDECAL, TE_DECAL, TE_DECALHIGH, TE_WORLDDECAL, TE_WORLDDECALHIGH,
 // TE_GUNSHOTDECAL, TE_PLAYERDECAL) and the bullets of the weapons' client events (a trace
 // from the gun along the event's angles, a "{shot1".."{shot5" where it hits, as the SDK's
@@ -27,14 +28,15 @@ typedef struct r_hldecal_s r_hldecal_t;
 // infodecals. Other games: frees what a GoldSrc level left.
 void r_hldecal_load_level(renderer_t *r, vfs_t *fs, const world_t *w);
 void r_hldecal_free(renderer_t *r);
-// A decoded frame's decal temp entities and weapon events.
+// The world's new decal log entries: decal temp entities and weapon events.
 void r_hldecal_frame(renderer_t *r, const world_t *w);
-// After a seek: from_start drops every decal the demo placed (the level's own stay);
-// otherwise those placed after the world's time go when the next frame comes.
+// After a seek: the demo's decals go, and the next frame places the world's log again.
 void r_hldecal_clear(renderer_t *r, int from_start);
 // Place decal `name` (a lump of the decal WADs) at pos on the brush model `model` (0: the
-// world) whose entity stands at org (NULL: the world's origin). Returns the number of faces
-// it landed on, 0 when it hit none, -1 when the name is not in the WADs.
+// world) whose entity stands at org (NULL: the world's origin). permanent: 0 the demo's,
+// 1 the level's own (TE_BSPDECAL: never reused), 2 the map's (infodecal: also kept over
+// seeks). Returns the number of faces it landed on, 0 when it hit none, -1 when the name
+// is not in the WADs.
 int r_hldecal_place(renderer_t *r, const char *name, const vec3_t pos, int model, const float *org, double time,
                     int permanent);
 // The surface hook: blend the decals of the face into its freshly built surface at mip.

@@ -343,8 +343,18 @@ static void test_weapon_event(void **state)
     r_frame(c.r, w);
     assert_true(r_hldecal_count(c.r) >= 1);
     assert_int_equal(r_hldecal_textures(c.r), 1);
-    // an event nobody shoots with (the crowbar's miss) leaves none
+    // a spray (TE_PLAYERDECAL): tempdecal.wad's LOGO, the second picture
     int n = r_hldecal_count(c.r);
+    vec3_t p;
+    int ent = view_hit(w, c.r, 35, 0, p);
+    world_decal_t *spray = tempent(w, 112, p);
+    spray->decal = 1;   // the player
+    on_entity(w, spray, ent);
+    r_frame(c.r, w);
+    assert_true(r_hldecal_count(c.r) > n);
+    assert_int_equal(r_hldecal_textures(c.r), 2);
+    // an event nobody shoots with (the crowbar's miss) leaves none
+    n = r_hldecal_count(c.r);
     empty_frame(w);
     ev = world_add_decal(w);
     snprintf(ev->script, sizeof ev->script, "crowbar");
@@ -452,6 +462,54 @@ static void test_wad_miptex(void **state)
     free(d);
 }
 
+// The decoder's log: crossfire's ten usp shots (the recording player's, at its eye), and on
+// the renderer's side ten "{shot" decals on the wall ahead.
+static void test_crossfire_log(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data("goldsrc/demos/cstrike_crossfire.dem"), &size);
+    assert_non_null(data);
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    world_t *w = world_create();
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    renderer_t *r = r_create(320, 200);
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    uint32_t seq = 0;
+    while (hl_decoder.read_frame(st, w, &err) > 0) {
+        if (w->level_seq != seq && w->map[0]) {
+            char e[256];
+            r_load_level(r, fs, w, e, sizeof e);
+            seq = w->level_seq;
+        }
+        r_frame(r, w);
+    }
+    assert_int_equal(w->decal_log_count, 10);
+    for (int i = 0; i < 10; i++) {
+        const world_decal_t *l = &w->decal_log[i];
+        assert_string_equal(l->script, "usp");
+        assert_int_equal(l->te, 0);
+        assert_int_equal(l->local, 1);
+        assert_int_equal(l->fired, (uint32_t)i);
+        assert_true(l->eye_valid);
+        // the eye 17 units above the event's origin (Counter-Strike's view height)
+        assert_true(fabsf(l->eye[2] - l->pos[2] - 17.0f) < 0.1f);
+    }
+    // each shot hit the wall 1250 units ahead (plane y = -1632): one decal each
+    assert_int_equal(r_hldecal_count(r), 10);
+    assert_true(r_hldecal_textures(r) >= 1 && r_hldecal_textures(r) <= 5);
+    hl_decoder.close(st);
+    r_destroy(r);
+    free(st);
+    world_free(w);
+    vfs_free(fs);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -460,6 +518,7 @@ int main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_weapon_event),
         cmocka_unit_test(test_infodecal),
+        cmocka_unit_test(test_crossfire_log),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -322,6 +322,20 @@ static void test_hostile(void **state)
     c1a0_close(&c);
 }
 
+// Pixels of the frame (a second after the world's time) whose colour is orange.
+static int orange_pixels(renderer_t *r, const world_t *w)
+{
+    r_render(r, w, w->time + 1);
+    int fw, fh, pitch, n = 0;
+    const uint8_t *px = r_pixels(r, &fw, &fh, &pitch);
+    const uint8_t *pal = r_palette(r);
+    for (int i = 0; i < fw * fh; i++) {
+        const uint8_t *rgb = pal + px[i] * 3;
+        n += rgb[0] > 150 && rgb[0] > rgb[1] + 40 && rgb[2] < 60;
+    }
+    return n;
+}
+
 // The player's own glock shot (an event with no origin: the demo's eye and angles) leaves a
 // "{shot" decal where the view's centre line meets the wall.
 static void test_weapon_event(void **state)
@@ -345,6 +359,7 @@ static void test_weapon_event(void **state)
     assert_int_equal(r_hldecal_textures(c.r), 1);
     // a spray (TE_PLAYERDECAL): tempdecal.wad's LOGO, the second picture
     int n = r_hldecal_count(c.r);
+    int orange_before = orange_pixels(c.r, w);
     vec3_t p;
     int ent = view_hit(w, c.r, 35, 0, p);
     world_decal_t *spray = tempent(w, 112, p);
@@ -353,6 +368,13 @@ static void test_weapon_event(void **state)
     r_frame(c.r, w);
     assert_true(r_hldecal_count(c.r) > n);
     assert_int_equal(r_hldecal_textures(c.r), 2);
+    r_render(c.r, w, w->time + 1);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_spray.png"), 0);   // looked at
+    // the spray's colour is its palette's last entry (ff7818, the orange the player chose),
+    // lit by the wall: orange pixels appear, none were there before
+    int orange = orange_pixels(c.r, w);
+    printf("spray: %d orange pixels (%d before)\n", orange, orange_before);
+    assert_true(orange > orange_before + 100);
     // an event nobody shoots with (the crowbar's miss) leaves none
     n = r_hldecal_count(c.r);
     empty_frame(w);

@@ -194,3 +194,45 @@ int wad_lump_pic(const wad_t *w, const wad_lump_t *l, wad_pic_t *pic, char *err,
     }
     return 0;
 }
+
+int wad_lump_miptex(const wad_t *w, const wad_lump_t *l, wad_miptex_t *mt, char *err, size_t errcap)
+{
+    memset(mt, 0, sizeof *mt);
+    if (!l)
+        return wad_fail(err, errcap, 0, "expected a lump, got none");
+    if (l->compression)
+        return wad_fail(err, errcap, l->offset, "expected an uncompressed lump \"%s\" (compression %d)", l->name,
+                        l->compression);
+    const uint8_t *p = w->data + l->offset;
+    size_t size = l->disksize;
+    if (size < 40)
+        return wad_fail(err, errcap, l->offset, "expected a 40-byte miptex header in \"%s\", it has %zu bytes",
+                        l->name, size);
+    uint32_t wd = (uint32_t)p[16] | (uint32_t)p[17] << 8 | (uint32_t)p[18] << 16 | (uint32_t)p[19] << 24;
+    uint32_t ht = (uint32_t)p[20] | (uint32_t)p[21] << 8 | (uint32_t)p[22] << 16 | (uint32_t)p[23] << 24;
+    if (wd < 8 || ht < 8 || wd > WAD_MAX_MIPTEX_SIDE || ht > WAD_MAX_MIPTEX_SIDE)
+        return wad_fail(err, errcap, l->offset + 16, "expected a miptex size 8..%d, got %u x %u in \"%s\"",
+                        WAD_MAX_MIPTEX_SIDE, wd, ht, l->name);
+    size_t end = 0;
+    for (int m = 0; m < 4; m++) {
+        const uint8_t *q = p + 24 + 4 * m;
+        size_t ofs = (size_t)((uint32_t)q[0] | (uint32_t)q[1] << 8 | (uint32_t)q[2] << 16 | (uint32_t)q[3] << 24);
+        size_t n = (size_t)(wd >> m) * (size_t)(ht >> m);
+        if (ofs < 40 || ofs > size || n > size - ofs)
+            return wad_fail(err, errcap, l->offset + 24 + 4 * (size_t)m,
+                            "expected mip %d (%zu bytes) inside the %zu-byte lump \"%s\", got offset %zu", m, n,
+                            size, l->name, ofs);
+        mt->mips[m] = p + ofs;
+        if (ofs + n > end)
+            end = ofs + n;
+    }
+    size_t ncol = end + 2 <= size ? (size_t)(p[end] | p[end + 1] << 8) : 0;
+    if (ncol < 1 || ncol > 256 || end + 2 + ncol * 3 > size)
+        return wad_fail(err, errcap, l->offset + end, "expected a palette of 1..256 colours after the mips of \"%s\"",
+                        l->name);
+    mt->width = (int)wd;
+    mt->height = (int)ht;
+    mt->palette = p + end + 2;
+    mt->colours = (int)ncol;
+    return 0;
+}

@@ -68,6 +68,19 @@ const uint8_t *wad_lump_data(const wad_t *w, const wad_lump_t *l, size_t *size);
 // Decode a qpic lump (WAD2, or WAD3 with its palette). 0 or -1 with a message.
 int wad_lump_pic(const wad_t *w, const wad_lump_t *l, wad_pic_t *pic, char *err, size_t errcap);
 
+// A WAD3 miptex lump (GoldSrc textures and decals): name[16], width, height, four mip
+// offsets from the lump's start, the mips, a 16-bit colour count and the palette. Nothing
+// is copied: the pointers are into the WAD's bytes.
+typedef struct {
+    int width, height;                 // mip 0; 1..WAD_MAX_MIPTEX_SIDE
+    const uint8_t *mips[4];            // (width >> m) x (height >> m) palette indices each
+    const uint8_t *palette;            // colours x 3 bytes
+    int colours;                       // 1..256
+} wad_miptex_t;
+#define WAD_MAX_MIPTEX_SIDE 1024
+// 0, or -1 with "offset N: expected ..." in err (N a file offset).
+int wad_lump_miptex(const wad_t *w, const wad_lump_t *l, wad_miptex_t *mt, char *err, size_t errcap);
+
 // A Quake .lmp picture file: int32 width, int32 height, width*height bytes.
 int wad_pic_from_lmp(wad_pic_t *pic, const uint8_t *data, size_t size, char *err, size_t errcap);
 // A headerless block of width*height bytes (Quake's conchars lump).

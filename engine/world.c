@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 void entity_state_clear(entity_state_t *s)
@@ -76,6 +77,9 @@ void world_new_level(world_t *w)
     w->sky_rotate = 0;
     memset(w->sky_axis, 0, sizeof(w->sky_axis));
     memset(w->item_names, 0, sizeof(w->item_names));
+    memset(w->decal_names, 0, sizeof(w->decal_names));
+    w->decals_seq++;
+    w->decal_log_count = 0;
     memset(&w->view, 0, sizeof(w->view));
     w->view.entity = -1;
     w->view.fov = 90.0f;
@@ -213,6 +217,25 @@ int world_set_image(world_t *w, int index, const char *name)
 int world_set_general(world_t *w, int index, const char *s)
 {
     return set_name(w->general, &w->num_general, WORLD_MAX_GENERAL, index, s);
+}
+
+int world_set_decal(world_t *w, int index, const char *name)
+{
+    if (index < 0 || index >= WORLD_MAX_DECALS)
+        return -1;
+    if (strncmp(w->decal_names[index], name, WORLD_DECAL_NAME_LEN - 1) != 0) {
+        snprintf(w->decal_names[index], WORLD_DECAL_NAME_LEN, "%s", name);
+        w->decals_seq++;
+    }
+    return 0;
+}
+
+world_decal_t *world_add_decal(world_t *w)
+{
+    world_decal_t *d = &w->decal_log[w->decal_log_count++ % WORLD_MAX_DECAL_LOG];
+    memset(d, 0, sizeof *d);
+    d->time = w->time;
+    return d;
 }
 
 world_event_t *world_add_event(world_t *w, world_event_type_t type)

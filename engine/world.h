@@ -46,6 +46,9 @@ typedef float vec3_t[3];
 #define WORLD_TEXT_ARENA     32768    // per-frame text of events
 #define WORLD_NAME_LEN       64       // MAX_QPATH of every game
 #define WORLD_STYLE_LEN      64
+#define WORLD_MAX_DECALS     512      // GoldSrc MAX_DECALS: decal names a server can precache
+#define WORLD_DECAL_NAME_LEN 16       // a WAD lump name
+#define WORLD_MAX_DECAL_LOG  256      // GoldSrc: the latest decal makers kept (world_decal_t)
 
 typedef enum {
     GAME_NONE = 0,
@@ -234,6 +237,26 @@ typedef struct {
     uint32_t seed;          // the event's random numbers (the same event always picks the same)
 } world_game_event_t;
 
+// GoldSrc: something that leaves decals (a decal temp entity or a client event, whose
+// bullets the renderer traces), kept for the whole level so that the decals after a seek
+// are those of playing (snapshots carry the log; the renderer places them again from it).
+typedef struct {
+    double time;
+    int32_t te;             // the temp entity (13, 104, 109, 112, 116, 117, 118); 0: a client event
+    int32_t entity;         // TE: the entity it names (0 the world); event: who fired
+    int32_t model;          // TE_BSPDECAL: the model index it names
+    int32_t decal;          // TE: the decal index (the HIGH ones + 256; TE_PLAYERDECAL: the player)
+    vec3_t pos;             // TE: where; event: its origin
+    vec3_t ent_origin;      // TE on an entity: where that entity stood then
+    vec3_t angles;          // event
+    vec3_t eye, eye_angles; // event: the demo's view then (the recording player's eye)
+    float fparam[2];
+    uint32_t seed;
+    uint32_t fired;         // event: how many times before this entity fired this event
+    uint8_t local, ducking, eye_valid;
+    char script[24];        // event: its short name ("glock1")
+} world_decal_t;
+
 typedef struct {
     int32_t armor, blood;
     vec3_t from;
@@ -340,6 +363,12 @@ typedef struct world_s {
     float sky_rotate;                 // Quake II CS_SKYROTATE: the sky box turns this many degrees a second
     vec3_t sky_axis;                  //   about this axis (CS_SKYAXIS)
     char item_names[WORLD_MAX_ITEMS][WORLD_NAME_LEN];   // Quake II CS_ITEMS: the HUD's pickup string
+    // GoldSrc: the decal of each index the temp entities name ("{shot1"; svc_resourcelist's
+    // decal resources, svc_decalname); "" unknown
+    char decal_names[WORLD_MAX_DECALS][WORLD_DECAL_NAME_LEN];
+    uint32_t decals_seq;              // bumped when a decal name changes
+    world_decal_t decal_log[WORLD_MAX_DECAL_LOG];   // ring: entry i at [i % WORLD_MAX_DECAL_LOG]
+    uint32_t decal_log_count;         // entries this level, ever (the ring keeps the latest)
 
     world_player_t players[WORLD_MAX_PLAYERS];
 
@@ -383,6 +412,9 @@ int world_set_model(world_t *w, int index, const char *name);
 int world_set_sound(world_t *w, int index, const char *name);
 int world_set_image(world_t *w, int index, const char *name);
 int world_set_general(world_t *w, int index, const char *s);
+int world_set_decal(world_t *w, int index, const char *name);
+// A new decal log entry (zeroed, time set): the oldest is overwritten when the ring is full.
+world_decal_t *world_add_decal(world_t *w);
 
 // Queue an event; returns a pointer into the world's array or NULL when full.
 world_event_t *world_add_event(world_t *w, world_event_type_t type);

@@ -135,6 +135,7 @@ typedef struct {
     char umsg_name[256][17];
     uint8_t event_warned[DEMO_INFO_EVENTS / 8];   // unknown client events, warned once a demo
     uint32_t event_count;        // events so far: their random numbers
+    uint16_t fired[WORLD_MAX_PLAYERS + 1][DEMO_INFO_EVENTS];   // client events a player fired, by index
 
     hl_delta_set_t deltas;
     uint8_t has_baseline[HL_MAX_EDICTS];
@@ -668,6 +669,21 @@ static void client_event(hl_state_t *s, world_t *w, int index, world_game_event_
     if (a->entity == 0)
         a->entity = w->playernum + 1;
     a->seed = ev_seed(++s->event_count * 0x9e3779b9U ^ (uint32_t)index);
+    // for the decals of its bullets (render/r_hldecal.c): kept in the level's log
+    world_decal_t *dl = world_add_decal(w);
+    dl->entity = a->entity;
+    memcpy(dl->pos, a->origin, sizeof dl->pos);
+    memcpy(dl->angles, a->angles, sizeof dl->angles);
+    memcpy(dl->eye, w->view.origin, sizeof dl->eye);
+    memcpy(dl->eye_angles, w->view.angles, sizeof dl->eye_angles);
+    dl->eye_valid = w->view.origin_valid;
+    memcpy(dl->fparam, a->fparam, sizeof dl->fparam);
+    dl->seed = a->seed;
+    dl->local = a->local;
+    dl->ducking = a->ducking;
+    int who = a->entity > 0 && a->entity <= WORLD_MAX_PLAYERS ? a->entity : 0;
+    dl->fired = s->fired[who][index]++;
+    hl_event_short_name(s->info.event_names[index], dl->script, sizeof dl->script);
     if (!hl_event_emit(w, s->info.event_names[index], a) && !(s->event_warned[index / 8] & (1u << (index % 8)))) {
         s->event_warned[index / 8] |= (uint8_t)(1u << (index % 8));
         log_warn("goldsrc: client event %s (index %d) is not reproduced", s->info.event_names[index], index);
@@ -839,6 +855,9 @@ static int resource_list(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         } else if (type == 0) {
             sounds++;
             world_set_sound(w, index, name);
+        } else if (type == 3 && world_set_decal(w, index, name) < 0) {
+            log_warn("goldsrc: offset %zu: expected a decal resource index 0..%d, got %d (ignored)", at,
+                     WORLD_MAX_DECALS - 1, index);
         }
     }
     // consistency list: files the client must check
@@ -1013,6 +1032,23 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     case 101: case 103: fx->color = iv[0]; fx->count = iv[1]; break;
     case 122: fx->color = iv[1]; fx->count = iv[0]; break;
     default: break;
+    }
+    if (t == 13 || t == 104 || t == 109 || t == 112 || t == 116 || t == 117 || t == 118) {
+        // decals: into the level's log, with where the entity they name stands now
+        world_decal_t *dl = world_add_decal(w);
+        dl->te = t;
+        memcpy(dl->pos, c, sizeof dl->pos);
+        switch (t) {
+        case 13: dl->decal = iv[0]; dl->entity = iv[1]; dl->model = iv[1] ? iv[2] : 0; break;
+        case 104: dl->decal = iv[0]; dl->entity = iv[1]; break;
+        case 118: dl->decal = iv[0] + 256; dl->entity = iv[1]; break;
+        case 116: dl->decal = iv[0]; break;
+        case 117: dl->decal = iv[0] + 256; break;
+        case 109: dl->entity = iv[0]; dl->decal = iv[1]; break;
+        default: dl->decal = iv[0]; dl->entity = iv[1]; break;   // 112: player, entity
+        }
+        if (dl->entity > 0 && dl->entity < w->num_entities)
+            memcpy(dl->ent_origin, w->entities[dl->entity].cur.origin, sizeof dl->ent_origin);
     }
     hl_tempent_sounds(w, t, c, iv, ev_seed(++s->event_count * 0x85ebca6bU ^ (uint32_t)t));
     return 0;
@@ -1448,6 +1484,7 @@ static int parse_message(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         msg_string(m, str, sizeof(str));
         d_int(s, "index", i);
         d_str(s, "name", str);
+        world_set_decal(w, i, str);   // a byte: always in range
         break;
     }
     case SVC_ROOMTYPE:

@@ -433,6 +433,16 @@ static void draw_poly(renderer_t *r, r_surfctx_t *ctx, const r_vert_t *verts, in
 
 // ---- surfaces -----------------------------------------------------------------
 
+// Whole steps of `rate` a second at time t, for frame choices: never negative, and a
+// demo's hostile time (1e21 s) wraps instead of overflowing the int.
+static int time_steps(double t, double rate)
+{
+    double x = t * rate;
+    if (!(x >= 0))
+        return 0;
+    return (int)fmod(x, 1e9);
+}
+
 static int animated_texture(const renderer_t *r, int t, int brush_entity)
 {
     const bsp_texture_t *tex = &r->bsp->textures[t];
@@ -441,13 +451,13 @@ static int animated_texture(const renderer_t *r, int t, int brush_entity)
     if (r->bsp->version == 38) {
         if (!tex->anim_total)
             return t;
-        int frame = brush_entity ? r->entity_frame : (int)(r->time * 2);
+        int frame = brush_entity ? r->entity_frame : time_steps(r->time, 2);
         return tex->anim_frames[(frame < 0 ? 0 : frame) % tex->anim_total];
     }
     if (r->entity_frame && tex->alt_total)
-        return tex->alt_frames[(int)(r->time * 5) % tex->alt_total];
+        return tex->alt_frames[time_steps(r->time, 5) % tex->alt_total];
     if (tex->anim_total)
-        return tex->anim_frames[(int)(r->time * 5) % tex->anim_total];
+        return tex->anim_frames[time_steps(r->time, 5) % tex->anim_total];
     return t;
 }
 

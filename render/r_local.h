@@ -136,6 +136,10 @@ struct renderer_s {
     int draw_color;              // R_DRAW_COLOR: the palette index blended
     r_hlmodes_t *hl;             // GoldSrc levels: blend tables from the level palette (else NULL)
     struct r_hllight_s *hllight; // GoldSrc levels: the coloured light's tables (r_hllight.c)
+    struct r_hldecal_s *hldecal; // GoldSrc levels: decals (r_hldecal.c), else NULL
+    // Called by r_surf_get after it built a surface (texture x light in pixels): a game's
+    // marks on the face (GoldSrc decals; r_surf_face_lights gives their light); NULL none
+    void (*surf_overlay)(renderer_t *r, const r_surfctx_t *ctx, uint8_t *pixels, int width, int height, int mip);
     int *node_visframe;
     int *leaf_visframe;
     uint8_t *pvs;
@@ -230,6 +234,9 @@ int r_test_poly(renderer_t *r, const float (*verts)[3], int n, int use_spanbuf, 
 void r_surf_reset(renderer_t *r);
 // The lit surface of ctx at mip level; NULL only when out of cache (then the caller skips it).
 const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip);
+// The face's light as Quake's rule makes it (one value a lightmap sample, colormap rows) into
+// r->blocklights: for marks drawn over a surface its game built another way (GoldSrc decals).
+void r_surf_face_lights(renderer_t *r, const r_surfctx_t *ctx);
 // GoldSrc: the surface's texels lit by the RGB lightmap, dithered to the palette (r_hllight.c);
 // 0 when the level is not one (then r_surf.c builds it).
 int r_hl_surface(renderer_t *r, const r_surfctx_t *ctx, int mip, uint8_t *dst, int cw);

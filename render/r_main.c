@@ -8,6 +8,7 @@
 
 #include <stb_image_write.h>
 
+#include "r_hldecal.h"
 #include "r_local.h"
 #include "r_hllight.h"
 #include "../engine/log.h"
@@ -63,6 +64,7 @@ void r_destroy(renderer_t *r)
     if (!r)
         return;
     r_ext_models_free(r);
+    r_hldecal_free(r);
     bsp_free(r->bsp);
     r_fsworld_free(r->fsworld);
     r_fsent_destroy(r->fsent);
@@ -165,6 +167,7 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
         }
     }
     r_world_setup(r);
+    r_hldecal_load_level(r, fs, w);   // GoldSrc's decals (needs the faces and blend tables)
     r_ext_models_load(r, fs, w);
     r_skybox_load(r, fs);
     if (w->map[0] && !r->bsp && !r->fsworld && rc == 0) {
@@ -280,6 +283,8 @@ void r_frame(renderer_t *r, const world_t *w)
         for (int i = 0; i < w->num_events; i++)
             if (w->events[i].type == EV_DAMAGE)
                 damage_kick(r, w, &w->events[i].u.damage);
+    if (w->game == GAME_GOLDSRC)
+        r_hldecal_frame(r, w);
 }
 
 void r_clear_transients(renderer_t *r, int from_start)
@@ -291,6 +296,7 @@ void r_clear_transients(renderer_t *r, int from_start)
     r_models_clear(r->models);
     r_fsent_clear(r->fsent);
     r_2d_clear(r->r2d, from_start);
+    r_hldecal_clear(r, from_start);
 }
 
 void r_set_notify(renderer_t *r, int on) { r_2d_set_notify(r->r2d, on); }

@@ -142,6 +142,12 @@ static void build_surface(renderer_t *r, const r_surfctx_t *ctx, int mip, uint8_
     }
 }
 
+void r_surf_face_lights(renderer_t *r, const r_surfctx_t *ctx)
+{
+    const bsp_face_t *f = ctx->face;
+    build_lights(r, ctx, (f->extents[0] >> 4) + 1, (f->extents[1] >> 4) + 1);
+}
+
 const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
 {
     const bsp_face_t *f = ctx->face;
@@ -176,5 +182,7 @@ const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
     uint8_t *dst = (uint8_t *)(c + 1);
     if (!r_hl_surface(r, ctx, mip, dst, cw))   // GoldSrc: coloured light, dithered (r_hllight.c)
         build_surface(r, ctx, mip, dst, cw);     // the others: the light through the colormap
+    if (r->surf_overlay)   // a game's marks on the face (GoldSrc decals, r_hldecal.c)
+        r->surf_overlay(r, ctx, dst, cw, ch, mip);
     return c;
 }

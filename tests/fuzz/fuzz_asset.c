@@ -146,6 +146,12 @@ static void run(const uint8_t *d, size_t n)
                 sum += pic.palette[767];
             wad_pic_free(&pic);
         }
+        wad_miptex_t mt;   // GoldSrc textures and decals
+        err[0] = 0;
+        rc = wad_lump_miptex(&w, l, &mt, err, sizeof err);
+        check_error(rc < 0, err);
+        if (rc == 0)
+            sum += mt.mips[3][(size_t)(mt.width >> 3) * (size_t)(mt.height >> 3) - 1] + mt.palette[mt.colours * 3 - 1];
         if (b && ls >= 64) {   // the conchars path: a headerless block
             rc = wad_pic_from_raw(&pic, b, ls, 8, (int)(ls / 8 > 4096 ? 4096 : ls / 8), err, sizeof err);
             check_error(rc < 0, err);

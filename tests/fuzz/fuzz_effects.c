@@ -5,9 +5,32 @@
 // loaded: what is fuzzed is what the renderer does with the events and entity states a
 // hostile demo can put in the world (out-of-range entity numbers, models, colours,
 // counts, non-finite origins), every frame, and a small view drawn every 8th frame.
+// One level is loaded once when the data is there (GoldSrc's c1a0 from $DEMOPLAY_DATA, else
+// ../shared/data): GoldSrc's decals then trace, place and draw what the hostile frames say.
+#include <stdlib.h>
+
+#include "engine/vfs.h"
 #include "formats/decoder.h"
 #include "render/render.h"
 #include "fuzz_common.h"
+
+static void load_goldsrc_level(renderer_t *r)
+{
+    const char *data = getenv("DEMOPLAY_DATA");
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/goldsrc/valve", data ? data : "../shared/data");
+    static vfs_t *fs;   // the renderer keeps it (models load when the frames name them)
+    fs = vfs_create();
+    world_t *lw = world_create();
+    if (fs && lw && vfs_add_dir(fs, dir) == 0) {
+        lw->game = GAME_GOLDSRC;
+        snprintf(lw->map, sizeof lw->map, "maps/c1a0.bsp");
+        char err[256];
+        if (r_load_level(r, fs, lw, err, sizeof err) == 0)
+            fprintf(stderr, "fuzz_effects: %s loaded: GoldSrc decals are fuzzed too\n", lw->map);
+    }
+    world_free(lw);
+}
 
 #ifndef FUZZ_DECODER
 #define FUZZ_DECODER q2_decoder
@@ -25,6 +48,7 @@ static void run(const uint8_t *copy, size_t size)
         w = world_create();
         st = malloc(d->state_size);
         r = r_create(64, 40);
+        load_goldsrc_level(r);
     }
     dec_opts_t opts = { 0 };
     dec_error_t err;

@@ -1,0 +1,706 @@
+// r_hldecal.c -- Half-Life's decals (see r_hldecal.h)
+//
+// Where the facts come from (docs/goldsrc.md has the table): the SDK's common/com_model.h
+// (a decal lives on one surface, at an offset in that surface's texture coordinates),
+// const.h (the temp entities' layouts), cl_dll/ev_hldm.cpp (the weapons' bullets and their
+// "{shot1".."{shot5" decals), dlls/effects.cpp (infodecal: the "texture" key, placed at
+// spawn unless it has a targetname); the decal WADs themselves (a '{' decal's texel index is
+// its coverage, 0 none .. 255 full, and its colour the last entry of its palette).
+#include "r_hldecal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../assets/wad.h"
+#include "../engine/log.h"
+
+enum { WAD_DECALS, WAD_TEMPDECAL, NUM_WADS };
+
+typedef struct {
+    char name[WAD_NAME_LEN + 1];
+    int w, h;                        // mip 0
+    const uint8_t *mips[BSP_MIPLEVELS];   // into the WAD's bytes: coverage 0..255
+    uint8_t rgb[3];                  // the palette's last colour
+    int color;                       // its nearest in the level palette
+} dtex_t;
+
+typedef struct {
+    int face;                        // -1: free
+    int next;                        // the next decal on the same face, -1 none
+    int tex;
+    float s, t;                      // the decal's centre in the face's texture space (mip-0 texels)
+    double time;                     // demo time placed
+    int permanent;                   // the level's own (infodecal, TE_BSPDECAL): never reused
+    int map;                         // placed from the map's entities (kept over seeks)
+} decal_t;
+
+struct r_hldecal_s {
+    const bsp_t *bsp;                // the level the faces belong to
+    int num_faces;
+    int *face_head;                  // per face: its first decal, -1 none
+    uint8_t *wad_bytes[NUM_WADS];
+    wad_t wad[NUM_WADS];
+    int have_wad[NUM_WADS];
+    dtex_t tex[HLDECAL_MAX_TEX];
+    int num_tex;
+    decal_t pool[HLDECAL_MAX];
+    int next;                        // the slot tried next (the oldest)
+    int count;
+    uint32_t applied;                // the world's decal log entries placed so far
+    int replay;                      // after a seek: place the log's decals again
+    int warned;                      // bit flags: warnings given once a level
+};
+
+enum { W_NAME = 1, W_INDEX = 2, W_ENTITY = 4, W_POS = 8, W_FULL = 16, W_WAD = 32, W_BSPDECAL = 64 };
+
+static void warn_once(r_hldecal_t *d, int bit, const char *fmt, const char *a, int n)
+{
+    if (d->warned & bit)
+        return;
+    d->warned |= bit;
+    char msg[256];
+    snprintf(msg, sizeof msg, fmt, a, n);
+    log_warn("goldsrc decals: %s (further ones not reported)", msg);
+}
+
+// ---- pictures --------------------------------------------------------------------------
+
+// The picture `name` from the WADs: its index in d->tex, -1 when no WAD has it (or it is damaged).
+static int find_tex(renderer_t *r, r_hldecal_t *d, const char *name)
+{
+    for (int i = 0; i < d->num_tex; i++)
+        if (!strcasecmp(d->tex[i].name, name))
+            return i;
+    if (d->num_tex >= HLDECAL_MAX_TEX)
+        return -1;
+    for (int k = 0; k < NUM_WADS; k++) {
+        if (!d->have_wad[k])
+            continue;
+        const wad_lump_t *l = wad_find(&d->wad[k], name);
+        if (!l)
+            continue;
+        wad_miptex_t mt;
+        char err[192];
+        if (wad_lump_miptex(&d->wad[k], l, &mt, err, sizeof err) < 0) {
+            if (!(d->warned & W_WAD))
+                log_warn("goldsrc decals: %s: %s: ignored (further ones not reported)",
+                         k == WAD_DECALS ? "decals.wad" : "tempdecal.wad", err);
+            d->warned |= W_WAD;
+            return -1;
+        }
+        dtex_t *t = &d->tex[d->num_tex];
+        for (int m = 0; m < BSP_MIPLEVELS; m++)
+            t->mips[m] = mt.mips[m];
+        // a '{' decal's colour: its palette's last entry (the texels are coverage)
+        memcpy(t->rgb, mt.palette + (mt.colours - 1) * 3, 3);
+        int w = mt.width, h = mt.height;
+        t->color = pal_nearest(r->pal.palette, 255, t->rgb[0], t->rgb[1], t->rgb[2]);
+        snprintf(t->name, sizeof t->name, "%s", name);
+        t->w = w;
+        t->h = h;
+        return d->num_tex++;
+    }
+    return -1;
+}
+
+// ---- the pool ------------------------------------------------------------------------
+
+static void drop_surfaces(renderer_t *r, int face)
+{
+    for (int m = 0; m < BSP_MIPLEVELS; m++)
+        r->faces[face].cache_ofs[m] = -1;
+}
+
+static void unlink_decal(renderer_t *r, r_hldecal_t *d, int k)
+{
+    decal_t *dc = &d->pool[k];
+    if (dc->face < 0)
+        return;
+    int *p = &d->face_head[dc->face];
+    for (int guard = 0; *p >= 0 && guard < HLDECAL_MAX; guard++) {
+        if (*p == k) {
+            *p = dc->next;
+            break;
+        }
+        p = &d->pool[*p].next;
+    }
+    drop_surfaces(r, dc->face);
+    dc->face = -1;
+    d->count--;
+}
+
+// A slot for a new decal: the oldest that is not the level's own; -1 when all are.
+static int take_slot(renderer_t *r, r_hldecal_t *d)
+{
+    for (int i = 0; i < HLDECAL_MAX; i++) {
+        int k = (d->next + i) % HLDECAL_MAX;
+        if (d->pool[k].face >= 0 && d->pool[k].permanent)
+            continue;
+        d->next = (k + 1) % HLDECAL_MAX;
+        unlink_decal(r, d, k);
+        return k;
+    }
+    return -1;
+}
+
+static void add_to_face(renderer_t *r, r_hldecal_t *d, int face, int tex, float s, float t, double time, int perm,
+                        int map)
+{
+    if (perm) {
+        // the level's own decal sent again (an infodecal placed from the map and its
+        // TE_BSPDECAL in the sign-on): once is enough
+        for (int k = d->face_head[face], guard = 0; k >= 0 && guard < HLDECAL_MAX; k = d->pool[k].next, guard++)
+            if (d->pool[k].permanent && d->pool[k].tex == tex && fabsf(d->pool[k].s - s) < 1 && fabsf(d->pool[k].t - t) < 1)
+                return;
+    }
+    int k = take_slot(r, d);
+    if (k < 0) {
+        warn_once(d, W_FULL, "%s%d decals of the level's own fill the pool: a new one is dropped", "", HLDECAL_MAX);
+        return;
+    }
+    decal_t *dc = &d->pool[k];
+    dc->face = face;
+    dc->tex = tex;
+    dc->s = s;
+    dc->t = t;
+    dc->time = time;
+    dc->permanent = perm;
+    dc->map = map;
+    dc->next = d->face_head[face];
+    d->face_head[face] = k;
+    d->count++;
+    drop_surfaces(r, face);
+}
+
+// ---- placing ---------------------------------------------------------------------------
+
+typedef struct {
+    renderer_t *r;
+    r_hldecal_t *d;
+    int tex;
+    vec3_t pos;                      // in the model's space
+    float size;                      // half the picture's larger side: how far from a plane it reaches
+    double time;
+    int permanent, map;
+    int placed;
+} shoot_t;
+
+// The faces of a node a decal's square overlaps get it (GoldSrc's R_DecalNode walk: every
+// node whose plane passes within `size` of the point, both sides).
+static void shoot_faces(shoot_t *s, const bsp_node_t *nd)
+{
+    const bsp_t *b = s->r->bsp;
+    const dtex_t *t = &s->d->tex[s->tex];
+    for (int i = 0; i < nd->numfaces; i++) {
+        int fi = nd->firstface + i;
+        const bsp_face_t *f = &b->faces[fi];
+        if (f->flags & (BSP_SURF_SKY | BSP_SURF_TURB | BSP_SURF_NODRAW))
+            continue;
+        const bsp_plane_t *pl = &b->planes[f->plane];
+        float dist = s->pos[0] * pl->normal[0] + s->pos[1] * pl->normal[1] + s->pos[2] * pl->normal[2] - pl->dist;
+        float p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = s->pos[k] - dist * pl->normal[k];   // on the face's plane
+        const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
+        float ds = p[0] * ti->vecs[0][0] + p[1] * ti->vecs[0][1] + p[2] * ti->vecs[0][2] + ti->vecs[0][3];
+        float dt = p[0] * ti->vecs[1][0] + p[1] * ti->vecs[1][1] + p[2] * ti->vecs[1][2] + ti->vecs[1][3];
+        if (!isfinite(ds) || !isfinite(dt))
+            continue;
+        // the decal's square against the face's texture extents
+        if (ds + (float)t->w * 0.5f <= (float)f->texturemins[0] ||
+            ds - (float)t->w * 0.5f >= (float)(f->texturemins[0] + f->extents[0]) ||
+            dt + (float)t->h * 0.5f <= (float)f->texturemins[1] ||
+            dt - (float)t->h * 0.5f >= (float)(f->texturemins[1] + f->extents[1]))
+            continue;
+        add_to_face(s->r, s->d, fi, s->tex, ds, dt, s->time, s->permanent, s->map);
+        s->placed++;
+    }
+}
+
+static void shoot_node(shoot_t *s, int num, int depth)
+{
+    const bsp_t *b = s->r->bsp;
+    while (num >= 0 && depth < 4096) {
+        const bsp_node_t *nd = &b->nodes[num];
+        const bsp_plane_t *pl = &b->planes[nd->plane];
+        float dist = s->pos[0] * pl->normal[0] + s->pos[1] * pl->normal[1] + s->pos[2] * pl->normal[2] - pl->dist;
+        if (dist > s->size) {
+            num = nd->children[0];
+        } else if (dist < -s->size) {
+            num = nd->children[1];
+        } else {
+            shoot_faces(s, nd);
+            shoot_node(s, nd->children[0], depth + 1);
+            num = nd->children[1];
+        }
+        depth++;
+    }
+}
+
+static int valid_pos(const float *p)
+{
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(p[k]) || fabsf(p[k]) > 32768.0f)
+            return 0;
+    return 1;
+}
+
+int r_hldecal_place(renderer_t *r, const char *name, const vec3_t pos, int model, const float *org, double time,
+                    int permanent)
+{
+    r_hldecal_t *d = r->hldecal;
+    if (!d || !r->bsp || r->bsp != d->bsp)
+        return 0;
+    int tex = find_tex(r, d, name);
+    if (tex < 0)
+        return -1;
+    if (model < 0 || model >= r->bsp->num_models || !valid_pos(pos) || (org && !valid_pos(org)))
+        return 0;
+    shoot_t s = { r, d, tex, { pos[0], pos[1], pos[2] }, 0, time, permanent > 0, permanent > 1, 0 };
+    if (org)
+        for (int k = 0; k < 3; k++)
+            s.pos[k] -= org[k];   // brush entities: the model's own space (their angles are not applied)
+    const dtex_t *t = &d->tex[tex];
+    s.size = (float)(t->w > t->h ? t->w : t->h) * 0.5f;
+    int head = r->bsp->models[model].headnode;
+    if (head >= 0 && head < r->bsp->num_nodes)
+        shoot_node(&s, head, 0);
+    return s.placed;
+}
+
+// ---- drawing -----------------------------------------------------------------------------
+
+static void draw_decal(renderer_t *r, const decal_t *dc, const dtex_t *t, const bsp_face_t *f, uint8_t *px, int cw,
+                       int ch, int mip)
+{
+    int dw = t->w >> mip, dh = t->h >> mip;
+    if (dw < 1 || dh < 1)
+        return;
+    const float scale = 1.0f / (float)(1 << mip);
+    int x0 = (int)floorf((dc->s - (float)t->w * 0.5f - (float)f->texturemins[0]) * scale + 0.5f);
+    int y0 = (int)floorf((dc->t - (float)t->h * 0.5f - (float)f->texturemins[1]) * scale + 0.5f);
+    int xa = x0 < 0 ? 0 : x0, xb = x0 + dw > cw ? cw : x0 + dw;
+    int ya = y0 < 0 ? 0 : y0, yb = y0 + dh > ch ? ch : y0 + dh;
+    if (xa >= xb || ya >= yb)
+        return;
+    const int smax = (f->extents[0] >> 4) + 1, tmax = (f->extents[1] >> 4) + 1;
+    const int32_t *bl = r->blocklights;
+    const uint8_t *cmap = r->pal.colormap;
+    const r_hlmodes_t *hl = r->hl;
+    const uint8_t *src = t->mips[mip];
+    for (int y = ya; y < yb; y++) {
+        // the light at this texel: the lightmap (one sample every 16 texels) bilinearly
+        int ft = y << mip, by = ft >> 4, wy = ft & 15;
+        if (by >= tmax - 1) {
+            by = tmax - 1;
+            wy = 0;
+        }
+        const int32_t *l0 = bl + by * smax, *l1 = wy ? l0 + smax : l0;
+        const uint8_t *srow = src + (size_t)(y - y0) * (size_t)dw;
+        uint8_t *out = px + (size_t)y * (size_t)cw;
+        for (int x = xa; x < xb; x++) {
+            int a = srow[x - x0];
+            if (!a)
+                continue;
+            int level = r_hl_alpha_level(a);   // 0 none, 1..4 the alpha tables, 5 opaque
+            if (!level)
+                continue;
+            int fs = x << mip, bx = fs >> 4, wx = fs & 15;
+            int bx1 = bx + 1 < smax ? bx + 1 : bx;
+            int top = l0[bx] + ((l0[bx1] - l0[bx]) * wx >> 4);
+            int bot = l1[bx] + ((l1[bx1] - l1[bx]) * wx >> 4);
+            int light = top + ((bot - top) * wy >> 4);
+            uint8_t lit = cmap[((unsigned)light & 0xff00u) + (unsigned)t->color];
+            out[x] = level > HL_ALPHA_LEVELS ? lit : hl->alpha[level - 1][lit * 256 + out[x]];
+        }
+    }
+}
+
+void r_hldecal_surface(renderer_t *r, const r_surfctx_t *ctx, uint8_t *pixels, int width, int height, int mip)
+{
+    r_hldecal_t *d = r->hldecal;
+    if (!d || r->bsp != d->bsp || !r->hl || !r->hl->ready || ctx->face_index < 0 || ctx->face_index >= d->num_faces)
+        return;
+    // oldest first, so newer decals lie over older ones: the list is newest first, so
+    // walk it into a small stack
+    int order[64], n = 0;
+    for (int k = d->face_head[ctx->face_index]; k >= 0 && n < 64; k = d->pool[k].next)
+        order[n++] = k;
+    if (n > 0)   // the surface was built with coloured light (r_hllight.c): the face's light, plain
+        r_surf_face_lights(r, ctx);
+    while (n > 0) {
+        const decal_t *dc = &d->pool[order[--n]];
+        draw_decal(r, dc, &d->tex[dc->tex], ctx->face, pixels, width, height, mip);
+    }
+}
+
+// ---- life cycle ----------------------------------------------------------------------------
+
+// Every decal the demo placed goes (the map's own stay).
+static void reset_pool(renderer_t *r, r_hldecal_t *d)
+{
+    for (int k = 0; k < HLDECAL_MAX; k++)
+        if (d->pool[k].face >= 0 && !d->pool[k].map)
+            unlink_decal(r, d, k);
+}
+
+static void free_level(r_hldecal_t *d)
+{
+    for (int k = 0; k < NUM_WADS; k++) {
+        if (d->have_wad[k])
+            wad_close(&d->wad[k]);
+        free(d->wad_bytes[k]);
+        d->wad_bytes[k] = NULL;
+        d->have_wad[k] = 0;
+    }
+    free(d->face_head);
+    d->face_head = NULL;
+    d->num_faces = 0;
+    d->num_tex = 0;
+    d->bsp = NULL;
+}
+
+void r_hldecal_free(renderer_t *r)
+{
+    if (!r->hldecal)
+        return;
+    free_level(r->hldecal);
+    free(r->hldecal);
+    r->hldecal = NULL;
+    r->surf_overlay = NULL;
+}
+
+// The map's infodecal entities without a targetname: placed at spawn (those with one wait
+// for a trigger, which sends TE_BSPDECAL).
+static int place_infodecals(renderer_t *r)
+{
+    const char *p = r->bsp->entities;
+    int placed = 0, missing = 0;
+    while (p && (p = strchr(p, '{')) != NULL) {
+        const char *end = strchr(p, '}');
+        if (!end)
+            break;
+        char cls[64] = "", tex[64] = "", origin[96] = "";
+        int named = 0;
+        const char *q = p + 1;
+        while (q < end) {
+            const char *k0 = memchr(q, '"', (size_t)(end - q));
+            const char *k1 = k0 ? memchr(k0 + 1, '"', (size_t)(end - k0 - 1)) : NULL;
+            const char *v0 = k1 ? memchr(k1 + 1, '"', (size_t)(end - k1 - 1)) : NULL;
+            const char *v1 = v0 ? memchr(v0 + 1, '"', (size_t)(end - v0 - 1)) : NULL;
+            if (!v1)
+                break;
+            int kl = (int)(k1 - k0 - 1), vl = (int)(v1 - v0 - 1);
+            char *dst = NULL;
+            size_t cap = 0;
+            if (kl == 9 && !strncmp(k0 + 1, "classname", 9)) { dst = cls; cap = sizeof cls; }
+            else if (kl == 7 && !strncmp(k0 + 1, "texture", 7)) { dst = tex; cap = sizeof tex; }
+            else if (kl == 6 && !strncmp(k0 + 1, "origin", 6)) { dst = origin; cap = sizeof origin; }
+            else if (kl == 10 && !strncmp(k0 + 1, "targetname", 10)) named = vl > 0;
+            if (dst)
+                snprintf(dst, cap, "%.*s", vl, v0 + 1);
+            q = v1 + 1;
+        }
+        p = end + 1;
+        vec3_t o;
+        if (strcmp(cls, "infodecal") || named || !tex[0] || sscanf(origin, "%f %f %f", &o[0], &o[1], &o[2]) != 3)
+            continue;
+        int n = r_hldecal_place(r, tex, o, 0, NULL, -1, 2);
+        if (n < 0)
+            missing++;
+        placed += n > 0;
+    }
+    if (missing)
+        log_warn("%s: %d infodecal pictures are in no decal WAD: not drawn", r->map, missing);
+    return placed;
+}
+
+void r_hldecal_load_level(renderer_t *r, vfs_t *fs, const world_t *w)
+{
+    if (!r->bsp || !r->bsp->has_palette || !r->hl || !r->hl->ready || w->game != GAME_GOLDSRC) {
+        r_hldecal_free(r);
+        return;
+    }
+    if (!r->hldecal)
+        r->hldecal = calloc(1, sizeof(r_hldecal_t));
+    r_hldecal_t *d = r->hldecal;
+    if (!d)
+        return;
+    free_level(d);
+    d->face_head = malloc(sizeof(int) * (size_t)(r->bsp->num_faces + 1));
+    if (!d->face_head) {
+        r_hldecal_free(r);
+        return;
+    }
+    for (int i = 0; i < r->bsp->num_faces; i++)
+        d->face_head[i] = -1;
+    for (int k = 0; k < HLDECAL_MAX; k++) {
+        d->pool[k].face = -1;
+        d->pool[k].next = -1;
+    }
+    d->count = 0;
+    d->next = 0;
+    d->warned = 0;
+    d->applied = 0;
+    d->replay = 0;
+    d->num_faces = r->bsp->num_faces;
+    d->bsp = r->bsp;
+    static const char *const names[NUM_WADS] = { "decals.wad", "tempdecal.wad" };
+    for (int k = 0; k < NUM_WADS; k++) {
+        size_t size = 0;
+        d->wad_bytes[k] = fs ? vfs_load(fs, names[k], &size) : NULL;
+        char err[160] = "";
+        if (d->wad_bytes[k] && wad_open(&d->wad[k], d->wad_bytes[k], size, err, sizeof err) == 0) {
+            d->have_wad[k] = 1;
+        } else {
+            if (d->wad_bytes[k] || k == WAD_DECALS)
+                log_warn("%s: %s%s%s: decals from it are not drawn", w->map, names[k], err[0] ? ": " : " not found",
+                         err);
+            free(d->wad_bytes[k]);
+            d->wad_bytes[k] = NULL;
+        }
+    }
+    r->surf_overlay = r_hldecal_surface;
+    int n = place_infodecals(r);
+    if (n)
+        log_info("%s: %d infodecals placed", w->map, n);
+}
+
+void r_hldecal_clear(renderer_t *r, int from_start)
+{
+    r_hldecal_t *d = r->hldecal;
+    if (!d || !d->face_head)
+        return;
+    (void)from_start;   // either way the world's log says what is on the walls
+    reset_pool(r, d);
+    d->applied = 0;
+    d->replay = 1;
+}
+
+// ---- the demo's decals -------------------------------------------------------------------
+
+static float frand(uint32_t *x, float lo, float hi)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return lo + (hi - lo) * (float)(*x & 0xffff) / 65535.0f;
+}
+
+// The brush model of entity `ent` (0: the world); -1 when it is none.
+static int entity_model(renderer_t *r, r_hldecal_t *d, const world_t *w, int ent)
+{
+    if (ent == 0)
+        return 0;
+    if (ent < 0 || ent >= w->num_entities || !w->entities) {
+        warn_once(d, W_ENTITY, "a decal on entity %s%d, which does not exist: ignored", "", ent);
+        return -1;
+    }
+    int mi = w->entities[ent].cur.modelindex;
+    const char *name = mi > 0 && mi < w->num_models ? w->models[mi] : "";
+    int sub = name[0] == '*' ? atoi(name + 1) : -1;
+    if (sub <= 0 || sub >= r->bsp->num_models) {
+        warn_once(d, W_ENTITY, "a decal on entity %s%d, which is not a brush model: ignored", "", ent);
+        return -1;
+    }
+    return sub;
+}
+
+// A decal temp entity (the decoder's layouts: docs/goldsrc.md).
+static void te_decal(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *l)
+{
+    int t = l->te, model;
+    const char *name;
+    if (!valid_pos(l->pos)) {
+        warn_once(d, W_POS, "a decal temp entity (%s%d) at a position outside the world: ignored", "TE ", t);
+        return;
+    }
+    if (t == 112) {
+        name = "LOGO";   // TE_PLAYERDECAL: the spray, tempdecal.wad's for every player
+    } else if (l->decal < 0 || l->decal >= WORLD_MAX_DECALS || !w->decal_names[l->decal][0]) {
+        warn_once(d, W_INDEX, "a decal temp entity names decal %s%d, which the demo never named: ignored", "",
+                  l->decal);
+        return;
+    } else {
+        name = w->decal_names[l->decal];
+    }
+    if (t == 13 && l->entity) {
+        // TE_BSPDECAL names the model itself
+        const char *mn = l->model > 0 && l->model < w->num_models ? w->models[l->model] : "";
+        model = mn[0] == '*' ? atoi(mn + 1) : -1;
+        if (model <= 0 || model >= r->bsp->num_models) {
+            warn_once(d, W_BSPDECAL, "TE_BSPDECAL on entity %s%d without a brush model: ignored", "", l->entity);
+            return;
+        }
+    } else {
+        model = entity_model(r, d, w, l->entity);
+        if (model < 0)
+            return;
+    }
+    if (r_hldecal_place(r, name, l->pos, model, model ? l->ent_origin : NULL, l->time, t == 13) < 0)
+        warn_once(d, W_NAME, "decal %s (TE %d) is in no decal WAD: not drawn", name, t);
+}
+
+// A bullet's line against the world and the brush entities standing in this frame (the
+// client's physents: doors, trains, walls), each traced in its model's space (origin only).
+// Returns the model hit (0 the world, -1 nothing), its entity's origin in *org.
+static int trace_all(renderer_t *r, const world_t *w, const vec3_t src, const vec3_t end, bsp_trace_t *best,
+                     const float **org)
+{
+    int model = -1;
+    *org = NULL;
+    best->fraction = 2;
+    bsp_trace_t tr;
+    if (bsp_trace(r->bsp, r->bsp->models[0].headnode, src, end, &tr) && !tr.startsolid) {
+        *best = tr;
+        model = 0;
+    }
+    for (int i = 1; i < w->num_entities && w->entities; i++) {
+        if (!world_entity_visible(w, i))
+            continue;
+        const world_entity_t *e = &w->entities[i];
+        int mi = e->cur.modelindex;
+        const char *name = mi > 0 && mi < w->num_models ? w->models[mi] : "";
+        int sub = name[0] == '*' ? atoi(name + 1) : -1;
+        if (sub <= 0 || sub >= r->bsp->num_models || !valid_pos(e->cur.origin))
+            continue;
+        vec3_t s, t;
+        for (int k = 0; k < 3; k++) {
+            s[k] = src[k] - e->cur.origin[k];
+            t[k] = end[k] - e->cur.origin[k];
+        }
+        if (bsp_trace(r->bsp, r->bsp->models[sub].headnode, s, t, &tr) && !tr.startsolid && tr.fraction < best->fraction) {
+            *best = tr;
+            for (int k = 0; k < 3; k++)
+                best->endpos[k] += e->cur.origin[k];
+            model = sub;
+            *org = e->cur.origin;
+        }
+    }
+    return model;
+}
+
+// The weapons whose client events fire bullets (ev_hldm.cpp): pellets a shot, range, and
+// the spread (buckshot: random in the cone; the others: the server's own spread, fparam1/2).
+typedef struct {
+    const char *name;
+    int shots_sp, shots_mp;
+    float range;
+    float spread_sp[2], spread_mp[2];   // buckshot cones; 0: fparam1/2 are the offsets
+    int tracer_freq;                    // the mp5: every other bullet is a tracer and leaves no decal
+} bullet_rule_t;
+
+static const bullet_rule_t bullets[] = {
+    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2 },
+    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0 },
+    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0 },
+    // Counter-Strike's client is not released: its pistols and rifles taken as one bullet
+    // along the aim with the event's spread, as Half-Life's 9 mm (docs/goldsrc.md)
+    { "usp", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "glock18", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "deagle", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "ak47", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "m4a1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "mp5n", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+};
+
+static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
+{
+    const bullet_rule_t *rule = NULL;
+    for (size_t i = 0; i < sizeof bullets / sizeof bullets[0]; i++)
+        if (!strcmp(bullets[i].name, e->script))
+            rule = &bullets[i];
+    if (!rule)
+        return;
+    // the gun (EV_GetGunPosition): origin + view height, 28 standing, 12 ducked; the
+    // recording player's own: its real view height (EV_LocalPlayerViewheight), from the
+    // demo's eye (Counter-Strike's is 17). Its events may come without origin and angles:
+    // then the demo's eye and view angles
+    vec3_t src, ang;
+    int zero = e->pos[0] == 0 && e->pos[1] == 0 && e->pos[2] == 0;
+    if (e->local && zero && e->eye_valid) {
+        memcpy(src, e->eye, sizeof src);
+        memcpy(ang, e->eye_angles, sizeof ang);
+    } else {
+        memcpy(src, e->pos, sizeof src);
+        float vh = e->ducking ? 12.0f : 28.0f, eye = e->eye[2] - e->pos[2];
+        if (e->local && e->eye_valid && eye > 0 && eye < 64)
+            vh = eye;
+        src[2] += vh;
+        memcpy(ang, e->angles, sizeof ang);
+    }
+    if (!valid_pos(src) || !isfinite(ang[0]) || !isfinite(ang[1]) || !isfinite(ang[2]))
+        return;
+    vec3_t fwd, right, up;
+    r_angle_vectors(ang, fwd, right, up);
+    int mp = w->maxclients > 1;
+    int shots = mp ? rule->shots_mp : rule->shots_sp;
+    const float *cone = mp ? rule->spread_mp : rule->spread_sp;
+    uint32_t x = e->seed ? e->seed : 1;
+    for (int shot = 0; shot < shots; shot++) {
+        float sx, sy;
+        if (cone[0] > 0) {
+            float z;
+            int guard = 0;
+            do {
+                sx = frand(&x, -0.5f, 0.5f) + frand(&x, -0.5f, 0.5f);
+                sy = frand(&x, -0.5f, 0.5f) + frand(&x, -0.5f, 0.5f);
+                z = sx * sx + sy * sy;
+            } while (z > 1 && ++guard < 32);
+            sx *= cone[0];
+            sy *= cone[1];
+        } else {
+            sx = isfinite(e->fparam[0]) ? e->fparam[0] : 0;
+            sy = isfinite(e->fparam[1]) ? e->fparam[1] : 0;
+        }
+        // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted
+        // a player) leave no decal
+        if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0)
+            continue;
+        vec3_t end;
+        for (int k = 0; k < 3; k++)
+            end[k] = src[k] + rule->range * (fwd[k] + sx * right[k] + sy * up[k]);
+        bsp_trace_t tr;
+        const float *org;
+        int model = trace_all(r, w, src, end, &tr, &org);
+        if (model < 0)
+            continue;
+        char name[24];
+        snprintf(name, sizeof name, "{shot%d", (int)frand(&x, 0, 4.999f) + 1);   // RandomLong(0, 4) + 1
+        if (r_hldecal_place(r, name, tr.endpos, model, org, e->time, 0) < 0)
+            warn_once(d, W_NAME, "decal %s (%d) is in no decal WAD: not drawn", name, shot);
+    }
+}
+
+void r_hldecal_frame(renderer_t *r, const world_t *w)
+{
+    r_hldecal_t *d = r->hldecal;
+    if (!d || !r->bsp || r->bsp != d->bsp)
+        return;
+    uint32_t count = w->decal_log_count;
+    if (count < d->applied || d->replay) {
+        // a seek: the world's log is the decals of playing up to here; place them again
+        reset_pool(r, d);
+        d->applied = 0;
+        d->replay = 0;
+    }
+    uint32_t from = d->applied;
+    if (count - from > WORLD_MAX_DECAL_LOG)
+        from = count - WORLD_MAX_DECAL_LOG;   // older ones left the ring (and most the pool)
+    for (uint32_t i = from; i < count; i++) {
+        const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
+        if (l->te)
+            te_decal(r, d, w, l);
+        else
+            weapon_event(r, d, w, l);
+    }
+    d->applied = count;
+}
+
+int r_hldecal_count(const renderer_t *r) { return r->hldecal ? r->hldecal->count : 0; }
+int r_hldecal_textures(const renderer_t *r) { return r->hldecal ? r->hldecal->num_tex : 0; }

@@ -1,0 +1,546 @@
+// test_goldsrc_decal.c -- Half-Life's decals: placed by temp entities, weapon events and the
+// map's infodecals, drawn into the surface cache; the pool's reuse; hostile arguments
+#include "testutil.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assets/bsp.h"
+#include "assets/wad.h"
+#include "engine/vfs.h"
+#include "engine/world.h"
+#include "formats/decoder.h"
+#include "render/r_hldecal.h"
+#include "render/render.h"
+
+extern const decoder_t hl_decoder;
+
+typedef struct {
+    uint8_t *data;
+    vfs_t *fs;
+    world_t *w;
+    void *st;
+    renderer_t *r;
+} c1a0_t;
+
+// valve_c1a0.dem read to its 150th frame, the level loaded (the same start as test_goldsrc_fx)
+static void c1a0_open(c1a0_t *c)
+{
+    size_t size = 0;
+    c->data = tu_read(tu_data("goldsrc/demos/valve_c1a0.dem"), &size);
+    assert_non_null(c->data);
+    c->fs = vfs_create();
+    assert_int_equal(vfs_add_dir(c->fs, tu_data("goldsrc/valve")), 0);
+    c->w = world_create();
+    c->st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    c->r = r_create(320, 200);
+    assert_int_equal(hl_decoder.open(c->st, c->data, size, c->w, &opts, &err), 0);
+    int loaded = 0;
+    for (int i = 0; i < 150 && hl_decoder.read_frame(c->st, c->w, &err) > 0; i++) {
+        if (!loaded && c->w->map[0] && c->w->num_models > 10) {
+            char e[256];
+            assert_int_equal(r_load_level(c->r, c->fs, c->w, e, sizeof e), 0);
+            loaded = 1;
+        }
+        if (loaded)
+            r_frame(c->r, c->w);
+    }
+    assert_true(loaded);
+}
+
+static void c1a0_close(c1a0_t *c)
+{
+    hl_decoder.close(c->st);
+    r_destroy(c->r);
+    free(c->st);
+    world_free(c->w);
+    vfs_free(c->fs);
+    free(c->data);
+}
+
+// The index the demo gave decal `name` (its resource list), -1 none.
+static int decal_index(const world_t *w, const char *name)
+{
+    for (int i = 0; i < WORLD_MAX_DECALS; i++)
+        if (!strcasecmp(w->decal_names[i], name))
+            return i;
+    return -1;
+}
+
+// A decal temp entity as the decoder logs it (formats/goldsrc.c: the level's decal log).
+static world_decal_t *tempent(world_t *w, int type, const float *pos)
+{
+    world_decal_t *l = world_add_decal(w);
+    l->te = type;
+    memcpy(l->pos, pos, sizeof(vec3_t));
+    return l;
+}
+
+// ... on entity `ent`, standing where the world has it now
+static void on_entity(const world_t *w, world_decal_t *l, int ent)
+{
+    l->entity = ent;
+    if (ent > 0 && ent < w->num_entities)
+        memcpy(l->ent_origin, w->entities[ent].cur.origin, sizeof(vec3_t));
+}
+
+// Where the view's line at (yaw + dyaw, pitch + dpitch) meets the world or a brush entity
+// (the tram the player rides): the point, and the entity (0 the world).
+static int view_hit(const world_t *w, const renderer_t *r, float dyaw, float dpitch, vec3_t out)
+{
+    (void)r;
+    size_t size;
+    uint8_t *d = tu_read(tu_data("goldsrc/valve/maps/c1a0.bsp"), &size);
+    char err[128];
+    bsp_t *b = bsp_load(d, size, "c1a0", err, sizeof err);
+    assert_non_null(b);
+    float yaw = (w->view.angles[1] + dyaw) * (float)M_PI / 180, pitch = (w->view.angles[0] + dpitch) * (float)M_PI / 180;
+    vec3_t end;
+    for (int k = 0; k < 3; k++)
+        end[k] = w->view.origin[k];
+    end[0] += 4096 * cosf(yaw) * cosf(pitch);
+    end[1] += 4096 * sinf(yaw) * cosf(pitch);
+    end[2] -= 4096 * sinf(pitch);
+    bsp_trace_t tr, best;
+    assert_int_equal(bsp_trace(b, b->models[0].headnode, w->view.origin, end, &best), 1);
+    memcpy(out, best.endpos, sizeof(vec3_t));
+    int ent = 0;
+    for (int i = 1; i < w->num_entities; i++) {
+        const world_entity_t *e = &w->entities[i];
+        if (!world_entity_visible(w, i) || w->models[e->cur.modelindex][0] != '*')
+            continue;
+        vec3_t s, t;
+        for (int k = 0; k < 3; k++) {
+            s[k] = w->view.origin[k] - e->cur.origin[k];
+            t[k] = end[k] - e->cur.origin[k];
+        }
+        int sub = atoi(w->models[e->cur.modelindex] + 1);
+        if (bsp_trace(b, b->models[sub].headnode, s, t, &tr) && !tr.startsolid && tr.fraction < best.fraction) {
+            best = tr;
+            for (int k = 0; k < 3; k++)
+                out[k] = tr.endpos[k] + e->cur.origin[k];
+            ent = i;
+        }
+    }
+    bsp_free(b);
+    free(d);
+    return ent;
+}
+
+// Pixels that differ between two frames, and their bounding box.
+static int frame_diff(const uint8_t *a, const uint8_t *b, int w, int h, int box[4])
+{
+    int n = 0;
+    box[0] = w;
+    box[1] = h;
+    box[2] = box[3] = -1;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++)
+            if (a[y * w + x] != b[y * w + x]) {
+                n++;
+                if (x < box[0]) box[0] = x;
+                if (y < box[1]) box[1] = y;
+                if (x > box[2]) box[2] = x;
+                if (y > box[3]) box[3] = y;
+            }
+    return n;
+}
+
+// The frame a second after the world's time: the temp entities' own particles (TE_GUNSHOTDECAL's
+// dust) are gone by then, the decals stay.
+static uint8_t *grab(renderer_t *r, const world_t *w)
+{
+    r_render(r, w, w->time + 1);
+    int fw, fh, pitch;
+    const uint8_t *px = r_pixels(r, &fw, &fh, &pitch);
+    assert_int_equal(pitch, fw);
+    uint8_t *copy = malloc((size_t)fw * (size_t)fh);
+    memcpy(copy, px, (size_t)fw * (size_t)fh);
+    return copy;
+}
+
+// A frame with no new events (the world's time unchanged).
+static void empty_frame(world_t *w)
+{
+    w->num_events = 0;
+    w->text_used = 0;
+}
+
+// Decals by temp entity on c1a0's tram: a scorch straight ahead, blood to the left, a bullet
+// hole to the right. The frame changes there and only there; the golden has been looked at.
+static void test_golden_c1a0(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    c1a0_t c;
+    c1a0_open(&c);
+    world_t *w = c.w;
+    // the demo's resource list named the decals (index 0 "{yblood6" ...)
+    assert_string_equal(w->decal_names[0], "{yblood6");
+    int scorch = decal_index(w, "{scorch1"), blood = decal_index(w, "{blood1"), shot = decal_index(w, "{shot1");
+    assert_true(scorch > 0 && blood > 0 && shot > 0);
+    assert_true(scorch < 256 && blood < 256 && shot < 256);
+    assert_int_equal(r_hldecal_count(c.r), 0);   // c1a0 has no infodecal
+    empty_frame(w);
+    r_frame(c.r, w);
+    uint8_t *before = grab(c.r, w);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_c1a0_before.png"), 0);
+    // the view looks at the inside of the tram (a brush entity): TE_DECAL names it
+    vec3_t p;
+    int ent = view_hit(w, c.r, 35, 0, p);            // the tunnel's left wall (the world)
+    assert_int_equal(ent, 0);
+    world_decal_t *e = tempent(w, 104, p);           // TE_DECAL: decal, entity
+    e->decal = scorch;
+    on_entity(w, e, ent);
+    ent = view_hit(w, c.r, -35, 5, p);               // the right wall
+    e = tempent(w, 118, p);                          // TE_DECALHIGH (the decoder adds the 256)
+    e->decal = blood;
+    on_entity(w, e, ent);
+    ent = view_hit(w, c.r, 0, 0, p);                 // ahead: the tram's front (a brush entity)
+    assert_true(ent > 0);
+    e = tempent(w, 109, p);                          // TE_GUNSHOTDECAL: entity, decal
+    e->decal = shot;
+    on_entity(w, e, ent);
+    r_frame(c.r, w);
+    int placed = r_hldecal_count(c.r);
+    assert_true(placed >= 3);
+    assert_int_equal(r_hldecal_textures(c.r), 3);
+    uint8_t *after = grab(c.r, w);
+    int box[4];
+    int n = frame_diff(before, after, 320, 200, box);
+    printf("decals: %d in the pool, %d pixels changed in (%d,%d)-(%d,%d)\n", placed, n, box[0], box[1], box[2], box[3]);
+    // the scorch (96 x 96 texels) ahead covers the view's centre; nothing changes at the edges
+    assert_true(n > 300 && n < 320 * 200 / 3);
+    assert_true(box[0] <= 160 && box[2] >= 160 && box[1] <= 100 && box[3] >= 100);
+    assert_true(box[0] > 0 && box[2] < 319);
+    const char *out = "build/rel/tests/goldsrc_decal_c1a0.png";
+    assert_int_equal(r_write_png(c.r, out), 0);
+    tu_golden("goldsrc_decal_c1a0", out, "tests/golden/goldsrc/decal_c1a0.png", 0.01);
+    free(after);
+
+    // the pool: 4096 more decals far from the view push out the three above (the oldest go
+    // first) and the frame is as before them
+    empty_frame(w);
+    vec3_t far;
+    view_hit(w, c.r, 180, 0, far);
+    int total = 0;
+    for (int i = 0; total < HLDECAL_MAX + 8 && i < 2 * HLDECAL_MAX; i++) {
+        int k = r_hldecal_place(c.r, "{shot2", far, 0, NULL, w->time, 0);
+        assert_true(k > 0);
+        total += k;
+    }
+    assert_int_equal(r_hldecal_count(c.r), HLDECAL_MAX);
+    r_frame(c.r, w);
+    after = grab(c.r, w);
+    int n2 = 0;
+    for (int y = box[1]; y <= box[3]; y++)
+        for (int x = box[0]; x <= box[2]; x++)
+            n2 += before[y * 320 + x] != after[y * 320 + x];
+    assert_int_equal(n2, 0);
+    free(after);
+    free(before);
+    c1a0_close(&c);
+}
+
+// Read what the decal code writes to stderr while f runs.
+static char *capture_stderr(void (*f)(void *), void *arg)
+{
+    char path[] = "/tmp/demoplay_decal_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    f(arg);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(fd);
+    size_t size;
+    char *text = (char *)tu_read(path, &size);
+    unlink(path);
+    char *s = malloc(size + 1);
+    memcpy(s, text ? text : "", text ? size : 0);
+    s[text ? size : 0] = 0;
+    free(text);
+    return s;
+}
+
+static void hostile_frame(void *arg)
+{
+    c1a0_t *c = arg;
+    world_t *w = c->w;
+    empty_frame(w);
+    vec3_t ok;
+    view_hit(w, c->r, 0, 0, ok);
+    tempent(w, 116, ok)->decal = 300;              // a decal index the demo never named
+    tempent(w, 117, ok)->decal = 511;              // TE_WORLDDECALHIGH: 511, never named
+    world_decal_t *e = tempent(w, 104, ok);        // TE_DECAL on an entity that does not exist
+    e->decal = decal_index(w, "{shot1");
+    e->entity = 30000;
+    e = tempent(w, 104, ok);                       // ... on the player (a studio model)
+    e->decal = decal_index(w, "{shot1");
+    e->entity = 1;
+    vec3_t bad = { NAN, 0, 0 }, huge = { 1e9f, 0, 0 };
+    tempent(w, 116, bad)->decal = decal_index(w, "{shot1");
+    tempent(w, 116, huge)->decal = decal_index(w, "{shot1");
+    e = tempent(w, 13, ok);                        // TE_BSPDECAL naming a model that is not a brush
+    e->decal = decal_index(w, "{shot1");
+    e->entity = 1;
+    e->model = 1;
+    e = tempent(w, 109, ok);                       // TE_GUNSHOTDECAL, negative decal
+    e->decal = -5;
+    e = tempent(w, 116, ok);                       // a decal index past the table
+    e->decal = 100000;
+    r_frame(c->r, w);
+}
+
+static void test_hostile(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    c1a0_t c;
+    c1a0_open(&c);
+    char *log = capture_stderr(hostile_frame, &c);
+    printf("%s", log);
+    assert_int_equal(r_hldecal_count(c.r), 0);
+    assert_non_null(strstr(log, "names decal 300, which the demo never named: ignored"));
+    assert_non_null(strstr(log, "a decal on entity 30000, which does not exist: ignored"));
+    assert_non_null(strstr(log, "at a position outside the world: ignored"));
+    assert_non_null(strstr(log, "TE_BSPDECAL on entity 1 without a brush model: ignored"));
+    // each kind once a level
+    assert_null(strstr(strstr(log, "never named") + 1, "never named"));
+    // a name in no WAD
+    assert_int_equal(r_hldecal_place(c.r, "{nosuchdecal", c.w->view.origin, 0, NULL, 0, 0), -1);
+    free(log);
+    c1a0_close(&c);
+}
+
+// Pixels of the frame (a second after the world's time) whose colour is orange.
+static int orange_pixels(renderer_t *r, const world_t *w)
+{
+    r_render(r, w, w->time + 1);
+    int fw, fh, pitch, n = 0;
+    const uint8_t *px = r_pixels(r, &fw, &fh, &pitch);
+    const uint8_t *pal = r_palette(r);
+    for (int i = 0; i < fw * fh; i++) {
+        const uint8_t *rgb = pal + px[i] * 3;
+        n += rgb[0] > 150 && rgb[0] > rgb[1] + 40 && rgb[2] < 60;
+    }
+    return n;
+}
+
+// The player's own glock shot (an event with no origin: the demo's eye and angles) leaves a
+// "{shot" decal where the view's centre line meets the wall.
+static void test_weapon_event(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    c1a0_t c;
+    c1a0_open(&c);
+    world_t *w = c.w;
+    empty_frame(w);
+    world_decal_t *ev = world_add_decal(w);          // as the decoder logs a client event
+    snprintf(ev->script, sizeof ev->script, "glock1");
+    ev->entity = 1;
+    ev->local = 1;
+    ev->seed = 12345;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    memcpy(ev->eye_angles, w->view.angles, sizeof ev->eye_angles);
+    r_frame(c.r, w);
+    assert_true(r_hldecal_count(c.r) >= 1);
+    assert_int_equal(r_hldecal_textures(c.r), 1);
+    // a spray (TE_PLAYERDECAL): tempdecal.wad's LOGO, the second picture
+    int n = r_hldecal_count(c.r);
+    int orange_before = orange_pixels(c.r, w);
+    vec3_t p;
+    int ent = view_hit(w, c.r, 35, 0, p);
+    world_decal_t *spray = tempent(w, 112, p);
+    spray->decal = 1;   // the player
+    on_entity(w, spray, ent);
+    r_frame(c.r, w);
+    assert_true(r_hldecal_count(c.r) > n);
+    assert_int_equal(r_hldecal_textures(c.r), 2);
+    r_render(c.r, w, w->time + 1);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_spray.png"), 0);   // looked at
+    // the spray's colour is its palette's last entry (ff7818, the orange the player chose),
+    // lit by the wall: orange pixels appear, none were there before
+    int orange = orange_pixels(c.r, w);
+    printf("spray: %d orange pixels (%d before)\n", orange, orange_before);
+    assert_true(orange > orange_before + 100);
+    // an event nobody shoots with (the crowbar's miss) leaves none
+    n = r_hldecal_count(c.r);
+    empty_frame(w);
+    ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "crowbar");
+    ev->local = 1;
+    r_frame(c.r, w);
+    assert_int_equal(r_hldecal_count(c.r), n);
+    // a seek: the decals go and come back from the world's log as they were
+    r_clear_transients(c.r, 0);
+    assert_int_equal(r_hldecal_count(c.r), 0);
+    r_frame(c.r, w);
+    assert_int_equal(r_hldecal_count(c.r), n);
+    // a seek back to the start (the world's log empty again): none
+    w->decal_log_count = 0;
+    r_clear_transients(c.r, 1);
+    r_frame(c.r, w);
+    assert_int_equal(r_hldecal_count(c.r), 0);
+    c1a0_close(&c);
+}
+
+// gchimp's c1a3d: three infodecals in its entities ({C1A3_RED2, {C1A3_RED3, {BIGBLOOD2),
+// placed with the level; the blood under the dead barney seen from above.
+static void test_infodecal(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/test_assets")), 0);
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    snprintf(w->map, sizeof w->map, "maps/gchimp/c1a3d.bsp");
+    renderer_t *r = r_create(320, 200);
+    char err[256];
+    r_load_level(r, fs, w, err, sizeof err);
+    int n = r_hldecal_count(r);
+    printf("c1a3d: %d decals from its infodecals\n", n);
+    assert_true(n >= 3);
+    assert_int_equal(r_hldecal_textures(r), 3);
+    // seen from above the barney's blood ({BIGBLOOD2 at 1769 -328 640)
+    w->view.origin_valid = 1;
+    w->view.origin[0] = 1769 - 90;
+    w->view.origin[1] = -328;
+    w->view.origin[2] = 700;
+    w->view.angles[0] = 35;
+    w->view.fov = 90;
+    w->view.stats[STAT_HEALTH] = 100;
+    r_render(r, w, 0);
+    const char *out = "build/rel/tests/goldsrc_decal_c1a3d.png";
+    assert_int_equal(r_write_png(r, out), 0);
+    tu_golden("goldsrc_decal_c1a3d", out, "tests/golden/goldsrc/decal_c1a3d.png", 0.01);
+    // the same level with its decals dropped by a seek to the start: they stay (the level's own)
+    r_clear_transients(r, 1);
+    assert_int_equal(r_hldecal_count(r), n);
+    r_destroy(r);
+    world_free(w);
+    vfs_free(fs);
+}
+
+// decals.wad's miptex lumps as the decals read them, and damaged ones
+static void test_wad_miptex(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size;
+    uint8_t *d = tu_read(tu_data("goldsrc/valve/decals.wad"), &size);
+    assert_non_null(d);
+    wad_t w;
+    char err[256] = "";
+    assert_int_equal(wad_open(&w, d, size, err, sizeof err), 0);
+    assert_int_equal(w.num_lumps, 222);
+    wad_miptex_t mt;
+    assert_int_equal(wad_lump_miptex(&w, wad_find(&w, "{shot1"), &mt, err, sizeof err), 0);
+    assert_int_equal(mt.width, 16);
+    assert_int_equal(mt.height, 16);
+    assert_int_equal(mt.colours, 256);
+    assert_int_equal(mt.mips[0][0], 0);            // the corner: no coverage
+    assert_int_equal(mt.mips[0][8 * 16 + 8], 115); // the hole's middle
+    assert_int_equal(mt.palette[255 * 3], 0);      // black
+    assert_int_equal(wad_lump_miptex(&w, wad_find(&w, "{blood1"), &mt, err, sizeof err), 0);
+    assert_int_equal(mt.width, 48);
+    assert_int_equal(mt.palette[255 * 3], 0x16);   // dark red 160000
+    // every lump of the file reads
+    for (int i = 0; i < w.num_lumps; i++)
+        assert_int_equal(wad_lump_miptex(&w, &w.lumps[i], &mt, err, sizeof err), 0);
+    // a damaged copy: {shot1's mip 3 offset past its lump, its width 0
+    const wad_lump_t *l = wad_find(&w, "{shot1");
+    uint8_t *c = malloc(size);
+    memcpy(c, d, size);
+    c[l->offset + 36] = 0xff;
+    c[l->offset + 37] = 0xff;
+    wad_t w2;
+    assert_int_equal(wad_open(&w2, c, size, err, sizeof err), 0);
+    assert_int_equal(wad_lump_miptex(&w2, wad_find(&w2, "{shot1"), &mt, err, sizeof err), -1);
+    char want[160];
+    snprintf(want, sizeof want, "offset %u: expected mip 3 (4 bytes) inside the %u-byte lump \"{SHOT1\", got offset 65535",
+             l->offset + 36, l->disksize);
+    assert_string_equal(err, want);
+    c[l->offset + 16] = 0;
+    c[l->offset + 17] = 0;
+    assert_int_equal(wad_lump_miptex(&w2, wad_find(&w2, "{shot1"), &mt, err, sizeof err), -1);
+    assert_non_null(strstr(err, "expected a miptex size 8..1024, got 0 x 16"));
+    wad_close(&w2);
+    free(c);
+    wad_close(&w);
+    free(d);
+}
+
+// The decoder's log: crossfire's ten usp shots (the recording player's, at its eye), and on
+// the renderer's side ten "{shot" decals on the wall ahead.
+static void test_crossfire_log(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data("goldsrc/demos/cstrike_crossfire.dem"), &size);
+    assert_non_null(data);
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    world_t *w = world_create();
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    renderer_t *r = r_create(320, 200);
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    uint32_t seq = 0;
+    while (hl_decoder.read_frame(st, w, &err) > 0) {
+        if (w->level_seq != seq && w->map[0]) {
+            char e[256];
+            r_load_level(r, fs, w, e, sizeof e);
+            seq = w->level_seq;
+        }
+        r_frame(r, w);
+    }
+    assert_int_equal(w->decal_log_count, 10);
+    for (int i = 0; i < 10; i++) {
+        const world_decal_t *l = &w->decal_log[i];
+        assert_string_equal(l->script, "usp");
+        assert_int_equal(l->te, 0);
+        assert_int_equal(l->local, 1);
+        assert_int_equal(l->fired, (uint32_t)i);
+        assert_true(l->eye_valid);
+        // the eye 17 units above the event's origin (Counter-Strike's view height)
+        assert_true(fabsf(l->eye[2] - l->pos[2] - 17.0f) < 0.1f);
+    }
+    // each shot hit the wall 1250 units ahead (plane y = -1632): one decal each
+    assert_int_equal(r_hldecal_count(r), 10);
+    assert_true(r_hldecal_textures(r) >= 1 && r_hldecal_textures(r) <= 5);
+    hl_decoder.close(st);
+    r_destroy(r);
+    free(st);
+    world_free(w);
+    vfs_free(fs);
+    free(data);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wad_miptex),
+        cmocka_unit_test(test_golden_c1a0),
+        cmocka_unit_test(test_hostile),
+        cmocka_unit_test(test_weapon_event),
+        cmocka_unit_test(test_infodecal),
+        cmocka_unit_test(test_crossfire_log),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -31,6 +31,7 @@ const char *fs_msg_name(uint8_t code)
     case FS_MSG_SERVERSAYSSHIPDIED: return "MSG_SERVERSAYSSHIPDIED";
     case FS_MSG_EXPLODESHIP: return "MSG_EXPLODESHIP";
     case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: return "MSG_GROUPONLY_VERYSHORTFUPDATE";
+    case FS_MSG_SHIELDHULL: return "MSG_SHIELDHULL";
     default: return NULL;
     }
 }
@@ -61,6 +62,7 @@ static size_t min_size(uint8_t code)
     case FS_MSG_SERVERSAYSSHIPDIED: return FS_SIZE_SERVERSAYSSHIPDIED;
     case FS_MSG_EXPLODESHIP: return FS_SIZE_EXPLODESHIP;
     case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: return FS_SIZE_GROUPONLY;
+    case FS_MSG_SHIELDHULL: return FS_SIZE_SHIELDHULL;
     default: return 1;
     }
 }
@@ -76,6 +78,7 @@ static int in_spec(uint8_t code)
     case FS_MSG_SERVERSAYSSHIPDIED:
     case FS_MSG_EXPLODESHIP:
     case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+    case FS_MSG_SHIELDHULL:
         return 0;
     default:
         return 1;
@@ -404,6 +407,13 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
     case FS_MSG_EXPLODESHIP:
         ev->u.explode.player = player;
         ev->u.explode.ship = (uint16_t)msg_u16(&m);
+        break;
+    case FS_MSG_SHIELDHULL:
+        ev->u.shieldhull.player = player;
+        ev->u.shieldhull.shield = (uint8_t)msg_u8(&m);
+        ev->u.shieldhull.hull = (uint8_t)msg_u8(&m);
+        ev->u.shieldhull.valid_change = (uint8_t)msg_u8(&m);
+        ev->u.shieldhull.count = (uint8_t)msg_u8(&m);
         break;
     case FS_MSG_TEXTMSG:
         ev->u.text.player = player;

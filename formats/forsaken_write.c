@@ -455,6 +455,17 @@ int fs_write_explodeship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const
     return emit(wr, ticks, sender, &p);
 }
 
+int fs_write_shieldhull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shieldhull_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SHIELDHULL, FS_MSG_SHIELDHULL, m->player);
+    p.b[2] = m->shield;
+    p.b[3] = m->hull;
+    p.b[4] = m->valid_change;
+    p.b[5] = m->count;
+    return emit(wr, ticks, sender, &p);
+}
+
 int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
 {
     uint64_t t = ev->timestamp;
@@ -483,6 +494,7 @@ int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
     case FS_MSG_SERVERSAYSSHIPDIED: return fs_write_serverdied(wr, t, s, &ev->u.sdied);
     case FS_MSG_PLAYERPINGS: return fs_write_pings(wr, t, s, &ev->u.pings);
     case FS_MSG_EXPLODESHIP: return fs_write_explodeship(wr, t, s, &ev->u.explode);
+    case FS_MSG_SHIELDHULL: return fs_write_shieldhull(wr, t, s, &ev->u.shieldhull);
     default:
         wr->failed = 1;
         return -1;

@@ -370,6 +370,13 @@ static void draw_panel(const fs_hud_t *h, const world_t *w, int p)
     uint32_t flags = live ? e->cur.raw_effects : 0;
     // crosshair at the centre of the view
     blit(&h->c, h->panel, 0, 0, 16, 16, W / 2 - 8, H / 2 - 8);
+    // the trojax charge beside it: (charge / 100) x 9 rows of PANEL.BMP's 4-wide column, at
+    // most 8, growing upwards from 4 below the centre (the charge from the last F update)
+    int energy = live ? (int)(e->cur.frame * 0.01 * 9.0) : 0;
+    if (energy > 8)
+        energy = 8;
+    if (energy > 0)
+        blit(&h->c, h->panel, 0, 24 - energy, 4, energy, W / 2 - 16, H / 2 + 4 - energy);
     int y_shld = H - (2 * fh + 4), y_hull = H - (fh + 2);
     page_cells(h, 28, 0, 4, fw, y_shld);   // SHLD
     page_cells(h, 28, 1, 4, fw, y_hull);   // HULL

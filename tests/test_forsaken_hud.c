@@ -328,6 +328,17 @@ static void test_panel(void **state)
     assert_true(hull_cols >= 20 && hull_cols <= 22);
     assert_int_equal(diff_cols(known, unknown, 640, 102, 640, 471, 474), 0);
 
+    // the trojax charge: full (100) is 8 rows of PANEL.BMP's 4-wide column, 16 left of the
+    // centre, from 4 rows below it upwards
+    w->entities[1].cur.frame = 100;
+    uint8_t *charged = draw(&p, w->time);
+    w->entities[1].cur.frame = 0;
+    n = diff_box(charged, known, 640, 480, box);
+    printf("trojax charge: %d pixels in (%d,%d)-(%d,%d)\n", n, box[0], box[1], box[2], box[3]);
+    assert_true(n > 8 && n <= 32);
+    assert_true(box[0] >= 320 - 16 && box[2] < 320 - 12 && box[1] >= 240 + 4 - 8 && box[3] < 240 + 4);
+    free(charged);
+
     // follow bob: his numbers; his name at the top right
     static r_camera_t cam;
     memset(&cam, 0, sizeof cam);

@@ -360,6 +360,24 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         d_int(d, "player", ev->u.explode.player);
         d_int(d, "ship", ev->u.explode.ship);
         break;
+    case FS_MSG_SHIPHIT:
+    case FS_MSG_SHORTSHIPHIT: {
+        const fs_shiphit_t *h = &ev->u.hit;
+        d_int(d, "player", h->player);
+        d_int(d, "victim", h->victim);
+        d_num(d, "damage", h->damage);
+        d_num(d, "force", h->force);
+        d_vec(d, "recoil", h->recoil, 3);
+        d_vec(d, "point", h->point, 3);
+        d_vec(d, "dir", h->dir, 3);
+        d_int(d, "weapon_type", h->weapon_type);
+        d_int(d, "weapon", h->weapon);
+        d_int(d, "one_off", h->one_off);
+        if (ev->type == FS_MSG_SHORTSHIPHIT)
+            d_int(d, "recoil_scalar", h->recoil_scalar);
+        d_int(d, "deaths", h->deaths);
+        break;
+    }
     case FS_MSG_SHIELDHULL:
         d_int(d, "player", ev->u.shieldhull.player);
         d_int(d, "shield", ev->u.shieldhull.shield);

@@ -442,6 +442,13 @@ static void make_extras(fs_writer_t *wr)
                                                        .count = 4 });                                  // 8
     uint8_t shortprim[30] = { FS_MSG_PRIMBULLPOSDIR, 0 };
     fs_write_raw_event(wr, 10, 1, shortprim, sizeof(shortprim));                                      // 9
+    fs_shiphit_t hit = { .player = 1, .victim = 0, .damage = 12.5f, .force = 3, .recoil = { 1, 2, 3 },
+                         .point = { 4, 5, 6 }, .dir = { 0, 0, 1 }, .weapon_type = 0, .weapon = 1, .one_off = 1,
+                         .deaths = 5 };
+    fs_write_shiphit(wr, 11, 1, FS_MSG_SHIPHIT, &hit);                                                // 10
+    hit.dir[2] = 32767;
+    hit.recoil_scalar = 256;
+    fs_write_shiphit(wr, 12, 1, FS_MSG_SHORTSHIPHIT, &hit);                                           // 11
     assert_false(wr->failed);
 }
 
@@ -460,7 +467,7 @@ static void test_extra_messages(void **state)
     const world_event_t *ev;
     assert_int_equal(w->players[3].shield, -1);   // not said yet
     assert_int_equal(w->players[3].team, -1);
-    for (int i = 0; i < 10; i++) {
+    for (int i = 0; i < 12; i++) {
         int rc = fs_decoder.read_frame(r.st, w, &r.err);
         if (rc != 1)
             fail_msg("frame %d: %d %s", i, rc, r.err.what);
@@ -517,7 +524,11 @@ static void test_extra_messages(void **state)
             break;
         case 9:
             assert_int_equal(w->num_events, 0);   // too short for its layout: skipped, not an error
-            assert_int_equal(w->view.intermission, 1);   // the last event: the game is over
+            break;
+        case 10:
+        case 11:
+            assert_int_equal(w->num_events, 0);   // hits change nothing drawn (shown in dump)
+            assert_int_equal(w->view.intermission, i == 11);   // the last event: the game is over
             break;
         default:
             break;
@@ -549,7 +560,7 @@ static void test_extra_messages(void **state)
         }
         pos += 16 + (long)e.size;
     }
-    assert_int_equal(n, 9);
+    assert_int_equal(n, 11);
     fs_writer_free(&again);
     fs_writer_free(&wr);
 }

@@ -581,14 +581,16 @@ static void fs_draw_hud(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, double t)
     h.fw = font_w[h.f];
     h.fh = font_h[h.f];
     int pilot = pilot_slot(d, w);
-    // the panel: the recording pilot's, or the pilot a camera follows
-    if (!d->hud_off || d->pilot >= 0)
+    // the panel: the recording pilot's, or the pilot a camera follows; a camera away from
+    // every pilot (free, chase, path) has no panel and no pilot's name
+    int in_cockpit = !d->hud_off || d->pilot >= 0;
+    if (in_cockpit)
         draw_panel(&h, w, pilot);
     draw_score_list(&h, w, pilot, t);
     if (!d->notify_off)
         draw_messages(&h, t);
     char name[FS_NAME_CHARS + 1];
-    if (w->players[pilot].name[0]) {
+    if (in_cockpit && w->players[pilot].name[0]) {
         short_name(w, pilot, name);
         text(&h, name, h.c.vw - 9 * h.fw, h.fh, COL_WHITE, -1);
     }

@@ -462,6 +462,20 @@ static void test_scores(void **state)
     free(no_table);
     free(asked);
 
+    // a team game (teams from MSG_STATUS): the list is the teams, Red (alice's 3 kills) and
+    // Green (bob's 7), in the list's place at the top left
+    r_show_scores(p.r, 0);
+    uint8_t *solo = draw(&p, w->time);
+    w->players[0].team = 0;
+    w->players[1].team = 1;
+    uint8_t *teams = draw(&p, w->time);
+    n = diff_box(solo, teams, 640, 480, box);
+    printf("team list: %d pixels in (%d,%d)-(%d,%d)\n", n, box[0], box[1], box[2], box[3]);
+    assert_true(n > 50);
+    assert_true(box[0] >= 8 && box[2] < 8 + 14 * 8 && box[1] >= 8 && box[3] < 8 + 3 * 9);
+    free(solo);
+    free(teams);
+
     // hostile values
     snprintf(w->players[2].name, sizeof w->players[2].name, "%s", "\x01\x7f\xff\x80\x1b[2Jabcdefghijklmnopqrstuvwxyz");
     w->players[2].frags = INT32_MAX;

@@ -138,6 +138,10 @@ typedef struct {
     int32_t ping;
     char skin[WORLD_NAME_LEN];         // Quake II "name\model/skin", GoldSrc model
     uint8_t active;
+    // Forsaken: the ship's own shield and hull as its MSG_SHIELDHULL last said (0..255;
+    // -1: the demo has not said), and its team (0..3 from MSG_STATUS; -1 none).
+    int16_t shield, hull;
+    int8_t team;
 } world_player_t;
 
 // ---- events of the current frame --------------------------------------------

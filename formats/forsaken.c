@@ -360,6 +360,31 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         d_int(d, "player", ev->u.explode.player);
         d_int(d, "ship", ev->u.explode.ship);
         break;
+    case FS_MSG_SHIPHIT:
+    case FS_MSG_SHORTSHIPHIT: {
+        const fs_shiphit_t *h = &ev->u.hit;
+        d_int(d, "player", h->player);
+        d_int(d, "victim", h->victim);
+        d_num(d, "damage", h->damage);
+        d_num(d, "force", h->force);
+        d_vec(d, "recoil", h->recoil, 3);
+        d_vec(d, "point", h->point, 3);
+        d_vec(d, "dir", h->dir, 3);
+        d_int(d, "weapon_type", h->weapon_type);
+        d_int(d, "weapon", h->weapon);
+        d_int(d, "one_off", h->one_off);
+        if (ev->type == FS_MSG_SHORTSHIPHIT)
+            d_int(d, "recoil_scalar", h->recoil_scalar);
+        d_int(d, "deaths", h->deaths);
+        break;
+    }
+    case FS_MSG_SHIELDHULL:
+        d_int(d, "player", ev->u.shieldhull.player);
+        d_int(d, "shield", ev->u.shieldhull.shield);
+        d_int(d, "hull", ev->u.shieldhull.hull);
+        d_int(d, "valid_change", ev->u.shieldhull.valid_change);
+        d_int(d, "count", ev->u.shieldhull.count);
+        break;
     case FS_MSG_TEXTMSG:
         d_int(d, "player", ev->u.text.player);
         d_int(d, "text_type", ev->u.text.type);
@@ -436,8 +461,11 @@ static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, cons
     world_set_model(w, FS_MODEL_PICKUP, "*pickup");
     // the game writes the recorder's own name as player 0's first: follow that ship
     w->view.entity = 1;
-    for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
+    for (int i = 0; i < WORLD_MAX_PLAYERS; i++) {
         w->players[i].entity = i < FS_SHIPS ? i + 1 : -1;
+        w->players[i].shield = w->players[i].hull = -1;   // not said yet
+        w->players[i].team = -1;
+    }
     if (st->opts.dump)
         dump_header(st, len);
     return 0;
@@ -640,6 +668,14 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
         if (check_player(st, ev, ev->u.status.player, err) < 0)
             return -1;
         w->players[ev->u.status.player].active = 1;
+        // teams are 0..3 (MAX_TEAMS); anything else is no team
+        w->players[ev->u.status.player].team = ev->u.status.team < 4 ? (int8_t)ev->u.status.team : -1;
+        break;
+    case FS_MSG_SHIELDHULL:
+        if (check_player(st, ev, ev->u.shieldhull.player, err) < 0)
+            return -1;
+        w->players[ev->u.shieldhull.player].shield = ev->u.shieldhull.shield;
+        w->players[ev->u.shieldhull.player].hull = ev->u.shieldhull.hull;
         break;
     case FS_MSG_SHIPDIED: {
         const fs_shipdied_t *d = &ev->u.died;
@@ -788,6 +824,12 @@ static int fs_read_frame(void *vst, world_t *w, dec_error_t *err)
     st->info.frames++;
     st->info.drawn_frames++;
     st->pos = payload + ev.size;
+    // the last event: the game is over, the score table shows (an intermission, as the
+    // other games' end-of-level screens)
+    if (st->pos >= st->size && !w->view.intermission) {
+        w->view.intermission = 1;
+        w->view.completed_time = st->time;
+    }
     return 1;
 }
 

@@ -60,7 +60,10 @@ enum {
     FS_MSG_SERVERKILLPICKUP = 0xe5,
     FS_MSG_SERVERSAYSSHIPDIED = 0xe6,
     FS_MSG_EXPLODESHIP = 0xe8,
-    FS_MSG_GROUPONLY_VERYSHORTFUPDATE = 0xec  // a ship update without movement
+    FS_MSG_GROUPONLY_VERYSHORTFUPDATE = 0xec, // a ship update without movement
+    FS_MSG_SHIELDHULL = 0xe9,                 // a ship's own shield and hull (the panel's numbers)
+    FS_MSG_SHIPHIT = 0x44,                    // one ship's weapon hit another (damage; shown in dump)
+    FS_MSG_SHORTSHIPHIT = 0xfc                // the same with short vectors
 };
 
 // Payload sizes of the layouts decoded (a longer payload is decoded and its tail skipped).
@@ -71,7 +74,8 @@ enum {
     FS_SIZE_DROPPICKUP = 56, FS_SIZE_KILLPICKUP = 8, FS_SIZE_TITANBITS = 184, FS_SIZE_SHOCKWAVE = 28,
     FS_SIZE_TEXTMSG = 131,
     FS_SIZE_PRIMBULL = 72, FS_SIZE_EXPSECONDARY = 32, FS_SIZE_PLAYERPINGS = 66, FS_SIZE_SERVERKILLPICKUP = 10,
-    FS_SIZE_SERVERSAYSSHIPDIED = 24, FS_SIZE_EXPLODESHIP = 4, FS_SIZE_GROUPONLY = 28
+    FS_SIZE_SERVERSAYSSHIPDIED = 24, FS_SIZE_EXPLODESHIP = 4, FS_SIZE_GROUPONLY = 28,
+    FS_SIZE_SHIELDHULL = 6, FS_SIZE_SHIPHIT = 60, FS_SIZE_SHORTSHIPHIT = 40
 };
 
 // Ship flag bits (the u32 of every update message).
@@ -207,6 +211,22 @@ typedef struct {
     uint16_t ship;
 } fs_explodeship_t;
 
+typedef struct {                 // SHIELDHULL: the sender's own shield and hull, 0..255 each
+    uint8_t player;
+    uint8_t shield, hull;
+    uint8_t valid_change, count;
+} fs_shieldhull_t;
+
+typedef struct {                 // SHIPHIT / SHORTSHIPHIT: WhoHitYou (player) hit You (victim)
+    uint8_t player, victim;
+    float damage, force;
+    float recoil[3], point[3], dir[3];   // SHORTSHIPHIT: the int16 values as sent
+    uint8_t weapon_type, weapon;
+    uint32_t one_off;            // OneOffExternalForce: BOOL (SHIPHIT), u16 (SHORTSHIPHIT)
+    uint16_t recoil_scalar;      // SHORTSHIPHIT only
+    int16_t deaths;              // the victim's deaths as the hitter knew them
+} fs_shiphit_t;
+
 typedef struct {
     uint8_t player, old_player, old_team;
     uint32_t id;
@@ -256,6 +276,8 @@ typedef struct {
         fs_serverdied_t sdied;
         fs_pings_t pings;
         fs_explodeship_t explode;
+        fs_shieldhull_t shieldhull;
+        fs_shiphit_t hit;
     } u;
 } fs_event_t;
 

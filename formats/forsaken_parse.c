@@ -31,6 +31,9 @@ const char *fs_msg_name(uint8_t code)
     case FS_MSG_SERVERSAYSSHIPDIED: return "MSG_SERVERSAYSSHIPDIED";
     case FS_MSG_EXPLODESHIP: return "MSG_EXPLODESHIP";
     case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: return "MSG_GROUPONLY_VERYSHORTFUPDATE";
+    case FS_MSG_SHIELDHULL: return "MSG_SHIELDHULL";
+    case FS_MSG_SHIPHIT: return "MSG_SHIPHIT";
+    case FS_MSG_SHORTSHIPHIT: return "MSG_SHORTSHIPHIT";
     default: return NULL;
     }
 }
@@ -61,6 +64,9 @@ static size_t min_size(uint8_t code)
     case FS_MSG_SERVERSAYSSHIPDIED: return FS_SIZE_SERVERSAYSSHIPDIED;
     case FS_MSG_EXPLODESHIP: return FS_SIZE_EXPLODESHIP;
     case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: return FS_SIZE_GROUPONLY;
+    case FS_MSG_SHIELDHULL: return FS_SIZE_SHIELDHULL;
+    case FS_MSG_SHIPHIT: return FS_SIZE_SHIPHIT;
+    case FS_MSG_SHORTSHIPHIT: return FS_SIZE_SHORTSHIPHIT;
     default: return 1;
     }
 }
@@ -76,6 +82,9 @@ static int in_spec(uint8_t code)
     case FS_MSG_SERVERSAYSSHIPDIED:
     case FS_MSG_EXPLODESHIP:
     case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+    case FS_MSG_SHIELDHULL:
+    case FS_MSG_SHIPHIT:
+    case FS_MSG_SHORTSHIPHIT:
         return 0;
     default:
         return 1;
@@ -405,6 +414,50 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
         ev->u.explode.player = player;
         ev->u.explode.ship = (uint16_t)msg_u16(&m);
         break;
+    case FS_MSG_SHIELDHULL:
+        ev->u.shieldhull.player = player;
+        ev->u.shieldhull.shield = (uint8_t)msg_u8(&m);
+        ev->u.shieldhull.hull = (uint8_t)msg_u8(&m);
+        ev->u.shieldhull.valid_change = (uint8_t)msg_u8(&m);
+        ev->u.shieldhull.count = (uint8_t)msg_u8(&m);
+        break;
+    case FS_MSG_SHIPHIT: {   // 3 bytes, SHIPHIT at 4 (52 bytes), int16 deaths at 56
+        fs_shiphit_t *h = &ev->u.hit;
+        h->player = player;
+        h->victim = (uint8_t)msg_u8(&m);
+        at(&m, 4);
+        h->damage = msg_f32(&m);
+        vec(&m, h->recoil);
+        vec(&m, h->point);
+        vec(&m, h->dir);
+        h->weapon_type = (uint8_t)msg_u8(&m);
+        h->weapon = (uint8_t)msg_u8(&m);
+        at(&m, 48);
+        h->force = msg_f32(&m);
+        h->one_off = msg_u32(&m);
+        h->deaths = (int16_t)msg_s16(&m);
+        break;
+    }
+    case FS_MSG_SHORTSHIPHIT: {   // 3 bytes, SHORTSHIPHIT at 4 (32 bytes), int16 deaths at 36
+        fs_shiphit_t *h = &ev->u.hit;
+        h->player = player;
+        h->victim = (uint8_t)msg_u8(&m);
+        at(&m, 4);
+        h->damage = msg_f32(&m);
+        h->force = msg_f32(&m);
+        for (int i = 0; i < 3; i++)
+            h->recoil[i] = (float)msg_s16(&m);
+        for (int i = 0; i < 3; i++)
+            h->point[i] = (float)msg_s16(&m);
+        for (int i = 0; i < 3; i++)
+            h->dir[i] = (float)msg_s16(&m);
+        h->weapon_type = (uint8_t)msg_u8(&m);
+        h->weapon = (uint8_t)msg_u8(&m);
+        h->one_off = (uint16_t)msg_u16(&m);
+        h->recoil_scalar = (uint16_t)msg_u16(&m);
+        h->deaths = (int16_t)msg_s16(&m);
+        break;
+    }
     case FS_MSG_TEXTMSG:
         ev->u.text.player = player;
         text_field(&m, FS_TEXT_LEN, ev->u.text.text, sizeof(ev->u.text.text));

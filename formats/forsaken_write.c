@@ -455,6 +455,54 @@ int fs_write_explodeship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const
     return emit(wr, ticks, sender, &p);
 }
 
+int fs_write_shieldhull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shieldhull_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SHIELDHULL, FS_MSG_SHIELDHULL, m->player);
+    p.b[2] = m->shield;
+    p.b[3] = m->hull;
+    p.b[4] = m->valid_change;
+    p.b[5] = m->count;
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_shiphit(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t type, const fs_shiphit_t *m)
+{
+    fs_payload_t p;
+    if (type == FS_MSG_SHIPHIT) {
+        p_init(&p, FS_SIZE_SHIPHIT, FS_MSG_SHIPHIT, m->player);
+        put8(&p, 2, m->victim);
+        putf(&p, 4, m->damage);
+        putvec(&p, 8, m->recoil);
+        putvec(&p, 20, m->point);
+        putvec(&p, 32, m->dir);
+        put8(&p, 44, m->weapon_type);
+        put8(&p, 45, m->weapon);
+        putf(&p, 48, m->force);
+        put32(&p, 52, m->one_off);
+        put16(&p, 56, (uint16_t)m->deaths);
+    } else if (type == FS_MSG_SHORTSHIPHIT) {
+        p_init(&p, FS_SIZE_SHORTSHIPHIT, FS_MSG_SHORTSHIPHIT, m->player);
+        put8(&p, 2, m->victim);
+        putf(&p, 4, m->damage);
+        putf(&p, 8, m->force);
+        for (int i = 0; i < 3; i++) {
+            put16(&p, 12 + 2 * (size_t)i, (uint16_t)(int16_t)m->recoil[i]);
+            put16(&p, 18 + 2 * (size_t)i, (uint16_t)(int16_t)m->point[i]);
+            put16(&p, 24 + 2 * (size_t)i, (uint16_t)(int16_t)m->dir[i]);
+        }
+        put8(&p, 30, m->weapon_type);
+        put8(&p, 31, m->weapon);
+        put16(&p, 32, m->one_off);
+        put16(&p, 34, m->recoil_scalar);
+        put16(&p, 36, (uint16_t)m->deaths);
+    } else {
+        wr->failed = 1;
+        return -1;
+    }
+    return emit(wr, ticks, sender, &p);
+}
+
 int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
 {
     uint64_t t = ev->timestamp;
@@ -483,6 +531,9 @@ int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
     case FS_MSG_SERVERSAYSSHIPDIED: return fs_write_serverdied(wr, t, s, &ev->u.sdied);
     case FS_MSG_PLAYERPINGS: return fs_write_pings(wr, t, s, &ev->u.pings);
     case FS_MSG_EXPLODESHIP: return fs_write_explodeship(wr, t, s, &ev->u.explode);
+    case FS_MSG_SHIELDHULL: return fs_write_shieldhull(wr, t, s, &ev->u.shieldhull);
+    case FS_MSG_SHIPHIT:
+    case FS_MSG_SHORTSHIPHIT: return fs_write_shiphit(wr, t, s, ev->type, &ev->u.hit);
     default:
         wr->failed = 1;
         return -1;

@@ -16,6 +16,7 @@ static const r_2d_game_t *const games[] = {
     &r_2d_game_quake,
     &r_2d_game_goldsrc,
     &r_2d_game_quake2,
+    &r_2d_game_forsaken,
 };
 
 static const r_2d_game_t *game_for(world_game_t g)
@@ -29,8 +30,10 @@ static const r_2d_game_t *game_for(world_game_t g)
 r_2d_t *r_2d_create(void)
 {
     r_2d_t *d = calloc(1, sizeof(r_2d_t));
-    if (d)
+    if (d) {
         d->vcshift = (r_2d_cshift_t){ { 130, 80, 50 }, 0 };   // Quake's cshift_empty
+        d->pilot = -1;
+    }
     return d;
 }
 
@@ -192,6 +195,7 @@ void r_2d_clear(r_2d_t *d, int from_start)
     d->level_known = 0;
     d->adopt_silently = !from_start;
     d->vcshift = (r_2d_cshift_t){ { 130, 80, 50 }, 0 };
+    memset(&d->fsmsg, 0, sizeof d->fsmsg);
 }
 
 // ---- frame events -----------------------------------------------------------
@@ -322,8 +326,13 @@ void r_2d_frame(r_2d_t *d, const world_t *w)
                 d->item_gettime[j] = w->time;
         d->items = items;
     }
+    int own_text = d->game && d->game->own_text;
+    if (d->game && d->game->frame)
+        d->game->frame(d, w);
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
+        if (own_text && (ev->type == EV_PRINT || ev->type == EV_CHAT || ev->type == EV_CENTERPRINT))
+            continue;
         switch (ev->type) {
         case EV_PRINT: {
             int chat = d->game && d->game->chat_print_level && ev->u.text.level == d->game->chat_print_level;
@@ -386,7 +395,7 @@ void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v)
     double center_time = g && g->center_time > 0 ? g->center_time : R2D_CENTER_TIME;
     if (!d->notify_off && d->center_set && t - d->center_start < center_time)
         r_2d_draw_center_text(d, &c, d->center, -1);
-    if (g && g->draw_hud && !d->hud_off)
+    if (g && g->draw_hud && (!d->hud_off || g->hud_always))
         g->draw_hud(d, w, &c, t);
     if (!d->notify_off)
         r_2d_draw_notify(d, &c, t);
@@ -402,6 +411,18 @@ void r_2d_set_hud(r_2d_t *d, int on)
 {
     if (d)
         d->hud_off = !on;
+}
+
+void r_2d_set_pilot(r_2d_t *d, int slot)
+{
+    if (d)
+        d->pilot = slot >= 0 && slot < WORLD_MAX_PLAYERS ? slot : -1;
+}
+
+void r_2d_show_scores(r_2d_t *d, int on)
+{
+    if (d)
+        d->scores_on = on != 0;
 }
 
 // ---- screen blends ----------------------------------------------------------

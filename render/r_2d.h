@@ -35,6 +35,12 @@ void r_2d_clear(r_2d_t *d, int from_start);
 // centre prints; finale and cutscene texts are centre prints too). Default on.
 void r_2d_set_notify(r_2d_t *d, int on);
 void r_2d_set_hud(r_2d_t *d, int on);   // off: no status bar and no blends of the recording player
+// The player slot a camera follows (-1: none). A game whose HUD can show any player's numbers
+// (Forsaken) shows that player's; the others ignore it.
+void r_2d_set_pilot(r_2d_t *d, int slot);
+// on: the game's score table is drawn (Forsaken: names, kills, deaths, team scores); it is
+// also drawn when the demo is over (view.intermission). Default off.
+void r_2d_show_scores(r_2d_t *d, int on);
 // The integer factor 2D is drawn at on a width x height frame: max(1, min(width/320, height/240)).
 // Quake drew 2D 1:1; at 1280x720 a 320-wide status bar would cover a quarter of the width.
 int r_2d_scale(int width, int height);

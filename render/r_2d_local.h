@@ -79,6 +79,14 @@ typedef struct r_2d_game_s {
     int bonus_percent;
     float damage_decay, bonus_decay;   // percent per second
     int view_blend;                // add the game's own blend (w->view.blend), as Quake II's client does
+    // The game's own handling of a decoded frame's events (Forsaken: its message queue), NULL none.
+    void (*frame)(r_2d_t *d, const world_t *w);
+    // 1: the game queues and draws its prints, chats and kills itself (in draw_hud): the
+    // console notify lines and centre prints are not fed.
+    int own_text;
+    // 1: draw_hud is called with a detached camera too (it checks hud_off and pilot itself):
+    // Forsaken's panel can show any pilot's numbers, each ship's updates carry its own.
+    int hud_always;
 } r_2d_game_t;
 
 typedef struct {
@@ -86,6 +94,22 @@ typedef struct {
     int len;
     double time;                   // when the line started (Quake's con_times)
 } r_2d_conline_t;
+
+// Forsaken's message queue (r_fshud.c): the newest lines, each with when it came and how
+// long the game kept it (Text.c's MessageTime, in seconds here).
+#define R2D_FS_MSGS 8
+#define R2D_FS_LINE 64             // MAXPERLINE 62 and a NUL
+typedef struct {
+    char text[R2D_FS_MSGS][R2D_FS_LINE];
+    double start[R2D_FS_MSGS];
+    double life[R2D_FS_MSGS];
+    int count;                     // lines ever added (the ring holds the last R2D_FS_MSGS)
+} r_2d_fsmsg_t;
+
+// Forsaken's pictures as r_fshud.c keeps them: a font page's name lengths (cells) measured at load.
+typedef struct {
+    uint8_t name_cells[2][32];     // [font][row of the weapon-name column]
+} r_2d_fsfont_t;
 
 struct r_2d_s {
     const r_2d_game_t *game;
@@ -105,6 +129,10 @@ struct r_2d_s {
 
     int notify_off;                // --notify off: no notify, chat or centre-print lines (con_notifytime 0)
     int hud_off;                   // a detached camera: no status bar, no blends of the recording player
+    int pilot;                     // a camera following this player slot (-1: none; r_2d_set_pilot)
+    int scores_on;                 // the score table on request (r_2d_show_scores)
+    r_2d_fsmsg_t fsmsg;            // Forsaken (r_fshud.c)
+    r_2d_fsfont_t fsfont;
 
     // centerprint
     char center[R2D_CENTER_LEN];
@@ -164,6 +192,8 @@ extern const r_2d_game_t r_2d_game_quake;
 extern const r_2d_game_t r_2d_game_goldsrc;
 // r_hud_q2.c
 extern const r_2d_game_t r_2d_game_quake2;
+// r_fshud.c
+extern const r_2d_game_t r_2d_game_forsaken;
 // Run one program of Quake II's layout language (the status bar, a layout) on
 // canvas c: stats from w->view.stats, pictures from the named slots.
 void r_hud_q2_layout(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, const char *program);

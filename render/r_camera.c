@@ -274,4 +274,6 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
     st->fov = *fov;
     st->contents = point_contents(r, org);
     r_2d_set_hud(r->r2d, !v->detached);
+    // following a player's eyes: a HUD that can show any player's numbers shows theirs
+    r_2d_set_pilot(r->r2d, c->mode == R_CAM_FOLLOW ? st->player : -1);
 }

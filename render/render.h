@@ -40,6 +40,9 @@ void r_render(renderer_t *r, const world_t *w, double t);
 void r_clear_transients(renderer_t *r, int from_start);
 // on = 0: the frame shows no notify, chat or centre-print lines (--notify off). Default on.
 void r_set_notify(renderer_t *r, int on);
+// on = 1: the game's score table is drawn over the view (Forsaken: names, kills, deaths, team
+// scores; the window holds it on a key, as the game's Tab). Games without one ignore it. Default off.
+void r_show_scores(renderer_t *r, int on);
 // The 8-bit frame and the palette (768 bytes, RGB) it is shown with, blends applied.
 const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch);
 const uint8_t *r_palette(const renderer_t *r);

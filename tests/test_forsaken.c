@@ -304,6 +304,10 @@ static void test_roundtrip_every_event(void **state)
             assert_float_equal(ev->u.fx.radius, 2.5, 0);
             assert_float_equal(ev->u.fx.origin[1], 8, 0);
             break;
+        case 12:
+            assert_int_equal(w->players[1].team, 1);   // MSG_STATUS's team byte
+            assert_int_equal(w->players[0].team, -1);
+            break;
         case 14:
             ev = find_event(w, EV_KILL, 0);
             assert_non_null(ev);
@@ -434,8 +438,17 @@ static void make_extras(fs_writer_t *wr)
         pg.ping[i] = (uint16_t)(10 * i);
     fs_write_pings(wr, 7, 1, &pg);                                                                    // 6
     fs_write_explodeship(wr, 8, 1, &(fs_explodeship_t){ .player = 32, .ship = 0 });                  // 7
+    fs_write_shieldhull(wr, 9, 1, &(fs_shieldhull_t){ .player = 3, .shield = 77, .hull = 250, .valid_change = 1,
+                                                       .count = 4 });                                  // 8
     uint8_t shortprim[30] = { FS_MSG_PRIMBULLPOSDIR, 0 };
-    fs_write_raw_event(wr, 9, 1, shortprim, sizeof(shortprim));                                       // 8
+    fs_write_raw_event(wr, 10, 1, shortprim, sizeof(shortprim));                                      // 9
+    fs_shiphit_t hit = { .player = 1, .victim = 0, .damage = 12.5f, .force = 3, .recoil = { 1, 2, 3 },
+                         .point = { 4, 5, 6 }, .dir = { 0, 0, 1 }, .weapon_type = 0, .weapon = 1, .one_off = 1,
+                         .deaths = 5 };
+    fs_write_shiphit(wr, 11, 1, FS_MSG_SHIPHIT, &hit);                                                // 10
+    hit.dir[2] = 32767;
+    hit.recoil_scalar = 256;
+    fs_write_shiphit(wr, 12, 1, FS_MSG_SHORTSHIPHIT, &hit);                                           // 11
     assert_false(wr->failed);
 }
 
@@ -452,7 +465,9 @@ static void test_extra_messages(void **state)
     assert_int_equal(run_open(&r, wr.data, wr.size), 0);
     world_t *w = r.w;
     const world_event_t *ev;
-    for (int i = 0; i < 9; i++) {
+    assert_int_equal(w->players[3].shield, -1);   // not said yet
+    assert_int_equal(w->players[3].team, -1);
+    for (int i = 0; i < 12; i++) {
         int rc = fs_decoder.read_frame(r.st, w, &r.err);
         if (rc != 1)
             fail_msg("frame %d: %d %s", i, rc, r.err.what);
@@ -502,7 +517,18 @@ static void test_extra_messages(void **state)
             assert_float_equal(ev->u.fx.origin[0], 10, 0);
             break;
         case 8:
+            assert_int_equal(w->players[3].shield, 77);
+            assert_int_equal(w->players[3].hull, 250);
+            assert_int_equal(w->players[0].shield, -1);
+            assert_int_equal(w->view.intermission, 0);
+            break;
+        case 9:
             assert_int_equal(w->num_events, 0);   // too short for its layout: skipped, not an error
+            break;
+        case 10:
+        case 11:
+            assert_int_equal(w->num_events, 0);   // hits change nothing drawn (shown in dump)
+            assert_int_equal(w->view.intermission, i == 11);   // the last event: the game is over
             break;
         default:
             break;
@@ -534,7 +560,7 @@ static void test_extra_messages(void **state)
         }
         pos += 16 + (long)e.size;
     }
-    assert_int_equal(n, 8);
+    assert_int_equal(n, 11);
     fs_writer_free(&again);
     fs_writer_free(&wr);
 }

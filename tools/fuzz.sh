@@ -10,7 +10,7 @@ DATA=${DEMOPLAY_DATA:-../shared/data}
 [ -d "$DATA" ] && DATA=$(cd "$DATA" && pwd)
 export DEMOPLAY_DATA="$DATA"
 CFLAGS="-std=c11 -D_DEFAULT_SOURCE -D_POSIX_C_SOURCE=200809L -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -I. $(pkg-config --cflags sdl2 openal stb)"
-LIBS="$(pkg-config --libs sdl2 openal zlib stb) -lm"
+LIBS="$(pkg-config --libs sdl2 openal zlib libpng stb) -pthread -lm"
 LIB_SRC=$(ls engine/*.c formats/*.c assets/*.c render/*.c audio/*.c 2>/dev/null | grep -v engine/main.c)
 mkdir -p build/fuzz
 

@@ -100,6 +100,7 @@ struct snd_s {
     int amb_voice[2];   // voice index or -1
     double amb_time;
     int have_amb_time;
+    int amb_join;       // the levels were just set where they settle: again if the listener moves first
     vec3_t listener;    // Quake coordinates
     int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
     char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
@@ -564,12 +565,12 @@ static double loop_position(const snd_t *s, const voice_t *v, long long now)
 // takes sample offsets as floats, and a rounded fraction would differ with the
 // moment the loop was started. That is a wait of a few samples, at most 4096 (a
 // position on a whole frame).
-static void phase_voice(snd_t *s, voice_t *v, const world_t *w)
+static void phase_voice(snd_t *s, voice_t *v, double world_time)
 {
     if (!v->sfx || v->sfx->frames <= 0 || v->sfx->rate <= 0)
         return;
     if (!s->loopback) {
-        float x = (float)loop_position(s, v, llround((w->time + s->clock_offset) * (double)s->rate));
+        float x = (float)loop_position(s, v, llround((world_time + s->clock_offset) * (double)s->rate));
         alSourcef(v->src, AL_SAMPLE_OFFSET, x);
         alGetError();
         return;
@@ -740,7 +741,7 @@ static void start_statics(snd_t *s, const world_t *w)
         v->sound = ss->sound;
         start_voice(s, v, sfx, ss->origin, 0, ss->volume, ss->attenuation, 1.0f, sfx->loop_start >= 0);
         if (sfx->loop_start >= 0)
-            phase_voice(s, v, w);
+            phase_voice(s, v, w->time);
     }
 }
 
@@ -776,7 +777,7 @@ static void update_loops(snd_t *s, const world_t *w)
         v->sound = ent->cur.sound;
         v->seen = w->seq;
         start_voice(s, v, sfx, ent->cur.origin, 0, 1.0f, 3.0f, 1.0f, 1);
-        phase_voice(s, v, w);
+        phase_voice(s, v, w->time);
     }
     for (int i = 0; i < s->nvoices; i++)
         if (s->voices[i].kind == V_LOOP && s->voices[i].seen != w->seq)
@@ -785,16 +786,17 @@ static void update_loops(snd_t *s, const world_t *w)
 
 // Quake's S_UpdateAmbientSounds: each ambient moves towards 0.3 x the leaf's level
 // (nothing under 8) at 100 per second, centred like the listener's own sounds.
-static void update_ambients(snd_t *s, const world_t *w)
+static void update_ambients(snd_t *s, double time)
 {
     if (!s->amb.loaded)
         return;
     // Joining the level (its start, a seek, a jump in time): the levels start
     // where they settle, not at 0, so they do not depend on where playback began
-    double dt = s->have_amb_time ? w->time - s->amb_time : -1.0;
+    double dt = s->have_amb_time ? time - s->amb_time : -1.0;
     int snap = !(dt >= 0.0 && dt <= 1.0);
-    s->amb_time = w->time;
+    s->amb_time = time;
     s->have_amb_time = 1;
+    s->amb_join = snap;   // a listener set before the next frame places them again
     const uint8_t *level = snd_ambient_levels(&s->amb, s->listener);
     for (int i = 0; i < 2; i++) {
         float target = level ? 0.3f * level[i] : 0.0f;
@@ -823,7 +825,7 @@ static void update_ambients(snd_t *s, const world_t *w)
             v->channel = 0;
             v->sound = 0;
             start_voice(s, v, s->amb_sfx[i], NULL, 1, vol / 255.0f, 0.0f, 1.0f, 1);
-            phase_voice(s, v, w);
+            phase_voice(s, v, time);
             s->amb_voice[i] = (int)(v - s->voices);
         }
     }
@@ -919,7 +921,7 @@ void snd_frame(snd_t *s, const world_t *w)
                 }
     }
     update_loops(s, w);
-    update_ambients(s, w);
+    update_ambients(s, w->time);
     snd_cache_report(&s->cache);   // sounds first named or played in this frame
     for (int i = 0; i < s->nvoices; i++) {
         voice_t *v = &s->voices[i];
@@ -948,6 +950,13 @@ void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
     memcpy(s->listener, origin, sizeof(s->listener));
     alListenerfv(AL_POSITION, pos);
     alListenerfv(AL_ORIENTATION, ori);
+    if (s->amb_join) {
+        // after a seek the player plays the frame before the view is known: the
+        // ambients joined at the wrong place; place them again at the listener
+        s->have_amb_time = 0;
+        update_ambients(s, s->amb_time);
+        s->amb_join = 0;
+    }
 }
 
 void snd_set_clock(snd_t *s, long long sample, double offset)

@@ -1006,6 +1006,17 @@ static void test_ambient_sounds(void **state)
     assert_int_equal(snd_active_voices(s), 1);
     snd_stop_all(s);
     assert_int_equal(snd_active_voices(s), 0);
+    // a seek plays its frame before the view is known: the ambients join where the
+    // listener then goes, at once
+    snd_listener(s, dry, ang);
+    world_begin_frame(sc.w, 7.0);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 0);
+    snd_listener(s, in_water, ang);
+    assert_int_equal(snd_active_voices(s), 1);
+    world_begin_frame(sc.w, 7.1);   // and stay there
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
     snd_destroy(s);
     scene_close(&sc);
 }

@@ -527,7 +527,7 @@ static void start_voice(snd_t *s, voice_t *v, const snd_sfx_t *sfx, const float 
 // ambients) plays at the position it would have reached had it started when the
 // level's clock read 0 and never stopped: a function of the demo time alone, so
 // the same moment sounds the same whether playback came to it from the start,
-// by a seek, or an export began 3 s before it. Quake II's client did the same
+// by a seek, or an export began a few seconds before it. Quake II's client did the same
 // for its entity loops (the mixer's sample count modulo the sound's length);
 // Quake started its static sounds when the level's sign-on arrived, which the
 // level clock's 0 stands for.

@@ -3,18 +3,18 @@
 // Frame k shows demo time from + k/fps (fps as an exact ratio, see movie.h) for
 // every k with that time < to; the 8-bit frames go to engine/encode.c (indexed PNGs or
 // a Y4M stream, on worker threads). The sound track covers exactly [from, to):
-// round((to - from) * 48000) sample frames of 16-bit stereo, rendered through the
-// sound system's loopback device. Samples are rendered in slices whose ends are
-// computed from absolute times, never accumulated: up to each server frame's
-// own time before its sounds start, and up to round(k * 48000 / fps) after each
-// video frame, so nothing drifts however long the export. Sound starts 3 s
-// before `from` and that pre-roll is thrown away, so sounds that began shortly
-// before `from` are heard. Parts exported with --from/--to join up exactly: all
-// sample numbers are taken on one grid of the playback timeline
-// (llround(time * 48000)), the renders start and end on that grid or at server
-// frames, never at `from`, `to` or a video frame, and the sound system's lasting
-// loops run on the level's clock (audio/snd.c), so the samples of a time do not
-// depend on where the export began.
+// llround(to * 48000) - llround(from * 48000) sample frames of 16-bit stereo,
+// rendered through the sound system's loopback device. Samples are rendered in
+// slices whose ends are computed from absolute times, never accumulated: up to
+// each server frame's own time before its sounds start, and up to the last grid
+// point before each video frame's end, so nothing drifts however long the export.
+// Sound starts up to 10 s before `from` (at the frame the seek reaches) and that
+// pre-roll is thrown away, so sounds that began before `from` are heard. Parts
+// exported with --from/--to join up exactly: all sample numbers are taken on one
+// timeline (llround(time * 48000)), the renders start and end on its grid or at
+// server frames, never at `from`, `to` or a video frame, and the sound system's
+// lasting loops run on the level's clock (audio/snd.c), so the samples of a time
+// do not depend on where the export began (docs/audio.md, "Exports in parts").
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,7 +40,6 @@ typedef struct {
     player_t *p;
     snd_t *snd;
     FILE *wav;
-    double from;
     long long base;           // llround(from * rate): the sample of the timeline the WAV starts at
     long long pos, total;     // sample frames rendered / to write, from base; pos < 0 in the pre-roll
     int16_t *buf;
@@ -253,7 +252,6 @@ int cmd_export(const cli_t *cli)
     a.p = p;
     a.snd = snd;
     a.wav = wav;
-    a.from = from;
     a.base = timeline_sample(from);
     a.total = (long long)total_s;
     a.buf = abuf;
@@ -335,8 +333,8 @@ int cmd_export(const cli_t *cli)
     }
     if (status == EXIT_OK) {
         double el = now_seconds() - t0;
-        log_info("%s: %lld frames, %lld sound frames, %.1f frames/s (%d encoder thread%s)", d.name, nframes, a.pos < a.total ? a.pos : a.total,
-                 el > 0 ? (double)nframes / el : 0.0, threads, threads == 1 ? "" : "s");
+        log_info("%s: %lld frames, %lld sound frames, %.1f frames/s (%d encoder thread%s)", d.name, nframes,
+                 a.pos < a.total ? a.pos : a.total, el > 0 ? (double)nframes / el : 0.0, threads, threads == 1 ? "" : "s");
     }
 done:
     enc_destroy(enc);   // waits for the frames in flight

@@ -5,12 +5,14 @@
 // split points lie on the frame grid of the whole export (b - a is a whole number
 // of frame periods), as they must for the frames to be the same ones.
 //
-// Tolerance: frames exactly; samples exactly on the shared data. The built-in
-// demo's case allows |difference| <= 1 in at most 1 sample in 10 000: OpenAL
-// Soft mixes its voices in float, summed in the order of its internal voice
-// slots, and which slot a sound gets depends on which were free when it started
-// -- sounds that ended before the part's pre-roll still shape the slot order in
-// the whole export. A sum in another order can round to the next 16-bit value.
+// Tolerance: frames exactly; samples within 1 (of 32768), in at most 1 sample in
+// 10 000: OpenAL Soft mixes its voices in float, summed in the order of its
+// internal voice slots, and which slot a sound gets depends on which were free
+// when it started -- sounds that ended before the part's pre-roll still shape the
+// slot order in the whole export. A sum in another order can round to the
+// neighbouring 16-bit value. (The cases below are exact today but builtin_b: 4
+// samples; the bugs this guards against made hundreds of thousands differ, by up
+// to 16 836.)
 #include "testutil.h"
 
 #include <limits.h>
@@ -65,10 +67,8 @@ static void export_span(const char *args, const char *demo, double from, double 
     assert_int_equal(status, 0);
 }
 
-// Export [a,c), [a,b), [b,c) under WORK/name and compare. Returns the number of
-// differing samples (after asserting the tolerance).
-static void check_join(const char *name, const char *args, const char *demo, double a, double b, double c,
-                       int tolerance)
+// Export [a,c), [a,b), [b,c) under WORK/name and compare.
+static void check_join(const char *name, const char *args, const char *demo, double a, double b, double c)
 {
     char whole[256], p1[256], p2[256];
     snprintf(whole, sizeof whole, WORK "/%s_whole", name);
@@ -102,14 +102,13 @@ static void check_join(const char *name, const char *args, const char *demo, dou
     assert_int_equal(w.frames, llround(c * 48000) - llround(a * 48000));
     assert_int_equal(x.frames, llround(b * 48000) - llround(a * 48000));
     assert_int_equal(x.frames + y.frames, w.frames);
-    long long differ = 0, loud = 0;
+    long long differ = 0;
     int max_diff = 0;
     for (long long i = 0; i < 2 * w.frames; i++) {
         int v = i < 2 * x.frames ? x.pcm[i] : y.pcm[i - 2 * x.frames];
         int d = abs(v - w.pcm[i]);
         differ += d != 0;
         max_diff = d > max_diff ? d : max_diff;
-        loud += abs(w.pcm[i]) > 1000;
     }
     // the second part has sound, so the comparison means something
     long long loud2 = 0;
@@ -120,10 +119,8 @@ static void check_join(const char *name, const char *args, const char *demo, dou
            name, a, b, b, c, a, c, frames_differ, nw, differ, 2 * w.frames, max_diff, loud2);
     assert_int_equal(frames_differ, 0);
     assert_true(loud2 > 1000);
-    assert_true(max_diff <= tolerance);
-    if (tolerance > 0)
-        assert_true(differ * 10000 <= 2 * w.frames);
-    (void)loud;
+    assert_true(max_diff <= 1);
+    assert_true(differ * 10000 <= 2 * w.frames);
     free(w.data);
     free(x.data);
     free(y.data);
@@ -136,8 +133,8 @@ static void test_join_quake(void **state)
     char args[1024];
     snprintf(args, sizeof args, "--basedir '%s' --game qfm", tu_data("quake"));
     // static sounds and the sky ambient playing across the split (issue 17's case: was 3910)
-    check_join("e1m4", args, tu_data("quake/demos/qfm_e1m4.dem"), 10, 12, 14, 0);
-    check_join("e1m3", args, tu_data("quake/demos/qfm_e1m3.dem"), 20, 27.3, 33, 0);
+    check_join("e1m4", args, tu_data("quake/demos/qfm_e1m4.dem"), 10, 12, 14);
+    check_join("e1m3", args, tu_data("quake/demos/qfm_e1m3.dem"), 20, 27.3, 33);
 }
 
 static void test_join_quake2(void **state)
@@ -147,7 +144,7 @@ static void test_join_quake2(void **state)
     char args[1024];
     snprintf(args, sizeof args, "--basedir '%s'", tu_data("quake2"));
     // an infantry attack sound begun 3.2 s before the split still plays across it
-    check_join("q2demo1", args, tu_data("quake2/demos/q2demo1_p31.dm2"), 20, 25, 30, 0);
+    check_join("q2demo1", args, tu_data("quake2/demos/q2demo1_p31.dm2"), 20, 25, 30);
 }
 
 static void put_le(uint8_t *p, uint32_t v, int n)
@@ -203,7 +200,7 @@ static void test_join_goldsrc(void **state)
     snprintf(cmd, sizeof cmd, "ln -sfn '%s' " WORK "/hl/valve", valve);
     assert_int_equal(system(cmd), 0);
     check_join("crossfire", "--basedir " WORK "/hl --game fxmod", tu_data("goldsrc/demos/cstrike_crossfire.dem"), 1,
-               3.5, 6, 0);
+               3.5, 6);
 }
 
 static void test_join_builtin(void **state)
@@ -216,8 +213,8 @@ static void test_join_builtin(void **state)
         skip();
     }
     // the machine hum, water and wind loops of the built-in level across the splits
-    check_join("builtin_a", "--basedir build/builtin", demo, 5, 12.3, 18, 1);
-    check_join("builtin_b", "--basedir build/builtin", demo, 20, 23, 26, 1);
+    check_join("builtin_a", "--basedir build/builtin", demo, 5, 12.3, 18);
+    check_join("builtin_b", "--basedir build/builtin", demo, 20, 23, 26);
 }
 
 int main(void)

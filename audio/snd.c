@@ -17,7 +17,8 @@
 // take all but SND_DYNAMIC_RESERVE, so effects are never starved by ambience.
 #define SND_VOICES          128
 #define SND_DYNAMIC_RESERVE 32
-#define SND_RENDER_CHUNK    1024   // frames per alcRenderSamplesSOFT call (float scratch)
+#define SND_RENDER_CHUNK    1024   // frames per alcRenderSamplesSOFT call, on a grid of the playback timeline
+#define SND_STEP_RATES      8      // sample rates whose OpenAL step is measured at creation
 
 // Quake's distance attenuation (snd_dma.c): gain = 1 - dist * attenuation / 1000,
 // floored at 0. Quake II starts it 80 units out and halves it for all but static
@@ -37,6 +38,10 @@ typedef struct {
     uint32_t serial;    // start order: the oldest is stolen first
     uint32_t seen;      // V_LOOP: world seq when its entity last carried the sound
     uint8_t follow;     // position follows the entity (Quake II sounds without origin)
+    uint8_t phase_due;  // loopback: a loop on the level clock waiting to start (start_due_loops)
+    long long due_at;   // the sample it starts at, -1 until the first render after it was started
+    double due_pos;     // its position there, source frames
+    const snd_sfx_t *sfx;
 } voice_t;
 
 // A sound to start now or, delayed (Quake II time offsets, reload clicks), at `due`.
@@ -65,6 +70,15 @@ struct snd_s {
     int resampler;      // AL_SOURCE_RESAMPLER_SOFT index, -1 = the library's
     int nvoices;
 
+    // The clock loops run on (see phase_voice): output samples at `rate`
+    int rate;
+    long long head;         // loopback: the sample of the playback timeline the next snd_render starts at
+    double clock_offset;    // playback time - world time (snd_set_clock; 0 until told)
+    int phase_due;          // some voice waits for its position
+    LPALGETSOURCEDSOFT get_sourced;
+    struct { int rate; long long adv; } steps[SND_STEP_RATES];   // measured source advance per output sample
+    int nsteps;
+
     vfs_t *fs;          // from the last snd_load_level, for sounds named later
     world_game_t game;
     uint32_t level_seq;
@@ -86,6 +100,7 @@ struct snd_s {
     int amb_voice[2];   // voice index or -1
     double amb_time;
     int have_amb_time;
+    int amb_join;       // the levels were just set where they settle: again if the listener moves first
     vec3_t listener;    // Quake coordinates
     int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
     char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
@@ -120,6 +135,48 @@ static int pick_resampler(void)
     return linear;
 }
 
+// How far OpenAL moves through a buffer of each common rate per output sample,
+// in 1/65536 source frames, read back from the mixer itself: the loops' positions
+// (phase_voice) must be the ones a voice playing since the level began would have
+// reached, to the mixer's own fixed-point step. Loopback only (it renders here,
+// before any sound of the export); other rates and live devices use the ideal ratio.
+static void measure_steps(snd_t *s)
+{
+    static const int rates[SND_STEP_RATES] = { 8000, 11025, 16000, 22050, 24000, 32000, 44100, 48000 };
+    enum { PROBE = 1024 };
+    if (!s->loopback || !s->get_sourced || s->nvoices < 1)
+        return;
+    int16_t *silence = calloc(4 * PROBE, sizeof(int16_t));
+    void *out = malloc(sizeof(float) * 2 * PROBE);
+    ALuint buf = 0, src = s->voices[0].src;
+    alGetError();
+    alGenBuffers(1, &buf);
+    if (silence && out && alGetError() == AL_NO_ERROR) {
+        for (int i = 0; i < SND_STEP_RATES; i++) {
+            if (rates[i] > s->rate * 4)
+                continue;
+            alBufferData(buf, AL_FORMAT_MONO16, silence, 4 * PROBE * sizeof(int16_t), rates[i]);
+            alSourcei(src, AL_BUFFER, (ALint)buf);
+            alSourcei(src, AL_LOOPING, AL_FALSE);
+            alSourcePlay(src);
+            s->render(s->dev, out, PROBE);
+            ALdouble pos = -1.0;
+            s->get_sourced(src, AL_SAMPLE_OFFSET, &pos);
+            alSourceStop(src);
+            alSourcei(src, AL_BUFFER, 0);
+            if (alGetError() == AL_NO_ERROR && pos > 0.0) {
+                s->steps[s->nsteps].rate = rates[i];
+                s->steps[s->nsteps].adv = llround(pos * 65536.0 / PROBE);
+                s->nsteps++;
+            }
+        }
+        alDeleteBuffers(1, &buf);
+    }
+    alGetError();
+    free(silence);
+    free(out);
+}
+
 static snd_t *finish_create(snd_t *s)
 {
     make_current(s);
@@ -150,6 +207,14 @@ static snd_t *finish_create(snd_t *s)
         snd_destroy(s);
         return NULL;
     }
+    ALCint freq = 0;
+    alcGetIntegerv(s->dev, ALC_FREQUENCY, 1, &freq);
+    if (!s->rate)
+        s->rate = freq > 0 ? freq : 44100;
+    if (alIsExtensionPresent("AL_SOFT_source_latency")) {
+        s->get_sourced = (LPALGETSOURCEDSOFT)alGetProcAddress("alGetSourcedSOFT");
+    }
+    measure_steps(s);
     return s;
 }
 
@@ -244,6 +309,7 @@ snd_t *snd_create_loopback(int rate, float volume)
     s->ctx = ctx;
     s->loopback = 1;
     s->float_out = float_out;
+    s->rate = rate;
     s->render = render;
     s->scratch = scratch;
     s->volume = clamp_volume(volume);
@@ -286,6 +352,8 @@ static void stop_voice(voice_t *v)
     alSourcei(v->src, AL_BUFFER, 0);
     v->kind = V_FREE;
     v->follow = 0;
+    v->phase_due = 0;
+    v->sfx = NULL;
 }
 
 static int voice_playing(const voice_t *v)
@@ -449,6 +517,102 @@ static void start_voice(snd_t *s, voice_t *v, const snd_sfx_t *sfx, const float 
     }
     alSourcePlay(src);
     v->serial = ++s->serial;
+    v->sfx = sfx;
+    v->phase_due = 0;
+}
+
+// ---- loops on the level clock ----------------------------------------------------
+//
+// A looping sound that lasts (static sounds, Quake II entity loops, Quake's
+// ambients) plays at the position it would have reached had it started when the
+// level's clock read 0 and never stopped: a function of the demo time alone, so
+// the same moment sounds the same whether playback came to it from the start,
+// by a seek, or an export began a few seconds before it. Quake II's client did the same
+// for its entity loops (the mixer's sample count modulo the sound's length);
+// Quake started its static sounds when the level's sign-on arrived, which the
+// level clock's 0 stands for.
+
+static long long step_for(const snd_t *s, int rate)
+{
+    for (int i = 0; i < s->nsteps; i++)
+        if (s->steps[i].rate == rate)
+            return s->steps[i].adv;
+    return llround((double)rate * 65536.0 / (double)s->rate);
+}
+
+// Where v's loop is at output sample `now` of the playback timeline, in source frames.
+static double loop_position(const snd_t *s, const voice_t *v, long long now)
+{
+    const snd_sfx_t *sfx = v->sfx;
+    long long elapsed = now - llround(s->clock_offset * (double)s->rate);
+    if (elapsed < 0)
+        elapsed = 0;
+    elapsed %= 1LL << 40;   // 260 days at 48 kHz: keeps the product below 2^63
+    unsigned long long pos = (unsigned long long)elapsed * (unsigned long long)step_for(s, sfx->rate);
+    long long frame = (long long)(pos >> 16);
+    // the first pass plays the whole sound, then the loop: from the cue point when
+    // the buffer has it (AL_SOFT_loop_points), else from the start
+    long long ls = sfx->loop_start > 0 && s->cache.loop_points ? sfx->loop_start : 0;
+    if (frame >= sfx->frames)
+        frame = ls + (frame - ls) % (sfx->frames - ls);
+    return (double)frame + (double)(pos & 0xffff) / 65536.0;
+}
+
+// A lasting loop just started on v. Live: placed at once from the world's time.
+// Loopback: it waits for the first render (the render head is then exactly where
+// it starts, even when the caller tells the clock only after a seek) and then for
+// the first sample at which its position is exact as a float -- OpenAL Soft 1.19
+// takes sample offsets as floats, and a rounded fraction would differ with the
+// moment the loop was started. That is a wait of a few samples, at most 4096 (a
+// position on a whole frame).
+static void phase_voice(snd_t *s, voice_t *v, double world_time)
+{
+    if (!v->sfx || v->sfx->frames <= 0 || v->sfx->rate <= 0)
+        return;
+    if (!s->loopback) {
+        float x = (float)loop_position(s, v, llround((world_time + s->clock_offset) * (double)s->rate));
+        alSourcef(v->src, AL_SAMPLE_OFFSET, x);
+        alGetError();
+        return;
+    }
+    alSourceStop(v->src);   // nothing rendered since alSourcePlay: silent
+    v->phase_due = 1;
+    v->due_at = -1;
+    s->phase_due = 1;
+}
+
+// Loopback, at the render head: start the waiting loops whose sample has come and
+// return the next sample one waits for (or `limit`).
+static long long start_due_loops(snd_t *s, long long limit)
+{
+    if (!s->phase_due)
+        return limit;
+    int waiting = 0;
+    for (int i = 0; i < s->nvoices; i++) {
+        voice_t *v = &s->voices[i];
+        if (!v->phase_due)
+            continue;
+        if (v->due_at < 0) {
+            long long at = s->head;
+            double x = loop_position(s, v, at);
+            for (int k = 0; k < 65536 && (double)(float)x != x; k++)
+                x = loop_position(s, v, ++at);
+            v->due_at = at;
+            v->due_pos = x;
+        }
+        if (v->due_at <= s->head) {
+            alSourcef(v->src, AL_SAMPLE_OFFSET, (float)v->due_pos);
+            alSourcePlay(v->src);
+            alGetError();
+            v->phase_due = 0;
+            continue;
+        }
+        waiting = 1;
+        if (v->due_at < limit)
+            limit = v->due_at;
+    }
+    s->phase_due = waiting;
+    return limit;
 }
 
 static void start_play(snd_t *s, const world_t *w, const play_t *p)
@@ -576,6 +740,8 @@ static void start_statics(snd_t *s, const world_t *w)
         v->channel = 0;
         v->sound = ss->sound;
         start_voice(s, v, sfx, ss->origin, 0, ss->volume, ss->attenuation, 1.0f, sfx->loop_start >= 0);
+        if (sfx->loop_start >= 0)
+            phase_voice(s, v, w->time);
     }
 }
 
@@ -611,6 +777,7 @@ static void update_loops(snd_t *s, const world_t *w)
         v->sound = ent->cur.sound;
         v->seen = w->seq;
         start_voice(s, v, sfx, ent->cur.origin, 0, 1.0f, 3.0f, 1.0f, 1);
+        phase_voice(s, v, w->time);
     }
     for (int i = 0; i < s->nvoices; i++)
         if (s->voices[i].kind == V_LOOP && s->voices[i].seen != w->seq)
@@ -619,15 +786,17 @@ static void update_loops(snd_t *s, const world_t *w)
 
 // Quake's S_UpdateAmbientSounds: each ambient moves towards 0.3 x the leaf's level
 // (nothing under 8) at 100 per second, centred like the listener's own sounds.
-static void update_ambients(snd_t *s, const world_t *w)
+static void update_ambients(snd_t *s, double time)
 {
     if (!s->amb.loaded)
         return;
-    double dt = s->have_amb_time ? w->time - s->amb_time : 0.0;
-    if (!(dt >= 0.0 && dt <= 1.0))
-        dt = 0.0;   // a jump in time: no fade over it
-    s->amb_time = w->time;
+    // Joining the level (its start, a seek, a jump in time): the levels start
+    // where they settle, not at 0, so they do not depend on where playback began
+    double dt = s->have_amb_time ? time - s->amb_time : -1.0;
+    int snap = !(dt >= 0.0 && dt <= 1.0);
+    s->amb_time = time;
     s->have_amb_time = 1;
+    s->amb_join = snap;   // a listener set before the next frame places them again
     const uint8_t *level = snd_ambient_levels(&s->amb, s->listener);
     for (int i = 0; i < 2; i++) {
         float target = level ? 0.3f * level[i] : 0.0f;
@@ -636,6 +805,8 @@ static void update_ambients(snd_t *s, const world_t *w)
         float step = (float)dt * 100.0f, vol = s->amb_vol[i];
         if (!level)
             vol = 0.0f;   // outside the map: Quake drops them at once
+        else if (snap)
+            vol = target;
         else if (vol < target)
             vol = vol + step > target ? target : vol + step;
         else if (vol > target)
@@ -654,6 +825,7 @@ static void update_ambients(snd_t *s, const world_t *w)
             v->channel = 0;
             v->sound = 0;
             start_voice(s, v, s->amb_sfx[i], NULL, 1, vol / 255.0f, 0.0f, 1.0f, 1);
+            phase_voice(s, v, time);
             s->amb_voice[i] = (int)(v - s->voices);
         }
     }
@@ -749,7 +921,7 @@ void snd_frame(snd_t *s, const world_t *w)
                 }
     }
     update_loops(s, w);
-    update_ambients(s, w);
+    update_ambients(s, w->time);
     snd_cache_report(&s->cache);   // sounds first named or played in this frame
     for (int i = 0; i < s->nvoices; i++) {
         voice_t *v = &s->voices[i];
@@ -778,6 +950,21 @@ void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
     memcpy(s->listener, origin, sizeof(s->listener));
     alListenerfv(AL_POSITION, pos);
     alListenerfv(AL_ORIENTATION, ori);
+    if (s->amb_join) {
+        // after a seek the player plays the frame before the view is known: the
+        // ambients joined at the wrong place; place them again at the listener
+        s->have_amb_time = 0;
+        update_ambients(s, s->amb_time);
+        s->amb_join = 0;
+    }
+}
+
+void snd_set_clock(snd_t *s, long long sample, double offset)
+{
+    if (!s)
+        return;
+    s->head = sample;
+    s->clock_offset = isfinite(offset) ? offset : 0.0;
 }
 
 void snd_stop_all(snd_t *s)
@@ -799,14 +986,26 @@ int snd_render(snd_t *s, int16_t *stereo, int frames)
         return s ? -1 : 0;
     }
     make_current(s);
-    if (!s->float_out) {
-        s->render(s->dev, stereo, frames);
-        return 0;
-    }
+    // OpenAL Soft ramps a changed gain over the whole of the mix call that follows
+    // the change, so calls end on a fixed grid of the playback timeline (and where
+    // the caller stops, at each server frame): whatever span an export covers, the
+    // same samples come from the same calls
     for (int done = 0; done < frames;) {
-        int n = frames - done < SND_RENDER_CHUNK ? frames - done : SND_RENDER_CHUNK;
-        s->render(s->dev, s->scratch, n);
+        long long q = s->head / SND_RENDER_CHUNK;
+        if (s->head < 0 && q * SND_RENDER_CHUNK != s->head)
+            q--;   // floor
+        long long next = start_due_loops(s, (q + 1) * SND_RENDER_CHUNK);
+        int n = frames - done;
+        if ((long long)n > next - s->head)
+            n = (int)(next - s->head);
+        s->head += n;
         int16_t *out = stereo + 2 * (size_t)done;
+        if (!s->float_out) {
+            s->render(s->dev, out, n);
+            done += n;
+            continue;
+        }
+        s->render(s->dev, s->scratch, n);
         for (int i = 0; i < 2 * n; i++) {
             // Quake's Snd_WriteLinearBlastStereo16: val = (paint * snd_vol) >> 8,
             // then clipped to 16 bits (the paint buffer is an int, never saturated)
@@ -829,6 +1028,6 @@ int snd_active_voices(snd_t *s)
     make_current(s);
     int n = 0;
     for (int i = 0; i < s->nvoices; i++)
-        n += s->voices[i].kind != V_FREE && voice_playing(&s->voices[i]);
+        n += s->voices[i].kind != V_FREE && (s->voices[i].phase_due || voice_playing(&s->voices[i]));
     return n;
 }

@@ -7,6 +7,7 @@
 //     snd_listener(s, origin, angles);          // each drawn frame
 //     snd_render(s, pcm, frames);               // loopback only: 16-bit stereo
 //     snd_stop_all(s);                          // on seek; then snd_frame restarts loops
+//     snd_set_clock(s, sample, offset);         // loopback: where the render head is in playback time
 //
 // Every function accepts s == NULL and then does nothing (snd_render writes
 // silence): a NULL sound system is a silent one.
@@ -44,6 +45,13 @@ void snd_frame(snd_t *s, const world_t *w);
 // Listener at the view: origin and Quake angles (pitch, yaw, roll in degrees).
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles);
 void snd_stop_all(snd_t *s);
+// The clock lasting loops run on (docs/audio.md, "Loops and the level clock"):
+// playback time = world time + offset (constant within a level), and, on a
+// loopback, the next sample snd_render writes is sample `sample` of the playback
+// timeline (llround(playback time * rate)). Call it before rendering from a new
+// place (after a seek) and whenever the offset may have changed (a new level).
+// Without it the clock is the world's time and the samples rendered since creation.
+void snd_set_clock(snd_t *s, long long sample, double offset);
 // Loopback only: mix exactly `frames` frames of interleaved 16-bit stereo (L, R).
 // Returns 0; -1 (and silence) when s is not a loopback device.
 int snd_render(snd_t *s, int16_t *stereo, int frames);

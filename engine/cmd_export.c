@@ -3,13 +3,18 @@
 // Frame k shows demo time from + k/fps (fps as an exact ratio, see movie.h) for
 // every k with that time < to; the 8-bit frames go to engine/encode.c (indexed PNGs or
 // a Y4M stream, on worker threads). The sound track covers exactly [from, to):
-// round((to - from) * 48000) sample frames of 16-bit stereo, rendered through the
-// sound system's loopback device. Samples are rendered in slices whose ends are
-// computed from absolute times, never accumulated: up to each server frame's
-// own time before its sounds start, and up to round(k * 48000 / fps) after each
-// video frame, so nothing drifts however long the export. Sound starts 3 s
-// before `from` and that pre-roll is thrown away, so sounds that began shortly
-// before `from` are heard (parts exported with --from/--to join up).
+// llround(to * 48000) - llround(from * 48000) sample frames of 16-bit stereo,
+// rendered through the sound system's loopback device. Samples are rendered in
+// slices whose ends are computed from absolute times, never accumulated: up to
+// each server frame's own time before its sounds start, and up to the last grid
+// point before each video frame's end, so nothing drifts however long the export.
+// Sound starts up to 10 s before `from` (at the frame the seek reaches) and that
+// pre-roll is thrown away, so sounds that began before `from` are heard. Parts
+// exported with --from/--to join up exactly: all sample numbers are taken on one
+// timeline (llround(time * 48000)), the renders start and end on its grid or at
+// server frames, never at `from`, `to` or a video frame, and the sound system's
+// lasting loops run on the level's clock (audio/snd.c), so the samples of a time
+// do not depend on where the export began (docs/audio.md, "Exports in parts").
 #include <errno.h>
 #include <pthread.h>
 #include <math.h>
@@ -29,42 +34,67 @@
 #include "playback.h"
 
 #define EXPORT_RATE 48000
-#define AUDIO_CHUNK 4096
-#define AUDIO_PREROLL 3.0
+#define AUDIO_CHUNK 4096   // a multiple of the sound system's render grid (1024)
+#define AUDIO_PREROLL 10.0
 
 typedef struct {
     player_t *p;
     snd_t *snd;
     FILE *wav;
-    double from;
-    long long pos, total;     // sample frames rendered / to write; pos < 0 in the pre-roll
+    long long base;           // llround(from * rate): the sample of the timeline the WAV starts at
+    long long pos, total;     // sample frames rendered / to write, from base; pos < 0 in the pre-roll
     int16_t *buf;
     int failed;
 } audio_out_t;
 
-// Render sound up to sample frame `upto` (clamped to the span).
+// The grid point of the timeline at or after sample `rel` (relative to base).
+static long long grid_ceil(const audio_out_t *a, long long rel)
+{
+    long long abs = a->base + rel, q = abs / AUDIO_CHUNK;
+    if (q * AUDIO_CHUNK < abs)
+        q++;   // division truncates: that is the ceiling below 0, the floor above
+    return q * AUDIO_CHUNK - a->base;
+}
+
+// Render sound up to sample frame `upto`, in pieces ending on the grid; write what
+// falls in [0, total). The last render goes on past the end to the next grid point
+// (or server frame), as an export running on would: the part's last samples come
+// from the same render calls as in a longer export.
 static void audio_to(audio_out_t *a, long long upto)
 {
     if (!a->snd || !a->wav)
         return;
-    if (upto > a->total)
-        upto = a->total;
+    long long limit = grid_ceil(a, a->total);
+    if (upto > limit)
+        upto = limit;
     while (a->pos < upto) {
-        long long end = a->pos < 0 && upto > 0 ? 0 : upto;   // the pre-roll ends exactly at 0
-        int n = (int)(end - a->pos < AUDIO_CHUNK ? end - a->pos : AUDIO_CHUNK);
+        long long end = grid_ceil(a, a->pos + 1);
+        if (end > upto)
+            end = upto;
+        int n = (int)(end - a->pos);
         snd_render(a->snd, a->buf, n);
-        if (a->pos >= 0 && fwrite(a->buf, 4, (size_t)n, a->wav) != (size_t)n)
+        long long w0 = a->pos < 0 ? -a->pos : 0, w1 = a->pos + n > a->total ? a->total - a->pos : n;
+        if (w1 > w0 && fwrite(a->buf + 2 * w0, 4, (size_t)(w1 - w0), a->wav) != (size_t)(w1 - w0))
             a->failed = 1;
-        a->pos += n;
+        a->pos = end;
     }
+}
+
+static long long timeline_sample(double pt)
+{
+    return llround(pt * EXPORT_RATE);
 }
 
 static long long sample_at(const audio_out_t *a, double pt)
 {
-    double s = floor((pt - a->from) * EXPORT_RATE + 0.5);
-    if (s < -AUDIO_PREROLL * EXPORT_RATE)
-        s = -AUDIO_PREROLL * EXPORT_RATE;
-    return s > (double)a->total ? a->total : (long long)s;
+    long long s = timeline_sample(pt) - a->base;
+    return s < -(long long)(AUDIO_PREROLL * EXPORT_RATE) ? -(long long)(AUDIO_PREROLL * EXPORT_RATE) : s;
+}
+
+// playback time - world time of the player's current level
+static double clock_offset(const player_t *p)
+{
+    return -player_demo_time(p, 0.0);
 }
 
 // A new server frame is about to start its sounds: first finish the sound up to its time.
@@ -74,6 +104,7 @@ static void on_frame(void *ctx, player_t *p)
     if (!a->snd)
         return;
     audio_to(a, sample_at(a, player_time(p)));
+    snd_set_clock(a->snd, a->base + a->pos, clock_offset(p));
     vec3_t org, ang;
     player_view(p, org, ang);
     snd_listener(a->snd, org, ang);
@@ -291,7 +322,7 @@ int cmd_export(const cli_t *cli)
     long long nframes = 0;
     while (from + (double)nframes * (double)den / (double)num < to)
         nframes++;
-    double total_s = floor((to - from) * EXPORT_RATE + 0.5);
+    double total_s = (double)(timeline_sample(to) - timeline_sample(from));
     if (total_s * 4 + 36 > 4294967295.0) {
         log_error("%s: the sound track of %.0f s does not fit in one WAV file: export it in parts with --from/--to",
                   d.name, to - from);
@@ -332,7 +363,7 @@ int cmd_export(const cli_t *cli)
     a.p = p;
     a.snd = snd;
     a.wav = wav;
-    a.from = from;
+    a.base = timeline_sample(from);
     a.total = (long long)total_s;
     a.buf = abuf;
     player_set_frame_hook(p, on_frame, &a);
@@ -376,6 +407,12 @@ int cmd_export(const cli_t *cli)
         goto join;
     }
     if (snd) {
+        // the pre-roll starts at the frame the seek reached (its loops started there)
+        if (player_time(p) > from - AUDIO_PREROLL - 1.0 && player_time(p) < from)
+            a.pos = sample_at(&a, player_time(p));
+        else if (player_time(p) >= from)
+            a.pos = 0;
+        snd_set_clock(snd, a.base + a.pos, clock_offset(p));
         vec3_t org, ang;
         player_view(p, org, ang);
         snd_listener(snd, org, ang);
@@ -388,8 +425,9 @@ int cmd_export(const cli_t *cli)
             gate_fail(&gate);
             goto join;
         }
-        // the sound of the frame interval starting at k, boundary computed from k
-        audio_to(&a, (long long)floor((double)k * EXPORT_RATE * (double)den / (double)num + 0.5));
+        // the sound up to the grid point before the frame interval starting at k ends
+        long long edge = (long long)floor((double)k * EXPORT_RATE * (double)den / (double)num + 0.5);
+        audio_to(&a, grid_ceil(&a, edge + 1) - AUDIO_CHUNK);
         if (show_progress) {
             pthread_mutex_lock(&gate.mu);
             long long shown = gate.next;
@@ -404,7 +442,7 @@ int cmd_export(const cli_t *cli)
         gate_fail(&gate);
         goto join;
     }
-    audio_to(&a, a.total);
+    audio_to(&a, grid_ceil(&a, a.total));
 join:
     for (int i = 0; i < started && threads > 0; i++) {
         if (show_progress && i == 0)
@@ -447,7 +485,7 @@ join:
     if (status == EXIT_OK) {
         double el = now_seconds() - t0;
         log_info("%s: %lld frames, %lld sound frames, %.1f frames/s (%d render and %d encoder thread%s)", d.name,
-                 nframes, a.pos, el > 0 ? (double)nframes / el : 0.0, threads, threads, threads == 1 ? "" : "s");
+                 nframes, a.pos < a.total ? a.pos : a.total, el > 0 ? (double)nframes / el : 0.0, threads, threads, threads == 1 ? "" : "s");
     }
 done:
     enc_destroy(enc);   // waits for the frames in flight

@@ -709,6 +709,62 @@ static void test_loopback_stop_all_and_statics(void **state)
     scene_close(&sc);
 }
 
+// Lasting loops run on the level clock: started at 0.9 s (a seek, an export's
+// pre-roll) they sound from 1.5 s on exactly as when started with the level, to
+// the sample; with the clock told one sample wrong they do not.
+static void render_loops(scene_t *sc, double start, long long skew, int16_t *out)
+{
+    snd_t *s = snd_create_loopback(RATE, 1.0f);
+    assert_non_null(s);
+    snd_load_level(s, sc->fs, sc->w);
+    vec3_t org = { 0, 0, 0 }, ang = { 0, 0, 0 };
+    snd_listener(s, org, ang);
+    long long head = llround(start * RATE);
+    snd_set_clock(s, head + skew, 0.0);
+    static int16_t pcm[RATE * 2];
+    for (int k = (int)llround(start / 0.05); k <= 40; k++) {
+        long long at = llround(k * 0.05 * RATE);   // render up to the frame, then its sounds
+        if (at > head) {
+            snd_render(s, pcm, (int)(at - head));
+            for (long long i = head; i < at; i++)
+                if (i >= RATE * 3 / 2 && i < 2 * RATE)
+                    memcpy(out + 2 * (i - RATE * 3 / 2), pcm + 2 * (i - head), 4);
+            head = at;
+        }
+        world_begin_frame(sc->w, k * 0.05);
+        snd_frame(s, sc->w);
+    }
+    assert_true(snd_active_voices(s) >= 2);
+    snd_destroy(s);
+}
+
+static void test_loops_level_clock(void **state)
+{
+    (void)state;
+    scene_t sc;
+    scene_open(&sc);
+    world_static_sound_t a = { { 0, -100, 0 }, 2, 1.0f, 1.0f };   // 0.2 s, loops from 0, 11025 Hz
+    world_static_sound_t b = { { 0, 100, 0 }, 4, 1.0f, 1.0f };    // loops 1000..6000 after a first pass
+    world_add_static_sound(sc.w, &a);
+    world_add_static_sound(sc.w, &b);
+    enum { N = RATE / 2 };
+    static int16_t from_start[2 * N], joined[2 * N], skewed[2 * N];
+    render_loops(&sc, 0.0, 0, from_start);
+    render_loops(&sc, 0.9, 0, joined);
+    render_loops(&sc, 0.9, 1, skewed);
+    assert_false(is_silent(from_start, N));
+    int diff = 0, skew_diff = 0;
+    for (int i = 0; i < 2 * N; i++) {
+        diff += from_start[i] != joined[i];
+        skew_diff += from_start[i] != skewed[i];
+    }
+    printf("  loops joined at 0.9 s: %d of %d samples differ; with the clock 1 sample off: %d\n", diff, 2 * N,
+           skew_diff);
+    assert_int_equal(diff, 0);
+    assert_true(skew_diff > N / 10);
+    scene_close(&sc);
+}
+
 // Quake II: entity loops follow the entity and stop when it is gone.
 static void test_loopback_entity_loops(void **state)
 {
@@ -922,11 +978,12 @@ static void test_ambient_sounds(void **state)
     snd_load_level(s, sc.fs, sc.w);
     vec3_t in_water = { 100, 0, 0 }, dry = { -100, 0, 0 }, ang = { 0, 0, 0 };
     snd_listener(s, in_water, ang);
-    // fades in at Quake's 100 per second towards 0.3 x 255
+    // joining the level: at 0.3 x 255 from the first frame (not faded in from 0,
+    // so the level at a time does not depend on where playback began)
     for (int i = 0; i <= 10; i++) {
         world_begin_frame(sc.w, 1.0 + 0.1 * i);
         snd_frame(s, sc.w);
-        assert_int_equal(snd_active_voices(s), i > 0);
+        assert_int_equal(snd_active_voices(s), 1);
         snd_render(s, pcm, RATE / 10);
     }
     level_t l = measure(pcm, RATE / 10);
@@ -949,6 +1006,17 @@ static void test_ambient_sounds(void **state)
     assert_int_equal(snd_active_voices(s), 1);
     snd_stop_all(s);
     assert_int_equal(snd_active_voices(s), 0);
+    // a seek plays its frame before the view is known: the ambients join where the
+    // listener then goes, at once
+    snd_listener(s, dry, ang);
+    world_begin_frame(sc.w, 7.0);
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 0);
+    snd_listener(s, in_water, ang);
+    assert_int_equal(snd_active_voices(s), 1);
+    world_begin_frame(sc.w, 7.1);   // and stay there
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
     snd_destroy(s);
     scene_close(&sc);
 }
@@ -1082,6 +1150,7 @@ int main(void)
         cmocka_unit_test(test_loopback_entity_loops),
         cmocka_unit_test(test_client_sounds_quake),
         cmocka_unit_test(test_client_sounds_quake2),
+        cmocka_unit_test(test_loops_level_clock),
         cmocka_unit_test(test_ambient_sounds),
         cmocka_unit_test(test_ambient_bsp_hostile),
         cmocka_unit_test(test_ambient_real_map),

@@ -10,11 +10,12 @@
 // Nothing is allocated per frame: the buffers, the camera and the keyframes are made
 // when a demo opens.
 //
-// DEMOPLAY_PLAY_LOG=FILE writes one line per shown frame and per event, for tests:
+// DEMOPLAY_PLAY_LOG=FILE writes one line per shown frame and per event, for tests (the file is
+// emptied, then appended to, so a test may add its own marker lines):
 //     open FILE start=S end=E frames=N
 //     layout tl_x0=X tl_x1=X tl_y=Y        (the timeline's ends and middle, window coordinates)
 //     show N t=SECONDS frame=F speed=S paused=P end=E cam=MODE player=SLOT origin=X,Y,Z angles=P,Y,R tl=0|1 help=0|1
-//     key NAME t=SECONDS
+//     key NAME t=SECONDS   (keyup NAME t=SECONDS: a key let go in the free camera)
 //     seek t=SECONDS ms=MS
 //     shot PATH | keyframe N t=SECONDS | shelf N | shelf-read N
 #include <SDL.h>
@@ -125,12 +126,12 @@ static int window_layout(window_t *wd)
     return moved;
 }
 
-// A window coordinate (a pixel's centre) in render pixels, fractional.
+// A window coordinate in render pixels, fractional (as SDL maps a logical size: x / scale).
 static void window_to_render(const window_t *wd, int x, int y, float *rx, float *ry)
 {
     float s = wd->scale > 0 ? wd->scale : 1;
-    *rx = (((float)x + 0.5f) * wd->hidpi - (float)wd->dst.x) / s;
-    *ry = (((float)y + 0.5f) * wd->hidpi - (float)wd->dst.y) / s;
+    *rx = ((float)x * wd->hidpi - (float)wd->dst.x) / s;
+    *ry = ((float)y * wd->hidpi - (float)wd->dst.y) / s;
 }
 
 static void window_present(window_t *wd)
@@ -378,7 +379,8 @@ static int on_key(play_t *s, const SDL_KeyboardEvent *ev)
     SDL_Keycode k = ev->keysym.sym;
     int shift = (ev->keysym.mod & KMOD_SHIFT) != 0, alt = (ev->keysym.mod & KMOD_ALT) != 0;
     int freecam = s->ss->cam->mode == R_CAM_FREE;
-    logf_(s, "key %s%s t=%.4f\n", shift ? "Shift+" : "", key_name(k), s->clock);
+    if (!ev->repeat)
+        logf_(s, "key %s%s t=%.4f\n", shift ? "Shift+" : "", key_name(k), s->clock);
     if (ev->repeat && (k == SDLK_SPACE || k == SDLK_q || k == SDLK_e || k == SDLK_c))
         return -1;
     if (freecam && (k == SDLK_w || k == SDLK_a || k == SDLK_s || k == SDLK_d || k == SDLK_q || k == SDLK_e ||
@@ -654,6 +656,10 @@ static int play_loop(play_t *s)
                         result = r;
                     break;
                 }
+                case SDL_KEYUP:   // the free camera stops here (tests wait for it)
+                    if (ss->cam->mode == R_CAM_FREE)
+                        logf_(s, "keyup %s t=%.4f\n", key_name(ev.key.keysym.sym), s->clock);
+                    break;
                 case SDL_DROPFILE:
                     snprintf(ss->next, sizeof ss->next, "%s", ev.drop.file);
                     SDL_free(ev.drop.file);
@@ -952,7 +958,10 @@ int cmd_play(const cli_t *cli)
     SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
     const char *logpath = getenv("DEMOPLAY_PLAY_LOG");
     if (logpath && logpath[0]) {
+        // emptied, then appended to: lines a test writes into it between ours stay in order
         ss.log = fopen(logpath, "w");
+        if (ss.log)
+            ss.log = freopen(logpath, "a", ss.log);
         if (!ss.log)
             log_warn("cannot write the play log '%s'", logpath);
     }

@@ -196,6 +196,7 @@ typedef struct {
     // free camera
     int mouse_captured;
     int cam_dirty;
+    int drawn;               // a frame was drawn (r_camera_state holds its view)
     int shots;
 } play_t;
 
@@ -472,6 +473,8 @@ static void fly(play_t *s, double dt)
 {
     r_camera_t *c = s->ss->cam;
     if (!c->pose_set) {   // --camera free without a place: the renderer took the eyes' view
+        if (!s->drawn)
+            return;
         r_cam_state_t st;
         r_camera_state(s->r, &st);
         memcpy(c->origin, st.origin, sizeof c->origin);
@@ -749,6 +752,7 @@ static int play_loop(play_t *s)
         dirty = 0;
 
         r_render(s->r, s->d->world, player_demo_time(s->p, s->clock));
+        s->drawn = 1;
         if (s->snd) {
             vec3_t org, ang;
             player_view(s->p, org, ang);

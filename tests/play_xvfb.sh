@@ -141,6 +141,15 @@ xvfb-run -a -s "-screen 0 1024x768x24" sh -c '
     xdotool keyup --window "$wid" w
     wait_for "^keyup W" 1
     echo "flown" >> "$LOG"
+    # mouse look (the mouse is captured in the free camera): 100 counts right turn the view right
+    echo "look" >> "$LOG"
+    a0=$(grep "^show" "$LOG" | tail -1 | field angles)
+    xdotool mousemove_relative 100 0
+    i=0
+    until [ "$(grep "^show" "$LOG" | tail -1 | field angles)" != "$a0" ]; do
+        i=$((i + 1)); [ $i -gt 1200 ] && fail "the mouse did not turn the free camera"
+        sleep 0.05
+    done
     key k K                            # a keyframe there (written by --camera-save at exit)
     n=$(count "^shot"); xdotool key --window "$wid" F12; wait_for "^shot" $((n + 1))
     n=$(count "^shot"); xdotool key --window "$wid" p; wait_for "^shot" $((n + 1))
@@ -186,6 +195,7 @@ awk '
     /^dragged/ { phase++; next }
     /^fly/ { phase++; mark["fly"] = phase; next }
     /^flown/ { phase++; next }
+    /^look/ { phase++; mark["look"] = phase; next }
     /^seek / { lastseek = val($2); seeks[phase] = lastseek; next }
     /^shot / { shots = shots " " $2; next }
     /^key W / { next }   # the key held to fly (not a phase)
@@ -200,11 +210,12 @@ awk '
         split($10, o, "="); split(o[2], org, ","); split($11, a, "="); split(a[2], ang, ",")
         if (!(phase in ox)) { ox[phase] = org[1]; oy[phase] = org[2]; oz[phase] = org[3]; yaw[phase] = ang[2]; pitch[phase] = ang[1] }
         lx[phase] = org[1]; ly[phase] = org[2]; lz[phase] = org[3]; cam[phase] = $8
+        lyaw[phase] = ang[2]; lpitch[phase] = ang[1]
     }
     END {
         # phases: 0 playing, 1 Space (paused, timeline shown), 2 Left, 3,4 ".", 5 ",", 6,7 Up Up,
         #         8 Space (x4), 9 Space (paused), 10 click, 11 drag, 12 dragged, 13,14 C C, 15 fly,
-        #         16 flown, 17 K, 18 F12, 19 p, 20 F1, 21 C, 22 Q
+        #         16 flown, 17 look, 18 K, 19 F12, 20 p, 21 F1, 22 C, 23 Q
         want = " Space Left . . , Up Up Space Space C C K F12 P F1 C Q"
         if (keys != want) fail("keys seen:" keys " (want" want ")")
         if (first[0] < 19.9 || first[0] > 20.2) fail("did not start at 20 s: " first[0])
@@ -241,11 +252,17 @@ awk '
         len = sqrt(ddx * ddx + ddy * ddy + ddz * ddz)
         dot = len > 0 ? (ddx * cos(pr) * cos(yr) + ddy * cos(pr) * sin(yr) - ddz * sin(pr)) / len : 0
         if (len < 150 || dot < 0.999) fail("free camera: moved " len " units, along the view " dot)
-        for (q = f + 3; q <= f + 5; q++)
+        for (q = f + 3; q <= f + 6; q++)
             if (!(q in n) || lx[q] != lx[f + 2] || ly[q] != ly[f + 2] || lz[q] != lz[f + 2])
                 fail("free camera moved after W was released: phase " q " at " lx[q] "," ly[q] "," lz[q])
+        # mouse look: 100 counts to the right at 0.066 degrees a count turn the yaw 6.6 degrees down
+        lk = mark["look"]
+        turn = lyaw[f] - lyaw[lk]
+        while (turn > 180) turn -= 360
+        while (turn < -180) turn += 360
+        if (turn < 3 || turn > 15 || lpitch[lk] != lpitch[f]) fail("mouse look: yaw " lyaw[f] " -> " lyaw[lk] ", pitch " lpitch[f] " -> " lpitch[lk])
         if (split(shots, sh, " ") != 2 || sh[1] !~ /_0001\.png$/ || sh[2] !~ /_t[0-9.]+\.png$/) fail("screenshots:" shots)
-        if (!bad) printf "play_xvfb: ok: start %.2f, paused at %.2f, seek to %.2f, steps %.3f %.3f back %.3f, x4 ran %.2f s; click at 75%% (%.3f s) showed %.3f (server frame %.4f s, pixel %.3f s); drag to %.3f; free camera flew %.0f units along the view (cos %.5f)\n", first[0], last[1], last[2], last[3], last[4], last[5], last[8] - first[8], t75, last[p], frame_dt, 2 * halfpx, last[d + 1], len, dot
+        if (!bad) printf "play_xvfb: ok: start %.2f, paused at %.2f, seek to %.2f, steps %.3f %.3f back %.3f, x4 ran %.2f s; click at 75%% (%.3f s) showed %.3f (server frame %.4f s, pixel %.3f s); drag to %.3f; free camera flew %.0f units along the view (cos %.5f), mouse turned it %.2f degrees\n", first[0], last[1], last[2], last[3], last[4], last[5], last[8] - first[8], t75, last[p], frame_dt, 2 * halfpx, last[d + 1], len, dot, turn
         exit bad
     }
 ' "$LOG" || { echo "--- log:"; grep -v "^show" "$LOG"; exit 1; }

@@ -221,15 +221,23 @@ static void read_one(shelf_t *s, shelf_entry_t *e)
         int have = 0;
         uint32_t seq = 0;
         e->levels = 0;
-        while (!d->failed && !SDL_AtomicGet(&s->stop) && demo_read_frame(d) > 0) {
+        int started = 0;
+        while (!d->failed && !SDL_AtomicGet(&s->stop)) {
+            const demo_info_t *in = d->dec->info ? d->dec->info(d->state) : NULL;
+            long long drawn = in ? in->drawn_frames : 0;
+            if (demo_read_frame(d) <= 0)
+                break;
             const world_t *w = d->world;
             if (have && w->time < last)   // a new level restarts the clock (as playback.c joins it)
                 offset += last - w->time;
-            if (!have)
-                first = w->time;
             last = w->time;
             have = 1;
-            e->length = last + offset - first;
+            // the length counts from the first server frame, not the sign-on blocks before it
+            if (!started && (!in || in->drawn_frames != drawn)) {
+                first = last + offset;
+                started = 1;
+            }
+            e->length = started ? last + offset - first : 0;
             if (w->level_seq != seq && w->map[0]) {
                 seq = w->level_seq;
                 if (!e->levels++) {
@@ -339,6 +347,13 @@ void shelf_close(shelf_t *s)
     cache_save(s);
     free(s->e);
     free(s);
+}
+
+void shelf_wait(shelf_t *s)
+{
+    if (s->thread)
+        SDL_WaitThread(s->thread, NULL);
+    s->thread = NULL;
 }
 
 int shelf_count(const shelf_t *s) { return s->n; }

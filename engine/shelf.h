@@ -42,6 +42,7 @@ void shelf_close(shelf_t *s);
 int shelf_count(const shelf_t *s);
 const shelf_entry_t *shelf_entry(const shelf_t *s, int i);
 int shelf_pending(const shelf_t *s);   // entries not read yet
+void shelf_wait(shelf_t *s);           // until the thread has read every entry (tests)
 
 // The list drawn on the canvas: `sel` highlighted, scrolled so it shows. Returns the rows
 // that fit (for page keys). shelf_row_at: the entry at canvas row y (-1 none).

@@ -432,7 +432,8 @@ static int on_key(play_t *s, const SDL_KeyboardEvent *ev)
     }
     case SDLK_c: {
         r_cam_mode_t m = s->ss->cam->mode;
-        set_mode(s, m == R_CAM_EYES ? R_CAM_CHASE : m == R_CAM_CHASE ? R_CAM_FREE : R_CAM_EYES);
+        // eyes > chase > free > eyes; follow and path go on to chase (of the player followed)
+        set_mode(s, m == R_CAM_CHASE ? R_CAM_FREE : m == R_CAM_FREE ? R_CAM_EYES : R_CAM_CHASE);
         break;
     }
     case SDLK_LEFTBRACKET:
@@ -566,7 +567,7 @@ static void draw_status(play_t *s, ui_canvas_t *c, int timeline)
             slot = w->playernum;
         const char *nm = slot >= 0 && slot < WORLD_MAX_PLAYERS ? w->players[slot].name : "";
         snprintf(cam, sizeof cam, "%s %.60s%s", mode_name(cm->mode), nm[0] ? nm : "?",
-                 cm->mode == R_CAM_FOLLOW && st.player != slot && slot != w->playernum ? " (not in view)" : "");
+                 st.player != slot && slot != w->playernum ? " (not in view)" : "");
     }
     snprintf(line, sizeof line, "%s / %s  %s%s  %s%s%s", a, b, sp, s->at_end ? "  END" : s->paused ? "  PAUSED" : "",
              cam, s->message[0] ? "  " : "", s->message);

@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "camera.h"
@@ -344,8 +345,9 @@ static void screenshot(play_t *s, int timed)
     char *dot = strrchr(base, '.');
     if (dot && dot != base)
         *dot = 0;
-    if (dot && !strcmp(base + strlen(base) - (strlen(base) > 4 ? 4 : 0), ".dm2"))   // x.dm2.gz
-        base[strlen(base) - 4] = 0;
+    size_t bl = strlen(base);
+    if (bl > 4 && !strcasecmp(base + bl - 4, ".dm2"))   // x.dm2.gz
+        base[bl - 4] = 0;
     if (timed) {
         snprintf(path, sizeof path, "%s/%s_t%09.4f.png", dir, base, player_demo_time(s->p, s->clock));
     } else {
@@ -572,7 +574,7 @@ static void draw_status(play_t *s, ui_canvas_t *c, int timeline)
     snprintf(line, sizeof line, "%s / %s  %s%s  %s%s%s", a, b, sp, s->at_end ? "  END" : s->paused ? "  PAUSED" : "",
              cam, s->message[0] ? "  " : "", s->message);
     int bh = (timeline ? s->band_h : s->tl_y - sc) ;
-    ui_shade(c, 0, 0, c->w, bh, 1, 5);
+    ui_shade(c, 0, 0, c->w, bh, 1, 6);
     ui_text(c, 4 * sc, 3 * sc, sc, 0xffffff, line);
     if (!timeline)
         return;

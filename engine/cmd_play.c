@@ -647,9 +647,11 @@ static int play_loop(play_t *s)
     int shown_status = -1, dirty = 1, result = -1, laid_out = 0;
     while (result < 0) {
         SDL_Event ev;
-        // nothing moves while paused or at the end: sleep until an event (or the overlays expire)
-        int idle = (s->paused || s->at_end) && !dirty && !s->seek_pending && ss->cam->mode != R_CAM_FREE;
-        if (idle ? SDL_WaitEventTimeout(&ev, 100) : SDL_PollEvent(&ev)) {
+        // nothing moves while paused or at the end: sleep until an event (or the overlays expire);
+        // the free camera flies while paused, so it looks at its keys every 8 ms
+        int idle = (s->paused || s->at_end) && !dirty && !s->seek_pending;
+        int wait_ms = ss->cam->mode == R_CAM_FREE ? 8 : 100;
+        if (idle ? SDL_WaitEventTimeout(&ev, wait_ms) : SDL_PollEvent(&ev)) {
             do {
                 float rx, ry;
                 switch (ev.type) {

@@ -835,6 +835,7 @@ static int play_file(session_t *ss, const char *path, int *status)
         *status = EXIT_USAGE;
         goto done;
     }
+    ss->cam->smooth = 1;   // a window shows frames in order: the chase camera may lag (docs/cameras.md)
     r_set_camera(s.r, ss->cam);
     if (player_error(s.p))
         log_warn("%s", player_error(s.p));   // play what decodes

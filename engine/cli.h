@@ -28,6 +28,7 @@ typedef struct {
     int threads;              // --threads N (-1 = the command's default: every core; 0 = none)
     const char *camera;       // --camera eyes|free[:X,Y,Z[,P,Y[,R]]]|chase[:N|NAME]|follow:N|NAME|path:FILE
     const char *camera_save;  // --camera-save FILE: play writes the keyframes dropped in the window
+    const char *shots;        // --shots DIR: play's F12 / p screenshots (default: next to the demo)
     int nfiles;
     const char *files[CLI_MAX_FILES];
 } cli_t;

@@ -25,7 +25,7 @@ typedef struct {
 } command_t;
 
 static const command_t commands[] = {
-    { "play", cmd_play, 1, 1, "FILE", "watch a demo in a window (the default when only a file is given)" },
+    { "play", cmd_play, 1, 1, "FILE|DIR", "watch a demo in a window (the default when only a file is given); a folder: choose from its demos" },
     { "info", cmd_info, 1, CLI_MAX_FILES, "FILE...", "summary of each demo: format, map, frames, times, errors" },
     { "dump", cmd_dump, 1, 1, "FILE", "every block and message, one line each, with offsets" },
     { "shot", cmd_shot, 1, 1, "FILE", "render the view at --at SECONDS to a PNG (-o OUT.png)" },
@@ -71,6 +71,7 @@ static const option_t options[] = {
     { "--camera", NULL, A_STR, C_RENDER, "SPEC",
       "eyes (default), free[:X,Y,Z[,PITCH,YAW]], chase[:N|NAME], follow:N|NAME, path:FILE (docs/cameras.md)" },
     { "--camera-save", NULL, A_STR, C_PLAY, "FILE", "write the camera keyframes dropped with K to FILE at exit" },
+    { "--shots", NULL, A_STR, C_PLAY, "DIR", "where F12 and p save screenshots (default: next to the demo)" },
     { "--quiet", "-q", A_NONE, C_ALL, NULL, "no warnings" },
 };
 #define NUM_OPTIONS (int)(sizeof(options) / sizeof(options[0]))
@@ -147,6 +148,7 @@ static int set_option(cli_t *cli, const option_t *o, const char *arg)
     else if (!strcmp(n, "--audio")) cli->audio = arg;
     else if (!strcmp(n, "--quiet")) cli->quiet = 1;
     else if (!strcmp(n, "--camera-save")) cli->camera_save = arg;
+    else if (!strcmp(n, "--shots")) cli->shots = arg;
     else if (!strcmp(n, "--threads")) {
         if (v < 0 || v > 64 || v != floor(v)) {
             log_error("--threads: expected a whole number 0..64, got '%s'", arg);

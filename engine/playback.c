@@ -58,6 +58,10 @@ struct player_s {
     void (*hook)(void *ctx, player_t *p);
     void *hook_ctx;
 
+    double level_pt[PLAYER_MAX_LEVELS];   // where levels began (player_levels)
+    int nlevels;
+    uint32_t level_mark_seq;
+
     long long frames_decoded;
     double load_seconds, last_seek_ms, max_seek_ms;
     char error[1600];
@@ -246,6 +250,12 @@ int player_step(player_t *p)
         p->first_pt = p->cur_pt;
         p->have_first = 1;
     }
+    // a level begins: remember where, once (a seek back replays frames already marked)
+    if ((p->nlevels == 0 || w->level_seq != p->level_mark_seq) && p->nlevels < PLAYER_MAX_LEVELS &&
+        (p->nlevels == 0 || p->cur_pt > p->level_pt[p->nlevels - 1])) {
+        p->level_pt[p->nlevels++] = p->cur_pt;
+    }
+    p->level_mark_seq = w->level_seq;
     // the demo starts at its first server frame, not at the sign-on blocks before it
     if (!p->have_start && player_info_frames(p) != counted) {
         p->start_pt = p->cur_pt;
@@ -345,6 +355,11 @@ long long player_info_frames(const player_t *p)
 }
 long long player_frames(const player_t *p) { return p->length_known ? p->total_frames : -1; }
 int player_ended(const player_t *p) { return p->ended; }
+int player_levels(const player_t *p, const double **times)
+{
+    *times = p->level_pt;
+    return p->nlevels;
+}
 const char *player_error(const player_t *p) { return p->error[0] ? p->error : NULL; }
 
 void player_set_frame_hook(player_t *p, void (*fn)(void *ctx, player_t *p), void *ctx)

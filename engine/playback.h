@@ -88,6 +88,10 @@ long long player_info_frames(const player_t *p);
 // Total number of frames (after player_scan or the end), else -1.
 long long player_frames(const player_t *p);
 int player_ended(const player_t *p);
+// Playback times at which a level began, in order (the first level's is its first frame),
+// as far as decoded: all of them after player_scan. Returns the count (at most PLAYER_MAX_LEVELS).
+#define PLAYER_MAX_LEVELS 64
+int player_levels(const player_t *p, const double **times);
 // The decoder's error message when decoding stopped on bad bytes, else NULL.
 const char *player_error(const player_t *p);
 // Called for every frame played (not for frames a seek or scan skips), after

@@ -274,6 +274,11 @@ static void test_synthetic_clock_and_length(void **state)
     assert_int_equal(player_advance(p, 1e9), 0);   // past the end
     assert_true(player_ended(p));
     assert_null(player_error(p));
+    // the timeline's level marks: where each level began, once, however often seeks replay them
+    const double *lv;
+    assert_int_equal(player_levels(p, &lv), 2);
+    assert_float_equal(lv[0], 1.0, 1e-9);
+    assert_float_equal(lv[1], 50.95, 1e-6);
     player_destroy(p);
     free(d.state);
     world_free(d.world);

@@ -450,6 +450,10 @@ static int on_key(play_t *s, const SDL_KeyboardEvent *ev)
     case SDLK_F1:
         s->help = !s->help;
         break;
+    case SDLK_TAB:   // the score table while Tab is held (Forsaken's own; a no-op where the HUD has none)
+        if (!ev->repeat)
+            r_show_scores(s->r, 1);
+        break;
     case SDLK_F12:
         screenshot(s, 0);
         return -1;
@@ -604,6 +608,7 @@ static const char *const help_lines[] = {
     "free camera      mouse look, WASD, E/Space up,",
     "                 Q/Ctrl down, Shift faster",
     "K                keyframe here (--camera-save)",
+    "Tab (held)       score table (Forsaken)",
     "F12              screenshot (p: named by time)",
     "F11, Alt+Enter   fullscreen",
     "drop a file      play it",
@@ -665,6 +670,8 @@ static int play_loop(play_t *s)
                     break;
                 }
                 case SDL_KEYUP:   // the free camera stops here (tests wait for it)
+                    if (ev.key.keysym.sym == SDLK_TAB)
+                        r_show_scores(s->r, 0);
                     if (ss->cam->mode == R_CAM_FREE)
                         logf_(s, "keyup %s t=%.4f\n", key_name(ev.key.keysym.sym), s->clock);
                     break;

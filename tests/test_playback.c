@@ -452,6 +452,7 @@ static void export_once(const char *dir)
 static void test_export_frames_and_sound(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     TU_REQUIRE_DATA();
     const char *a = "build/test_export_a", *b = "build/test_export_b";
     export_once(a);
@@ -494,6 +495,7 @@ static void test_export_frames_and_sound(void **state)
 static void test_export_y4m_decodes(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     if (tu_ci() && !tu_data_dir())
         fail_msg("CI=true but the test data folder is missing");
     int st;
@@ -626,6 +628,7 @@ static void test_seek_matches_play_builtin(void **state)
 static void test_play_under_xvfb(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     if (tu_ci() && !tu_data_dir())
         fail_msg("CI=true but the test data folder is missing");
     // without the data (and not in CI) the script plays the built-in demo

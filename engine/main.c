@@ -86,10 +86,10 @@ static const option_t options[] = {
 
 static void usage_all(FILE *f)
 {
-    fprintf(f, "usage: demoplay <command> [options] FILE\n"
-               "       demoplay FILE            (same as: demoplay play FILE)\n\n"
+    fprintf(f, "usage: demoplay <command> [options] FILE\n%s\n"
                "Plays, benchmarks and exports Quake, Quake II, Half-Life and Forsaken demos.\n\n"
-               "commands:\n");
+               "commands:\n",
+            commands[0].run ? "       demoplay FILE            (same as: demoplay play FILE)\n" : "");
     for (int i = 0; i < NUM_COMMANDS; i++)
         if (commands[i].run)
             fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);

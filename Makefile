@@ -31,7 +31,23 @@ SAN_OBJ  := $(LIB_SRC:%.c=build/san/%.o)
 REL_TESTS := $(TEST_SRC:tests/%.c=build/rel/tests/%)
 SAN_TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 
-.PHONY: all deps builtin test test-rel test-san run bench fidelity fuzz clean check-warnings
+# build/pentium: `make pentium`, the original hardware class: 32-bit, Pentium instructions only
+# (no MMX, no SSE: floats on the x87), the headless commands (timedemo, shot, info, dump,
+# compile) with no SDL, OpenAL, libpng or threads; headless/ holds the two files only it
+# compiles (a silent snd.h, stb compiled in). zlib and cmocka are Debian's i386 libraries
+# (tools/deps.sh pentium), linked by file name: their headers come from the 64-bit -dev packages.
+P_ARCH    := -m32 -march=pentium -mno-mmx -mno-sse -mno-sse2 -mfpmath=387
+P_EXCL    := $(MAIN_SRC) engine/cmd_play.c engine/cmd_export.c engine/encode.c $(wildcard audio/*.c)
+P_SRC     := $(filter-out $(P_EXCL),$(SRC)) headless/snd_none.c headless/stb_impl.c
+P_OBJ     := $(P_SRC:%.c=build/pentium/%.o)
+P_CFLAGS   = $(CSTD) $(WARN) $(CFLAGS) $(P_ARCH) -DDEMOPLAY_HEADLESS -I/usr/include/stb -I. -MMD -MP
+P_LIBS    := -l:libz.so.1 -lm
+# The test programs of sound and of the encoder are left out; tests that drive play or export
+# skip themselves there (TU_REQUIRE_FULL_BUILD in tests/testutil.h).
+P_TEST_EXCL := test_audio test_encode
+P_TESTS   := $(filter-out $(P_TEST_EXCL:%=build/pentium/tests/%),$(TEST_SRC:tests/%.c=build/pentium/tests/%))
+
+.PHONY: all deps builtin test test-rel test-san run bench fidelity fuzz clean check-warnings pentium pentium-test
 
 all: demoplay $(BUILTIN)
 
@@ -45,9 +61,11 @@ build/rel/mkbuiltin: $(GEN_OBJ) $(REL_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
 
 # Written to a temporary folder first, so an interrupted run leaves no half game folder.
-$(BUILTIN): build/rel/mkbuiltin
+# MKBUILTIN: make pentium's own, built without SDL (its output is the same bytes).
+MKBUILTIN ?= build/rel/mkbuiltin
+$(BUILTIN): $(MKBUILTIN)
 	@echo "GEN     build/builtin"
-	@rm -rf build/builtin.tmp && build/rel/mkbuiltin build/builtin.tmp && rm -rf build/builtin && mv build/builtin.tmp build/builtin
+	@rm -rf build/builtin.tmp && $(MKBUILTIN) build/builtin.tmp && rm -rf build/builtin && mv build/builtin.tmp build/builtin
 
 builtin: $(BUILTIN)
 
@@ -87,6 +105,42 @@ test-rel: demoplay $(BUILTIN) $(REL_TESTS)
 test-san: build/san/demoplay $(BUILTIN) $(SAN_TESTS)
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  sh tools/run_tests.sh san ./build/san/demoplay $(SAN_TESTS)
+
+build/pentium/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "CC 32   $<"
+	@$(CC) $(P_CFLAGS) -c -o $@ $<
+
+build/pentium/demoplay: $(P_OBJ) build/pentium/engine/main.o
+	@echo "LD 32   $@"
+	@$(CC) $(CFLAGS) -m32 -o $@ $^ $(P_LIBS)
+
+# The built-in content is made by a build-machine program (native, headless, no SDL either):
+# a generator built for the x87 rounds its floats otherwise and writes a different demo.
+build/pentium/host/%.o: %.c
+	@mkdir -p $(dir $@)
+	@echo "CC host $<"
+	@$(CC) $(CSTD) $(WARN) $(CFLAGS) -DDEMOPLAY_HEADLESS -I/usr/include/stb -I. -MMD -MP -c -o $@ $<
+
+build/pentium/host/mkbuiltin: $(GEN_SRC:%.c=build/pentium/host/%.o) $(P_SRC:%.c=build/pentium/host/%.o)
+	@$(CC) $(CFLAGS) -o $@ $^ -lz -lm
+
+build/pentium/tests/%: tests/%.c $(TEST_LIB) $(P_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "TEST 32 $@"
+	@$(CC) $(P_CFLAGS) -o $@ $< $(TEST_LIB) $(P_OBJ) $(P_LIBS) -l:libcmocka.so.0
+
+# deps first, then a new make (as for test).
+pentium:
+	@sh tools/deps.sh pentium
+	@$(MAKE) --no-print-directory MKBUILTIN=build/pentium/host/mkbuiltin pentium-test
+
+# Nothing newer than the Pentium in the binary: objdump finds no MMX/SSE register and none of
+# the P6's cmov/fcomi.
+pentium-test: build/pentium/demoplay $(BUILTIN) $(P_TESTS)
+	@n=$$(objdump -d build/pentium/demoplay | grep -cE '%x?mm[0-9]|\scmov|\sfu?comip?\s'); \
+	  echo "pentium: $$n MMX/SSE/P6 instructions in build/pentium/demoplay (objdump)"; [ $$n -eq 0 ]
+	@sh tools/run_tests.sh pentium ./build/pentium/demoplay $(P_TESTS)
 
 # deps first, then a new make: its pkg-config flags see the packages deps just installed.
 run: deps

@@ -24,13 +24,23 @@ typedef struct {
     const char *help;
 } command_t;
 
+// The headless build (`make pentium`: -DDEMOPLAY_HEADLESS, no SDL, OpenAL or libpng)
+// has no play or export: their entries stay (the option masks count table rows) with no run.
+#ifdef DEMOPLAY_HEADLESS
+#define CMD_PLAY NULL
+#define CMD_EXPORT NULL
+#else
+#define CMD_PLAY cmd_play
+#define CMD_EXPORT cmd_export
+#endif
+
 static const command_t commands[] = {
-    { "play", cmd_play, 1, 1, "FILE|DIR", "watch a demo in a window (the default when only a file is given); a folder: choose from its demos" },
+    { "play", CMD_PLAY, 1, 1, "FILE|DIR", "watch a demo in a window (the default when only a file is given); a folder: choose from its demos" },
     { "info", cmd_info, 1, CLI_MAX_FILES, "FILE...", "summary of each demo: format, map, frames, times, errors" },
     { "dump", cmd_dump, 1, 1, "FILE", "every block and message, one line each, with offsets" },
     { "shot", cmd_shot, 1, 1, "FILE", "render the view at --at SECONDS to a PNG (-o OUT.png)" },
     { "timedemo", cmd_timedemo, 1, 1, "FILE", "draw every server frame once, as fast as possible; print fps" },
-    { "export", cmd_export, 1, 1, "FILE", "write frames (PNG or Y4M) at --fps and the sound track" },
+    { "export", CMD_EXPORT, 1, 1, "FILE", "write frames (PNG or Y4M) at --fps and the sound track" },
     { "compile", cmd_compile, 1, 1, "TEXT", "turn a Quake `dump` text back into a demo (-o FILE.dem)" },
 };
 #define NUM_COMMANDS (int)(sizeof(commands) / sizeof(commands[0]))
@@ -78,12 +88,13 @@ static const option_t options[] = {
 
 static void usage_all(FILE *f)
 {
-    fprintf(f, "usage: demoplay <command> [options] FILE\n"
-               "       demoplay FILE            (same as: demoplay play FILE)\n\n"
+    fprintf(f, "usage: demoplay <command> [options] FILE\n%s\n"
                "Plays, benchmarks and exports Quake, Quake II, Half-Life and Forsaken demos.\n\n"
-               "commands:\n");
+               "commands:\n",
+            commands[0].run ? "       demoplay FILE            (same as: demoplay play FILE)\n" : "");
     for (int i = 0; i < NUM_COMMANDS; i++)
-        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
+        if (commands[i].run)
+            fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].help);
     fprintf(f, "\n'demoplay <command> --help' lists the options of a command.\n");
 }
 
@@ -231,6 +242,11 @@ int main(int argc, char **argv)
         ci = 0;
     }
     cli.command = commands[ci].name;
+    if (!commands[ci].run) {
+        log_error("%s: not in this build (headless: no SDL, OpenAL or libpng; timedemo, shot, info, dump and "
+                  "compile are)", cli.command);
+        return EXIT_USAGE;
+    }
 
     for (; argi < argc; argi++) {
         const char *a = argv[argi];

@@ -914,7 +914,7 @@ static int parse_frame(q2_state_t *st, world_t *w, msg_t *m, size_t off, dec_err
     if (st->relay && nconnected > 0 && st->view_client < 0)
         st->view_client = connected[0];
 
-    double t = f->serverframe * 0.1;
+    double t = f->serverframe * (double)0.1;   // (double): a bare 0.1 is a long double on the x87 (make pentium)
     w->time = t;
     if (st->info.frames == 0) {
         st->info.start_time = t;

@@ -165,6 +165,7 @@ static void export_once(const char *dir, const char *extra)
 static void test_export(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     require_builtin();
     export_once("build/test_builtin_export_a", "");
     export_once("build/test_builtin_export_b", "");
@@ -210,6 +211,7 @@ static void test_export(void **state)
 static void test_export_default_volume(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     require_builtin();
     export_once("build/test_builtin_export_vdef", "");
     export_once("build/test_builtin_export_v1", "--volume 1");
@@ -243,6 +245,7 @@ static void test_export_default_volume(void **state)
 static void test_make_run_headless(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     require_builtin();
     char *out = run_ok("env -u DISPLAY -u WAYLAND_DISPLAY sh tools/run.sh 2>&1");
     assert_non_null(strstr(out, "run: wrote 200 frames"));

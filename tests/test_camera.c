@@ -438,8 +438,10 @@ static void test_path(void **state)
     set_camera(&p, "path:build/test_camera_path3.txt");
     const world_t *w = p.d.world;
     const float key[3][4] = {{100, 200, 50, 0}, {300, 250, 80, 90}, {350, 450, 60, 170}};
-    for (double t = 0.1; t <= 0.7001; t += 0.05) {
-        assert_true(read_to(&p, t, &ls));
+    for (int i = 0; i <= 12; i++) {
+        double t = 0.1 + 0.05 * i;
+        // 1e-9 early: the frame of 0.7 s is 7 * 0.1, which x87 floats (make pentium) round to 0.69999999999999996
+        assert_true(read_to(&p, t - 1e-9, &ls));
         r_render(p.r, w, t);
         r_cam_state_t st;
         r_camera_state(p.r, &st);
@@ -467,6 +469,7 @@ static void test_path(void **state)
 static void test_export_path(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     TU_REQUIRE_DATA();
     const char *text = "0.1 100 200 50 0 0 0\n0.4 300 250 80 10 90 0\n0.7 350 450 60 -5 170 0 75\n";
     assert_int_equal(tu_write("build/test_camera_export_path.txt", text, strlen(text)), 0);

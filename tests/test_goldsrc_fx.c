@@ -162,6 +162,7 @@ static double energy(const int16_t *pcm, size_t frames, int rate, double t0, dou
 static void test_crossfire_export_shots(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     TU_REQUIRE_DATA();
     shots_t sh;
     crossfire_shots(&sh);
@@ -394,12 +395,12 @@ static void test_golden_c1a0_effects(void **state)
     game_event(w, "glock1", 1);
     r_frame(r, w);
     r_render(r, w, w->time + 0.02);
-    const char *out = "build/rel/tests/goldsrc_fx_c1a0.png";
+    const char *out = "build/test_goldsrc_fx_c1a0.png";
     assert_int_equal(r_write_png(r, out), 0);
     tu_golden("goldsrc_fx_c1a0", out, "tests/golden/goldsrc/fx_c1a0.png", 0.01);
     // 0.2 s later: the flash is gone, the explosion at its fourth frame (fexplo's first are dim)
     r_render(r, w, w->time + 0.2);
-    const char *out2 = "build/rel/tests/goldsrc_fx_c1a0_later.png";
+    const char *out2 = "build/test_goldsrc_fx_c1a0_later.png";
     assert_int_equal(r_write_png(r, out2), 0);
     tu_golden("goldsrc_fx_c1a0_later", out2, "tests/golden/goldsrc/fx_c1a0_later.png", 0.01);
     assert_true(tu_png_diff(out, out2) > 0.01);

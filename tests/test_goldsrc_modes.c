@@ -180,7 +180,7 @@ static void scene_view(scene_t *sc, const float *eye, const float *target, const
     memcpy(w->view.prev_angles, w->view.angles, sizeof(vec3_t));
     r_render(sc->r, w, w->time);
     char out[256], gold[256];
-    snprintf(out, sizeof out, "build/rel/tests/%s.png", name);
+    snprintf(out, sizeof out, "build/test_goldsrc_modes_%s.png", name);
     snprintf(gold, sizeof gold, "tests/golden/goldsrc/%s.png", name);
     assert_int_equal(r_write_png(sc->r, out), 0);
     tu_golden(name, out, gold, 0.01);
@@ -254,7 +254,7 @@ static void test_golden_world_fence(void **state)
     world_begin_frame(w, 1.0);
     r_frame(r, w);
     r_render(r, w, 1.0);
-    const char *out = "build/rel/tests/world_fence.png";
+    const char *out = "build/test_goldsrc_modes_world_fence.png";
     assert_int_equal(r_write_png(r, out), 0);
     tu_golden("world_fence", out, "tests/golden/goldsrc/world_fence.png", 0.01);
     r_destroy(r);

@@ -457,6 +457,7 @@ static void export_once(const char *dir)
 static void test_export_frames_and_sound(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     TU_REQUIRE_DATA();
     const char *a = "build/test_export_a", *b = "build/test_export_b";
     export_once(a);
@@ -499,6 +500,7 @@ static void test_export_frames_and_sound(void **state)
 static void test_export_y4m_decodes(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     if (tu_ci() && !tu_data_dir())
         fail_msg("CI=true but the test data folder is missing");
     int st;
@@ -631,6 +633,7 @@ static void test_seek_matches_play_builtin(void **state)
 static void test_play_under_xvfb(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     if (tu_ci() && !tu_data_dir())
         fail_msg("CI=true but the test data folder is missing");
     // without the data (and not in CI) the script plays the built-in demo

@@ -32,16 +32,18 @@ static void test_shells(void **state)
 
 // ref_soft's span choice: a model above 0.66 is opaque, above 0.33 at 66 %, else 33 %;
 // RF_TRANSLUCENT's 0.70 is therefore drawn solid (in the second pass), the BFG ball at 33 %.
+// (float) on the constants: with x87 floats (make pentium, FLT_EVAL_METHOD 2) a bare 0.70f
+// is evaluated as the long double 0.7 and equals no float.
 static void test_alpha(void **state)
 {
     (void)state;
     assert_true(r_q2_entity_alpha(0, 0) == 1.0f);
-    assert_true(r_q2_entity_alpha(0, Q2RF_TRANSLUCENT) == 0.70f);
+    assert_true(r_q2_entity_alpha(0, Q2RF_TRANSLUCENT) == (float)0.70f);
     assert_true(r_q2_entity_alpha(0, Q2RF_TRANSLUCENT | Q2RF_BEAM) == 1.0f);
-    assert_true(r_q2_entity_alpha(Q2EF_BFG, 0) == 0.30f);
-    assert_true(r_q2_entity_alpha(Q2EF_PLASMA, 0) == 0.6f);
-    assert_true(r_q2_entity_alpha(Q2EF_SPHERETRANS, 0) == 0.3f);
-    assert_true(r_q2_entity_alpha(Q2EF_SPHERETRANS | Q2EF_TRACKERTRAIL, 0) == 0.6f);
+    assert_true(r_q2_entity_alpha(Q2EF_BFG, 0) == (float)0.30f);
+    assert_true(r_q2_entity_alpha(Q2EF_PLASMA, 0) == (float)0.6f);
+    assert_true(r_q2_entity_alpha(Q2EF_SPHERETRANS, 0) == (float)0.3f);
+    assert_true(r_q2_entity_alpha(Q2EF_SPHERETRANS | Q2EF_TRACKERTRAIL, 0) == (float)0.6f);
     assert_int_equal(r_q2_alpha_mode(0.70f), Q2_ALPHA_OPAQUE);
     assert_int_equal(r_q2_alpha_mode(0.6f), Q2_ALPHA_66);
     assert_int_equal(r_q2_alpha_mode(0.375f), Q2_ALPHA_66);

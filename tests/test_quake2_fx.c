@@ -137,7 +137,7 @@ static void test_flashes(void **state)
     assert_true(fabsf(ofs[0] - 20.8f * 1.2f) < 1e-4f && fabsf(ofs[1] - 10.1f * 1.2f) < 1e-4f &&
                 fabsf(ofs[2] + 2.7f * 1.2f) < 1e-4f);
     assert_true(r_q2fx_monster_flash(26, &f, ofs));   // MZ2_INFANTRY_MACHINEGUN_1
-    assert_true(ofs[0] == 26.6f && ofs[1] == 7.1f && ofs[2] == 13.1f);
+    assert_true(ofs[0] == (float)26.6f && ofs[1] == (float)7.1f && ofs[2] == (float)13.1f);   // (float): x87, FLT_EVAL_METHOD 2
     assert_false(r_q2fx_monster_flash(211, &f, ofs));
 
     // a flash from entity 1 facing +x: its light 18 ahead and 16 to the right

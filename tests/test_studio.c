@@ -246,15 +246,21 @@ static void test_render(void **state)
 // ---- the game's rules: controllers, blends, gait, chrome, attachments ---------------------------
 
 // Angle (degrees) of the rotation between two bone matrices.
+// The angle of the rotation a^T b, from its antisymmetric part and its trace (atan2, not
+// acos of the trace: acos near 1 turns the float matrices' rounding into ~0.05 degrees, more
+// with x87 floats, even when a and b are the same bytes).
 static double rot_between(const float a[3][4], const float b[3][4])
 {
-    double tr = 0;
+    double m[3][3];
     for (int i = 0; i < 3; i++)
-        for (int k = 0; k < 3; k++)
-            tr += (double)a[k][i] * b[k][i];   // trace of a^T b
-    double c = (tr - 1) / 2;
-    c = c > 1 ? 1 : c < -1 ? -1 : c;
-    return acos(c) * 180.0 / M_PI;
+        for (int j = 0; j < 3; j++) {
+            m[i][j] = 0;
+            for (int k = 0; k < 3; k++)
+                m[i][j] += (double)a[k][i] * b[k][j];   // a^T b
+        }
+    double sx = m[2][1] - m[1][2], sy = m[0][2] - m[2][0], sz = m[1][0] - m[0][1];
+    double s = sqrt(sx * sx + sy * sy + sz * sz) / 2, c = (m[0][0] + m[1][1] + m[2][2] - 1) / 2;
+    return atan2(s, c) * 180.0 / M_PI;
 }
 
 static void test_rules(void **state)

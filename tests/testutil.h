@@ -24,6 +24,18 @@ const char *tu_data(const char *rel);
     } while (0)
 int tu_ci(void);
 void tu_skip_banner(const char *test);
+// The headless build (make pentium: -DDEMOPLAY_HEADLESS) has no play, export or sound:
+// their tests say so and skip there.
+#ifdef DEMOPLAY_HEADLESS
+#define TU_REQUIRE_FULL_BUILD()                                                              \
+    do {                                                                                     \
+        print_message("*** SKIPPED %s: play, export and sound are not in the headless build ***\n", \
+                      __func__);                                                             \
+        skip();                                                                              \
+    } while (0)
+#else
+#define TU_REQUIRE_FULL_BUILD() do { } while (0)
+#endif
 
 // The demoplay binary under test ($DEMOPLAY_BIN, default ./demoplay).
 const char *tu_bin(void);

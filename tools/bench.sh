@@ -55,3 +55,34 @@ if [ -d "$DATA" ]; then
 else
     echo "bench: SKIPPED the real demos: no test data at $DATA"
 fi
+
+# The Pentium-class build (make pentium: 32-bit, x87, no MMX/SSE) next to the 64-bit one:
+# callgrind instructions of the whole timedemo run divided by its frames (as TARGETS.md's
+# 3.68 M), at 320x200. BENCH_CALLGRIND=0 skips it (two runs under callgrind take minutes).
+ipf() {   # ipf BIN ARGS...: "N M instructions a frame (T M in F frames)"
+    bin=$1; shift
+    out=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$bin" timedemo --size 320x200 "$@" 2>&1) ||
+        { echo "FAILED"; return; }
+    ir=$(echo "$out" | sed -n 's/.*Collected : *//p' | tail -1)
+    fr=$(echo "$out" | sed -n 's/^\([0-9][0-9]*\) frames .*/\1/p' | head -1)
+    [ -n "$ir" ] && [ -n "$fr" ] && [ "$fr" -gt 0 ] || { echo "FAILED (no count)"; return; }
+    awk -v ir="$ir" -v fr="$fr" 'BEGIN { printf "%.2f M instructions a frame (%.1f M in %d frames)\n", ir / fr / 1e6, ir / 1e6, fr }'
+}
+if [ "${BENCH_CALLGRIND:-1}" != 0 ]; then
+    echo "== instructions per frame, 64-bit and Pentium (32-bit, x87) builds (callgrind, 320x200, whole run / frames)"
+    if ! command -v valgrind >/dev/null; then
+        echo "bench: SKIPPED: no valgrind"
+    elif ! ${MAKE:-make} --no-print-directory build/pentium/demoplay >/dev/null 2>&1; then
+        echo "bench: SKIPPED the Pentium build: it does not build (tools/deps.sh pentium installs what it needs)"
+    else
+        if [ -d "$DATA" ]; then
+            set -- qfm_e1m3 --basedir "$DATA/quake" --game qfm "$DATA/quake/demos/qfm_e1m3.dem"
+        else
+            echo "bench: no test data at $DATA: the built-in demo instead of qfm_e1m3"
+            set -- builtin --basedir $B $B/id1/demos/builtin.dem
+        fi
+        label=$1; shift
+        printf 'callgrind %-10s 64-bit   %s\n' "$label" "$(ipf ./demoplay "$@")"
+        printf 'callgrind %-10s pentium  %s\n' "$label" "$(ipf build/pentium/demoplay "$@")"
+    fi
+fi

@@ -37,14 +37,14 @@ SAN_TESTS := $(TEST_SRC:tests/%.c=build/san/tests/%)
 # compiles (a silent snd.h, stb compiled in). zlib and cmocka are Debian's i386 libraries
 # (tools/deps.sh pentium), linked by file name: their headers come from the 64-bit -dev packages.
 P_ARCH    := -m32 -march=pentium -mno-mmx -mno-sse -mno-sse2 -mfpmath=387
-P_EXCL    := $(MAIN_SRC) engine/cmd_play.c engine/cmd_export.c engine/encode.c $(wildcard audio/*.c)
+P_EXCL    := $(MAIN_SRC) engine/cmd_play.c engine/cmd_export.c engine/encode.c engine/shelf.c $(wildcard audio/*.c)
 P_SRC     := $(filter-out $(P_EXCL),$(SRC)) headless/snd_none.c headless/stb_impl.c
 P_OBJ     := $(P_SRC:%.c=build/pentium/%.o)
 P_CFLAGS   = $(CSTD) $(WARN) $(CFLAGS) $(P_ARCH) -DDEMOPLAY_HEADLESS -I/usr/include/stb -I. -MMD -MP
 P_LIBS    := -l:libz.so.1 -lm
-# The test programs of sound and of the encoder are left out; tests that drive play or export
+# The test programs of sound, the encoder, the window's shelf and export's joins are left out; tests that drive play or export
 # skip themselves there (TU_REQUIRE_FULL_BUILD in tests/testutil.h).
-P_TEST_EXCL := test_audio test_encode
+P_TEST_EXCL := test_audio test_encode test_ui test_export_join
 P_TESTS   := $(filter-out $(P_TEST_EXCL:%=build/pentium/tests/%),$(TEST_SRC:tests/%.c=build/pentium/tests/%))
 
 .PHONY: all deps builtin test test-rel test-san run bench fidelity fuzz clean check-warnings pentium pentium-test

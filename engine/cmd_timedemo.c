@@ -57,7 +57,7 @@ int cmd_timedemo(const cli_t *cli)
     }
 
     int status = EXIT_OK;
-    double total = 0;
+    double total = 0, world_polys = 0;
     for (;;) {
         player_stats_t st;
         player_get_stats(p, &st);
@@ -76,6 +76,7 @@ int cmd_timedemo(const cli_t *cli)
             continue;   // not a server frame (sign-on): loading, not drawn
         r_render(r, d.world, d.world->time);
         double t1 = now_seconds();
+        world_polys += r_world_polys(r);
         player_get_stats(p, &st);
         double dt = (t1 - t0) - (st.load_seconds - load_before);
         if (dt < 0)
@@ -131,7 +132,8 @@ int cmd_timedemo(const cli_t *cli)
         json_number(stdout, mx * 1e3);
         printf(",\"p99_ms\":");
         json_number(stdout, p99 * 1e3);
-        printf(",\"peak_memory_kib\":%ld", peak_kib);
+        printf(",\"peak_memory_kib\":%ld,\"world_polys_avg\":", peak_kib);
+        json_number(stdout, n ? world_polys / (double)n : 0);
         if (r && r_level_tables_ms(r) >= 0) {
             printf(",\"level_tables_ms\":");
             json_number(stdout, r_level_tables_ms(r));
@@ -142,6 +144,7 @@ int cmd_timedemo(const cli_t *cli)
         printf("frame time: min %.3f ms, avg %.3f ms, max %.3f ms, 99th percentile %.3f ms\n", mn * 1e3, avg * 1e3,
                mx * 1e3, p99 * 1e3);
         printf("peak memory: %.1f MiB\n", (double)peak_kib / 1024.0);
+        printf("world polygons drawn: %.1f a frame\n", n ? world_polys / (double)n : 0);
         if (r && r_level_tables_ms(r) >= 0)
             printf("level blend tables (GoldSrc render modes): built in %.1f ms\n", r_level_tables_ms(r));
     }

@@ -46,6 +46,9 @@ const uint8_t *r_palette(const renderer_t *r);
 // Convert the frame to packed RGB (width*height*3 bytes).
 void r_frame_rgb(const renderer_t *r, uint8_t *rgb);
 int r_write_png(const renderer_t *r, const char *path);
+// World polygons drawn by the last r_render (Quake / Quake II / GoldSrc surfaces, or
+// Forsaken level triangles, after visibility and back-face culling).
+int r_world_polys(const renderer_t *r);
 // How long the level's blend tables took to build (GoldSrc render modes), in ms; -1 none.
 double r_level_tables_ms(const renderer_t *r);
 

@@ -30,8 +30,16 @@ struct r_fsworld_s {
     uint8_t *add;      // additive blend table [src * 256 + dst] from the level palette (rows made on use)
     uint8_t add_ready[256];
     uint16_t *inv;     // 5-bit r, g, b -> nearest level colour; 0xffff = not looked up yet
+    // Coloured light: each triangle's tint (its vertex colours' mean, brightest channel 1)
+    // picks a tinted colormap, made the first time it is drawn; -1 = neutral (the view's).
+    int16_t *tri_tint;           // per triangle: index into tints, or -1
+    int num_tints;
+    float (*tint_rgb)[3];        // per tint: channel factors, the largest 1
+    uint8_t *tint_maps;          // num_tints x PAL_ROWS x 256
+    uint8_t *tint_ready;
     int culling;       // r_fs_cull_t
     int see_through;   // 1: MXV_TRANSPARENT buffers added (default); 0: drawn opaque
+    int tint;          // 1: coloured light (default); 0: brightness only
     r_fsworld_stats_t stats;
 };
 
@@ -82,6 +90,10 @@ void r_fsworld_free(r_fsworld_t *fw)
     free(fw->visible);
     free(fw->add);
     free(fw->inv);
+    free(fw->tri_tint);
+    free(fw->tint_rgb);
+    free(fw->tint_maps);
+    free(fw->tint_ready);
     free(fw);
 }
 
@@ -96,6 +108,14 @@ void r_fsworld_set_see_through(r_fsworld_t *fw, int on)
     if (fw)
         fw->see_through = on != 0;
 }
+
+void r_fsworld_set_tint(r_fsworld_t *fw, int on)
+{
+    if (fw)
+        fw->tint = on != 0;
+}
+
+int r_fsworld_num_tints(const r_fsworld_t *fw) { return fw ? fw->num_tints : 0; }
 
 r_fsworld_stats_t r_fsworld_stats(const r_fsworld_t *fw)
 {
@@ -132,6 +152,85 @@ static const uint8_t *add_row(r_fsworld_t *fw, int src)
         fw->add_ready[src] = 1;
     }
     return row;
+}
+
+// Tints: the two channels below the brightest, as fractions of it, in TINT_STEPS steps;
+// nearly white (both at least TINT_WHITE of it) is neutral.
+#define TINT_STEPS 8
+#define TINT_WHITE 0.85f
+#define TINT_KEYS (3 * TINT_STEPS * TINT_STEPS)
+
+static int tint_key(float r, float g, float b)
+{
+    float c[3] = { r, g, b };
+    int mx = c[0] >= c[1] && c[0] >= c[2] ? 0 : c[1] >= c[2] ? 1 : 2;
+    if (!(c[mx] > 0))
+        return -1;
+    float o1 = c[(mx + 1) % 3] / c[mx], o2 = c[(mx + 2) % 3] / c[mx];
+    if (o1 >= TINT_WHITE && o2 >= TINT_WHITE)
+        return -1;
+    int q1 = (int)(o1 * (TINT_STEPS - 1) + 0.5f), q2 = (int)(o2 * (TINT_STEPS - 1) + 0.5f);
+    return (mx * TINT_STEPS + q1) * TINT_STEPS + q2;
+}
+
+// Which tint each triangle takes; the tints' maps allocated (filled when first drawn).
+static int setup_tints(r_fsworld_t *fw)
+{
+    const mxv_t *m = fw->m;
+    int slot[TINT_KEYS];
+    for (int k = 0; k < TINT_KEYS; k++)
+        slot[k] = -1;
+    fw->tri_tint = malloc((m->num_tris ? (size_t)m->num_tris : 1) * sizeof(int16_t));
+    fw->tint_rgb = malloc(TINT_KEYS * sizeof(*fw->tint_rgb));
+    if (!fw->tri_tint || !fw->tint_rgb)
+        return -1;
+    for (int i = 0; i < m->num_tris; i++) {
+        float c[3] = { 0, 0, 0 };
+        for (int k = 0; k < 3; k++) {
+            const mxv_vertex_t *v = &m->verts[m->tris[i].v[k]];
+            c[0] += v->r;
+            c[1] += v->g;
+            c[2] += v->b;
+        }
+        int key = tint_key(c[0], c[1], c[2]);
+        if (key >= 0 && slot[key] < 0) {
+            int mx = key / (TINT_STEPS * TINT_STEPS), q1 = key / TINT_STEPS % TINT_STEPS, q2 = key % TINT_STEPS;
+            float *t = fw->tint_rgb[fw->num_tints];
+            t[mx] = 1;
+            t[(mx + 1) % 3] = (float)q1 / (TINT_STEPS - 1);
+            t[(mx + 2) % 3] = (float)q2 / (TINT_STEPS - 1);
+            slot[key] = fw->num_tints++;
+        }
+        fw->tri_tint[i] = (int16_t)(key >= 0 ? slot[key] : -1);
+    }
+    size_t n = fw->num_tints ? (size_t)fw->num_tints : 1;
+    fw->tint_maps = malloc(n * PAL_ROWS * 256);
+    fw->tint_ready = calloc(n, 1);
+    return fw->tint_maps && fw->tint_ready ? 0 : -1;
+}
+
+// A tint's colormap: row 32 the texture as painted times the tint, row 63 black, rows
+// above 32 brighter, as the view's colormap (Direct3D modulated the texel by the colour).
+static const uint8_t *tint_map(r_fsworld_t *fw, int tint)
+{
+    uint8_t *map = fw->tint_maps + (size_t)tint * PAL_ROWS * 256;
+    if (!fw->tint_ready[tint]) {
+        const uint8_t *pal = fw->m->palette;
+        const float *t = fw->tint_rgb[tint];
+        for (int row = 0; row < PAL_ROWS; row++) {
+            float f = (63 - row) / 31.0f;
+            for (int c = 0; c < 256; c++) {
+                int rgb[3];
+                for (int k = 0; k < 3; k++) {
+                    float x = pal[c * 3 + k] * t[k] * f;
+                    rgb[k] = x > 255 ? 255 : (int)x;
+                }
+                map[row * 256 + c] = add_nearest(fw, rgb[0], rgb[1], rgb[2]);
+            }
+        }
+        fw->tint_ready[tint] = 1;
+    }
+    return map;
 }
 
 const mxv_t *r_fsworld_mesh(const r_fsworld_t *fw) { return fw ? fw->m : NULL; }
@@ -171,7 +270,8 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
         memset(fw->inv, 0xff, 32768 * sizeof(uint16_t));
     fw->culling = R_FS_CULL_PORTALS;
     fw->see_through = 1;
-    if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv) {
+    fw->tint = 1;
+    if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || setup_tints(fw) < 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", map ? map : "mxv", m->num_verts);
         r_fsworld_free(fw);
@@ -213,6 +313,7 @@ typedef struct {
     const uint8_t *texels;
     int wshift, wmask, hmask;
     r_fsworld_t *blend;     // NULL: opaque (z written); else added through its table (z tested only)
+    const uint8_t *cmap;    // light rows: the view's colormap or the triangle's tint's
 } tri_ctx_t;
 
 // One span row: 1/z, s/z, t/z linear across it; true s, t every SUBDIV pixels.
@@ -224,7 +325,7 @@ static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, 
     const r_view_t *v = c->v;
     uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
     float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
-    const uint8_t *cmap = v->colormap;
+    const uint8_t *cmap = c->cmap;
     int light = (int)(clampf(row, 0, 63) * 65536), dlight = (int)(clampf(drow, -64, 64) * 65536);
     float zc = zi > 1e-6f ? zi : 1e-6f;
     float s = clampf(sz / zc, -MAX_TEX_COORD, MAX_TEX_COORD), t = clampf(tz / zc, -MAX_TEX_COORD, MAX_TEX_COORD);
@@ -388,7 +489,8 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
     pvert_t pv[4];
     for (int k = 0; k < nc; k++)
         project(v, &clip[k], &pv[k]);
-    tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL };
+    tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
+                    fw->tint && fw->tri_tint[t - m->tris] >= 0 ? tint_map(fw, fw->tri_tint[t - m->tris]) : v->colormap };
     for (int k = 1; k + 1 < nc; k++)
         raster_tri(&c, &pv[0], &pv[k], &pv[k + 1]);
     return 1;

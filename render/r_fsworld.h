@@ -58,6 +58,10 @@ typedef enum {
 void r_fsworld_set_culling(r_fsworld_t *fw, r_fs_cull_t mode);
 // See-through buffers added (default) or drawn opaque like the rest (for comparisons).
 void r_fsworld_set_see_through(r_fsworld_t *fw, int on);
+// Coloured light from the vertex colours (default) or their brightness only (for comparisons);
+// how many tints the level's triangles use.
+void r_fsworld_set_tint(r_fsworld_t *fw, int on);
+int r_fsworld_num_tints(const r_fsworld_t *fw);
 // Counts from the last r_fsworld_draw.
 r_fsworld_stats_t r_fsworld_stats(const r_fsworld_t *fw);
 // Forsaken's orientation (formats/forsaken_parse.c: R = Ry(yaw) Rx(pitch) Rz(roll),

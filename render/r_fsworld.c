@@ -566,17 +566,22 @@ static void visit(r_fsworld_t *fw, const r_view_t *v, int i, const rect_t *paren
         visit(fw, v, c, &e);
 }
 
+// The game's PointInGroupBoundingBox: within the group's centre +- half size.
+static int in_group_box(const mxv_group_t *g, const float p[3])
+{
+    int in = 1;
+    for (int k = 0; k < 3; k++)
+        in &= fabsf(p[k] - g->center[k]) <= g->half_size[k];
+    return in;
+}
+
 int r_fsworld_eye_groups(const r_fsworld_t *fw, const float org[3], int *groups, int max)
 {
     int n = 0;
     if (!fw || !fw->m->has_portals)
         return 0;
     for (int g = 0; g < fw->m->num_groups; g++) {
-        const mxv_group_t *gr = &fw->m->groups[g];
-        int in = 1;
-        for (int k = 0; k < 3; k++)
-            in &= fabsf(org[k] - gr->center[k]) <= gr->half_size[k];
-        if (in) {
+        if (in_group_box(&fw->m->groups[g], org)) {
             if (n < max)
                 groups[n] = g;
             n++;
@@ -600,10 +605,7 @@ int r_fsworld_find_visible(r_fsworld_t *fw, const r_view_t *v)
         rect_t full = { 0, 0, (float)v->width, (float)v->height };
         for (int g = 0; g < m->num_groups; g++) {
             const mxv_group_t *gr = &m->groups[g];
-            int in = 1;
-            for (int k = 0; k < 3; k++)
-                in &= fabsf(v->vieworg[k] - gr->center[k]) <= gr->half_size[k];
-            if (!in)
+            if (!in_group_box(gr, v->vieworg))
                 continue;
             any = 1;
             fw->stats.eye_groups++;

@@ -118,7 +118,14 @@ static int render(r_fsworld_t *fw, shot_t *s, int w, int h, const float org[3], 
     s->h = h;
     s->px = calloc((size_t)w * (size_t)h, 1);
     s->z = calloc((size_t)w * (size_t)h, sizeof(float));
-    pal_set(&s->pal, r_fsworld_palette(fw), 256);
+    // The level's colormap and see-through table take ~30 ms to compute: once a palette.
+    static pal_t cache;
+    static int cached;
+    if (!cached || memcmp(cache.palette, r_fsworld_palette(fw), 768) != 0) {
+        pal_set(&cache, r_fsworld_palette(fw), 256);
+        cached = 1;
+    }
+    s->pal = cache;
     r_view_t v = { 0 };
     v.buffer = s->px;
     v.zbuffer = s->z;
@@ -498,7 +505,7 @@ static void test_view_vectors(void **state)
     }
 }
 
-// Culling never leaves a hole: from the start positions of every level, looking six ways,
+// Culling never leaves a hole: from 16 start positions of every level, looking six ways,
 // every pixel the whole level covers is covered with culling too. Where groups do not
 // overlap in space the pictures are the same; where they do (tworooms' two rooms in one
 // place, fourball, midpand, pandora, therm), the groups not seen through the portals no
@@ -512,9 +519,9 @@ static void test_culling_keeps_pixels(void **state)
     long total_all = 0, total_cull = 0, views = 0;
     for (int li = 0; li < NUM_LEVELS; li++) {
         r_fsworld_t *fw = load_level(levels[li]);
-        float org[5][3], ang[5][3];
-        int grp[5];
-        int n = start_positions(levels[li], org, ang, grp, 5);
+        float org[16][3], ang[16][3];
+        int grp[16];
+        int n = start_positions(levels[li], org, ang, grp, 16);
         assert_true(n > 0);
         long lall = 0, lcull = 0, diff = 0, cracks = 0, tholes = 0;
         for (int i = 0; i < n; i++)
@@ -530,7 +537,7 @@ static void test_culling_keeps_pixels(void **state)
                 int d = 0, holes = 0;
                 for (int p = 0; p < 160 * 100; p++) {
                     d += s0.px[p] != s1.px[p];
-                    tholes += st.z[p] > 0 && s1.z[p] == 0;
+
                     // Empty with culling, covered without. A lone pixel whose four neighbours are
                     // covered is a crack between two of the level's own triangles (arena has one
                     // at 905 units), through which the whole level shows a group behind.
@@ -538,6 +545,7 @@ static void test_culling_keeps_pixels(void **state)
                     int crack = x > 0 && x < 159 && y > 0 && y < 99 && s1.z[p - 1] > 0 && s1.z[p + 1] > 0 &&
                                 s1.z[p - 160] > 0 && s1.z[p + 160] > 0;
                     holes += s0.z[p] > 0 && s1.z[p] == 0 && !crack;
+                    tholes += st.z[p] > 0 && s1.z[p] == 0 && !crack;
                     cracks += s0.z[p] > 0 && s1.z[p] == 0 && crack;
                 }
                 if (holes)
@@ -555,13 +563,13 @@ static void test_culling_keeps_pixels(void **state)
                 shot_free(&st);
                 views++;
             }
-        printf("%s: %d starts x 6 views, triangles drawn %ld -> %ld, %ld pixels differ (%ld in cracks)\n", levels[li], n,
+        printf("%s: %2d starts x 6 views, triangles drawn %ld -> %ld, %ld pixels differ (%ld in cracks)\n", levels[li], n,
                lall, lcull, diff, cracks);
         // Levels whose groups do not overlap: the same pictures but for the cracks.
         if (!strcmp(levels[li], "ship") || !strcmp(levels[li], "alpha") || !strcmp(levels[li], "arena") ||
             !strcmp(levels[li], "smalls") || !strcmp(levels[li], "tunnels"))
             assert_int_equal(diff, cracks);
-        assert_int_equal(tholes, cracks);   // nothing the level's trees draw is lost by the screen tests
+        assert_int_equal(tholes, 0);   // nothing the level's trees draw is lost by the screen tests
         assert_true(lcull < lall);
         total_all += lall;
         total_cull += lcull;

@@ -475,6 +475,27 @@ static void test_synthetic_quad(void **state)
     shot_free(&s);
     r_fsworld_free(fw);
     free(d);
+    // The fuzzing seed quad_portal.mxv: the same square, then a portal section (group
+    // "quad", box 0,0,256 +- 512, a 128-unit portal at z 300 facing the eye, leading back to
+    // group 0 with one child), then the texture.
+    d = tu_read("tests/corpus/mxv/quad_portal.mxv", &n);
+    assert_non_null(d);
+    fw = r_fsworld_from_bytes(d, n, "levels/q/q.mxv", &files, err, sizeof err);
+    assert_non_null(fw);
+    m = r_fsworld_mesh(fw);
+    assert_string_equal(m->portal_warning, "");
+    assert_int_equal(m->has_portals, 1);
+    assert_string_equal(m->groups[0].name, "quad");
+    assert_int_equal(m->num_portals, 1);
+    assert_int_equal(m->num_vis, 2);
+    assert_int_equal(m->portal_end, 206 + 147);
+    ang[1] = 0;
+    assert_int_equal(render(fw, &s, 64, 64, org, ang), 2);
+    assert_int_equal(r_fsworld_stats(fw).eye_groups, 1);
+    assert_int_equal(r_fsworld_stats(fw).groups_visible, 1);
+    shot_free(&s);
+    r_fsworld_free(fw);
+    free(d);
 }
 
 // The camera the renderer builds from the decoder's angles is the ship's own

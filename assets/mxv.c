@@ -8,6 +8,13 @@
 //   f32 tu tv), u16 texture group count; per texture group five u16 (type, first
 //   vertex, vertex count, texture, triangle count) and its triangles (20 bytes:
 //   u16 v0 v1 v2 indexing the buffer's vertices, u16 edge flags, f32 normal[3]).
+// Then the portal section (the game's Mload.c): u16 format (0 none, 2); per group its
+// name (NUL-terminated), f32 centre[3], half size[3], u16 portal count; per portal u16
+// corner count, f32 corners[3], u16 polygon count, 52-byte polygons (u32 type, f32
+// normal[3], f32 D, f32 u v x 4); then per group, per portal, its visibility tree:
+// u16 group seen, u16 child count, children as (u16 portal of that group, u16 group,
+// u16 count, children ...). What follows (group connections, sound, light cells,
+// start points, animations) is not read.
 #include "mxv.h"
 
 #include <stdarg.h>
@@ -60,8 +67,11 @@ static int need(cur_t *c, size_t n, size_t each, const char *what)
 {
     if (c->failed)
         return -1;
-    if (n > (c->size - c->at) / each)
+    if (n > (c->size - c->at) / each) {
+        if (n == 1)   // "a group count (2 bytes)"
+            return failf(c, c->at, "%s (%zu bytes), file has %zu left", what, each, c->size - c->at);
         return failf(c, c->at, "%zu %s (%zu bytes), file has %zu left", n, what, n * each, c->size - c->at);
+    }
     return 0;
 }
 
@@ -156,9 +166,8 @@ static int buffer(cur_t *c, walk_t *w)
         b->num_verts = nv;
         b->first_tri = first_tri;
         b->num_tris = w->tris - first_tri;
-        // The type is the buffer's byte size plus flags above it; the size may outgrow 16 bits.
-        uint32_t bytes = (uint32_t)nv * 32u + (uint32_t)b->num_tris * 8u;
-        b->flags = (type >= bytes && ((type - bytes) & 0xffff) == 0) ? (type - bytes) >> 16 : type >> 16;
+        // The game reads an s16 (its execute buffer's size, less 512) then the u16 exec_type.
+        b->flags = type >> 16;
     }
     w->buffers++;
     return 0;
@@ -237,10 +246,196 @@ static int header(cur_t *c, mxv_t *m)
     return 0;
 }
 
+// ---- portals and visibility trees -----------------------------------------------
+
+typedef struct {
+    mxv_t *m;
+    int fill;       // 0: validate, count and set the groups' portal fields; 1: copy into m
+    int portals, pverts, nodes;
+} pwalk_t;
+
+// A node seen through `portal` (an index into m->portals): u16 group, u16 child count,
+// then per child its u16 portal (of that group) and its own node.
+static int vis_tree(cur_t *c, pwalk_t *w, int portal, int depth, int *index)
+{
+    mxv_t *m = w->m;
+    size_t at = c->at;
+    if (depth > MXV_MAX_VIS_DEPTH)
+        return failf(c, at, "a visibility tree at most %d deep", MXV_MAX_VIS_DEPTH);
+    if (need(c, 1, 4, "a visibility node (u16 group, u16 count)") < 0)
+        return -1;
+    int group = rd_u16(c->data + at), n = rd_u16(c->data + at + 2);
+    if (group >= m->num_groups)
+        return failf(c, at, "a group below %d, got %d", m->num_groups, group);
+    c->at += 4;
+    int me = w->nodes++;
+    *index = me;
+    if (w->fill)
+        m->vis[me] = (mxv_visnode_t){ group, portal, -1, -1 };
+    int prev = -1;
+    const mxv_group_t *g = &m->groups[group];
+    for (int i = 0; i < n; i++) {
+        size_t pat = c->at;
+        int pidx, child;
+        if (get_u16(c, "a portal number", &pidx) < 0)
+            return -1;
+        if (pidx >= g->num_portals)
+            return failf(c, pat, "a portal of group %d below %d, got %d", group, g->num_portals, pidx);
+        if (vis_tree(c, w, g->first_portal + pidx, depth + 1, &child) < 0)
+            return -1;
+        if (w->fill) {
+            if (prev < 0)
+                m->vis[me].first_child = child;
+            else
+                m->vis[prev].next_sibling = child;
+        }
+        prev = child;
+    }
+    return 0;
+}
+
+static int portal_walk(cur_t *c, pwalk_t *w, size_t start)
+{
+    mxv_t *m = w->m;
+    c->at = start;
+    for (int gi = 0; gi < m->num_groups; gi++) {
+        mxv_group_t *g = &m->groups[gi];
+        const uint8_t *s = c->data + c->at, *end = memchr(s, 0, c->size - c->at);
+        if (!end)
+            return failf(c, c->at, "a NUL-terminated group name");
+        size_t len = (size_t)(end - s);
+        if (len >= MXV_GROUP_NAME_LEN)
+            return failf(c, c->at, "a group name of 0..%d characters, got %zu", MXV_GROUP_NAME_LEN - 1, len);
+        if (!w->fill)
+            memcpy(g->name, s, len);
+        c->at += len + 1;
+        if (need(c, 1, 26, "a group box (f32 centre[3], half size[3]) and u16 portal count") < 0)
+            return -1;
+        if (!w->fill)
+            for (int k = 0; k < 3; k++) {
+                g->center[k] = rd_f32(c->data + c->at + k * 4);
+                g->half_size[k] = rd_f32(c->data + c->at + 12 + k * 4);
+            }
+        int np = rd_u16(c->data + c->at + 24);
+        if (np > MXV_MAX_PORTALS)
+            return failf(c, c->at + 24, "at most %d portals in group %d, got %d", MXV_MAX_PORTALS, gi, np);
+        c->at += 26;
+        if (!w->fill) {
+            g->first_portal = w->portals;
+            g->num_portals = np;
+        }
+        for (int p = 0; p < np; p++, w->portals++) {
+            size_t at = c->at;
+            int nv, npoly;
+            if (get_u16(c, "a portal corner count", &nv) < 0)
+                return -1;
+            if (nv > MXV_MAX_PORTAL_VERTS)
+                return failf(c, at, "at most %d portal corners, got %d", MXV_MAX_PORTAL_VERTS, nv);
+            if (need(c, (size_t)nv, 12, "portal corners") < 0)
+                return -1;
+            if (w->fill) {
+                mxv_portal_t *o = &m->portals[w->portals];
+                o->first_vert = w->pverts;
+                o->num_verts = nv;
+                for (int i = 0; i < nv; i++)
+                    for (int k = 0; k < 3; k++)
+                        m->portal_verts[w->pverts + i][k] = rd_f32(c->data + c->at + (size_t)i * 12 + (size_t)k * 4);
+            }
+            w->pverts += nv;
+            c->at += (size_t)nv * 12;
+            at = c->at;
+            if (get_u16(c, "a portal polygon count", &npoly) < 0)
+                return -1;
+            if (npoly > MXV_MAX_PORTAL_POLYS)
+                return failf(c, at, "at most %d portal polygons, got %d", MXV_MAX_PORTAL_POLYS, npoly);
+            if (need(c, (size_t)npoly, MXV_PORTAL_POLY_SIZE, "portal polygons") < 0)
+                return -1;
+            if (w->fill) {
+                mxv_portal_t *o = &m->portals[w->portals];
+                o->has_plane = npoly > 0;
+                for (int k = 0; npoly > 0 && k < 4; k++)
+                    o->plane[k] = rd_f32(c->data + c->at + 4 + (size_t)k * 4);
+            }
+            c->at += (size_t)npoly * MXV_PORTAL_POLY_SIZE;
+        }
+    }
+    for (int gi = 0; gi < m->num_groups; gi++) {
+        const mxv_group_t *g = &m->groups[gi];
+        for (int p = 0; p < g->num_portals; p++) {
+            int root;
+            if (vis_tree(c, w, g->first_portal + p, 1, &root) < 0)
+                return -1;
+            if (w->fill)
+                m->portals[g->first_portal + p].root = root;
+        }
+    }
+    return 0;
+}
+
+static void drop_portals(mxv_t *m)
+{
+    free(m->portals);
+    free(m->portal_verts);
+    free(m->vis);
+    m->portals = NULL;
+    m->portal_verts = NULL;
+    m->vis = NULL;
+    m->num_portals = m->num_portal_verts = m->num_vis = 0;
+    m->has_portals = 0;
+    for (int g = 0; g < m->num_groups; g++) {
+        memset(m->groups[g].name, 0, sizeof m->groups[g].name);
+        m->groups[g].first_portal = m->groups[g].num_portals = 0;
+        for (int k = 0; k < 3; k++)
+            m->groups[g].center[k] = m->groups[g].half_size[k] = 0;
+    }
+}
+
+// The portal section after the meshes. A bad one is not an error for the level: it is
+// drawn whole (as the game draws when the eye is in no group), with portal_warning set.
+static void load_portals(const uint8_t *data, size_t size, const char *name, mxv_t *m)
+{
+    cur_t c = { data, size, m->mesh_end, name, m->portal_warning, sizeof m->portal_warning, 0 };
+    int format;
+    if (c.at >= c.size)
+        return;   // the file ends with its meshes: no portals
+    if (get_u16(&c, "a portal section format (u16)", &format) < 0)
+        return;
+    if (format == 0)
+        return;   // no portals: everything is drawn
+    if (format != MXV_VIS_FORMAT) {
+        failf(&c, m->mesh_end, "portal section format 0 or %d, got %d", MXV_VIS_FORMAT, format);
+        return;
+    }
+    size_t start = c.at;
+    pwalk_t w = { m, 0, 0, 0, 0 };
+    if (portal_walk(&c, &w, start) < 0) {
+        drop_portals(m);
+        return;
+    }
+    m->portals = calloc(w.portals ? (size_t)w.portals : 1, sizeof(*m->portals));
+    m->portal_verts = malloc((w.pverts ? (size_t)w.pverts : 1) * sizeof(*m->portal_verts));
+    m->vis = malloc((w.nodes ? (size_t)w.nodes : 1) * sizeof(*m->vis));
+    if (!m->portals || !m->portal_verts || !m->vis) {
+        failf(&c, start, "memory for %d portals and %d visibility nodes", w.portals, w.nodes);
+        drop_portals(m);
+        return;
+    }
+    m->num_portals = w.portals;
+    m->num_portal_verts = w.pverts;
+    m->num_vis = w.nodes;
+    pwalk_t fill = { m, 1, 0, 0, 0 };
+    portal_walk(&c, &fill, start);
+    m->portal_end = c.at;
+    m->has_portals = 1;
+}
+
 void mxv_free(mxv_t *m)
 {
     if (!m)
         return;
+    free(m->portals);
+    free(m->portal_verts);
+    free(m->vis);
     free(m->textures);
     free(m->groups);
     free(m->buffers);
@@ -284,6 +479,7 @@ mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, s
     walk_t fill = { m, 1, 0, 0, 0 };
     walk(&c, &fill, groups_at);
     group_bounds(m);
+    load_portals(data, c.size, c.name, m);
     return m;
 bad:
     mxv_free(m);

@@ -9,8 +9,10 @@
 //
 // An MXV holds the level as the game's Direct3D execute buffers: per group
 // (a room or corridor), buffers of lit vertices (position, baked light colour,
-// texture coordinates) and per texture a list of triangles. What follows the
-// meshes (group names, bounds and portals) is not decoded (docs/forsaken.md).
+// texture coordinates) and per texture a list of triangles. After the meshes,
+// per group its name, box and portals (the polygons leading to other groups),
+// then per portal a tree of the groups visible through it (the game's Mload.c
+// layout, docs/forsaken.md): what the game's visi.c culls by.
 // Textures are 8-bit BMPs with their own palettes; the loader picks one
 // palette for the level by median cut and maps every texture to it.
 #ifndef MXV_H
@@ -30,6 +32,16 @@
 #define MXV_TEXGROUP_SIZE 10    // five u16
 #define MXV_MAX_TEX_SIDE 1024
 #define MXV_DEFAULT_SIDE 16     // the checkerboard drawn for a missing texture
+// Portal section limits (the game's Mload.h: MAXPORTALSPERGROUP, MAXVERTSPERPORTAL,
+// MAXPOLYSPERPORTAL); the tree depth is ours (a path through the level's groups).
+#define MXV_VIS_FORMAT 2        // the u16 after the meshes: 0 = no portals, 2 = "recursive" tree
+#define MXV_MAX_PORTALS 64      // per group
+#define MXV_MAX_PORTAL_VERTS 32
+#define MXV_MAX_PORTAL_POLYS 32
+#define MXV_PORTAL_POLY_SIZE 52 // u32 type, f32 normal[3], f32 D, 4 x (f32 u, v)
+#define MXV_MAX_VIS_DEPTH 128
+#define MXV_GROUP_NAME_LEN 32
+#define MXV_TRANSPARENT 0x0001  // buffer flag (exec_type HASTRANSPARENCIES): drawn see-through
 
 typedef struct {
     float pos[3];               // game axes: x right, y up, z forward
@@ -47,13 +59,32 @@ typedef struct {
 typedef struct {
     int first_vert, num_verts;
     int first_tri, num_tris;
-    uint32_t flags;             // the high 16 bits of the buffer's type word (bit 16 seen; meaning unknown)
+    uint32_t flags;             // the buffer's exec_type (high 16 bits of its type word): MXV_TRANSPARENT
 } mxv_buffer_t;
 
 typedef struct {
     int first_buffer, num_buffers;
     float mins[3], maxs[3];     // bounds of its vertices (0 when it has none)
+    // from the portal section (zero when the file has none)
+    char name[MXV_GROUP_NAME_LEN];
+    float center[3], half_size[3];   // the game's box of the group (PointInGroupBoundingBox)
+    int first_portal, num_portals;   // into portals
 } mxv_group_t;
+
+typedef struct {
+    int first_vert, num_verts;  // into portal_verts (the polygon's corners)
+    float plane[4];             // its first polygon's plane: the eye looks through it when n . eye + D >= 0
+    int has_plane;              // 0: no polygon stored (never seen): not tested
+    int root;                   // into vis: the tree of groups seen through this portal
+} mxv_portal_t;
+
+// One node of a visibility tree: through `portal` (an index into portals, a portal of the
+// group the parent node leads to) the group `group` may be seen; then its children.
+typedef struct {
+    int group;
+    int portal;
+    int first_child, next_sibling;   // into vis, -1 = none
+} mxv_visnode_t;
 
 typedef struct {
     char name[MXV_NAME_LEN];    // as listed in the MXV
@@ -70,7 +101,15 @@ typedef struct {
     mxv_buffer_t *buffers;
     mxv_vertex_t *verts;
     mxv_tri_t *tris;
-    size_t mesh_end;            // file offset where the undecoded portal section starts
+    size_t mesh_end;            // file offset where the portal section starts
+    // portal section (has_portals 0: absent or unreadable, see portal_warning; draw everything)
+    int has_portals;
+    int num_portals, num_portal_verts, num_vis;
+    mxv_portal_t *portals;
+    float (*portal_verts)[3];
+    mxv_visnode_t *vis;
+    size_t portal_end;          // file offset after the visibility trees
+    char portal_warning[200];   // why the portal section was not used ("" when it was, or is absent)
     // set by mxv_load_textures
     uint8_t palette[768];       // the level's palette (median cut of the textures)
     uint8_t *texels;

@@ -42,6 +42,7 @@ typedef struct {
     double *ft;            // frame times of the frames drawn here
     size_t n, cap;
     double total;          // their sum
+    double world_polys;    // world polygons drawn, summed over those frames
     double tables_ms;      // GoldSrc blend tables' build time
     int status;
     char err[1700];        // the demo's name and message, said by the main thread
@@ -98,6 +99,7 @@ static void *td_worker(void *arg)
             continue;   // another thread draws this one
         r_render(r, d.world, d.world->time);
         double t1 = now_seconds();
+        tw->world_polys += r_world_polys(r);
         player_get_stats(p, &st);
         double dt = (t1 - t0) - (st.load_seconds - load_before);
         if (dt < 0)
@@ -153,7 +155,7 @@ int cmd_timedemo(const cli_t *cli)
         pthread_join(tws[i].thread, NULL);
     int status = started == nthreads ? EXIT_OK : EXIT_INTERNAL;
     size_t n = 0;
-    double total = 0;
+    double total = 0, world_polys = 0;
     for (int i = 0; i < started; i++) {
         if (tws[i].status != EXIT_OK && (status == EXIT_OK || tws[i].status == EXIT_USAGE)) {
             if (tws[i].err[0])
@@ -161,6 +163,7 @@ int cmd_timedemo(const cli_t *cli)
             status = tws[i].status;
         }
         n += tws[i].n;
+        world_polys += tws[i].world_polys;
         if (tws[i].total > total)   // the threads draw at once: the slowest one's time
             total = tws[i].total;
     }
@@ -216,7 +219,8 @@ int cmd_timedemo(const cli_t *cli)
         json_number(stdout, mx * 1e3);
         printf(",\"p99_ms\":");
         json_number(stdout, p99 * 1e3);
-        printf(",\"peak_memory_kib\":%ld,\"threads\":%d", peak_kib, nthreads);
+        printf(",\"peak_memory_kib\":%ld,\"threads\":%d,\"world_polys_avg\":", peak_kib, nthreads);
+        json_number(stdout, n ? world_polys / (double)n : 0);
         if (tables_ms >= 0) {
             printf(",\"level_tables_ms\":");
             json_number(stdout, tables_ms);
@@ -228,6 +232,7 @@ int cmd_timedemo(const cli_t *cli)
         printf("frame time: min %.3f ms, avg %.3f ms, max %.3f ms, 99th percentile %.3f ms\n", mn * 1e3, avg * 1e3,
                mx * 1e3, p99 * 1e3);
         printf("peak memory: %.1f MiB\n", (double)peak_kib / 1024.0);
+        printf("world polygons drawn: %.1f a frame\n", n ? world_polys / (double)n : 0);
         if (tables_ms >= 0)
             printf("level blend tables (GoldSrc render modes): built in %.1f ms\n", tables_ms);
     }

@@ -1,12 +1,16 @@
-// r_fsworld.c -- Forsaken levels: every MXV triangle clipped to the near plane, z-buffered,
+// r_fsworld.c -- Forsaken levels: the groups visible through the portals from the eye's
+// group (the game's visi.c), their triangles clipped to the near plane, z-buffered,
 // perspective-correct textured (exact every 16 pixels, as d_span.c) and Gouraud lit from
-// the baked vertex colours through the colormap
+// the baked vertex colours through the colormap; transparent buffers added on top
 #include "r_fsworld.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "../assets/pal.h"
+#include "../engine/log.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -22,7 +26,26 @@ struct r_fsworld_s {
     float *cam;        // per vertex, this frame: right, up, forward distances from the eye
     float *row;        // per vertex: colormap light row (32 = as painted .. 63 = black)
     int *wshift;       // per texture: log2 of the width (rows are that long)
+    uint8_t *visible;  // per group, this frame: 1 = drawn
+    uint8_t *add;      // additive blend table [src * 256 + dst] from the level palette (rows made on use)
+    uint8_t add_ready[256];
+    uint16_t *inv;     // 5-bit r, g, b -> nearest level colour; 0xffff = not looked up yet
+    // Coloured light: each triangle's tint (its vertex colours' mean, brightest channel 1)
+    // picks a tinted colormap, made the first time it is drawn; -1 = neutral (the view's).
+    int16_t *tri_tint;           // per triangle: index into tints, or -1
+    int num_tints;
+    float (*tint_rgb)[3];        // per tint: channel factors, the largest 1
+    uint8_t *tint_maps;          // num_tints x PAL_ROWS x 256
+    uint8_t *tint_ready;
+    int culling;       // r_fs_cull_t
+    int see_through;   // 1: MXV_TRANSPARENT buffers added (default); 0: drawn opaque
+    int tint;          // 1: coloured light (default); 0: brightness only
+    r_fsworld_stats_t stats;
 };
+
+typedef struct {
+    float x0, y0, x1, y1;   // screen rectangle, pixels
+} rect_t;
 
 typedef struct {
     float x, y, z;     // camera space
@@ -64,7 +87,150 @@ void r_fsworld_free(r_fsworld_t *fw)
     free(fw->cam);
     free(fw->row);
     free(fw->wshift);
+    free(fw->visible);
+    free(fw->add);
+    free(fw->inv);
+    free(fw->tri_tint);
+    free(fw->tint_rgb);
+    free(fw->tint_maps);
+    free(fw->tint_ready);
     free(fw);
+}
+
+void r_fsworld_set_culling(r_fsworld_t *fw, r_fs_cull_t mode)
+{
+    if (fw)
+        fw->culling = mode;
+}
+
+void r_fsworld_set_see_through(r_fsworld_t *fw, int on)
+{
+    if (fw)
+        fw->see_through = on != 0;
+}
+
+void r_fsworld_set_tint(r_fsworld_t *fw, int on)
+{
+    if (fw)
+        fw->tint = on != 0;
+}
+
+int r_fsworld_num_tints(const r_fsworld_t *fw) { return fw ? fw->num_tints : 0; }
+
+r_fsworld_stats_t r_fsworld_stats(const r_fsworld_t *fw)
+{
+    r_fsworld_stats_t z = { 0 };
+    return fw ? fw->stats : z;
+}
+
+// The game's translucent polygons are blended ONE + ONE (additive) where the card can
+// (PreferredCaps in the game's D3dmain.c): dst + src, per channel, clamped; here the
+// nearest level colour of that sum. A row of the table (one source colour) is made the
+// first time that colour is drawn see-through, its sums found through a 5-bit colour
+// cube filled as asked: levels without see-through buffers never pay for it.
+static uint8_t add_nearest(r_fsworld_t *fw, int r, int g, int b)
+{
+    int i = (r >> 3) << 10 | (g >> 3) << 5 | (b >> 3);
+    if (fw->inv[i] == 0xffff)
+        fw->inv[i] = (uint16_t)pal_nearest(fw->m->palette, 256, (r >> 3) << 3 | 4, (g >> 3) << 3 | 4, (b >> 3) << 3 | 4);
+    return (uint8_t)fw->inv[i];
+}
+
+static const uint8_t *add_row(r_fsworld_t *fw, int src)
+{
+    uint8_t *row = fw->add + src * 256;
+    if (!fw->add_ready[src]) {
+        const uint8_t *pal = fw->m->palette;
+        for (int d = 0; d < 256; d++) {
+            int c[3];
+            for (int k = 0; k < 3; k++) {
+                c[k] = pal[src * 3 + k] + pal[d * 3 + k];
+                c[k] = c[k] > 255 ? 255 : c[k];
+            }
+            row[d] = add_nearest(fw, c[0], c[1], c[2]);
+        }
+        fw->add_ready[src] = 1;
+    }
+    return row;
+}
+
+// Tints: the two channels below the brightest, as fractions of it, in TINT_STEPS steps;
+// nearly white (both at least TINT_WHITE of it) is neutral.
+#define TINT_STEPS 8
+#define TINT_WHITE 0.85f
+#define TINT_KEYS (3 * TINT_STEPS * TINT_STEPS)
+
+static int tint_key(float r, float g, float b)
+{
+    float c[3] = { r, g, b };
+    int mx = c[0] >= c[1] && c[0] >= c[2] ? 0 : c[1] >= c[2] ? 1 : 2;
+    if (!(c[mx] > 0))
+        return -1;
+    float o1 = c[(mx + 1) % 3] / c[mx], o2 = c[(mx + 2) % 3] / c[mx];
+    if (o1 >= TINT_WHITE && o2 >= TINT_WHITE)
+        return -1;
+    int q1 = (int)(o1 * (TINT_STEPS - 1) + 0.5f), q2 = (int)(o2 * (TINT_STEPS - 1) + 0.5f);
+    return (mx * TINT_STEPS + q1) * TINT_STEPS + q2;
+}
+
+// Which tint each triangle takes; the tints' maps allocated (filled when first drawn).
+static int setup_tints(r_fsworld_t *fw)
+{
+    const mxv_t *m = fw->m;
+    int slot[TINT_KEYS];
+    for (int k = 0; k < TINT_KEYS; k++)
+        slot[k] = -1;
+    fw->tri_tint = malloc((m->num_tris ? (size_t)m->num_tris : 1) * sizeof(int16_t));
+    fw->tint_rgb = malloc(TINT_KEYS * sizeof(*fw->tint_rgb));
+    if (!fw->tri_tint || !fw->tint_rgb)
+        return -1;
+    for (int i = 0; i < m->num_tris; i++) {
+        float c[3] = { 0, 0, 0 };
+        for (int k = 0; k < 3; k++) {
+            const mxv_vertex_t *v = &m->verts[m->tris[i].v[k]];
+            c[0] += v->r;
+            c[1] += v->g;
+            c[2] += v->b;
+        }
+        int key = tint_key(c[0], c[1], c[2]);
+        if (key >= 0 && slot[key] < 0) {
+            int mx = key / (TINT_STEPS * TINT_STEPS), q1 = key / TINT_STEPS % TINT_STEPS, q2 = key % TINT_STEPS;
+            float *t = fw->tint_rgb[fw->num_tints];
+            t[mx] = 1;
+            t[(mx + 1) % 3] = (float)q1 / (TINT_STEPS - 1);
+            t[(mx + 2) % 3] = (float)q2 / (TINT_STEPS - 1);
+            slot[key] = fw->num_tints++;
+        }
+        fw->tri_tint[i] = (int16_t)(key >= 0 ? slot[key] : -1);
+    }
+    size_t n = fw->num_tints ? (size_t)fw->num_tints : 1;
+    fw->tint_maps = malloc(n * PAL_ROWS * 256);
+    fw->tint_ready = calloc(n, 1);
+    return fw->tint_maps && fw->tint_ready ? 0 : -1;
+}
+
+// A tint's colormap: row 32 the texture as painted times the tint, row 63 black, rows
+// above 32 brighter, as the view's colormap (Direct3D modulated the texel by the colour).
+static const uint8_t *tint_map(r_fsworld_t *fw, int tint)
+{
+    uint8_t *map = fw->tint_maps + (size_t)tint * PAL_ROWS * 256;
+    if (!fw->tint_ready[tint]) {
+        const uint8_t *pal = fw->m->palette;
+        const float *t = fw->tint_rgb[tint];
+        for (int row = 0; row < PAL_ROWS; row++) {
+            float f = (63 - row) / 31.0f;
+            for (int c = 0; c < 256; c++) {
+                int rgb[3];
+                for (int k = 0; k < 3; k++) {
+                    float x = pal[c * 3 + k] * t[k] * f;
+                    rgb[k] = x > 255 ? 255 : (int)x;
+                }
+                map[row * 256 + c] = add_nearest(fw, rgb[0], rgb[1], rgb[2]);
+            }
+        }
+        fw->tint_ready[tint] = 1;
+    }
+    return map;
 }
 
 const mxv_t *r_fsworld_mesh(const r_fsworld_t *fw) { return fw ? fw->m : NULL; }
@@ -97,7 +263,15 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     fw->cam = malloc(nv * 3 * sizeof(float));
     fw->row = malloc(nv * sizeof(float));
     fw->wshift = calloc(m->num_textures ? (size_t)m->num_textures : 1, sizeof(int));
-    if (!fw->cam || !fw->row || !fw->wshift) {
+    fw->visible = calloc(m->num_groups ? (size_t)m->num_groups : 1, 1);
+    fw->add = malloc(65536);
+    fw->inv = malloc(32768 * sizeof(uint16_t));
+    if (fw->inv)
+        memset(fw->inv, 0xff, 32768 * sizeof(uint16_t));
+    fw->culling = R_FS_CULL_PORTALS;
+    fw->see_through = 1;
+    fw->tint = 1;
+    if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || setup_tints(fw) < 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", map ? map : "mxv", m->num_verts);
         r_fsworld_free(fw);
@@ -127,6 +301,8 @@ r_fsworld_t *r_fsworld_load(vfs_t *fs, const char *map, char *err, size_t errcap
     asset_files_t files = { vfs_file, fs };
     r_fsworld_t *fw = r_fsworld_from_bytes(data, size, map, &files, err, errcap);
     free(data);
+    if (fw && fw->m->portal_warning[0])
+        log_warn("%s (every group is drawn)", fw->m->portal_warning);
     return fw;
 }
 
@@ -136,16 +312,20 @@ typedef struct {
     const r_view_t *v;
     const uint8_t *texels;
     int wshift, wmask, hmask;
+    r_fsworld_t *blend;     // NULL: opaque (z written); else added through its table (z tested only)
+    const uint8_t *cmap;    // light rows: the view's colormap or the triangle's tint's
 } tri_ctx_t;
 
 // One span row: 1/z, s/z, t/z linear across it; true s, t every SUBDIV pixels.
-static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, float tz, float row, float dzi, float dsz,
-                 float dtz, float drow)
+// `blend` is a constant at each call: the opaque and the see-through loops are separate.
+static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, int blend, int y, int x0, int x1, float zi,
+                                                            float sz, float tz, float row, float dzi, float dsz, float dtz,
+                                                            float drow)
 {
     const r_view_t *v = c->v;
     uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
     float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
-    const uint8_t *cmap = v->colormap;
+    const uint8_t *cmap = c->cmap;
     int light = (int)(clampf(row, 0, 63) * 65536), dlight = (int)(clampf(drow, -64, 64) * 65536);
     float zc = zi > 1e-6f ? zi : 1e-6f;
     float s = clampf(sz / zc, -MAX_TEX_COORD, MAX_TEX_COORD), t = clampf(tz / zc, -MAX_TEX_COORD, MAX_TEX_COORD);
@@ -159,11 +339,16 @@ static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, 
         int32_t du = (int32_t)((s2 - s) * 65536 / n), dw = (int32_t)((t2 - t) * 65536 / n);
         for (int i = 0; i < n; i++, x++) {
             if (zi >= zrow[x]) {
-                zrow[x] = zi;
                 uint32_t tu = (uint32_t)(u >> 16) & (uint32_t)c->wmask, tv = (uint32_t)(w >> 16) & (uint32_t)c->hmask;
                 int l = light >> 16;
                 l = l < 0 ? 0 : l > 63 ? 63 : l;
-                dst[x] = cmap[l * 256 + c->texels[(tv << c->wshift) + tu]];
+                uint8_t src = cmap[l * 256 + c->texels[(tv << c->wshift) + tu]];
+                if (blend) {
+                    dst[x] = (c->blend->add_ready[src] ? c->blend->add + src * 256 : add_row(c->blend, src))[dst[x]];
+                } else {
+                    zrow[x] = zi;
+                    dst[x] = src;
+                }
             }
             zi += dzi;
             u += du;
@@ -175,6 +360,15 @@ static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, 
         s = s2;
         t = t2;
     }
+}
+
+static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, float tz, float row, float dzi, float dsz,
+                 float dtz, float drow)
+{
+    if (c->blend)
+        span_body(c, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    else
+        span_body(c, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
 }
 
 static void raster_tri(const tri_ctx_t *c, const pvert_t *a, const pvert_t *b, const pvert_t *d)
@@ -245,7 +439,7 @@ static void lerp_vert(const cvert_t *a, const cvert_t *b, float f, cvert_t *o)
     o->row = a->row + (b->row - a->row) * f;
 }
 
-static int draw_tri(const r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t)
+static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int blend)
 {
     const mxv_t *m = fw->m;
     const mxv_texture_t *tex = &m->textures[t->texture];
@@ -295,10 +489,144 @@ static int draw_tri(const r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t
     pvert_t pv[4];
     for (int k = 0; k < nc; k++)
         project(v, &clip[k], &pv[k]);
-    tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1 };
+    tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
+                    fw->tint && fw->tri_tint[t - m->tris] >= 0 ? tint_map(fw, fw->tri_tint[t - m->tris]) : v->colormap };
     for (int k = 1; k + 1 < nc; k++)
         raster_tri(&c, &pv[0], &pv[k], &pv[k + 1]);
     return 1;
+}
+
+// ---- visibility (the game's visi.c: FindVisible, ProcessVisiblePortal) -------------
+
+enum { OUT_LEFT = 1, OUT_RIGHT = 2, OUT_TOP = 4, OUT_BOTTOM = 8, OUT_FRONT = 16 };
+
+// The screen rectangle a portal covers, cut to the view. 0: not seen (the eye is behind its
+// plane, or every corner is off the same side of the view). A corner nearer than the near
+// plane makes it the whole view, as in the game.
+static int portal_extent(const mxv_t *m, const r_view_t *v, const mxv_portal_t *p, rect_t *e)
+{
+    if (p->has_plane && dot3(p->plane, v->vieworg) + p->plane[3] < 0)
+        return 0;
+    float w = (float)v->width, h = (float)v->height;
+    int all = OUT_LEFT | OUT_RIGHT | OUT_TOP | OUT_BOTTOM | OUT_FRONT, front = 0, init = 0;
+    for (int i = 0; i < p->num_verts; i++) {
+        const float *q = m->portal_verts[p->first_vert + i];
+        float d[3] = { q[0] - v->vieworg[0], q[1] - v->vieworg[1], q[2] - v->vieworg[2] };
+        float x = dot3(d, v->vright), y = dot3(d, v->vup), z = dot3(d, v->vpn);
+        // The view's side planes through the eye, valid on both sides of it.
+        int code = 0;
+        if (v->xscale * x + v->xcenter * z < 0)
+            code |= OUT_LEFT;
+        else if (v->xscale * x - (w - v->xcenter) * z > 0)
+            code |= OUT_RIGHT;
+        if (v->ycenter * z - v->yscale * y < 0)
+            code |= OUT_TOP;
+        else if ((v->ycenter - h) * z - v->yscale * y > 0)
+            code |= OUT_BOTTOM;
+        if (!(z >= NEAR_Z)) {
+            code |= OUT_FRONT;
+            front = 1;
+        } else {
+            float sx = clampf(v->xcenter + v->xscale * x / z, 0, w), sy = clampf(v->ycenter - v->yscale * y / z, 0, h);
+            if (!init) {
+                *e = (rect_t){ sx, sy, sx, sy };
+                init = 1;
+            }
+            e->x0 = sx < e->x0 ? sx : e->x0;
+            e->y0 = sy < e->y0 ? sy : e->y0;
+            e->x1 = sx > e->x1 ? sx : e->x1;
+            e->y1 = sy > e->y1 ? sy : e->y1;
+        }
+        all &= code;
+    }
+    if (all)
+        return 0;
+    if (front || !init)
+        *e = (rect_t){ 0, 0, w, h };
+    return 1;
+}
+
+// Through node i's portal, within the parent's rectangle: its group is seen, then its children.
+// The trees are at most MXV_MAX_VIS_DEPTH deep (checked when loaded).
+static void visit(r_fsworld_t *fw, const r_view_t *v, int i, const rect_t *parent)
+{
+    const mxv_t *m = fw->m;
+    const mxv_visnode_t *n = &m->vis[i];
+    rect_t e = *parent;
+    if (fw->culling == R_FS_CULL_PORTALS && !portal_extent(m, v, &m->portals[n->portal], &e))
+        return;
+    e.x0 = e.x0 > parent->x0 ? e.x0 : parent->x0;
+    e.y0 = e.y0 > parent->y0 ? e.y0 : parent->y0;
+    e.x1 = e.x1 < parent->x1 ? e.x1 : parent->x1;
+    e.y1 = e.y1 < parent->y1 ? e.y1 : parent->y1;
+    if (!(e.x0 < e.x1 && e.y0 < e.y1))
+        return;
+    fw->visible[n->group] = 1;
+    for (int c = n->first_child; c >= 0; c = m->vis[c].next_sibling)
+        visit(fw, v, c, &e);
+}
+
+// The game's PointInGroupBoundingBox: within the group's centre +- half size.
+static int in_group_box(const mxv_group_t *g, const float p[3])
+{
+    int in = 1;
+    for (int k = 0; k < 3; k++)
+        in &= fabsf(p[k] - g->center[k]) <= g->half_size[k];
+    return in;
+}
+
+int r_fsworld_eye_groups(const r_fsworld_t *fw, const float org[3], int *groups, int max)
+{
+    int n = 0;
+    if (!fw || !fw->m->has_portals)
+        return 0;
+    for (int g = 0; g < fw->m->num_groups; g++) {
+        if (in_group_box(&fw->m->groups[g], org)) {
+            if (n < max)
+                groups[n] = g;
+            n++;
+        }
+    }
+    return n;
+}
+
+int r_fsworld_find_visible(r_fsworld_t *fw, const r_view_t *v)
+{
+    if (!fw)
+        return 0;
+    const mxv_t *m = fw->m;
+    int any = 0;
+    memset(fw->visible, 0, (size_t)m->num_groups);
+    fw->stats.eye_groups = 0;
+    if (fw->culling != R_FS_CULL_NONE && m->has_portals) {
+        // The game knows the group the eye is in (it follows the ship through the portals);
+        // here every group whose box holds the eye is taken as the eye's, and what all of
+        // them see is drawn: never less than the game drew.
+        rect_t full = { 0, 0, (float)v->width, (float)v->height };
+        for (int g = 0; g < m->num_groups; g++) {
+            const mxv_group_t *gr = &m->groups[g];
+            if (!in_group_box(gr, v->vieworg))
+                continue;
+            any = 1;
+            fw->stats.eye_groups++;
+            fw->visible[g] = 1;
+            for (int p = gr->first_portal; p < gr->first_portal + gr->num_portals; p++)
+                visit(fw, v, m->portals[p].root, &full);
+        }
+    }
+    // No portals, culling off, or the eye outside every group (the game's outside_map): all.
+    if (!any)
+        memset(fw->visible, 1, (size_t)m->num_groups);
+    int n = 0;
+    for (int g = 0; g < m->num_groups; g++)
+        n += fw->visible[g];
+    fw->stats.groups_visible = n;
+    return n;
+}
+
+int r_fsworld_group_visible(const r_fsworld_t *fw, int group)
+{
+    return fw && group >= 0 && group < fw->m->num_groups && fw->visible[group];
 }
 
 int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
@@ -306,16 +634,44 @@ int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
     if (!fw || !fw->m->texels)
         return 0;
     const mxv_t *m = fw->m;
-    for (int i = 0; i < m->num_verts; i++) {
-        const float *p = m->verts[i].pos;
-        float d[3] = { p[0] - v->vieworg[0], p[1] - v->vieworg[1], p[2] - v->vieworg[2] };
-        float *c = fw->cam + (size_t)i * 3;
-        c[0] = dot3(d, v->vright);
-        c[1] = dot3(d, v->vup);
-        c[2] = dot3(d, v->vpn);
+    r_fsworld_find_visible(fw, v);
+    int drawn = 0, considered = 0;
+    for (int g = 0; g < m->num_groups; g++) {
+        if (!fw->visible[g])
+            continue;
+        const mxv_group_t *gr = &m->groups[g];
+        for (int b = gr->first_buffer; b < gr->first_buffer + gr->num_buffers; b++) {
+            const mxv_buffer_t *buf = &m->buffers[b];
+            for (int i = buf->first_vert; i < buf->first_vert + buf->num_verts; i++) {
+                const float *p = m->verts[i].pos;
+                float d[3] = { p[0] - v->vieworg[0], p[1] - v->vieworg[1], p[2] - v->vieworg[2] };
+                float *c = fw->cam + (size_t)i * 3;
+                c[0] = dot3(d, v->vright);
+                c[1] = dot3(d, v->vup);
+                c[2] = dot3(d, v->vpn);
+            }
+            if ((buf->flags & MXV_TRANSPARENT) && fw->see_through)
+                continue;
+            considered += buf->num_tris;
+            for (int i = buf->first_tri; i < buf->first_tri + buf->num_tris; i++)
+                drawn += draw_tri(fw, v, &m->tris[i], 0);
+        }
     }
-    int drawn = 0;
-    for (int i = 0; i < m->num_tris; i++)
-        drawn += draw_tri(fw, v, &m->tris[i]);
+    // See-through buffers last (the game's AddTransExe list), over everything opaque.
+    for (int g = 0; g < m->num_groups; g++) {
+        if (!fw->visible[g])
+            continue;
+        const mxv_group_t *gr = &m->groups[g];
+        for (int b = gr->first_buffer; b < gr->first_buffer + gr->num_buffers; b++) {
+            const mxv_buffer_t *buf = &m->buffers[b];
+            if (!(buf->flags & MXV_TRANSPARENT) || !fw->see_through)
+                continue;
+            considered += buf->num_tris;
+            for (int i = buf->first_tri; i < buf->first_tri + buf->num_tris; i++)
+                drawn += draw_tri(fw, v, &m->tris[i], 1);
+        }
+    }
+    fw->stats.tris_considered = considered;
+    fw->stats.tris_drawn = drawn;
     return drawn;
 }

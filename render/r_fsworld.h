@@ -20,6 +20,13 @@
 
 typedef struct r_fsworld_s r_fsworld_t;
 
+typedef struct {
+    int eye_groups;        // groups whose box holds the eye (0: all drawn)
+    int groups_visible;    // groups drawn
+    int tris_considered;   // triangles of those groups
+    int tris_drawn;        // of which facing the eye and in front of it
+} r_fsworld_stats_t;
+
 // Load the level mesh at `map` (a VFS path) and its textures (from the map's
 // folder's textures/ and the shared textures/). NULL with a message on failure.
 r_fsworld_t *r_fsworld_load(vfs_t *fs, const char *map, char *err, size_t errcap);
@@ -29,9 +36,34 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
 void r_fsworld_free(r_fsworld_t *fw);
 const mxv_t *r_fsworld_mesh(const r_fsworld_t *fw);
 const uint8_t *r_fsworld_palette(const r_fsworld_t *fw);
-// Draw every triangle facing the camera, z-tested and written (1/z) into v->zbuffer.
+// Draw the groups seen from the eye through the portals (r_fsworld_find_visible): their
+// triangles facing the camera, z-tested and written (1/z) into v->zbuffer; then the
+// see-through buffers (MXV_TRANSPARENT) added onto the picture, z-tested, not written.
 // Returns the number of triangles drawn.
 int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v);
+// The game's culling (visi.c): from the eye's group, through each portal whose plane
+// faces the eye and whose corners are on screen, the groups of its tree, each within
+// the screen rectangle of the portals before it. The eye's groups are those whose box
+// (centre +- half size) holds it; none (or no portals, or culling off): every group.
+// Returns the number of groups visible; r_fsworld_group_visible tells which.
+int r_fsworld_find_visible(r_fsworld_t *fw, const r_view_t *v);
+int r_fsworld_group_visible(const r_fsworld_t *fw, int group);
+// Groups whose box holds org (up to max written to groups); returns how many.
+int r_fsworld_eye_groups(const r_fsworld_t *fw, const float org[3], int *groups, int max);
+typedef enum {
+    R_FS_CULL_NONE,      // every group drawn (for comparisons)
+    R_FS_CULL_PORTALS,   // the game's culling (the default)
+    R_FS_CULL_TREE,      // every group of the eye groups' trees, no screen tests (for comparisons)
+} r_fs_cull_t;
+void r_fsworld_set_culling(r_fsworld_t *fw, r_fs_cull_t mode);
+// See-through buffers added (default) or drawn opaque like the rest (for comparisons).
+void r_fsworld_set_see_through(r_fsworld_t *fw, int on);
+// Coloured light from the vertex colours (default) or their brightness only (for comparisons);
+// how many tints the level's triangles use.
+void r_fsworld_set_tint(r_fsworld_t *fw, int on);
+int r_fsworld_num_tints(const r_fsworld_t *fw);
+// Counts from the last r_fsworld_draw.
+r_fsworld_stats_t r_fsworld_stats(const r_fsworld_t *fw);
 // Forsaken's orientation (formats/forsaken_parse.c: R = Ry(yaw) Rx(pitch) Rz(roll),
 // pitch positive nose down) as forward, right and up vectors in level axes.
 void r_fs_angle_vectors(const float angles[3], float forward[3], float right[3], float up[3]);

@@ -210,6 +210,7 @@ struct renderer_s {
 
     // statistics of the last frame (tests, benchmarks)
     int stat_polys, stat_spans, stat_surfs_built, stat_brush_polys;
+    int stat_world_polys;        // world polygons of the last r_render (r_world_polys)
 };
 
 // r_main.c

@@ -577,6 +577,7 @@ void r_render(renderer_t *r, const world_t *w, double t)
     r_draw_world(r, w);
     r->stat_polys += r_fsworld_draw(r->fsworld, v);
     int world_polys = r->stat_polys;
+    r->stat_world_polys = world_polys;
     r_draw_brush_entities(r, w, frac);
     r->stat_brush_polys = r->stat_polys - world_polys;
     r_models_draw(r->models, w, v);
@@ -629,5 +630,7 @@ int r_write_png(const renderer_t *r, const char *path)
     free(rgb);
     return ok ? 0 : -1;
 }
+
+int r_world_polys(const renderer_t *r) { return r->stat_world_polys; }
 
 double r_level_tables_ms(const renderer_t *r) { return r->hl && r->hl->ready ? r->hl->build_ms : -1.0; }

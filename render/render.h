@@ -86,6 +86,9 @@ typedef struct {
     int contents;              // the level's contents at the eye (BSP_CONTENTS_*; 0 no level)
 } r_cam_state_t;
 void r_camera_state(const renderer_t *r, r_cam_state_t *out);
+// World polygons drawn by the last r_render (Quake / Quake II / GoldSrc surfaces, or
+// Forsaken level triangles, after visibility and back-face culling).
+int r_world_polys(const renderer_t *r);
 // How long the level's blend tables took to build (GoldSrc render modes), in ms; -1 none.
 double r_level_tables_ms(const renderer_t *r);
 

@@ -15,6 +15,7 @@
 #include "assets/mxv.h"
 #include "assets/pal.h"
 #include "formats/forsaken.h"
+#include "formats/forsaken_write.h"
 #include "render/r_fsworld.h"
 
 static const char *const levels[] = { "alpha", "arena", "fourball", "midpand", "pandora",
@@ -75,6 +76,35 @@ static int start_pos(const char *level, float org[3], float ang[3])
     return 0;
 }
 
+// Every start position (up to max): position, angles, group.
+static int start_positions(const char *level, float (*org)[3], float (*ang)[3], int *group, int max)
+{
+    char path[128];
+    snprintf(path, sizeof path, "levels/%s/%s.stp", level, level);
+    size_t size;
+    uint8_t *d = fs_file(NULL, path, &size);
+    if (!d || size < 10 || memcmp(d, "PRJX", 4)) {
+        free(d);
+        return -1;
+    }
+    int n = d[8] | d[9] << 8;
+    if (n > max)
+        n = max;
+    for (int i = 0; i < n && 10 + (size_t)(i + 1) * 40 <= size; i++) {
+        float f[9];
+        uint32_t g;
+        memcpy(f, d + 10 + i * 40, sizeof f);
+        memcpy(&g, d + 10 + i * 40 + 36, 4);
+        memcpy(org[i], f, 12);
+        ang[i][0] = (float)(asin(-f[4]) * 180 / M_PI);
+        ang[i][1] = (float)(atan2(f[3], f[5]) * 180 / M_PI);
+        ang[i][2] = 0;
+        group[i] = (int)g;
+    }
+    free(d);
+    return n;
+}
+
 typedef struct {
     int w, h;
     uint8_t *px;
@@ -88,7 +118,14 @@ static int render(r_fsworld_t *fw, shot_t *s, int w, int h, const float org[3], 
     s->h = h;
     s->px = calloc((size_t)w * (size_t)h, 1);
     s->z = calloc((size_t)w * (size_t)h, sizeof(float));
-    pal_set(&s->pal, r_fsworld_palette(fw), 256);
+    // The level's colormap and see-through table take ~30 ms to compute: once a palette.
+    static pal_t cache;
+    static int cached;
+    if (!cached || memcmp(cache.palette, r_fsworld_palette(fw), 768) != 0) {
+        pal_set(&cache, r_fsworld_palette(fw), 256);
+        cached = 1;
+    }
+    s->pal = cache;
     r_view_t v = { 0 };
     v.buffer = s->px;
     v.zbuffer = s->z;
@@ -184,6 +221,37 @@ static void test_pinned_counts(void **state)
     assert_int_equal(m->tris[1].v[2], 3);
     assert_int_equal(m->textures[0].width, 256);
     assert_int_equal(m->textures[0].height, 256);
+    // The portal section (docs/forsaken.md): names, boxes, 42 portals, 50 tree nodes.
+    assert_int_equal(m->has_portals, 1);
+    assert_string_equal(m->portal_warning, "");
+    assert_int_equal(m->num_portals, 42);
+    assert_int_equal(m->num_vis, 42 + 50);   // a root per portal, 50 below them
+    assert_int_equal(m->portal_end, 213457);
+    assert_string_equal(m->groups[0].name, "Basement tunnel");
+    assert_string_equal(m->groups[5].name, "Bridge");
+    assert_true(fabsf(m->groups[3].center[1] + 4091.215f) < 0.01f && fabsf(m->groups[3].half_size[2] - 1152) < 0.01f);
+    assert_int_equal(m->groups[0].num_portals, 2);
+    const mxv_portal_t *p0 = &m->portals[m->groups[0].first_portal];
+    assert_int_equal(p0->num_verts, 4);
+    assert_true(p0->has_plane && p0->plane[0] == -1 && fabsf(p0->plane[3] - 1039.13f) < 0.01f);
+    // Group 0's first portal leads to group 2 (crossways), from which portals 3, 2, 1
+    // show groups 14, 13 and 1.
+    const mxv_visnode_t *root = &m->vis[p0->root];
+    assert_int_equal(root->group, 2);
+    int kids[3], nk = 0;
+    for (int c = root->first_child; c >= 0 && nk < 3; c = m->vis[c].next_sibling)
+        kids[nk++] = m->vis[c].group;
+    assert_int_equal(nk, 3);
+    assert_int_equal(kids[0], 14);
+    assert_int_equal(kids[1], 13);
+    assert_int_equal(kids[2], 1);
+    assert_int_equal(m->vis[root->first_child].portal, m->groups[2].first_portal + 3);
+    // Every level has its portals.
+    for (int i = 0; i < NUM_LEVELS; i++) {
+        r_fsworld_t *f = load_level(levels[i]);
+        assert_int_equal(r_fsworld_mesh(f)->has_portals, 1);
+        r_fsworld_free(f);
+    }
     r_fsworld_free(fw);
 
     fw = load_level("tworooms");
@@ -251,10 +319,62 @@ static void test_bad_bytes(void **state)
     assert_string_equal(err, "cut.mxv: offset 64: expected 90 vertices (2880 bytes), file has 192 left");
     assert_null(mxv_load(d, 0x1000, "cut.mxv", err, sizeof err));
     assert_string_equal(err, "cut.mxv: offset 4086: expected 28 triangles (560 bytes), file has 10 left");
-    // Portals are not decoded: a cut there still loads.
+    // A file ending with its meshes has no portals (every group drawn), silently.
     mxv_t *m = mxv_load(d, 0x32236, "cut.mxv", err, sizeof err);
     assert_non_null(m);
+    assert_int_equal(m->has_portals, 0);
+    assert_string_equal(m->portal_warning, "");
     mxv_free(m);
+    // A bad portal section does not fail the level: it is drawn whole, with a warning.
+    m = mxv_load(d, 213000, "cut.mxv", err, sizeof err);
+    assert_non_null(m);
+    assert_int_equal(m->has_portals, 0);
+    assert_int_equal(m->num_portals, 0);
+    assert_int_equal(m->groups[0].num_portals, 0);
+    assert_string_equal(m->groups[0].name, "");
+    assert_string_equal(m->portal_warning, "cut.mxv: offset 212999: expected a portal number (2 bytes), file has 1 left");
+    mxv_free(m);
+    struct {
+        size_t at;
+        uint8_t value;
+        const char *warning;
+    } pbad[] = {
+        { 205366, 3, "p.mxv: offset 205366: expected portal section format 0 or 2, got 3" },
+        { 205408, 65, "p.mxv: offset 205408: expected at most 64 portals in group 0, got 65" },
+        { 212989, 19, "p.mxv: offset 212989: expected a group below 19, got 19" },
+        { 212993, 9, "p.mxv: offset 212993: expected a portal of group 2 below 4, got 9" },
+    };
+    for (size_t i = 0; i < sizeof pbad / sizeof pbad[0]; i++) {
+        uint8_t *c = malloc(size);
+        memcpy(c, d, size);
+        c[pbad[i].at] = pbad[i].value;
+        m = mxv_load(c, size, "p.mxv", err, sizeof err);
+        assert_non_null(m);
+        assert_int_equal(m->has_portals, 0);
+        assert_string_equal(m->portal_warning, pbad[i].warning);
+        mxv_free(m);
+        free(c);
+    }
+    // Byte flips through the portal section: loaded with or without portals, and drawn
+    // from every group's middle without harm (the ASan build checks the reads).
+    for (size_t at = 205366; at < 213457; at += 13) {
+        uint8_t *c = malloc(size);
+        memcpy(c, d, size);
+        c[at] = (uint8_t)~c[at];
+        r_fsworld_t *fw = r_fsworld_from_bytes(c, size, "levels/bad/bad.mxv", NULL, err, sizeof err);
+        assert_non_null(fw);
+        const mxv_t *fm = r_fsworld_mesh(fw);
+        for (int g = 0; g < fm->num_groups; g += 3) {
+            float o[3], a[3] = { 0, (float)(g * 40), 0 };
+            for (int k = 0; k < 3; k++)
+                o[k] = (fm->groups[g].mins[k] + fm->groups[g].maxs[k]) / 2;
+            shot_t s;
+            render(fw, &s, 32, 20, o, a);
+            shot_free(&s);
+        }
+        r_fsworld_free(fw);
+        free(c);
+    }
     uint8_t bad[16] = "PRJX\4\0\0\0";
     assert_null(mxv_load(bad, sizeof bad, "v.mxv", err, sizeof err));
     assert_string_equal(err, "v.mxv: offset 4: expected version 3, got 4");
@@ -355,6 +475,27 @@ static void test_synthetic_quad(void **state)
     shot_free(&s);
     r_fsworld_free(fw);
     free(d);
+    // The fuzzing seed quad_portal.mxv: the same square, then a portal section (group
+    // "quad", box 0,0,256 +- 512, a 128-unit portal at z 300 facing the eye, leading back to
+    // group 0 with one child), then the texture.
+    d = tu_read("tests/corpus/mxv/quad_portal.mxv", &n);
+    assert_non_null(d);
+    fw = r_fsworld_from_bytes(d, n, "levels/q/q.mxv", &files, err, sizeof err);
+    assert_non_null(fw);
+    m = r_fsworld_mesh(fw);
+    assert_string_equal(m->portal_warning, "");
+    assert_int_equal(m->has_portals, 1);
+    assert_string_equal(m->groups[0].name, "quad");
+    assert_int_equal(m->num_portals, 1);
+    assert_int_equal(m->num_vis, 2);
+    assert_int_equal(m->portal_end, 206 + 147);
+    ang[1] = 0;
+    assert_int_equal(render(fw, &s, 64, 64, org, ang), 2);
+    assert_int_equal(r_fsworld_stats(fw).eye_groups, 1);
+    assert_int_equal(r_fsworld_stats(fw).groups_visible, 1);
+    shot_free(&s);
+    r_fsworld_free(fw);
+    free(d);
 }
 
 // The camera the renderer builds from the decoder's angles is the ship's own
@@ -385,6 +526,347 @@ static void test_view_vectors(void **state)
     }
 }
 
+// Culling never leaves a hole: from 16 start positions of every level, looking six ways,
+// every pixel the whole level covers is covered with culling too. Where groups do not
+// overlap in space the pictures are the same; where they do (tworooms' two rooms in one
+// place, fourball, midpand, pandora, therm), the groups not seen through the portals no
+// longer cover the view, as in the game. FS_CULL_SHOTS=DIR writes both pictures of every
+// view that differs.
+static void test_culling_keeps_pixels(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    const char *dir = getenv("FS_CULL_SHOTS");
+    long total_all = 0, total_cull = 0, views = 0;
+    for (int li = 0; li < NUM_LEVELS; li++) {
+        r_fsworld_t *fw = load_level(levels[li]);
+        float org[16][3], ang[16][3];
+        int grp[16];
+        int n = start_positions(levels[li], org, ang, grp, 16);
+        assert_true(n > 0);
+        long lall = 0, lcull = 0, diff = 0, cracks = 0, tholes = 0;
+        for (int i = 0; i < n; i++)
+            for (int k = 0; k < 6; k++) {
+                float a[3] = { k == 4 ? -60.0f : k == 5 ? 60.0f : 0, ang[i][1] + k * 90.0f, 0 };
+                shot_t s0, s1, st;
+                r_fsworld_set_culling(fw, R_FS_CULL_NONE);
+                lall += render(fw, &s0, 160, 100, org[i], a);
+                r_fsworld_set_culling(fw, R_FS_CULL_TREE);
+                render(fw, &st, 160, 100, org[i], a);
+                r_fsworld_set_culling(fw, R_FS_CULL_PORTALS);
+                lcull += render(fw, &s1, 160, 100, org[i], a);
+                int d = 0, holes = 0;
+                for (int p = 0; p < 160 * 100; p++) {
+                    d += s0.px[p] != s1.px[p];
+
+                    // Empty with culling, covered without. A lone pixel whose four neighbours are
+                    // covered is a crack between two of the level's own triangles (arena has one
+                    // at 905 units), through which the whole level shows a group behind.
+                    int x = p % 160, y = p / 160;
+                    int crack = x > 0 && x < 159 && y > 0 && y < 99 && s1.z[p - 1] > 0 && s1.z[p + 1] > 0 &&
+                                s1.z[p - 160] > 0 && s1.z[p + 160] > 0;
+                    holes += s0.z[p] > 0 && s1.z[p] == 0 && !crack;
+                    tholes += st.z[p] > 0 && s1.z[p] == 0 && !crack;
+                    cracks += s0.z[p] > 0 && s1.z[p] == 0 && crack;
+                }
+                if (holes)
+                    fail_msg("%s start %d view %d: %d pixels left empty by culling", levels[li], i, k, holes);
+                if (d && dir) {
+                    char path[512];
+                    snprintf(path, sizeof path, "%s/%s_%d_%d_all.png", dir, levels[li], i, k);
+                    write_png(&s0, path);
+                    snprintf(path, sizeof path, "%s/%s_%d_%d_culled.png", dir, levels[li], i, k);
+                    write_png(&s1, path);
+                }
+                diff += d;
+                shot_free(&s0);
+                shot_free(&s1);
+                shot_free(&st);
+                views++;
+            }
+        printf("%s: %2d starts x 6 views, triangles drawn %ld -> %ld, %ld pixels differ (%ld in cracks)\n", levels[li], n,
+               lall, lcull, diff, cracks);
+        // Levels whose groups do not overlap: the same pictures but for the cracks.
+        if (!strcmp(levels[li], "ship") || !strcmp(levels[li], "alpha") || !strcmp(levels[li], "arena") ||
+            !strcmp(levels[li], "smalls") || !strcmp(levels[li], "tunnels"))
+            assert_int_equal(diff, cracks);
+        assert_int_equal(tholes, 0);   // nothing the level's trees draw is lost by the screen tests
+        assert_true(lcull < lall);
+        total_all += lall;
+        total_cull += lcull;
+        r_fsworld_free(fw);
+    }
+    printf("all levels: %ld views, triangles drawn per view %.0f without culling, %.0f with\n", views,
+           (double)total_all / views, (double)total_cull / views);
+}
+
+// ---- a synthetic demo flying through a level --------------------------------------
+
+typedef struct {
+    float (*pts)[3];
+    int *grp;
+    int n, cap;
+} route_t;
+
+static void route_add(route_t *r, const float p[3], int group)
+{
+    if (r->n == r->cap) {
+        r->cap = r->cap ? r->cap * 2 : 64;
+        r->pts = realloc(r->pts, (size_t)r->cap * sizeof(*r->pts));
+        r->grp = realloc(r->grp, (size_t)r->cap * sizeof(int));
+        assert_non_null(r->pts);
+        assert_non_null(r->grp);
+    }
+    memcpy(r->pts[r->n], p, 12);
+    r->grp[r->n++] = group;
+}
+
+// Depth first through the portals: to each portal's middle, 96 units on into the next
+// group, its own portals, and back out the same way.
+static void route_group(const mxv_t *m, int g, uint8_t *seen, route_t *r)
+{
+    seen[g] = 1;
+    const mxv_group_t *gr = &m->groups[g];
+    for (int p = gr->first_portal; p < gr->first_portal + gr->num_portals; p++) {
+        const mxv_portal_t *po = &m->portals[p];
+        int h = m->vis[po->root].group;
+        if (seen[h] || po->num_verts == 0)
+            continue;
+        float c[3] = { 0, 0, 0 };
+        for (int i = 0; i < po->num_verts; i++)
+            for (int k = 0; k < 3; k++)
+                c[k] += m->portal_verts[po->first_vert + i][k] / (float)po->num_verts;
+        float in[3], out[3];   // the plane's normal points into g
+        for (int k = 0; k < 3; k++) {
+            in[k] = c[k] - po->plane[k] * 96;
+            out[k] = c[k] + po->plane[k] * 96;
+        }
+        route_add(r, out, g);
+        route_add(r, in, h);
+        route_group(m, h, seen, r);
+        route_add(r, in, h);
+        route_add(r, out, g);
+    }
+}
+
+// The demo: one pilot (the recorder) flying the route at 800 units a second, facing where
+// it goes, an update 15 times a second. Returns the number of updates; *route the path.
+static int write_fly_demo(const char *level, const char *path, route_t *route)
+{
+    r_fsworld_t *fw = load_level(level);
+    const mxv_t *m = r_fsworld_mesh(fw);
+    float org[1][3], ang[1][3];
+    int grp[1];
+    assert_int_equal(start_positions(level, org, ang, grp, 1), 1);
+    uint8_t *seen = calloc((size_t)m->num_groups, 1);
+    memset(route, 0, sizeof(*route));
+    route_add(route, org[0], grp[0]);
+    route_group(m, grp[0], seen, route);
+    free(seen);
+    r_fsworld_free(fw);
+
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof(h));
+    h.version = 0x0109;
+    snprintf(h.level, sizeof h.level, "%s", level);
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "flyer" });
+    double t = 0.1, speed = 800, dt = 1.0 / 15;
+    int updates = 0;
+    float yaw = ang[0][1], pitch = 0;
+    for (int i = 0; i + 1 < route->n; i++) {
+        const float *a = route->pts[i], *b = route->pts[i + 1];
+        float d[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
+        float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        if (len < 1)
+            continue;
+        yaw = (float)(atan2(d[0], d[2]) * 180 / M_PI);
+        pitch = (float)(asin(-d[1] / len) * 180 / M_PI);
+        int steps = (int)ceil(len / (speed * dt));
+        for (int k = 0; k < steps; k++, t += dt) {
+            fs_ship_t sh;
+            memset(&sh, 0, sizeof sh);
+            sh.flags = FS_SHIP_ENABLE;
+            sh.group = (uint8_t)route->grp[i + (k * 2 >= steps)];
+            for (int c = 0; c < 3; c++) {
+                sh.pos[c] = a[c] + d[c] * (float)k / (float)steps;
+                sh.vel[c] = d[c] / len * (float)speed / 60;
+            }
+            float an[3] = { pitch, yaw, 0 };
+            fs_angles_to_quat(an, sh.quat);
+            fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &sh);
+            updates++;
+        }
+    }
+    assert_false(wr.failed);
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(wr.data, 1, wr.size, f), wr.size);
+    fclose(f);
+    fs_writer_free(&wr);
+    return updates;
+}
+
+// build/fs_ship_fly.dmo flies through every group of ship (for timedemo and callgrind).
+// At every point of its route (96 units into a group from a portal), looking along it and
+// back (half way between two points the eye may be in a wall: not checked), the game's
+// culling leaves no pixel empty that the groups of the eye's trees cover (R_FS_CULL_TREE:
+// the level's own visibility data; what those trees leave out, the game did not draw:
+// from the rec room, ship's tree holds the shaft but not the crossways above it), and
+// draws fewer than half the triangles of the whole level.
+static void test_fly_demo(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    route_t r;
+    int updates = write_fly_demo("ship", "build/fs_ship_fly.dmo", &r);
+    assert_true(r.n > 2 * 18);   // into each of the other 18 groups and back
+    printf("ship fly demo: %d route points, %d updates\n", r.n, updates);
+    r_fsworld_t *fw = load_level("ship");
+    long all = 0, cull = 0, tree_holes = 0;
+    for (int i = 0; i + 1 < r.n; i++) {
+        float d[3];
+        for (int k = 0; k < 3; k++)
+            d[k] = r.pts[i + 1][k] - r.pts[i][k];
+        for (int e = 0; e < 2; e++) {   // along the route, and back
+            float sgn = e ? -1.0f : 1.0f;
+            float a[3] = { (float)(atan2(-d[1] * sgn, sqrt(d[0] * d[0] + d[2] * d[2])) * 180 / M_PI),
+                           (float)(atan2(d[0] * sgn, d[2] * sgn) * 180 / M_PI), 0 };
+            shot_t s0, s1, s2;
+            r_fsworld_set_culling(fw, R_FS_CULL_NONE);
+            all += render(fw, &s2, 160, 100, r.pts[i], a);
+            r_fsworld_set_culling(fw, R_FS_CULL_TREE);
+            render(fw, &s0, 160, 100, r.pts[i], a);
+            r_fsworld_set_culling(fw, R_FS_CULL_PORTALS);
+            cull += render(fw, &s1, 160, 100, r.pts[i], a);
+            int holes = 0;
+            for (int p = 0; p < 160 * 100; p++) {
+                holes += s0.z[p] > 0 && s1.z[p] == 0;
+                tree_holes += s2.z[p] > 0 && s0.z[p] == 0;
+            }
+            shot_free(&s2);
+            if (holes)
+                fail_msg("route point %d (%g %g %g) looking %s: %d pixels left empty by culling", i, r.pts[i][0],
+                         r.pts[i][1], r.pts[i][2], e ? "back" : "ahead", holes);
+            shot_free(&s0);
+            shot_free(&s1);
+        }
+    }
+    printf("along the route: triangles drawn %ld without culling, %ld with; %ld pixels the level's trees leave empty\n",
+           all, cull, tree_holes);
+    assert_true(cull * 2 < all);
+    r_fsworld_free(fw);
+    free(r.pts);
+    free(r.grp);
+}
+
+// Ship's rec room (group 3) has the level's one see-through buffer: four window panes of
+// spacec.bmp at z 4352 and 4608 (x 1280..1792, y -4091..-3835), vertex colours black and
+// 0x404040. The game adds them (ONE + ONE): the black ones leave the room behind them as
+// it was, the grey ones brighten it by a quarter of the texture.
+static void test_see_through_golden(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    r_fsworld_t *fw = load_level("ship");
+    float org[2][3] = { { 1536, -3963, 5300 }, { 1536, -3963, 3700 } }, ang[2][3] = { { 0, 180, 0 }, { 0, 0, 0 } };
+    const char *dir = getenv("FS_LEVEL_SHOTS");
+    for (int i = 0; i < 2; i++) {
+        shot_t s0, s1;
+        r_fsworld_set_see_through(fw, 0);
+        render(fw, &s0, 320, 200, org[i], ang[i]);
+        r_fsworld_set_see_through(fw, 1);
+        render(fw, &s1, 320, 200, org[i], ang[i]);
+        int brighter = 0, same = 0, other = 0;
+        for (int p = 0; p < 320 * 200; p++) {
+            const uint8_t *a = s1.pal.palette + s0.px[p] * 3, *b = s1.pal.palette + s1.px[p] * 3;
+            if (s0.px[p] == s1.px[p])
+                same++;
+            else if (b[0] + b[1] + b[2] > a[0] + a[1] + a[2])
+                brighter++;
+            else
+                other++;
+        }
+        printf("see-through view %d: %d pixels changed brighter, %d otherwise, %d same\n", i, brighter, other, same);
+        assert_true(brighter > 5000);   // the panes' area (about 200 x 32 in view 0)
+        assert_true(other < 16);
+        if (i == 0) {
+            write_png(&s1, "build/fs_ship_glass.png");
+            tu_golden("forsaken ship see-through panes", "build/fs_ship_glass.png", "tests/golden/fs_ship_glass.png", 0.002);
+        }
+        if (dir) {
+            char path[512];
+            snprintf(path, sizeof path, "%s/ship_glass_%d_opaque.png", dir, i);
+            write_png(&s0, path);
+            snprintf(path, sizeof path, "%s/ship_glass_%d.png", dir, i);
+            write_png(&s1, path);
+        }
+        shot_free(&s0);
+        shot_free(&s1);
+    }
+    r_fsworld_free(fw);
+}
+
+// Forsaken has no sky texture: where nothing is drawn the game clears to black, and ship's
+// space is geometry, a star field round group 5 ("Bridge": the space about the hull),
+// drawn like any wall. From the bridge's far side looking out, away from the hull.
+static void test_space_golden(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    r_fsworld_t *fw = load_level("ship");
+    float org[3] = { -5500, 48, 4096 }, ang[3] = { -20, -90, 0 };
+    int eg[4];
+    assert_int_equal(r_fsworld_eye_groups(fw, org, eg, 4), 1);
+    assert_int_equal(eg[0], 5);
+    shot_t s;
+    int drawn = render(fw, &s, 320, 200, org, ang);
+    r_fsworld_stats_t st = r_fsworld_stats(fw);
+    printf("space: %d triangles drawn, %d groups visible\n", drawn, st.groups_visible);
+    write_png(&s, "build/fs_ship_space.png");
+    tu_golden("forsaken ship space", "build/fs_ship_space.png", "tests/golden/fs_ship_space.png", 0.002);
+    shot_free(&s);
+    r_fsworld_free(fw);
+}
+
+// Coloured light: Direct3D multiplied each texel by the vertex colour. Arena's rooms are
+// lit red and midpand's green: from their first start positions the picture's mean red
+// (arena) and green (midpand) share rises over brightness-only light.
+static void test_coloured_light(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    const char *lv[2] = { "arena", "midpand" };
+    for (int i = 0; i < 2; i++) {
+        r_fsworld_t *fw = load_level(lv[i]);
+        assert_true(r_fsworld_num_tints(fw) > 10);
+        float org[3], ang[3];
+        assert_int_equal(start_pos(lv[i], org, ang), 0);
+        double share[2];
+        for (int t = 0; t < 2; t++) {
+            r_fsworld_set_tint(fw, t);
+            shot_t s;
+            render(fw, &s, 160, 100, org, ang);
+            double sum[3] = { 0, 0, 0 };
+            for (int p = 0; p < 160 * 100; p++)
+                for (int k = 0; k < 3; k++)
+                    sum[k] += s.pal.palette[s.px[p] * 3 + k];
+            share[t] = sum[i == 0 ? 0 : 1] / (sum[0] + sum[1] + sum[2] + 1);
+            shot_free(&s);
+        }
+        printf("%s: %s share %.3f brightness only, %.3f coloured (%d tints)\n", lv[i], i ? "green" : "red", share[0], share[1],
+               r_fsworld_num_tints(fw));
+        assert_true(share[1] > share[0] + (i == 0 ? 0.2 : 0.03));   // measured: arena 0.38 -> 0.66, midpand 0.33 -> 0.37
+        r_fsworld_free(fw);
+    }
+    // ship's tints (each triangle's mean vertex colour, in 8 steps a channel)
+    r_fsworld_t *fw = load_level("ship");
+    assert_int_equal(r_fsworld_num_tints(fw), 26);
+    r_fsworld_free(fw);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -395,6 +877,11 @@ int main(void)
         cmocka_unit_test(test_bmp),
         cmocka_unit_test(test_view_vectors),
         cmocka_unit_test(test_synthetic_quad),
+        cmocka_unit_test(test_culling_keeps_pixels),
+        cmocka_unit_test(test_fly_demo),
+        cmocka_unit_test(test_see_through_golden),
+        cmocka_unit_test(test_space_golden),
+        cmocka_unit_test(test_coloured_light),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,16 +108,12 @@ int enc_write_png(const char *path, const uint8_t *pix, int w, int h, int pitch,
 
 // ---- Y4M ---------------------------------------------------------------------------------------
 
-// BT.601 limited range in 8.8 fixed point, as movie.c
-static inline uint8_t y_of(int r, int g, int b) { return (uint8_t)(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16); }
-static inline uint8_t u_of(int r, int g, int b) { return (uint8_t)(((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128); }
-static inline uint8_t v_of(int r, int g, int b) { return (uint8_t)(((112 * r - 94 * g - 18 * b + 128) >> 8) + 128); }
 
 void enc_pal_to_yuv420(const uint8_t *pix, int w, int h, int pitch, const uint8_t *pal, uint8_t *yuv)
 {
     uint8_t ylut[256];
     for (int i = 0; i < 256; i++)
-        ylut[i] = y_of(pal[i * 3], pal[i * 3 + 1], pal[i * 3 + 2]);
+        ylut[i] = mov_y_of(pal[i * 3], pal[i * 3 + 1], pal[i * 3 + 2]);
     int cw = (w + 1) / 2, ch = (h + 1) / 2;
     uint8_t *yp = yuv, *up = yuv + (size_t)w * h, *vp = up + (size_t)cw * ch;
     for (int y = 0; y < h; y++) {
@@ -147,8 +143,8 @@ void enc_pal_to_yuv420(const uint8_t *pix, int w, int h, int pitch, const uint8_
             r = (r + n / 2) / n;
             g = (g + n / 2) / n;
             b = (b + n / 2) / n;
-            up[(size_t)cy * cw + cx] = u_of(r, g, b);
-            vp[(size_t)cy * cw + cx] = v_of(r, g, b);
+            up[(size_t)cy * cw + cx] = mov_u_of(r, g, b);
+            vp[(size_t)cy * cw + cx] = mov_v_of(r, g, b);
         }
 }
 

@@ -53,10 +53,6 @@ size_t mov_y4m_work_size(int w, int h)
     return (size_t)w * (size_t)h + 2 * cw * ch;
 }
 
-// BT.601 limited range in 8.8 fixed point (the usual integer form of the matrix)
-static inline uint8_t y_of(int r, int g, int b) { return (uint8_t)(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16); }
-static inline uint8_t u_of(int r, int g, int b) { return (uint8_t)(((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128); }
-static inline uint8_t v_of(int r, int g, int b) { return (uint8_t)(((112 * r - 94 * g - 18 * b + 128) >> 8) + 128); }
 
 void mov_rgb_to_yuv420(const uint8_t *rgb, int w, int h, uint8_t *yuv)
 {
@@ -65,7 +61,7 @@ void mov_rgb_to_yuv420(const uint8_t *rgb, int w, int h, uint8_t *yuv)
     for (int y = 0; y < h; y++) {
         const uint8_t *s = rgb + (size_t)y * w * 3;
         for (int x = 0; x < w; x++, s += 3)
-            yp[(size_t)y * w + x] = y_of(s[0], s[1], s[2]);
+            yp[(size_t)y * w + x] = mov_y_of(s[0], s[1], s[2]);
     }
     for (int cy = 0; cy < ch; cy++) {
         for (int cx = 0; cx < cw; cx++) {
@@ -88,8 +84,8 @@ void mov_rgb_to_yuv420(const uint8_t *rgb, int w, int h, uint8_t *yuv)
             r = (r + n / 2) / n;
             g = (g + n / 2) / n;
             b = (b + n / 2) / n;
-            up[(size_t)cy * cw + cx] = u_of(r, g, b);
-            vp[(size_t)cy * cw + cx] = v_of(r, g, b);
+            up[(size_t)cy * cw + cx] = mov_u_of(r, g, b);
+            vp[(size_t)cy * cw + cx] = mov_v_of(r, g, b);
         }
     }
 }

@@ -14,6 +14,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
+// BT.601 limited range in 8.8 fixed point (the usual integer form of the matrix), shared by
+// movie.c's RGB path and encode.c's palette path so both give the same bytes.
+static inline uint8_t mov_y_of(int r, int g, int b) { return (uint8_t)(((66 * r + 129 * g + 25 * b + 128) >> 8) + 16); }
+static inline uint8_t mov_u_of(int r, int g, int b) { return (uint8_t)(((-38 * r - 74 * g + 112 * b + 128) >> 8) + 128); }
+static inline uint8_t mov_v_of(int r, int g, int b) { return (uint8_t)(((112 * r - 94 * g - 18 * b + 128) >> 8) + 128); }
+
 // fps as a ratio num/den (29.97 -> 30000/1001, 30 -> 30/1).
 void mov_fps_ratio(double fps, long *num, long *den);
 int mov_y4m_header(FILE *f, int w, int h, double fps);

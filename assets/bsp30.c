@@ -258,6 +258,8 @@ int bsp30_load_textures(bsp_t *b, const uint8_t *lump, uint32_t len, uint32_t lu
     b->has_palette = 1;
     // Pass 3: every texel mapped to the level palette.
     uint32_t o = 0;
+    pal_near_t near;   // every texture's own palette to the level's
+    pal_near_init(&near, b->palette, 255);
     for (int i = 0; i < n; i++) {
         const tex_src_t *t = &src[i];
         bsp_texture_t *bt = &b->textures[i];
@@ -275,7 +277,7 @@ int bsp30_load_textures(bsp_t *b, const uint8_t *lump, uint32_t len, uint32_t lu
             bt->height = t->height;
             uint8_t lut[256];
             for (int c = 0; c < 256; c++)
-                lut[c] = (uint8_t)pal_nearest(b->palette, 255, t->pal[c * 3], t->pal[c * 3 + 1], t->pal[c * 3 + 2]);
+                lut[c] = (uint8_t)pal_near(&near, t->pal[c * 3], t->pal[c * 3 + 1], t->pal[c * 3 + 2]);
             if (t->mt[0] == '{')
                 lut[255] = 255;
             for (int m = 0; m < BSP_MIPLEVELS; m++) {

@@ -21,9 +21,73 @@ int pal_nearest(const uint8_t *palette, int count, int r, int g, int b)
     return best;
 }
 
+void pal_near_init(pal_near_t *n, const uint8_t *palette, int count)
+{
+    n->count = count < 0 ? 0 : count > 256 ? 256 : count;
+    // counting sort by green, stable: equal greens keep their index order
+    int at[257] = {0};
+    for (int i = 0; i < n->count; i++)
+        at[palette[i * 3 + 1] + 1]++;
+    for (int v = 0; v < 256; v++)
+        at[v + 1] += at[v];
+    for (int i = 0; i < n->count; i++) {
+        int k = at[palette[i * 3 + 1]]++;
+        n->order[k] = (uint8_t)i;
+        memcpy(n->rgb[k], palette + i * 3, 3);
+    }
+}
+
+int pal_near(const pal_near_t *n, int r, int g, int b)
+{
+    // first entry whose green is >= g; walk both ways while the green term alone can
+    // still tie the best distance (greens only grow away from g, so the rest are farther)
+    int lo = 0, hi = n->count;
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (n->rgb[mid][1] < g)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    int up = lo, down = lo - 1, best = 0, bestd = 1 << 30;
+    while (up < n->count || down >= 0) {
+        if (up < n->count) {
+            const uint8_t *c = n->rgb[up];
+            int dg = c[1] - g, gd = dg * dg * 4;
+            if (gd > bestd) {
+                up = n->count;
+            } else {
+                int dr = c[0] - r, db = c[2] - b, d = dr * dr * 3 + gd + db * db * 2, i = n->order[up];
+                if (d < bestd || (d == bestd && i < best)) {
+                    bestd = d;
+                    best = i;
+                }
+                up++;
+            }
+        }
+        if (down >= 0) {
+            const uint8_t *c = n->rgb[down];
+            int dg = c[1] - g, gd = dg * dg * 4;
+            if (gd > bestd) {
+                down = -1;
+            } else {
+                int dr = c[0] - r, db = c[2] - b, d = dr * dr * 3 + gd + db * db * 2, i = n->order[down];
+                if (d < bestd || (d == bestd && i < best)) {
+                    bestd = d;
+                    best = i;
+                }
+                down--;
+            }
+        }
+    }
+    return best;
+}
+
 void pal_make_colormap(const uint8_t *palette, int fullbright_start, uint8_t *colormap)
 {
     // Row 32 is the colour as painted; rows above brighten toward 2x, rows below darken to black.
+    pal_near_t near;
+    pal_near_init(&near, palette, fullbright_start < 256 ? fullbright_start : 256);
     for (int row = 0; row < PAL_ROWS; row++) {
         int scale = (PAL_ROWS - row) * 256 / 32;   // 8.8 fixed: row 32 = 256
         for (int c = 0; c < 256; c++) {
@@ -32,8 +96,7 @@ void pal_make_colormap(const uint8_t *palette, int fullbright_start, uint8_t *co
                 continue;
             }
             int r = palette[c * 3] * scale >> 8, g = palette[c * 3 + 1] * scale >> 8, b = palette[c * 3 + 2] * scale >> 8;
-            colormap[row * 256 + c] = (uint8_t)pal_nearest(palette, fullbright_start < 256 ? fullbright_start : 256,
-                                                           r > 255 ? 255 : r, g > 255 ? 255 : g, b > 255 ? 255 : b);
+            colormap[row * 256 + c] = (uint8_t)pal_near(&near, r > 255 ? 255 : r, g > 255 ? 255 : g, b > 255 ? 255 : b);
         }
     }
     memcpy(colormap + PAL_ROWS * 256, colormap + 32 * 256, 256);
@@ -47,12 +110,13 @@ static void grey_palette(uint8_t *palette)
 
 void pal_make_alphamap(pal_t *p)
 {
-    int n = p->fullbright_start < 256 ? p->fullbright_start : 256;
+    pal_near_t near;
+    pal_near_init(&near, p->palette, p->fullbright_start < 256 ? p->fullbright_start : 256);
     for (int a = 0; a < 256; a++)
         for (int b = 0; b < 256; b++) {
             const uint8_t *ca = p->palette + a * 3, *cb = p->palette + b * 3;
-            p->alphamap[a * 256 + b] = (uint8_t)pal_nearest(p->palette, n, (ca[0] + 2 * cb[0]) / 3,
-                                                              (ca[1] + 2 * cb[1]) / 3, (ca[2] + 2 * cb[2]) / 3);
+            p->alphamap[a * 256 + b] =
+                (uint8_t)pal_near(&near, (ca[0] + 2 * cb[0]) / 3, (ca[1] + 2 * cb[1]) / 3, (ca[2] + 2 * cb[2]) / 3);
         }
     p->has_alphamap = 1;
     p->alphamap_66_first = 0;

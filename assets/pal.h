@@ -46,6 +46,18 @@ void pal_make_colormap(const uint8_t *palette, int fullbright_start, uint8_t *co
 // Nearest palette index to an RGB colour, searching indices [0, count).
 int pal_nearest(const uint8_t *palette, int count, int r, int g, int b);
 
+// The same search for many colours against one palette: pal_near gives exactly
+// pal_nearest's answer (the lowest index among equally near colours) but looks only
+// at the colours whose green is near enough, walking out from the query's green in
+// the palette sorted by green. Init costs a sort of `count` entries; no allocation.
+typedef struct {
+    int count;
+    uint8_t order[256];    // palette indices, by ascending green
+    uint8_t rgb[256][3];   // their colours, in that order
+} pal_near_t;
+void pal_near_init(pal_near_t *n, const uint8_t *palette, int count);
+int pal_near(const pal_near_t *n, int r, int g, int b);
+
 // Median cut: up to `ncolors` colours for the pixels counted in `hist` (32768 bins of
 // 5-bit r,g,b: hist[r << 10 | g << 5 | b]), written to palette. Returns how many.
 int pal_median_cut(const uint32_t *hist, int ncolors, uint8_t *palette);

@@ -465,6 +465,8 @@ static int load_textures(studio_t *m, const rd_t *r, const uint8_t *palette)
             grey[i] = (uint8_t)(i / 3);
         palette = grey;
     }
+    pal_near_t near;   // each texture's own palette to the level's
+    pal_near_init(&near, palette, 255);
     for (int i = 0; i < m->numtextures; i++) {
         size_t o = ix + (size_t)i * TEX_SIZE;
         studio_texture_t *t = &m->textures[i];
@@ -486,7 +488,7 @@ static int load_textures(studio_t *m, const rd_t *r, const uint8_t *palette)
         const uint8_t *own = r->d + (size_t)px + n;
         uint8_t lut[256];
         for (int c = 0; c < 256; c++)
-            lut[c] = (uint8_t)pal_nearest(palette, 255, own[c * 3], own[c * 3 + 1], own[c * 3 + 2]);
+            lut[c] = (uint8_t)pal_near(&near, own[c * 3], own[c * 3 + 1], own[c * 3 + 2]);
         if (t->flags & STUDIO_NF_MASKED)
             lut[255] = 255;
         const uint8_t *src = r->d + (size_t)px;

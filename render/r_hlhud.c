@@ -140,6 +140,8 @@ const r_hlhud_entry_t *r_hlhud_find(const r_hlhud_entry_t *e, int n, const char 
 static void build_tints(r_2d_t *d)
 {
     const uint8_t *pal = d->palette;
+    pal_near_t near;
+    pal_near_init(&near, pal, 255);
     for (int k = 0; k < R2D_TINTS; k++)
         for (int lv = 0; lv < R2D_TINT_LEVELS; lv++)
             for (int c = 0; c < 256; c++) {
@@ -149,7 +151,7 @@ static void build_tints(r_2d_t *d)
                     rgb[j] = v > 255 ? 255 : v;
                 }
                 // level 0 adds nothing: keep the colour itself
-                d->tint[k][lv][c] = lv ? (uint8_t)pal_nearest(pal, 255, rgb[0], rgb[1], rgb[2]) : (uint8_t)c;
+                d->tint[k][lv][c] = lv ? (uint8_t)pal_near(&near, rgb[0], rgb[1], rgb[2]) : (uint8_t)c;
             }
 }
 

@@ -21,8 +21,10 @@ void r_hl_build(r_hlmodes_t *hl, const uint8_t *palette)
     double t0 = now_ms();
     memcpy(hl->palette, palette, 768);
     // inverse colour cube: each 8 x 8 x 8 cell's centre to its nearest colour (not 255)
+    pal_near_t near;
+    pal_near_init(&near, palette, 255);
     for (int i = 0; i < 32768; i++)
-        hl->inv[i] = (uint8_t)pal_nearest(palette, 255, (i >> 10) << 3 | 4, ((i >> 5) & 31) << 3 | 4, (i & 31) << 3 | 4);
+        hl->inv[i] = (uint8_t)pal_near(&near, (i >> 10) << 3 | 4, ((i >> 5) & 31) << 3 | 4, (i & 31) << 3 | 4);
     for (int l = 0; l < HL_ALPHA_LEVELS; l++) {
         int a = (l + 1) * 256 / (HL_ALPHA_LEVELS + 1);   // 8.8: the source's share
         uint8_t *t = hl->alpha[l];

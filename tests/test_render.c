@@ -10,6 +10,7 @@
 #include "engine/cli.h"
 #include "engine/demo.h"
 #include "engine/world.h"
+#include "assets/pal.h"
 #include "render/r_local.h"
 
 // A renderer looking from the origin along +x (no level: the view is set up, nothing drawn).
@@ -24,6 +25,44 @@ static renderer_t *view_renderer(int w, int h, world_t **wout)
     memset(r->buffer, 0, (size_t)w * (size_t)h);
     *wout = wd;
     return r;
+}
+
+// pal_near (sorted by green, pruned) answers exactly as the full search pal_nearest,
+// ties included: random palettes, one with every colour twice and one of a few greys,
+// every colour of a 4-step grid and the corners.
+static void test_pal_near_exact(void **state)
+{
+    (void)state;
+    uint8_t pal[768];
+    uint32_t rng = 12345;
+    long checked = 0, differ = 0;
+    for (int kind = 0; kind < 4; kind++) {
+        for (int i = 0; i < 768; i++) {
+            rng = rng * 1664525u + 1013904223u;
+            pal[i] = (uint8_t)(rng >> 24);
+        }
+        if (kind == 1)
+            memcpy(pal + 384, pal, 384);   // every colour twice: the lower index must win
+        if (kind == 2)
+            for (int i = 0; i < 256; i++)
+                pal[i * 3] = pal[i * 3 + 1] = pal[i * 3 + 2] = (uint8_t)((i & 7) * 36);
+        int count = kind == 3 ? 224 : 256;
+        pal_near_t n;
+        pal_near_init(&n, pal, count);
+        for (int r = 0; r < 256; r += 4)
+            for (int g = 0; g < 256; g += 4)
+                for (int b = 0; b < 256; b += 4) {
+                    int rr = r | (r >> 6), gg = g | (g >> 6), bb = b | (b >> 6);
+                    differ += pal_near(&n, rr, gg, bb) != pal_nearest(pal, count, rr, gg, bb);
+                    checked++;
+                }
+        differ += pal_near(&n, 255, 255, 255) != pal_nearest(pal, count, 255, 255, 255);
+    }
+    assert_int_equal(checked, 4 * 64 * 64 * 64);
+    assert_int_equal(differ, 0);
+    pal_near_t none;
+    pal_near_init(&none, pal, 0);
+    assert_int_equal(pal_near(&none, 10, 20, 30), 0);
 }
 
 static void test_span_fill_and_stepping(void **state)
@@ -616,6 +655,7 @@ static void test_shot_bad_size(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pal_near_exact),
         cmocka_unit_test(test_span_fill_and_stepping),
         cmocka_unit_test(test_perspective_texture_coords),
         cmocka_unit_test(test_clip_at_screen_edges),

@@ -22,12 +22,18 @@ else
     ./build/rel/bench_decode tests/data/forsaken_sample.dmo $B/id1/demos/builtin.dem
 fi
 
-echo "== seek (100 seeks to random times, each restored, replayed and drawn at 320x200; target p99 < 50 ms)"
+echo "== seek (100 seeks to random times of every shared demo, each restored, replayed and drawn at 320x200; target p99 < 50 ms)"
 if [ -d "$DATA" ]; then
-    ./build/rel/bench_seek "$DATA/quake/demos/qfm_e1m3.dem@$DATA/quake@qfm" "$DATA/quake/demos/lq_demo1.dem@$DATA/quake" \
-        "$DATA/quake2/demos/opentdm_koldduel1.dm2@$DATA/quake2" "$DATA/quake2/demos/q2demo1_p31.dm2@$DATA/quake2" \
-        "$DATA/goldsrc/demos/valve_c1a0.dem@$DATA/goldsrc" "$DATA/goldsrc/demos/cstrike_crossfire.dem@$DATA/goldsrc" \
-        "tests/data/forsaken_sample.dmo@$DATA/forsaken" "$B/id1/demos/builtin.dem@$B" 2>/dev/null
+    set --
+    for f in $(find "$DATA" -path '*/demos/*' -type f ! -path '*/invalid/*' | sort); do
+        case $f in
+            */quake/demos/qfm_*) set -- "$@" "$f@$DATA/quake@qfm" ;;
+            */quake/demos/*) set -- "$@" "$f@$DATA/quake" ;;
+            */quake2/demos/*) set -- "$@" "$f@$DATA/quake2" ;;
+            */goldsrc/demos/*) set -- "$@" "$f@$DATA/goldsrc" ;;
+        esac
+    done
+    ./build/rel/bench_seek "$@" "tests/data/forsaken_sample.dmo@$DATA/forsaken" "$B/id1/demos/builtin.dem@$B" 2>/dev/null
 else
     ./build/rel/bench_seek "tests/data/forsaken_sample.dmo" "$B/id1/demos/builtin.dem@$B" 2>/dev/null
 fi

@@ -109,43 +109,66 @@ int enc_write_png(const char *path, const uint8_t *pix, int w, int h, int pitch,
 // ---- Y4M ---------------------------------------------------------------------------------------
 
 
+// One chroma sample: the mean of the block's colours (those inside the picture), rounded.
+static void chroma_edge(const uint8_t *pix, int w, int h, int pitch, const uint8_t *pal, int cx, int cy, uint8_t *u,
+                        uint8_t *v)
+{
+    int r = 0, g = 0, b = 0, n = 0;
+    for (int yy = cy * 2; yy < cy * 2 + 2 && yy < h; yy++)
+        for (int xx = cx * 2; xx < cx * 2 + 2 && xx < w; xx++) {
+            const uint8_t *c = pal + pix[(size_t)yy * pitch + xx] * 3;
+            r += c[0];
+            g += c[1];
+            b += c[2];
+            n++;
+        }
+    r = (r + n / 2) / n;
+    g = (g + n / 2) / n;
+    b = (b + n / 2) / n;
+    *u = mov_u_of(r, g, b);
+    *v = mov_v_of(r, g, b);
+}
+
 void enc_pal_to_yuv420(const uint8_t *pix, int w, int h, int pitch, const uint8_t *pal, uint8_t *yuv)
 {
+    // luma a byte lookup; chroma from the four colours' sums, packed 10 bits a channel so one
+    // add sums all three (4 x 255 fits), rounded as the RGB path rounds ((sum + 2) / 4)
     uint8_t ylut[256];
-    for (int i = 0; i < 256; i++)
+    uint32_t packed[256];
+    for (int i = 0; i < 256; i++) {
         ylut[i] = mov_y_of(pal[i * 3], pal[i * 3 + 1], pal[i * 3 + 2]);
+        packed[i] = (uint32_t)pal[i * 3] | (uint32_t)pal[i * 3 + 1] << 10 | (uint32_t)pal[i * 3 + 2] << 20;
+    }
     int cw = (w + 1) / 2, ch = (h + 1) / 2;
     uint8_t *yp = yuv, *up = yuv + (size_t)w * h, *vp = up + (size_t)cw * ch;
-    for (int y = 0; y < h; y++) {
-        const uint8_t *s = pix + (size_t)y * pitch;
-        uint8_t *d = yp + (size_t)y * w;
-        for (int x = 0; x < w; x++)
-            d[x] = ylut[s[x]];
-    }
-    for (int cy = 0; cy < ch; cy++)
-        for (int cx = 0; cx < cw; cx++) {
-            int r = 0, g = 0, b = 0, n = 0;
-            for (int dy = 0; dy < 2; dy++) {
-                int yy = cy * 2 + dy;
-                if (yy >= h)
-                    continue;
-                for (int dx = 0; dx < 2; dx++) {
-                    int xx = cx * 2 + dx;
-                    if (xx >= w)
-                        continue;
-                    const uint8_t *c = pal + pix[(size_t)yy * pitch + xx] * 3;
-                    r += c[0];
-                    g += c[1];
-                    b += c[2];
-                    n++;
-                }
-            }
-            r = (r + n / 2) / n;
-            g = (g + n / 2) / n;
-            b = (b + n / 2) / n;
-            up[(size_t)cy * cw + cx] = mov_u_of(r, g, b);
-            vp[(size_t)cy * cw + cx] = mov_v_of(r, g, b);
+    // two rows at a time: their luma and the chroma between them, while the rows are in cache
+    for (int cy = 0; cy < h / 2; cy++) {
+        const uint8_t *s0 = pix + (size_t)cy * 2 * pitch, *s1 = s0 + pitch;
+        uint8_t *y0 = yp + (size_t)cy * 2 * w, *y1 = y0 + w;
+        uint8_t *u = up + (size_t)cy * cw, *v = vp + (size_t)cy * cw;
+        for (int cx = 0; cx < w / 2; cx++) {
+            int a = s0[2 * cx], b = s0[2 * cx + 1], c = s1[2 * cx], d = s1[2 * cx + 1];
+            y0[2 * cx] = ylut[a];
+            y0[2 * cx + 1] = ylut[b];
+            y1[2 * cx] = ylut[c];
+            y1[2 * cx + 1] = ylut[d];
+            uint32_t t = packed[a] + packed[b] + packed[c] + packed[d];
+            int r = (int)((t & 1023) + 2) >> 2, g = (int)((t >> 10 & 1023) + 2) >> 2, bl = (int)((t >> 20) + 2) >> 2;
+            u[cx] = mov_u_of(r, g, bl);
+            v[cx] = mov_v_of(r, g, bl);
         }
+        if (w & 1) {
+            y0[w - 1] = ylut[s0[w - 1]];
+            y1[w - 1] = ylut[s1[w - 1]];
+            chroma_edge(pix, w, h, pitch, pal, cw - 1, cy, &u[cw - 1], &v[cw - 1]);
+        }
+    }
+    if (h & 1)
+        for (int x = 0; x < w; x++)
+            yp[(size_t)(h - 1) * w + x] = ylut[pix[(size_t)(h - 1) * pitch + x]];
+    if (h & 1)
+        for (int cx = 0; cx < cw; cx++)
+            chroma_edge(pix, w, h, pitch, pal, cx, ch - 1, &up[(size_t)(ch - 1) * cw + cx], &vp[(size_t)(ch - 1) * cw + cx]);
 }
 
 static int write_y4m(enc_t *e, const uint8_t *yuv)

@@ -24,6 +24,13 @@ fi
 for tool in xvfb-run xdotool import identify; do
     command -v $tool >/dev/null 2>&1 || { echo "play_xvfb: $tool not installed"; exit 77; }
 done
+# tools/xdnd_drop.c (make build/xdnd_drop): drops a file on the window through XDND
+XDND=build/xdnd_drop
+if [ ! -x "$XDND" ]; then
+    [ -n "${CI:-}" ] && { echo "play_xvfb: FAIL: $XDND not built (make build/xdnd_drop)"; exit 1; }
+    echo "play_xvfb: SKIPPED the file drop: $XDND not built (make build/xdnd_drop)"
+    XDND=""
+fi
 [ -f "$DEMO" ] || { echo "play_xvfb: no test data at $DATA"; exit 77; }
 
 mkdir -p build
@@ -48,7 +55,7 @@ ln -s "$(cd "$(dirname "$DEMO")" && pwd)/$(basename "$DEMO")" "$TMP/shelf/sub/b_
 
 # Inside the virtual display: play, drive it, quit; then the shelf.
 xvfb-run -a -s "-screen 0 1024x768x24" sh -c '
-    BIN=$1 DEMO=$2 GAMEARGS=$3 LOG=$4 SHOT=$5 TMP=$6 PRELOAD=$7
+    BIN=$1 DEMO=$2 GAMEARGS=$3 LOG=$4 SHOT=$5 TMP=$6 PRELOAD=$7 XDND=$8
     [ -n "$PRELOAD" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
     export XDG_CACHE_HOME=$TMP/cache
     fail() { echo "play_xvfb: $*"; kill $pid 2>/dev/null; exit 1; }
@@ -173,13 +180,22 @@ xvfb-run -a -s "-screen 0 1024x768x24" sh -c '
     xdotool key --window "$wid" Down Return
     wait_for "^open .*/sub/b_" 1
     wait_shown
+    if [ -n "$XDND" ]; then
+        # a file manager drops the other demo on the window: it plays that one
+        a="$TMP/shelf/a_$(basename "$DEMO")"
+        "$XDND" "$wid" "$a" || fail "xdnd_drop $a failed"
+        wait_for "^drop $a\$" 1
+        wait_for "^open .*/a_" 1
+        wait_shown
+        echo "dropped" >> "$LOG"
+    fi
     xdotool key --window "$wid" Escape
     wait_for "^shelf 2" 2
     xdotool key --window "$wid" Escape 2>/dev/null   # the window may be gone before the key is up
     i=0; while [ $i -lt 1200 ] && kill -0 $pid 2>/dev/null; do sleep 0.05; i=$((i+1)); done
     kill -0 $pid 2>/dev/null && fail "shelf still running after Esc"
     wait $pid || { echo "play_xvfb: shelf exited with $?"; exit 1; }
-' sh "$BIN" "$DEMO" "$GAMEARGS" "$LOG" "$SHOT" "$TMP" "$PRELOAD"
+' sh "$BIN" "$DEMO" "$GAMEARGS" "$LOG" "$SHOT" "$TMP" "$PRELOAD" "$XDND"
 rc=$?
 [ $rc -eq 0 ] || { echo "play_xvfb: play exited with $rc"; grep -v "^show" "$LOG"; exit 1; }
 
@@ -274,6 +290,11 @@ lines=$(grep -vc "^#" "$TMP/path.txt" 2>/dev/null || echo 0)
 [ "$lines" = 1 ] || { echo "play_xvfb: FAIL: --camera-save wrote $lines keyframes, not 1"; cat "$TMP/path.txt"; exit 1; }
 grep -q "^shelf-read 2" "$LOG.shelf" && [ "$(grep -c "^shelf 2" "$LOG.shelf")" = 2 ] ||
     { echo "play_xvfb: FAIL: shelf"; cat "$LOG.shelf"; exit 1; }
+if [ -n "$XDND" ]; then
+    grep -q "^dropped" "$LOG.shelf" && [ "$(grep -c "^open " "$LOG.shelf")" = 2 ] ||
+        { echo "play_xvfb: FAIL: the dropped demo did not play"; cat "$LOG.shelf"; exit 1; }
+    echo "play_xvfb: ok: a demo dropped on the window (XDND) played"
+fi
 echo "play_xvfb: ok: F12 and p wrote 320x240 PNGs, K saved 1 keyframe, the shelf read 2 demos, played one and came back"
 [ -s "$SHOT" ] || { echo "play_xvfb: no screenshot"; exit 1; }
 echo "play_xvfb: screenshot $SHOT"

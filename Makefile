@@ -99,10 +99,10 @@ test:
 	@$(MAKE) --no-print-directory test-rel
 	@$(MAKE) --no-print-directory test-san
 
-test-rel: demoplay $(BUILTIN) $(REL_TESTS)
+test-rel: demoplay $(BUILTIN) $(REL_TESTS) build/xdnd_drop
 	@sh tools/run_tests.sh rel ./demoplay $(REL_TESTS)
 
-test-san: build/san/demoplay $(BUILTIN) $(SAN_TESTS)
+test-san: build/san/demoplay $(BUILTIN) $(SAN_TESTS) build/xdnd_drop
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  sh tools/run_tests.sh san ./build/san/demoplay $(SAN_TESTS)
 
@@ -146,6 +146,12 @@ pentium-test: build/pentium/demoplay $(BUILTIN) $(P_TESTS)
 run: deps
 	@$(MAKE) --no-print-directory demoplay $(BUILTIN)
 	@sh tools/run.sh
+
+# tests/play_xvfb.sh drops a file on the window with it (XDND: xdotool cannot drag files)
+build/xdnd_drop: tools/xdnd_drop.c
+	@mkdir -p build
+	@echo "CC      $@"
+	@$(CC) -std=c11 -D_DEFAULT_SOURCE -O1 -Wall -Wextra -o $@ $< -lX11
 
 build/rel/bench_decode: tools/bench_decode.c $(REL_OBJ)
 	@echo "BENCH   $@"

@@ -3,7 +3,8 @@
 #
 # With `test`, also the programs the end-to-end tests drive: Xvfb, xdotool and
 # ImageMagick (play in a virtual window), ffmpeg (the Y4M stream decodes), python3
-# (the shared fidelity tool that compares shots with the games' own frames).
+# (the shared fidelity tool that compares shots with the games' own frames), libx11-dev
+# (tools/xdnd_drop.c drops a file on the window: xdotool cannot drag files).
 #
 # With `pentium`, only what `make pentium` needs (the 32-bit headless build: no SDL,
 # OpenAL or libpng): gcc-multilib (gcc -m32 and the 32-bit C library), the i386
@@ -13,7 +14,7 @@
 # libcmocka-dev:i386: they pull libc6-dev:i386, whose linux-libc-dev:i386 must be the
 # very version of the installed 64-bit one, which the i386 archive often is not.
 PKGS="build-essential pkg-config clang libsdl2-dev libopenal-dev libstb-dev libcmocka-dev zlib1g-dev libpng-dev"
-[ "${1:-}" = test ] && PKGS="$PKGS xvfb xauth xdotool imagemagick ffmpeg python3"
+[ "${1:-}" = test ] && PKGS="$PKGS xvfb xauth xdotool imagemagick ffmpeg python3 libx11-dev"
 I386=""
 if [ "${1:-}" = pentium ]; then
     PKGS="build-essential gcc-multilib libstb-dev libcmocka-dev zlib1g-dev valgrind libcmocka0:i386 zlib1g:i386"

@@ -10,7 +10,7 @@ B=build/builtin
 td() {   # td LABEL SIZE ARGS...: one timedemo line with its peak memory
     label=$1; size=$2; shift 2
     out=$(./demoplay timedemo --size "$size" "$@" 2>/dev/null) || { echo "timedemo $label $size: FAILED"; return; }
-    printf 'timedemo %-22s %-9s %s, %s\n' "$label" "$size" "$(echo "$out" | head -1 | tr -s ' ')" \
+    printf 'timedemo %-28s %-9s %s, %s\n' "$label" "$size" "$(echo "$out" | head -1 | tr -s ' ')" \
         "$(echo "$out" | sed -n 's/^peak memory: /peak /p')"
 }
 
@@ -58,6 +58,14 @@ if [ -d "$DATA" ]; then
         td valve_c1a0 $s --basedir "$DATA/goldsrc" "$DATA/goldsrc/demos/valve_c1a0.dem"
         td cstrike_crossfire $s --basedir "$DATA/goldsrc" "$DATA/goldsrc/demos/cstrike_crossfire.dem"
     done
+    # Forsaken: the sample (tests/data, 106 frames: a short run, noisy) on the shared level data
+    for s in 320x200 1920x1080; do
+        td forsaken_sample $s --basedir "$DATA/forsaken" tests/data/forsaken_sample.dmo
+    done
+    # both cores (issue 17: two threads >= 1.8x one at 1920x1080); compare with the one-thread rows above
+    td "qfm_e1m3 --threads 2" 1920x1080 $Q --threads 2 "$DATA/quake/demos/qfm_e1m3.dem"
+    td "q2demo1_p31 --threads 2" 1920x1080 --basedir "$DATA/quake2" --threads 2 "$DATA/quake2/demos/q2demo1_p31.dm2"
+    td "valve_c1a0 --threads 2" 1920x1080 --basedir "$DATA/goldsrc" --threads 2 "$DATA/goldsrc/demos/valve_c1a0.dem"
 else
     echo "bench: SKIPPED the real demos: no test data at $DATA"
 fi

@@ -98,6 +98,7 @@ test:
 	@sh tools/deps.sh test
 	@$(MAKE) --no-print-directory test-rel
 	@$(MAKE) --no-print-directory test-san
+	@$(MAKE) --no-print-directory pentium
 
 test-rel: demoplay $(BUILTIN) $(REL_TESTS) build/xdnd_drop
 	@sh tools/run_tests.sh rel ./demoplay $(REL_TESTS)

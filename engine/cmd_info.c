@@ -6,6 +6,7 @@
 #include "demo.h"
 #include "json.h"
 #include "log.h"
+#include "../render/render.h"
 
 #define INFO_MAX_PLAYERS 256
 
@@ -121,7 +122,23 @@ static void print_human(const demo_t *d, const demo_info_t *in, const seen_playe
         printf("  ERROR      %s\n", d->errmsg);
 }
 
-static void print_json(const demo_t *d, const demo_info_t *in, const seen_players_t *seen)
+// The first level's see-through tables (GoldSrc's render modes: built from the level's palette
+// once per level, cached): how long building them took, or -1 when the level has none or its
+// map is not there. The level is loaded as playback loads it, into a renderer of its own.
+static double level_tables_ms(const demo_t *d, const cli_t *cli)
+{
+    if (d->world->game != GAME_GOLDSRC || !d->world->map[0])
+        return -1;
+    vfs_t *fs = demo_mount(d, cli);
+    renderer_t *r = fs ? r_create(64, 48) : NULL;
+    char err[256];
+    double ms = r && r_load_level(r, fs, d->world, err, sizeof err) == 0 ? r_level_tables_ms(r) : -1;
+    r_destroy(r);
+    vfs_free(fs);
+    return ms;
+}
+
+static void print_json(const demo_t *d, const demo_info_t *in, const seen_players_t *seen, double tables_ms)
 {
     printf("{\"file\":");
     json_string(stdout, d->name);
@@ -160,7 +177,12 @@ static void print_json(const demo_t *d, const demo_info_t *in, const seen_player
     printf("},\"errors\":[");
     if (d->failed)
         json_string(stdout, d->errmsg);
-    printf("],\"warnings\":[");
+    printf("],\"level_tables_ms\":");
+    if (tables_ms >= 0)
+        json_number(stdout, tables_ms);
+    else
+        printf("null");
+    printf(",\"warnings\":[");
     if (in->warning[0]) {
         char msg[320];
         snprintf(msg, sizeof msg, "offset %lld: %s", in->warning_offset, in->warning);
@@ -175,6 +197,7 @@ int cmd_info(const cli_t *cli)
     static seen_players_t seen;
     for (int i = 0; i < cli->nfiles; i++) {
         demo_t d;
+        double tables_ms = -1;
         memset(&seen, 0, sizeof(seen));
         if (demo_open(&d, cli, cli->files[i], NULL, 0) < 0 && !d.failed) {
             log_error("%s", d.errmsg);
@@ -187,6 +210,8 @@ int cmd_info(const cli_t *cli)
             while (demo_read_frame(&d) > 0) {
                 note_players(&seen, d.world);
                 if (d.world->level_seq != level_seq) {   // a level began: a mod's demo played from id1?
+                    if (!level_seq && cli->json)
+                        tables_ms = level_tables_ms(&d, cli);
                     level_seq = d.world->level_seq;
                     demo_check_mod(&d, cli);
                 }
@@ -195,7 +220,7 @@ int cmd_info(const cli_t *cli)
         demo_info_t none = { .format = "unknown" };
         const demo_info_t *in = (d.dec && d.state) ? d.dec->info(d.state) : &none;
         if (cli->json)
-            print_json(&d, in, &seen);
+            print_json(&d, in, &seen, tables_ms);
         else
             print_human(&d, in, &seen);
         if (d.failed) {

@@ -79,6 +79,17 @@ static void test_info_real_demos(void **state)
         snprintf(want, sizeof(want), "\"events\":%s", e->events);
         if (!strstr(out, want))
             fail_msg("%s: expected %s in %s", e->file, want, out);
+        // no --basedir: no map to build the level's see-through tables from
+        if (!strstr(out, "\"level_tables_ms\":null"))
+            fail_msg("%s: expected level_tables_ms null without the map: %s", e->file, out);
+        free(out);
+        // with the game data: the time the first level's tables took (built once a level)
+        snprintf(cmd, sizeof(cmd), "%s info --json --basedir '%s' '%s'", tu_bin(), tu_data("goldsrc"), tu_data(e->file));
+        out = tu_run(cmd, &status);
+        assert_non_null(out);
+        assert_int_equal(tu_json_num(out, "level_tables_ms", &d), 0);
+        if (!(d > 0 && d < 5000))
+            fail_msg("%s: level_tables_ms %g, expected a time in ms: %s", e->file, d, out);
         free(out);
     }
 }

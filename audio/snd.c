@@ -52,6 +52,7 @@ typedef struct {
     vec3_t origin;
     uint8_t has_origin;
     uint8_t local;
+    float offset;       // seconds into the sample to start at (a sentence's word: its start %)
     double due;         // world time
 } play_t;
 
@@ -102,6 +103,10 @@ struct snd_s {
     int have_amb_time;
     int amb_join;       // the levels were just set where they settle: again if the listener moves first
     vec3_t listener;    // Quake coordinates
+    // GoldSrc's sentences.txt, read from `fs` on the first sentence (sentences_fs: the fs it was read from)
+    snd_sentences_t sentences;
+    const vfs_t *sentences_fs;
+    int sentences_missing;   // warned: no sentences.txt there
     int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
     char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
     snd_cache_t cache;
@@ -328,6 +333,7 @@ void snd_destroy(snd_t *s)
     }
     snd_cache_clear(&s->cache);
     snd_ambient_free(&s->amb);
+    snd_sentences_free(&s->sentences);
     alcMakeContextCurrent(NULL);
     alcDestroyContext(s->ctx);
     alcCloseDevice(s->dev);
@@ -632,6 +638,11 @@ static void start_play(snd_t *s, const world_t *w, const play_t *p)
     // A sound with a cue point loops until something replaces or stops it (Quake's
     // door and platform movement sounds work this way).
     start_voice(s, v, p->sfx, origin, relative, p->volume, p->attenuation, p->pitch, p->sfx->loop_start >= 0);
+    if (p->offset > 0.0f) {
+        alSourceStop(v->src);   // an offset is taken when the source starts
+        alSourcef(v->src, AL_SEC_OFFSET, p->offset);
+        alSourcePlay(v->src);
+    }
 }
 
 static void play(snd_t *s, const world_t *w, const play_t *p, float delay)
@@ -649,8 +660,64 @@ static void play(snd_t *s, const world_t *w, const play_t *p, float delay)
 
 static const snd_sfx_t *sexed_sound(snd_t *s, const world_t *w, int entity, const char *name);
 
+// A GoldSrc sentence: its words one after another on the event's channel, each from
+// its start % (the next word, on the same channel, cuts it at its end %), at the
+// event's pitch moved by the word's, and its volume scaled by the word's
+// (audio/snd_sentence.c has the file's rules). Time compression is not applied.
+static void play_sentence(snd_t *s, const world_t *w, const world_sound_event_t *ev)
+{
+    if (!s->fs)
+        return;
+    if (s->sentences_fs != s->fs) {
+        s->sentences_fs = s->fs;
+        s->sentences_missing = 0;
+        size_t size = 0;
+        char *text = (char *)vfs_load(s->fs, "sound/sentences.txt", &size);
+        snd_sentences_free(&s->sentences);
+        if (!text || snd_sentences_load(&s->sentences, text, size) < 0) {
+            log_warn("sound: %s: the demo speaks sentences; they are silent",
+                     text ? "sound/sentences.txt: out of memory" : "no sound/sentences.txt");
+            s->sentences_missing = 1;
+        }
+        free(text);
+    }
+    const snd_word_t *wd;
+    int n = snd_sentence_words(&s->sentences, ev->sentence - 1, &wd);
+    if (n < 0) {
+        if (!s->sentences_missing)
+            log_warn("sound: sentence %d is not in sound/sentences.txt (%d sentences)", ev->sentence - 1,
+                     s->sentences.count);
+        return;
+    }
+    float delay = ev->time_offset;
+    for (int k = 0; k < n; k++) {
+        char path[80];
+        snprintf(path, sizeof(path), "sound/%s", wd[k].file);
+        const snd_sfx_t *sfx = snd_cache_get_path(&s->cache, s->fs, wd[k].file, path);
+        if (!sfx || !sfx->buffer || sfx->frames <= 0 || sfx->rate <= 0)
+            continue;
+        float pitch = ev->pitch > 0.0f ? ev->pitch : 1.0f;
+        if (wd[k].pitch >= 0)
+            pitch += (float)(wd[k].pitch - 100) * 0.01f;
+        if (pitch < 0.05f)
+            pitch = 0.05f;
+        float len = (float)sfx->frames / (float)sfx->rate;
+        int start = wd[k].start < 100 ? wd[k].start : 0, end = wd[k].end > start && wd[k].end <= 100 ? wd[k].end : 100;
+        play_t p = { .sfx = sfx, .entity = ev->entity, .channel = ev->channel,
+                     .volume = ev->volume * (float)wd[k].volume * 0.01f, .attenuation = ev->attenuation,
+                     .pitch = pitch, .has_origin = ev->has_origin, .offset = len * (float)start * 0.01f };
+        memcpy(p.origin, ev->origin, sizeof(p.origin));
+        play(s, w, &p, delay);
+        delay += len * (float)(end - start) * 0.01f / pitch;
+    }
+}
+
 static void play_event(snd_t *s, const world_t *w, const world_sound_event_t *ev)
 {
+    if (ev->sentence) {
+        play_sentence(s, w, ev);
+        return;
+    }
     const snd_sfx_t *sfx;
     if (ev->name) {   // a sound the game's client plays by name
         if (!s->fs || ev->name - 1 >= WORLD_TEXT_ARENA)

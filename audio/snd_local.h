@@ -87,4 +87,29 @@ void snd_ambient_free(snd_ambient_t *a);
 // The ambient levels of the leaf holding point p, or NULL.
 const uint8_t *snd_ambient_levels(const snd_ambient_t *a, const float *p);
 
+// ---- GoldSrc sentences (snd_sentence.c) ----------------------------------------
+
+#define SND_SENTENCE_MAX 4096    // sentences read from one sentences.txt
+#define SND_SENTENCE_WORDS 32    // words of one sentence
+
+typedef struct {
+    char file[64];               // under sound/: "hgrunt/squad.wav"
+    int16_t pitch;               // percent; -1: the sound's own
+    int16_t volume, start, end;  // percent (start and end of the sample)
+    int16_t time_compress;       // percent (read, not applied)
+} snd_word_t;
+
+typedef struct {
+    int count;                   // sentences
+    int32_t *first;              // count + 1: sentence i's words are words[first[i] .. first[i + 1])
+    snd_word_t *words;
+    int nwords;
+} snd_sentences_t;
+
+// Read a sentences.txt; 0, or -1 out of memory (the table keeps what was read).
+int snd_sentences_load(snd_sentences_t *t, const char *text, size_t size);
+// Sentence `index`'s words: how many (0 for a sentence without words), -1 when there is no such sentence.
+int snd_sentence_words(const snd_sentences_t *t, int index, const snd_word_t **words);
+void snd_sentences_free(snd_sentences_t *t);
+
 #endif

@@ -208,6 +208,7 @@ typedef struct {
     uint8_t has_origin;
     uint32_t name;          // 0: play sounds[sound]; else 1 + offset in text_arena of a sound name the
                             // game's client plays by name (GoldSrc's EV_PlaySound)
+    uint16_t sentence;      // GoldSrc: 1 + a sentence number of sound/sentences.txt (SND_SENTENCE); 0: none
 } world_sound_event_t;
 
 typedef struct {

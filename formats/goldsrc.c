@@ -797,6 +797,7 @@ static int sound_msg(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         se->channel = channel;
         // sentences are numbered in sentences.txt, not in the precache list
         se->sound = (flags & SND_SENTENCE) ? 0 : index;
+        se->sentence = (flags & SND_SENTENCE) && index >= 0 && index < 65535 ? (uint16_t)(index + 1) : 0;
         se->volume = vol;
         se->attenuation = attn;
         se->pitch = (float)pitch / 100.0f;

@@ -799,6 +799,108 @@ static void test_loopback_entity_loops(void **state)
     scene_close(&sc);
 }
 
+// Rising zero crossings of the left channel.
+static int crossings(const int16_t *pcm, int frames)
+{
+    int n = 0;
+    for (int i = 1; i < frames; i++)
+        n += pcm[2 * (i - 1)] < 0 && pcm[2 * i] >= 0;
+    return n;
+}
+
+// GoldSrc sentences (svc_sound with SND_SENTENCE): sound/sentences.txt's words one
+// after another on the event's channel, each cut at its end %, from its start %, at its
+// volume; ',' inside the text is the folder's _comma word; an unknown sentence warns.
+static void test_sentences(void **state)
+{
+    (void)state;
+    scene_t sc;
+    scene_open(&sc);
+    sc.w->game = GAME_GOLDSRC;
+    static const char txt[] = "// comments start with a slash\r\n"
+                              "  SC_FIRST vox/short\n"
+                              "SC_HELLO t/(v100) tone(e50) short, tone(s50 v50).\n";
+    buf_t *o = malloc(sizeof(*o));
+    memcpy(o->b, txt, sizeof(txt) - 1);
+    o->n = sizeof(txt) - 1;
+    write_file(sc.dir, "sound/sentences.txt", o);
+    make_wav(o, 22050, 1, 16, 2205, 660, 0.5, -1, -1);
+    write_file(sc.dir, "sound/vox/short.wav", o);
+    make_wav(o, 22050, 1, 16, 2205, 0, 0.0, -1, -1);   // 0.1 s of silence
+    write_file(sc.dir, "sound/t/_comma.wav", o);
+    free(o);
+    // the table: two sentences, the second with five words
+    snd_sentences_t t = { 0 };
+    assert_int_equal(snd_sentences_load(&t, txt, sizeof(txt) - 1), 0);
+    assert_int_equal(t.count, 2);
+    const snd_word_t *wd;
+    assert_int_equal(snd_sentence_words(&t, 0, &wd), 1);
+    assert_string_equal(wd[0].file, "vox/short.wav");
+    assert_int_equal(snd_sentence_words(&t, 1, &wd), 4);
+    assert_string_equal(wd[0].file, "t/tone.wav");
+    assert_int_equal(wd[0].end, 50);
+    assert_string_equal(wd[1].file, "t/short.wav");
+    assert_string_equal(wd[2].file, "t/_comma.wav");   // the final '.' is no word
+    assert_string_equal(wd[3].file, "t/tone.wav");
+    assert_int_equal(wd[3].start, 50);
+    assert_int_equal(wd[3].volume, 50);
+    assert_int_equal(snd_sentence_words(&t, 2, &wd), -1);
+    snd_sentences_free(&t);
+
+    snd_t *s = open_snd(&sc, 1.0f);
+    enum { STEP = RATE / 20 };   // 0.05 s
+    static int16_t pcm[STEP * 2];
+    int cross[40], peak[40];
+    for (int k = 0; k < 40; k++) {   // 1.0 .. 3.0 s
+        world_begin_frame(sc.w, 1.0 + 0.05 * k);
+        if (k == 0) {
+            add_sound(sc.w, 1, 2, 0, 0, 0, 0, 1.0f, 0.0f);
+            sc.w->events[sc.w->num_events - 1].u.sound.sentence = 2;   // SC_HELLO
+        }
+        snd_frame(s, sc.w);
+        snd_render(s, pcm, STEP);
+        cross[k] = crossings(pcm, STEP);
+        peak[k] = measure(pcm, STEP).peak;
+    }
+    // tone (440 Hz, 22 rising crossings a window) to its half, 1.0 .. 1.5 s
+    for (int k = 1; k < 10; k++)
+        if (cross[k] < 20 || cross[k] > 24)
+            fail_msg("window %d: %d crossings, expected 440 Hz's 22", k, cross[k]);
+    // then short (660 Hz: 33) for 0.1 s, the comma's silence for 0.1 s
+    for (int k = 10; k < 12; k++)
+        if (cross[k] < 31 || cross[k] > 35)
+            fail_msg("window %d: %d crossings, expected 660 Hz's 33", k, cross[k]);
+    for (int k = 12; k < 14; k++)
+        if (peak[k] != 0)
+            fail_msg("window %d: peak %d in the comma's silence", k, peak[k]);
+    // the tone's second half at half volume for 0.5 s, then nothing
+    for (int k = 15; k < 23; k++) {
+        if (cross[k] < 20 || cross[k] > 24)
+            fail_msg("window %d: %d crossings, expected 440 Hz's 22", k, cross[k]);
+        if (abs(2 * peak[k] - peak[5]) > peak[5] / 10)
+            fail_msg("window %d: peak %d, expected half of %d", k, peak[k], peak[5]);
+    }
+    for (int k = 25; k < 40; k++)
+        assert_int_equal(peak[k], 0);
+    // sentence 0 plays from vox/
+    world_begin_frame(sc.w, 4.0);
+    add_sound(sc.w, 1, 2, 0, 0, 0, 0, 1.0f, 0.0f);
+    sc.w->events[sc.w->num_events - 1].u.sound.sentence = 1;
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 1);
+    snd_render(s, pcm, STEP);
+    assert_true(crossings(pcm, STEP) >= 31);
+    snd_stop_all(s);
+    // a number past the file's: nothing plays
+    world_begin_frame(sc.w, 5.0);
+    add_sound(sc.w, 1, 2, 0, 0, 0, 0, 1.0f, 0.0f);
+    sc.w->events[sc.w->num_events - 1].u.sound.sentence = 9;
+    snd_frame(s, sc.w);
+    assert_int_equal(snd_active_voices(s), 0);
+    snd_destroy(s);
+    scene_close(&sc);
+}
+
 // Sounds the clients make themselves: Quake's explosion and chat beep.
 static void test_client_sounds_quake(void **state)
 {
@@ -1148,6 +1250,7 @@ int main(void)
         cmocka_unit_test(test_loopback_channels),
         cmocka_unit_test(test_loopback_stop_all_and_statics),
         cmocka_unit_test(test_loopback_entity_loops),
+        cmocka_unit_test(test_sentences),
         cmocka_unit_test(test_client_sounds_quake),
         cmocka_unit_test(test_client_sounds_quake2),
         cmocka_unit_test(test_loops_level_clock),

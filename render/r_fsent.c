@@ -21,6 +21,7 @@
 #include "../assets/pal.h"
 #include "../engine/log.h"
 #include "../engine/world_fs.h"
+#include "r_fsbgo.h"
 #include "r_fstri.h"
 #include "r_fsworld.h"
 
@@ -45,6 +46,7 @@
 #define FSE_PICKUP_TURN 90.0          // degrees a second (ours: the game's rate is not used)
 #define FSE_SHOT_LIGHT 384.0f         // PrimaryWeaponAttribs[] lightsize: 1536 x GLOBAL_SCALE
 #define FSE_MAX_LIGHTS 32
+#define FSE_MAX_BGO_PARTS 512        // background object models drawn a frame
 #define FSE_LIGHT_ROWS 24.0f          // colormap rows a light adds at its centre
 
 typedef struct {
@@ -55,7 +57,7 @@ typedef struct {
 } fse_tex_t;
 
 typedef struct {
-    char file[32];
+    char file[COB_NAME_LEN];
     int state;           // 0 not tried, 1 loaded, -1 missing
     mx_t *mx;
     int tex[MX_MAX_TEXTURES];   // into fe->tex, -1 none
@@ -102,6 +104,10 @@ struct r_fsent_s {
     uint8_t *blast_px, *blast_key;
     int blast_w, blast_h, blast_state;
     int hot_color;           // the palette's brightest colour (glints)
+    // the level's background objects (r_fsbgo.c), loaded when the world first names the level
+    r_fsbgo_t *bgo;
+    int bgo_tried;
+    r_fsbgo_part_t bgo_parts[FSE_MAX_BGO_PARTS];
 };
 
 // ---- the game's tables -----------------------------------------------------------
@@ -189,6 +195,18 @@ static void free_assets(r_fsent_t *fe)
     memset(fe->models, 0, sizeof fe->models);
     memset(fe->tex, 0, sizeof fe->tex);
     fe->num_models = fe->num_tex = 0;
+    r_fsbgo_free(fe->bgo);
+    fe->bgo = NULL;
+    fe->bgo_tried = 0;
+}
+
+// The level's background objects, the first time the world names the level.
+static void load_bgo(r_fsent_t *fe, const world_t *w)
+{
+    if (fe->bgo_tried || !w->level_name[0])
+        return;
+    fe->bgo_tried = 1;
+    fe->bgo = r_fsbgo_load(&fe->files, w->level_name);
 }
 
 void r_fsent_destroy(r_fsent_t *fe)
@@ -512,6 +530,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     if (w->time < fe->last_time - 1e-9)
         r_fsent_clear(fe);   // time went back: a seek
     fe->last_time = w->time;
+    load_bgo(fe, w);
     track_ships(fe, w);
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
@@ -843,6 +862,15 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         nl++;
     }
     light_walls(v, lights, nl);
+    // background objects (doors ...): their models where the game's rules put them at t
+    load_bgo(fe, w);
+    int nparts = r_fsbgo_parts(fe->bgo, w, t, fe->bgo_parts, FSE_MAX_BGO_PARTS);
+    for (int i = 0; i < nparts; i++) {
+        const r_fsbgo_part_t *p = &fe->bgo_parts[i];
+        const fse_model_t *md = model(fe, p->model);
+        if (md)
+            drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL);
+    }
     // ships: every one but the pilot whose eyes these are (a camera elsewhere: the followed
     // pilot's, none in chase or free, r_camera.c)
     for (int p = 0; p < FSW_SHIPS; p++) {

@@ -39,6 +39,7 @@ enum { FSW_FX_ARG_WEAPON = 0, FSW_FX_ARG_POWER = 1, FSW_FX_ARG_ID = 2, FSW_FX_AR
 enum {
     FSW_SHIP_ENABLE = 1u << 10, FSW_SHIP_PRIMFIRE = 1u << 15, FSW_SHIP_STEALTH = 1u << 16,
     FSW_SHIP_INVUL = 1u << 20, FSW_SHIP_LIGHT = 1u << 30,
+    FSW_SHIP_MULTIPLES = 0xfu,   // bits 0-3: the orbit pulsars (NumMultiples) circling the ship
     FSW_SHIP_MODE_SHIFT = 6      // 2 bits: 0 normal, 1 dying, 2 limbo (blown up)
 };
 

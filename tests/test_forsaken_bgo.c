@@ -224,6 +224,11 @@ static void test_bgo_list(void **state)
     bgo_entry(&b, "wall.cob", BGO_MULTISTEP, 7, pos, dir, up);
     p16(&b, 1), p16(&b, 2), p16(&b, 3), p16(&b, 1), p16(&b, 2), p16(&b, 4), pf(&b, 50);
     bgo_entry(&b, "statue.cob", BGO_STATIC, 8, pos, dir, up);
+    const char *env = getenv("FS_WRITE_SAMPLE");
+    if (env && !strcmp(env, "1")) {   // the seed of `FUZZ_ONLY=bgo make fuzz`
+        mkdir("tests/corpus/bgo", 0755);
+        assert_int_equal(tu_write("tests/corpus/bgo/four.bgo", b.b, b.n), 0);
+    }
     bgo_list_t l;
     char err[256] = "";
     if (bgo_load(b.b, b.n, "t.bgo", &l, err, sizeof err) < 0)

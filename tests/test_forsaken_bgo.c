@@ -507,8 +507,8 @@ static void test_door_scene(void **state)
     door_t s;
     door_setup(&s);
     char demo[512], nodoor[512], closed[512], open[512], again[512], bare[512];
-    snprintf(demo, sizeof demo, "%s/fs_door.dmo", out_dir());
-    snprintf(nodoor, sizeof nodoor, "%s/fs_door_nomsg.dmo", out_dir());
+    snprintf(demo, sizeof demo, "%s/fs_door_%d.dmo", out_dir(), (int)getpid());
+    snprintf(nodoor, sizeof nodoor, "%s/fs_door_nomsg_%d.dmo", out_dir(), (int)getpid());
     door_demo(&s, 1, demo);
     door_demo(&s, 0, nodoor);
     snprintf(closed, sizeof closed, "%s/fs_door_closed.png", out_dir());
@@ -541,6 +541,11 @@ static void test_door_scene(void **state)
     assert_true(differ_in(closed, open, open_box, NULL) > 100);
     // closed again: the same picture as before the message
     assert_int_equal(differ_in(closed, again, (int[4]){ 0, 0, 320, 200 }, NULL), 0);
+    // without the message the door stays shut: at 3.0 s the picture is the closed one
+    char still[512];
+    snprintf(still, sizeof still, "%s/fs_door_nomsg.png", out_dir());
+    door_shot(&s, nodoor, "bgtest", 3.0, still);
+    assert_int_equal(differ_in(closed, still, (int[4]){ 0, 0, 320, 200 }, NULL), 0);
     tu_golden("door closed", closed, "tests/golden/fs_door_closed.png", 0.002);
     tu_golden("door open", open, "tests/golden/fs_door_open.png", 0.002);
 
@@ -595,6 +600,10 @@ static void test_door_scene(void **state)
     demo_close(&d);
     r_destroy(r);
     door_cleanup(&s);
+    if (!getenv("FS_BGO_SHOTS")) {   // asked for the pictures: keep the demos too
+        remove(demo);
+        remove(nodoor);
+    }
 }
 
 int main(void)

@@ -572,8 +572,20 @@ static uint8_t *load_texture_file(const asset_files_t *files, const char *dir, c
     return d;
 }
 
-// The palette: the textures' colours by median cut (as a GoldSrc level's), with
-// a grey ramp kept so the darkened colormap rows have something to fall on.
+// The game's text and panel colours (Data/Pictures FONT.BMP, FONT512.BMP, PANEL.BMP: the
+// colour blocks of Text.c's Colourtrans in both fonts' brightest shades, the large font's
+// mid greens, the panel bars' reds and yellows). A level palette made from grey textures
+// has no green, so the messages would come out grey-teal: these are kept in every level's
+// palette (docs/forsaken.md, "Colours").
+static const uint8_t hud_colours[MXV_HUD_COLOURS][3] = {
+    { 255, 255, 255 }, { 255, 28, 28 }, { 0, 255, 0 },   { 0, 197, 0 },   { 56, 56, 255 },  { 255, 255, 0 },
+    { 0, 255, 255 },   { 255, 128, 255 }, { 148, 244, 148 }, { 79, 79, 79 }, { 205, 0, 0 },   { 0, 178, 0 },
+    { 0, 205, 0 },     { 205, 205, 0 },   { 0, 205, 205 },   { 205, 0, 200 }, { 102, 102, 102 }, { 108, 205, 108 },
+    { 0, 0, 205 },     { 0, 130, 0 },     { 0, 83, 0 },      { 255, 0, 0 },   { 192, 60, 0 },   { 116, 116, 0 },
+};
+
+// The palette: the textures' colours by median cut (as a GoldSrc level's), the game's HUD
+// colours, and a grey ramp kept so the darkened colormap rows have something to fall on.
 static void choose_palette(mxv_t *m, const bmp_src_t *src, uint32_t *hist)
 {
     for (int i = 0; i < m->num_textures; i++) {
@@ -589,7 +601,10 @@ static void choose_palette(mxv_t *m, const bmp_src_t *src, uint32_t *hist)
                 hist[(s->pal[c * 3] >> 3) << 10 | (s->pal[c * 3 + 1] >> 3) << 5 | s->pal[c * 3 + 2] >> 3] += counts[c];
     }
     memset(m->palette, 0, sizeof m->palette);
-    int n = pal_median_cut(hist, 240, m->palette);
+    int n = pal_median_cut(hist, 240 - MXV_HUD_COLOURS, m->palette);
+    for (int i = 0; i < MXV_HUD_COLOURS; i++, n++)
+        memcpy(m->palette + n * 3, hud_colours[i], 3);
+    n = 240;   // the ramp is always the last 16
     for (int g = 0; n < 256; g++, n++)
         m->palette[n * 3] = m->palette[n * 3 + 1] = m->palette[n * 3 + 2] = (uint8_t)(g * 255 / 15 > 255 ? 255 : g * 255 / 15);
 }

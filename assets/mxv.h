@@ -18,6 +18,8 @@
 #ifndef MXV_H
 #define MXV_H
 
+#define MXV_HUD_COLOURS 24        // the game's text and panel colours every level palette keeps
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -111,7 +113,8 @@ typedef struct {
     size_t portal_end;          // file offset after the visibility trees
     char portal_warning[200];   // why the portal section was not used ("" when it was, or is absent)
     // set by mxv_load_textures
-    uint8_t palette[768];       // the level's palette (median cut of the textures)
+    uint8_t palette[768];       // the level's palette: median cut of the textures (up to 216), the HUD's
+                                // colours (MXV_HUD_COLOURS, from 240 - MXV_HUD_COLOURS at most), a grey ramp (240..255)
     uint8_t *texels;
     size_t texels_size;
     int textures_missing;

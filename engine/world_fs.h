@@ -6,11 +6,22 @@
 #define WORLD_FS_H
 
 // Model indices: the demo has no precache lists; the renderer picks the real model from the skin.
-enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3 };
+enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_BGO = 4 };
 
 // Entities: ship of player p is p + 1 (p 0..32); pickups are FSW_PICKUP_ENT0 + slot.
 #define FSW_SHIPS 33
 #define FSW_PICKUP_ENT0 64
+
+// Background objects (doors ..., the level's .BGO list): object i is entity FSW_BGO_ENT0 + i once a
+// MSG_BGOUPDATE named it (before that it is in the state the level starts it in). Its fields:
+// modelindex FSW_MODEL_BGO, frame = the state the message set (doors: FSW_DOOR_*), framerate = the
+// object's animation time the message set (60ths of a second of its .COB animation), animtime =
+// the world time of that message. The drawer moves it on from there by the game's rules, so the
+// picture at any time follows from the world alone (a seek shows what playing shows).
+#define FSW_BGO_ENT0 2048
+#define FSW_MAX_BGO 256            // MAXBGOBJECTS
+enum { FSW_DOOR_CLOSED, FSW_DOOR_OPENING, FSW_DOOR_OPEN, FSW_DOOR_CLOSING, FSW_DOOR_REVERSEOPENING,
+       FSW_DOOR_REVERSECLOSING };
 
 // world_fx_event_t.raw_type: the message code that made the effect.
 enum {
@@ -28,6 +39,7 @@ enum { FSW_FX_ARG_WEAPON = 0, FSW_FX_ARG_POWER = 1, FSW_FX_ARG_ID = 2, FSW_FX_AR
 enum {
     FSW_SHIP_ENABLE = 1u << 10, FSW_SHIP_PRIMFIRE = 1u << 15, FSW_SHIP_STEALTH = 1u << 16,
     FSW_SHIP_INVUL = 1u << 20, FSW_SHIP_LIGHT = 1u << 30,
+    FSW_SHIP_MULTIPLES = 0xfu,   // bits 0-3: the orbit pulsars (NumMultiples) circling the ship
     FSW_SHIP_MODE_SHIFT = 6      // 2 bits: 0 normal, 1 dying, 2 limbo (blown up)
 };
 

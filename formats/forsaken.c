@@ -44,6 +44,7 @@ typedef struct {
     int32_t dropped_pickups;
     int32_t pickup_hi;                 // 1 + the highest slot in use: the loops stop there
     fs_pickup_slot_t pickups[FS_MAX_PICKUPS];
+    uint8_t bgo_live[FSW_MAX_BGO];     // background objects a MSG_BGOUPDATE named
 } fs_state_t;
 
 static float finite_or_zero(float v) { return isfinite(v) ? v : 0.0f; }
@@ -378,6 +379,12 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         d_int(d, "deaths", h->deaths);
         break;
     }
+    case FS_MSG_BGOUPDATE:
+        d_int(d, "player", ev->u.bgo.player);
+        d_int(d, "object", ev->u.bgo.object);
+        d_int(d, "state", ev->u.bgo.state);
+        d_num(d, "anim_time", ev->u.bgo.time);
+        break;
     case FS_MSG_SHIELDHULL:
         d_int(d, "player", ev->u.shieldhull.player);
         d_int(d, "shield", ev->u.shieldhull.shield);
@@ -731,6 +738,31 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
             fx_event(w, FX_EXPLOSION, ev->type, (int)ship + 1, w->entities[ship + 1].cur.origin, NULL, 0, 0);
         break;
     }
+    case FS_MSG_BGOUPDATE: {
+        const fs_bgoupdate_t *b = &ev->u.bgo;
+        if (b->object >= FSW_MAX_BGO || !isfinite(b->time)) {
+            if (!st->info.warning[0]) {
+                st->info.warning_offset = (long long)ev->offset + FS_EVENT_HEADER + (b->object >= FSW_MAX_BGO ? 2 : 8);
+                if (b->object >= FSW_MAX_BGO)
+                    snprintf(st->info.warning, sizeof st->info.warning,
+                             "expected a background object 0..%d, got %u (MSG_BGOUPDATE skipped)", FSW_MAX_BGO - 1,
+                             (unsigned)b->object);
+                else
+                    snprintf(st->info.warning, sizeof st->info.warning,
+                             "expected a finite animation time (MSG_BGOUPDATE skipped)");
+            }
+            break;
+        }
+        entity_state_t e;
+        entity_state_clear(&e);
+        e.modelindex = FSW_MODEL_BGO;
+        e.frame = b->state;
+        e.framerate = b->time;
+        e.animtime = (float)st->time;
+        st->bgo_live[b->object] = 1;
+        world_entity_update(w, FSW_BGO_ENT0 + b->object, &e);
+        break;
+    }
     case FS_MSG_TEXTMSG: {
         unsigned t = ev->u.text.type;
         // taunts 0..2, quick taunts 5 and 13 are what players typed; the rest are game announcements
@@ -760,6 +792,13 @@ static void resubmit(fs_state_t *st, world_t *w)
         if (st->pickups[i].used && e->seq != w->seq) {
             entity_state_t s = e->cur;
             world_entity_update(w, FS_PICKUP_ENT0 + i, &s);
+        }
+    }
+    for (int i = 0; i < FSW_MAX_BGO; i++) {
+        world_entity_t *e = &w->entities[FSW_BGO_ENT0 + i];
+        if (st->bgo_live[i] && e->seq != w->seq) {
+            entity_state_t s = e->cur;
+            world_entity_update(w, FSW_BGO_ENT0 + i, &s);
         }
     }
 }

@@ -63,7 +63,8 @@ enum {
     FS_MSG_GROUPONLY_VERYSHORTFUPDATE = 0xec, // a ship update without movement
     FS_MSG_SHIELDHULL = 0xe9,                 // a ship's own shield and hull (the panel's numbers)
     FS_MSG_SHIPHIT = 0x44,                    // one ship's weapon hit another (damage; shown in dump)
-    FS_MSG_SHORTSHIPHIT = 0xfc                // the same with short vectors
+    FS_MSG_SHORTSHIPHIT = 0xfc,               // the same with short vectors
+    FS_MSG_BGOUPDATE = 0xaf                   // a background object (door) changed state
 };
 
 // Payload sizes of the layouts decoded (a longer payload is decoded and its tail skipped).
@@ -75,7 +76,7 @@ enum {
     FS_SIZE_TEXTMSG = 131,
     FS_SIZE_PRIMBULL = 72, FS_SIZE_EXPSECONDARY = 32, FS_SIZE_PLAYERPINGS = 66, FS_SIZE_SERVERKILLPICKUP = 10,
     FS_SIZE_SERVERSAYSSHIPDIED = 24, FS_SIZE_EXPLODESHIP = 4, FS_SIZE_GROUPONLY = 28,
-    FS_SIZE_SHIELDHULL = 6, FS_SIZE_SHIPHIT = 60, FS_SIZE_SHORTSHIPHIT = 40
+    FS_SIZE_SHIELDHULL = 6, FS_SIZE_SHIPHIT = 60, FS_SIZE_SHORTSHIPHIT = 40, FS_SIZE_BGOUPDATE = 12
 };
 
 // Ship flag bits (the u32 of every update message).
@@ -227,6 +228,13 @@ typedef struct {                 // SHIPHIT / SHORTSHIPHIT: WhoHitYou (player) h
     int16_t deaths;              // the victim's deaths as the hitter knew them
 } fs_shiphit_t;
 
+typedef struct {                 // BGOUPDATE (BGOUPDATEINFO): u16 object at 2, s16 state at 4, f32 time at 8
+    uint8_t player;
+    uint16_t object;             // index into the level's .BGO list
+    int16_t state;               // doors: 0 closed, 1 opening, 2 open, 3 closing, 4 reverse opening, 5 reverse closing
+    float time;                  // the object's animation time, 60ths of a second of its .COB
+} fs_bgoupdate_t;
+
 typedef struct {
     uint8_t player, old_player, old_team;
     uint32_t id;
@@ -278,6 +286,7 @@ typedef struct {
         fs_explodeship_t explode;
         fs_shieldhull_t shieldhull;
         fs_shiphit_t hit;
+        fs_bgoupdate_t bgo;
     } u;
 } fs_event_t;
 

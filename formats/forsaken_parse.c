@@ -34,6 +34,7 @@ const char *fs_msg_name(uint8_t code)
     case FS_MSG_SHIELDHULL: return "MSG_SHIELDHULL";
     case FS_MSG_SHIPHIT: return "MSG_SHIPHIT";
     case FS_MSG_SHORTSHIPHIT: return "MSG_SHORTSHIPHIT";
+    case FS_MSG_BGOUPDATE: return "MSG_BGOUPDATE";
     default: return NULL;
     }
 }
@@ -67,6 +68,7 @@ static size_t min_size(uint8_t code)
     case FS_MSG_SHIELDHULL: return FS_SIZE_SHIELDHULL;
     case FS_MSG_SHIPHIT: return FS_SIZE_SHIPHIT;
     case FS_MSG_SHORTSHIPHIT: return FS_SIZE_SHORTSHIPHIT;
+    case FS_MSG_BGOUPDATE: return FS_SIZE_BGOUPDATE;
     default: return 1;
     }
 }
@@ -85,6 +87,7 @@ static int in_spec(uint8_t code)
     case FS_MSG_SHIELDHULL:
     case FS_MSG_SHIPHIT:
     case FS_MSG_SHORTSHIPHIT:
+    case FS_MSG_BGOUPDATE:
         return 0;
     default:
         return 1;
@@ -413,6 +416,13 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
     case FS_MSG_EXPLODESHIP:
         ev->u.explode.player = player;
         ev->u.explode.ship = (uint16_t)msg_u16(&m);
+        break;
+    case FS_MSG_BGOUPDATE:
+        ev->u.bgo.player = player;
+        ev->u.bgo.object = (uint16_t)msg_u16(&m);
+        ev->u.bgo.state = (int16_t)msg_s16(&m);
+        at(&m, 8);
+        ev->u.bgo.time = msg_f32(&m);
         break;
     case FS_MSG_SHIELDHULL:
         ev->u.shieldhull.player = player;

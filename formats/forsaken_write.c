@@ -455,6 +455,16 @@ int fs_write_explodeship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const
     return emit(wr, ticks, sender, &p);
 }
 
+int fs_write_bgoupdate(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_bgoupdate_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_BGOUPDATE, FS_MSG_BGOUPDATE, m->player);
+    put16(&p, 2, m->object);
+    put16(&p, 4, (uint16_t)m->state);
+    putf(&p, 8, m->time);
+    return emit(wr, ticks, sender, &p);
+}
+
 int fs_write_shieldhull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shieldhull_t *m)
 {
     fs_payload_t p;
@@ -532,6 +542,7 @@ int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
     case FS_MSG_PLAYERPINGS: return fs_write_pings(wr, t, s, &ev->u.pings);
     case FS_MSG_EXPLODESHIP: return fs_write_explodeship(wr, t, s, &ev->u.explode);
     case FS_MSG_SHIELDHULL: return fs_write_shieldhull(wr, t, s, &ev->u.shieldhull);
+    case FS_MSG_BGOUPDATE: return fs_write_bgoupdate(wr, t, s, &ev->u.bgo);
     case FS_MSG_SHIPHIT:
     case FS_MSG_SHORTSHIPHIT: return fs_write_shiphit(wr, t, s, ev->type, &ev->u.hit);
     default:

@@ -62,6 +62,8 @@ int fs_write_serverkillpickup(fs_writer_t *wr, uint64_t ticks, uint32_t sender, 
 int fs_write_serverdied(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_serverdied_t *m);
 int fs_write_pings(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_pings_t *m);
 int fs_write_explodeship(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_explodeship_t *m);
+// MSG_BGOUPDATE: background object `object` is in `state` at animation time `time` (60ths of a second).
+int fs_write_bgoupdate(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_bgoupdate_t *m);
 int fs_write_shieldhull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shieldhull_t *m);
 // type: FS_MSG_SHIPHIT or FS_MSG_SHORTSHIPHIT (recoil, point and dir as int16 values).
 int fs_write_shiphit(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t type, const fs_shiphit_t *m);

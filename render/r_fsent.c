@@ -21,6 +21,7 @@
 #include "../assets/pal.h"
 #include "../engine/log.h"
 #include "../engine/world_fs.h"
+#include "r_fsbgo.h"
 #include "r_fstri.h"
 #include "r_fsworld.h"
 
@@ -45,6 +46,10 @@
 #define FSE_PICKUP_TURN 90.0          // degrees a second (ours: the game's rate is not used)
 #define FSE_SHOT_LIGHT 384.0f         // PrimaryWeaponAttribs[] lightsize: 1536 x GLOBAL_SCALE
 #define FSE_MAX_LIGHTS 32
+#define FSE_MAX_ORBITS 8              // MAXMULTIPLES
+#define FSE_ORBIT_RADIUS 64.0f        // ORBIT_RADIUS: 256 x GLOBAL_SCALE
+#define FSE_ORBIT_TURN 6.0            // degrees a game tick (AxisRot += 6 x framelag)
+#define FSE_MAX_BGO_PARTS 512        // background object models drawn a frame
 #define FSE_LIGHT_ROWS 24.0f          // colormap rows a light adds at its centre
 
 typedef struct {
@@ -55,7 +60,7 @@ typedef struct {
 } fse_tex_t;
 
 typedef struct {
-    char file[32];
+    char file[COB_NAME_LEN];
     int state;           // 0 not tried, 1 loaded, -1 missing
     mx_t *mx;
     int tex[MX_MAX_TEXTURES];   // into fe->tex, -1 none
@@ -102,6 +107,10 @@ struct r_fsent_s {
     uint8_t *blast_px, *blast_key;
     int blast_w, blast_h, blast_state;
     int hot_color;           // the palette's brightest colour (glints)
+    // the level's background objects (r_fsbgo.c), loaded when the world first names the level
+    r_fsbgo_t *bgo;
+    int bgo_tried;
+    r_fsbgo_part_t bgo_parts[FSE_MAX_BGO_PARTS];
 };
 
 // ---- the game's tables -----------------------------------------------------------
@@ -189,6 +198,18 @@ static void free_assets(r_fsent_t *fe)
     memset(fe->models, 0, sizeof fe->models);
     memset(fe->tex, 0, sizeof fe->tex);
     fe->num_models = fe->num_tex = 0;
+    r_fsbgo_free(fe->bgo);
+    fe->bgo = NULL;
+    fe->bgo_tried = 0;
+}
+
+// The level's background objects, the first time the world names the level.
+static void load_bgo(r_fsent_t *fe, const world_t *w)
+{
+    if (fe->bgo_tried || !w->level_name[0])
+        return;
+    fe->bgo_tried = 1;
+    fe->bgo = r_fsbgo_load(&fe->files, w->level_name);
 }
 
 void r_fsent_destroy(r_fsent_t *fe)
@@ -512,6 +533,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     if (w->time < fe->last_time - 1e-9)
         r_fsent_clear(fe);   // time went back: a seek
     fe->last_time = w->time;
+    load_bgo(fe, w);
     track_ships(fe, w);
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
@@ -806,6 +828,31 @@ static void angles_from_dir(const float dir[3], float ang[3])
     ang[2] = 0;
 }
 
+int r_fsent_orbitals(const world_t *w, int num, const float org[3], double t, float out[][3], float up_out[][3])
+{
+    if (!w || num < 1 || num > FSW_SHIPS || !world_entity_visible(w, num))
+        return 0;
+    const entity_state_t *s = &w->entities[num].cur;
+    int n = (int)(s->raw_effects & FSW_SHIP_MULTIPLES);
+    n = n > FSE_MAX_ORBITS ? FSE_MAX_ORBITS : n;
+    float fwd[3], right[3], up[3];
+    r_fs_angle_vectors(s->angles, fwd, right, up);
+    // the game turns each one's AxisRot 6 degrees a tick about the ship's forward axis, at
+    // ORBIT_RADIUS from its centre in the ship's x-y plane; spread evenly (assumed)
+    double base = fmod(t * FSE_TICKS * FSE_ORBIT_TURN, 360.0);
+    for (int k = 0; k < n; k++) {
+        double a = (base + 360.0 * k / n) * M_PI / 180.0;
+        float sx = (float)sin(a), cy = (float)cos(a);
+        for (int c = 0; c < 3; c++) {
+            float u = sx * right[c] + cy * up[c];
+            out[k][c] = org[c] + FSE_ORBIT_RADIUS * u;
+            if (up_out)
+                up_out[k][c] = u;
+        }
+    }
+    return n;
+}
+
 int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
 {
     if (!fe || !fe->on || !v->buffer || !v->zbuffer || !v->colormap)
@@ -843,6 +890,15 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         nl++;
     }
     light_walls(v, lights, nl);
+    // background objects (doors ...): their models where the game's rules put them at t
+    load_bgo(fe, w);
+    int nparts = r_fsbgo_parts(fe->bgo, w, t, fe->bgo_parts, FSE_MAX_BGO_PARTS);
+    for (int i = 0; i < nparts; i++) {
+        const r_fsbgo_part_t *p = &fe->bgo_parts[i];
+        const fse_model_t *md = model(fe, p->model);
+        if (md)
+            drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL);
+    }
     // ships: every one but the pilot whose eyes these are (a camera elsewhere: the followed
     // pilot's, none in chase or free, r_camera.c)
     for (int p = 0; p < FSW_SHIPS; p++) {
@@ -867,6 +923,15 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             continue;
         r_fs_angle_vectors(s->angles, fwd, right, up);
         drawn += draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org), stealth ? v->alphamap : NULL);
+        // orbit pulsars: orb2.mx circling the ship (orb3.mx, the light model, while stealthed)
+        float orb[FSE_MAX_ORBITS][3], orb_up[FSE_MAX_ORBITS][3];
+        int no = r_fsent_orbitals(w, num, org, t, orb, orb_up);
+        const fse_model_t *om = no ? model(fe, (s->raw_effects & FSW_SHIP_STEALTH) ? "orb3.mx" : "orb2.mx") : NULL;
+        for (int k = 0; om && k < no; k++) {
+            float ox[3] = { orb_up[k][1] * fwd[2] - orb_up[k][2] * fwd[1], orb_up[k][2] * fwd[0] - orb_up[k][0] * fwd[2],
+                            orb_up[k][0] * fwd[1] - orb_up[k][1] * fwd[0] };   // x = up x dir
+            drawn += draw_model(fe, v, om, orb[k], ox, orb_up[k], fwd, level_light(fe, orb[k]), NULL);
+        }
     }
     // pickups: turning, glinting
     for (int n = FSW_PICKUP_ENT0; n < w->num_entities; n++) {

@@ -45,6 +45,9 @@ int r_fsent_lod(float distance);
 // Where entity `num` (a ship) is drawn at time t (its last update moved on by its velocity);
 // 0 when it is not known.
 int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3]);
+// The orbit pulsars of ship entity `num` drawn at `org` at time t: their centres (and their up
+// vectors, the way out from the ship) into out[0..8); returns how many (the flags' bits 0-3).
+int r_fsent_orbitals(const world_t *w, int num, const float org[3], double t, float out[][3], float up_out[][3]);
 // Shots in flight at time t, and where the first of them is.
 int r_fsent_shots(const r_fsent_t *fe, double t, float first[3]);
 

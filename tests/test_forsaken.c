@@ -13,6 +13,7 @@
 #include <zlib.h>
 
 #include "engine/world.h"
+#include "engine/world_fs.h"
 #include "formats/decoder.h"
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
@@ -449,6 +450,8 @@ static void make_extras(fs_writer_t *wr)
     hit.dir[2] = 32767;
     hit.recoil_scalar = 256;
     fs_write_shiphit(wr, 12, 1, FS_MSG_SHORTSHIPHIT, &hit);                                           // 11
+    fs_write_bgoupdate(wr, 13, 1, &(fs_bgoupdate_t){ .player = 2, .object = 3, .state = 1, .time = 12.5f }); // 12
+    fs_write_bgoupdate(wr, 14, 1, &(fs_bgoupdate_t){ .player = 2, .object = 300, .state = 2, .time = 1 });   // 13
     assert_false(wr->failed);
 }
 
@@ -467,7 +470,7 @@ static void test_extra_messages(void **state)
     const world_event_t *ev;
     assert_int_equal(w->players[3].shield, -1);   // not said yet
     assert_int_equal(w->players[3].team, -1);
-    for (int i = 0; i < 12; i++) {
+    for (int i = 0; i < 14; i++) {
         int rc = fs_decoder.read_frame(r.st, w, &r.err);
         if (rc != 1)
             fail_msg("frame %d: %d %s", i, rc, r.err.what);
@@ -528,8 +531,24 @@ static void test_extra_messages(void **state)
         case 10:
         case 11:
             assert_int_equal(w->num_events, 0);   // hits change nothing drawn (shown in dump)
-            assert_int_equal(w->view.intermission, i == 11);   // the last event: the game is over
+            assert_int_equal(w->view.intermission, 0);
             break;
+        case 12:   // a background object's state: entity FSW_BGO_ENT0 + object
+            assert_true(world_entity_visible(w, FSW_BGO_ENT0 + 3));
+            assert_int_equal(w->entities[FSW_BGO_ENT0 + 3].cur.modelindex, FSW_MODEL_BGO);
+            assert_int_equal(w->entities[FSW_BGO_ENT0 + 3].cur.frame, FSW_DOOR_OPENING);
+            assert_float_equal(w->entities[FSW_BGO_ENT0 + 3].cur.framerate, 12.5f, 0);
+            assert_float_equal(w->entities[FSW_BGO_ENT0 + 3].cur.animtime, (float)w->time, 0);
+            assert_string_equal(fs_decoder.info(r.st)->warning, "");
+            break;
+        case 13: {   // an object beyond MAXBGOBJECTS: skipped with a warning at its offset; the rest stays
+            const demo_info_t *in = fs_decoder.info(r.st);
+            assert_string_equal(in->warning, "expected a background object 0..255, got 300 (MSG_BGOUPDATE skipped)");
+            assert_int_equal(in->warning_offset, (long long)(wr.size - 12 + 2));
+            assert_true(world_entity_visible(w, FSW_BGO_ENT0 + 3));
+            assert_int_equal(w->view.intermission, 1);   // the last event: the game is over
+            break;
+        }
         default:
             break;
         }
@@ -560,7 +579,7 @@ static void test_extra_messages(void **state)
         }
         pos += 16 + (long)e.size;
     }
-    assert_int_equal(n, 11);
+    assert_int_equal(n, 13);
     fs_writer_free(&again);
     fs_writer_free(&wr);
 }

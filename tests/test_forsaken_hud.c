@@ -401,6 +401,22 @@ static void test_messages(void **state)
     assert_true(box[1] >= 28 && box[3] < 28 + 5);
     assert_true(box[0] >= 128 && box[2] <= 191);
     assert_true(box[0] <= 132 && box[2] >= 186);   // "b" .. "e" reach the ends
+    // in the game's green on ship, a grey level (the level palette keeps the HUD's colours):
+    // every pixel of the line is one of FONT.BMP's green shades, exactly
+    const uint8_t *pal = r_palette(p.r);
+    int green = 0, other = 0;
+    for (int i = 0; i < 320 * 200; i++) {
+        if (on[i] == off[i])
+            continue;
+        const uint8_t *c = pal + on[i] * 3;
+        if (c[0] == 0 && c[2] == 0 && (c[1] == 255 || c[1] == 197 || c[1] == 96))
+            green++;
+        else
+            other++;
+    }
+    printf("chat line colours: %d green, %d other\n", green, other);
+    assert_true(green > 40);
+    assert_int_equal(other, 0);
     free(on);
     free(off);
 

@@ -250,6 +250,8 @@ static void scene_demo(const scene_t *sc, int others, const char *path)
             fs_ship_t s1 = ship_at(1, p, face, 20);
             if (others == 2)
                 s1.flags |= FS_SHIP_STEALTH;
+            if (others == 3)
+                s1.flags |= 3;   // three orbit pulsars (NumMultiples, bits 0-3)
             for (int k = 0; k < 3; k++)
                 s1.vel[k] = SCENE_SHIP_SPEED * sc->right[k];
             fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
@@ -565,9 +567,113 @@ static void test_motion(void **state)
     free(data);
 }
 
+// Orbit pulsars: bob carries three (flags bits 0-3). Each is 64 units (ORBIT_RADIUS) from
+// his centre in his x-y plane, 120 degrees apart, turning 6 degrees a game tick; drawn, they
+// change the picture around his ship and nowhere else.
+static void test_orbitals(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    char path[512], plain[512];
+    snprintf(path, sizeof path, "%s/fs_orbit_%d.dmo", out_dir(), (int)getpid());
+    snprintf(plain, sizeof plain, "%s/fs_orbit_plain_%d.dmo", out_dir(), (int)getpid());
+    scene_demo(&sc, 3, path);
+    scene_demo(&sc, 1, plain);
+    size_t size;
+    uint8_t *data = tu_read(path, &size);
+    assert_non_null(data);
+    void *st = calloc(1, fs_decoder.state_size);
+    world_t *w = world_create();
+    dec_opts_t o = { NULL, 0 };
+    dec_error_t err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
+    while (w->time < 0.6 && fs_decoder.read_frame(st, w, &err) > 0) {
+    }
+    const double t = 0.6;
+    float org[3], pos[8][3], up[8][3], pos2[8][3], up2[8][3], fwd[3], right[3], vup[3];
+    for (int k = 0; k < 3; k++)
+        org[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)t * sc.right[k];
+    assert_int_equal(r_fsent_orbitals(w, 2, org, t, pos, up), 3);
+    assert_int_equal(r_fsent_orbitals(w, 1, org, t, pos, NULL), 0);   // alice has none
+    assert_int_equal(r_fsent_orbitals(w, 2, org, t + 1 / 71.0, pos2, up2), 3);
+    r_fs_angle_vectors(w->entities[2].cur.angles, fwd, right, vup);
+    for (int i = 0; i < 3; i++) {
+        float d = 0, along = 0, turn = 0, next = 0;
+        for (int k = 0; k < 3; k++) {
+            d += (pos[i][k] - org[k]) * (pos[i][k] - org[k]);
+            along += up[i][k] * fwd[k];
+            turn += up[i][k] * up2[i][k];
+            next += up[i][k] * up[(i + 1) % 3][k];
+        }
+        assert_float_equal(sqrtf(d), 64, 1e-3f);
+        assert_float_equal(along, 0, 1e-4f);
+        assert_float_equal(turn, cosf(6 * (float)M_PI / 180), 1e-4f);   // 6 degrees a tick
+        assert_float_equal(next, -0.5f, 1e-4f);                          // 120 degrees apart
+    }
+    fs_decoder.close(st);
+    free(st);
+    world_free(w);
+    free(data);
+
+    char a[512], b[512];
+    snprintf(a, sizeof a, "%s/fs_orbit.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_orbit_plain.png", out_dir());
+    shot(path, t, a);
+    shot(plain, t, b);
+    float sx, sy, z;
+    assert_int_equal(project(&sc, org, &sx, &sy, &z), 0);
+    float r = (80 + 64 + 20) * 160 / z;
+    int in, out;
+    diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r) + 1, (int)(sy + r) + 1, &in, &out);
+    printf("orbit pulsars around bob (%.1f, %.1f) +-%.0f px: %d pixels differ inside, %d outside\n", sx, sy, r, in, out);
+    assert_true(in > 30);
+    assert_int_equal(out, 0);
+    // each one is where the rule puts it: every changed pixel lies in an orbital's box (one
+    // may be hidden behind the ship)
+    int boxes[3][4], seen = 0;
+    for (int i = 0; i < 3; i++) {
+        float ox, oy, oz;
+        assert_int_equal(project(&sc, pos[i], &ox, &oy, &oz), 0);
+        float rr = 20 * 160 / oz + 1;   // orb2.mx: radius 20
+        boxes[i][0] = (int)(ox - rr), boxes[i][1] = (int)(oy - rr), boxes[i][2] = (int)(ox + rr) + 1,
+        boxes[i][3] = (int)(oy + rr) + 1;
+        int in_o, out_o;
+        diff_box(a, b, boxes[i][0], boxes[i][1], boxes[i][2], boxes[i][3], &in_o, &out_o);
+        printf("  orbital %d at (%.1f, %.1f): %d pixels differ\n", i, ox, oy, in_o);
+        seen += in_o > 0;
+    }
+    assert_true(seen >= 2);
+    int wa, ha, ca, wb, hb, cb, stray = 0;
+    uint8_t *pa = stbi_load(a, &wa, &ha, &ca, 3), *pb = stbi_load(b, &wb, &hb, &cb, 3);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    for (int y = 0; y < ha; y++)
+        for (int x = 0; x < wa; x++) {
+            size_t i = ((size_t)y * (size_t)wa + (size_t)x) * 3;
+            if (!memcmp(pa + i, pb + i, 3))
+                continue;
+            int inside = 0;
+            for (int k = 0; k < 3; k++)
+                inside |= x >= boxes[k][0] && x < boxes[k][2] && y >= boxes[k][1] && y < boxes[k][3];
+            stray += !inside;
+        }
+    stbi_image_free(pa);
+    stbi_image_free(pb);
+    assert_int_equal(stray, 0);
+    tu_golden("orbit pulsars", a, "tests/golden/fs_orbit.png", 0.002);
+    if (!getenv("FS_MODEL_SHOTS")) {
+        remove(path);
+        remove(plain);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_orbitals),
         cmocka_unit_test(test_every_model_loads),
         cmocka_unit_test(test_pinned),
         cmocka_unit_test(test_bad_bytes),

@@ -815,6 +815,35 @@ static void test_info_json(void **state)
     free(out);
 }
 
+// A relay recording: info --json says each player's own view is in every frame (view_frames),
+// client 1 recorded it; a .dm2 without players' own views has no view_frames.
+static void test_info_json_relay(void **state)
+{
+    (void)state;
+    static buf_t demo;
+    const char *path = "build/test_camera_relay_info.dm2";
+    write_relay_demo(&demo, 0, 0);
+    assert_int_equal(tu_write(path, demo.b, demo.n), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s info --json %s", tu_bin(), path);
+    int st;
+    char *out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "\"follow\":[{\"number\":1,\"name\":\"alpha\",\"recorder\":true,\"frames\":20,"
+                                "\"view_frames\":20},{\"number\":2,\"name\":\"beta\",\"recorder\":false,"
+                                "\"frames\":20,\"view_frames\":20}]"));
+    free(out);
+    write_server_demo(&demo);
+    path = "build/test_camera_server_info.dm2";
+    assert_int_equal(tu_write(path, demo.b, demo.n), 0);
+    snprintf(cmd, sizeof cmd, "%s info --json %s", tu_bin(), path);
+    out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "{\"number\":2,\"name\":\"beta\",\"recorder\":false,\"frames\":20}"));
+    assert_null(strstr(out, "view_frames"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -829,6 +858,7 @@ int main(void)
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_export_path),
         cmocka_unit_test(test_info_json),
+        cmocka_unit_test(test_info_json_relay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -423,7 +423,8 @@ static void relay_playerinfo(buf_t *m, int c, int f)
 }
 
 // view_first: the client the connected list names first (whose view the recording shows);
-// far: frame 10 deltas from frame 3 (further back than the decoder keeps each client's state).
+// far: frame 10 deltas from frame 3 (further back than the decoder keeps each client's state),
+// and every frame has a playerinfo uni-cast to client 200 (past the players the world names).
 static size_t write_relay_demo(buf_t *out, int view_first, int far)
 {
     buf_t m;
@@ -455,6 +456,8 @@ static size_t write_relay_demo(buf_t *out, int view_first, int far)
         put8(&m, view_first), put8(&m, 1 - view_first);
         relay_playerinfo(&m, 0, f);
         relay_playerinfo(&m, 1, f);
+        if (far)
+            relay_playerinfo(&m, 200, f);
         put8(&m, 18);       // svc_packetentities
         for (int c = 0; c < 2; c++) {
             relay_ps_t p;
@@ -584,7 +587,7 @@ static void test_follow_quake2_relay(void **state)
 
     // a frame that deltas from further back than each client's state is kept: client 2's own
     // view is not known from then on (follow:2 looks from their entity), client 1's is the
-    // recording's (every frame of it kept)
+    // recording's (every frame of it kept); client 200's states are read over
     write_relay_demo(&demo, 0, 1);
     assert_int_equal(tu_write(path, demo.b, demo.n), 0);
     ls = 0;
@@ -592,6 +595,8 @@ static void test_follow_quake2_relay(void **state)
     w = p.d.world;
     assert_true(read_to(&p, 0.9, &ls));
     assert_non_null(world_player_pov(w, 1));
+    assert_int_equal(w->num_povs, 2);
+    assert_int_equal(p.d.failed, 0);
     assert_true(read_to(&p, 1.0, &ls));
     assert_null(world_player_pov(w, 1));
     assert_non_null(world_player_pov(w, 0));

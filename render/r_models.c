@@ -141,6 +141,7 @@ struct r_models_s {
     int gun_frame, gun_old_frame;          // Quake II: the gun's frame in this and the last server frame
     vec3_t gun_offset, gun_old_offset, gun_angles, gun_old_angles;
     int gun_valid;
+    int gun_entity;                        // whose view the gun's frames are (a camera may change it)
     int table_66_first;         // -1 unknown; 1: the palette's table holds a over b at 66 % at [a * 256 + b]
     const uint8_t *table_of;    // the table table_66_first was found for
     r_anim_t *anim;             // WORLD_MAX_ENTITIES
@@ -1310,7 +1311,8 @@ void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw)
     }
     if (vw->gun_valid) {
         // Quake II's CL_AddViewWeapon blends from the last server frame's gun (frame, offset, angles)
-        int had = m->gun_valid;
+        int had = m->gun_valid && m->gun_entity == vw->entity;   // another player's gun: not blended
+        m->gun_entity = vw->entity;
         m->gun_old_frame = had ? m->gun_frame : vw->gun_frame;
         m->gun_frame = vw->gun_frame;
         for (int k = 0; k < 3; k++) {

@@ -373,8 +373,8 @@ static void relay_player(int c, int f, relay_ps_t *p)
     p->origin[1] = 46.75f + (c ? 32.0f : 0.0f);
     p->origin[2] = 920.125f;
     p->viewoffset[2] = c ? 18.5f : 22.0f;
-    p->viewangles[0] = c ? -11.25f : 22.5f;
-    p->viewangles[1] = (c ? 200.0f : 120.0f) + 4.21875f * (float)f;   // 16-bit angles: exact
+    p->viewangles[0] = c ? 5.625f : 22.5f;
+    p->viewangles[1] = (c ? -50.0f : 120.0f) + (c ? 1.40625f : 4.21875f) * (float)f;   // 16-bit angles: exact
     p->kick[0] = c ? 1.5f : 0.0f;
     p->kick[2] = c ? -0.75f : 0.0f;
     p->gun = c ? 3 : 2;

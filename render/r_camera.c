@@ -101,6 +101,22 @@ static int player_eye(const world_t *w, int slot, double frac, vec3_t org, vec3_
     return 1;
 }
 
+// A player's own eye between the last two frames when the demo carries their view
+// (world_player_pov): their eye and view angles, blended as the recording player's are.
+static int pov_eye(const world_t *w, int slot, double frac, vec3_t org, vec3_t ang)
+{
+    const world_pov_t *p = world_player_pov(w, slot);
+    if (!p)
+        return 0;
+    float f = (float)frac;
+    for (int k = 0; k < 3; k++) {
+        org[k] = p->prev_origin[k] + (p->origin[k] - p->prev_origin[k]) * f;
+        float d = angle_mod(p->angles[k] - p->prev_angles[k] + 180.0f) - 180.0f;
+        ang[k] = p->prev_angles[k] + d * f;
+    }
+    return 1;
+}
+
 // The recording player's slot (a server-side recording has none).
 static int is_recorder(const world_t *w, int slot)
 {
@@ -285,6 +301,7 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
     case R_CAM_CHASE:
         slot = target_slot(r, w);
         if (slot >= 0 && !is_recorder(w, slot) && player_eye(w, slot, frac, eye, eye_ang, &ent)) {
+            pov_eye(w, slot, frac, eye, eye_ang);   // their own eye and angles, when the demo has them
             st->player = slot;
         } else {   // the recording player: from the eyes computed
             memcpy(eye, org, sizeof(vec3_t));

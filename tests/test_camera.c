@@ -567,6 +567,19 @@ static void test_follow_quake2_relay(void **state)
         assert_float_equal(st.fov, 90, 0);
         set_camera(&p, "follow:beta");
     }
+    // chase:2 is behind client 2's own eye (no level here: nothing clips it), 100 back along
+    // their yaw and 16 up, looking their way
+    set_camera(&p, "chase:2");
+    r_render(p.r, w, w->time);
+    r_camera_state(p.r, &st);
+    assert_int_equal(st.player, 1);
+    int fnow = (int)lrint(w->time * 10);
+    relay_player(1, fnow, &ps);
+    float yaw = ps.viewangles[1] * (float)M_PI / 180;
+    assert_float_equal(st.origin[0], ps.origin[0] - 100 * cosf(yaw), 1e-2);
+    assert_float_equal(st.origin[1], ps.origin[1] - 100 * sinf(yaw), 1e-2);
+    assert_float_equal(st.origin[2], ps.origin[2] + ps.viewoffset[2] + 16, 1e-3);
+    assert_float_equal(st.angles[0], ps.viewangles[0], 2e-2);
     // follow:1 is the recording client: the eyes
     set_camera(&p, "follow:1");
     r_render(p.r, w, w->time);

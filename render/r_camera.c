@@ -7,11 +7,12 @@
 // The front end computes the eyes' view for every frame (r_main.c's setup_view); a camera
 // other than R_CAM_EYES then replaces its origin, angles and field of view:
 //   FREE    a pose the caller moves (the window's fly mode); it starts at the eyes' view.
-//   FOLLOW  another player's eyes: their entity's place between the last two frames, the
-//           decoder's eye height above it, their entity's angles with the pitch scaled back
-//           (the games store a third of it: world_t.player_pitch_scale).
-//   CHASE   behind and above a player, pulled in front of walls by a trace through the
-//           level (bsp_trace), smoothed while playing.
+//   FOLLOW  another player's eyes: their own view when the demo carries it (above), else
+//           their entity's place between the last two frames, the decoder's eye height
+//           above it, their entity's angles with the pitch scaled back (the games store a
+//           third of it: world_t.player_pitch_scale).
+//   CHASE   behind and above a player's eye (their own, when the demo carries it), pulled
+//           in front of walls by a trace through the level (bsp_trace), smoothed while playing.
 //   PATH    keyframes (time, origin, angles, fov) through a Catmull-Rom spline.
 // Only world data is read; nothing here knows a game.
 #include <math.h>

@@ -19,7 +19,9 @@ typedef struct {
         int slot;
         char name[WORLD_NAME_LEN];
         int64_t frames;            // frames with the player's entity in them (followable)
+        int64_t view_frames;       // frames with the player's own view in them (world_player_pov: a true POV)
     } slots[INFO_MAX_PLAYERS];
+    int any_view;                  // some player had a view of their own (Quake II relay recordings)
     int recorder;                  // the recording player's slot (-1: a recording without one)
 } seen_players_t;
 
@@ -44,9 +46,14 @@ static void note_players(seen_players_t *seen, const world_t *w)
             seen->slots[k].slot = i;
             snprintf(seen->slots[k].name, WORLD_NAME_LEN, "%s", n);
             seen->slots[k].frames = 0;
+            seen->slots[k].view_frames = 0;
         }
         int e = w->players[i].entity;
         seen->slots[k].frames += e > 0 && e < w->num_entities && world_entity_visible(w, e);
+        if (world_player_pov(w, i)) {
+            seen->slots[k].view_frames++;
+            seen->any_view = 1;
+        }
     }
     seen->recorder = w->view.origin_valid || w->view.entity > 0 ? w->playernum : -1;
 }
@@ -162,13 +169,17 @@ static void print_json(const demo_t *d, const demo_info_t *in, const seen_player
         json_string(stdout, seen->names[i]);
     }
     // cameras (docs/cameras.md): every demo has these; follow:NUMBER for each player seen,
-    // with the frames their entity was in (0: never followable in this recording)
+    // with the frames their entity was in (0: never followable in this recording) and, when the
+    // demo carries players' own views (relay), the frames with theirs (follow is then their POV)
     printf("],\"cameras\":[\"eyes\",\"free\",\"chase\",\"follow\",\"path\"],\"follow\":[");
     for (int i = 0; i < seen->num_slots; i++) {
         printf("%s{\"number\":%d,\"name\":", i ? "," : "", seen->slots[i].slot + 1);
         json_string(stdout, seen->slots[i].name);
-        printf(",\"recorder\":%s,\"frames\":%lld}", seen->slots[i].slot == seen->recorder ? "true" : "false",
+        printf(",\"recorder\":%s,\"frames\":%lld", seen->slots[i].slot == seen->recorder ? "true" : "false",
                (long long)seen->slots[i].frames);
+        if (seen->any_view)
+            printf(",\"view_frames\":%lld", (long long)seen->slots[i].view_frames);
+        putchar('}');
     }
     printf("],\"tempents\":{");
     print_counts(1, NULL, in, in->tempents, num_tempent_types(in), tempent_name);

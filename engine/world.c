@@ -34,8 +34,10 @@ world_t *world_create(void)
     w->entities = calloc(WORLD_MAX_ENTITIES, sizeof(world_entity_t));
     w->statics = calloc(WORLD_MAX_STATICS, sizeof(world_static_t));
     w->static_sounds = calloc(WORLD_MAX_STATIC_SOUNDS, sizeof(world_static_sound_t));
+    w->povs = calloc(WORLD_MAX_PLAYERS, sizeof(world_pov_t));
     w->capacity_full = 1;
-    if (!w->models || !w->sounds || !w->images || !w->general || !w->entities || !w->statics || !w->static_sounds) {
+    if (!w->models || !w->sounds || !w->images || !w->general || !w->entities || !w->statics || !w->static_sounds ||
+        !w->povs) {
         world_free(w);
         return NULL;
     }
@@ -54,6 +56,7 @@ void world_free(world_t *w)
     free(w->entities);
     free(w->statics);
     free(w->static_sounds);
+    free(w->povs);
     free(w);
 }
 
@@ -72,6 +75,8 @@ void world_new_level(world_t *w)
     w->num_entities = 0;
     w->num_statics = 0;
     w->num_static_sounds = 0;
+    memset(w->povs, 0, sizeof(world_pov_t) * (size_t)w->num_povs);
+    w->num_povs = 0;
     memset(w->lightstyles, 0, sizeof(w->lightstyles));
     w->statusbar[0] = 0;
     w->sky_rotate = 0;
@@ -155,6 +160,27 @@ int world_entity_update(world_t *w, int num, const entity_state_t *st)
     }
     e->cur = *st;
     e->seq = seq;
+    return 0;
+}
+
+int world_pov_update(world_t *w, int slot, const world_pov_t *pov)
+{
+    if (slot < 0 || slot >= WORLD_MAX_PLAYERS)
+        return -1;
+    world_pov_t *p = &w->povs[slot];
+    if (slot >= w->num_povs)
+        w->num_povs = slot + 1;
+    // the last frame's view to blend from when it came in the frame before (or this one again)
+    int had = p->seq != 0 && (p->seq + 1 == w->seq || p->seq == w->seq);
+    vec3_t po, pa, pp;
+    memcpy(po, had ? (p->seq == w->seq ? p->prev_origin : p->origin) : pov->origin, sizeof po);
+    memcpy(pa, had ? (p->seq == w->seq ? p->prev_angles : p->angles) : pov->angles, sizeof pa);
+    memcpy(pp, had ? (p->seq == w->seq ? p->prev_punch : p->punch) : pov->punch, sizeof pp);
+    *p = *pov;
+    memcpy(p->prev_origin, po, sizeof po);
+    memcpy(p->prev_angles, pa, sizeof pa);
+    memcpy(p->prev_punch, pp, sizeof pp);
+    p->seq = w->seq;
     return 0;
 }
 
@@ -273,7 +299,7 @@ size_t world_clone_bytes(const world_t *w)
            (size_t)w->num_images * WORLD_NAME_LEN + (size_t)w->num_general * WORLD_NAME_LEN +
            (size_t)w->num_entities * sizeof(world_entity_t) +
            (size_t)w->num_statics * sizeof(world_static_t) +
-           (size_t)w->num_static_sounds * sizeof(world_static_sound_t);
+           (size_t)w->num_static_sounds * sizeof(world_static_sound_t) + (size_t)w->num_povs * sizeof(world_pov_t);
 }
 
 // malloc(0) may return NULL; always ask for at least one element
@@ -299,7 +325,9 @@ world_t *world_clone(const world_t *w)
     c->entities = dup_array(w->entities, (size_t)w->num_entities, sizeof(world_entity_t));
     c->statics = dup_array(w->statics, (size_t)w->num_statics, sizeof(world_static_t));
     c->static_sounds = dup_array(w->static_sounds, (size_t)w->num_static_sounds, sizeof(world_static_sound_t));
-    if (!c->models || !c->sounds || !c->images || !c->general || !c->entities || !c->statics || !c->static_sounds) {
+    c->povs = dup_array(w->povs, (size_t)w->num_povs, sizeof(world_pov_t));
+    if (!c->models || !c->sounds || !c->images || !c->general || !c->entities || !c->statics || !c->static_sounds ||
+        !c->povs) {
         world_free(c);
         return NULL;
     }
@@ -317,6 +345,8 @@ int world_restore(world_t *dst, const world_t *snap)
     world_entity_t *entities = dst->entities;
     world_static_t *statics = dst->statics;
     world_static_sound_t *static_sounds = dst->static_sounds;
+    world_pov_t *povs = dst->povs;
+    int32_t old_povs = dst->num_povs;
     int32_t old_models = dst->num_models, old_sounds = dst->num_sounds, old_images = dst->num_images;
     int32_t old_general = dst->num_general;
     int32_t old_entities = dst->num_entities;
@@ -330,6 +360,10 @@ int world_restore(world_t *dst, const world_t *snap)
     dst->entities = entities;
     dst->statics = statics;
     dst->static_sounds = static_sounds;
+    dst->povs = povs;
+    memcpy(povs, snap->povs, (size_t)snap->num_povs * sizeof(world_pov_t));
+    if (old_povs > snap->num_povs)
+        memset(povs + snap->num_povs, 0, (size_t)(old_povs - snap->num_povs) * sizeof(world_pov_t));
     memcpy(models, snap->models, (size_t)snap->num_models * WORLD_NAME_LEN);
     memcpy(sounds, snap->sounds, (size_t)snap->num_sounds * WORLD_NAME_LEN);
     memcpy(images, snap->images, (size_t)snap->num_images * WORLD_NAME_LEN);

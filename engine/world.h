@@ -49,6 +49,7 @@ typedef float vec3_t[3];
 #define WORLD_MAX_DECALS     512      // GoldSrc MAX_DECALS: decal names a server can precache
 #define WORLD_DECAL_NAME_LEN 16       // a WAD lump name
 #define WORLD_MAX_DECAL_LOG  256      // GoldSrc: the latest decal makers kept (world_decal_t)
+#define WORLD_POV_STATS      32       // a player's own view keeps this many stats (Quake II's MAX_STATS)
 
 typedef enum {
     GAME_NONE = 0,
@@ -330,6 +331,27 @@ typedef struct {
     int32_t cdtrack;
 } world_view_t;
 
+// A player's own view, when the demo carries every player's (Quake II relay recordings hold
+// each client's player state): what world_view_t holds for the recording player, for player
+// slot i in world_t.povs[i]. Interpolated as the recording player's view is: prev_* are the
+// frame before's when the player's view came in that frame too, else this frame's.
+typedef struct {
+    uint32_t seq;            // w->seq of the frame that carried it last: current iff == w->seq (world_player_pov)
+    vec3_t origin;           // the eye: the player's origin + view offset
+    vec3_t prev_origin;
+    vec3_t ofs;              // the view offset (Quake II viewoffset)
+    vec3_t angles, prev_angles;
+    vec3_t punch, prev_punch;   // kick angles
+    vec3_t velocity;
+    int32_t gun_model, gun_frame;   // as world_view_t's gun_* (gun_valid)
+    vec3_t gun_offset, gun_angles;
+    float fov;               // 0: the game's default
+    float blend[4];
+    uint32_t rdflags;
+    uint8_t onground, intermission;
+    int32_t stats[WORLD_POV_STATS];
+} world_pov_t;
+
 typedef struct world_s {
     world_game_t game;
     int32_t protocol;
@@ -376,6 +398,11 @@ typedef struct world_s {
     uint32_t decal_log_count;         // entries this level, ever (the ring keeps the latest)
 
     world_player_t players[WORLD_MAX_PLAYERS];
+    // Each player's own view, when the demo carries it (world_pov_t); capacity WORLD_MAX_PLAYERS
+    // (clone: num_povs), povs[i] for players[i]; num_povs: 1 + the highest slot ever given one
+    // this level (0: the demo carries no player's own view but the recording player's, w->view).
+    int32_t num_povs;
+    world_pov_t *povs;
 
     int32_t num_entities;             // 1 + highest entity number ever used
     world_entity_t *entities;         // capacity WORLD_MAX_ENTITIES (clone: num_entities)
@@ -434,6 +461,16 @@ static inline int world_entity_visible(const world_t *w, int num)
 {
     return num > 0 && num < w->num_entities && w->entities[num].seq == w->seq &&
            w->entities[num].cur.modelindex != 0;
+}
+
+// Player `slot`'s own view in this frame (the decoder hands a copy: seq is set here, prev_*
+// from the frame before when it came then too). -1 when slot is out of range.
+int world_pov_update(world_t *w, int slot, const world_pov_t *pov);
+// Player `slot`'s own view as of the latest frame, or NULL when the demo does not carry it
+// (then only their entity shows where they are).
+static inline const world_pov_t *world_player_pov(const world_t *w, int slot)
+{
+    return slot >= 0 && slot < w->num_povs && w->povs[slot].seq == w->seq && w->seq != 0 ? &w->povs[slot] : NULL;
 }
 
 // Snapshots for seeking: a copy sized to what is used, and its restore.

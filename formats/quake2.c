@@ -113,6 +113,16 @@ typedef struct {
     q2_player_t ps;
 } q2_frame_t;
 
+// Relay: each client's player state is kept for clients 0..Q2_RELAY_CLIENTS-1, the player
+// slots the world names (CS_PLAYERSKINS); a higher client number (Quake II's MAX_CLIENTS is
+// 256) is read over and not kept. Each client's state of its last Q2_RELAY_KEEP frames is kept
+// (a relay frame deltas from a recent one, as
+// Relay's own writer would: no relay recording was at hand to see how far back they reach).
+// A client whose state in the delta frame is not kept has no view of its own until a frame
+// without a delta (its entity still places it).
+#define Q2_RELAY_CLIENTS WORLD_MAX_PLAYERS
+#define Q2_RELAY_KEEP 4
+
 typedef struct {
     const uint8_t *data;              // the demo bytes (owned by the caller)
     size_t size;
@@ -139,6 +149,9 @@ typedef struct {
     uint32_t parse_count;
     uint8_t has_baseline[Q2_MAX_EDICTS / 8];   // bit per entity: baselines[] holds its spawnbaseline
     int16_t inventory[256];
+    // relay: the serverframe whose state client c's entry client_ps[k][c] holds (k = serverframe %
+    // Q2_RELAY_KEEP); 0 none (a delta reference is above 0); cleared each level
+    int32_t client_frame[Q2_RELAY_KEEP][Q2_RELAY_CLIENTS];
 
     demo_info_t info;
     int counts_done;
@@ -154,6 +167,8 @@ typedef struct {
     entity_state_t baselines[Q2_MAX_EDICTS];
     entity_state_t parse_ents[Q2_PARSE_ENTS];
     uint16_t parse_nums[Q2_PARSE_ENTS];
+    // relay: client c's player state in frame client_frame[k][c], read only through it
+    q2_player_t client_ps[Q2_RELAY_KEEP][Q2_RELAY_CLIENTS];
 } q2_state_t;
 
 static const float q2_normals[Q2_NUMNORMALS][3] = {
@@ -746,6 +761,7 @@ static void new_level(q2_state_t *st, world_t *w)
     memset(st->frames, 0, sizeof(st->frames));
     memset(&st->cur, 0, sizeof(st->cur));
     memset(st->inventory, 0, sizeof(st->inventory));
+    memset(st->client_frame, 0, sizeof(st->client_frame));
     st->pending = 0;
     st->old_frame = -1;
     st->view_client = -1;
@@ -1053,8 +1069,25 @@ static int parse_playerinfo(q2_state_t *st, world_t *w, msg_t *m, size_t off, in
     // reads nothing more, so a half-read state is never seen.
     q2_player_t copy;
     q2_player_t *ps = &st->cur.ps;
+    // relay: each client's state deltas from that client's own in the delta frame (a second
+    // time in one frame: from the one it just got; no delta frame: from nothing). When that
+    // state is not kept the client's view is not known until a frame without a delta.
+    int client = st->relay && st->unicast && st->unicast_client < Q2_RELAY_CLIENTS ? st->unicast_client : -1;
+    const int32_t fnum = st->cur.serverframe, dnum = st->cur.deltaframe;
+    const int keep = (int)((uint32_t)fnum % Q2_RELAY_KEEP);
     if (!apply) {
         copy = st->cur.ps;
+        if (client >= 0) {
+            const int dk = (int)((uint32_t)dnum % Q2_RELAY_KEEP);
+            if (fnum > 0 && st->client_frame[keep][client] == fnum)
+                copy = st->client_ps[keep][client];
+            else if (dnum <= 0)
+                memset(&copy, 0, sizeof copy);
+            else if (st->client_frame[dk][client] == dnum)
+                copy = st->client_ps[dk][client];
+            else
+                client = -1;   // read over; not kept
+        }
         ps = &copy;
     }
     uint32_t statbits = 0;
@@ -1068,6 +1101,10 @@ static int parse_playerinfo(q2_state_t *st, world_t *w, msg_t *m, size_t off, in
         return fail(st, err, off + 1, "expected playerinfo bits known for protocol 25 (0x1d), found 0x%x", flags);
     st->pending = 2;
     (void)w;
+    if (client >= 0 && fnum > 0) {   // relay: kept for that client's own view (finish_frame hands it on)
+        st->client_ps[keep][client] = *ps;
+        st->client_frame[keep][client] = fnum;
+    }
     if (st->dump) {
         dump_begin(st, off, "playerinfo");
         dump_hex(st, "flags", flags);
@@ -1179,8 +1216,38 @@ static void finish_frame(q2_state_t *st, world_t *w)
         memcpy(v->gun_angles, ps->gunangles, sizeof(v->gun_angles));
         v->intermission = ps->pm_type == PM_FREEZE;
         v->onground = (ps->pm_flags & PMF_ON_GROUND) != 0;
-        if (st->relay && st->view_client >= 0)
+        if (st->relay && st->view_client >= 0) {
             v->entity = st->view_client + 1;
+            w->playernum = st->view_client;   // the view is that client's: they are the recording player
+        }
+    }
+    // relay: every client's own view (cameras follow them through it: docs/cameras.md)
+    const int keep = (int)((uint32_t)f->serverframe % Q2_RELAY_KEEP);
+    for (int c = 0; st->relay && f->serverframe > 0 && c < Q2_RELAY_CLIENTS; c++) {
+        if (st->client_frame[keep][c] != f->serverframe)
+            continue;
+        const q2_player_t *ps = &st->client_ps[keep][c];
+        world_pov_t pov;
+        memset(&pov, 0, sizeof pov);
+        for (int i = 0; i < 3; i++) {
+            pov.origin[i] = ps->origin[i] + ps->viewoffset[i];
+            pov.ofs[i] = ps->viewoffset[i];
+            pov.angles[i] = ps->viewangles[i];
+            pov.punch[i] = ps->kick_angles[i];
+            pov.velocity[i] = ps->velocity[i];
+            pov.gun_offset[i] = ps->gunoffset[i];
+            pov.gun_angles[i] = ps->gunangles[i];
+        }
+        pov.gun_model = ps->gunindex;
+        pov.gun_frame = ps->gunframe;
+        pov.fov = ps->fov > 0 ? ps->fov : 90.0f;
+        memcpy(pov.blend, ps->blend, sizeof pov.blend);
+        pov.rdflags = (uint32_t)ps->rdflags;
+        _Static_assert(WORLD_POV_STATS == Q2_MAX_STATS, "a client's stats fit the world's");
+        memcpy(pov.stats, ps->stats, sizeof pov.stats);
+        pov.onground = (ps->pm_flags & PMF_ON_GROUND) != 0;
+        pov.intermission = ps->pm_type == PM_FREEZE;
+        world_pov_update(w, c, &pov);
     }
     if (st->info.levels == 1 && !st->counts_done)
         count_precache(st);

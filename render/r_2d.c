@@ -419,6 +419,12 @@ void r_2d_set_pilot(r_2d_t *d, int slot)
         d->pilot = slot >= 0 && slot < WORLD_MAX_PLAYERS ? slot : -1;
 }
 
+void r_2d_set_view(r_2d_t *d, const world_view_t *view)
+{
+    if (d)
+        d->view = view;
+}
+
 void r_2d_show_scores(r_2d_t *d, int on)
 {
     if (d)
@@ -474,7 +480,7 @@ void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8
     if (d->hud_off)   // a camera away from the recording player: not their flashes
         sh[1].percent = sh[2].percent = 0;
     for (int i = 0; !d->hud_off && i < g->num_powerups; i++)
-        if (w->view.items & g->powerups[i].items) {
+        if (r_2d_view(d, w)->items & g->powerups[i].items) {
             memcpy(sh[3].dest, g->powerups[i].dest, sizeof sh[3].dest);
             sh[3].percent = (float)g->powerups[i].percent;
             break;
@@ -496,5 +502,5 @@ void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8
             out[i * 3 + k] = (uint8_t)(c < 0 ? 0 : c > 255 ? 255 : c);
         }
     if (g->view_blend && !d->hud_off)
-        view_blend(w->view.blend, out);
+        view_blend(r_2d_view(d, w)->blend, out);
 }

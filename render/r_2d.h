@@ -38,6 +38,9 @@ void r_2d_set_hud(r_2d_t *d, int on);   // off: no status bar and no blends of t
 // The player slot a camera follows (-1: none). A game whose HUD can show any player's numbers
 // (Forsaken) shows that player's; the others ignore it.
 void r_2d_set_pilot(r_2d_t *d, int slot);
+// The view whose status bar and blends are drawn (the renderer's r_view_t.shown: the recording
+// player's, or a followed player's own); NULL: the world's. It must outlive the frame's drawing.
+void r_2d_set_view(r_2d_t *d, const world_view_t *view);
 // on: the game's score table is drawn (Forsaken: names, kills, deaths, team scores); it is
 // also drawn when the demo is over (view.intermission). Default off.
 void r_2d_show_scores(r_2d_t *d, int on);

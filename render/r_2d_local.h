@@ -130,6 +130,7 @@ struct r_2d_s {
     int notify_off;                // --notify off: no notify, chat or centre-print lines (con_notifytime 0)
     int hud_off;                   // a detached camera: no status bar, no blends of the recording player
     int pilot;                     // a camera following this player slot (-1: none; r_2d_set_pilot)
+    const world_view_t *view;      // the view the frame is drawn from (r_2d_set_view; NULL: the world's)
     int scores_on;                 // the score table on request (r_2d_show_scores)
     r_2d_fsmsg_t fsmsg;            // Forsaken (r_fshud.c)
     r_2d_fsfont_t fsfont;
@@ -197,5 +198,11 @@ extern const r_2d_game_t r_2d_game_forsaken;
 // Run one program of Quake II's layout language (the status bar, a layout) on
 // canvas c: stats from w->view.stats, pictures from the named slots.
 void r_hud_q2_layout(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, const char *program);
+
+// The view whose status bar and blends are drawn: the one r_2d_set_view named, else the world's.
+static inline const world_view_t *r_2d_view(const r_2d_t *d, const world_t *w)
+{
+    return d->view ? d->view : &w->view;
+}
 
 #endif

@@ -1,13 +1,18 @@
 // r_camera.c -- cameras: the view from elsewhere than the recording player's eyes (docs/cameras.md)
 //
+// A player whose own view the demo carries (world_player_pov: Quake II relay recordings) is
+// followed through it: r_camera_view gives the frame that view in place of the world's, and
+// the frame is drawn as the eyes are (weapon, status bar, blends), from theirs.
+//
 // The front end computes the eyes' view for every frame (r_main.c's setup_view); a camera
 // other than R_CAM_EYES then replaces its origin, angles and field of view:
 //   FREE    a pose the caller moves (the window's fly mode); it starts at the eyes' view.
-//   FOLLOW  another player's eyes: their entity's place between the last two frames, the
-//           decoder's eye height above it, their entity's angles with the pitch scaled back
-//           (the games store a third of it: world_t.player_pitch_scale).
-//   CHASE   behind and above a player, pulled in front of walls by a trace through the
-//           level (bsp_trace), smoothed while playing.
+//   FOLLOW  another player's eyes: their own view when the demo carries it (above), else
+//           their entity's place between the last two frames, the decoder's eye height
+//           above it, their entity's angles with the pitch scaled back (the games store a
+//           third of it: world_t.player_pitch_scale).
+//   CHASE   behind and above a player's eye (their own, when the demo carries it), pulled
+//           in front of walls by a trace through the level (bsp_trace), smoothed while playing.
 //   PATH    keyframes (time, origin, angles, fov) through a Catmull-Rom spline.
 // Only world data is read; nothing here knows a game.
 #include <math.h>
@@ -30,6 +35,7 @@ void r_set_camera(renderer_t *r, const r_camera_t *cam)
         memset(&r->cam, 0, sizeof r->cam);
     if (r->cam.num_keys < 0)
         r->cam.num_keys = 0;
+    r->pov_slot = -1;
     if (r->cam.num_keys > R_CAM_MAX_KEYS)
         r->cam.num_keys = R_CAM_MAX_KEYS;
     r->cam.player_name[sizeof r->cam.player_name - 1] = 0;
@@ -96,10 +102,63 @@ static int player_eye(const world_t *w, int slot, double frac, vec3_t org, vec3_
     return 1;
 }
 
+// A player's own eye between the last two frames when the demo carries their view
+// (world_player_pov): their eye and view angles, blended as the recording player's are.
+static int pov_eye(const world_t *w, int slot, double frac, vec3_t org, vec3_t ang)
+{
+    const world_pov_t *p = world_player_pov(w, slot);
+    if (!p)
+        return 0;
+    float f = (float)frac;
+    for (int k = 0; k < 3; k++) {
+        org[k] = p->prev_origin[k] + (p->origin[k] - p->prev_origin[k]) * f;
+        float d = angle_mod(p->angles[k] - p->prev_angles[k] + 180.0f) - 180.0f;
+        ang[k] = p->prev_angles[k] + d * f;
+    }
+    return 1;
+}
+
 // The recording player's slot (a server-side recording has none).
 static int is_recorder(const world_t *w, int slot)
 {
     return slot == w->playernum && (w->view.origin_valid || w->view.entity > 0);
+}
+
+const world_view_t *r_camera_view(renderer_t *r, const world_t *w)
+{
+    int slot = r->cam.mode == R_CAM_FOLLOW ? target_slot(r, w) : -1;
+    const world_pov_t *p = slot >= 0 && !is_recorder(w, slot) ? world_player_pov(w, slot) : NULL;
+    if (!p) {
+        r->pov_slot = -1;
+        return &w->view;
+    }
+    // the world's view (its layout, intermission texts, items) with the player's own over it
+    world_view_t *v = &r->pov_view;
+    *v = w->view;
+    v->entity = w->players[slot].entity;
+    memcpy(v->origin, p->origin, sizeof(vec3_t));
+    memcpy(v->prev_origin, p->prev_origin, sizeof(vec3_t));
+    v->origin_valid = 1;
+    memcpy(v->ofs, p->ofs, sizeof(vec3_t));
+    memcpy(v->angles, p->angles, sizeof(vec3_t));
+    memcpy(v->prev_angles, p->prev_angles, sizeof(vec3_t));
+    memcpy(v->punch, p->punch, sizeof(vec3_t));
+    memcpy(v->prev_punch, p->prev_punch, sizeof(vec3_t));
+    memcpy(v->velocity, p->velocity, sizeof(vec3_t));
+    v->gun_valid = 1;
+    v->gun_model = p->gun_model;
+    v->gun_frame = p->gun_frame;
+    memcpy(v->gun_offset, p->gun_offset, sizeof(vec3_t));
+    memcpy(v->gun_angles, p->gun_angles, sizeof(vec3_t));
+    v->fov = p->fov > 0 ? p->fov : 90.0f;
+    memcpy(v->blend, p->blend, sizeof v->blend);
+    v->rdflags = p->rdflags;
+    memset(v->stats, 0, sizeof v->stats);
+    memcpy(v->stats, p->stats, sizeof p->stats);
+    v->onground = p->onground;
+    v->intermission = p->intermission;
+    r->pov_slot = slot;
+    return v;
 }
 
 static int point_contents(const renderer_t *r, const vec3_t p)
@@ -228,6 +287,10 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
         break;
     case R_CAM_FOLLOW:
         slot = target_slot(r, w);
+        if (slot >= 0 && slot == r->pov_slot) {
+            st->player = slot;   // the frame's view is theirs (r_camera_view): their eyes as drawn
+            break;
+        }
         if (is_recorder(w, slot) || slot < 0 || !player_eye(w, slot, frac, eye, eye_ang, &ent))
             break;   // the recording player, or the player is not in the frame: the eyes
         memcpy(org, eye, sizeof(vec3_t));
@@ -239,6 +302,7 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
     case R_CAM_CHASE:
         slot = target_slot(r, w);
         if (slot >= 0 && !is_recorder(w, slot) && player_eye(w, slot, frac, eye, eye_ang, &ent)) {
+            pov_eye(w, slot, frac, eye, eye_ang);   // their own eye and angles, when the demo has them
             st->player = slot;
         } else {   // the recording player: from the eyes computed
             memcpy(eye, org, sizeof(vec3_t));

@@ -117,11 +117,11 @@ static int number(const char *tok)
 }
 
 // stats[i] of a stat index token; *ok = 0 when the index is outside Quake II's 32.
-static int stat_of(const world_t *w, const char *tok, int *ok)
+static int stat_of(const world_view_t *v, const char *tok, int *ok)
 {
     int i = number(tok);
     *ok = i >= 0 && i < Q2_MAX_STATS;
-    return *ok ? w->view.stats[i] : 0;
+    return *ok ? v->stats[i] : 0;
 }
 
 // The configstring `i` as the world keeps it ("" for ones it does not keep).
@@ -304,7 +304,7 @@ static void do_ctf(layout_t *l)
 // value, over the field_3 picture while the game flashes it.
 static void do_special_num(layout_t *l, int stat, int flash_bit)
 {
-    const int *stats = l->w->view.stats;
+    const int *stats = r_2d_view(l->d, l->w)->stats;
     int value = stats[stat], color;
     if (stat == Q2_STAT_HEALTH)
         color = value > 25 ? 0 : value > 0 ? l->flash : 1;
@@ -341,7 +341,7 @@ static void step(layout_t *l)
     } else if (!strcmp(t, "yv")) {
         l->y = c->vh / 2 - 120 + next_number(l);
     } else if (!strcmp(t, "pic")) {
-        int v = next(l) ? stat_of(w, l->tok, &ok) : (ok = 0);
+        int v = next(l) ? stat_of(r_2d_view(l->d, w), l->tok, &ok) : (ok = 0);
         if (ok && v >= 0 && v < w->num_images && w->images[v][0])
             draw_pic(l->d, c, l->x, l->y, w->images[v]);
     } else if (!strcmp(t, "picn")) {
@@ -349,7 +349,7 @@ static void step(layout_t *l)
             draw_pic(l->d, c, l->x, l->y, l->tok);
     } else if (!strcmp(t, "num")) {
         l->width = next_number(l);
-        int v = next(l) ? stat_of(w, l->tok, &ok) : (ok = 0);
+        int v = next(l) ? stat_of(r_2d_view(l->d, w), l->tok, &ok) : (ok = 0);
         if (ok)
             draw_field(l->d, c, l->x, l->y, 0, l->width, v);
     } else if (!strcmp(t, "hnum")) {
@@ -359,7 +359,7 @@ static void step(layout_t *l)
     } else if (!strcmp(t, "rnum")) {
         do_special_num(l, Q2_STAT_ARMOR, 2);
     } else if (!strcmp(t, "stat_string")) {
-        int v = next(l) ? stat_of(w, l->tok, &ok) : (ok = 0);
+        int v = next(l) ? stat_of(r_2d_view(l->d, w), l->tok, &ok) : (ok = 0);
         if (ok && v >= 0 && v < Q2_MAX_CONFIGSTRINGS)
             draw_string(l->d, c, l->x, l->y, configstring(w, v), 0);
     } else if (!strcmp(t, "string") || !strcmp(t, "string2")) {
@@ -375,7 +375,7 @@ static void step(layout_t *l)
     } else if (!strcmp(t, "ctf")) {
         do_ctf(l);
     } else if (!strcmp(t, "if")) {
-        int v = next(l) ? stat_of(w, l->tok, &ok) : (ok = 0);
+        int v = next(l) ? stat_of(r_2d_view(l->d, w), l->tok, &ok) : (ok = 0);
         if (!ok || !v)   // skip to the next endif (or the end: an unterminated if)
             while (next(l) && strcmp(l->tok, "endif"))
                 ;
@@ -426,8 +426,9 @@ static void q2_draw_hud(r_2d_t *d, const world_t *w, r_2d_canvas_t *c, double t)
 {
     (void)t;
     r_hud_q2_layout(d, w, c, w->statusbar);
-    if (w->view.stats[Q2_STAT_LAYOUTS] & 1)
-        r_hud_q2_layout(d, w, c, w->view.layout);
+    const world_view_t *v = r_2d_view(d, w);   // the recording player's, or a followed player's own
+    if (v->stats[Q2_STAT_LAYOUTS] & 1)
+        r_hud_q2_layout(d, w, c, v->layout);
 }
 
 const r_2d_game_t r_2d_game_quake2 = {

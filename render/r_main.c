@@ -56,6 +56,7 @@ renderer_t *r_create(int width, int height)
     r->framecount = 1;
     r->dmg_time = -1;
     r->cam_prev_t = -1;
+    r->pov_slot = -1;
     return r;
 }
 
@@ -242,9 +243,8 @@ static void step_smoothing(renderer_t *r, const world_t *w)
 // that clock is the demo's, and so it is here for every command: a timedemo's
 // clock runs at however fast the machine draws, which a picture of a moment should
 // not depend on (the Quake II references were drawn that way: docs/quake2.md).
-static void q2_step_frame(renderer_t *r, const world_t *w)
+static void q2_step_frame(renderer_t *r, const world_t *w, const world_view_t *v)
 {
-    const world_view_t *v = &w->view;
     if (w->game != GAME_QUAKE2 || !v->origin_valid)
         return;
     float z = v->origin[2] - v->ofs[2];
@@ -274,11 +274,19 @@ static float q2_step_lag(const renderer_t *r, double t)
 
 void r_frame(renderer_t *r, const world_t *w)
 {
-    r_models_frame(r->models, w);
+    // the view the frames are drawn from (the followed player's own, when the demo has it);
+    // a change of whose view it is starts its stair smoothing anew
+    int was = r->pov_slot;
+    const world_view_t *shown = r_camera_view(r, w);
+    if (r->pov_slot != was)
+        r->q2_oldz_valid = 0, r->q2_step = 0;
+    r->view.shown = shown;
+    r_2d_set_view(r->r2d, shown);
+    r_models_frame(r->models, w, shown);
     r_fsent_frame(r->fsent, w);
     r_2d_frame(r->r2d, w);
     step_smoothing(r, w);
-    q2_step_frame(r, w);
+    q2_step_frame(r, w, shown);
     if (w->game == GAME_QUAKE)
         for (int i = 0; i < w->num_events; i++)
             if (w->events[i].type == EV_DAMAGE)
@@ -370,7 +378,7 @@ void r_view_vectors(const world_t *w, const float ang[3], float f[3], float rt[3
 static void view_pose(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov_out)
 {
     r_view_t *v = &r->view;
-    const world_view_t *wv = &w->view;
+    const world_view_t *wv = v->shown;
     memset(org, 0, sizeof(vec3_t));
     for (int k = 0; k < 3; k++)
         ang[k] = lerp_angle(wv->prev_angles[k], wv->angles[k], (float)frac);
@@ -543,6 +551,8 @@ void r_render(renderer_t *r, const world_t *w, double t)
 
     vec3_t org, ang;
     float fov;
+    v->shown = r_camera_view(r, w);   // the recording player's view, or the followed player's own
+    r_2d_set_view(r->r2d, v->shown);
     view_pose(r, w, t, frac, org, ang, &fov);   // before the status bar: a camera away from the eyes has none
     int sbar = r_2d_sbar_lines(r->r2d, w, r->width, r->height);
     if (sbar < 0)

@@ -141,6 +141,7 @@ struct r_models_s {
     int gun_frame, gun_old_frame;          // Quake II: the gun's frame in this and the last server frame
     vec3_t gun_offset, gun_old_offset, gun_angles, gun_old_angles;
     int gun_valid;
+    int gun_entity;                        // whose view the gun's frames are (a camera may change it)
     int table_66_first;         // -1 unknown; 1: the palette's table holds a over b at 66 % at [a * 256 + b]
     const uint8_t *table_of;    // the table table_66_first was found for
     r_anim_t *anim;             // WORLD_MAX_ENTITIES
@@ -1245,8 +1246,13 @@ static void load_new_models(r_models_t *m, const world_t *w)
     load_named_models(m, w);
 }
 
-void r_models_frame(r_models_t *m, const world_t *w)
+// The view a frame is drawn from (r_view_t.shown: the followed player's own, or the world's).
+static const world_view_t *shown_view(const world_t *w, const r_view_t *v) { return v->shown ? v->shown : &w->view; }
+
+void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw)
 {
+    if (!vw)
+        vw = &w->view;
     if (rules_of(w)->own_drawer)
         return;
     if (m->models && m->models_seq != w->models_seq)
@@ -1298,21 +1304,22 @@ void r_models_frame(r_models_t *m, const world_t *w)
     update_clients(m, w);
     r_studio_players_update(m->hlplayers, w, m->fs, m->palette);
     // view weapon frame changes, for its frame blend
-    int wm = w->view.stats[STAT_WEAPON], wf = w->view.stats[STAT_WEAPONFRAME];
-    if (w->view.gun_valid) {
-        wm = w->view.gun_model;
-        wf = w->view.gun_frame;
+    int wm = vw->stats[STAT_WEAPON], wf = vw->stats[STAT_WEAPONFRAME];
+    if (vw->gun_valid) {
+        wm = vw->gun_model;
+        wf = vw->gun_frame;
     }
-    if (w->view.gun_valid) {
+    if (vw->gun_valid) {
         // Quake II's CL_AddViewWeapon blends from the last server frame's gun (frame, offset, angles)
-        int had = m->gun_valid;
-        m->gun_old_frame = had ? m->gun_frame : w->view.gun_frame;
-        m->gun_frame = w->view.gun_frame;
+        int had = m->gun_valid && m->gun_entity == vw->entity;   // another player's gun: not blended
+        m->gun_entity = vw->entity;
+        m->gun_old_frame = had ? m->gun_frame : vw->gun_frame;
+        m->gun_frame = vw->gun_frame;
         for (int k = 0; k < 3; k++) {
-            m->gun_old_offset[k] = had ? m->gun_offset[k] : w->view.gun_offset[k];
-            m->gun_old_angles[k] = had ? m->gun_angles[k] : w->view.gun_angles[k];
-            m->gun_offset[k] = w->view.gun_offset[k];
-            m->gun_angles[k] = w->view.gun_angles[k];
+            m->gun_old_offset[k] = had ? m->gun_offset[k] : vw->gun_offset[k];
+            m->gun_old_angles[k] = had ? m->gun_angles[k] : vw->gun_angles[k];
+            m->gun_offset[k] = vw->gun_offset[k];
+            m->gun_angles[k] = vw->gun_angles[k];
         }
         m->gun_valid = 1;
     }
@@ -1558,7 +1565,8 @@ static void draw_q2_gun(r_models_t *m, const world_t *w, r_view_t *v, const mdl_
     q2_model_light(v, lit, Q2RF_MINLIGHT, &job.ambient, &job.shade);
     job.zscale = Q2_GUN_ZSCALE;
     // its own scales: the view's, as a 80 degree view would have them
-    float fov = w->view.fov > 1 && w->view.fov < 179 ? w->view.fov : 90.0f;
+    const world_view_t *vw = shown_view(w, v);
+    float fov = vw->fov > 1 && vw->fov < 179 ? vw->fov : 90.0f;
     float k = tanf(fov * (float)(M_PI / 360.0)) / tanf(Q2_GUN_FOV * (float)(M_PI / 360.0));
     float scales[2] = {v->xscale * k, v->yscale * k};
     job.proj_scale = scales;
@@ -1567,7 +1575,7 @@ static void draw_q2_gun(r_models_t *m, const world_t *w, r_view_t *v, const mdl_
 
 static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
 {
-    const world_view_t *vw = &w->view;
+    const world_view_t *vw = shown_view(w, v);
     if (vw->intermission)
         return;
     int model = vw->stats[STAT_WEAPON], frame = vw->stats[STAT_WEAPONFRAME];
@@ -1605,8 +1613,8 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     job.pose_a = job.pose_b;
     job.blend = 1;
     double flash = -1e9;
-    if (w->view.entity > 0 && w->view.entity < w->num_entities)
-        flash = m->anim[w->view.entity].flash;   // the player's flash stops the gun's blend
+    if (vw->entity > 0 && vw->entity < w->num_entities)
+        flash = m->anim[vw->entity].flash;   // the player's flash stops the gun's blend
     if (m->vw_prev_frame != m->vw_frame && m->vw_frame == frame && blend_allowed(rules_of(w), m->vw_prev_start, flash)) {
         job.pose_a = mdl_pose(mdl, m->vw_prev_frame, v->time);
         job.blend = (float)((v->time - m->vw_start) / ANIM_LERP_TIME);
@@ -1647,6 +1655,10 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
 static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float frac, int pass, uint32_t *rng)
 {
     const r_rules_t *ru = rules_of(w);
+    // the eyes' body: the recording player's, or the followed player's when the view is their own
+    const int view_ent = shown_view(w, v)->entity;
+    // the recording player's own model is drawn (RF_VIEWERMODEL too) when the view is not theirs
+    const int rec_ent = v->detached || view_ent != w->view.entity ? w->view.entity : -1;
     for (int n = 1; n < w->num_entities; n++) {
         if (!world_entity_visible(w, n))
             continue;
@@ -1658,7 +1670,7 @@ static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float fr
         }
         // the camera's own body is not drawn: the recording player's in their eyes, the
         // followed player's in theirs
-        if (v->detached ? n == v->hide_entity : n == w->view.entity)
+        if (v->detached ? n == v->hide_entity : n == view_ent)
             continue;
         if (ru->q2_looks && (e->cur.renderfx & Q2RF_BEAM) && !(e->cur.effects & EF_NODRAW)) {
             // a laser from origin to old_origin (not interpolated), `frame` wide, in one of the
@@ -1671,7 +1683,7 @@ static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float fr
             }
             continue;
         }
-        uint32_t hide = v->detached && n == w->view.entity ? ru->hide_rf & ~ru->viewer_rf : ru->hide_rf;
+        uint32_t hide = n == rec_ent ? ru->hide_rf & ~ru->viewer_rf : ru->hide_rf;
         if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & hide))
             continue;
         vec3_t org, ang;
@@ -1705,7 +1717,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
             continue;
         vec3_t start = {b->start[0], b->start[1], b->start[2]};
         int owner = b->entity;
-        if (owner > 0 && owner == w->view.entity && owner < w->num_entities) {
+        if (owner > 0 && owner == shown_view(w, v)->entity && owner < w->num_entities) {
             // the player's own bolt follows the player between updates
             vec3_t ang;
             entity_place(&w->entities[owner], frac, start, ang);

@@ -25,7 +25,8 @@ void r_models_destroy(r_models_t *m);
 // `fs` must stay open until the next load or r_models_destroy: Quake II player
 // models are loaded from it when a player's skin string changes (r_models_frame).
 int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_t *palette);
-void r_models_frame(r_models_t *m, const world_t *w);
+// vw: the view the frames are drawn from (r_view_t.shown; NULL: the world's).
+void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw);
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_clear(r_models_t *m);

@@ -67,6 +67,9 @@ typedef struct {
     // player, whose eyes the view is).
     int detached;
     int hide_entity;
+    // The view drawn from: the world's (the recording player's), or the followed player's own
+    // when the demo carries it (r_camera_view); its entity is the camera's body, not drawn.
+    const world_view_t *shown;
 } r_view_t;
 
 // Quake's AngleVectors: forward, right, up from pitch/yaw/roll in degrees (render/r_math.c).

@@ -355,6 +355,320 @@ static void test_follow_quake2_server(void **state)
     close_demo(&p);
 }
 
+// ---- a Quake II relay (RLA) recording, written here -------------------------------
+
+// Two clients in q2dm1 (client c is player slot c, entity c + 1); frame f at f / 10 s.
+// Their player states differ in everything the eyes show: place, view offset, angles,
+// kick, weapon, field of view, blend and health.
+typedef struct {
+    float origin[3], viewoffset[3], viewangles[3], kick[3];
+    int gun, fov, health;
+    float blend[4];
+} relay_ps_t;
+
+static void relay_player(int c, int f, relay_ps_t *p)
+{
+    memset(p, 0, sizeof *p);
+    p->origin[0] = 681.375f + (c ? -40.0f : 0.0f) + 2.0f * (float)f;
+    p->origin[1] = 46.75f + (c ? 32.0f : 0.0f);
+    p->origin[2] = 920.125f;
+    p->viewoffset[2] = c ? 18.5f : 22.0f;
+    p->viewangles[0] = c ? 5.625f : 22.5f;
+    p->viewangles[1] = (c ? -50.0f : 120.0f) + (c ? 1.40625f : 4.21875f) * (float)f;   // 16-bit angles: exact
+    p->kick[0] = c ? 1.5f : 0.0f;
+    p->kick[2] = c ? -0.75f : 0.0f;
+    p->gun = c ? 3 : 2;
+    p->fov = c ? 80 : 90;
+    p->health = c ? 37 : 100;
+    p->blend[0] = c ? 1.0f : 0.0f;   // beta sees a red tint (255 / 255, alpha 51 / 255)
+    p->blend[3] = c ? 0.2f : 0.0f;
+}
+
+static void put_angle16(buf_t *b, float a) { put16(b, (int)lrintf(a * 65536.0f / 360.0f) & 0xffff); }
+
+// Client c's playerinfo for frame f, uni-cast to c: everything in frame 1, then only what
+// moves (origin, view angles), so the rest must carry over from c's own state.
+static void relay_playerinfo(buf_t *m, int c, int f)
+{
+    relay_ps_t p;
+    relay_player(c, f, &p);
+    put8(m, 17 | 0x80);     // svc_playerinfo, uni-cast
+    put8(m, c);             // to client c
+    int first = f == 1;
+    // PS_M_ORIGIN | PS_VIEWANGLES, and first: PS_VIEWOFFSET | PS_KICKANGLES | PS_WEAPONINDEX |
+    // PS_WEAPONFRAME | PS_BLEND | PS_FOV
+    int flags = 0x2 | 0x100 | (first ? 0x80 | 0x200 | 0x1000 | 0x2000 | 0x400 | 0x800 : 0);
+    put16(m, flags);
+    for (int k = 0; k < 3; k++)
+        put16(m, (int)lrintf(p.origin[k] * 8));
+    if (first)
+        for (int k = 0; k < 3; k++)
+            put8(m, (int)lrintf(p.viewoffset[k] * 4));
+    for (int k = 0; k < 3; k++)
+        put_angle16(m, p.viewangles[k]);
+    if (first) {
+        for (int k = 0; k < 3; k++)
+            put8(m, (int)lrintf(p.kick[k] * 4));
+        put8(m, p.gun);                    // gunindex
+        put8(m, 0);                        // gunframe, offset, angles
+        for (int k = 0; k < 6; k++)
+            put8(m, 0);
+        for (int k = 0; k < 4; k++)
+            put8(m, (int)lrintf(p.blend[k] * 255));
+        put8(m, p.fov);
+    }
+    put32(m, first ? 1 << 1 : 0);        // stat 1: STAT_HEALTH
+    if (first)
+        put16(m, p.health);
+}
+
+// view_first: the client the connected list names first (whose view the recording shows);
+// far: frame 10 deltas from frame 3 (further back than the decoder keeps each client's state),
+// and every frame has a playerinfo uni-cast to client 200 (past the players the world names).
+static size_t write_relay_demo(buf_t *out, int view_first, int far)
+{
+    buf_t m;
+    out->n = 0;
+    m.n = 0;
+    put8(&m, 12);           // svc_serverdata
+    put32(&m, 34);          // protocol
+    put32(&m, 0x1234);      // server count
+    put8(&m, 0x80);         // isdemo 0x80: a relay recording
+    putstr(&m, "");         // game dir
+    put16(&m, view_first);
+    putstr(&m, "relay test");
+    put8(&m, 13), put16(&m, 5), putstr(&m, "yb -24 xv 0 hnum");                 // CS_STATUSBAR: health
+    put8(&m, 13), put16(&m, 33), putstr(&m, "maps/q2dm1.bsp");                 // CS_MODELS + 1
+    put8(&m, 13), put16(&m, 34), putstr(&m, "models/weapons/v_blast/tris.md2");
+    put8(&m, 13), put16(&m, 35), putstr(&m, "models/weapons/v_shotg/tris.md2");
+    put8(&m, 13), put16(&m, 32 + 255), putstr(&m, "players/male/tris.md2");
+    put8(&m, 13), put16(&m, 1312 + 0), putstr(&m, "alpha\\male/grunt");        // CS_PLAYERSKINS
+    put8(&m, 13), put16(&m, 1312 + 1), putstr(&m, "beta\\female/athena");
+    block(out, &m);
+    for (int f = 1; f <= 20; f++) {
+        m.n = 0;
+        put8(&m, 20);       // svc_frame
+        put32(&m, f);
+        put32(&m, f == 1 ? -1 : far && f == 10 ? 3 : f - 1);   // delta from the frame before
+        put8(&m, 0);        // suppress
+        put8(&m, 0);        // no area bits
+        put8(&m, 2);        // connected clients
+        put8(&m, view_first), put8(&m, 1 - view_first);
+        relay_playerinfo(&m, 0, f);
+        relay_playerinfo(&m, 1, f);
+        if (far)
+            relay_playerinfo(&m, 200, f);
+        put8(&m, 18);       // svc_packetentities
+        for (int c = 0; c < 2; c++) {
+            relay_ps_t p;
+            relay_player(c, f, &p);
+            // ORIGIN1 | ORIGIN2 | ORIGIN3 | ANGLE1 | ANGLE2 | MODEL, with the second byte
+            put8(&m, 0x1 | 0x2 | 0x4 | 0x80);
+            put8(&m, (0x200 | 0x400 | 0x800) >> 8);
+            put8(&m, c + 1);
+            put8(&m, 255);
+            for (int k = 0; k < 3; k++)
+                put16(&m, (int)lrintf(p.origin[k] * 8));
+            put8(&m, (int)lrintf(p.viewangles[0] / 3 * 256 / 360) & 255);
+            put8(&m, (int)lrintf(p.viewangles[1] * 256 / 360) & 255);
+        }
+        put16(&m, 0);       // end of the entities
+        block(out, &m);
+    }
+    put32(out, -1);
+    return out->n;
+}
+
+// The eye Quake II's client draws from client c's state between frames f and f + 1 (frac):
+// origin + view offset blended, + 1/16 on each axis (V_RenderView); view angles + kick.
+static void relay_eye(int c, int f, float frac, float org[3], float ang[3])
+{
+    relay_ps_t a, b;
+    relay_player(c, f, &a);
+    relay_player(c, f + 1, &b);
+    for (int k = 0; k < 3; k++) {
+        org[k] = a.origin[k] + (b.origin[k] - a.origin[k]) * frac + a.viewoffset[k] + 1.0f / 16;
+        ang[k] = a.viewangles[k] + (b.viewangles[k] - a.viewangles[k]) * frac + a.kick[k];
+    }
+}
+
+static void assert_eye(const r_cam_state_t *st, const float org[3], const float ang[3])
+{
+    for (int k = 0; k < 3; k++) {
+        assert_float_equal(st->origin[k], org[k], 2e-3);
+        float d = st->angles[k] - ang[k];
+        d -= 360.0f * floorf((d + 180.0f) / 360.0f);
+        assert_float_equal(d, 0, 2e-2);   // 16-bit angles
+    }
+}
+
+// A relay recording carries every client's player state: the world keeps each client's own
+// view (each deltas from that client's own state), seek snapshots carry them, and follow:2 is
+// client 2's own view (their eye, angles, kick and field of view), blended between frames as
+// the recording player's is; the eyes stay the recorded client's.
+static void test_follow_quake2_relay(void **state)
+{
+    (void)state;
+    static buf_t demo;
+    const char *path = "build/test_camera_relay.dm2";
+    write_relay_demo(&demo, 0, 0);
+    assert_int_equal(tu_write(path, demo.b, demo.n), 0);
+    cam_run_t p;
+    uint32_t ls = 0;
+    open_demo(&p, path, ".");
+    assert_true(read_to(&p, 0.5, &ls));
+    const world_t *w = p.d.world;
+    assert_int_equal(w->playernum, 0);
+    assert_string_equal(w->players[1].name, "beta");
+    // the world keeps both clients' own views, each from its own earlier state
+    const world_pov_t *a = world_player_pov(w, 0), *b = world_player_pov(w, 1);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_null(world_player_pov(w, 2));
+    assert_null(world_player_pov(w, -1));
+    assert_null(world_player_pov(w, 1000));
+    assert_int_equal(b->stats[1], 37);
+    assert_int_equal(a->stats[1], 100);
+    assert_int_equal(w->view.stats[1], 100);
+    assert_float_equal(b->ofs[2], 18.5, 0);
+    assert_float_equal(b->fov, 80, 0);
+    assert_int_equal(b->gun_model, 3);
+    assert_float_equal(b->punch[0], 1.5, 0);
+    assert_float_equal(b->blend[3], 51.0f / 255, 1e-6);
+    relay_ps_t ps;
+    relay_player(1, 5, &ps);
+    assert_float_equal(b->origin[0], ps.origin[0] + 0, 1e-3);
+    assert_float_equal(b->origin[2], ps.origin[2] + 18.5f, 1e-3);
+    relay_player(1, 4, &ps);
+    assert_float_equal(b->prev_origin[0], ps.origin[0], 1e-3);
+
+    // follow:2 at several times, between frames too: client 2's eye and angles
+    r_cam_state_t st;
+    float org[3], ang[3];
+    set_camera(&p, "follow:2");
+    const double times[] = {0.5, 0.525, 0.55, 0.6, 0.675, 0.7};
+    for (int i = 0; i < 6; i++) {
+        double t = times[i];
+        int f = (int)floor(t * 10 + 1e-6);
+        assert_true(read_to(&p, f * 0.1 + 0.1 - 1e-9, &ls));   // frames f and f + 1 read
+        r_render(p.r, w, t);
+        r_camera_state(p.r, &st);
+        assert_int_equal(st.player, 1);
+        relay_eye(1, f, (float)(t * 10 - f), org, ang);
+        assert_eye(&st, org, ang);
+        assert_float_equal(st.fov, 80, 0);
+        // the eyes are still client 1's
+        set_camera(&p, NULL);
+        r_render(p.r, w, t);
+        r_camera_state(p.r, &st);
+        assert_int_equal(st.player, -1);
+        relay_eye(0, f, (float)(t * 10 - f), org, ang);
+        assert_eye(&st, org, ang);
+        assert_float_equal(st.fov, 90, 0);
+        set_camera(&p, "follow:beta");
+    }
+    // chase:2 is behind client 2's own eye (no level here: nothing clips it), 100 back along
+    // their yaw and 16 up, looking their way
+    set_camera(&p, "chase:2");
+    r_render(p.r, w, w->time);
+    r_camera_state(p.r, &st);
+    assert_int_equal(st.player, 1);
+    int fnow = (int)lrint(w->time * 10);
+    relay_player(1, fnow, &ps);
+    float yaw = ps.viewangles[1] * (float)M_PI / 180;
+    assert_float_equal(st.origin[0], ps.origin[0] - 100 * cosf(yaw), 1e-2);
+    assert_float_equal(st.origin[1], ps.origin[1] - 100 * sinf(yaw), 1e-2);
+    assert_float_equal(st.origin[2], ps.origin[2] + ps.viewoffset[2] + 16, 1e-3);
+    assert_float_equal(st.angles[0], ps.viewangles[0], 2e-2);
+    // follow:1 is the recording client: the eyes
+    set_camera(&p, "follow:1");
+    r_render(p.r, w, w->time);
+    r_camera_state(p.r, &st);
+    assert_int_equal(st.player, -1);
+
+    // a seek snapshot carries the views: cloned at 0.8 s, read on, restored
+    world_t *snap = world_clone(w);
+    assert_non_null(snap);
+    assert_int_equal(snap->num_povs, 2);
+    world_pov_t keep = w->povs[1];
+    assert_true(read_to(&p, 1.5, &ls));
+    assert_true(memcmp(&keep, &w->povs[1], sizeof keep) != 0);
+    assert_int_equal(world_restore(p.d.world, snap), 0);
+    assert_memory_equal(&keep, &w->povs[1], sizeof keep);
+    world_free(snap);
+    close_demo(&p);
+
+    // a frame that deltas from further back than each client's state is kept: client 2's own
+    // view is not known from then on (follow:2 looks from their entity), client 1's is the
+    // recording's (every frame of it kept); client 200's states are read over
+    write_relay_demo(&demo, 0, 1);
+    assert_int_equal(tu_write(path, demo.b, demo.n), 0);
+    ls = 0;
+    open_demo(&p, path, ".");
+    w = p.d.world;
+    assert_true(read_to(&p, 0.9, &ls));
+    assert_non_null(world_player_pov(w, 1));
+    assert_int_equal(w->num_povs, 2);
+    assert_int_equal(p.d.failed, 0);
+    assert_true(read_to(&p, 1.0, &ls));
+    assert_null(world_player_pov(w, 1));
+    assert_non_null(world_player_pov(w, 0));
+    assert_int_equal(w->view.stats[1], 100);
+    set_camera(&p, "follow:2");
+    r_render(p.r, w, w->time);
+    r_camera_state(p.r, &st);
+    assert_int_equal(st.player, 1);
+    relay_player(1, 10, &ps);
+    assert_float_equal(st.origin[2], ps.origin[2] + 22, 1e-3);   // the entity's eye height
+    assert_true(read_to(&p, 1.1, &ls));
+    assert_null(world_player_pov(w, 1));
+    close_demo(&p);
+}
+
+// With q2dm1: the picture of follow:2 is the relay recording as client 2 would have it shown
+// (the same file with client 2 first in the connected list): the level from their eye, their
+// weapon, their status bar (health 37) and red blend; the eyes' picture is another.
+static void test_follow_quake2_relay_pictures(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    static buf_t demo;
+    const char *path = "build/test_camera_relay.dm2", *path2 = "build/test_camera_relay2.dm2";
+    write_relay_demo(&demo, 0, 0);
+    assert_int_equal(tu_write(path, demo.b, demo.n), 0);
+    write_relay_demo(&demo, 1, 0);
+    assert_int_equal(tu_write(path2, demo.b, demo.n), 0);
+    cam_run_t p, q;
+    uint32_t ls = 0, ls2 = 0;
+    open_demo(&p, path, tu_data("quake2"));
+    open_demo(&q, path2, tu_data("quake2"));
+    for (double t = 0.55; t < 1.0; t += 0.2) {
+        int f = (int)floor(t * 10 + 1e-6);
+        assert_true(read_to(&p, f * 0.1 + 0.1 - 1e-9, &ls));
+        assert_true(read_to(&q, f * 0.1 + 0.1 - 1e-9, &ls2));
+        assert_int_equal(q.d.world->playernum, 1);
+        int pw, ph, pp, qw, qh, qp;
+        set_camera(&p, "follow:2");
+        r_render(p.r, p.d.world, t);
+        const uint8_t *px = r_pixels(p.r, &pw, &ph, &pp);
+        set_camera(&q, NULL);
+        r_render(q.r, q.d.world, t);
+        const uint8_t *qx = r_pixels(q.r, &qw, &qh, &qp);
+        assert_int_equal(pw * ph, qw * qh);
+        assert_memory_equal(px, qx, (size_t)pw * (size_t)ph);
+        assert_memory_equal(r_palette(p.r), r_palette(q.r), 768);
+        if (t < 0.6) {
+            r_write_png(p.r, "build/test_camera_relay_follow2.png");
+            set_camera(&p, NULL);
+            r_render(p.r, p.d.world, t);
+            r_write_png(p.r, "build/test_camera_relay_eyes.png");
+            assert_true(memcmp(r_pixels(p.r, &pw, &ph, &pp), qx, (size_t)pw * (size_t)ph) != 0);
+        }
+    }
+    close_demo(&q);
+    close_demo(&p);
+}
+
 // Forsaken carries every ship: follow:2 is Nubia's cockpit (the ship's place and angles).
 static void test_follow_forsaken(void **state)
 {
@@ -519,6 +833,35 @@ static void test_info_json(void **state)
     free(out);
 }
 
+// A relay recording: info --json says each player's own view is in every frame (view_frames),
+// client 1 recorded it; a .dm2 without players' own views has no view_frames.
+static void test_info_json_relay(void **state)
+{
+    (void)state;
+    static buf_t demo;
+    const char *path = "build/test_camera_relay_info.dm2";
+    write_relay_demo(&demo, 0, 0);
+    assert_int_equal(tu_write(path, demo.b, demo.n), 0);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s info --json %s", tu_bin(), path);
+    int st;
+    char *out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "\"follow\":[{\"number\":1,\"name\":\"alpha\",\"recorder\":true,\"frames\":20,"
+                                "\"view_frames\":20},{\"number\":2,\"name\":\"beta\",\"recorder\":false,"
+                                "\"frames\":20,\"view_frames\":20}]"));
+    free(out);
+    write_server_demo(&demo);
+    path = "build/test_camera_server_info.dm2";
+    assert_int_equal(tu_write(path, demo.b, demo.n), 0);
+    snprintf(cmd, sizeof cmd, "%s info --json %s", tu_bin(), path);
+    out = tu_run(cmd, &st);
+    assert_int_equal(st, 0);
+    assert_non_null(strstr(out, "{\"number\":2,\"name\":\"beta\",\"recorder\":false,\"frames\":20}"));
+    assert_null(strstr(out, "view_frames"));
+    free(out);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -526,11 +869,14 @@ int main(void)
         cmocka_unit_test(test_path_files),
         cmocka_unit_test(test_follow_quake2_client),
         cmocka_unit_test(test_follow_quake2_server),
+        cmocka_unit_test(test_follow_quake2_relay),
+        cmocka_unit_test(test_follow_quake2_relay_pictures),
         cmocka_unit_test(test_follow_forsaken),
         cmocka_unit_test(test_chase_sweep),
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_export_path),
         cmocka_unit_test(test_info_json),
+        cmocka_unit_test(test_info_json_relay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

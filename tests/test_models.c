@@ -420,7 +420,7 @@ static void test_render_scene(void **state)
     add_ent(w, 5, 5, 200, 90, 40, 0, 2, 0);          // sprite
     add_ent(w, 6, 7, 260, 0, -30, 200, 10, 0);       // ogre
     w->prev_time = 0.9;
-    r_models_frame(m, w);
+    r_models_frame(m, w, NULL);
     s.v.time = 1.0;
     r_models_lights(m, w, &s.v);
     r_models_draw(m, w, &s.v);
@@ -465,7 +465,7 @@ static void test_render_alpha(void **state)
     world_begin_frame(w, 1.0);
     add_ent(w, 3, 2, 100, 0, 0, 30, 0, 0);
     w->prev_time = 1.0;
-    r_models_frame(m, w);
+    r_models_frame(m, w, NULL);
     s.v.time = 1.0;
     const size_t n = (size_t)s.w * (size_t)s.h;
     // opaque: the colours to blend
@@ -549,7 +549,7 @@ static void test_render_interpolation(void **state)
     add_ent(w, 3, 2, 100, -30, 0, 0, 0, 0);   // moved 60 units to the right
     w->prev_time = 1.0;
     assert_true(w->entities[3].lerp_ok);
-    r_models_frame(m, w);
+    r_models_frame(m, w, NULL);
     const double times[3] = {1.0, 1.05, 1.1};
     float cx[3];
     for (int i = 0; i < 3; i++) {
@@ -653,7 +653,7 @@ static void test_render_effects(void **state)
     ev->u.fx.origin[1] = -30;
     ev->u.fx.color = 73;
     ev->u.fx.count = 40;
-    r_models_frame(m, w);
+    r_models_frame(m, w, NULL);
     // the frame's effects are made at its time (1.0), and shown as made from the frame before
     s.v.time = 0.95;
     s.v.num_dlights = 0;
@@ -680,7 +680,7 @@ static void test_render_effects(void **state)
     memset(s.z, 0, (size_t)s.w * s.h * sizeof(float));
     world_begin_frame(w, 7.0);
     w->prev_time = 6.9;
-    r_models_frame(m, w);
+    r_models_frame(m, w, NULL);
     s.v.time = 7.0;
     s.v.num_dlights = 0;
     r_models_lights(m, w, &s.v);

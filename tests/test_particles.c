@@ -301,7 +301,7 @@ static void test_muzzle_flash(void **state)
         world_begin_frame(w, t);
         w->prev_time = t - 0.25;
         flash_ent(w, 3, 100, 50, 24, 90, EF_MUZZLEFLASH);   // facing +y
-        r_models_frame(m, w);
+        r_models_frame(m, w, NULL);
         memset(&v, 0, sizeof v);
         v.time = t;
         r_models_lights(m, w, &v);
@@ -330,7 +330,7 @@ static void test_muzzle_flash(void **state)
     world_begin_frame(w, 30.0);
     w->prev_time = 29.9;
     flash_ent(w, 3, 0, 0, 0, 0, EF_MUZZLEFLASH | EF_BRIGHTLIGHT);
-    r_models_frame(m, w);
+    r_models_frame(m, w, NULL);
     memset(&v, 0, sizeof v);
     v.time = 30.0;
     r_models_lights(m, w, &v);
@@ -341,7 +341,7 @@ static void test_muzzle_flash(void **state)
     world_begin_frame(w, 31.0);
     w->prev_time = 30.9;
     flash_ent(w, 3, 0, 0, 0, 0, EF_DIMLIGHT);
-    r_models_frame(m, w);
+    r_models_frame(m, w, NULL);
     memset(&v, 0, sizeof v);
     v.time = 31.0;
     r_models_lights(m, w, &v);

@@ -267,8 +267,8 @@ void cam_check_drawn(renderer_t *r, const char *spec, const char *demo, double t
         return;
     r_cam_state_t st;
     r_camera_state(r, &st);
-    if (st.player >= 0)
-        return;
+    if (st.player >= 0 || st.recorder)
+        return;   // the player followed, or the recording player (whose view is the eyes)
     log_warn("%s: --camera %s: that player is not in the frame at %.3f s (not connected, dead or out of the "
              "recording's view): showing the recording player's %s", demo, spec, t,
              strncmp(spec, "follow", 6) ? "back" : "eyes");

@@ -268,6 +268,7 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
     v->detached = 0;
     v->hide_entity = 0;
     st->player = -1;
+    st->recorder = 0;
     r_camera_t *c = &r->cam;
     int slot = -1, ent = 0;
     vec3_t eye, eye_ang;
@@ -291,7 +292,8 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
             st->player = slot;   // the frame's view is theirs (r_camera_view): their eyes as drawn
             break;
         }
-        if (is_recorder(w, slot) || slot < 0 || !player_eye(w, slot, frac, eye, eye_ang, &ent))
+        st->recorder = slot >= 0 && is_recorder(w, slot);
+        if (st->recorder || slot < 0 || !player_eye(w, slot, frac, eye, eye_ang, &ent))
             break;   // the recording player, or the player is not in the frame: the eyes
         memcpy(org, eye, sizeof(vec3_t));
         memcpy(ang, eye_ang, sizeof(vec3_t));
@@ -305,6 +307,7 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
             pov_eye(w, slot, frac, eye, eye_ang);   // their own eye and angles, when the demo has them
             st->player = slot;
         } else {   // the recording player: from the eyes computed
+            st->recorder = slot >= 0 && is_recorder(w, slot);
             memcpy(eye, org, sizeof(vec3_t));
             memcpy(eye_ang, ang, sizeof(vec3_t));
         }

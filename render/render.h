@@ -83,6 +83,7 @@ void r_set_camera(renderer_t *r, const r_camera_t *cam);
 typedef struct {
     float origin[3], angles[3], fov;
     int player;                // the player slot whose eyes or back the view is (-1 recording player)
+    int recorder;              // follow/chase named the recording player, who is in the frame: the eyes are theirs
     int contents;              // the level's contents at the eye (BSP_CONTENTS_*; 0 no level)
 } r_cam_state_t;
 void r_camera_state(const renderer_t *r, r_cam_state_t *out);

@@ -221,12 +221,14 @@ static void test_follow_quake2_client(void **state)
     r_render(p.r, w, w->time);
     r_camera_state(p.r, &st);
     assert_int_equal(st.player, -1);
+    assert_int_equal(st.recorder, 1);   // in the frame: shot does not warn
     assert_memory_equal(st.origin, eyes.origin, sizeof st.origin);
-    // a name nobody has: the eyes
+    // a name nobody has: the eyes (and shot warns)
     set_camera(&p, "follow:nobody");
     r_render(p.r, w, w->time);
     r_camera_state(p.r, &st);
     assert_int_equal(st.player, -1);
+    assert_int_equal(st.recorder, 0);
     assert_memory_equal(st.origin, eyes.origin, sizeof st.origin);
     close_demo(&p);
 }

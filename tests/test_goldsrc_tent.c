@@ -1,5 +1,6 @@
 // test_goldsrc_tent.c -- Half-Life's temp models: TE_MODEL, TE_BREAKMODEL and the weapons' shells
-// bouncing on c1a0's floor, drawn, and the same after a seek as when playing
+// bouncing on c1a0's floor, drawn, and the same after a seek as when playing; the glow shell
+// (kRenderFxGlowShell) of a studio model
 #include "testutil.h"
 
 #include <math.h>
@@ -383,12 +384,96 @@ static void test_golden_and_seek(void **state)
     close_level(&L);
 }
 
+// barney 90 units ahead on the floor of c1a0's corridor, facing the camera, drawn plain and with a
+// blue glow shell (render colour 40 120 255, amount 20: pushed out 1 unit): the shell changes pixels
+// only about him, adds light (blue most), and slides (another moment, other pixels).
+static void test_glow_shell(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    r_frame(L.r, w);
+    int barney = model_index(w, "models/barney.mdl");
+    assert_int_equal(barney, 160);
+    int n = w->num_entities;
+    assert_true(n + 1 < WORLD_MAX_ENTITIES);
+    world_entity_t *e = &w->entities[n];
+    memset(e, 0, sizeof *e);
+    entity_state_clear(&e->cur);
+    e->cur.modelindex = barney;
+    ahead(w, 90, 0, 0, e->cur.origin);
+    vec3_t fl;
+    memcpy(fl, e->cur.origin, sizeof fl);
+    e->cur.origin[2] = floor_under(L.r->bsp, fl);   // a monster's origin is at its feet
+    e->cur.angles[1] = w->view.angles[1] + 180;
+    e->cur.framerate = 1;
+    memset(e->cur.controller, 127, 4);
+    e->cur.rendercolor[0] = 40;
+    e->cur.rendercolor[1] = 120;
+    e->cur.rendercolor[2] = 255;
+    e->cur.renderamt = 20;
+    e->prev = e->cur;
+    e->seq = w->seq;
+    w->num_entities = n + 1;
+    double t = w->time;
+    uint8_t *plain = malloc(TW * TH), *shell = malloc(TW * TH);
+    r_render(L.r, w, t);
+    memcpy(plain, L.r->buffer, TW * TH);
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_glowshell_none.png"), 0);
+    e->cur.renderfx = e->prev.renderfx = 19;
+    r_render(L.r, w, t);
+    memcpy(shell, L.r->buffer, TW * TH);
+    const char *out = "build/test_goldsrc_glowshell.png";
+    assert_int_equal(r_write_png(L.r, out), 0);
+    tu_golden("goldsrc_glowshell", out, "tests/golden/goldsrc/glowshell.png", 0.01);
+    // where he stands on screen, and how far the shell reaches (half his height, 36 units, and a margin)
+    const r_view_t *v = &L.r->view;
+    float p[3] = {e->cur.origin[0] - v->vieworg[0], e->cur.origin[1] - v->vieworg[1],
+                  e->cur.origin[2] + 36 - v->vieworg[2]};   // his middle
+    float z = p[0] * v->vpn[0] + p[1] * v->vpn[1] + p[2] * v->vpn[2];
+    int cx = (int)(v->xcenter + v->xscale * (p[0] * v->vright[0] + p[1] * v->vright[1] + p[2] * v->vright[2]) / z);
+    int cy = (int)(v->ycenter - v->yscale * (p[0] * v->vup[0] + p[1] * v->vup[1] + p[2] * v->vup[2]) / z);
+    int reach = (int)(48 * v->xscale / z);
+    const uint8_t *pal = L.r->pal.palette;
+    int changed = 0, outside = 0;
+    long gain[3] = {0, 0, 0};
+    for (int y = 0; y < v->height; y++)
+        for (int x = 0; x < v->width; x++) {
+            int i = y * TW + x;
+            if (plain[i] == shell[i])
+                continue;
+            changed++;
+            outside += abs(x - cx) > reach || abs(y - cy) > reach;
+            for (int k = 0; k < 3; k++)
+                gain[k] += pal[shell[i] * 3 + k] - pal[plain[i] * 3 + k];
+        }
+    print_message("glow shell: %d pixels changed (%d outside his box), colour gain %.1f %.1f %.1f a pixel\n", changed,
+                  outside, (double)gain[0] / changed, (double)gain[1] / changed, (double)gain[2] / changed);
+    assert_true(changed > 150);
+    assert_int_equal(outside, 0);
+    assert_true(gain[2] > gain[1] && gain[1] > gain[0] && gain[0] >= 0);   // added, bluish
+    // 0.4 s later the chrome origin has turned by 0.88 rad: the shell's texels moved
+    r_render(L.r, w, t + 0.4);
+    int moved = 0;
+    for (int i = 0; i < TW * TH; i++)
+        moved += L.r->buffer[i] != shell[i];
+    print_message("glow shell 0.4 s later: %d pixels differ\n", moved);
+    assert_true(moved > changed / 4);
+    free(plain);
+    free(shell);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bounce_values),
         cmocka_unit_test(test_event_shells),
         cmocka_unit_test(test_golden_and_seek),
+        cmocka_unit_test(test_glow_shell),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -183,7 +183,14 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
 
     // flat-shaded meshes: the ambient light and 0.8 of the shade, whatever the normal; fullbright 255
     const float flat_illum = r_hl_studio_illum(&al, lv, STUDIO_NF_FLATSHADE);
-    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, job->colormap,
+    // the light's colour (the engine tints the model by it): a colormap of its tint, when not white
+    const uint8_t *cmap = job->colormap;
+    if (cmap && cmap == v->colormap) {
+        const uint8_t *tinted = r_hl_model_colormap(v, job->light.color);
+        if (tinted)
+            cmap = tinted;
+    }
+    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, cmap,
                        D_LIT, job->mode_table, 0};
     // additive meshes after the others: they are seen through and write no depth
     for (int pass = 0; pass < 2; pass++)

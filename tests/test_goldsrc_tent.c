@@ -12,6 +12,7 @@
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
+#include "render/r_hllight.h"
 #include "render/r_hltent.h"
 #include "render/r_local.h"
 #include "render/render.h"
@@ -467,6 +468,102 @@ static void test_glow_shell(void **state)
     close_level(&L);
 }
 
+// The light's colour on studio models (R_StudioDynamicLight's colour: the lit sample's RGB plus the
+// dlights' colours, its brightest channel 1): the tinted colormaps, then barney in c1a0 under a red
+// TE_DLIGHT against a white one of the same radius: his pixels redder.
+static double barney_red(int color, double *mean_rgb)
+{
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    int n = w->num_entities;
+    world_entity_t *e = &w->entities[n];
+    memset(e, 0, sizeof *e);
+    entity_state_clear(&e->cur);
+    e->cur.modelindex = model_index(w, "models/barney.mdl");
+    ahead(w, 90, 0, 0, e->cur.origin);
+    vec3_t fl;
+    memcpy(fl, e->cur.origin, sizeof fl);
+    e->cur.origin[2] = floor_under(L.r->bsp, fl);
+    e->cur.angles[1] = w->view.angles[1] + 180;
+    memset(e->cur.controller, 127, 4);
+    e->prev = e->cur;
+    e->seq = w->seq;
+    w->num_entities = n + 1;
+    world_event_t *ev = world_add_event(w, EV_DLIGHT);   // TE_DLIGHT 30 units before him, radius 120
+    ev->u.fx.raw_type = 27;
+    ahead(w, 60, 0, 0, ev->u.fx.origin);
+    ev->u.fx.origin[2] = e->cur.origin[2] + 40;
+    ev->u.fx.radius = 120;
+    ev->u.fx.duration = 1;
+    ev->u.fx.color = color;
+    r_frame(L.r, w);
+    r_render(L.r, w, w->time);
+    char name[64];
+    snprintf(name, sizeof name, "build/test_goldsrc_barney_%06x.png", (unsigned)color);
+    assert_int_equal(r_write_png(L.r, name), 0);
+    uint8_t *with = malloc(TW * TH);
+    memcpy(with, L.r->buffer, TW * TH);
+    e->cur.modelindex = e->prev.modelindex = 0;   // the same frame without him: his pixels
+    r_render(L.r, w, w->time);
+    const uint8_t *pal = L.r->pal.palette;
+    double sum[3] = {0, 0, 0};
+    int px = 0;
+    for (int i = 0; i < TW * TH; i++) {
+        if (with[i] == L.r->buffer[i])
+            continue;
+        px++;
+        for (int k = 0; k < 3; k++)
+            sum[k] += pal[with[i] * 3 + k];
+    }
+    assert_true(px > 300);
+    for (int k = 0; k < 3; k++)
+        mean_rgb[k] = sum[k] / px;
+    free(with);
+    close_level(&L);
+    return mean_rgb[0] - (mean_rgb[1] + mean_rgb[2]) / 2;
+}
+
+static void test_model_light_colour(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    r_render(L.r, L.w, L.w->time);   // the view's tables
+    r_view_t *v = &L.r->view;
+    assert_non_null(v->hlmodes);
+    const float white[3] = {1, 1, 1}, none[3] = {0, 0, 0}, warm[3] = {1, 0.5f, 0.25f};
+    assert_null(r_hl_model_colormap(v, white));
+    assert_null(r_hl_model_colormap(v, none));
+    const uint8_t *t = r_hl_model_colormap(v, warm);
+    assert_non_null(t);
+    assert_ptr_equal(r_hl_model_colormap(v, warm), t);   // cached
+    // a light grey texel as painted (row 32) under it: red > green > blue, about 1 : 0.5 : 0.25
+    const uint8_t *pal = L.r->pal.palette;
+    int grey = 0, best = -1;
+    for (int i = 0; i < 255; i++) {
+        int r = pal[i * 3], g = pal[i * 3 + 1], b = pal[i * 3 + 2];
+        int d = abs(r - g) + abs(g - b), lum = r + g + b;
+        if (d < 12 && lum > best) {
+            best = lum;
+            grey = i;
+        }
+    }
+    const uint8_t *c = pal + 3 * t[32 * 256 + grey];
+    print_message("grey %d (%d %d %d) under 1 0.5 0.25: %d %d %d\n", grey, pal[grey * 3], pal[grey * 3 + 1],
+                  pal[grey * 3 + 2], c[0], c[1], c[2]);
+    assert_true(c[0] > c[1] + 20 && c[1] > c[2]);
+    assert_int_equal(t[40 * 256 + 255], 255);   // '{' see-through stays
+    close_level(&L);
+    double red_rgb[3], white_rgb[3];
+    double red = barney_red(0xff0000, red_rgb), wh = barney_red(0xffffff, white_rgb);
+    print_message("barney's mean colour under a red dlight %.1f %.1f %.1f, a white one %.1f %.1f %.1f\n", red_rgb[0],
+                  red_rgb[1], red_rgb[2], white_rgb[0], white_rgb[1], white_rgb[2]);
+    assert_true(red > wh + 10);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -474,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_event_shells),
         cmocka_unit_test(test_golden_and_seek),
         cmocka_unit_test(test_glow_shell),
+        cmocka_unit_test(test_model_light_colour),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

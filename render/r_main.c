@@ -159,6 +159,7 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
             r->hl = malloc(sizeof *r->hl);
         if (r->hl) {
             r_hl_build(r->hl, r->pal.palette);
+            r_hl_shell_from(r->hl, fs);   // the glow shell's chrome sprite, when the game has it
             log_info("%s: render-mode tables (%d alpha, %d additive levels) built in %.1f ms", w->map,
                      HL_ALPHA_LEVELS, HL_ADD_LEVELS, r->hl->build_ms);
         }

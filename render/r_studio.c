@@ -294,16 +294,18 @@ void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio
     const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, 255) : NULL;
     if (!add || !v->zbuffer || m->numverts < 1 || !isfinite(time))
         return;
-    // the texture: the render colour at the pattern's 16 intensities, as level palette indices
+    // the texture: the render colour at the chrome sprite's 16 intensities (or the stand-in's), as level
+    // palette indices
     int r = rgb[0], g = rgb[1], b = rgb[2];
     if (!r && !g && !b)
         r = g = b = 255;
     uint8_t level[16], tex[64 * 64];
     for (int i = 0; i < 16; i++)
         level[i] = r_hl_nearest(v->hlmodes, r * i / 15, g * i / 15, b * i / 15);
+    const r_hlmodes_t *hm = v->hlmodes;
     for (int t = 0; t < 64; t++)
         for (int s = 0; s < 64; s++)
-            tex[t * 64 + s] = level[r_studio_shell_texel(s, t)];
+            tex[t * 64 + s] = level[hm->has_shell ? hm->shell[t * 64 + s] & 15 : r_studio_shell_texel(s, t)];
 
     studio_anim_t an = {job->seq, job->frame, {job->blend[0], job->blend[1]}, job->ctl, job->body,
                         job->gaitseq, job->gaitframe};

@@ -243,12 +243,14 @@ typedef struct {
     uint32_t seed;          // the event's random numbers (the same event always picks the same)
 } world_game_event_t;
 
-// GoldSrc: something that leaves decals (a decal temp entity or a client event, whose
-// bullets the renderer traces), kept for the whole level so that the decals after a seek
-// are those of playing (snapshots carry the log; the renderer places them again from it).
+// GoldSrc: something that lasts (a decal temp entity or a client event, whose bullets the
+// renderer traces and whose shells it ejects; a temp model, TE_MODEL / TE_BREAKMODEL), kept
+// for the whole level so that the decals and the bouncing models after a seek are those of
+// playing (snapshots carry the log; the renderer places them again from it).
 typedef struct {
     double time;
-    int32_t te;             // the temp entity (13, 104, 109, 112, 116, 117, 118); 0: a client event
+    int32_t te;             // the temp entity (13, 104, 109, 112, 116, 117, 118; 106, 108 temp models); 0: a
+                            // client event
     int32_t entity;         // TE: the entity it names (0 the world); event: who fired
     int32_t model;          // TE_BSPDECAL: the model index it names
     int32_t decal;          // TE: the decal index (the HIGH ones + 256; TE_PLAYERDECAL: the player)
@@ -257,6 +259,9 @@ typedef struct {
     vec3_t angles;          // event
     vec3_t eye, eye_angles; // event: the demo's view then (the recording player's eye)
     float fparam[2];
+    vec3_t velocity;        // event: the shooter's; TE_MODEL / TE_BREAKMODEL: the model's
+    vec3_t size;            // TE_BREAKMODEL: the box the pieces fill
+    int32_t args[5];        // TE_MODEL / TE_BREAKMODEL: the message's shorts and bytes (world_fx_event_t.args)
     uint32_t seed;
     uint32_t fired;         // event: how many times before this entity fired this event
     uint8_t local, ducking, eye_valid;

@@ -678,6 +678,7 @@ static void client_event(hl_state_t *s, world_t *w, int index, world_game_event_
     memcpy(dl->eye_angles, w->view.angles, sizeof dl->eye_angles);
     dl->eye_valid = w->view.origin_valid;
     memcpy(dl->fparam, a->fparam, sizeof dl->fparam);
+    memcpy(dl->velocity, a->velocity, sizeof dl->velocity);
     dl->seed = a->seed;
     dl->local = a->local;
     dl->ducking = a->ducking;
@@ -1051,7 +1052,22 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         if (dl->entity > 0 && dl->entity < w->num_entities)
             memcpy(dl->ent_origin, w->entities[dl->entity].cur.origin, sizeof dl->ent_origin);
     }
-    hl_tempent_sounds(w, t, c, iv, ev_seed(++s->event_count * 0x85ebca6bU ^ (uint32_t)t));
+    uint32_t seed = ev_seed(++s->event_count * 0x85ebca6bU ^ (uint32_t)t);
+    if (t == 106 || t == 108) {
+        // temp models (shells, gibs, breakable chunks): they bounce for seconds, so the level's
+        // log keeps them for seeks (render/r_hltent.c)
+        world_decal_t *dl = world_add_decal(w);
+        dl->te = t;
+        memcpy(dl->pos, c, sizeof dl->pos);
+        memcpy(dl->velocity, t == 106 ? c + 3 : c + 6, sizeof dl->velocity);
+        if (t == 108)
+            memcpy(dl->size, c + 3, sizeof dl->size);
+        for (int i = 0; i < 5; i++)
+            dl->args[i] = iv[i];
+        dl->model = iv[1];
+        dl->seed = seed;
+    }
+    hl_tempent_sounds(w, t, c, iv, seed);
     return 0;
 }
 

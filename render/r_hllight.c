@@ -21,6 +21,11 @@ struct r_hllight_s {
     // the cell's colour as nearly as A and B allow (palette-aware ordered dither)
     uint32_t mix[32768];
     int32_t bl[3][R_MAX_BLOCKLIGHTS];   // the light of a surface's samples, level << 8 (8.8)
+    // studio models' colormaps tinted by their light's colour (r_hl_model_colormap): 8 slots, the
+    // least recently used one rebuilt; key = the colour in 5:5:5 + 1 (0: empty)
+    uint8_t palette[768];
+    uint8_t tint[8][64 * 256];
+    uint32_t tint_key[8], tint_used[8], tick;
 };
 
 // The 4 x 4 Bayer matrix (0..15). The 8 -> 5 bit step adds its half (0..7); the choice between a
@@ -103,6 +108,8 @@ double r_hllight_build_ms(const r_hllight_t *hl) { return hl ? hl->build_ms : -1
 
 void r_hllight_build(r_hllight_t *hl, const uint8_t *palette, const uint8_t *inv)
 {
+    memcpy(hl->palette, palette, sizeof hl->palette);
+    memset(hl->tint_key, 0, sizeof hl->tint_key);
     double t0 = now_ms();
     build_mix(hl, palette, inv);
     for (int c = 0; c < 3; c++)
@@ -293,12 +300,64 @@ static float world_light(const r_view_t *v, float x, float y, float z, int fallb
     return (float)v->light_point_world(v->light_ctx, p) * HL_LIGHT_SCALE;
 }
 
+// The colour of the light where the segment start..end first meets a lit surface (the styles' sum
+// of the BSP30 RGB samples, in the lightmap's curve): 1 with it in rgb, 0 when nothing lit is met.
+static int rgb_trace(const renderer_t *r, int node, const float *start, const float *end, int depth, float rgb[3])
+{
+    const bsp_t *b = r->bsp;
+    if (node < 0 || depth > 1024)
+        return 0;
+    const bsp_node_t *nd = &b->nodes[node];
+    const bsp_plane_t *pl = &b->planes[nd->plane];
+    float front = start[0] * pl->normal[0] + start[1] * pl->normal[1] + start[2] * pl->normal[2] - pl->dist;
+    float back = end[0] * pl->normal[0] + end[1] * pl->normal[1] + end[2] * pl->normal[2] - pl->dist;
+    int side = front < 0;
+    if ((back < 0) == side)
+        return rgb_trace(r, nd->children[side], start, end, depth + 1, rgb);
+    float frac = front / (front - back), mid[3];
+    for (int k = 0; k < 3; k++)
+        mid[k] = start[k] + (end[k] - start[k]) * frac;
+    if (rgb_trace(r, nd->children[side], start, mid, depth + 1, rgb))
+        return 1;
+    for (int i = 0; i < nd->numfaces; i++) {
+        const bsp_face_t *f = &b->faces[nd->firstface + i];
+        if (f->flags & (BSP_SURF_SKY | BSP_SURF_TURB | BSP_SURF_NODRAW))
+            continue;
+        const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
+        float s = mid[0] * ti->vecs[0][0] + mid[1] * ti->vecs[0][1] + mid[2] * ti->vecs[0][2] + ti->vecs[0][3];
+        float t = mid[0] * ti->vecs[1][0] + mid[1] * ti->vecs[1][1] + mid[2] * ti->vecs[1][2] + ti->vecs[1][3];
+        int ds = (int)s - f->texturemins[0], dt = (int)t - f->texturemins[1];
+        if (ds < 0 || dt < 0 || ds > f->extents[0] || dt > f->extents[1])
+            continue;
+        rgb[0] = rgb[1] = rgb[2] = 0;
+        if (f->lightofs < 0 || !b->lightrgb)
+            return 1;
+        int smax = (f->extents[0] >> 4) + 1, tmax = (f->extents[1] >> 4) + 1;
+        const uint8_t *lm = b->lightrgb + ((size_t)f->lightofs + (size_t)((dt >> 4) * smax + (ds >> 4))) * 3;
+        for (int st = 0; st < BSP_MAXSTYLES && f->styles[st] != 255; st++) {
+            for (int k = 0; k < 3; k++)
+                rgb[k] += (float)(lm[k] * r->lightstyles[f->styles[st]]) / 256.0f;
+            lm += (size_t)smax * (size_t)tmax * 3;
+        }
+        return 1;
+    }
+    return rgb_trace(r, nd->children[!side], mid, end, depth + 1, rgb);
+}
+
 void r_hl_model_light(const r_view_t *v, const vec3_t org, int fallback_light, r_hl_alight_t *out)
 {
     memset(out, 0, sizeof *out);
     // the light under the model, traced down from 8 units above its origin
     float z = org[2] + 8;
     float total = world_light(v, org[0], org[1], z, fallback_light);
+    // its colour (R_StudioDynamicLight's finalLight): the lit sample's RGB, then the dlights' colours
+    float fin[3] = { 1, 1, 1 };
+    const renderer_t *rr = v->light_point_world ? v->light_ctx : NULL;
+    if (rr && rr->bsp && rr->bsp->lightrgb) {
+        const float st[3] = { org[0], org[1], z }, en[3] = { org[0], org[1], z - 2048 };
+        if (!rgb_trace(rr, rr->bsp->models[0].headnode, st, en, 0, fin))
+            fin[0] = fin[1] = fin[2] = 0;
+    }
     // no light direction in a BSP30 lightmap: the gradient of 4 samples 16 units around gives it
     float dir[3] = { 0, 0, -1 };
     if (v->light_point_world) {
@@ -328,7 +387,15 @@ void r_hl_model_light(const r_view_t *v, const vec3_t org, int fallback_light, r
         float s = dist > 1 ? add / dist : add;
         for (int k = 0; k < 3; k++)
             dir[k] += d[k] * s;
+        // its colour x add / 256 x 2 (white for the uncoloured ones: muzzle flashes, EF_*LIGHT)
+        for (int k = 0; k < 3; k++) {
+            int c = dl->rgb ? (int)((dl->rgb >> (16 - 8 * k)) & 255) : 255;
+            fin[k] += (float)c * add / 256.0f * 2.0f;
+        }
     }
+    float fmax = fin[0] > fin[1] ? (fin[0] > fin[2] ? fin[0] : fin[2]) : (fin[1] > fin[2] ? fin[1] : fin[2]);
+    for (int k = 0; k < 3; k++)
+        out->color[k] = fmax > 0 && isfinite(fmax) ? fin[k] / fmax : 1;
     // v_direct 0.9: that much of the light is the directed shade, the rest ambient
     for (int k = 0; k < 3; k++)
         dir[k] *= 0.9f;
@@ -397,4 +464,51 @@ float r_hl_elight_illum(const r_hl_alight_t *al, const float pos[3], const float
         sum += al->el_intensity[i] * (s > 255 ? 255 : s);
     }
     return sum;
+}
+
+const uint8_t *r_hl_model_colormap(const r_view_t *v, const float color[3])
+{
+    const renderer_t *r = v->light_point_world ? v->light_ctx : NULL;
+    r_hllight_t *hl = r ? r->hllight : NULL;
+    if (!hl || !hl->ready || !v->hlmodes || !color)
+        return NULL;
+    int q[3];
+    for (int k = 0; k < 3; k++) {
+        float c = color[k];
+        q[k] = c > 0 && c <= 1 ? (int)(c * 31 + 0.5f) : c > 1 ? 31 : 0;
+    }
+    if ((q[0] == 31 && q[1] == 31 && q[2] == 31) || (q[0] | q[1] | q[2]) == 0)
+        return NULL;   // white (or no colour given): the level's own colormap
+    uint32_t key = (uint32_t)(q[0] << 10 | q[1] << 5 | q[2]) + 1;
+    int slot = 0;
+    hl->tick++;
+    for (int i = 0; i < 8; i++) {
+        if (hl->tint_key[i] == key) {
+            hl->tint_used[i] = hl->tick;
+            return hl->tint[i];
+        }
+        if (hl->tint_used[i] < hl->tint_used[slot])
+            slot = i;
+    }
+    // rows as the level's colormap (pal_make_colormap): (64 - row) / 32 of the colour, here times the
+    // light's; the nearest palette colour by the level's 5:5:5 table; 255 ('{' see-through) kept
+    uint8_t *t = hl->tint[slot];
+    for (int row = 0; row < 64; row++) {
+        float sc = (float)(64 - row) / 32.0f;
+        for (int c = 0; c < 256; c++) {
+            if (c == 255) {
+                t[row * 256 + c] = 255;
+                continue;
+            }
+            int rgb[3];
+            for (int k = 0; k < 3; k++) {
+                float x = (float)hl->palette[c * 3 + k] * sc * (float)q[k] / 31.0f;
+                rgb[k] = x > 255 ? 255 : (int)x;
+            }
+            t[row * 256 + c] = r_hl_nearest(v->hlmodes, rgb[0], rgb[1], rgb[2]);
+        }
+    }
+    hl->tint_key[slot] = key;
+    hl->tint_used[slot] = hl->tick;
+    return t;
 }

@@ -39,6 +39,7 @@ typedef struct {
     vec3_t el_org[HLL_MAX_ELIGHTS];   // entity lights: world position, radius^2, intensity 0..255
     float el_r2[HLL_MAX_ELIGHTS];
     float el_intensity[HLL_MAX_ELIGHTS];
+    float color[3];           // the light's colour, its brightest channel 1 (plight->color); 0 0 0: white
 } r_hl_alight_t;
 
 // The light of a studio model at org (R_StudioDynamicLight + R_StudioEntityLight): the world's light
@@ -70,6 +71,10 @@ static inline float r_hl_studio_illum(const r_hl_alight_t *al, const float norma
     }
     return illum > 255 ? 255 : illum;
 }
+// The level colormap tinted by a light's colour (64 rows x 256, as the level's: row 32 the texel as
+// painted, darker below), for studio models lit by coloured light: NULL when the colour is white
+// (within 1/32) or there are no tables (use v->colormap). Cached: 8 colours a level, in steps of 1/32.
+const uint8_t *r_hl_model_colormap(const r_view_t *v, const float color[3]);
 // The entity lights' part at a vertex (world space position and unit normal), 0..255.
 float r_hl_elight_illum(const r_hl_alight_t *al, const float pos[3], const float normal[3]);
 

@@ -2,10 +2,14 @@
 #include "r_hlmodes.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "../assets/pal.h"
+#include "../assets/spr.h"
+#include "../engine/log.h"
+#include "../engine/vfs.h"
 
 static double now_ms(void)
 {
@@ -190,4 +194,45 @@ int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum
     default:
         return 1;
     }
+}
+
+int r_hl_set_shell(r_hlmodes_t *hl, const spr_t *sp)
+{
+    hl->has_shell = 0;
+    if (!sp || sp->numframes < 1 || !sp->frames || !sp->images || !sp->pixels)
+        return -1;
+    const spr_image_t *im = spr_image(sp, 0, 0);
+    if (im->width < 1 || im->height < 1 || im->offset > sp->pixels_size ||
+        (size_t)im->width * (size_t)im->height > sp->pixels_size - im->offset)
+        return -1;
+    const uint8_t *pal = sp->has_palette ? sp->palette : hl->palette;
+    for (int t = 0; t < 64; t++)
+        for (int s = 0; s < 64; s++) {
+            int x = s * im->width / 64, y = t * im->height / 64;
+            uint8_t c = sp->pixels[im->offset + (size_t)y * (size_t)im->width + (size_t)x];
+            const uint8_t *rgb = pal + 3 * c;
+            int m = rgb[0] > rgb[1] ? (rgb[0] > rgb[2] ? rgb[0] : rgb[2]) : (rgb[1] > rgb[2] ? rgb[1] : rgb[2]);
+            hl->shell[t * 64 + s] = c == 255 ? 0 : (uint8_t)(m >> 4);
+        }
+    hl->has_shell = 1;
+    return 0;
+}
+
+void r_hl_shell_from(r_hlmodes_t *hl, vfs_t *fs)
+{
+    hl->has_shell = 0;
+    size_t n = 0;
+    uint8_t *bytes = fs && vfs_exists(fs, "sprites/shellchrome.spr") ? vfs_load(fs, "sprites/shellchrome.spr", &n) : NULL;
+    if (!bytes)
+        return;   // not in the data here: r_studio.c's stand-in pattern
+    spr_t sp;
+    char err[256] = "";
+    if (spr_load(&sp, bytes, n, err, sizeof err) == 0) {
+        if (r_hl_set_shell(hl, &sp) < 0)
+            log_warn("sprites/shellchrome.spr: no image: the glow shell uses a stand-in pattern");
+        spr_free(&sp);
+    } else {
+        log_warn("sprites/shellchrome.spr: %s: the glow shell uses a stand-in pattern", err);
+    }
+    free(bytes);
 }

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "../assets/spr.h"
+#include "../engine/vfs.h"
 #include "../engine/world.h"
 
 // kRenderFx* (the SDK's const.h numbering)
@@ -42,10 +44,20 @@ typedef struct r_hlmodes_s {
     uint32_t ia_key[HL_IA_CACHE];   // rgb << 8 | amount step; 0 = free
     int ia_next;
     double build_ms;        // time the last r_hl_build took
+    // the glow shell's texture (r_studio_draw_shell): sprites/shellchrome.spr's first frame as 64 x 64
+    // intensities 0..15, when the game has it (r_hl_set_shell); else the drawer's stand-in
+    uint8_t shell[64 * 64];
+    int has_shell;
 } r_hlmodes_t;
 
 // Build the tables for a level palette (768 bytes). Fills hl->build_ms.
 void r_hl_build(r_hlmodes_t *hl, const uint8_t *palette);
+// The glow shell's texture from a sprite (sprites/shellchrome.spr): its first image sampled to 64 x 64,
+// each texel's brightest channel (the sprite's own palette, else the level's) / 16; see-through
+// texels (255) 0. 0, or -1 (has_shell cleared) for a sprite without an image.
+int r_hl_set_shell(r_hlmodes_t *hl, const spr_t *sp);
+// The same from the game's files (once a level, after r_hl_build); absent or damaged: the stand-in.
+void r_hl_shell_from(r_hlmodes_t *hl, vfs_t *fs);
 // Nearest index (0..254) of an RGB colour, through the 5-bit inverse table.
 static inline uint8_t r_hl_nearest(const r_hlmodes_t *hl, int r, int g, int b)
 {

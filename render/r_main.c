@@ -9,6 +9,7 @@
 #include <stb_image_write.h>
 
 #include "r_hldecal.h"
+#include "r_hltent.h"
 #include "r_local.h"
 #include "r_hllight.h"
 #include "../engine/log.h"
@@ -43,8 +44,9 @@ renderer_t *r_create(int width, int height)
     r->models = r_models_create();
     r->fsent = r_fsent_create();
     r->r2d = r_2d_create();
+    r->hltent = r_hltent_create();
     if (!r->buffer || !r->zbuffer || !r->free || !r->free_count || !r->edge_a || !r->edge_b || !r->cache || !r->warp_buf || !r->warp_col || !r->warp_row ||
-        !r->models || !r->fsent || !r->r2d) {
+        !r->models || !r->fsent || !r->r2d || !r->hltent) {
         r_destroy(r);
         return NULL;
     }
@@ -66,6 +68,7 @@ void r_destroy(renderer_t *r)
         return;
     r_ext_models_free(r);
     r_hldecal_free(r);
+    r_hltent_free(r->hltent);
     bsp_free(r->bsp);
     r_fsworld_free(r->fsworld);
     r_fsent_destroy(r->fsent);
@@ -157,6 +160,7 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
             r->hl = malloc(sizeof *r->hl);
         if (r->hl) {
             r_hl_build(r->hl, r->pal.palette);
+            r_hl_shell_from(r->hl, fs);   // the glow shell's chrome sprite, when the game has it
             log_info("%s: render-mode tables (%d alpha, %d additive levels) built in %.1f ms", w->map,
                      HL_ALPHA_LEVELS, HL_ADD_LEVELS, r->hl->build_ms);
         }
@@ -291,8 +295,10 @@ void r_frame(renderer_t *r, const world_t *w)
         for (int i = 0; i < w->num_events; i++)
             if (w->events[i].type == EV_DAMAGE)
                 damage_kick(r, w, &w->events[i].u.damage);
-    if (w->game == GAME_GOLDSRC)
+    if (w->game == GAME_GOLDSRC) {
         r_hldecal_frame(r, w);
+        r_hltent_frame(r->hltent, r->bsp, w);   // temp models from the same log
+    }
 }
 
 void r_clear_transients(renderer_t *r, int from_start)
@@ -305,6 +311,7 @@ void r_clear_transients(renderer_t *r, int from_start)
     r_fsent_clear(r->fsent);
     r_2d_clear(r->r2d, from_start);
     r_hldecal_clear(r, from_start);
+    r_hltent_clear(r->hltent);
 }
 
 void r_set_notify(renderer_t *r, int on) { r_2d_set_notify(r->r2d, on); }
@@ -591,6 +598,8 @@ void r_render(renderer_t *r, const world_t *w, double t)
     r_draw_brush_entities(r, w, frac);
     r->stat_brush_polys = r->stat_polys - world_polys;
     r_models_draw(r->models, w, v);
+    if (w->game == GAME_GOLDSRC)   // the temp models (r_hltent.c), drawn with the level's models
+        r_models_draw_hltent(r->models, w, v, r->hltent, r->bsp);
     r->stat_polys += r_fsent_draw(r->fsent, w, v);
     r_draw_see_through(r, w, frac);
     if (r->bsp && (r->view_contents == BSP_CONTENTS_WATER || r->view_contents == BSP_CONTENTS_SLIME ||

@@ -161,6 +161,7 @@ struct r_models_s {
     r_studio_players_t *hlplayers;  // GoldSrc players' own models and legs (r_studio.c)
     r_hlfx_t *hlfx;             // Half-Life's temp entities and client events
     r_model_t hl_muzzle;        // its muzzle flash sprite
+    r_hltent_draw_t *hltent_list;   // HLTENT_MAX: the temp models of a drawn frame (r_hltent.c)
 };
 
 // ---- models ------------------------------------------------------------------
@@ -493,9 +494,10 @@ r_models_t *r_models_create(void)
     m->alpha_pal = malloc(sizeof *m->alpha_pal);
     m->q2fx = r_q2fx_create();
     m->hlfx = r_hlfx_create();
+    m->hltent_list = malloc(HLTENT_MAX * sizeof *m->hltent_list);
     for (int i = 0; i <= WORLD_MAX_PLAYERS; i++)
         m->clients[i].pmodel = -1;
-    if (!m->trans || !m->anim || !m->alpha_pal || !m->q2fx || !m->hlfx || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
+    if (!m->trans || !m->anim || !m->alpha_pal || !m->q2fx || !m->hlfx || !m->hltent_list || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
         r_models_destroy(m);
         return NULL;
     }
@@ -550,6 +552,7 @@ void r_models_destroy(r_models_t *m)
     free(m->alpha_pal);
     r_q2fx_destroy(m->q2fx);
     r_hlfx_destroy(m->hlfx);
+    free(m->hltent_list);
     free(m);
 }
 
@@ -1466,6 +1469,52 @@ static void draw_hlfx(r_models_t *m, r_view_t *v)
     for (int i = 0; i < n; i++)
         r_hlfx_draw_beam(v, &beams[i]);
     r_hlfx_draw_particles(m->hlfx, v, v->time);
+}
+
+// ---- Half-Life's temp models (r_hltent.c): shells, gibs, breakable chunks ----------------------
+
+// The variations a temp model picks from (R_TempModel / R_BreakModel: RandomLong(0, frameMax)):
+// a studio model's bodies (the product of its body parts' choices), a sprite's frames.
+static int variations(const r_model_t *rm)
+{
+    if (rm->kind == RMOD_SPRITE)
+        return rm->spr.numframes > 0 ? rm->spr.numframes : 1;
+    if (rm->kind != RMOD_STUDIO)
+        return 1;
+    const studio_t *sm = &rm->studio->mdl;
+    long long n = 1;
+    for (int i = 0; i < sm->numbodyparts && n < (1 << 20); i++)
+        n *= sm->bodyparts[i].nummodels > 0 ? sm->bodyparts[i].nummodels : 1;
+    return (int)(n < (1 << 20) ? n : 1 << 20);
+}
+
+void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, r_hltent_t *tents, const bsp_t *bsp)
+{
+    r_hltent_draw_t *l = m->hltent_list;
+    if (!tents || !l || !v->buffer || !v->zbuffer || !v->colormap)
+        return;
+    int n = r_hltent_list(tents, bsp, v->time, l, HLTENT_MAX);
+    for (int i = 0; i < n; i++) {
+        const r_model_t *rm = model_of(m, l[i].model);
+        if (!rm || (rm->kind != RMOD_STUDIO && rm->kind != RMOD_SPRITE))
+            continue;
+        entity_state_t s;
+        memset(&s, 0, sizeof s);
+        s.modelindex = l[i].model;
+        int var = (int)(l[i].pick % (uint32_t)variations(rm));
+        if (rm->kind == RMOD_SPRITE)
+            s.frame = var;
+        else
+            s.body = var;
+        s.rendermode = l[i].rendermode;
+        s.renderamt = l[i].amount;
+        s.scale = 1;
+        s.rendercolor[0] = s.rendercolor[1] = s.rendercolor[2] = 255;
+        memcpy(s.origin, l[i].org, sizeof(vec3_t));
+        memcpy(s.angles, l[i].ang, sizeof(vec3_t));
+        m->draw_entnum = 0;
+        draw_entity(m, w, v, rm, l[i].org, l[i].ang, &s, -1, 0, NULL);
+    }
 }
 
 // ---- Quake II's effects (r_q2fx.c): their models, beams and particles ------------------------

@@ -13,6 +13,7 @@
 
 #include "../engine/vfs.h"
 #include "../engine/world.h"
+#include "r_hltent.h"
 #include "r_view.h"
 
 typedef struct r_models_s r_models_t;
@@ -30,5 +31,8 @@ void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw);
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_clear(r_models_t *m);
+// GoldSrc's temp models (render/r_hltent.c): stepped to the view's time and drawn with their
+// studio model or sprite (the world's model index in their log entry).
+void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, r_hltent_t *tents, const bsp_t *bsp);
 
 #endif

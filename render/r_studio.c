@@ -27,6 +27,7 @@ void r_studio_free(r_studio_model_t *sm)
     free(sm->proj);
     free(sm->nlight);
     free(sm->chrome);
+    free(sm->vert_norm);
     free(sm);
 }
 
@@ -68,6 +69,19 @@ r_studio_model_t *r_studio_load(const uint8_t *bytes, size_t size, const char *n
     for (int i = 0; i < sm->mdl.numtextures; i++)
         if (sm->mdl.textures[i].flags & STUDIO_NF_CHROME)
             sm->has_chrome = 1;
+    // each vertex's first normal in the triangle lists (the engine's normal table for the glow shell)
+    sm->vert_norm = malloc(nv * sizeof *sm->vert_norm);
+    if (!sm->vert_norm) {
+        r_studio_free(sm);
+        return NULL;
+    }
+    for (size_t i = 0; i < nv; i++)
+        sm->vert_norm[i] = -1;
+    for (int i = 0; i < sm->mdl.numcorners; i++) {
+        const studio_corner_t *c = &sm->mdl.corners[i];
+        if (c->vert >= 0 && c->vert < sm->mdl.numverts && sm->vert_norm[c->vert] < 0)
+            sm->vert_norm[c->vert] = c->norm;
+    }
     return sm;
 }
 
@@ -169,7 +183,14 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
 
     // flat-shaded meshes: the ambient light and 0.8 of the shade, whatever the normal; fullbright 255
     const float flat_illum = r_hl_studio_illum(&al, lv, STUDIO_NF_FLATSHADE);
-    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, job->colormap,
+    // the light's colour (the engine tints the model by it): a colormap of its tint, when not white
+    const uint8_t *cmap = job->colormap;
+    if (cmap && cmap == v->colormap) {
+        const uint8_t *tinted = r_hl_model_colormap(v, job->light.color);
+        if (tinted)
+            cmap = tinted;
+    }
+    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, cmap,
                        D_LIT, job->mode_table, 0};
     // additive meshes after the others: they are seen through and write no depth
     for (int pass = 0; pass < 2; pass++)
@@ -225,6 +246,151 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
                         q[k].s = cs[k];
                         q[k].t = ct[k];
                         q[k].l = corner_row(sm, &al, &c[k], bright, flat, flat_illum);
+                    }
+                    r_draw_poly(v, &ctx, q, 3, 1);
+                }
+            }
+        }
+    }
+}
+
+// ---- the glow shell (kRenderFxGlowShell) ------------------------------------------------------
+//
+// The engine draws the model, then again with every mesh taken as chrome, textured by its chrome
+// sprite (sprites/shellchrome.spr), in the render colour, added (StudioRenderModel in the SDK's
+// cl_dll/StudioModelRenderer.cpp: the second StudioRenderFinal with STUDIO_NF_CHROME forced and
+// kRenderTransAdd). Where the engine's own code is not released, the public reconstructions say:
+// vertices pushed out along their normal by renderamt x 0.05 (MetaHook's BuildGlowShellVerts), the
+// chrome origin at (cos 2.2t, sin 2.2t, cos 0.726t) x 4000 instead of the eye (r_glowshellfreq 2.2),
+// so the chrome texture slides over the shell; colour 0 0 0 taken as white (Xash3D).
+
+// A 64 x 64 mottled pattern standing in for shellchrome.spr: smooth value noise on an 8 x 8 grid
+// (a hash of the cell), intensities 0..15. Fixed: the same texel always has the same value.
+uint8_t r_studio_shell_texel(int s, int t)
+{
+    s &= 63;
+    t &= 63;
+    int cx = s >> 3, cy = t >> 3;
+    float fx = (float)(s & 7) / 8.0f, fy = (float)(t & 7) / 8.0f;
+    float v[2][2];
+    for (int j = 0; j < 2; j++)
+        for (int i = 0; i < 2; i++) {
+            uint32_t h = (uint32_t)(((cx + i) & 7) * 73856093u) ^ (uint32_t)(((cy + j) & 7) * 19349663u);
+            h ^= h >> 13;
+            h *= 0x5bd1e995u;
+            h ^= h >> 15;
+            v[j][i] = (float)(h & 255) / 255.0f;
+        }
+    float a = v[0][0] + (v[0][1] - v[0][0]) * fx, b = v[1][0] + (v[1][1] - v[1][0]) * fx;
+    float x = a + (b - a) * fy;
+    int q = (int)(x * 15.0f + 0.5f);
+    return (uint8_t)(q < 0 ? 0 : q > 15 ? 15 : q);
+}
+
+void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job, const uint8_t rgb[3],
+                         int amount, double time)
+{
+    const studio_t *m = &sm->mdl;
+    const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, 255) : NULL;
+    if (!add || !v->zbuffer || m->numverts < 1 || !isfinite(time))
+        return;
+    // the texture: the render colour at the chrome sprite's 16 intensities (or the stand-in's), as level
+    // palette indices
+    int r = rgb[0], g = rgb[1], b = rgb[2];
+    if (!r && !g && !b)
+        r = g = b = 255;
+    uint8_t level[16], tex[64 * 64];
+    for (int i = 0; i < 16; i++)
+        level[i] = r_hl_nearest(v->hlmodes, r * i / 15, g * i / 15, b * i / 15);
+    const r_hlmodes_t *hm = v->hlmodes;
+    for (int t = 0; t < 64; t++)
+        for (int s = 0; s < 64; s++)
+            tex[t * 64 + s] = level[hm->has_shell ? hm->shell[t * 64 + s] & 15 : r_studio_shell_texel(s, t)];
+
+    studio_anim_t an = {job->seq, job->frame, {job->blend[0], job->blend[1]}, job->ctl, job->body,
+                        job->gaitseq, job->gaitframe};
+    studio_pose_anim(m, &sm->pose, &an);
+    float sc = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
+    const float scale[3] = {sc, sc, sc}, trans[3] = {0, 0, 0};
+    vec3_t ax[3];
+    float A[3][3], bv[3];
+    r_model_to_view(v, job->axes, job->angles, job->origin, scale, trans, ax, A, bv);
+    // the chrome directions from the circling origin, per bone, in model space
+    double f = 2.2 * fmod(time, 3600.0);
+    const float corg[3] = {(float)(cos(f) * 4000.0), (float)(sin(f) * 4000.0), (float)(cos(f * 0.33) * 4000.0)};
+    for (int i = 0; i < m->numbones; i++) {
+        const float(*bm)[4] = (const float(*)[4])sm->pose.bones[i];
+        float bw[3], right[3], up[3];
+        for (int k = 0; k < 3; k++)
+            bw[k] = job->origin[k] + sc * (ax[0][k] * bm[0][3] + ax[1][k] * bm[1][3] + ax[2][k] * bm[2][3]);
+        r_studio_chrome_dirs(bw, corg, v->vright, right, up);
+        for (int k = 0; k < 3; k++) {
+            sm->chrome[i][0][k] = dot3(right, ax[k]);
+            sm->chrome[i][1][k] = dot3(up, ax[k]);
+        }
+    }
+    float push = (float)(amount > 0 ? (amount < 255 ? amount : 255) : 0) * 0.05f;
+    int any_near = 0, any_in = 0;
+    for (int part = 0; part < m->numbodyparts; part++) {
+        const studio_submodel_t *sub = studio_body_model(m, part, job->body);
+        if (!sub)
+            continue;
+        for (int i = sub->first_vert; i < sub->first_vert + sub->numverts; i++) {
+            float p[3];
+            const float *pv = sm->pose.verts[i];
+            int n = sm->vert_norm[i];
+            const float *nv = n >= 0 && n < m->numnorms ? sm->pose.norms[n] : NULL;
+            for (int k = 0; k < 3; k++)
+                p[k] = pv[k] + (nv ? push * nv[k] : 0);
+            r_cvert_t *c = &sm->view[i];
+            c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + bv[0];
+            c->y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + bv[1];
+            c->z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + bv[2];
+            if (c->z >= R_NEAR_Z) {
+                project(v, c, &sm->proj[i]);
+                any_in = 1;
+            } else {
+                any_near = 1;
+            }
+        }
+    }
+    if (!any_in)
+        return;
+    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, tex, 64, 64, job->colormap,
+                       D_UNLIT_MASKED, add, 0};
+    for (int part = 0; part < m->numbodyparts; part++) {
+        const studio_submodel_t *sub = studio_body_model(m, part, job->body);
+        if (!sub)
+            continue;
+        for (int me = sub->first_mesh; me < sub->first_mesh + sub->nummesh; me++) {
+            const studio_mesh_t *mesh = &m->meshes[me];
+            const studio_corner_t *c = m->corners + mesh->first;
+            for (int t = 0; t + 2 < mesh->count; t += 3, c += 3) {
+                float cs[3], ct[3];
+                for (int k = 0; k < 3; k++) {
+                    const float(*cd)[3] = sm->chrome[m->norm_bone[c[k].norm]];
+                    r_studio_chrome_texel(sm->pose.norms[c[k].norm], cd[0], cd[1], &cs[k], &ct[k]);
+                }
+                int in = !any_near || (sm->view[c[0].vert].z >= R_NEAR_Z && sm->view[c[1].vert].z >= R_NEAR_Z &&
+                                       sm->view[c[2].vert].z >= R_NEAR_Z);
+                if (in) {
+                    d_vert_t q[3];
+                    for (int k = 0; k < 3; k++) {
+                        q[k] = sm->proj[c[k].vert];
+                        q[k].s = cs[k];
+                        q[k].t = ct[k];
+                        q[k].l = 32;
+                    }
+                    if (d_poly_area2(&q[0], &q[1], &q[2]) <= 0)
+                        continue;
+                    d_poly_triangle(&ctx, &q[0], &q[1], &q[2]);
+                } else {
+                    r_cvert_t q[3];
+                    for (int k = 0; k < 3; k++) {
+                        q[k] = sm->view[c[k].vert];
+                        q[k].s = cs[k];
+                        q[k].t = ct[k];
+                        q[k].l = 32;
                     }
                     r_draw_poly(v, &ctx, q, 3, 1);
                 }
@@ -355,6 +521,14 @@ void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, 
     job.colormap = v->colormap;
     light_job(v, &job, light);
     r_studio_draw(v, sm, &job);
+    if (s->renderfx == 19) {   // kRenderFxGlowShell: the shell over it
+        uint8_t rgb[3];
+        for (int k = 0; k < 3; k++) {
+            float c = s->rendercolor[k];
+            rgb[k] = (uint8_t)(c > 0 && c < 256 ? c : c >= 256 ? 255 : 0);
+        }
+        r_studio_draw_shell(v, sm, &job, rgb, s->renderamt, v->time);
+    }
 }
 
 int r_studio_entity_attachment(r_studio_model_t *sm, const vec3_t org, const vec3_t ang, const entity_state_t *s,

@@ -20,6 +20,7 @@ typedef struct r_studio_model_s {
     float (*chrome)[2][3];  // numbones: the chrome s (right) and t (up) directions in model space
     uint8_t has_chrome;     // a texture is STUDIO_NF_CHROME: chrome directions are made per draw
     uint8_t flat;           // texel of the stand-in texture of models without textures
+    int32_t *vert_norm;     // numverts: the first normal a vertex is drawn with (the glow shell's normal)
 } r_studio_model_t;
 
 // Load a studio model (bytes start with "IDST"); companion files come from fs.
@@ -45,6 +46,14 @@ typedef struct {
 } r_studio_job_t;
 
 void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job);
+// kRenderFxGlowShell's second pass (after r_studio_draw of the same job): the model again, every
+// vertex pushed out along its normal by amount x 0.05 units, textured by chrome coordinates whose
+// origin circles at r_glowshellfreq (2.2) about the model, in `rgb` (0 0 0: white), added through
+// the level's additive table. Draws nothing without v->hlmodes.
+void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job, const uint8_t rgb[3],
+                         int amount, double time);
+// The stand-in for sprites/shellchrome.spr (not in the data): its 64 x 64 intensities 0..15.
+uint8_t r_studio_shell_texel(int s, int t);
 // Attachment n of a job's pose in world space (as StudioCalcAttachments: muzzle flashes, beams); poses
 // into sm's buffers. -1 (and the job's origin) when the model has no attachment n.
 int r_studio_attachment(r_studio_model_t *sm, const r_studio_job_t *job, int n, vec3_t out);

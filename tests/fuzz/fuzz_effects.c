@@ -61,5 +61,7 @@ static void run(const uint8_t *copy, size_t size)
         if ((frames & 7) == 0)
             r_render(r, w, w->time);
     }
+    if (w->time > -1e6 && w->time < 1e6)
+        r_render(r, w, w->time + 1.5);   // what lasts (GoldSrc's temp models) stepped on well past the end
     d->close(st);
 }

@@ -1,0 +1,399 @@
+// r_hltent.c -- Half-Life's temp models (see r_hltent.h)
+//
+// The rules, from the public sources (facts only): the engine's R_TempModel / R_BreakModel
+// as Xash3D FWGS reimplements them (engine/client/cl_tent.c) and the message layouts the
+// SDK's client reads; the motion is the SDK client's HUD_TempEntUpdate (cl_dll/entity.cpp);
+// the shells are cl_dll/ev_common.cpp's EV_EjectBrass / EV_GetDefaultShellInfo and the
+// calls in ev_hldm.cpp. docs/goldsrc.md lists what is left out.
+#include "r_hltent.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "r_local.h"
+
+typedef struct {
+    uint8_t used;
+    int model;
+    uint32_t pick;
+    int flags;
+    int rendermode, amount;    // the amount the fade starts from (baseline.renderamt)
+    double birth, die;         // die: its life ends (FADEOUT: then fades over 2 s)
+    uint32_t steps;            // steps taken: the state is at birth + steps * HLTENT_STEP
+    vec3_t org, vel, ang, avel;
+} tent_t;
+
+struct r_hltent_s {
+    tent_t t[HLTENT_MAX];
+    uint32_t applied;          // log entries spawned so far
+    int replay;                // after a seek: spawn the log's models again
+    const bsp_t *bsp;          // the level they were spawned in
+    uint32_t level_seq;
+};
+
+r_hltent_t *r_hltent_create(void)
+{
+    r_hltent_t *p = calloc(1, sizeof *p);
+    if (p)
+        p->replay = 1;
+    return p;
+}
+
+void r_hltent_free(r_hltent_t *p) { free(p); }
+
+void r_hltent_clear(r_hltent_t *p)
+{
+    if (p)
+        p->replay = 1;
+}
+
+// ---- random numbers: each log entry's own stream ---------------------------------------------
+
+static uint32_t rnd(uint32_t *x)
+{
+    uint32_t v = *x ? *x : 0x2545f491u;
+    v ^= v << 13;
+    v ^= v >> 17;
+    v ^= v << 5;
+    return *x = v;
+}
+
+// COM_RandomFloat(lo, hi)
+static float frand(uint32_t *x, float lo, float hi)
+{
+    return lo + (hi - lo) * (float)(rnd(x) & 0xffffff) / 16777215.0f;
+}
+
+// COM_RandomLong(lo, hi)
+static int irand(uint32_t *x, int lo, int hi)
+{
+    if (hi <= lo)
+        return lo;
+    return lo + (int)(rnd(x) % (uint32_t)(hi - lo + 1));
+}
+
+static int sane(const float *v, float lim)
+{
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(v[k]) || fabsf(v[k]) > lim)
+            return 0;
+    return 1;
+}
+
+// ---- the pool -------------------------------------------------------------------------------
+
+// When a model is gone for good: its life, and a FADEOUT's 2 s of fading (1 + life x 0.5 > 0).
+static double end_time(const tent_t *e)
+{
+    return e->die + ((e->flags & HLTENT_FADEOUT) ? 2.0 : 0.0);
+}
+
+// A free slot at time `now` (never used, or its model gone), the first in the pool; NULL
+// when every one is alive (CL_TempEntAlloc: "Overflow", the new one is not made).
+static tent_t *alloc(r_hltent_t *p, int model, const vec3_t org, double now)
+{
+    for (int i = 0; i < HLTENT_MAX; i++) {
+        tent_t *e = &p->t[i];
+        if (e->used && now < end_time(e))
+            continue;
+        memset(e, 0, sizeof *e);
+        e->used = 1;
+        e->model = model;
+        memcpy(e->org, org, sizeof(vec3_t));
+        e->birth = now;
+        e->die = now + 0.75;   // CL_PrepareTEnt's default
+        e->rendermode = RM_NORMAL;
+        e->amount = 255;
+        return e;
+    }
+    return NULL;
+}
+
+// R_TempModel: a model with gravity that collides with the world; shells tumble.
+static void temp_model(r_hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
+                       float life, int soundtype, double now)
+{
+    if (model <= 0 || !sane(pos, 32768) || !sane(vel, 1e5f) || !isfinite(yaw))
+        return;
+    tent_t *e = alloc(p, model, pos, now);
+    if (!e)
+        return;
+    e->flags = HLTENT_COLLIDEWORLD | HLTENT_GRAVITY_F;
+    memcpy(e->vel, vel, sizeof(vec3_t));
+    e->ang[1] = yaw;
+    if (soundtype == 1 || soundtype == 2) {   // TE_BOUNCE_SHELL, TE_BOUNCE_SHOTSHELL
+        e->avel[0] = frand(x, -512, 511);
+        e->avel[1] = frand(x, -255, 255);
+        e->avel[2] = frand(x, -255, 255);
+        e->flags |= HLTENT_ROTATE | (soundtype == 2 ? HLTENT_SLOWGRAVITY : 0);
+    }
+    e->pick = rnd(x);   // RandomLong(0, frameMax): body of a studio model, frame of a sprite
+    e->die = now + (life > 0 && life < 1000 ? life : 0);
+}
+
+// R_BreakModel: count pieces (0: by the box's surface, one a 12 x 12 area per face pair, at
+// most 100) at random spots of the box that are not in a wall, thrown along dir with a
+// random part, tumbling, falling slowly, fading out at the end.
+static void break_model(r_hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_decal_t *l, double now)
+{
+    const float *pos = l->pos, *size = l->size, *dir = l->velocity;
+    float random = (float)l->args[0] * 10, life = (float)l->args[3] * 0.1f;
+    int model = l->args[1], count = l->args[2], flags = l->args[4];
+    if (model <= 0 || !sane(pos, 32768) || !sane(size, 65536) || !sane(dir, 1e5f))
+        return;
+    if (count == 0) {
+        float c = (size[0] * size[1] + size[1] * size[2] + size[2] * size[0]) / (3 * 12.0f * 12.0f);
+        count = c > 100 ? 100 : (int)c;
+    }
+    count = count < 0 ? 0 : count > 100 ? 100 : count;
+    int type = flags & 0x4f;   // BREAK_TYPEMASK
+    for (int i = 0; i < count; i++) {
+        vec3_t spot;
+        int j;
+        for (j = 0; j < 32; j++) {
+            for (int k = 0; k < 3; k++)
+                spot[k] = pos[k] + frand(x, -0.5f, 0.5f) * size[k];
+            int leaf = bsp_point_leaf(bsp, spot);
+            if (leaf < 0 || leaf >= bsp->num_leafs || bsp->leafs[leaf].contents != BSP_CONTENTS_SOLID)
+                break;
+        }
+        if (j == 32)
+            continue;   // the piece would be in the wall
+        tent_t *e = alloc(p, model, spot, now);
+        if (!e)
+            return;
+        e->pick = rnd(x);
+        e->flags = HLTENT_COLLIDEWORLD | HLTENT_FADEOUT | HLTENT_SLOWGRAVITY;
+        if (irand(x, 0, 255) < 200) {
+            e->flags |= HLTENT_ROTATE;
+            for (int k = 0; k < 3; k++)
+                e->avel[k] = frand(x, -256, 255);
+        }
+        if (irand(x, 0, 255) < 100 && (flags & 0x10))   // BREAK_SMOKE
+            e->flags |= HLTENT_SMOKETRAIL;
+        if (type == 0x01 || (flags & 0x20)) {   // BREAK_GLASS, BREAK_TRANS: see-through at 128
+            e->rendermode = RM_TEXTURE;
+            e->amount = 128;
+        }
+        e->vel[0] = dir[0] + frand(x, -random, random);
+        e->vel[1] = dir[1] + frand(x, -random, random);
+        e->vel[2] = dir[2] + frand(x, 0, random);
+        e->die = now + life + frand(x, 0, 1);   // an extra 0..1 s
+    }
+}
+
+// The weapons whose client events eject a shell (ev_hldm.cpp): the model, where it leaves
+// the gun (forward, up, right of the gun position), the bounce sound type, shells a shot.
+typedef struct {
+    const char *script;
+    const char *model;
+    float fwd, up, right;
+    int sound, count;
+} shell_rule_t;
+
+static const shell_rule_t shells[] = {
+    {"glock1", "models/shell.mdl", 20, -12, 4, 1, 1},
+    {"glock2", "models/shell.mdl", 20, -12, 4, 1, 1},
+    {"mp5", "models/shell.mdl", 20, -12, 4, 1, 1},
+    {"shotgun1", "models/shotgunshell.mdl", 32, -12, 6, 2, 1},
+    {"shotgun2", "models/shotgunshell.mdl", 32, -12, 6, 2, 2},
+};
+
+static int model_index(const world_t *w, const char *name)
+{
+    for (int i = 1; i < w->num_models; i++)
+        if (!strcmp(w->models[i], name))
+            return i;
+    return 0;   // EV_FindModelIndex: not precached, R_TempModel makes nothing
+}
+
+static void eject_brass(r_hltent_t *p, const world_t *w, uint32_t *x, const world_decal_t *e, double now)
+{
+    const shell_rule_t *rule = NULL;
+    for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+        if (!strcmp(shells[i].script, e->script))
+            rule = &shells[i];
+    if (!rule)
+        return;
+    int model = model_index(w, rule->model);
+    if (!model)
+        return;
+    // the gun as r_hldecal.c takes it (EV_GetGunPosition): origin + view height (28, ducked
+    // 12; the recording player's own from the demo's eye), or the demo's eye and view angles
+    // for the local player's events that come without an origin
+    vec3_t src, ang, vel;
+    int zero = e->pos[0] == 0 && e->pos[1] == 0 && e->pos[2] == 0;
+    if (e->local && zero && e->eye_valid) {
+        memcpy(src, e->eye, sizeof src);
+        memcpy(ang, e->eye_angles, sizeof ang);
+    } else {
+        memcpy(src, e->pos, sizeof src);
+        float vh = e->ducking ? 12.0f : 28.0f, eye = e->eye[2] - e->pos[2];
+        if (e->local && e->eye_valid && eye > 0 && eye < 64)
+            vh = eye;
+        src[2] += vh;
+        memcpy(ang, e->angles, sizeof ang);
+    }
+    memcpy(vel, e->velocity, sizeof vel);
+    if (!sane(src, 32768) || !sane(ang, 1e5f) || !sane(vel, 1e5f))
+        return;
+    vec3_t f, r, u;
+    r_angle_vectors(ang, f, r, u);
+    for (int n = 0; n < rule->count; n++) {
+        // EV_GetDefaultShellInfo: thrown right 50..70, up 100..150 and 25 forward, on top of the
+        // shooter's velocity; EV_EjectBrass: 2.5 s, turned to the shooter's yaw
+        float fr = frand(x, 50, 70), fu = frand(x, 100, 150);
+        vec3_t so, sv;
+        for (int k = 0; k < 3; k++) {
+            sv[k] = vel[k] + r[k] * fr + u[k] * fu + f[k] * 25;
+            so[k] = src[k] + u[k] * rule->up + f[k] * rule->fwd + r[k] * rule->right;
+        }
+        temp_model(p, x, model, so, sv, ang[1], 2.5f, rule->sound, now);
+    }
+}
+
+static void reset(r_hltent_t *p)
+{
+    memset(p->t, 0, sizeof p->t);
+    p->applied = 0;
+    p->replay = 0;
+}
+
+void r_hltent_frame(r_hltent_t *p, const bsp_t *bsp, const world_t *w)
+{
+    if (!p || !bsp || !w || w->game != GAME_GOLDSRC)
+        return;
+    uint32_t count = w->decal_log_count;
+    if (p->replay || count < p->applied || p->bsp != bsp || p->level_seq != w->level_seq) {
+        // a seek or a new level: the log is what playing spawned up to here; spawn it again
+        reset(p);
+        p->bsp = bsp;
+        p->level_seq = w->level_seq;
+    }
+    uint32_t from = p->applied;
+    if (count - from > WORLD_MAX_DECAL_LOG)
+        from = count - WORLD_MAX_DECAL_LOG;   // older entries left the ring
+    for (uint32_t i = from; i < count; i++) {
+        const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
+        uint32_t x = (l->seed ^ 0x6d2b79f5u) | 1u;   // a stream of its own (the decals use the seed)
+        if (l->te == 106) {   // TE_MODEL: pos, velocity, yaw, model, bounce sound, life
+            temp_model(p, &x, l->args[1], l->pos, l->velocity, (float)l->args[0], (float)l->args[3] * 0.1f,
+                       l->args[2], l->time);
+        } else if (l->te == 108) {
+            break_model(p, bsp, &x, l, l->time);
+        } else if (l->te == 0) {
+            eject_brass(p, w, &x, l, l->time);
+        }
+    }
+    p->applied = count;
+}
+
+// ---- motion: HUD_TempEntUpdate, one step of HLTENT_STEP ---------------------------------------
+
+static void step(tent_t *e, const bsp_t *bsp)
+{
+    const float dt = (float)HLTENT_STEP, gravity = -dt * HLTENT_GRAVITY;
+    vec3_t prev;
+    memcpy(prev, e->org, sizeof prev);
+    for (int k = 0; k < 3; k++)
+        e->org[k] += e->vel[k] * dt;
+    if (e->flags & HLTENT_ROTATE)
+        for (int k = 0; k < 3; k++)
+            e->ang[k] = fmodf(e->ang[k] + e->avel[k] * dt, 360.0f);
+    bsp_trace_t tr;
+    if ((e->flags & HLTENT_COLLIDEWORLD) && bsp_trace(bsp, bsp->models[0].headnode, prev, e->org, &tr) &&
+        !tr.allsolid) {
+        // at the contact point; damped by half with gravity; on a floor (normal up) slower than
+        // three steps of gravity: stops, lies flat (pitch, roll 0) and no longer moves
+        for (int k = 0; k < 3; k++)
+            e->org[k] = prev[k] + tr.fraction * dt * e->vel[k];
+        float damp = 1;
+        if (e->flags & (HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY)) {
+            damp = 0.5f;
+            if (tr.normal[2] > 0.9f && e->vel[2] <= 0 && e->vel[2] >= gravity * 3) {
+                damp = 0;
+                e->flags &= ~(HLTENT_ROTATE | HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY | HLTENT_COLLIDEWORLD |
+                              HLTENT_SMOKETRAIL);
+                e->ang[0] = e->ang[2] = 0;
+            }
+        }
+        if (damp != 0) {   // reflect the velocity (and, as the client fakes it, the yaw)
+            float proj = e->vel[0] * tr.normal[0] + e->vel[1] * tr.normal[1] + e->vel[2] * tr.normal[2];
+            for (int k = 0; k < 3; k++)
+                e->vel[k] -= 2 * proj * tr.normal[k];
+            e->ang[1] = -e->ang[1];
+        }
+        if (damp != 1) {
+            for (int k = 0; k < 3; k++) {
+                e->vel[k] *= damp;
+                e->ang[k] *= 0.9f;
+            }
+        }
+    }
+    if (e->flags & HLTENT_GRAVITY_F)
+        e->vel[2] += gravity;
+    else if (e->flags & HLTENT_SLOWGRAVITY)
+        e->vel[2] += gravity * 0.5f;
+}
+
+static int still(const tent_t *e)
+{
+    return !(e->flags & (HLTENT_ROTATE | HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY | HLTENT_COLLIDEWORLD)) &&
+           e->vel[0] == 0 && e->vel[1] == 0 && e->vel[2] == 0;
+}
+
+int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *out, int max)
+{
+    int n = 0;
+    if (!p || !bsp || p->bsp != bsp || !isfinite(t))
+        return 0;
+    for (int i = 0; i < HLTENT_MAX; i++) {
+        tent_t *e = &p->t[i];
+        if (!e->used || t < e->birth || t >= end_time(e))
+            continue;
+        // fixed steps from its birth up to t (a model at rest skips them: nothing changes)
+        double last = t < e->die || !(e->flags & HLTENT_FADEOUT) ? t : e->die + 2.0;
+        uint32_t want = (uint32_t)fmin(floor((last - e->birth) / HLTENT_STEP + 1e-6), 1e7);
+        while (e->steps < want) {
+            if (still(e)) {
+                e->steps = want;
+                break;
+            }
+            step(e, bsp);
+            e->steps++;
+        }
+        if (n >= max)
+            continue;
+        r_hltent_draw_t *d = &out[n++];
+        d->model = e->model;
+        d->pick = e->pick;
+        // between steps: on along its velocity and spin (no collision inside a step)
+        float frac = (float)(t - (e->birth + e->steps * HLTENT_STEP));
+        frac = frac < 0 ? 0 : frac > (float)HLTENT_STEP ? (float)HLTENT_STEP : frac;
+        for (int k = 0; k < 3; k++) {
+            d->org[k] = e->org[k] + e->vel[k] * frac;
+            d->ang[k] = e->ang[k] + ((e->flags & HLTENT_ROTATE) ? e->avel[k] * frac : 0);
+        }
+        d->rendermode = e->rendermode;
+        d->amount = e->amount;
+        if (t >= e->die) {   // FADEOUT: solid ones turn see-through, the amount falls to 0 in 2 s
+            if (d->rendermode == RM_NORMAL)
+                d->rendermode = RM_TEXTURE;
+            d->amount = (int)((float)e->amount * (1.0f - (float)(t - e->die) * 0.5f));
+            if (d->amount <= 0) {
+                n--;
+                continue;
+            }
+        }
+    }
+    return n;
+}
+
+int r_hltent_count(const r_hltent_t *p, double t)
+{
+    int n = 0;
+    for (int i = 0; p && i < HLTENT_MAX; i++)
+        n += p->t[i].used && t >= p->t[i].birth && t < end_time(&p->t[i]);
+    return n;
+}

@@ -149,8 +149,8 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
                 p[k] = a + f * (bb - a) + shell * mdl_anorms[pb[i].normal][k];
             }
         } else {
-            for (int k = 0; k < 3; k++)
-                p[k] = (float)(((int)pa[i].v[k] * wa + (int)pb[i].v[k] * wb) >> 22);
+            for (int k = 0; k < 3; k++)   // (with wb = 0, wa = 1 << 22: pa's own)
+                p[k] = wb ? (float)(((int)pa[i].v[k] * wa + (int)pb[i].v[k] * wb) >> 22) : (float)pa[i].v[k];
         }
         r_cvert_t *c = &sc->view[i];
         c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
@@ -179,16 +179,19 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         int i0 = t->v[0], i1 = t->v[1], i2 = t->v[2];
         int back = !t->facesfront;
         if (!any_near || (sc->view[i0].z >= R_NEAR_Z && sc->view[i1].z >= R_NEAR_Z && sc->view[i2].z >= R_NEAR_Z)) {
-            d_vert_t q[3] = {sc->proj[i0], sc->proj[i1], sc->proj[i2]};
-            if (d_poly_area2(&q[0], &q[1], &q[2]) <= 0)
+            const d_vert_t *p0 = &sc->proj[i0], *p1 = &sc->proj[i1], *p2 = &sc->proj[i2];
+            if (d_poly_area2(p0, p1, p2) <= 0)
                 continue;   // faces away
-            if (back) {
+            if (back && (m->st[i0].onseam || m->st[i1].onseam || m->st[i2].onseam)) {
                 // back-facing skin half: seam vertices move to the right half of the skin
+                d_vert_t q[3] = {*p0, *p1, *p2};
                 for (int k = 0; k < 3; k++)
                     if (m->st[t->v[k]].onseam)
                         q[k].s += half;
+                d_poly_triangle(&ctx, &q[0], &q[1], &q[2]);
+            } else {
+                d_poly_triangle(&ctx, p0, p1, p2);
             }
-            d_poly_triangle(&ctx, &q[0], &q[1], &q[2]);
         } else {
             r_cvert_t q[3] = {sc->view[i0], sc->view[i1], sc->view[i2]};
             if (back)

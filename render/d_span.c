@@ -230,17 +230,21 @@ static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, 
     uint8_t *d = p->d;
     float *zp = p->zp;
     float sdivz = p->sdivz, tdivz = p->tdivz, zi = p->zi, zc = p->zc;
-    int ss = p->ss, tt = p->tt, count = p->count;
+    int count = p->count;
+    // s, t and the steps in the pointer's width (the same values: 0 <= s, t < 2^31),
+    // so the texel index needs no widening a pixel
+    intptr_t ss = p->ss, tt = p->tt;
+    const intptr_t w = cw;
     while (count > chunk) {
         count -= chunk;
         sdivz += sdivzc;
         tdivz += tdivzc;
         zi += zic;
         float z = 65536.0f / zi;
-        int snext = surf_coord(sdivz, z, g->sadjust, chunk, smax);
-        int tnext = surf_coord(tdivz, z, g->tadjust, chunk, tmax);
-        int sstep = (snext - ss) >> shift, tstep = (tnext - tt) >> shift;
-#define PIX(k) if ((k) < chunk) d[k] = tex[((tt + (k) * tstep) >> 16) * cw + ((ss + (k) * sstep) >> 16)]
+        intptr_t snext = surf_coord(sdivz, z, g->sadjust, chunk, smax);
+        intptr_t tnext = surf_coord(tdivz, z, g->tadjust, chunk, tmax);
+        intptr_t sstep = (snext - ss) >> shift, tstep = (tnext - tt) >> shift;
+#define PIX(k) if ((k) < chunk) d[k] = tex[((tt + (k) * tstep) >> 16) * w + ((ss + (k) * sstep) >> 16)]
         PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
         PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
 #undef PIX
@@ -258,8 +262,8 @@ static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, 
     p->tdivz = tdivz;
     p->zi = zi;
     p->zc = zc;
-    p->ss = ss;
-    p->tt = tt;
+    p->ss = (int)ss;
+    p->tt = (int)tt;
     p->count = count;
 }
 

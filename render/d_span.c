@@ -356,6 +356,13 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
     }
 }
 
+// (int)fmodf(f, 1024 texels in 16.16) in integers: a float that large is a whole
+// number (its step is 8 and more), so the cast is exact and C's % keeps fmodf's sign
+static inline int wrap_1024(float f)
+{
+    return fabsf(f) < 2147483648.0f ? (int)f % (65536 * 1024) : (int)fmodf(f, 65536.0f * 1024.0f);
+}
+
 void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int tw, int th, const r_span_t *s, int n,
                        int ztest)
 {
@@ -384,7 +391,7 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
             float zi2 = zi + (float)nn * g->dzidx, uz2 = uz + (float)nn * g->duzdx, vz2 = vz + (float)nn * g->dvzdx;
             float z2 = 65536.0f / zi2;
             int du = (int)((uz2 * z2 - fu) / (float)nn), dv = (int)((vz2 * z2 - fv) / (float)nn);
-            int u = (int)fmodf(fu, 65536.0f * 1024.0f), v = (int)fmodf(fv, 65536.0f * 1024.0f);
+            int u = wrap_1024(fu), v = wrap_1024(fv);
             float zz = zi;
             for (int k = 0; k < nn; k++) {
                 int ss = ((u + turb[((v >> 16) + ofs) & 127]) >> 16) & wmask;

@@ -328,7 +328,23 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
                     tstep = (tnext - tt) / (nn - 1);
                 }
             }
-            if (!ztest) {
+            if (!ztest && nn <= 8) {
+                // a span's last chunk (or a short span): straight-line code from its last
+                // pixel down, entered at nn (the same texels and 1/z as the loop below)
+                const intptr_t s0 = ss, t0 = tt, ds = sstep, dt = tstep, w = cw;
+#define LAST(k) d[k] = tex[((t0 + (k) * dt) >> 16) * w + ((s0 + (k) * ds) >> 16)]; zp[k] = zc + zoff[k]
+                switch (nn) {
+                case 8: LAST(7); /* fall through */
+                case 7: LAST(6); /* fall through */
+                case 6: LAST(5); /* fall through */
+                case 5: LAST(4); /* fall through */
+                case 4: LAST(3); /* fall through */
+                case 3: LAST(2); /* fall through */
+                case 2: LAST(1); /* fall through */
+                default: LAST(0);
+                }
+#undef LAST
+            } else if (!ztest) {
                 for (int k = 0; k < nn; k++) {
                     d[k] = tex[((tt + k * tstep) >> 16) * cw + ((ss + k * sstep) >> 16)];
                     zp[k] = zc + (float)k * g->zistepu;

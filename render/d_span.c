@@ -222,10 +222,12 @@ typedef struct {
 
 // The span's whole chunks of `chunk` (= 1 << shift, a constant: 8 for Quake, 16 for
 // Quake II's usual) pixels but the last, unrolled: the common case. The last chunk
-// (which ends on the span's last pixel) is left to the caller.
+// (which ends on the span's last pixel) is left to the caller. z-tested (a solid
+// brush entity over the world's 1/z), a chunk no pixel of which is hidden takes the
+// same unrolled path; one partly hidden is drawn pixel by pixel.
 static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, const uint8_t *tex, int cw,
                                          const float *zoff, float sdivzc, float tdivzc, float zic, int smax,
-                                         int tmax, const int chunk, const int shift)
+                                         int tmax, const int chunk, const int shift, const int ztest)
 {
     uint8_t *d = p->d;
     float *zp = p->zp;
@@ -245,11 +247,25 @@ static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, 
         intptr_t tnext = surf_coord(tdivz, z, g->tadjust, chunk, tmax);
         intptr_t sstep = (snext - ss) >> shift, tstep = (tnext - tt) >> shift;
 #define PIX(k) if ((k) < chunk) d[k] = tex[((tt + (k) * tstep) >> 16) * w + ((ss + (k) * sstep) >> 16)]
-        PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
-        PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
+        int hidden = 0;   // z-tested (brush entities): does the world hide any pixel of the chunk?
+        if (ztest)
+            for (int k = 0; k < chunk; k++)
+                hidden |= (zc + zoff[k]) * D_BMODEL_ZBIAS < zp[k];
+        if (!hidden) {
+            PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
+            PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
+            for (int k = 0; k < chunk; k++)
+                zp[k] = zc + zoff[k];
+        } else {
+            for (int k = 0; k < chunk; k++) {
+                float zz = zc + zoff[k];
+                if (zz * D_BMODEL_ZBIAS < zp[k])
+                    continue;
+                d[k] = tex[((tt + k * tstep) >> 16) * w + ((ss + k * sstep) >> 16)];
+                zp[k] = zz;
+            }
+        }
 #undef PIX
-        for (int k = 0; k < chunk; k++)
-            zp[k] = zc + zoff[k];
         zc += zic;
         d += chunk;
         zp += chunk;
@@ -294,9 +310,11 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
         p.ss = surf_coord(p.sdivz, z0, g->sadjust, 0, smax);
         p.tt = surf_coord(p.tdivz, z0, g->tadjust, 0, tmax);
         if (!ztest && shift == 3)   // whole chunks of 8 (Quake): the common case, unrolled
-            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3);
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3, 0);
         else if (!ztest && shift == 4)   // and of 16 (Quake II's usual chunk)
-            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 16, 4);
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 16, 4, 0);
+        else if (mode == R_DRAW_OPAQUE && shift == 3)   // solid brush entities: z-tested a chunk at a time
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3, 1);
         uint8_t *d = p.d;
         float *zp = p.zp;
         float sdivz = p.sdivz, tdivz = p.tdivz, zi = p.zi, zc = p.zc, z;

@@ -143,14 +143,23 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     int any_near = 0, any_in = 0;
     for (int i = 0; i < m->numverts; i++) {
         float p[3];
+        const mdl_vert_t *va = &pa[i], *vb = &pb[i];
+        int normal;
         if (xa) {
             for (int k = 0; k < 3; k++) {
-                float a = (float)pa[i].v[k] * xa[k] + xa[3 + k], bb = (float)pb[i].v[k] * xb[k] + xb[3 + k];
-                p[k] = a + f * (bb - a) + shell * mdl_anorms[pb[i].normal][k];
+                float a = (float)va->v[k] * xa[k] + xa[3 + k], bb = (float)vb->v[k] * xb[k] + xb[3 + k];
+                p[k] = a + f * (bb - a) + shell * mdl_anorms[vb->normal][k];
             }
-        } else {
-            for (int k = 0; k < 3; k++)   // (with wb = 0, wa = 1 << 22: pa's own)
-                p[k] = wb ? (float)(((int)pa[i].v[k] * wa + (int)pb[i].v[k] * wb) >> 22) : (float)pa[i].v[k];
+            normal = vb->normal;
+        } else if (wb) {
+            for (int k = 0; k < 3; k++)
+                p[k] = (float)(((int)va->v[k] * wa + (int)vb->v[k] * wb) >> 22);
+            normal = pn[i].normal;
+        } else {   // one pose (wa = 1 << 22): its own whole units
+            p[0] = (float)va->v[0];
+            p[1] = (float)va->v[1];
+            p[2] = (float)va->v[2];
+            normal = va->normal;
         }
         r_cvert_t *c = &sc->view[i];
         c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
@@ -159,7 +168,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         c->s = (float)m->st[i].s;
         c->t = (float)m->st[i].t;
         // MD2 (Quake II's R_AliasTransformFinalVerts): lit by the normal of the frame blended to
-        c->l = xa ? ldot[pb[i].normal] : ldot[pn[i].normal];
+        c->l = ldot[normal];
         if (c->z >= R_NEAR_Z) {
             project(v, c, &sc->proj[i], zscale);
             any_in = 1;

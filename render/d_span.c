@@ -409,6 +409,10 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
     const int *turb = r->turbsin;
     const int ofs = r->turb_ofs, mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
     const int rowbytes = r->view.rowbytes, zw = r->width;
+    int tr[128];   // the sine table turned to this frame's phase, for the unmasked loop
+    if (!ztest)
+        for (int i = 0; i < 128; i++)
+            tr[i] = turb[(i + ofs) & 127];
     for (int i = 0; i < n; i++) {
         int x = s[i].x, y = s[i].y, count = s[i].count;
         uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
@@ -427,6 +431,24 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
             int du = (int)((uz2 * z2 - fu) / (float)nn), dv = (int)((vz2 * z2 - fv) / (float)nn);
             int u = wrap_1024(fu), v = wrap_1024(fv);
             float zz = zi;
+            if (!ztest) {   // the world's solid liquids: the common case, no tests a pixel
+                for (int k = 0; k < nn; k++) {
+                    int ss = ((u + tr[(v >> 16) & 127]) >> 16) & wmask;
+                    int tt = ((v + tr[(u >> 16) & 127]) >> 16) & hmask;
+                    dst[k] = tex[tt * tw + ss];
+                    zb[k] = zz;
+                    u += du;
+                    v += dv;
+                    zz += g->dzidx;
+                }
+                dst += nn;
+                zb += nn;
+                count -= nn;
+                zi = zi2;
+                uz = uz2;
+                vz = vz2;
+                continue;
+            }
             for (int k = 0; k < nn; k++) {
                 int ss = ((u + turb[((v >> 16) + ofs) & 127]) >> 16) & wmask;
                 int tt = ((v + turb[((u >> 16) + ofs) & 127]) >> 16) & hmask;

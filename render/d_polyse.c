@@ -146,15 +146,10 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         return;
     if (!(v0->y < 1e7f && v2->y > -1e7f))   // absurd coordinates: nothing sensible to draw
         return;
-    float inv = 1.0f / area;
-#define GRAD(f, dx, dy)                                                   \
-    float dx = ((v1->f - v0->f) * y20 - (v2->f - v0->f) * y10) * inv;     \
-    float dy = ((v2->f - v0->f) * x10 - (v1->f - v0->f) * x20) * inv;
-    GRAD(z, dzdx, dzdy)
-    GRAD(s, dsdx, dsdy)
-    GRAD(t, dtdx, dtdy)
-    GRAD(l, dldx, dldy)
-#undef GRAD
+    // The attributes' gradients wait for the first row with a pixel: half the triangles
+    // of a small model that cover a row centre cover no pixel centre on it.
+    float dzdx = 0, dzdy = 0, dsdx = 0, dsdy = 0, dtdx = 0, dtdy = 0, dldx = 0, dldy = 0;
+    int have_grad = 0;
 
     float slope_long = x20 / y20;   // y20 > 0 when any row is covered
     float slope_top = y10 > 0 ? x10 / y10 : 0;
@@ -174,6 +169,18 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         int n = x1 - x0;
         if (n <= 0)
             continue;
+        if (!have_grad) {
+            float inv = 1.0f / area;
+#define GRAD(f, dx, dy)                                               \
+    dx = ((v1->f - v0->f) * y20 - (v2->f - v0->f) * y10) * inv;       \
+    dy = ((v2->f - v0->f) * x10 - (v1->f - v0->f) * x20) * inv;
+            GRAD(z, dzdx, dzdy)
+            GRAD(s, dsdx, dsdy)
+            GRAD(t, dtdx, dtdy)
+            GRAD(l, dldx, dldy)
+#undef GRAD
+            have_grad = 1;
+        }
         float px = (float)x0 + 0.5f - v0->x, py = yc - v0->y;
         float zi = v0->z + px * dzdx + py * dzdy;
         float s0 = v0->s + px * dsdx + py * dsdy, s1 = s0 + (float)(n - 1) * dsdx;

@@ -353,13 +353,20 @@ static void draw_poly(renderer_t *r, r_surfctx_t *ctx, const r_vert_t *verts, in
     int ry0 = (int)(fy0 + 0.5f), ry1 = (int)(fy1 + 0.5f);
     if (ry0 >= ry1)
         return;
+    r->stat_polys++;
+    if (!ctx->ztest) {   // every row of its extent already full: hidden, nothing to scan
+        int y = ry0;
+        while (y < ry1 && !r->free_count[y])
+            y++;
+        if (y == ry1)
+            return;
+    }
     for (int y = ry0; y < ry1; y++)
         r->edge_a[y] = r->edge_b[y] = -1;
     for (int i = 0; i < n; i++) {
         int j = i + 1 == n ? 0 : i + 1;
         scan_edge(r, sx[i], sy[i], sx[j], sy[j], &ymin, &ymax);
     }
-    r->stat_polys++;
     int ns = 0;
     for (int y = ymin; y < ymax; y++) {
         int a = r->edge_a[y], b = r->edge_b[y];

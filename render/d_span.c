@@ -95,7 +95,9 @@ int d_mip_level(const renderer_t *r, const r_surfctx_t *ctx)
 // A float to 16.16 the way a C cast does, kept inside int for far-off values
 static inline int fix16(float f)
 {
-    return f > 1.0e9f ? 1000000000 : f < -1.0e9f ? -1000000000 : (int)f;
+    if (fabsf(f) <= 1.0e9f)   // the usual case in one test
+        return (int)f;
+    return f > 0 ? 1000000000 : f < 0 ? -1000000000 : (int)f;
 }
 
 // Quake II's chunk (Yamagi's ref_soft, D_DrawSpanGetStep): 16 pixels, doubled while

@@ -285,12 +285,18 @@ static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, 
     p->count = count;
 }
 
-void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest)
+void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *gin, const r_cached_t *c, const r_span_t *s, int n,
+                      int ztest)
 {
+    // a copy of the gradients the pixel stores (bytes, which may alias anything) cannot
+    // touch, so they stay in registers instead of being read again every span and chunk
+    const d_surfgrad_t gl = *gin, *g = &gl;
     const uint8_t *tex = (const uint8_t *)(c + 1);
     const int cw = c->width, mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
     const int smax = g->bbextents, tmax = g->bbextentt;
     const int rowbytes = r->view.rowbytes, zw = r->width;
+    uint8_t *const buffer = r->buffer;
+    float *const zbuffer = r->zbuffer;
     const int shift = g->spanshift, chunk = 1 << shift;
     const float sdivzc = g->sdivzstepu * (float)chunk, tdivzc = g->tdivzstepu * (float)chunk;
     const float zic = g->zistepu * (float)chunk;
@@ -301,8 +307,8 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
         int x = s[i].x, y = s[i].y;
         d_spanpos_t p;
         p.count = s[i].count;
-        p.d = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
-        p.zp = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        p.d = buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        p.zp = zbuffer + (size_t)y * (size_t)zw + (size_t)x;
         float du = (float)x, dv = (float)y;
         p.sdivz = g->sdivzorigin + dv * g->sdivzstepv + du * g->sdivzstepu;
         p.tdivz = g->tdivzorigin + dv * g->tdivzstepv + du * g->tdivzstepu;

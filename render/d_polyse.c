@@ -11,6 +11,15 @@
 
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
+// (int)ceilf(v) for the clamped screen coordinates below (|v| < 2^31; NaN gives what
+// the cast gives), cheaper than ceilf's inline sequence without SSE4.1's roundss (and
+// than its control-word changes on the x87 of `make pentium`)
+static inline int iceil(float v)
+{
+    int i = (int)v;
+    return i + ((float)i < v);
+}
+
 // Fixed point for the span loops: 16.16 texels and light rows.
 #define FIX(f) ((int32_t)((f) * 65536.0f))
 
@@ -121,6 +130,16 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
     if (v2->y < v1->y) { tmp = v1; v1 = v2; v2 = tmp; }
     if (v1->y < v0->y) { tmp = v0; v0 = v1; v1 = tmp; }
 
+    // the rows whose centres the triangle covers: none (a small model's many tiny
+    // triangles), nothing to set up
+    int y0 = iceil(clampf(v0->y - 0.5f, -1.0f, (float)c->height));
+    int y2 = iceil(clampf(v2->y - 0.5f, -1.0f, (float)c->height));
+    if (y0 < 0)
+        y0 = 0;
+    if (y2 > c->height)
+        y2 = c->height;
+    if (y0 >= y2)
+        return;
     float x10 = v1->x - v0->x, y10 = v1->y - v0->y;
     float x20 = v2->x - v0->x, y20 = v2->y - v0->y;
     float area = x10 * y20 - x20 * y10;
@@ -128,22 +147,11 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         return;
     if (!(v0->y < 1e7f && v2->y > -1e7f))   // absurd coordinates: nothing sensible to draw
         return;
-    float inv = 1.0f / area;
-#define GRAD(f, dx, dy)                                                   \
-    float dx = ((v1->f - v0->f) * y20 - (v2->f - v0->f) * y10) * inv;     \
-    float dy = ((v2->f - v0->f) * x10 - (v1->f - v0->f) * x20) * inv;
-    GRAD(z, dzdx, dzdy)
-    GRAD(s, dsdx, dsdy)
-    GRAD(t, dtdx, dtdy)
-    GRAD(l, dldx, dldy)
-#undef GRAD
+    // The attributes' gradients wait for the first row with a pixel: half the triangles
+    // of a small model that cover a row centre cover no pixel centre on it.
+    float dzdx = 0, dzdy = 0, dsdx = 0, dsdy = 0, dtdx = 0, dtdy = 0, dldx = 0, dldy = 0;
+    int have_grad = 0;
 
-    int y0 = (int)ceilf(clampf(v0->y - 0.5f, -1.0f, (float)c->height));
-    int y2 = (int)ceilf(clampf(v2->y - 0.5f, -1.0f, (float)c->height));
-    if (y0 < 0)
-        y0 = 0;
-    if (y2 > c->height)
-        y2 = c->height;
     float slope_long = x20 / y20;   // y20 > 0 when any row is covered
     float slope_top = y10 > 0 ? x10 / y10 : 0;
     float slope_bot = v2->y > v1->y ? (v2->x - v1->x) / (v2->y - v1->y) : 0;
@@ -155,12 +163,25 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         float xlong = v0->x + (yc - v0->y) * slope_long;
         float xshort = yc < v1->y ? v0->x + (yc - v0->y) * slope_top : v1->x + (yc - v1->y) * slope_bot;
         float xl = long_left ? xlong : xshort, xr = long_left ? xshort : xlong;
-        float fx0 = ceilf(clampf(xl - 0.5f, -1.0f, (float)c->width));
-        float fx1 = ceilf(clampf(xr - 0.5f, -1.0f, (float)c->width));
-        int x0 = fx0 < 0 ? 0 : (int)fx0, x1 = (int)fx1;
+        int x0 = iceil(clampf(xl - 0.5f, -1.0f, (float)c->width));
+        int x1 = iceil(clampf(xr - 0.5f, -1.0f, (float)c->width));
+        if (x0 < 0)
+            x0 = 0;
         int n = x1 - x0;
         if (n <= 0)
             continue;
+        if (!have_grad) {
+            float inv = 1.0f / area;
+#define GRAD(f, dx, dy)                                               \
+    dx = ((v1->f - v0->f) * y20 - (v2->f - v0->f) * y10) * inv;       \
+    dy = ((v2->f - v0->f) * x10 - (v1->f - v0->f) * x20) * inv;
+            GRAD(z, dzdx, dzdy)
+            GRAD(s, dsdx, dsdy)
+            GRAD(t, dtdx, dtdy)
+            GRAD(l, dldx, dldy)
+#undef GRAD
+            have_grad = 1;
+        }
         float px = (float)x0 + 0.5f - v0->x, py = yc - v0->y;
         float zi = v0->z + px * dzdx + py * dzdy;
         float s0 = v0->s + px * dsdx + py * dsdy, s1 = s0 + (float)(n - 1) * dsdx;

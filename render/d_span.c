@@ -95,7 +95,9 @@ int d_mip_level(const renderer_t *r, const r_surfctx_t *ctx)
 // A float to 16.16 the way a C cast does, kept inside int for far-off values
 static inline int fix16(float f)
 {
-    return f > 1.0e9f ? 1000000000 : f < -1.0e9f ? -1000000000 : (int)f;
+    if (fabsf(f) <= 1.0e9f)   // the usual case in one test
+        return (int)f;
+    return f > 0 ? 1000000000 : f < 0 ? -1000000000 : (int)f;
 }
 
 // Quake II's chunk (Yamagi's ref_soft, D_DrawSpanGetStep): 16 pixels, doubled while
@@ -222,30 +224,50 @@ typedef struct {
 
 // The span's whole chunks of `chunk` (= 1 << shift, a constant: 8 for Quake, 16 for
 // Quake II's usual) pixels but the last, unrolled: the common case. The last chunk
-// (which ends on the span's last pixel) is left to the caller.
+// (which ends on the span's last pixel) is left to the caller. z-tested (a solid
+// brush entity over the world's 1/z), a chunk no pixel of which is hidden takes the
+// same unrolled path; one partly hidden is drawn pixel by pixel.
 static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, const uint8_t *tex, int cw,
                                          const float *zoff, float sdivzc, float tdivzc, float zic, int smax,
-                                         int tmax, const int chunk, const int shift)
+                                         int tmax, const int chunk, const int shift, const int ztest)
 {
     uint8_t *d = p->d;
     float *zp = p->zp;
     float sdivz = p->sdivz, tdivz = p->tdivz, zi = p->zi, zc = p->zc;
-    int ss = p->ss, tt = p->tt, count = p->count;
+    int count = p->count;
+    // s, t and the steps in the pointer's width (the same values: 0 <= s, t < 2^31),
+    // so the texel index needs no widening a pixel
+    intptr_t ss = p->ss, tt = p->tt;
+    const intptr_t w = cw;
     while (count > chunk) {
         count -= chunk;
         sdivz += sdivzc;
         tdivz += tdivzc;
         zi += zic;
         float z = 65536.0f / zi;
-        int snext = surf_coord(sdivz, z, g->sadjust, chunk, smax);
-        int tnext = surf_coord(tdivz, z, g->tadjust, chunk, tmax);
-        int sstep = (snext - ss) >> shift, tstep = (tnext - tt) >> shift;
-#define PIX(k) if ((k) < chunk) d[k] = tex[((tt + (k) * tstep) >> 16) * cw + ((ss + (k) * sstep) >> 16)]
-        PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
-        PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
+        intptr_t snext = surf_coord(sdivz, z, g->sadjust, chunk, smax);
+        intptr_t tnext = surf_coord(tdivz, z, g->tadjust, chunk, tmax);
+        intptr_t sstep = (snext - ss) >> shift, tstep = (tnext - tt) >> shift;
+#define PIX(k) if ((k) < chunk) d[k] = tex[((tt + (k) * tstep) >> 16) * w + ((ss + (k) * sstep) >> 16)]
+        int hidden = 0;   // z-tested (brush entities): does the world hide any pixel of the chunk?
+        if (ztest)
+            for (int k = 0; k < chunk; k++)
+                hidden |= (zc + zoff[k]) * D_BMODEL_ZBIAS < zp[k];
+        if (!hidden) {
+            PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
+            PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
+            for (int k = 0; k < chunk; k++)
+                zp[k] = zc + zoff[k];
+        } else {
+            for (int k = 0; k < chunk; k++) {
+                float zz = zc + zoff[k];
+                if (zz * D_BMODEL_ZBIAS < zp[k])
+                    continue;
+                d[k] = tex[((tt + k * tstep) >> 16) * w + ((ss + k * sstep) >> 16)];
+                zp[k] = zz;
+            }
+        }
 #undef PIX
-        for (int k = 0; k < chunk; k++)
-            zp[k] = zc + zoff[k];
         zc += zic;
         d += chunk;
         zp += chunk;
@@ -258,17 +280,23 @@ static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, 
     p->tdivz = tdivz;
     p->zi = zi;
     p->zc = zc;
-    p->ss = ss;
-    p->tt = tt;
+    p->ss = (int)ss;
+    p->tt = (int)tt;
     p->count = count;
 }
 
-void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c, const r_span_t *s, int n, int ztest)
+void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *gin, const r_cached_t *c, const r_span_t *s, int n,
+                      int ztest)
 {
+    // a copy of the gradients the pixel stores (bytes, which may alias anything) cannot
+    // touch, so they stay in registers instead of being read again every span and chunk
+    const d_surfgrad_t gl = *gin, *g = &gl;
     const uint8_t *tex = (const uint8_t *)(c + 1);
     const int cw = c->width, mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
     const int smax = g->bbextents, tmax = g->bbextentt;
     const int rowbytes = r->view.rowbytes, zw = r->width;
+    uint8_t *const buffer = r->buffer;
+    float *const zbuffer = r->zbuffer;
     const int shift = g->spanshift, chunk = 1 << shift;
     const float sdivzc = g->sdivzstepu * (float)chunk, tdivzc = g->tdivzstepu * (float)chunk;
     const float zic = g->zistepu * (float)chunk;
@@ -279,8 +307,8 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
         int x = s[i].x, y = s[i].y;
         d_spanpos_t p;
         p.count = s[i].count;
-        p.d = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
-        p.zp = r->zbuffer + (size_t)y * (size_t)zw + (size_t)x;
+        p.d = buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
+        p.zp = zbuffer + (size_t)y * (size_t)zw + (size_t)x;
         float du = (float)x, dv = (float)y;
         p.sdivz = g->sdivzorigin + dv * g->sdivzstepv + du * g->sdivzstepu;
         p.tdivz = g->tdivzorigin + dv * g->tdivzstepv + du * g->tdivzstepu;
@@ -290,9 +318,11 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
         p.ss = surf_coord(p.sdivz, z0, g->sadjust, 0, smax);
         p.tt = surf_coord(p.tdivz, z0, g->tadjust, 0, tmax);
         if (!ztest && shift == 3)   // whole chunks of 8 (Quake): the common case, unrolled
-            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3);
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3, 0);
         else if (!ztest && shift == 4)   // and of 16 (Quake II's usual chunk)
-            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 16, 4);
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 16, 4, 0);
+        else if (mode == R_DRAW_OPAQUE && shift == 3)   // solid brush entities: z-tested a chunk at a time
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3, 1);
         uint8_t *d = p.d;
         float *zp = p.zp;
         float sdivz = p.sdivz, tdivz = p.tdivz, zi = p.zi, zc = p.zc, z;
@@ -324,7 +354,23 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
                     tstep = (tnext - tt) / (nn - 1);
                 }
             }
-            if (!ztest) {
+            if (!ztest && nn <= 8) {
+                // a span's last chunk (or a short span): straight-line code from its last
+                // pixel down, entered at nn (the same texels and 1/z as the loop below)
+                const intptr_t s0 = ss, t0 = tt, ds = sstep, dt = tstep, w = cw;
+#define LAST(k) d[k] = tex[((t0 + (k) * dt) >> 16) * w + ((s0 + (k) * ds) >> 16)]; zp[k] = zc + zoff[k]
+                switch (nn) {
+                case 8: LAST(7); /* fall through */
+                case 7: LAST(6); /* fall through */
+                case 6: LAST(5); /* fall through */
+                case 5: LAST(4); /* fall through */
+                case 4: LAST(3); /* fall through */
+                case 3: LAST(2); /* fall through */
+                case 2: LAST(1); /* fall through */
+                default: LAST(0);
+                }
+#undef LAST
+            } else if (!ztest) {
                 for (int k = 0; k < nn; k++) {
                     d[k] = tex[((tt + k * tstep) >> 16) * cw + ((ss + k * sstep) >> 16)];
                     zp[k] = zc + (float)k * g->zistepu;
@@ -352,6 +398,13 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *g, const r_cached_t *c,
     }
 }
 
+// (int)fmodf(f, 1024 texels in 16.16) in integers: a float that large is a whole
+// number (its step is 8 and more), so the cast is exact and C's % keeps fmodf's sign
+static inline int wrap_1024(float f)
+{
+    return fabsf(f) < 2147483648.0f ? (int)f % (65536 * 1024) : (int)fmodf(f, 65536.0f * 1024.0f);
+}
+
 void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int tw, int th, const r_span_t *s, int n,
                        int ztest)
 {
@@ -364,6 +417,10 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
     const int *turb = r->turbsin;
     const int ofs = r->turb_ofs, mode = ztest ? r->draw_mode : R_DRAW_OPAQUE;
     const int rowbytes = r->view.rowbytes, zw = r->width;
+    int tr[128];   // the sine table turned to this frame's phase, for the unmasked loop
+    if (!ztest)
+        for (int i = 0; i < 128; i++)
+            tr[i] = turb[(i + ofs) & 127];
     for (int i = 0; i < n; i++) {
         int x = s[i].x, y = s[i].y, count = s[i].count;
         uint8_t *dst = r->buffer + (size_t)y * (size_t)rowbytes + (size_t)x;
@@ -380,8 +437,26 @@ void d_draw_spans_turb(renderer_t *r, const d_grad_t *g, const uint8_t *tex, int
             float zi2 = zi + (float)nn * g->dzidx, uz2 = uz + (float)nn * g->duzdx, vz2 = vz + (float)nn * g->dvzdx;
             float z2 = 65536.0f / zi2;
             int du = (int)((uz2 * z2 - fu) / (float)nn), dv = (int)((vz2 * z2 - fv) / (float)nn);
-            int u = (int)fmodf(fu, 65536.0f * 1024.0f), v = (int)fmodf(fv, 65536.0f * 1024.0f);
+            int u = wrap_1024(fu), v = wrap_1024(fv);
             float zz = zi;
+            if (!ztest) {   // the world's solid liquids: the common case, no tests a pixel
+                for (int k = 0; k < nn; k++) {
+                    int ss = ((u + tr[(v >> 16) & 127]) >> 16) & wmask;
+                    int tt = ((v + tr[(u >> 16) & 127]) >> 16) & hmask;
+                    dst[k] = tex[tt * tw + ss];
+                    zb[k] = zz;
+                    u += du;
+                    v += dv;
+                    zz += g->dzidx;
+                }
+                dst += nn;
+                zb += nn;
+                count -= nn;
+                zi = zi2;
+                uz = uz2;
+                vz = vz2;
+                continue;
+            }
             for (int k = 0; k < nn; k++) {
                 int ss = ((u + turb[((v >> 16) + ofs) & 127]) >> 16) & wmask;
                 int tt = ((v + turb[((u >> 16) + ofs) & 127]) >> 16) & hmask;

@@ -493,14 +493,17 @@ void r_2d_blend(r_2d_t *d, const world_t *w, double t, int contents, const uint8
         if (pct[j] > 255)
             pct[j] = 255;
     }
-    for (int i = 0; i < 256; i++)
-        for (int k = 0; k < 3; k++) {
-            int c = base[i * 3 + k];
-            for (int j = 0; j < 4; j++)
-                if (pct[j])
-                    c += shift8(pct[j] * (sh[j].dest[k] - c));
-            out[i * 3 + k] = (uint8_t)(c < 0 ? 0 : c > 255 ? 255 : c);
-        }
+    if (!(pct[0] | pct[1] | pct[2] | pct[3]))   // no shift (most frames): the palette as it is
+        memcpy(out, base, 768);
+    else
+        for (int i = 0; i < 256; i++)
+            for (int k = 0; k < 3; k++) {
+                int c = base[i * 3 + k];
+                for (int j = 0; j < 4; j++)
+                    if (pct[j])
+                        c += shift8(pct[j] * (sh[j].dest[k] - c));
+                out[i * 3 + k] = (uint8_t)(c < 0 ? 0 : c > 255 ? 255 : c);
+            }
     if (g->view_blend && !d->hud_off)
         view_blend(r_2d_view(d, w)->blend, out);
 }

@@ -143,14 +143,23 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     int any_near = 0, any_in = 0;
     for (int i = 0; i < m->numverts; i++) {
         float p[3];
+        const mdl_vert_t *va = &pa[i], *vb = &pb[i];
+        int normal;
         if (xa) {
             for (int k = 0; k < 3; k++) {
-                float a = (float)pa[i].v[k] * xa[k] + xa[3 + k], bb = (float)pb[i].v[k] * xb[k] + xb[3 + k];
-                p[k] = a + f * (bb - a) + shell * mdl_anorms[pb[i].normal][k];
+                float a = (float)va->v[k] * xa[k] + xa[3 + k], bb = (float)vb->v[k] * xb[k] + xb[3 + k];
+                p[k] = a + f * (bb - a) + shell * mdl_anorms[vb->normal][k];
             }
-        } else {
+            normal = vb->normal;
+        } else if (wb) {
             for (int k = 0; k < 3; k++)
-                p[k] = (float)(((int)pa[i].v[k] * wa + (int)pb[i].v[k] * wb) >> 22);
+                p[k] = (float)(((int)va->v[k] * wa + (int)vb->v[k] * wb) >> 22);
+            normal = pn[i].normal;
+        } else {   // one pose (wa = 1 << 22): its own whole units
+            p[0] = (float)va->v[0];
+            p[1] = (float)va->v[1];
+            p[2] = (float)va->v[2];
+            normal = va->normal;
         }
         r_cvert_t *c = &sc->view[i];
         c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
@@ -159,7 +168,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         c->s = (float)m->st[i].s;
         c->t = (float)m->st[i].t;
         // MD2 (Quake II's R_AliasTransformFinalVerts): lit by the normal of the frame blended to
-        c->l = xa ? ldot[pb[i].normal] : ldot[pn[i].normal];
+        c->l = ldot[normal];
         if (c->z >= R_NEAR_Z) {
             project(v, c, &sc->proj[i], zscale);
             any_in = 1;
@@ -179,16 +188,19 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         int i0 = t->v[0], i1 = t->v[1], i2 = t->v[2];
         int back = !t->facesfront;
         if (!any_near || (sc->view[i0].z >= R_NEAR_Z && sc->view[i1].z >= R_NEAR_Z && sc->view[i2].z >= R_NEAR_Z)) {
-            d_vert_t q[3] = {sc->proj[i0], sc->proj[i1], sc->proj[i2]};
-            if (d_poly_area2(&q[0], &q[1], &q[2]) <= 0)
+            const d_vert_t *p0 = &sc->proj[i0], *p1 = &sc->proj[i1], *p2 = &sc->proj[i2];
+            if (d_poly_area2(p0, p1, p2) <= 0)
                 continue;   // faces away
-            if (back) {
+            if (back && (m->st[i0].onseam || m->st[i1].onseam || m->st[i2].onseam)) {
                 // back-facing skin half: seam vertices move to the right half of the skin
+                d_vert_t q[3] = {*p0, *p1, *p2};
                 for (int k = 0; k < 3; k++)
                     if (m->st[t->v[k]].onseam)
                         q[k].s += half;
+                d_poly_triangle(&ctx, &q[0], &q[1], &q[2]);
+            } else {
+                d_poly_triangle(&ctx, p0, p1, p2);
             }
-            d_poly_triangle(&ctx, &q[0], &q[1], &q[2]);
         } else {
             r_cvert_t q[3] = {sc->view[i0], sc->view[i1], sc->view[i2]};
             if (back)

@@ -353,13 +353,35 @@ static void draw_poly(renderer_t *r, r_surfctx_t *ctx, const r_vert_t *verts, in
     int ry0 = (int)(fy0 + 0.5f), ry1 = (int)(fy1 + 0.5f);
     if (ry0 >= ry1)
         return;
+    r->stat_polys++;
+    if (!ctx->ztest) {
+        // Hidden behind what the front-to-back walk drew: no row of its extent has a
+        // free run reaching its columns (widened by a pixel for the edge stepping's
+        // rounding), so nothing to scan.
+        float fx0 = sx[0], fx1 = sx[0];
+        for (int i = 1; i < n; i++) {
+            if (sx[i] < fx0) fx0 = sx[i];
+            if (sx[i] > fx1) fx1 = sx[i];
+        }
+        int cx0 = (int)(fx0 + 0.5f) - 1, cx1 = (int)(fx1 + 0.5f) + 1;
+        int open = 0;
+        for (int y = ry0; y < ry1 && !open; y++) {
+            const r_free_t *f = &r->free[y * R_ROW_FREE_MAX];
+            for (int i = 0; i < r->free_count[y]; i++)
+                if (f[i].x0 < cx1 && f[i].x1 > cx0) {
+                    open = 1;
+                    break;
+                }
+        }
+        if (!open)
+            return;
+    }
     for (int y = ry0; y < ry1; y++)
         r->edge_a[y] = r->edge_b[y] = -1;
     for (int i = 0; i < n; i++) {
         int j = i + 1 == n ? 0 : i + 1;
         scan_edge(r, sx[i], sy[i], sx[j], sy[j], &ymin, &ymax);
     }
-    r->stat_polys++;
     int ns = 0;
     for (int y = ymin; y < ymax; y++) {
         int a = r->edge_a[y], b = r->edge_b[y];

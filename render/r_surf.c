@@ -153,23 +153,29 @@ const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
     const bsp_face_t *f = ctx->face;
     r_face_t *rf = &r->faces[ctx->face_index];
     int dlit = rf->dlightframe == r->framecount && rf->dlightbits;
-    if (rf->cache_ofs[mip] >= 0 && rf->cache_gen[mip] == r->cache_gen) {
-        const r_cached_t *c = (const r_cached_t *)(r->cache + rf->cache_ofs[mip]);
-        if (!dlit && !c->dlit && c->texture == ctx->texture && same_lights(r, f, c))
-            return c;
-    }
     int cw = f->extents[0] >> mip, ch = f->extents[1] >> mip;
     if (cw < 1) cw = 1;
     if (ch < 1) ch = 1;
-    size_t need = (sizeof(r_cached_t) + (size_t)cw * (size_t)ch + 15) & ~(size_t)15;
-    if (need > r->cache_size)
-        return NULL;
-    if (r->cache_used + need > r->cache_size)
-        r_surf_reset(r);   // everything drawn so far this frame is already on screen
-    r_cached_t *c = (r_cached_t *)(r->cache + r->cache_used);
-    rf->cache_ofs[mip] = (int32_t)r->cache_used;
-    rf->cache_gen[mip] = r->cache_gen;
-    r->cache_used += need;
+    r_cached_t *c;
+    if (rf->cache_ofs[mip] >= 0 && rf->cache_gen[mip] == r->cache_gen) {
+        c = (r_cached_t *)(r->cache + rf->cache_ofs[mip]);
+        if (!dlit && !c->dlit && c->texture == ctx->texture && same_lights(r, f, c))
+            return c;
+        // Stale (a light style, dynamic light or animation frame changed): rebuilt where
+        // it is, the same face and mip level being the same size. Flickering lights and
+        // muzzle flashes so no longer fill the arena with dead copies and force a reset
+        // (every surface rebuilt) every few seconds.
+    } else {
+        size_t need = (sizeof(r_cached_t) + (size_t)cw * (size_t)ch + 15) & ~(size_t)15;
+        if (need > r->cache_size)
+            return NULL;
+        if (r->cache_used + need > r->cache_size)
+            r_surf_reset(r);   // everything drawn so far this frame is already on screen
+        c = (r_cached_t *)(r->cache + r->cache_used);
+        rf->cache_ofs[mip] = (int32_t)r->cache_used;
+        rf->cache_gen[mip] = r->cache_gen;
+        r->cache_used += need;
+    }
     r->stat_surfs_built++;
     c->face = ctx->face_index;
     c->mip = mip;

@@ -385,6 +385,28 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         d_int(d, "state", ev->u.bgo.state);
         d_num(d, "anim_time", ev->u.bgo.time);
         break;
+    case FS_MSG_SHORTSTATS: {
+        float kills[FS_MAX_PLAYERS];
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            kills[i] = ev->u.stats.stats[i];
+        d_int(d, "player", ev->u.stats.player);
+        d_int(d, "whose", ev->u.stats.whose);
+        d_vec(d, "kills", kills, FS_MAX_PLAYERS);
+        break;
+    }
+    case FS_MSG_TEAMGOALS: {
+        float goals[4];
+        for (int i = 0; i < 4; i++)
+            goals[i] = ev->u.goals.goals[i];
+        d_int(d, "player", ev->u.goals.player);
+        d_vec(d, "team_goals", goals, 4);
+        break;
+    }
+    case FS_MSG_SERVERSCORED:
+        d_int(d, "player", ev->u.scored.player);
+        d_int(d, "who_scored", ev->u.scored.who);
+        d_int(d, "score", ev->u.scored.score);
+        break;
     case FS_MSG_SHIELDHULL:
         d_int(d, "player", ev->u.shieldhull.player);
         d_int(d, "shield", ev->u.shieldhull.shield);

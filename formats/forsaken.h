@@ -64,7 +64,10 @@ enum {
     FS_MSG_SHIELDHULL = 0xe9,                 // a ship's own shield and hull (the panel's numbers)
     FS_MSG_SHIPHIT = 0x44,                    // one ship's weapon hit another (damage; shown in dump)
     FS_MSG_SHORTSHIPHIT = 0xfc,               // the same with short vectors
-    FS_MSG_BGOUPDATE = 0xaf                   // a background object (door) changed state
+    FS_MSG_BGOUPDATE = 0xaf,                  // a background object (door) changed state
+    FS_MSG_SHORTSTATS = 0xaa,                 // one player's kills of every player (shown in dump)
+    FS_MSG_TEAMGOALS = 0xf9,                  // each team's goals (flags captured; shown in dump)
+    FS_MSG_SERVERSCORED = 0xea                // a server game's score for one player (shown in dump)
 };
 
 // Payload sizes of the layouts decoded (a longer payload is decoded and its tail skipped).
@@ -76,7 +79,8 @@ enum {
     FS_SIZE_TEXTMSG = 131,
     FS_SIZE_PRIMBULL = 72, FS_SIZE_EXPSECONDARY = 32, FS_SIZE_PLAYERPINGS = 66, FS_SIZE_SERVERKILLPICKUP = 10,
     FS_SIZE_SERVERSAYSSHIPDIED = 24, FS_SIZE_EXPLODESHIP = 4, FS_SIZE_GROUPONLY = 28,
-    FS_SIZE_SHIELDHULL = 6, FS_SIZE_SHIPHIT = 60, FS_SIZE_SHORTSHIPHIT = 40, FS_SIZE_BGOUPDATE = 12
+    FS_SIZE_SHIELDHULL = 6, FS_SIZE_SHIPHIT = 60, FS_SIZE_SHORTSHIPHIT = 40, FS_SIZE_BGOUPDATE = 12,
+    FS_SIZE_SHORTSTATS = 4 + 2 * 32, FS_SIZE_TEAMGOALS = 2 + 2 * 4, FS_SIZE_SERVERSCORED = 4
 };
 
 // Ship flag bits (the u32 of every update message).
@@ -235,6 +239,20 @@ typedef struct {                 // BGOUPDATE (BGOUPDATEINFO): u16 object at 2, 
     float time;                  // the object's animation time, 60ths of a second of its .COB
 } fs_bgoupdate_t;
 
+typedef struct {                 // SHORTSTATS: WhosStats at 2, int16 x MAX_PLAYERS at 4
+    uint8_t player, whose;
+    int16_t stats[FS_MAX_PLAYERS];   // how often `whose` killed player i (the game's KillStats row)
+} fs_shortstats_t;
+
+typedef struct {                 // TEAMGOALS (TEAMGOALSINFO): u16 x MAX_TEAMS at 2
+    uint8_t player;
+    uint16_t goals[4];
+} fs_teamgoals_t;
+
+typedef struct {                 // SERVERSCORED: WhoScored at 2, Score at 3
+    uint8_t player, who, score;
+} fs_serverscored_t;
+
 typedef struct {
     uint8_t player, old_player, old_team;
     uint32_t id;
@@ -287,6 +305,9 @@ typedef struct {
         fs_shieldhull_t shieldhull;
         fs_shiphit_t hit;
         fs_bgoupdate_t bgo;
+        fs_shortstats_t stats;
+        fs_teamgoals_t goals;
+        fs_serverscored_t scored;
     } u;
 } fs_event_t;
 

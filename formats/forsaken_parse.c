@@ -35,6 +35,9 @@ const char *fs_msg_name(uint8_t code)
     case FS_MSG_SHIPHIT: return "MSG_SHIPHIT";
     case FS_MSG_SHORTSHIPHIT: return "MSG_SHORTSHIPHIT";
     case FS_MSG_BGOUPDATE: return "MSG_BGOUPDATE";
+    case FS_MSG_SHORTSTATS: return "MSG_SHORTSTATS";
+    case FS_MSG_TEAMGOALS: return "MSG_TEAMGOALS";
+    case FS_MSG_SERVERSCORED: return "MSG_SERVERSCORED";
     default: return NULL;
     }
 }
@@ -69,6 +72,9 @@ static size_t min_size(uint8_t code)
     case FS_MSG_SHIPHIT: return FS_SIZE_SHIPHIT;
     case FS_MSG_SHORTSHIPHIT: return FS_SIZE_SHORTSHIPHIT;
     case FS_MSG_BGOUPDATE: return FS_SIZE_BGOUPDATE;
+    case FS_MSG_SHORTSTATS: return FS_SIZE_SHORTSTATS;
+    case FS_MSG_TEAMGOALS: return FS_SIZE_TEAMGOALS;
+    case FS_MSG_SERVERSCORED: return FS_SIZE_SERVERSCORED;
     default: return 1;
     }
 }
@@ -88,6 +94,9 @@ static int in_spec(uint8_t code)
     case FS_MSG_SHIPHIT:
     case FS_MSG_SHORTSHIPHIT:
     case FS_MSG_BGOUPDATE:
+    case FS_MSG_SHORTSTATS:
+    case FS_MSG_TEAMGOALS:
+    case FS_MSG_SERVERSCORED:
         return 0;
     default:
         return 1;
@@ -423,6 +432,23 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
         ev->u.bgo.state = (int16_t)msg_s16(&m);
         at(&m, 8);
         ev->u.bgo.time = msg_f32(&m);
+        break;
+    case FS_MSG_SHORTSTATS:
+        ev->u.stats.player = player;
+        ev->u.stats.whose = (uint8_t)msg_u8(&m);
+        at(&m, 4);
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            ev->u.stats.stats[i] = (int16_t)msg_s16(&m);
+        break;
+    case FS_MSG_TEAMGOALS:
+        ev->u.goals.player = player;
+        for (int i = 0; i < 4; i++)
+            ev->u.goals.goals[i] = (uint16_t)msg_u16(&m);
+        break;
+    case FS_MSG_SERVERSCORED:
+        ev->u.scored.player = player;
+        ev->u.scored.who = (uint8_t)msg_u8(&m);
+        ev->u.scored.score = (uint8_t)msg_u8(&m);
         break;
     case FS_MSG_SHIELDHULL:
         ev->u.shieldhull.player = player;

@@ -513,6 +513,34 @@ int fs_write_shiphit(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t t
     return emit(wr, ticks, sender, &p);
 }
 
+int fs_write_shortstats(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shortstats_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SHORTSTATS, FS_MSG_SHORTSTATS, m->player);
+    put8(&p, 2, m->whose);
+    for (int i = 0; i < FS_MAX_PLAYERS; i++)
+        put16(&p, 4 + 2 * (size_t)i, (uint16_t)m->stats[i]);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_teamgoals(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_teamgoals_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_TEAMGOALS, FS_MSG_TEAMGOALS, m->player);
+    for (int i = 0; i < 4; i++)
+        put16(&p, 2 + 2 * (size_t)i, m->goals[i]);
+    return emit(wr, ticks, sender, &p);
+}
+
+int fs_write_serverscored(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_serverscored_t *m)
+{
+    fs_payload_t p;
+    p_init(&p, FS_SIZE_SERVERSCORED, FS_MSG_SERVERSCORED, m->player);
+    put8(&p, 2, m->who);
+    put8(&p, 3, m->score);
+    return emit(wr, ticks, sender, &p);
+}
+
 int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
 {
     uint64_t t = ev->timestamp;
@@ -543,6 +571,9 @@ int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
     case FS_MSG_EXPLODESHIP: return fs_write_explodeship(wr, t, s, &ev->u.explode);
     case FS_MSG_SHIELDHULL: return fs_write_shieldhull(wr, t, s, &ev->u.shieldhull);
     case FS_MSG_BGOUPDATE: return fs_write_bgoupdate(wr, t, s, &ev->u.bgo);
+    case FS_MSG_SHORTSTATS: return fs_write_shortstats(wr, t, s, &ev->u.stats);
+    case FS_MSG_TEAMGOALS: return fs_write_teamgoals(wr, t, s, &ev->u.goals);
+    case FS_MSG_SERVERSCORED: return fs_write_serverscored(wr, t, s, &ev->u.scored);
     case FS_MSG_SHIPHIT:
     case FS_MSG_SHORTSHIPHIT: return fs_write_shiphit(wr, t, s, ev->type, &ev->u.hit);
     default:

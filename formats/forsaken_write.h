@@ -67,6 +67,10 @@ int fs_write_bgoupdate(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const f
 int fs_write_shieldhull(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shieldhull_t *m);
 // type: FS_MSG_SHIPHIT or FS_MSG_SHORTSHIPHIT (recoil, point and dir as int16 values).
 int fs_write_shiphit(fs_writer_t *wr, uint64_t ticks, uint32_t sender, uint8_t type, const fs_shiphit_t *m);
+// MSG_SHORTSTATS, MSG_TEAMGOALS, MSG_SERVERSCORED (shown in dump; they change nothing drawn).
+int fs_write_shortstats(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_shortstats_t *m);
+int fs_write_teamgoals(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_teamgoals_t *m);
+int fs_write_serverscored(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_serverscored_t *m);
 
 // A parsed event back to bytes (uses ev->type, ev->timestamp, ev->sender, ev->u).
 int fs_write_event(fs_writer_t *wr, const fs_event_t *ev);

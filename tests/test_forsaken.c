@@ -452,6 +452,12 @@ static void make_extras(fs_writer_t *wr)
     fs_write_shiphit(wr, 12, 1, FS_MSG_SHORTSHIPHIT, &hit);                                           // 11
     fs_write_bgoupdate(wr, 13, 1, &(fs_bgoupdate_t){ .player = 2, .object = 3, .state = 1, .time = 12.5f }); // 12
     fs_write_bgoupdate(wr, 14, 1, &(fs_bgoupdate_t){ .player = 2, .object = 300, .state = 2, .time = 1 });   // 13
+    fs_shortstats_t ss = { .player = 1, .whose = 1 };
+    ss.stats[0] = 3;
+    ss.stats[31] = -1;
+    fs_write_shortstats(wr, 15, 1, &ss);                                                              // 14
+    fs_write_teamgoals(wr, 16, 1, &(fs_teamgoals_t){ .player = 0, .goals = { 2, 0, 5, 65535 } });   // 15
+    fs_write_serverscored(wr, 17, 1, &(fs_serverscored_t){ .player = 32, .who = 3, .score = 7 });   // 16
     assert_false(wr->failed);
 }
 
@@ -470,7 +476,7 @@ static void test_extra_messages(void **state)
     const world_event_t *ev;
     assert_int_equal(w->players[3].shield, -1);   // not said yet
     assert_int_equal(w->players[3].team, -1);
-    for (int i = 0; i < 14; i++) {
+    for (int i = 0; i < 17; i++) {
         int rc = fs_decoder.read_frame(r.st, w, &r.err);
         if (rc != 1)
             fail_msg("frame %d: %d %s", i, rc, r.err.what);
@@ -544,11 +550,20 @@ static void test_extra_messages(void **state)
         case 13: {   // an object beyond MAXBGOBJECTS: skipped with a warning at its offset; the rest stays
             const demo_info_t *in = fs_decoder.info(r.st);
             assert_string_equal(in->warning, "expected a background object 0..255, got 300 (MSG_BGOUPDATE skipped)");
-            assert_int_equal(in->warning_offset, (long long)(wr.size - 12 + 2));
+            // the object number's offset: before the three 16-byte-headed events that follow it
+            size_t after = 3 * 16 + FS_SIZE_SHORTSTATS + FS_SIZE_TEAMGOALS + FS_SIZE_SERVERSCORED;
+            assert_int_equal(in->warning_offset, (long long)(wr.size - after - 12 + 2));
             assert_true(world_entity_visible(w, FSW_BGO_ENT0 + 3));
-            assert_int_equal(w->view.intermission, 1);   // the last event: the game is over
             break;
         }
+        case 14:
+        case 15:
+        case 16:   // stats, team goals, a server's score: in dump only, nothing drawn changes
+            assert_int_equal(w->num_events, 0);
+            assert_string_equal(fs_decoder.info(r.st)->warning,
+                                "expected a background object 0..255, got 300 (MSG_BGOUPDATE skipped)");
+            assert_int_equal(w->view.intermission, i == 16);   // the last event: the game is over
+            break;
         default:
             break;
         }
@@ -579,7 +594,7 @@ static void test_extra_messages(void **state)
         }
         pos += 16 + (long)e.size;
     }
-    assert_int_equal(n, 13);
+    assert_int_equal(n, 16);
     fs_writer_free(&again);
     fs_writer_free(&wr);
 }

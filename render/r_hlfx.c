@@ -57,6 +57,7 @@ struct r_hlfx_s {
     vec3_t muzzle;
     int muzzle_valid;
     double now;
+    const bsp_t *bsp;    // the level, for TE_FIZZ (r_hlfx_set_level)
 };
 
 r_hlfx_t *r_hlfx_create(void)
@@ -75,7 +76,9 @@ void r_hlfx_clear(r_hlfx_t *fx)
 {
     if (!fx)
         return;
+    const bsp_t *bsp = fx->bsp;
     memset(fx, 0, sizeof *fx);
+    fx->bsp = bsp;
     fx->flash_time = -1e9;
 }
 
@@ -370,6 +373,53 @@ static void spray(r_hlfx_t *fx, const vec3_t pos, const vec3_t dir, int model, i
         float sp = frand(fx, speed * 0.8f, speed * 1.2f);
         for (int k = 0; k < 3; k++)
             s->vel[k] *= sp;
+    }
+}
+
+// R_FizzEffect: density + 1 bubbles at random spots of the floor of the entity's brush model,
+// rising 80..140 u/s to its top (gone 0.1 s before), drifting along its yaw at the speed its
+// render colour holds (r << 8 | g, negative when b), alpha-tested, scale 1 / (2..5), random
+// frames. The bounds are the level's model's (absolute, as the engine takes them).
+static void fizz(r_hlfx_t *fx, const world_t *w, int ent, int model, int density)
+{
+    if (!fx->bsp || ent <= 0 || ent >= w->num_entities || w->entities[ent].seq != w->seq)
+        return;
+    const entity_state_t *st = &w->entities[ent].cur;
+    int mi = st->modelindex;
+    if (mi <= 0 || mi >= w->num_models || w->models[mi][0] != '*')
+        return;
+    int sub = atoi(w->models[mi] + 1);
+    if (sub <= 0 || sub >= fx->bsp->num_models)
+        return;
+    const bsp_model_t *bm = &fx->bsp->models[sub];
+    if (!finite3(bm->mins) || !finite3(bm->maxs))
+        return;
+    int count = density + 1;
+    float height = bm->maxs[2] - bm->mins[2], width = bm->maxs[0] - bm->mins[0], depth = bm->maxs[1] - bm->mins[1];
+    if (!(height > 0 && width >= 1 && depth >= 1))
+        return;
+    int c[3];
+    for (int k = 0; k < 3; k++)
+        c[k] = isfinite(st->rendercolor[k]) ? (int)fminf(fmaxf(st->rendercolor[k], 0), 255) : 0;
+    float speed = (float)(c[0] << 8 | c[1]);
+    if (c[2] != 0)
+        speed = -speed;
+    float yaw = isfinite(st->angles[1]) ? st->angles[1] * (float)M_PI / 180 : 0;
+    for (int i = 0; i < count; i++) {
+        vec3_t o = {bm->mins[0] + (float)(rnd(fx) % (uint32_t)width), bm->mins[1] + (float)(rnd(fx) % (uint32_t)depth),
+                    bm->mins[2]};
+        float zspeed = (float)(80 + rnd(fx) % 61);
+        float life = height / zspeed - 0.1f;
+        if (life <= 0)
+            continue;
+        sprite_t *s = sprite(fx, model, o, life);
+        s->vel[0] = cosf(yaw) * speed;
+        s->vel[1] = sinf(yaw) * speed;
+        s->vel[2] = zspeed;
+        s->frame0 = (float)(rnd(fx) & 63);
+        s->s.anim = HLFX_ANIM_LOOP;
+        s->s.scale = 1.0f / frand(fx, 2, 5);
+        s->s.rendermode = RM_SOLID;
     }
 }
 
@@ -682,6 +732,10 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             sprite_trail(fx, org, te->end, a[0], a[1], (float)a[2] * 0.1f, (float)a[3] * 0.1f, (float)a[5],
                          (float)a[4]);
         break;
+    case 105:   // TE_FIZZ: entity, sprite, density
+        if (model_ok(w, a[1]))
+            fizz(fx, w, a[0], a[1], a[2]);
+        break;
     case 99:   // TE_KILLBEAM: the beams of that entity end now (a following beam keeps its end)
         for (int i = 0; i < HLFX_MAX_BEAMS; i++) {
             beam_t *b = &fx->beams[i];
@@ -840,6 +894,12 @@ void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed)
                 s->s.org[k] = w->entities[s->follow].cur.origin[k] + s->offset[k];
         }
     }
+}
+
+void r_hlfx_set_level(r_hlfx_t *fx, const bsp_t *bsp)
+{
+    if (fx)
+        fx->bsp = bsp;
 }
 
 void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid)

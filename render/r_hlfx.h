@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 
+#include "../assets/bsp.h"
 #include "../engine/world.h"
 #include "r_view.h"
 
@@ -65,6 +66,8 @@ typedef struct r_hlfx_s r_hlfx_t;
 r_hlfx_t *r_hlfx_create(void);
 void r_hlfx_destroy(r_hlfx_t *fx);
 void r_hlfx_clear(r_hlfx_t *fx);
+// The level (TE_FIZZ's bubbles fill a brush model of it); NULL: none, no fizz. Not owned.
+void r_hlfx_set_level(r_hlfx_t *fx, const bsp_t *bsp);
 // Once a decoded frame: its temp entities, client events and dlights, born at `now`.
 void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed);
 // The view model's muzzle (attachment 0) as last drawn, for the flash's light and sprite.

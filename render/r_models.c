@@ -1252,6 +1252,12 @@ static void load_new_models(r_models_t *m, const world_t *w)
 // The view a frame is drawn from (r_view_t.shown: the followed player's own, or the world's).
 static const world_view_t *shown_view(const world_t *w, const r_view_t *v) { return v->shown ? v->shown : &w->view; }
 
+void r_models_set_bsp(r_models_t *m, const bsp_t *bsp)
+{
+    if (m)
+        r_hlfx_set_level(m->hlfx, bsp);
+}
+
 void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw)
 {
     if (!vw)

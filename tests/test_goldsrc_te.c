@@ -433,6 +433,55 @@ static void test_sprite_effects(void **state)
     assert_int_equal(r_hlfx_beams(fx, 6.0, b, 8), 1);
     assert_int_equal(b[0].end_ent, 3);
 
+    // TE_FIZZ: density 3 = 4 bubbles on the floor of entity 5's brush model (*1: 64 x 32 x 100),
+    // rising 80..140 u/s to its top, drifting along its yaw (0) at its colour's speed (0 << 8 | 20)
+    static bsp_model_t bm[2];
+    static bsp_t level;
+    memset(&level, 0, sizeof level);
+    bm[1].maxs[0] = 64;
+    bm[1].maxs[1] = 32;
+    bm[1].maxs[2] = 100;
+    level.models = bm;
+    level.num_models = 2;
+    world_set_model(w, 10, "*1");
+    r_hlfx_clear(fx);
+    next_frame(w, 6.5, 10);
+    entity_state_t st;
+    memset(&st, 0, sizeof st);
+    st.modelindex = 10;
+    st.rendercolor[1] = 20;
+    world_entity_update(w, 5, &st);
+    e = tempent(w, 105, 0, 0, 0);
+    e->args[0] = 5;
+    e->args[1] = 9;
+    e->args[2] = 3;
+    r_hlfx_frame(fx, w, 6.5, 32);
+    assert_int_equal(r_hlfx_sprites(fx, 6.5, sp, HLFX_MAX_SPRITES + 1), 0);   // no level given: nothing
+    r_hlfx_set_level(fx, &level);
+    e = tempent(w, 105, 0, 0, 0);   // entity 1 is a player, no brush model: nothing
+    e->args[0] = 1;
+    e->args[1] = 9;
+    e->args[2] = 3;
+    r_hlfx_frame(fx, w, 6.5, 32);
+    n = r_hlfx_sprites(fx, 6.5, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 4);
+    float x0[4];
+    for (int i = 0; i < n; i++) {
+        x0[i] = sp[i].org[0];
+        assert_true(sp[i].org[0] >= 0 && sp[i].org[0] <= 63 && sp[i].org[1] >= 0 && sp[i].org[1] <= 31);
+        assert_float_equal(sp[i].org[2], 0, 1e-6);
+        assert_int_equal(sp[i].rendermode, RM_SOLID);
+        assert_true(sp[i].scale >= 0.2f - 1e-6f && sp[i].scale <= 0.5f + 1e-6f);
+    }
+    n = r_hlfx_sprites(fx, 7.0, sp, HLFX_MAX_SPRITES + 1);
+    assert_true(n >= 1 && n <= 4);   // the fast ones (over 200/3 u/s) reached the top in 0.5 s
+    for (int i = 0; i < n; i++)
+        assert_true(sp[i].org[2] >= 40 - 1e-3 && sp[i].org[2] <= 70 + 1e-3);
+    if (n == 4)
+        for (int i = 0; i < 4; i++)
+            assert_float_equal(sp[i].org[0], x0[i] + 10, 1e-3);
+    assert_int_equal(r_hlfx_sprites(fx, 6.5 + 100.0 / 80 - 0.1 + 0.001, sp, HLFX_MAX_SPRITES + 1), 0);
+
     // the pool is fixed: 3 funnels make 768 sprites, the newest 512 are kept
     r_hlfx_clear(fx);
     next_frame(w, 7.0, 10);

@@ -224,7 +224,7 @@ typedef struct {
     float radius, duration; // dlights
     int32_t model;          // beam / sprite model index, if any
     int32_t args[12];       // GoldSrc: the temp entity's shorts and bytes in message order (r_hlfx.c reads them)
-    vec3_t pos3;            // GoldSrc: its third coordinate triple (TE_BREAKMODEL's velocity ...)
+    vec3_t pos3;            // GoldSrc: its third coordinate triple (TE_BREAKMODEL's velocity ...); TE_PLAYERATTACHMENT: [2] its height
 } world_fx_event_t;
 
 // A client event (GoldSrc event_args_t): what the game's client code does with it is the
@@ -249,7 +249,7 @@ typedef struct {
 // playing (snapshots carry the log; the renderer places them again from it).
 typedef struct {
     double time;
-    int32_t te;             // the temp entity (13, 104, 109, 112, 116, 117, 118; 106, 108 temp models); 0: a
+    int32_t te;             // the temp entity (13, 104, 109, 112, 116, 117, 118; 106..108, 119 temp models); 0: a
                             // client event
     int32_t entity;         // TE: the entity it names (0 the world); event: who fired
     int32_t model;          // TE_BSPDECAL: the model index it names
@@ -258,8 +258,8 @@ typedef struct {
     vec3_t ent_origin;      // TE on an entity: where that entity stood then
     vec3_t angles;          // event
     vec3_t eye, eye_angles; // event: the demo's view then (the recording player's eye)
-    float fparam[2];
-    vec3_t velocity;        // event: the shooter's; TE_MODEL / TE_BREAKMODEL: the model's
+    float fparam[2];        // event: its float parameters; TE_EXPLODEMODEL: fparam[0] the speed
+    vec3_t velocity;        // event: the shooter's; TE_MODEL / TE_BREAKMODEL / TE_PROJECTILE: the model's
     vec3_t size;            // TE_BREAKMODEL: the box the pieces fill
     int32_t args[5];        // TE_MODEL / TE_BREAKMODEL: the message's shorts and bytes (world_fx_event_t.args)
     uint32_t seed;

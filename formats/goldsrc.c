@@ -1033,6 +1033,7 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
         break;
     case 101: case 103: fx->color = iv[0]; fx->count = iv[1]; break;
     case 122: fx->color = iv[1]; fx->count = iv[0]; break;
+    case 124: fx->pos3[2] = c[0]; break;   // TE_PLAYERATTACHMENT: one coord, the height over the player
     default: break;
     }
     if (t == 13 || t == 104 || t == 109 || t == 112 || t == 116 || t == 117 || t == 118) {
@@ -1053,13 +1054,16 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
             memcpy(dl->ent_origin, w->entities[dl->entity].cur.origin, sizeof dl->ent_origin);
     }
     uint32_t seed = ev_seed(++s->event_count * 0x85ebca6bU ^ (uint32_t)t);
-    if (t == 106 || t == 108) {
-        // temp models (shells, gibs, breakable chunks): they bounce for seconds, so the level's
-        // log keeps them for seeks (render/r_hltent.c)
+    if (t == 106 || t == 107 || t == 108 || t == 119) {
+        // temp models (shells, gibs, breakable chunks, TE_EXPLODEMODEL's shower, projectiles): they
+        // fly and bounce for seconds, so the level's log keeps them for seeks (render/r_hltent.c)
         world_decal_t *dl = world_add_decal(w);
         dl->te = t;
         memcpy(dl->pos, c, sizeof dl->pos);
-        memcpy(dl->velocity, t == 106 ? c + 3 : c + 6, sizeof dl->velocity);
+        if (t == 107)
+            dl->fparam[0] = c[3];   // TE_EXPLODEMODEL: one coord, the speed
+        else
+            memcpy(dl->velocity, t == 108 ? c + 6 : c + 3, sizeof dl->velocity);
         if (t == 108)
             memcpy(dl->size, c + 3, sizeof dl->size);
         for (int i = 0; i < 5; i++)

@@ -694,7 +694,7 @@ void r_hldecal_frame(renderer_t *r, const world_t *w)
         from = count - WORLD_MAX_DECAL_LOG;   // older ones left the ring (and most the pool)
     for (uint32_t i = from; i < count; i++) {
         const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
-        if (l->te == 106 || l->te == 108)
+        if (l->te == 106 || l->te == 107 || l->te == 108 || l->te == 119)
             continue;   // temp models (r_hltent.c)
         if (l->te)
             te_decal(r, d, w, l);

@@ -19,6 +19,11 @@ typedef struct {
     float start, die;
     float framerate;     // frames a second (0: frame 0)
     float fade;          // > 0: the amount falls to 0 over the last `fade` seconds
+    float gravity;       // units / s^2 downward (FTENT_SLOWGRAVITY: half sv_gravity)
+    float frame0;        // its first frame
+    int follow;          // > 0: the entity it stays at (org = the entity's origin + offset)
+    vec3_t offset;
+    int attached;        // > 0: the player whose TE_KILLPLAYERATTACHMENTS ends it
     int active;
 } sprite_t;
 
@@ -52,6 +57,7 @@ struct r_hlfx_s {
     vec3_t muzzle;
     int muzzle_valid;
     double now;
+    const bsp_t *bsp;    // the level, for TE_FIZZ (r_hlfx_set_level)
 };
 
 r_hlfx_t *r_hlfx_create(void)
@@ -70,7 +76,9 @@ void r_hlfx_clear(r_hlfx_t *fx)
 {
     if (!fx)
         return;
+    const bsp_t *bsp = fx->bsp;
     memset(fx, 0, sizeof *fx);
+    fx->bsp = bsp;
     fx->flash_time = -1e9;
 }
 
@@ -166,6 +174,319 @@ static light_t *light(r_hlfx_t *fx, int key, const vec3_t org, float radius, flo
     return l;
 }
 
+// ---- the engine's particle palette ------------------------------------------------------
+
+// Particles of TE_LAVASPLASH, TE_TELEPORT, TE_EXPLOSION2 and TE_LARGEFUNNEL name indices of the
+// engine's particle palette, which is Quake's (Xash3D's reimplementation builds it from Quake's
+// palette). No GoldSrc file holds it and r_hlfx loads nothing, so each row of 16 is drawn from
+// three of its colours (columns 0, 7 and 15, read from Quake's gfx/palette.lmp) with the rest
+// in between: the rows' hues and ramps are right, single entries can be a little off.
+static const uint8_t pal_rows[16][3][3] = {
+    {{0, 0, 0}, {107, 107, 107}, {235, 235, 235}},      {{15, 11, 7}, {75, 55, 27}, {143, 111, 35}},
+    {{11, 11, 15}, {71, 71, 103}, {139, 139, 203}},     {{0, 0, 0}, {47, 47, 7}, {107, 107, 15}},
+    {{7, 0, 0}, {63, 0, 0}, {127, 0, 0}},               {{19, 19, 0}, {87, 67, 7}, {175, 103, 35}},
+    {{35, 19, 7}, {127, 59, 43}, {255, 243, 27}},       {{11, 7, 0}, {111, 71, 51}, {227, 179, 151}},
+    {{171, 139, 163}, {95, 63, 75}, {15, 7, 7}},        {{187, 115, 159}, {107, 59, 75}, {15, 7, 7}},
+    {{219, 195, 187}, {123, 99, 83}, {15, 11, 7}},      {{111, 131, 123}, {55, 75, 63}, {7, 11, 7}},
+    {{255, 243, 27}, {139, 115, 7}, {11, 7, 0}},        {{0, 0, 255}, {47, 47, 143}, {11, 11, 15}},
+    {{43, 0, 0}, {163, 39, 11}, {247, 211, 139}},       {{167, 123, 59}, {103, 0, 0}, {159, 91, 83}},
+};
+
+void r_hlfx_palette(int index, uint8_t *o)
+{
+    index &= 255;
+    const uint8_t(*row)[3] = pal_rows[index >> 4];
+    int c = index & 15, a = c < 7 ? 0 : 1, span = c < 7 ? 7 : 8, at = c < 7 ? c : c - 7;
+    for (int k = 0; k < 3; k++)
+        o[k] = (uint8_t)((row[a][k] * (span - at) + row[a + 1][k] * at + span / 2) / span);
+}
+
+// ---- the engine's particle effects (R_LavaSplash, R_TeleportSplash, ...) -------------------
+
+// Quake's pt_slowgrav / pt_grav: sv_gravity x 0.05 (40 units / s^2 at 800)
+#define SLOWGRAV_PART 40.0f
+// HUD_TempEntUpdate's FTENT_SLOWGRAVITY: half of sv_gravity
+#define SLOWGRAV_TENT 400.0f
+
+static void normalize_to(vec3_t v, float len)
+{
+    float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (int k = 0; k < 3; k++)
+        v[k] = l > 0 ? v[k] / l * len : 0;
+}
+
+// R_LavaSplash: a 32 x 32 grid of lava drops (palette 224..231) thrown up and out, 2..2.62 s.
+static void lava_splash(r_hlfx_t *fx, const vec3_t org)
+{
+    for (int i = -16; i < 16; i++)
+        for (int j = -16; j < 16; j++) {
+            vec3_t dir = {(float)j * 8 + frand(fx, 0, 7), (float)i * 8 + frand(fx, 0, 7), 256}, o;
+            o[0] = org[0] + dir[0];
+            o[1] = org[1] + dir[1];
+            o[2] = org[2] + frand(fx, 0, 63);
+            r_hlparticle_t *p = particle(fx, o, frand(fx, 2.0f, 2.62f));
+            normalize_to(dir, frand(fx, 50, 113));
+            memcpy(p->vel, dir, sizeof(vec3_t));
+            p->gravity = SLOWGRAV_PART;
+            r_hlfx_palette(224 + (int)(rnd(fx) % 8), p->color);
+        }
+}
+
+// R_TeleportSplash: a box of 8 x 8 x 14 grey sparks (palette 7..14) flying out, 0.2..0.34 s.
+static void teleport_splash(r_hlfx_t *fx, const vec3_t org)
+{
+    for (int i = -16; i < 16; i += 4)
+        for (int j = -16; j < 16; j += 4)
+            for (int k = -24; k < 32; k += 4) {
+                vec3_t dir = {(float)j * 8, (float)i * 8, (float)k * 8}, o;
+                o[0] = org[0] + (float)i + (float)(rnd(fx) & 3);
+                o[1] = org[1] + (float)j + (float)(rnd(fx) & 3);
+                o[2] = org[2] + (float)k + (float)(rnd(fx) & 3);
+                r_hlparticle_t *p = particle(fx, o, 0.2f + 0.02f * (float)(rnd(fx) & 7));
+                normalize_to(dir, 50 + (float)(rnd(fx) & 63));
+                memcpy(p->vel, dir, sizeof(vec3_t));
+                p->gravity = SLOWGRAV_PART;
+                r_hlfx_palette(7 + (int)(rnd(fx) & 7), p->color);
+            }
+}
+
+// R_ParticleExplosion2: 512 blobs of the palette's colours start, start + 1 .. start + len - 1 in
+// turn, thrown out at up to 256 u/s, their speed growing (pt_blob), 0.3 s.
+static void explosion2(r_hlfx_t *fx, const vec3_t org, int start, int len)
+{
+    len = len > 0 ? len : 1;
+    for (int i = 0; i < 512; i++) {
+        vec3_t o;
+        for (int k = 0; k < 3; k++)
+            o[k] = org[k] + frand(fx, -16, 16);
+        r_hlparticle_t *p = particle(fx, o, 0.3f);
+        for (int k = 0; k < 3; k++)
+            p->vel[k] = frand(fx, -256, 256);
+        p->gravity = SLOWGRAV_PART;
+        p->grow = 4;
+        r_hlfx_palette(start + i % len, p->color);
+    }
+}
+
+// R_Implosion: count tracers from a box of `radius` above and around the point, each reaching
+// it at the end of its life (the default tracer colour, gTracerColors[4]).
+static void implosion(r_hlfx_t *fx, const vec3_t end, float radius, int count, float life)
+{
+    float dist = radius / 100.0f;
+    life = life > 0 ? life : 0.1f;
+    for (int i = 0; i < count; i++) {
+        vec3_t d = {dist * frand(fx, -100, 100), dist * frand(fx, -100, 100), dist * frand(fx, 0, 100)}, o;
+        for (int k = 0; k < 3; k++)
+            o[k] = end[k] + d[k];
+        r_hlparticle_t *p = particle(fx, o, life);
+        for (int k = 0; k < 3; k++)
+            p->vel[k] = -d[k] / life;
+        p->additive = 1;
+        rgb(p->color, 204, 204, 102);
+    }
+}
+
+// R_LargeFunnel and R_FunnelSprite: a 16 x 16 grid 32 units apart, 100..800 units up, flowing
+// down into the point (flag 1 reversed: out of it), green particles (palette 244) and glow
+// sprites (200, fading over the last 0.5 s).
+static void large_funnel(r_hlfx_t *fx, const vec3_t org, int model, int reverse)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = -8; i < 8; i++)
+            for (int j = -8; j < 8; j++) {
+                vec3_t dest = {(float)i * 32 + org[0], (float)j * 32 + org[1], org[2] + frand(fx, 100, 800)};
+                vec3_t from, dir;
+                memcpy(from, reverse ? org : dest, sizeof from);
+                for (int k = 0; k < 3; k++)
+                    dir[k] = (reverse ? dest[k] : org[k]) - from[k];
+                float vel = dest[2] / 8 < 64 ? 64 : dest[2] / 8;
+                float dist = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+                vel += frand(fx, 64, 128);
+                normalize_to(dir, vel);
+                if (pass == 0) {
+                    r_hlparticle_t *p = particle(fx, from, dist / vel);
+                    memcpy(p->vel, dir, sizeof(vec3_t));
+                    r_hlfx_palette(244, p->color);
+                } else if (model > 0) {
+                    // FTENT_FADEOUT at fadeSpeed 2: the last 0.5 s of its dist / vel - 0.5 + 0.5
+                    float life = dist / vel;
+                    sprite_t *s = sprite(fx, model, from, life > 0.05f ? life : 0.05f);
+                    memcpy(s->vel, dir, sizeof(vec3_t));
+                    s->s.rendermode = RM_GLOW;
+                    s->s.amount = 200;
+                    s->fade = 0.5f;
+                }
+            }
+}
+
+// R_Sprite_Trail: count glow sprites on the line, thrown along it at `speed` with a random
+// part, falling slowly, for life + 0..4 s, then fading out over 2 s (fadeSpeed 0.5); random
+// frames that cycle. Speed and randomness as the engine passes them (the bytes as they are).
+static void sprite_trail(r_hlfx_t *fx, const vec3_t start, const vec3_t end, int model, int count, float life,
+                         float scale, float amp, float speed)
+{
+    vec3_t delta = {end[0] - start[0], end[1] - start[1], end[2] - start[2]}, dir;
+    memcpy(dir, delta, sizeof dir);
+    normalize_to(dir, 1);
+    amp /= 256.0f;
+    for (int i = 0; i < count; i++) {
+        vec3_t pos;
+        for (int k = 0; k < 3; k++)
+            pos[k] = start[k] + (count > 1 ? (float)i / ((float)count - 1) : 0) * delta[k];
+        float t = life + frand(fx, 0, 4);
+        sprite_t *s = sprite(fx, model, pos, t + 2);
+        for (int k = 0; k < 3; k++)
+            s->vel[k] = dir[k] * speed + frand(fx, -127, 128) * amp;
+        s->gravity = SLOWGRAV_TENT;
+        s->s.scale = scale;
+        s->s.rendermode = RM_GLOW;
+        s->fade = 2;
+        s->frame0 = (float)(rnd(fx) & 63);
+        s->framerate = 10;
+        s->s.anim = HLFX_ANIM_LOOP;
+    }
+}
+
+// R_Spray (TE_SPRAY) and R_Sprite_Spray (TE_SPRITE_SPRAY: glow, speed x 2): count sprites
+// thrown along dir with `spread` % noise (more upward), speed x 0.8..1.2, falling slowly;
+// glow ones at random frames, 0.35 s then fading over 0.5 s; others 10 frames a second.
+static void spray(r_hlfx_t *fx, const vec3_t pos, const vec3_t dir, int model, int count, float speed, int spread,
+                  int rendermode)
+{
+    float noise = (float)spread / 100.0f, znoise = noise * 1.5f > 1 ? 1 : noise * 1.5f;
+    int glow = rendermode == RM_GLOW;
+    for (int i = 0; i < count; i++) {
+        sprite_t *s = sprite(fx, model, pos, glow ? 0.85f : 0.35f);
+        s->s.rendermode = rendermode;
+        s->gravity = SLOWGRAV_TENT;
+        if (glow) {
+            s->frame0 = (float)(rnd(fx) & 63);
+            s->s.anim = HLFX_ANIM_LOOP;
+            s->fade = 0.5f;
+        } else {
+            s->framerate = 10;
+            s->s.anim = HLFX_ANIM_HOLD;
+        }
+        s->vel[0] = dir[0] + frand(fx, -noise, noise);
+        s->vel[1] = dir[1] + frand(fx, -noise, noise);
+        s->vel[2] = dir[2] + frand(fx, 0, znoise);
+        float sp = frand(fx, speed * 0.8f, speed * 1.2f);
+        for (int k = 0; k < 3; k++)
+            s->vel[k] *= sp;
+    }
+}
+
+// R_FizzEffect: density + 1 bubbles at random spots of the floor of the entity's brush model,
+// rising 80..140 u/s to its top (gone 0.1 s before), drifting along its yaw at the speed its
+// render colour holds (r << 8 | g, negative when b), alpha-tested, scale 1 / (2..5), random
+// frames. The bounds are the level's model's (absolute, as the engine takes them).
+static void fizz(r_hlfx_t *fx, const world_t *w, int ent, int model, int density)
+{
+    if (!fx->bsp || ent <= 0 || ent >= w->num_entities || w->entities[ent].seq != w->seq)
+        return;
+    const entity_state_t *st = &w->entities[ent].cur;
+    int mi = st->modelindex;
+    if (mi <= 0 || mi >= w->num_models || w->models[mi][0] != '*')
+        return;
+    int sub = atoi(w->models[mi] + 1);
+    if (sub <= 0 || sub >= fx->bsp->num_models)
+        return;
+    const bsp_model_t *bm = &fx->bsp->models[sub];
+    if (!finite3(bm->mins) || !finite3(bm->maxs))
+        return;
+    int count = density + 1;
+    float height = bm->maxs[2] - bm->mins[2], width = bm->maxs[0] - bm->mins[0], depth = bm->maxs[1] - bm->mins[1];
+    if (!(height > 0 && width >= 1 && depth >= 1))
+        return;
+    int c[3];
+    for (int k = 0; k < 3; k++)
+        c[k] = isfinite(st->rendercolor[k]) ? (int)fminf(fmaxf(st->rendercolor[k], 0), 255) : 0;
+    float speed = (float)(c[0] << 8 | c[1]);
+    if (c[2] != 0)
+        speed = -speed;
+    float yaw = isfinite(st->angles[1]) ? st->angles[1] * (float)M_PI / 180 : 0;
+    for (int i = 0; i < count; i++) {
+        vec3_t o = {bm->mins[0] + (float)(rnd(fx) % (uint32_t)width), bm->mins[1] + (float)(rnd(fx) % (uint32_t)depth),
+                    bm->mins[2]};
+        float zspeed = (float)(80 + rnd(fx) % 61);
+        float life = height / zspeed - 0.1f;
+        if (life <= 0)
+            continue;
+        sprite_t *s = sprite(fx, model, o, life);
+        s->vel[0] = cosf(yaw) * speed;
+        s->vel[1] = sinf(yaw) * speed;
+        s->vel[2] = zspeed;
+        s->frame0 = (float)(rnd(fx) & 63);
+        s->s.anim = HLFX_ANIM_LOOP;
+        s->s.scale = 1.0f / frand(fx, 2, 5);
+        s->s.rendermode = RM_SOLID;
+    }
+}
+
+// Whether entity n is a player drawn in this frame.
+static int player_here(const world_t *w, int n)
+{
+    int maxc = w->maxclients > 0 ? w->maxclients : WORLD_MAX_PLAYERS;
+    return n > 0 && n <= maxc && n < w->num_entities && w->entities[n].seq == w->seq;
+}
+
+// R_PlayerSprites: count sprites around a player (+-10, +-10, -20..36); the first flies off,
+// the others stay with the player; normal mode, 20 frames a second, 0.35 s.
+static void player_sprites(r_hlfx_t *fx, const world_t *w, int client, int model, int count)
+{
+    if (!player_here(w, client))
+        return;
+    const float *po = w->entities[client].cur.origin;
+    for (int i = 0; i < count; i++) {
+        vec3_t pos = {po[0] + frand(fx, -10, 10), po[1] + frand(fx, -10, 10), po[2] + frand(fx, -20, 36)};
+        sprite_t *s = sprite(fx, model, pos, 0.35f);
+        s->s.rendermode = RM_NORMAL;
+        s->framerate = 20;
+        s->s.anim = HLFX_ANIM_HOLD;
+        for (int k = 0; k < 3; k++)
+            s->offset[k] = pos[k] - po[k];
+        if (i != 0) {
+            s->follow = client;
+            s->attached = client;
+        } else {
+            memcpy(s->vel, s->offset, sizeof(vec3_t));
+            normalize_to(s->vel, 60);
+            s->vel[1] = frand(fx, 20, 60);
+        }
+    }
+}
+
+// R_FireField: count sprites in a cube (flag 16: a square) of `radius`; flag 8 alpha-tested at
+// 128, 32 additive at 80, else normal; life + -0.25..0.5 s; flag 4: 15 frames a second looping,
+// else the whole animation over the life; flag 1 all, flag 2 half of them drift up 10..30 u/s.
+static void fire_field(r_hlfx_t *fx, const vec3_t org, float radius, int model, int count, int flags, float life)
+{
+    for (int i = 0; i < count; i++) {
+        vec3_t pos = {org[0] + frand(fx, -radius, radius), org[1] + frand(fx, -radius, radius), org[2]};
+        if (!(flags & 16))
+            pos[2] += frand(fx, -radius, radius);
+        float t = life + frand(fx, -0.25f, 0.5f);
+        sprite_t *s = sprite(fx, model, pos, t > 0.01f ? t : 0.01f);
+        if (flags & 8) {
+            s->s.rendermode = RM_SOLID;
+            s->s.amount = 128;
+        } else if (flags & 32) {
+            s->s.amount = 80;
+        } else {
+            s->s.rendermode = RM_NORMAL;
+        }
+        if (flags & 4) {
+            s->framerate = 15;
+            s->s.anim = HLFX_ANIM_LOOP;
+        } else {
+            s->framerate = t > 0.01f ? 1.0f / t : 0;   // a fraction of the animation a second
+            s->s.anim = HLFX_ANIM_SPREAD;
+        }
+        if ((flags & 1) || ((flags & 2) && !(rnd(fx) & 1)))
+            s->vel[2] = frand(fx, 10, 30);
+    }
+}
+
 // ---- temp entities ---------------------------------------------------------------------
 
 // R_RunParticleEffect's dust: count grey points drifting, gone within half a second.
@@ -256,6 +577,19 @@ static void entity_origin(const world_t *w, int n, vec3_t out)
 {
     if (n > 0 && n < w->num_entities)
         memcpy(out, w->entities[n].cur.origin, sizeof(vec3_t));
+}
+
+// Now as a float no later than now (an effect ended now is gone at now).
+static float now_f(const r_hlfx_t *fx)
+{
+    float f = (float)fx->now;
+    return (double)f > fx->now ? nextafterf(f, -INFINITY) : f;
+}
+
+// A model index the level precached (CL_ModelHandle: anything else makes nothing).
+static int model_ok(const world_t *w, int model)
+{
+    return model > 0 && model < w->num_models;
 }
 
 static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *te)
@@ -381,8 +715,78 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
         }
         break;
     }
+    case 10:   // TE_LAVASPLASH
+        lava_splash(fx, org);
+        break;
+    case 11:   // TE_TELEPORT
+        teleport_splash(fx, org);
+        break;
+    case 12:   // TE_EXPLOSION2: start colour, number of colours
+        explosion2(fx, org, a[0], a[1]);
+        break;
+    case 14:   // TE_IMPLOSION: radius, count, life in 0.1 s
+        implosion(fx, org, (float)a[0], a[1], (float)a[2] * 0.1f);
+        break;
+    case 15:   // TE_SPRITETRAIL: start, end, sprite, count, life 0.1 s, scale 0.1, speed, randomness
+        if (model_ok(w, a[0]))
+            sprite_trail(fx, org, te->end, a[0], a[1], (float)a[2] * 0.1f, (float)a[3] * 0.1f, (float)a[5],
+                         (float)a[4]);
+        break;
+    case 105:   // TE_FIZZ: entity, sprite, density
+        if (model_ok(w, a[1]))
+            fizz(fx, w, a[0], a[1], a[2]);
+        break;
+    case 99:   // TE_KILLBEAM: the beams of that entity end now (a following beam keeps its end)
+        for (int i = 0; i < HLFX_MAX_BEAMS; i++) {
+            beam_t *b = &fx->beams[i];
+            if (b->active && a[0] > 0 && (b->b.start_ent == a[0] || b->b.end_ent == a[0]) && b->die > fx->now)
+                b->die = now_f(fx);
+        }
+        break;
+    case 100:   // TE_LARGEFUNNEL: sprite, flags (1 reversed)
+        large_funnel(fx, org, model_ok(w, a[0]) ? a[0] : 0, a[1] & 1);
+        break;
+    case 110:   // TE_SPRITE_SPRAY: position, direction, sprite, count, speed, noise
+        if (model_ok(w, a[0]))
+            spray(fx, org, te->dir, a[0], a[1], (float)a[2] * 2, a[3], RM_GLOW);
+        break;
+    case 120: {   // TE_SPRAY: position, direction, model, count, speed, noise, render mode
+        int mode = a[4] >= RM_NORMAL && a[4] <= RM_ADDITIVE ? a[4] : RM_NORMAL;
+        if (model_ok(w, a[0]))
+            spray(fx, org, te->dir, a[0], a[1], (float)a[2], a[3], mode);
+        break;
+    }
+    case 121:   // TE_PLAYERSPRITES: player, sprite, count, size variance (not kept)
+        if (model_ok(w, a[1]))
+            player_sprites(fx, w, a[0], a[1], a[2]);
+        break;
+    case 123:   // TE_FIREFIELD: radius, sprite, count, flags, life in 0.1 s
+        if (model_ok(w, a[1]) && a[0] > 0)
+            fire_field(fx, org, (float)a[0], a[1], a[2], a[3], (float)a[4] * 0.1f);
+        break;
+    case 124:   // TE_PLAYERATTACHMENT: player, height, model, life in 0.1 s (a short)
+        if (model_ok(w, a[1]) && player_here(w, a[0]) && a[2] > 0 && isfinite(te->pos3[2]) &&
+            fabsf(te->pos3[2]) < 4096) {
+            vec3_t pos;
+            memcpy(pos, w->entities[a[0]].cur.origin, sizeof pos);
+            pos[2] += te->pos3[2];
+            sprite_t *s = sprite(fx, a[1], pos, (float)a[2] * 0.1f);
+            s->s.rendermode = RM_NORMAL;
+            s->framerate = 10;
+            s->s.anim = HLFX_ANIM_LOOP;
+            s->follow = s->attached = a[0];
+            s->offset[2] = te->pos3[2];
+        }
+        break;
+    case 125:   // TE_KILLPLAYERATTACHMENTS: that player's attached sprites end now
+        for (int i = 0; i < HLFX_MAX_SPRITES; i++) {
+            sprite_t *s = &fx->spr[i];
+            if (s->active && a[0] > 0 && s->attached == a[0] && s->die > fx->now)
+                s->die = now_f(fx);
+        }
+        break;
     default:
-        break;   // decals, models, gibs, funnels ... (docs/goldsrc.md)
+        break;   // decals, temp models (r_hldecal.c, r_hltent.c); TE_FIZZ ... (docs/goldsrc.md)
     }
 }
 
@@ -482,6 +886,20 @@ void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed)
             game_event(fx, w, &ev->u.game);
         }
     }
+    // sprites that stay with a player (FTENT_PLYRATTACHMENT): where the player is in this frame
+    for (int i = 0; i < HLFX_MAX_SPRITES; i++) {
+        sprite_t *s = &fx->spr[i];
+        if (s->active && s->follow > 0 && s->die > now && player_here(w, s->follow)) {
+            for (int k = 0; k < 3; k++)
+                s->s.org[k] = w->entities[s->follow].cur.origin[k] + s->offset[k];
+        }
+    }
+}
+
+void r_hlfx_set_level(r_hlfx_t *fx, const bsp_t *bsp)
+{
+    if (fx)
+        fx->bsp = bsp;
 }
 
 void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid)
@@ -550,7 +968,8 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
         *o = s->s;
         for (int k = 0; k < 3; k++)
             o->org[k] += s->vel[k] * age;
-        o->frame = s->framerate > 0 ? age * s->framerate : 0;
+        o->org[2] -= 0.5f * s->gravity * age * age;
+        o->frame = s->frame0 + (s->framerate > 0 ? age * s->framerate : 0);
         if (s->fade > 0) {
             float left = (float)(s->die - t);
             if (left < s->fade)
@@ -628,11 +1047,8 @@ void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t)
         const r_hlparticle_t *p = &fx->p[i];
         if (p->die <= p->birth || t >= p->die || t < p->birth - 1e-6)
             continue;
-        float age = (float)(t - p->birth);
         vec3_t o;
-        for (int k = 0; k < 3; k++)
-            o[k] = p->org[k] + p->vel[k] * age;
-        o[2] -= 0.5f * p->gravity * age * age;
+        r_hlfx_particle_at(p, (float)(t - p->birth), o);
         plot(v, o, nearest(v, p->color), p->additive ? add : NULL, 1.5f);
     }
 }
@@ -667,6 +1083,24 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
         vec3_t o = {b->start[0] + d[0] * f, b->start[1] + d[1] * f, b->start[2] + d[2] * f};
         plot(v, o, index, add, width);
     }
+}
+
+void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t o)
+{
+    // pt_blob: dv/dt = grow x v, so the way gone is v (e^(grow t) - 1) / grow
+    float f = p->grow > 0 ? (expf(p->grow * age) - 1) / p->grow : age;
+    for (int k = 0; k < 3; k++)
+        o[k] = p->org[k] + p->vel[k] * f;
+    o[2] -= 0.5f * p->gravity * age * age;
+}
+
+int r_hlfx_particles(const r_hlfx_t *fx, double t, r_hlparticle_t *out, int max)
+{
+    int n = 0;
+    for (int i = 0; fx && i < HLFX_MAX_PARTICLES && n < max; i++)
+        if (fx->p[i].die > fx->p[i].birth && t < fx->p[i].die && t >= fx->p[i].birth - 1e-6)
+            out[n++] = fx->p[i];
+    return n;
 }
 
 int r_hlfx_num_particles(const r_hlfx_t *fx, double t)

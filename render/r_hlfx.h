@@ -11,11 +11,12 @@
 
 #include <stdint.h>
 
+#include "../assets/bsp.h"
 #include "../engine/world.h"
 #include "r_view.h"
 
 #define HLFX_MAX_PARTICLES 2048
-#define HLFX_MAX_SPRITES 128
+#define HLFX_MAX_SPRITES 512   // TE_LARGEFUNNEL alone makes 256
 #define HLFX_MAX_BEAMS 64
 #define HLFX_MAX_LIGHTS 32
 
@@ -30,7 +31,16 @@ typedef struct {
     int amount;          // 0..255
     uint8_t color[3];
     uint8_t view;        // follows the view model's muzzle (attachment 0) when drawn
+    uint8_t anim;        // HLFX_ANIM_*: what the drawer does with frames past the sprite's last
 } r_hlsprite_t;
+
+// How a sprite's frames run (the drawer knows the frame count, the effects do not):
+enum {
+    HLFX_ANIM_ONCE = 0,  // frame = the frame; past the last one it is no longer drawn
+    HLFX_ANIM_LOOP,      // frame wraps (FTENT_SPRANIMATELOOP, FTENT_SPRCYCLE)
+    HLFX_ANIM_HOLD,      // frame stops at the last one (a one-frame sprite stays for its life)
+    HLFX_ANIM_SPREAD,    // frame is a fraction 0..1 of the whole animation (frameMax / life)
+};
 
 typedef struct {
     vec3_t start, end;
@@ -46,6 +56,7 @@ typedef struct {
     vec3_t org, vel;
     float birth, die;
     float gravity;           // units / s^2 downward
+    float grow;              // the velocity grows by e^(grow x age) (Quake's pt_blob: 4); 0 constant
     uint8_t color[3];
     uint8_t additive;
 } r_hlparticle_t;
@@ -55,6 +66,8 @@ typedef struct r_hlfx_s r_hlfx_t;
 r_hlfx_t *r_hlfx_create(void);
 void r_hlfx_destroy(r_hlfx_t *fx);
 void r_hlfx_clear(r_hlfx_t *fx);
+// The level (TE_FIZZ's bubbles fill a brush model of it); NULL: none, no fizz. Not owned.
+void r_hlfx_set_level(r_hlfx_t *fx, const bsp_t *bsp);
 // Once a decoded frame: its temp entities, client events and dlights, born at `now`.
 void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed);
 // The view model's muzzle (attachment 0) as last drawn, for the flash's light and sprite.
@@ -70,6 +83,12 @@ void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t);
 void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b);
 // For tests.
 int r_hlfx_num_particles(const r_hlfx_t *fx, double t);
+// Where a particle is `age` seconds after its birth.
+void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t out);
+// The particles alive at t (copies, at most max), for tests.
+int r_hlfx_particles(const r_hlfx_t *fx, double t, r_hlparticle_t *out, int max);
+// An index of the engine's particle palette as r_hlfx colours it (see docs/goldsrc.md).
+void r_hlfx_palette(int index, uint8_t *rgb);
 double r_hlfx_flash_time(const r_hlfx_t *fx);
 // Whether the client dll's rules draw a muzzle flash for this event script ("glock1").
 int r_hlfx_event_flashes(const char *name);

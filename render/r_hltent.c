@@ -183,6 +183,61 @@ static void break_model(r_hltent_t *p, const bsp_t *bsp, uint32_t *x, const worl
     }
 }
 
+// R_TempSphereModel (TE_EXPLODEMODEL): count models thrown from one spot in random directions at
+// `speed`, each a random body; one in 25.6 falls slowly, the rest with full gravity; most tumble
+// (about -255.5 degrees a second on each axis); they bounce off the world for their life.
+static void explode_model(r_hltent_t *p, uint32_t *x, const world_decal_t *l, double now)
+{
+    int model = l->args[0], count = l->args[1];
+    float speed = l->fparam[0], life = (float)l->args[2] * 0.1f;
+    if (model <= 0 || count <= 0 || !sane(l->pos, 32768) || !isfinite(speed) || fabsf(speed) > 1e5f)
+        return;
+    count = count > HLTENT_MAX ? HLTENT_MAX : count;   // a short: a full pool stops it anyway
+    for (int i = 0; i < count; i++) {
+        tent_t *e = alloc(p, model, l->pos, now);
+        if (!e)
+            return;
+        e->pick = rnd(x);
+        e->flags = HLTENT_COLLIDEWORLD | (irand(x, 0, 255) < 10 ? HLTENT_SLOWGRAVITY : HLTENT_GRAVITY_F);
+        if (irand(x, 0, 255) < 200) {
+            e->flags |= HLTENT_ROTATE;
+            for (int k = 0; k < 3; k++)
+                e->avel[k] = frand(x, -256, -255);
+        }
+        if (irand(x, 0, 255) < 100)
+            e->flags |= HLTENT_SMOKETRAIL;   // (the trail itself is not drawn)
+        vec3_t d;
+        for (int k = 0; k < 3; k++)
+            d[k] = frand(x, -1, 1);
+        float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        for (int k = 0; k < 3; k++)
+            e->vel[k] = len > 0 ? d[k] / len * speed : 0;
+        e->die = now + (life > 0 ? life : 0);
+    }
+}
+
+// R_Projectile (TE_PROJECTILE): a model flying straight at its velocity (no gravity), turned
+// along it, for `life` whole seconds or until it hits something (the world here; the engine
+// also stops it on entities other than its owner).
+static void projectile(r_hltent_t *p, const world_decal_t *l, double now)
+{
+    int model = l->args[0], life = l->args[1];
+    const float *v = l->velocity;
+    if (model <= 0 || !sane(l->pos, 32768) || !sane(v, 1e5f))
+        return;
+    tent_t *e = alloc(p, model, l->pos, now);
+    if (!e)
+        return;
+    memcpy(e->vel, v, sizeof(vec3_t));
+    float xy = sqrtf(v[0] * v[0] + v[1] * v[1]);
+    if (xy > 0 || v[2] != 0) {
+        e->ang[0] = atan2f(v[2], xy) * (180.0f / (float)M_PI);
+        e->ang[1] = xy > 0 ? atan2f(v[1], v[0]) * (180.0f / (float)M_PI) : 0;
+    }
+    e->flags = HLTENT_COLLIDEWORLD | HLTENT_COLLIDEKILL;
+    e->die = now + (life > 0 ? life : 0);
+}
+
 // The weapons whose client events eject a shell (ev_hldm.cpp): the model, where it leaves
 // the gun (forward, up, right of the gun position), the bounce sound type, shells a shot.
 typedef struct {
@@ -282,6 +337,10 @@ void r_hltent_frame(r_hltent_t *p, const bsp_t *bsp, const world_t *w)
                        l->args[2], l->time);
         } else if (l->te == 108) {
             break_model(p, bsp, &x, l, l->time);
+        } else if (l->te == 107) {
+            explode_model(p, &x, l, l->time);
+        } else if (l->te == 119) {
+            projectile(p, l, l->time);
         } else if (l->te == 0) {
             eject_brass(p, w, &x, l, l->time);
         }
@@ -308,6 +367,12 @@ static void step(tent_t *e, const bsp_t *bsp)
         // three steps of gravity: stops, lies flat (pitch, roll 0) and no longer moves
         for (int k = 0; k < 3; k++)
             e->org[k] = prev[k] + tr.fraction * dt * e->vel[k];
+        if (e->flags & HLTENT_COLLIDEKILL) {   // a projectile ends where it hits
+            e->flags = 0;
+            memset(e->vel, 0, sizeof e->vel);
+            e->die = e->birth + (double)(e->steps + 1) * HLTENT_STEP;
+            return;
+        }
         float damp = 1;
         if (e->flags & (HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY)) {
             damp = 0.5f;
@@ -363,6 +428,8 @@ int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *ou
             step(e, bsp);
             e->steps++;
         }
+        if (t >= end_time(e))
+            continue;   // it ended on the way (a projectile that hit the world)
         if (n >= max)
             continue;
         r_hltent_draw_t *d = &out[n++];

@@ -1,6 +1,6 @@
 // r_hltent.h -- Half-Life's temp models: shells ejected by the weapons, gibs and breakable chunks
 //
-// TE_MODEL (106), TE_BREAKMODEL (108) and the shells of the weapons' client events
+// TE_MODEL (106), TE_EXPLODEMODEL (107), TE_BREAKMODEL (108), TE_PROJECTILE (119) and the shells of the weapons' client events
 // (cl_dll's EV_EjectBrass) make models that fly, tumble, bounce off the world and lie
 // still, by the client's temp entity rules (HUD_TempEntUpdate; R_TempModel and
 // R_BreakModel in the engine's efx API). They come from the world's log of lasting things
@@ -22,12 +22,13 @@
 
 // FTENT_* flags of the SDK's r_efx.h that temp models use
 enum {
-    HLTENT_GRAVITY_F = 0x4,    // FTENT_GRAVITY
-    HLTENT_ROTATE = 0x8,       // FTENT_ROTATE
-    HLTENT_SLOWGRAVITY = 0x10, // FTENT_SLOWGRAVITY
-    HLTENT_SMOKETRAIL = 0x20,  // FTENT_SMOKETRAIL
-    HLTENT_COLLIDEWORLD = 0x40,// FTENT_COLLIDEWORLD
+    HLTENT_GRAVITY_F = 0x2,    // FTENT_GRAVITY
+    HLTENT_ROTATE = 0x4,       // FTENT_ROTATE
+    HLTENT_SLOWGRAVITY = 0x8, // FTENT_SLOWGRAVITY
+    HLTENT_SMOKETRAIL = 0x10,  // FTENT_SMOKETRAIL
+    HLTENT_COLLIDEWORLD = 0x20,// FTENT_COLLIDEWORLD
     HLTENT_FADEOUT = 0x80,     // FTENT_FADEOUT
+    HLTENT_COLLIDEKILL = 0x4000,// FTENT_COLLIDEKILL: ends when it hits
 };
 
 // One live temp model as it is drawn at a moment.

@@ -286,6 +286,7 @@ void r_frame(renderer_t *r, const world_t *w)
         r->q2_oldz_valid = 0, r->q2_step = 0;
     r->view.shown = shown;
     r_2d_set_view(r->r2d, shown);
+    r_models_set_bsp(r->models, r->bsp);   // TE_FIZZ fills a brush model (r_hlfx.c)
     r_models_frame(r->models, w, shown);
     r_fsent_frame(r->fsent, w);
     r_2d_frame(r->r2d, w);

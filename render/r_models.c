@@ -1252,6 +1252,12 @@ static void load_new_models(r_models_t *m, const world_t *w)
 // The view a frame is drawn from (r_view_t.shown: the followed player's own, or the world's).
 static const world_view_t *shown_view(const world_t *w, const r_view_t *v) { return v->shown ? v->shown : &w->view; }
 
+void r_models_set_bsp(r_models_t *m, const bsp_t *bsp)
+{
+    if (m)
+        r_hlfx_set_level(m->hlfx, bsp);
+}
+
 void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw)
 {
     if (!vw)
@@ -1447,10 +1453,16 @@ static void draw_hlfx(r_models_t *m, r_view_t *v)
         if (!rm || rm->kind != RMOD_SPRITE || rm->spr.numframes <= 0 || !v->hlmodes)
             continue;
         const spr_t *sp = &rm->spr;
-        int frame = (int)hs->frame;
-        if (hs->model == HLFX_CLIENT_MUZZLE)
-            frame %= sp->numframes;
-        else if (frame >= sp->numframes)
+        int frame = (int)hs->frame, nf = sp->numframes;
+        if (hs->anim == HLFX_ANIM_SPREAD)   // a fraction of the whole animation
+            frame = (int)(hs->frame * (float)nf);
+        if (!(frame >= 0))
+            frame = 0;
+        if (hs->model == HLFX_CLIENT_MUZZLE || hs->anim == HLFX_ANIM_LOOP)
+            frame %= nf;
+        else if (frame >= nf && (hs->anim == HLFX_ANIM_HOLD || hs->anim == HLFX_ANIM_SPREAD))
+            frame = nf - 1;
+        else if (frame >= nf)
             continue;   // its animation has run once
         entity_state_t st;
         memset(&st, 0, sizeof st);

@@ -28,6 +28,8 @@ void r_models_destroy(r_models_t *m);
 int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_t *palette);
 // vw: the view the frames are drawn from (r_view_t.shown; NULL: the world's).
 void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw);
+// The level's bsp for the effects that need its brush models (GoldSrc's TE_FIZZ); NULL: none.
+void r_models_set_bsp(r_models_t *m, const bsp_t *bsp);
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_clear(r_models_t *m);

@@ -1,0 +1,764 @@
+// test_goldsrc_te.c -- Half-Life's temp entities that r_hlfx.c and r_hltent.c draw by the
+// engine's efx rules: lava splash, teleport, explosion2, implosion, sprite trail, funnel, sprays,
+// player sprites and attachments, fire field, kill beam (the pools' values), the explode-model
+// shower and projectiles (temp models on c1a0's floor and walls), and a golden of c1a0 with
+// several of them, whose changed pixels lie in the boxes where they project.
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assets/bsp.h"
+#include "engine/vfs.h"
+#include "engine/world.h"
+#include "formats/decoder.h"
+#include "render/r_hlfx.h"
+#include "render/r_hltent.h"
+#include "render/r_local.h"
+#include "render/render.h"
+
+extern const decoder_t hl_decoder;
+
+#define TW 320
+#define TH 200
+
+static world_fx_event_t *tempent(world_t *w, int type, float x, float y, float z)
+{
+    world_event_t *ev = world_add_event(w, EV_TEMPENT);
+    assert_non_null(ev);
+    ev->u.fx.raw_type = type;
+    ev->u.fx.origin[0] = x;
+    ev->u.fx.origin[1] = y;
+    ev->u.fx.origin[2] = z;
+    return &ev->u.fx;
+}
+
+// A world with models 1..9 precached (9 a sprite), player 1 at (10, 20, 30) in this frame.
+static world_t *small_world(double t)
+{
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    w->maxclients = 8;
+    for (int i = 1; i < 10; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "sprites/s%d.spr", i);
+        world_set_model(w, i, name);
+    }
+    world_begin_frame(w, t);
+    entity_state_t st;
+    memset(&st, 0, sizeof st);
+    st.origin[0] = 10;
+    st.origin[1] = 20;
+    st.origin[2] = 30;
+    st.modelindex = 1;
+    world_entity_update(w, 1, &st);
+    return w;
+}
+
+static void next_frame(world_t *w, double t, float player_x)
+{
+    world_begin_frame(w, t);
+    entity_state_t st;
+    memset(&st, 0, sizeof st);
+    st.origin[0] = player_x;
+    st.origin[1] = 20;
+    st.origin[2] = 30;
+    st.modelindex = 1;
+    world_entity_update(w, 1, &st);
+}
+
+static int same_rgb(const uint8_t *a, const uint8_t *b)
+{
+    return a[0] == b[0] && a[1] == b[1] && a[2] == b[2];
+}
+
+static r_hlparticle_t parts[HLFX_MAX_PARTICLES];
+
+// The particle palette: Quake's rows (the anchors are exact, the rest between them).
+static void test_palette(void **state)
+{
+    (void)state;
+    uint8_t c[3];
+    r_hlfx_palette(224, c);   // lava's first: dark red
+    assert_int_equal(c[0], 43);
+    assert_int_equal(c[1], 0);
+    assert_int_equal(c[2], 0);
+    r_hlfx_palette(231, c);
+    assert_int_equal(c[0], 163);
+    assert_int_equal(c[1], 39);
+    assert_int_equal(c[2], 11);
+    r_hlfx_palette(15, c);
+    assert_int_equal(c[0], 235);
+    r_hlfx_palette(7, c);     // the teleport's first grey
+    assert_int_equal(c[0], 107);
+    assert_int_equal(c[0], c[2]);
+    r_hlfx_palette(111, c);   // ramp1's bright yellow
+    assert_true(c[0] == 255 && c[1] == 243 && c[2] == 27);
+    r_hlfx_palette(3, c);     // between 0 and 107: 3/7 of the way
+    assert_int_equal(c[0], (107 * 3 + 3) / 7);
+    r_hlfx_palette(-1, c);    // wraps to 255, no out-of-bounds read
+    r_hlfx_palette(100000, c);
+}
+
+// The particle effects: counts, colours, lives and where they are after a while.
+static void test_particle_effects(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = small_world(1.0);
+
+    // TE_LAVASPLASH: 32 x 32 drops, lava colours, 2..2.62 s, thrown up from at most 63 above
+    tempent(w, 10, 100, 200, 300);
+    r_hlfx_frame(fx, w, 1.0, 11);
+    assert_int_equal(r_hlfx_num_particles(fx, 1.0), 1024);
+    assert_int_equal(r_hlfx_num_particles(fx, 2.999), 1024);
+    assert_int_equal(r_hlfx_num_particles(fx, 3.63), 0);
+    uint8_t lava[8][3];
+    for (int i = 0; i < 8; i++)
+        r_hlfx_palette(224 + i, lava[i]);
+    int n = r_hlfx_particles(fx, 1.0, parts, HLFX_MAX_PARTICLES);
+    assert_int_equal(n, 1024);
+    for (int i = 0; i < n; i++) {
+        int ok = 0;
+        for (int k = 0; k < 8; k++)
+            ok |= same_rgb(parts[i].color, lava[k]);
+        assert_true(ok);
+        assert_true(parts[i].org[0] >= 100 - 128 && parts[i].org[0] <= 100 + 128);
+        assert_true(parts[i].org[2] >= 300 && parts[i].org[2] <= 363);
+        assert_true(parts[i].vel[2] > 0);
+        // a second later: up by its speed, down 20 (slow gravity 40 / s^2)
+        vec3_t o;
+        r_hlfx_particle_at(&parts[i], 1.0f, o);
+        assert_float_equal(o[2], parts[i].org[2] + parts[i].vel[2] - 20, 1e-3);
+    }
+
+    // TE_TELEPORT: 8 x 8 x 14 grey sparks, 0.2..0.34 s
+    r_hlfx_clear(fx);
+    next_frame(w, 5.0, 10);
+    tempent(w, 11, 0, 0, 0);
+    r_hlfx_frame(fx, w, 5.0, 12);
+    assert_int_equal(r_hlfx_num_particles(fx, 5.19), 896);
+    assert_int_equal(r_hlfx_num_particles(fx, 5.35), 0);
+    n = r_hlfx_particles(fx, 5.0, parts, HLFX_MAX_PARTICLES);
+    int still = 0;
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(parts[i].color[0], parts[i].color[2]);   // the grey row
+        float sp = sqrtf(parts[i].vel[0] * parts[i].vel[0] + parts[i].vel[1] * parts[i].vel[1] +
+                         parts[i].vel[2] * parts[i].vel[2]);
+        still += sp == 0;   // the one at the grid's centre has no direction to fly
+        assert_true(sp == 0 || (sp >= 49.9f && sp <= 113.1f));
+    }
+    assert_int_equal(still, 1);
+
+    // TE_EXPLOSION2 colours 100..103 in turn: 512 blobs for 0.3 s, their speed growing (e^4t)
+    r_hlfx_clear(fx);
+    next_frame(w, 6.0, 10);
+    world_fx_event_t *e = tempent(w, 12, 0, 0, 0);
+    e->args[0] = 100;
+    e->args[1] = 4;
+    r_hlfx_frame(fx, w, 6.0, 13);
+    n = r_hlfx_particles(fx, 6.0, parts, HLFX_MAX_PARTICLES);
+    assert_int_equal(n, 512);
+    assert_int_equal(r_hlfx_num_particles(fx, 6.31), 0);
+    for (int i = 0; i < n; i++) {
+        uint8_t want[3];
+        r_hlfx_palette(100 + i % 4, want);
+        assert_true(same_rgb(parts[i].color, want));
+        vec3_t o;
+        r_hlfx_particle_at(&parts[i], 0.25f, o);
+        // 0.25 s: (e - 1) / 4 = 0.4296 of its first speed's second, not 0.25
+        assert_float_equal(o[0], parts[i].org[0] + parts[i].vel[0] * 0.42957f, 1e-2);
+    }
+
+    // TE_IMPLOSION radius 100, 50 tracers, 1 s: from at most 100 around and above to the point
+    r_hlfx_clear(fx);
+    next_frame(w, 7.0, 10);
+    e = tempent(w, 14, 50, 60, 70);
+    e->args[0] = 100;
+    e->args[1] = 50;
+    e->args[2] = 10;
+    r_hlfx_frame(fx, w, 7.0, 14);
+    n = r_hlfx_particles(fx, 7.0, parts, HLFX_MAX_PARTICLES);
+    assert_int_equal(n, 50);
+    for (int i = 0; i < n; i++) {
+        assert_true(parts[i].org[2] >= 70 && parts[i].org[2] <= 170);
+        assert_true(fabsf(parts[i].org[0] - 50) <= 100);
+        vec3_t o;
+        r_hlfx_particle_at(&parts[i], 1.0f, o);
+        assert_float_equal(o[0], 50, 1e-2);
+        assert_float_equal(o[1], 60, 1e-2);
+        assert_float_equal(o[2], 70, 1e-2);
+    }
+    assert_int_equal(r_hlfx_num_particles(fx, 8.0), 0);
+
+    // TE_LARGEFUNNEL: 256 green particles flowing down into the point, 256 glow sprites
+    r_hlfx_clear(fx);
+    next_frame(w, 8.0, 10);
+    e = tempent(w, 100, 0, 0, 0);
+    e->args[0] = 9;
+    r_hlfx_frame(fx, w, 8.0, 15);
+    n = r_hlfx_particles(fx, 8.0, parts, HLFX_MAX_PARTICLES);
+    assert_int_equal(n, 256);
+    static r_hlsprite_t sp[HLFX_MAX_SPRITES + 1];
+    assert_int_equal(r_hlfx_sprites(fx, 8.0, sp, HLFX_MAX_SPRITES + 1), 256);
+    assert_int_equal(sp[0].rendermode, RM_GLOW);
+    assert_int_equal(sp[0].amount, 200);
+    for (int i = 0; i < n; i++) {
+        assert_true(parts[i].org[2] >= 100 && parts[i].org[2] <= 800);
+        vec3_t o;
+        float life = parts[i].die - parts[i].birth;
+        r_hlfx_particle_at(&parts[i], life, o);
+        assert_true(fabsf(o[0]) < 0.5f && fabsf(o[1]) < 0.5f && fabsf(o[2]) < 0.5f);
+    }
+    // no sprite model: the particles only
+    r_hlfx_clear(fx);
+    next_frame(w, 9.0, 10);
+    e = tempent(w, 100, 0, 0, 0);
+    e->args[0] = 500;
+    r_hlfx_frame(fx, w, 9.0, 15);
+    assert_int_equal(r_hlfx_num_particles(fx, 9.0), 256);
+    assert_int_equal(r_hlfx_sprites(fx, 9.0, sp, HLFX_MAX_SPRITES + 1), 0);
+
+    // hostile: not finite, nothing
+    r_hlfx_clear(fx);
+    next_frame(w, 10.0, 10);
+    tempent(w, 10, NAN, 0, 0);
+    tempent(w, 11, 0, INFINITY, 0);
+    e = tempent(w, 12, 0, 0, 1e30f);
+    e->args[1] = 0;
+    r_hlfx_frame(fx, w, 10.0, 16);
+    assert_int_equal(r_hlfx_num_particles(fx, 10.0), 0);
+    // explosion2 with no colour count: one colour
+    e = tempent(w, 12, 0, 0, 0);
+    e->args[0] = 255;
+    e->args[1] = 0;
+    r_hlfx_frame(fx, w, 10.0, 16);
+    assert_int_equal(r_hlfx_num_particles(fx, 10.0), 512);
+    r_hlfx_destroy(fx);
+    world_free(w);
+}
+
+// The sprite effects: trail, sprays, fire field, player sprites and attachments, kill beam.
+static void test_sprite_effects(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = small_world(1.0);
+    static r_hlsprite_t sp[HLFX_MAX_SPRITES + 1];
+
+    // TE_SPRITETRAIL (0,0,0) -> (100,0,0): 5 glow sprites on the line, no speed, falling slowly
+    world_fx_event_t *e = tempent(w, 15, 0, 0, 0);
+    e->end[0] = 100;
+    e->args[0] = 9;
+    e->args[1] = 5;
+    e->args[2] = 10;   // life 1 s (+ 0..4 s, + 2 s of fading)
+    e->args[3] = 5;    // scale 0.5
+    r_hlfx_frame(fx, w, 1.0, 21);
+    int n = r_hlfx_sprites(fx, 1.5, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 5);
+    for (int i = 0; i < n; i++) {
+        assert_float_equal(sp[i].org[0], 25.0 * i, 1e-3);
+        assert_float_equal(sp[i].org[2], -0.5 * 400 * 0.25, 1e-3);   // half sv_gravity
+        assert_float_equal(sp[i].scale, 0.5, 1e-6);
+        assert_int_equal(sp[i].rendermode, RM_GLOW);
+        assert_int_equal(sp[i].anim, HLFX_ANIM_LOOP);
+        assert_int_equal(sp[i].amount, 255);
+    }
+    assert_int_equal(r_hlfx_sprites(fx, 2.99, sp, HLFX_MAX_SPRITES + 1), 5);
+    assert_int_equal(r_hlfx_sprites(fx, 8.01, sp, HLFX_MAX_SPRITES + 1), 0);
+    // bad sprite index: nothing
+    r_hlfx_clear(fx);
+    next_frame(w, 1.0, 10);
+    e = tempent(w, 15, 0, 0, 0);
+    e->args[0] = 10;   // not precached
+    e->args[1] = 5;
+    r_hlfx_frame(fx, w, 1.0, 21);
+    assert_int_equal(r_hlfx_sprites(fx, 1.0, sp, HLFX_MAX_SPRITES + 1), 0);
+
+    // TE_SPRITE_SPRAY straight up at 2 x 50, no noise: 10 glow sprites 0.8..1.2 x 100 u/s, 0.35 s + 0.5 s fading
+    r_hlfx_clear(fx);
+    next_frame(w, 2.0, 10);
+    e = tempent(w, 110, 0, 0, 0);
+    e->dir[2] = 1;
+    e->args[0] = 9;
+    e->args[1] = 10;
+    e->args[2] = 50;
+    r_hlfx_frame(fx, w, 2.0, 22);
+    n = r_hlfx_sprites(fx, 2.1, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 10);
+    for (int i = 0; i < n; i++) {
+        assert_true(sp[i].org[2] >= 8 - 2 - 1e-3 && sp[i].org[2] <= 12 - 2 + 1e-3);
+        assert_float_equal(sp[i].org[0], 0, 1e-6);
+        assert_int_equal(sp[i].rendermode, RM_GLOW);
+    }
+    n = r_hlfx_sprites(fx, 2.6, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 10);
+    assert_int_equal(sp[0].amount, (int)(255 * 0.25f / 0.5f));   // fading: 0.25 s of 0.5 left
+    assert_int_equal(r_hlfx_sprites(fx, 2.86, sp, HLFX_MAX_SPRITES + 1), 0);
+
+    // TE_SPRAY in additive mode: 3 sprites, frames held, 0.35 s; a render mode out of range is normal
+    r_hlfx_clear(fx);
+    next_frame(w, 2.0, 10);
+    e = tempent(w, 120, 0, 0, 0);
+    e->dir[0] = 1;
+    e->args[0] = 9;
+    e->args[1] = 3;
+    e->args[2] = 100;
+    e->args[4] = RM_ADDITIVE;
+    e = tempent(w, 120, 0, 0, 0);
+    e->args[0] = 9;
+    e->args[1] = 2;
+    e->args[4] = 77;
+    r_hlfx_frame(fx, w, 2.0, 23);
+    n = r_hlfx_sprites(fx, 2.3, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 5);
+    assert_int_equal(sp[0].rendermode, RM_ADDITIVE);
+    assert_int_equal(sp[0].anim, HLFX_ANIM_HOLD);
+    assert_true(sp[0].org[0] > 0.3 * 80 - 1e-3);
+    assert_int_equal(sp[4].rendermode, RM_NORMAL);
+    assert_int_equal(r_hlfx_sprites(fx, 2.36, sp, HLFX_MAX_SPRITES + 1), 0);
+
+    // TE_FIREFIELD radius 32, 20 sprites, planar + additive, 1 s (0.75 .. 1.5): at 80, on the plane
+    r_hlfx_clear(fx);
+    next_frame(w, 3.0, 10);
+    e = tempent(w, 123, 100, 100, 50);
+    e->args[0] = 32;
+    e->args[1] = 9;
+    e->args[2] = 20;
+    e->args[3] = 16 | 32;
+    e->args[4] = 10;
+    e = tempent(w, 123, 100, 100, 50);   // planar, alpha-tested, looping, all drifting up
+    e->args[0] = 32;
+    e->args[1] = 9;
+    e->args[2] = 4;
+    e->args[3] = 16 | 8 | 4 | 1;
+    e->args[4] = 10;
+    e = tempent(w, 123, 100, 100, 50);   // radius 0 or negative: nothing
+    e->args[0] = -5;
+    e->args[1] = 9;
+    e->args[2] = 20;
+    r_hlfx_frame(fx, w, 3.0, 24);
+    n = r_hlfx_sprites(fx, 3.0, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 24);
+    for (int i = 0; i < 20; i++) {
+        assert_int_equal(sp[i].rendermode, RM_ADDITIVE);
+        assert_int_equal(sp[i].amount, 80);
+        assert_int_equal(sp[i].anim, HLFX_ANIM_SPREAD);
+        assert_float_equal(sp[i].org[2], 50, 1e-6);
+        assert_true(fabsf(sp[i].org[0] - 100) <= 32 && fabsf(sp[i].org[1] - 100) <= 32);
+    }
+    for (int i = 20; i < 24; i++) {
+        assert_int_equal(sp[i].rendermode, RM_SOLID);
+        assert_int_equal(sp[i].amount, 128);
+        assert_int_equal(sp[i].anim, HLFX_ANIM_LOOP);
+    }
+    assert_int_equal(r_hlfx_sprites(fx, 3.74, sp, HLFX_MAX_SPRITES + 1), 24);
+    n = r_hlfx_sprites(fx, 3.5, sp, HLFX_MAX_SPRITES + 1);
+    for (int i = 20; i < 24; i++)
+        assert_true(sp[i].org[2] > 50 + 10 * 0.5 - 1e-3 && sp[i].org[2] < 50 + 30 * 0.5 + 1e-3);
+    for (int i = 0; i < 20; i++)   // the whole animation over the life: half way or less at 0.5 s
+        assert_true(sp[i].frame > 0.33f && sp[i].frame < 0.67f);
+    assert_int_equal(r_hlfx_sprites(fx, 4.51, sp, HLFX_MAX_SPRITES + 1), 0);
+
+    // TE_PLAYERATTACHMENT: 40 over player 1, following it; none for a player not here or out of range
+    r_hlfx_clear(fx);
+    next_frame(w, 4.0, 10);
+    e = tempent(w, 124, 0, 0, 0);
+    e->args[0] = 1;
+    e->args[1] = 9;
+    e->args[2] = 50;
+    e->pos3[2] = 40;
+    e = tempent(w, 124, 0, 0, 0);
+    e->args[0] = 3;   // not in this frame
+    e->args[1] = 9;
+    e->args[2] = 50;
+    e = tempent(w, 124, 0, 0, 0);
+    e->args[0] = 200;   // beyond maxclients
+    e->args[1] = 9;
+    e->args[2] = 50;
+    // TE_PLAYERSPRITES: 5 around player 1, the first flies off, four stay with it
+    e = tempent(w, 121, 0, 0, 0);
+    e->args[0] = 1;
+    e->args[1] = 9;
+    e->args[2] = 5;
+    r_hlfx_frame(fx, w, 4.0, 25);
+    n = r_hlfx_sprites(fx, 4.0, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 6);
+    assert_float_equal(sp[0].org[0], 10, 1e-6);
+    assert_float_equal(sp[0].org[2], 70, 1e-6);
+    assert_int_equal(sp[0].anim, HLFX_ANIM_LOOP);
+    float x1 = sp[2].org[0];
+    next_frame(w, 4.1, 110);   // the player moved 100 along x
+    r_hlfx_frame(fx, w, 4.1, 26);
+    n = r_hlfx_sprites(fx, 4.1, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 6);
+    assert_float_equal(sp[0].org[0], 110, 1e-6);
+    assert_float_equal(sp[0].org[2], 70, 1e-6);
+    assert_float_equal(sp[2].org[0], x1 + 100, 1e-3);
+    assert_true(fabsf(sp[1].org[0] - 10) < 20);   // the first of the five flew off on its own
+    // TE_KILLPLAYERATTACHMENTS of player 2: nothing; of player 1: its attached ones end
+    next_frame(w, 4.2, 110);
+    tempent(w, 125, 0, 0, 0)->args[0] = 2;
+    r_hlfx_frame(fx, w, 4.2, 27);
+    assert_int_equal(r_hlfx_sprites(fx, 4.2, sp, HLFX_MAX_SPRITES + 1), 6);
+    next_frame(w, 4.3, 110);
+    tempent(w, 125, 0, 0, 0)->args[0] = 1;
+    r_hlfx_frame(fx, w, 4.3, 28);
+    assert_int_equal(r_hlfx_sprites(fx, 4.3, sp, HLFX_MAX_SPRITES + 1), 1);   // the flyer is not attached
+    assert_true(fabsf(sp[0].org[0] - 10) < 20);
+    assert_int_equal(r_hlfx_sprites(fx, 4.29, sp, HLFX_MAX_SPRITES + 1), 6);   // before the kill, all
+    assert_int_equal(r_hlfx_sprites(fx, 4.36, sp, HLFX_MAX_SPRITES + 1), 0);
+
+    // TE_KILLBEAM: the beams of entity 2 end, the others stay
+    r_hlfx_clear(fx);
+    next_frame(w, 5.0, 10);
+    e = tempent(w, 8, 0, 0, 0);   // TE_BEAMENTS 1 -> 2, 10 s
+    e->args[0] = 1;
+    e->args[1] = 2;
+    e->args[2] = 9;
+    e->args[5] = 100;
+    e = tempent(w, 8, 0, 0, 0);   // 1 -> 3
+    e->args[0] = 1;
+    e->args[1] = 3;
+    e->args[2] = 9;
+    e->args[5] = 100;
+    r_hlfx_frame(fx, w, 5.0, 29);
+    r_hlbeam_t b[8];
+    assert_int_equal(r_hlfx_beams(fx, 5.5, b, 8), 2);
+    next_frame(w, 6.0, 10);
+    tempent(w, 99, 0, 0, 0)->args[0] = 2;
+    r_hlfx_frame(fx, w, 6.0, 30);
+    assert_int_equal(r_hlfx_beams(fx, 6.0, b, 8), 1);
+    assert_int_equal(b[0].end_ent, 3);
+
+    // TE_FIZZ: density 3 = 4 bubbles on the floor of entity 5's brush model (*1: 64 x 32 x 100),
+    // rising 80..140 u/s to its top, drifting along its yaw (0) at its colour's speed (0 << 8 | 20)
+    static bsp_model_t bm[2];
+    static bsp_t level;
+    memset(&level, 0, sizeof level);
+    bm[1].maxs[0] = 64;
+    bm[1].maxs[1] = 32;
+    bm[1].maxs[2] = 100;
+    level.models = bm;
+    level.num_models = 2;
+    world_set_model(w, 10, "*1");
+    r_hlfx_clear(fx);
+    next_frame(w, 6.5, 10);
+    entity_state_t st;
+    memset(&st, 0, sizeof st);
+    st.modelindex = 10;
+    st.rendercolor[1] = 20;
+    world_entity_update(w, 5, &st);
+    e = tempent(w, 105, 0, 0, 0);
+    e->args[0] = 5;
+    e->args[1] = 9;
+    e->args[2] = 3;
+    r_hlfx_frame(fx, w, 6.5, 32);
+    assert_int_equal(r_hlfx_sprites(fx, 6.5, sp, HLFX_MAX_SPRITES + 1), 0);   // no level given: nothing
+    r_hlfx_set_level(fx, &level);
+    e = tempent(w, 105, 0, 0, 0);   // entity 1 is a player, no brush model: nothing
+    e->args[0] = 1;
+    e->args[1] = 9;
+    e->args[2] = 3;
+    r_hlfx_frame(fx, w, 6.5, 32);
+    n = r_hlfx_sprites(fx, 6.5, sp, HLFX_MAX_SPRITES + 1);
+    assert_int_equal(n, 4);
+    float x0[4];
+    for (int i = 0; i < n; i++) {
+        x0[i] = sp[i].org[0];
+        assert_true(sp[i].org[0] >= 0 && sp[i].org[0] <= 63 && sp[i].org[1] >= 0 && sp[i].org[1] <= 31);
+        assert_float_equal(sp[i].org[2], 0, 1e-6);
+        assert_int_equal(sp[i].rendermode, RM_SOLID);
+        assert_true(sp[i].scale >= 0.2f - 1e-6f && sp[i].scale <= 0.5f + 1e-6f);
+    }
+    n = r_hlfx_sprites(fx, 7.0, sp, HLFX_MAX_SPRITES + 1);
+    assert_true(n >= 1 && n <= 4);   // the fast ones (over 200/3 u/s) reached the top in 0.5 s
+    for (int i = 0; i < n; i++)
+        assert_true(sp[i].org[2] >= 40 - 1e-3 && sp[i].org[2] <= 70 + 1e-3);
+    if (n == 4)
+        for (int i = 0; i < 4; i++)
+            assert_float_equal(sp[i].org[0], x0[i] + 10, 1e-3);
+    assert_int_equal(r_hlfx_sprites(fx, 6.5 + 100.0 / 80 - 0.1 + 0.001, sp, HLFX_MAX_SPRITES + 1), 0);
+
+    // the pool is fixed: 3 funnels make 768 sprites, the newest 512 are kept
+    r_hlfx_clear(fx);
+    next_frame(w, 7.0, 10);
+    for (int i = 0; i < 3; i++)
+        tempent(w, 100, 0, 0, 0)->args[0] = 9;
+    r_hlfx_frame(fx, w, 7.0, 31);
+    assert_int_equal(r_hlfx_sprites(fx, 7.0, sp, HLFX_MAX_SPRITES + 1), HLFX_MAX_SPRITES);
+    r_hlfx_destroy(fx);
+    world_free(w);
+}
+
+// ---- on c1a0: temp models, and a golden --------------------------------------------------------
+
+typedef struct {
+    uint8_t *data;
+    vfs_t *fs;
+    world_t *w;
+    void *st;
+    renderer_t *r;
+} level_t;
+
+static void open_c1a0(level_t *L, int frames)
+{
+    size_t size = 0;
+    L->data = tu_read(tu_data("goldsrc/demos/valve_c1a0.dem"), &size);
+    assert_non_null(L->data);
+    L->fs = vfs_create();
+    assert_int_equal(vfs_add_dir(L->fs, tu_data("goldsrc/valve")), 0);
+    L->w = world_create();
+    L->st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    L->r = r_create(TW, TH);
+    assert_int_equal(hl_decoder.open(L->st, L->data, size, L->w, &opts, &err), 0);
+    int loaded = 0;
+    for (int i = 0; i < frames && hl_decoder.read_frame(L->st, L->w, &err) > 0; i++) {
+        if (!loaded && L->w->map[0] && L->w->num_models > 10) {
+            char e[256];
+            assert_int_equal(r_load_level(L->r, L->fs, L->w, e, sizeof e), 0);
+            loaded = 1;
+        }
+        if (loaded)
+            r_frame(L->r, L->w);
+    }
+    assert_true(loaded);
+}
+
+static void close_level(level_t *L)
+{
+    hl_decoder.close(L->st);
+    r_destroy(L->r);
+    free(L->st);
+    world_free(L->w);
+    vfs_free(L->fs);
+    free(L->data);
+}
+
+static int model_index(const world_t *w, const char *name)
+{
+    for (int i = 1; i < w->num_models; i++)
+        if (!strcmp(w->models[i], name))
+            return i;
+    return 0;
+}
+
+// A point `d` ahead of the eye (yaw only), `side` to its left, `dz` up.
+static void ahead(const world_t *w, float d, float side, float dz, vec3_t out)
+{
+    float y = w->view.angles[1] * (float)M_PI / 180;
+    out[0] = w->view.origin[0] + d * cosf(y) - side * sinf(y);
+    out[1] = w->view.origin[1] + d * sinf(y) + side * cosf(y);
+    out[2] = w->view.origin[2] + dz;
+}
+
+// TE_EXPLODEMODEL and TE_PROJECTILE as the decoder logs them.
+static void log_explode(world_t *w, const vec3_t pos, float speed, int model, int count, int life, uint32_t seed)
+{
+    world_decal_t *d = world_add_decal(w);
+    d->te = 107;
+    memcpy(d->pos, pos, sizeof(vec3_t));
+    d->fparam[0] = speed;
+    d->args[0] = model;
+    d->args[1] = count;
+    d->args[2] = life;
+    d->model = model;
+    d->seed = seed;
+}
+
+static void log_projectile(world_t *w, const vec3_t pos, const vec3_t vel, int model, int life)
+{
+    world_decal_t *d = world_add_decal(w);
+    d->te = 119;
+    memcpy(d->pos, pos, sizeof(vec3_t));
+    memcpy(d->velocity, vel, sizeof(vec3_t));
+    d->args[0] = model;
+    d->args[1] = life;
+    d->args[2] = 1;
+    d->model = model;
+    d->seed = 77;
+}
+
+// TE_EXPLODEMODEL: count models from one spot at `speed`, bouncing, for their life; TE_PROJECTILE:
+// straight on at its velocity, turned along it, ended where it hits the wall; hostile entries
+// make nothing.
+static void test_temp_models(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    const bsp_t *b = L.r->bsp;
+    int gib = model_index(w, "models/glassgibs.mdl"), shell = model_index(w, "models/shell.mdl");
+    assert_true(gib > 0 && shell > 0);
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    double t0 = w->time;
+    vec3_t pos;
+    ahead(w, 60, 0, 0, pos);
+    log_explode(w, pos, 200, gib, 12, 20, 5);
+    vec3_t nan3 = {NAN, 0, 0};
+    log_explode(w, nan3, 200, gib, 12, 20, 6);      // not finite
+    log_explode(w, pos, NAN, gib, 12, 20, 7);       // speed not finite
+    log_explode(w, pos, 200, 0, 12, 20, 8);         // no model
+    log_explode(w, pos, 200, gib, -3, 20, 9);       // no count
+    log_explode(w, pos, 200, gib, 30000, 20, 10);   // a huge count: the pool's 500 at most
+    r_frame(L.r, w);
+    static r_hltent_draw_t d[HLTENT_MAX];
+    int n = r_hltent_list(L.r->hltent, b, t0, d, HLTENT_MAX);
+    assert_int_equal(n, HLTENT_MAX);
+    // the first 12: at the spot, 0.05 s later 200 x 0.05 = 10 units away (less the fall)
+    n = r_hltent_list(L.r->hltent, b, t0 + 0.05, d, HLTENT_MAX);
+    for (int i = 0; i < 12; i++) {
+        assert_int_equal(d[i].model, gib);
+        float dx = d[i].org[0] - pos[0], dy = d[i].org[1] - pos[1], dz = d[i].org[2] - pos[2];
+        float dist = sqrtf(dx * dx + dy * dy + dz * dz);
+        assert_true(dist > 7 && dist < 12);
+    }
+    // life 2 s: gone after it
+    r_hltent_list(L.r->hltent, b, t0 + 2.01, d, HLTENT_MAX);
+    assert_int_equal(r_hltent_count(L.r->hltent, t0 + 2.01), 0);
+
+    // a projectile (shell.mdl) flying ahead at 500 u/s: turned along its flight, and ended at the
+    // first wall ahead before its 5 s are over
+    // (made 2.5 s later, when the shower is gone: c1a0's demo ends before that)
+    double t1 = t0 + 2.5;
+    float y = w->view.angles[1] * (float)M_PI / 180;
+    vec3_t vel = {500 * cosf(y), 500 * sinf(y), 0}, start;
+    memcpy(start, w->view.origin, sizeof start);
+    vec3_t far = {start[0] + 8000 * cosf(y), start[1] + 8000 * sinf(y), start[2]};
+    bsp_trace_t tr;
+    assert_int_equal(bsp_trace(b, b->models[0].headnode, start, far, &tr), 1);
+    float wall = tr.fraction * 8000;
+    assert_true(wall > 20 && wall < 4000);
+    log_projectile(w, start, vel, shell, 5);
+    vec3_t bad = {1e7f, 0, 0};
+    log_projectile(w, start, bad, shell, 5);   // a speed out of range: nothing
+    log_projectile(w, start, vel, 0, 5);       // no model: nothing
+    for (uint32_t i = w->decal_log_count - 3; i < w->decal_log_count; i++)
+        w->decal_log[i % WORLD_MAX_DECAL_LOG].time = t1;
+    r_frame(L.r, w);
+    n = r_hltent_list(L.r->hltent, b, t1 + 0.01, d, HLTENT_MAX);
+    assert_int_equal(n, 1);
+    assert_float_equal(d[0].ang[1], fmod(w->view.angles[1] + 540.0, 360.0) - 180.0, 0.5);
+    assert_float_equal(d[0].ang[0], 0, 1e-3);
+    double hit = t1 + wall / 500.0;
+    n = r_hltent_list(L.r->hltent, b, hit - 0.03, d, HLTENT_MAX);
+    assert_int_equal(n, 1);
+    assert_int_equal(r_hltent_list(L.r->hltent, b, hit + 0.03, d, HLTENT_MAX), 0);
+    print_message("projectile: the wall %.1f units ahead, ended there after %.3f s\n", wall, wall / 500.0);
+    close_level(&L);
+}
+
+// Projects p; 0 when behind the eye.
+static int project(const r_view_t *v, const vec3_t p, float *sx, float *sy)
+{
+    float d[3] = {p[0] - v->vieworg[0], p[1] - v->vieworg[1], p[2] - v->vieworg[2]};
+    float z = d[0] * v->vpn[0] + d[1] * v->vpn[1] + d[2] * v->vpn[2];
+    if (z < 4)
+        return 0;
+    *sx = v->xcenter + v->xscale * (d[0] * v->vright[0] + d[1] * v->vright[1] + d[2] * v->vright[2]) / z;
+    *sy = v->ycenter - v->yscale * (d[0] * v->vup[0] + d[1] * v->vup[1] + d[2] * v->vup[2]) / z;
+    return 1;
+}
+
+// Grows the screen box by the 8 corners of the world box c +- h (all in front of the eye).
+static void box_corners(const r_view_t *v, const vec3_t c, const vec3_t lo, const vec3_t hi, float *bx)
+{
+    for (int i = 0; i < 8; i++) {
+        vec3_t p = {c[0] + ((i & 1) ? hi[0] : lo[0]), c[1] + ((i & 2) ? hi[1] : lo[1]), c[2] + ((i & 4) ? hi[2] : lo[2])};
+        float sx = 0, sy = 0;
+        assert_true(project(v, p, &sx, &sy));
+        bx[0] = fminf(bx[0], sx), bx[1] = fminf(bx[1], sy), bx[2] = fmaxf(bx[2], sx), bx[3] = fmaxf(bx[3], sy);
+    }
+}
+
+// c1a0 with a teleport splash ahead and to the left, an implosion ahead, explosion2 (the blue
+// row) to the right and a trail of flares above: the pixels that changed (against the same
+// moment without them) lie in the screen box of the world boxes the effects can reach by then
+// (from their rules, not from the random numbers), none outside; and a golden.
+static void test_golden_c1a0(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    int flare = w->num_models;
+    world_set_model(w, flare, "sprites/flare1.spr");
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    double t = w->time + 0.15;
+    w->num_events = 0;   // the frame without its own events: the picture to compare with
+    r_frame(L.r, w);
+    r_render(L.r, w, t);
+    const r_view_t *v = &L.r->view;
+    static uint8_t none[TW * TH];
+    for (int y = 0; y < TH; y++)
+        memcpy(none + y * TW, L.r->buffer + y * v->rowbytes, TW);
+
+    float bx[4] = {1e9f, 1e9f, -1e9f, -1e9f};
+    vec3_t p;
+    ahead(w, 140, 50, -10, p);   // teleport: from +-16 (+3) and -24..31, at most 113 u/s for 0.15 s
+    tempent(w, 11, p[0], p[1], p[2]);
+    box_corners(v, p, (vec3_t){-16 - 17, -16 - 17, -24 - 17 - 1}, (vec3_t){19 + 17, 19 + 17, 34 + 17}, bx);
+    ahead(w, 120, 0, -40, p);    // implosion: radius 40, 80 tracers, 0.5 s, coming in
+    world_fx_event_t *e = tempent(w, 14, p[0], p[1], p[2]);
+    e->args[0] = 40;
+    e->args[1] = 80;
+    e->args[2] = 5;
+    box_corners(v, p, (vec3_t){-40, -40, 0}, (vec3_t){40, 40, 40}, bx);
+    ahead(w, 160, -60, 0, p);    // explosion2: +-16, then at most 256 u/s x (e^0.6 - 1) / 4
+    e = tempent(w, 12, p[0], p[1], p[2]);
+    e->args[0] = 208;
+    e->args[1] = 8;
+    float r2 = 16 + 256 * (expf(0.6f) - 1) / 4;
+    box_corners(v, p, (vec3_t){-r2, -r2, -r2 - 1}, (vec3_t){r2, r2, r2}, bx);
+    ahead(w, 100, -20, 20, p);   // a sprite trail of 6 flares (scale 0.2) across the top
+    e = tempent(w, 15, p[0], p[1], p[2]);
+    ahead(w, 100, 30, 20, e->end);
+    e->args[0] = flare;
+    e->args[1] = 6;
+    e->args[2] = 20;
+    e->args[3] = 2;
+    box_corners(v, p, (vec3_t){-16, -16, -16 - 5}, (vec3_t){16, 16, 16}, bx);
+    box_corners(v, e->end, (vec3_t){-16, -16, -16 - 5}, (vec3_t){16, 16, 16}, bx);
+    r_frame(L.r, w);
+    r_render(L.r, w, t);
+
+    int inside = 0, outside = 0;
+    for (int y = 0; y < TH; y++)
+        for (int x = 0; x < TW; x++) {
+            if (L.r->buffer[y * v->rowbytes + x] == none[y * TW + x])
+                continue;
+            // +- 4 pixels: a dot is up to 8 wide about its place
+            if (x >= bx[0] - 4 && x <= bx[2] + 4 && y >= bx[1] - 4 && y <= bx[3] + 4)
+                inside++;
+            else
+                outside++;
+        }
+    print_message("te golden: box x %.0f..%.0f y %.0f..%.0f; %d pixels changed inside, %d outside\n", bx[0], bx[2],
+                  bx[1], bx[3], inside, outside);
+    assert_true(inside > 300);
+    assert_int_equal(outside, 0);
+    assert_true(bx[2] - bx[0] < TW && bx[3] - bx[1] < TH);   // the box is not the whole screen
+    const char *out = "build/test_goldsrc_te_c1a0.png";
+    assert_int_equal(r_write_png(L.r, out), 0);
+    tu_golden("goldsrc_te_c1a0", out, "tests/golden/goldsrc/te_c1a0.png", 0.01);
+    close_level(&L);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_palette),
+        cmocka_unit_test(test_particle_effects),
+        cmocka_unit_test(test_sprite_effects),
+        cmocka_unit_test(test_temp_models),
+        cmocka_unit_test(test_golden_c1a0),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

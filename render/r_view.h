@@ -34,10 +34,24 @@ typedef struct {
     int elight;       // GoldSrc: an entity light (TE_ELIGHT): lights studio models only, not surfaces
 } r_dlight_t;
 
+// A screen band's rows whose pixels are still the whole frame's (r_bands.c): [y0, y1) holds
+// the band's own rows [out0, out1) and a margin. A drawer whose choice reads a pixel
+// outside it (a particle's centre, a glow's) cuts the rows it writes off the margin, or,
+// when they are the band's own, sets miss: that frame is then drawn again on one band.
+typedef struct {
+    int y0, y1, out0, out1;
+    int miss;
+} r_band_zone_t;
+
 typedef struct {
     uint8_t *buffer;          // 8-bit framebuffer
     int width, height, rowbytes;
     float *zbuffer;           // width*height, 1/z
+    // The rows drawn, [y0, y1) (a screen band: r_set_threads); 0, height when one thread draws
+    // the view. Everything else (clipping, projection, culling) is the whole view's: a drawer
+    // only skips the writes of rows outside, so a band's pixels are the whole frame's.
+    int y0, y1;
+    r_band_zone_t *zone;      // a band's exact rows (r_bands.c); NULL: the whole view is drawn
     vec3_t vieworg;
     vec3_t viewangles;
     vec3_t vpn, vright, vup;  // forward, right, up unit vectors
@@ -71,6 +85,25 @@ typedef struct {
     // when the demo carries it (r_camera_view); its entity is the camera's body, not drawn.
     const world_view_t *shown;
 } r_view_t;
+
+// The end of the rows drawn (r_view_t.y1; a view that does not set it draws to its height).
+static inline int r_view_y1(const r_view_t *v) { return v->y1 > 0 && v->y1 < v->height ? v->y1 : v->height; }
+
+// Whether a pixel of row y may be read to decide what to draw (a band: only its exact rows).
+static inline int r_view_row_known(const r_view_t *v, int y) { return !v->zone || (y >= v->zone->y0 && y < v->zone->y1); }
+// A drawer decided rows [a, b) from a pixel not known here: they are no longer the whole frame's.
+static inline void r_view_rows_unknown(const r_view_t *v, int a, int b)
+{
+    r_band_zone_t *z = v->zone;
+    if (!z || b <= z->y0 || a >= z->y1)
+        return;
+    if (b <= z->out0)
+        z->y0 = b;
+    else if (a >= z->out1)
+        z->y1 = a;
+    else
+        z->miss = 1;
+}
 
 // Quake's AngleVectors: forward, right, up from pitch/yaw/roll in degrees (render/r_math.c).
 void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up);

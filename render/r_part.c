@@ -462,8 +462,8 @@ void r_part_draw_blend(const r_view_t *v, const r_pview_t *pv, const vec3_t org,
         level = 2;
     // the whole square is left out when the pixel at its centre is nearer (R_DrawParticle)
     int cy = y0 + pix / 2, cx = u + pix / 2;
-    if (cy < v->height && cx < v->width && !r_view_row_known(v, cy))   // a band that has not drawn it
-        r_view_rows_unknown(v, y0, y0 + pix);
+    if (cy < v->height && cx < v->width && !r_view_pixel_known(v, cx, cy))   // a band that has not drawn it
+        r_view_pixels_unknown(v, u, y0, u + pix, y0 + pix);
     if (cy < v->height && cx < v->width &&
         v->zbuffer[(size_t)cy * (size_t)v->width + cx] > (float)izi * (1.0f / 32768.0f) + (0.5f / 32768.0f))
         return;

@@ -34,13 +34,17 @@ typedef struct {
     int elight;       // GoldSrc: an entity light (TE_ELIGHT): lights studio models only, not surfaces
 } r_dlight_t;
 
-// A screen band's rows whose pixels are still the whole frame's (r_bands.c): [y0, y1) holds
-// the band's own rows [out0, out1) and a margin. A drawer whose choice reads a pixel
-// outside it (a particle's centre, a glow's) cuts the rows it writes off the margin, or,
-// when they are the band's own, sets miss: that frame is then drawn again on one band.
+// A screen band's drawing (r_bands.c): it draws rows [y0, y1), its own rows [out0, out1) and
+// a margin. A drawer whose choice reads a pixel (a particle's centre, a glow's) that this band
+// does not know (outside [y0, y1), or in a rectangle a choice made from such a pixel wrote)
+// adds what it writes to the unknown rectangles (the last one grows when they are all taken);
+// one that reaches the band's own rows sets miss: that frame is then drawn again on one band.
+#define R_BAND_RECTS 64
 typedef struct {
     int y0, y1, out0, out1;
     int miss;
+    int nrect;
+    int rect[R_BAND_RECTS][4];   // x0, y0, x1, y1 (exclusive)
 } r_band_zone_t;
 
 typedef struct {
@@ -89,19 +93,39 @@ typedef struct {
 // The end of the rows drawn (r_view_t.y1; a view that does not set it draws to its height).
 static inline int r_view_y1(const r_view_t *v) { return v->y1 > 0 && v->y1 < v->height ? v->y1 : v->height; }
 
-// Whether a pixel of row y may be read to decide what to draw (a band: only its exact rows).
-static inline int r_view_row_known(const r_view_t *v, int y) { return !v->zone || (y >= v->zone->y0 && y < v->zone->y1); }
-// A drawer decided rows [a, b) from a pixel not known here: they are no longer the whole frame's.
-static inline void r_view_rows_unknown(const r_view_t *v, int a, int b)
+// Whether pixel (x, y) may be read to decide what to draw (a band: only the pixels it knows).
+static inline int r_view_pixel_known(const r_view_t *v, int x, int y)
+{
+    const r_band_zone_t *z = v->zone;
+    if (!z)
+        return 1;
+    if (y < z->y0 || y >= z->y1)
+        return 0;
+    for (int i = 0; i < z->nrect; i++)
+        if (x >= z->rect[i][0] && x < z->rect[i][2] && y >= z->rect[i][1] && y < z->rect[i][3])
+            return 0;
+    return 1;
+}
+// A drawer decided the pixels [x0, x1) x [y0, y1) from a pixel not known here.
+static inline void r_view_pixels_unknown(const r_view_t *v, int x0, int y0, int x1, int y1)
 {
     r_band_zone_t *z = v->zone;
-    if (!z || b <= z->y0 || a >= z->y1)
+    if (!z || y1 <= z->y0 || y0 >= z->y1 || x1 <= x0)
         return;
-    if (b <= z->out0)
-        z->y0 = b;
-    else if (a >= z->out1)
-        z->y1 = a;
-    else
+    if (y0 < z->out1 && y1 > z->out0) {
+        z->miss = 1;
+        return;
+    }
+    if (z->nrect < R_BAND_RECTS) {
+        int *r = z->rect[z->nrect++];
+        r[0] = x0, r[1] = y0, r[2] = x1, r[3] = y1;
+        return;
+    }
+    // all rectangles taken: the last one grows to hold this one too (a larger unknown area)
+    int *r = z->rect[R_BAND_RECTS - 1];
+    r[0] = x0 < r[0] ? x0 : r[0], r[1] = y0 < r[1] ? y0 : r[1];
+    r[2] = x1 > r[2] ? x1 : r[2], r[3] = y1 > r[3] ? y1 : r[3];
+    if (r[1] < z->out1 && r[3] > z->out0)
         z->miss = 1;
 }
 

@@ -27,6 +27,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "camera.h"
 #include "cli.h"
@@ -828,6 +829,10 @@ static int play_file(session_t *ss, const char *path, int *status)
         return ss->shelf ? PLAY_BACK : PLAY_QUIT;
     }
     s.r = r_create(wd->w, wd->h);
+    if (s.r) {   // --threads N: each frame drawn in N screen bands, one a thread (default one a core)
+        long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+        r_set_threads(s.r, cli->threads >= 0 ? cli->threads : ncpu > 0 ? (int)(ncpu > 16 ? 16 : ncpu) : 1);
+    }
     s.snd = cli->nosound ? NULL : snd_create((float)cli->volume);   // NULL: silent, warned once already
     s.p = s.r ? player_create(d, cli, s.r, s.snd, NULL) : NULL;
     if (!s.p || player_scan(s.p) < 0) {

@@ -1,6 +1,7 @@
 // cmd_shot.c -- `demoplay shot FILE --at SECONDS -o OUT.png [--size WxH]`: one rendered frame of a demo, headless
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "../render/render.h"
 #include "camera.h"
@@ -31,6 +32,14 @@ int cmd_shot(const cli_t *cli)
         log_error("shot: out of memory for a %dx%d renderer", width, height);
         return EXIT_INTERNAL;
     }
+    // --threads N: the frame drawn in N screen bands, one a thread (the same bytes as one);
+    // the default is one a core (the headless build has no threads: one band)
+#ifdef DEMOPLAY_HEADLESS
+    long ncpu = 1;
+#else
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+    r_set_threads(r, cli->threads >= 0 ? cli->threads : ncpu > 0 ? (int)(ncpu > 16 ? 16 : ncpu) : 1);
     r_set_notify(r, cli->notify);
     if (cam_from_cli(r, cli->camera, "shot") < 0) {
         r_destroy(r);

@@ -9,7 +9,12 @@ static int log_level = 1;
 static _Thread_local int muted;
 
 void log_set_level(int level) { log_level = level; }
-void log_mute_thread(int on) { muted = on; }
+int log_mute_thread(int on)
+{
+    int was = muted;
+    muted = on;
+    return was;
+}
 
 static void vlog(const char *prefix, const char *fmt, va_list ap)
 {

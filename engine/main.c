@@ -76,8 +76,9 @@ static const option_t options[] = {
       "notify, chat and centre-print lines (off: as con_notifytime 0)" },
     { "--format", NULL, A_STR, C_EXPORT, "png|y4m",
       "png: indexed PNG files in the -o folder; y4m: one YUV4MPEG2 stream to -o FILE (or - for stdout)" },
-    { "--threads", NULL, A_INT, C_EXPORT | C_TIMEDEMO, "N",
-      "export: N render and N encoder threads (default: one a core; 0: none); timedemo: N drawing threads (default 1)" },
+    { "--threads", NULL, A_INT, C_EXPORT | C_TIMEDEMO | C_SHOT | C_PLAY, "N",
+      "export: N render and N encoder threads (default: one a core; 0: none); timedemo: N drawing threads (default 1); "
+      "shot, play: each frame drawn in N screen bands, one a thread (default: one a core)" },
     { "--camera", NULL, A_STR, C_RENDER, "SPEC",
       "eyes (default), free[:X,Y,Z[,PITCH,YAW]], chase[:N|NAME], follow:N|NAME, path:FILE (docs/cameras.md)" },
     { "--camera-save", NULL, A_STR, C_PLAY, "FILE", "write the camera keyframes dropped with K to FILE at exit" },

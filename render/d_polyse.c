@@ -138,6 +138,10 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         y0 = 0;
     if (y2 > c->height)
         y2 = c->height;
+    if (y0 < c->y0)   // a band: its rows only (each row is computed from the vertices alone)
+        y0 = c->y0;
+    if (c->y1 > 0 && y2 > c->y1)
+        y2 = c->y1;
     if (y0 >= y2)
         return;
     float x10 = v1->x - v0->x, y10 = v1->y - v0->y;

@@ -39,6 +39,8 @@ typedef struct {
     // dst = alphamap[c * 256 + dst] (c at 33 %), or alphamap[dst * 256 + c] with alpha66.
     const uint8_t *alphamap;
     int alpha66;
+    // Rows written: [y0, y1) (a screen band, r_view_t.y0/y1); y1 <= 0: every row up to height.
+    int y0, y1;
 } d_polyctx_t;
 
 // Fill one triangle, z-tested (>=) and z-written.

@@ -181,7 +181,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
 
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer,
                        job->flat ? &job->flat_color : job->skin, m->skinwidth, m->skinheight, job->colormap,
-                       job->flat ? D_FLAT : D_LIT, job->alphamap, job->alpha66};
+                       job->flat ? D_FLAT : D_LIT, job->alphamap, job->alpha66, v->y0, v->y1};
     float half = (float)(m->skinwidth / 2);
     for (int i = 0; i < m->numtris; i++) {
         const mdl_tri_t *t = &m->tris[i];

@@ -95,7 +95,7 @@ void r_beam_laser(const r_view_t *v, const vec3_t start, const vec3_t end, int w
         }
     }
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &color, 1, 1, v->colormap,
-                       D_FLAT, alphamap, alpha66};
+                       D_FLAT, alphamap, alpha66, v->y0, v->y1};
     for (int i = 0; i < 6; i++) {
         int j = (i + 1) % 6;
         // the sides facing the eye, as ref_soft's polygon scan draws them

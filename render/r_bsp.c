@@ -139,14 +139,27 @@ static const r_extbsp_t *ext_model(const renderer_t *r, int modelindex)
 
 // ---- span buffer ------------------------------------------------------------
 
+// The rows of the view this renderer draws (r_view_t.y0/y1: a screen band, else all of them).
+static void band_rows(const renderer_t *r, int *y0, int *y1)
+{
+    int a = r->view.y0, b = r->view.y1;
+    *y0 = a > 0 ? (a < r->vh ? a : r->vh) : 0;
+    *y1 = b > 0 && b < r->vh ? b : r->vh;
+}
+
+// A band's rows start free and the others full: a row's free runs depend on nothing but
+// the polygons drawn on it, so the band's rows get the whole frame's spans, and the walk
+// stops as soon as they are full (what it would meet after that is hidden in them).
 void r_spanbuf_clear(renderer_t *r)
 {
+    int b0, b1;
+    band_rows(r, &b0, &b1);
     for (int y = 0; y < r->vh; y++) {
         r->free[y * R_ROW_FREE_MAX].x0 = 0;
         r->free[y * R_ROW_FREE_MAX].x1 = (int16_t)r->vw;
-        r->free_count[y] = 1;
+        r->free_count[y] = y >= b0 && y < b1;
     }
-    r->rows_left = r->vh;
+    r->rows_left = b1 > b0 ? b1 - b0 : 0;
 }
 
 // What no polygon covered (outside the map, a view inside a wall): colour 0, nothing in the z-buffer.
@@ -382,7 +395,12 @@ static void draw_poly(renderer_t *r, r_surfctx_t *ctx, const r_vert_t *verts, in
         int j = i + 1 == n ? 0 : i + 1;
         scan_edge(r, sx[i], sy[i], sx[j], sy[j], &ymin, &ymax);
     }
-    int ns = 0;
+    int ns = 0, b0, b1;
+    band_rows(r, &b0, &b1);   // a band: its rows only (z-tested polygons; the span buffer's others are full)
+    if (ymin < b0)
+        ymin = b0;
+    if (ymax > b1)
+        ymax = b1;
     for (int y = ymin; y < ymax; y++) {
         int a = r->edge_a[y], b = r->edge_b[y];
         if (a < 0 || b < 0)

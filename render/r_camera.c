@@ -29,6 +29,8 @@ void r_set_camera(renderer_t *r, const r_camera_t *cam)
 {
     if (!r)
         return;
+    for (int i = 1; i < r_bands_count(r); i++)   // every band's renderer draws from the same camera
+        r_set_camera(r_bands_get(r, i), cam);
     if (cam)
         r->cam = *cam;
     else

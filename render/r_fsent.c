@@ -705,6 +705,8 @@ static void draw_glow(const r_view_t *v, const float p[3], float r, int inner, i
     y0 = y0 < 0 ? 0 : y0;
     x1 = x1 > v->width ? v->width : x1;
     y1 = y1 > v->height ? v->height : y1;
+    y0 = y0 < v->y0 ? v->y0 : y0;   // a band: its rows only
+    y1 = y1 > r_view_y1(v) ? r_view_y1(v) : y1;
     for (int y = y0; y < y1; y++) {
         uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
         const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
@@ -736,6 +738,8 @@ static void draw_blast(const r_fsent_t *fe, const r_view_t *v, const float p[3],
     y0 = y0 < 0 ? 0 : y0;
     x1 = x1 > v->width ? v->width : x1;
     y1 = y1 > v->height ? v->height : y1;
+    y0 = y0 < v->y0 ? v->y0 : y0;   // a band: its rows only
+    y1 = y1 > r_view_y1(v) ? r_view_y1(v) : y1;
     float step = 64 / (2 * rp);
     for (int y = y0; y < y1; y++) {
         int ty = (int)((y + 0.5f - (sy - rp)) * step);
@@ -798,6 +802,8 @@ static void light_walls(const r_view_t *v, const fse_light_t *lights, int n)
             x1 = x1 > v->width ? v->width : x1;
             y1 = y1 > v->height ? v->height : y1;
         }
+        y0 = y0 < v->y0 ? v->y0 : y0;   // a band: its rows only
+        y1 = y1 > r_view_y1(v) ? r_view_y1(v) : y1;
         float r2 = l->radius * l->radius;
         // only depths inside the sphere's: tested on 1/z, before any division
         float zi_lo = 1 / (l->c[2] + l->radius), zi_hi = zmin > 0 ? 1 / zmin : INFINITY;

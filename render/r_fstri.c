@@ -96,6 +96,10 @@ static void raster(const r_view_t *v, const r_fstex_t *tex, const pvert_t *a, co
             }
     int vw = v->width, vh = v->height;
     int y0 = (int)clampf(ceilf(p[0]->sy - 0.5f), 0, (float)vh), y1 = (int)clampf(ceilf(p[2]->sy - 0.5f), 0, (float)vh);
+    if (y0 < v->y0)   // a band: its rows only (each row is computed from the vertices alone)
+        y0 = v->y0;
+    if (y1 > r_view_y1(v))
+        y1 = r_view_y1(v);
     float long_dx = (p[2]->sx - p[0]->sx) / (p[2]->sy - p[0]->sy);
     for (int y = y0; y < y1; y++) {
         float yc = y + 0.5f;

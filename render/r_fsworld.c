@@ -396,6 +396,10 @@ static void raster_tri(const tri_ctx_t *c, const pvert_t *a, const pvert_t *b, c
             }
     int vw = c->v->width, vh = c->v->height;
     int y0 = (int)clampf(ceilf(v[0]->sy - 0.5f), 0, (float)vh), y1 = (int)clampf(ceilf(v[2]->sy - 0.5f), 0, (float)vh);
+    if (y0 < c->v->y0)   // a band: its rows only (each row is computed from the vertices alone)
+        y0 = c->v->y0;
+    if (y1 > r_view_y1(c->v))
+        y1 = r_view_y1(c->v);
     float long_dx = (v[2]->sx - v[0]->sx) / (v[2]->sy - v[0]->sy);
     for (int y = y0; y < y1; y++) {
         float yc = y + 0.5f;

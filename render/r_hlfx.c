@@ -1008,7 +1008,7 @@ static void plot(const r_view_t *v, const vec3_t org, uint8_t index, const uint8
     if (!(fu > -16 && fv > -16 && fu < (float)v->width + 16 && fv < (float)v->height + 16))
         return;
     for (int y = y0; y < y0 + pix; y++) {
-        if (y < 0 || y >= v->height)
+        if (y < 0 || y >= v->height || y < v->y0 || y >= r_view_y1(v))   // a band: its rows only
             continue;
         for (int x = u0; x < u0 + pix; x++) {
             if (x < 0 || x >= v->width)

@@ -211,6 +211,9 @@ struct renderer_s {
     uint8_t *warp_buf;
     int *warp_col, *warp_row;
 
+    // screen bands (r_bands.c, r_set_threads): the other bands' renderers and their threads; NULL one
+    struct r_bands_s *bands;
+
     // statistics of the last frame (tests, benchmarks)
     int stat_polys, stat_spans, stat_surfs_built, stat_brush_polys;
     int stat_world_polys;        // world polygons of the last r_render (r_world_polys)
@@ -218,6 +221,20 @@ struct renderer_s {
 
 // r_main.c
 void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up);
+
+// r_main.c: r_render's parts (r_bands.c draws the 3D part in bands)
+double r_render_setup(renderer_t *r, const world_t *w, double t, int sbar);
+void r_render_3d(renderer_t *r, const world_t *w, double frac, r_band_zone_t *zone);
+void r_render_finish(renderer_t *r, const world_t *w, double t);
+
+// r_bands.c: 0 when the renderer draws on one band (then r_render draws itself)
+int r_bands_render(renderer_t *r, const world_t *w, double t);
+int r_bands_count(const renderer_t *r);              // bands (1: none)
+renderer_t *r_bands_get(const renderer_t *r, int i); // band i's renderer, 1 <= i < count
+void r_bands_free(renderer_t *r);
+// Tests: on = 1 draws every frame again on one band after its bands (the fallback's path).
+void r_bands_force_redraw(renderer_t *r, int on);
+int r_bands_redraws(const renderer_t *r);             // frames drawn again on one band so far
 
 // r_bsp.c
 void r_world_setup(renderer_t *r);        // after the level loaded: sizes per-face arrays

@@ -66,6 +66,7 @@ void r_destroy(renderer_t *r)
 {
     if (!r)
         return;
+    r_bands_free(r);
     r_ext_models_free(r);
     r_hldecal_free(r);
     r_hltent_free(r->hltent);
@@ -185,6 +186,10 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
     asset_files_t fsfiles = { fs ? vfs_file : NULL, fs };
     r_fsent_load(r->fsent, r->fsworld ? &fsfiles : NULL, r->pal.palette, r_fsworld_mesh(r->fsworld));
     r_2d_load(r->r2d, fs, w, r->pal.palette);
+    int was = log_mute_thread(1);   // the other bands' renderers hold the level too (its warnings said once)
+    for (int i = 1; i < r_bands_count(r); i++)
+        r_load_level(r_bands_get(r, i), fs, w, NULL, 0);
+    log_mute_thread(was);
     return rc;
 }
 
@@ -278,6 +283,12 @@ static float q2_step_lag(const renderer_t *r, double t)
 
 void r_frame(renderer_t *r, const world_t *w)
 {
+    if (r_bands_count(r) > 1) {   // every band's renderer takes every frame (its warnings said once)
+        int was = log_mute_thread(1);
+        for (int i = 1; i < r_bands_count(r); i++)
+            r_frame(r_bands_get(r, i), w);
+        log_mute_thread(was);
+    }
     // the view the frames are drawn from (the followed player's own, when the demo has it);
     // a change of whose view it is starts its stair smoothing anew
     int was = r->pov_slot;
@@ -304,6 +315,8 @@ void r_frame(renderer_t *r, const world_t *w)
 
 void r_clear_transients(renderer_t *r, int from_start)
 {
+    for (int i = 1; i < r_bands_count(r); i++)
+        r_clear_transients(r_bands_get(r, i), from_start);
     r->dmg_time = -1;
     r->step_valid = 0;
     r->q2_oldz_valid = 0;
@@ -544,7 +557,10 @@ static void warp_view(renderer_t *r, double t)
     }
 }
 
-void r_render(renderer_t *r, const world_t *w, double t)
+// The frame's set-up: time, view pose, status bar, projection, light styles. sbar < 0: the
+// status bar's rows as the 2D layer says; else those (a band renderer takes the main one's).
+// Returns the fraction between the world's last two frames.
+double r_render_setup(renderer_t *r, const world_t *w, double t, int sbar)
 {
     r_view_t *v = &r->view;
     double frac = 1;
@@ -562,7 +578,8 @@ void r_render(renderer_t *r, const world_t *w, double t)
     v->shown = r_camera_view(r, w);   // the recording player's view, or the followed player's own
     r_2d_set_view(r->r2d, v->shown);
     view_pose(r, w, t, frac, org, ang, &fov);   // before the status bar: a camera away from the eyes has none
-    int sbar = r_2d_sbar_lines(r->r2d, w, r->width, r->height);
+    if (sbar < 0)
+        sbar = r_2d_sbar_lines(r->r2d, w, r->width, r->height);
     if (sbar < 0)
         sbar = 0;
     if (sbar > r->height - 16)
@@ -590,7 +607,16 @@ void r_render(renderer_t *r, const world_t *w, double t)
     r_models_lights(r->models, w, v);
     if (v->num_dlights > R_MAX_DLIGHTS)
         v->num_dlights = R_MAX_DLIGHTS;
+    return frac;
+}
 
+// The 3D view, rows [zone->y0, zone->y1) only when zone is a band's (NULL: all of them).
+void r_render_3d(renderer_t *r, const world_t *w, double frac, r_band_zone_t *zone)
+{
+    r_view_t *v = &r->view;
+    v->zone = zone;
+    v->y0 = zone ? zone->y0 : 0;
+    v->y1 = zone ? zone->y1 : r->vh;
     r->view_contents = 0;
     r_draw_world(r, w);
     r->stat_polys += r_fsworld_draw(r->fsworld, v);
@@ -603,11 +629,21 @@ void r_render(renderer_t *r, const world_t *w, double t)
         r_models_draw_hltent(r->models, w, v, r->hltent, r->bsp);
     r->stat_polys += r_fsent_draw(r->fsent, w, v);
     r_draw_see_through(r, w, frac);
+    v->zone = NULL;
+    v->y0 = 0;
+    v->y1 = r->vh;
+}
+
+// What reads the whole frame, after the 3D view: the underwater warp, the 2D layer, the blends.
+void r_render_finish(renderer_t *r, const world_t *w, double t)
+{
+    r_view_t *v = &r->view;
     if (r->bsp && (r->view_contents == BSP_CONTENTS_WATER || r->view_contents == BSP_CONTENTS_SLIME ||
                    r->view_contents == BSP_CONTENTS_LAVA))
         warp_view(r, t);
 
     v->height = r->height;   // 2D covers the whole frame
+    v->y1 = r->height;
     r_2d_draw(r->r2d, w, v);
     int contents = r->bsp ? r->view_contents : 0;
     if (contents == BSP_CONTENTS_EMPTY || contents == BSP_CONTENTS_SOLID || contents == BSP_CONTENTS_SKY)
@@ -616,6 +652,15 @@ void r_render(renderer_t *r, const world_t *w, double t)
     if (r->gamma_on)
         for (int i = 0; i < 768; i++)
             r->shown_palette[i] = r->gamma[r->shown_palette[i]];
+}
+
+void r_render(renderer_t *r, const world_t *w, double t)
+{
+    if (r_bands_render(r, w, t))   // the view in screen bands on several threads (r_bands.c)
+        return;
+    double frac = r_render_setup(r, w, t, -1);
+    r_render_3d(r, w, frac, NULL);
+    r_render_finish(r, w, t);
 }
 
 const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch)

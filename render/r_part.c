@@ -390,7 +390,8 @@ static void draw_particle(const r_view_t *v, const pview_t *pv, const float *org
     // the z-buffer holds 1/z; Quake's holds (int)(32768 / z) and lets a particle through
     // where its own value is at least that
     const float pass = (float)(izi + 1) * (1.0f / 32768.0f), store = (float)izi * (1.0f / 32768.0f);
-    for (int y = y0; y < y0 + pix; y++) {
+    const int ya = y0 < v->y0 ? v->y0 : y0, yb = y0 + pix < r_view_y1(v) ? y0 + pix : r_view_y1(v);   // a band's rows
+    for (int y = ya; y < yb; y++) {
         uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes + u;
         float *zb = v->zbuffer + (size_t)y * (size_t)v->width + u;
         for (int x = 0; x < pix; x++)
@@ -461,12 +462,15 @@ void r_part_draw_blend(const r_view_t *v, const r_pview_t *pv, const vec3_t org,
         level = 2;
     // the whole square is left out when the pixel at its centre is nearer (R_DrawParticle)
     int cy = y0 + pix / 2, cx = u + pix / 2;
+    if (cy < v->height && cx < v->width && !r_view_pixel_known(v, cx, cy))   // a band that has not drawn it
+        r_view_pixels_unknown(v, u, y0, u + pix, y0 + pix);
     if (cy < v->height && cx < v->width &&
         v->zbuffer[(size_t)cy * (size_t)v->width + cx] > (float)izi * (1.0f / 32768.0f) + (0.5f / 32768.0f))
         return;
     const float pass = (float)(izi + 1) * (1.0f / 32768.0f), store = (float)izi * (1.0f / 32768.0f);
     const uint8_t *row = level == 1 ? alphamap + (size_t)color * 256 : NULL;
-    for (int y = y0; y < y0 + pix; y++) {
+    const int ya = y0 < v->y0 ? v->y0 : y0, yb = y0 + pix < r_view_y1(v) ? y0 + pix : r_view_y1(v);   // a band's rows
+    for (int y = ya; y < yb; y++) {
         uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes + u;
         float *zb = v->zbuffer + (size_t)y * (size_t)v->width + u;
         for (int x = 0; x < pix; x++) {

@@ -91,7 +91,7 @@ static void sprite_quad(const r_view_t *v, const spr_t *s, const spr_image_t *im
         q[i].l = 0;
     }
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, s->pixels + im->offset, im->width,
-                       im->height, v->colormap, D_UNLIT_MASKED, alphamap, alpha66};
+                       im->height, v->colormap, D_UNLIT_MASKED, alphamap, alpha66, v->y0, v->y1};
     if (zscale != 1.0f)
         r_draw_poly_z(v, &ctx, q, 4, 0, zscale);
     else
@@ -125,6 +125,8 @@ int r_sprite_hl_blend(const r_view_t *v, const spr_t *s, const entity_state_t *s
         // whether something solid is nearer
         int px = (int)(v->xcenter + v->xscale * dot3(d, v->vright) / z);
         int py = (int)(v->ycenter - v->yscale * dot3(d, v->vup) / z);
+        if (px >= 0 && py >= 0 && px < v->width && py < v->height && !r_view_pixel_known(v, px, py))
+            r_view_pixels_unknown(v, 0, 0, v->width, v->height);   // a band that has not drawn it: nor the glow's pixels
         if (px >= 0 && py >= 0 && px < v->width && py < v->height &&
             v->zbuffer[(size_t)py * (size_t)v->width + (size_t)px] > 1.0f / z * 1.001f)
             return 0;

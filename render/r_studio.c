@@ -191,7 +191,7 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
             cmap = tinted;
     }
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, &sm->flat, 1, 1, cmap,
-                       D_LIT, job->mode_table, 0};
+                       D_LIT, job->mode_table, 0, v->y0, v->y1};
     // additive meshes after the others: they are seen through and write no depth
     for (int pass = 0; pass < 2; pass++)
     for (int part = 0; part < m->numbodyparts; part++) {
@@ -357,7 +357,7 @@ void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio
     if (!any_in)
         return;
     d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer, tex, 64, 64, job->colormap,
-                       D_UNLIT_MASKED, add, 0};
+                       D_UNLIT_MASKED, add, 0, v->y0, v->y1};
     for (int part = 0; part < m->numbodyparts; part++) {
         const studio_submodel_t *sub = studio_body_model(m, part, job->body);
         if (!sub)

@@ -33,6 +33,12 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
 void r_frame(renderer_t *r, const world_t *w);
 // Draw the view at demo time t (interpolating between the world's last two frames).
 void r_render(renderer_t *r, const world_t *w, double t);
+// Draw each frame's 3D view in n screen bands, one a thread (the caller's and n - 1 workers),
+// byte-identical to one band (docs/renderer.md, "Screen bands"). Call before r_load_level:
+// every band has a renderer of its own (level, surface cache, effects), fed by r_load_level,
+// r_frame, r_clear_transients and r_set_camera through this one. Returns the bands made
+// (1 when n <= 1, out of memory, or a build without threads: then the bands are drawn in turn).
+int r_set_threads(renderer_t *r, int n);
 // Forget transient effects (particles, dlights, console lines): after a seek.
 // from_start: the world is back before its first frame, so the frames that
 // follow are drawn exactly as by a new renderer (level banner, pickup flashes);

@@ -232,7 +232,7 @@ static void rast_init(rast_t *r, int mode)
     memset(r->tex, 7, sizeof r->tex);
     for (int i = 0; i < 64 * 256; i++)
         r->cmap[i] = (uint8_t)(i & 255);   // identity in every row
-    d_polyctx_t c = {r->buf, TW, TH, TW, r->z, r->tex, 4, 4, r->cmap, mode, NULL, 0};
+    d_polyctx_t c = {r->buf, TW, TH, TW, r->z, r->tex, 4, 4, r->cmap, mode, NULL, 0, 0, 0};
     r->c = c;
 }
 

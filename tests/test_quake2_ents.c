@@ -111,7 +111,7 @@ static void test_flat_span(void **state)
         z[i] = (i % 16) < 8 ? 0.0f : 10.0f;   // the right half is nearer than the triangle
     }
     uint8_t col = 7;
-    d_polyctx_t c = {buf, 16, 16, 16, z, &col, 1, 1, NULL, D_FLAT, amap, 0};
+    d_polyctx_t c = {buf, 16, 16, 16, z, &col, 1, 1, NULL, D_FLAT, amap, 0, 0, 0};
     d_vert_t p[3] = {{0, 0, 0.5f, 0, 0, 0}, {16, 0, 0.5f, 0, 0, 0}, {0, 16, 0.5f, 0, 0, 0}};
     d_poly_triangle(&c, &p[0], &p[1], &p[2]);
     assert_int_equal(buf[0], 103);     // blended: amap[7 * 256 + 3]

@@ -495,66 +495,7 @@ static void test_sprite_effects(void **state)
 
 // ---- on c1a0: temp models, and a golden --------------------------------------------------------
 
-typedef struct {
-    uint8_t *data;
-    vfs_t *fs;
-    world_t *w;
-    void *st;
-    renderer_t *r;
-} level_t;
-
-static void open_c1a0(level_t *L, int frames)
-{
-    size_t size = 0;
-    L->data = tu_read(tu_data("goldsrc/demos/valve_c1a0.dem"), &size);
-    assert_non_null(L->data);
-    L->fs = vfs_create();
-    assert_int_equal(vfs_add_dir(L->fs, tu_data("goldsrc/valve")), 0);
-    L->w = world_create();
-    L->st = calloc(1, hl_decoder.state_size);
-    dec_error_t err;
-    dec_opts_t opts = {0};
-    L->r = r_create(TW, TH);
-    assert_int_equal(hl_decoder.open(L->st, L->data, size, L->w, &opts, &err), 0);
-    int loaded = 0;
-    for (int i = 0; i < frames && hl_decoder.read_frame(L->st, L->w, &err) > 0; i++) {
-        if (!loaded && L->w->map[0] && L->w->num_models > 10) {
-            char e[256];
-            assert_int_equal(r_load_level(L->r, L->fs, L->w, e, sizeof e), 0);
-            loaded = 1;
-        }
-        if (loaded)
-            r_frame(L->r, L->w);
-    }
-    assert_true(loaded);
-}
-
-static void close_level(level_t *L)
-{
-    hl_decoder.close(L->st);
-    r_destroy(L->r);
-    free(L->st);
-    world_free(L->w);
-    vfs_free(L->fs);
-    free(L->data);
-}
-
-static int model_index(const world_t *w, const char *name)
-{
-    for (int i = 1; i < w->num_models; i++)
-        if (!strcmp(w->models[i], name))
-            return i;
-    return 0;
-}
-
-// A point `d` ahead of the eye (yaw only), `side` to its left, `dz` up.
-static void ahead(const world_t *w, float d, float side, float dz, vec3_t out)
-{
-    float y = w->view.angles[1] * (float)M_PI / 180;
-    out[0] = w->view.origin[0] + d * cosf(y) - side * sinf(y);
-    out[1] = w->view.origin[1] + d * sinf(y) + side * cosf(y);
-    out[2] = w->view.origin[2] + dz;
-}
+#include "hl_level.h"
 
 // TE_EXPLODEMODEL and TE_PROJECTILE as the decoder logs them.
 static void log_explode(world_t *w, const vec3_t pos, float speed, int model, int count, int life, uint32_t seed)

@@ -1,6 +1,8 @@
-// hl_level.h -- for the GoldSrc effect tests (test_goldsrc_tent.c, test_goldsrc_te.c): c1a0 decoded
-// to a frame with its level loaded in a TW x TH renderer, and places ahead of its eye.
+// hl_level.h -- for the GoldSrc effect tests (test_goldsrc_tent.c, test_goldsrc_te.c,
+// test_goldsrc_decal.c): c1a0 decoded to a frame with its level loaded in a TW x TH renderer,
+// and places ahead of its eye.
 // Include after testutil.h, render/render.h and formats/decoder.h, with TW and TH defined.
+// static inline: a test may leave some of them unused.
 #ifndef HL_LEVEL_H
 #define HL_LEVEL_H
 
@@ -19,7 +21,7 @@ typedef struct {
 } level_t;
 
 // c1a0 decoded up to frame `frames` (the tram ride's start), its level loaded.
-static void open_c1a0(level_t *L, int frames)
+static inline void open_c1a0(level_t *L, int frames)
 {
     size_t size = 0;
     L->data = tu_read(tu_data("goldsrc/demos/valve_c1a0.dem"), &size);
@@ -45,7 +47,7 @@ static void open_c1a0(level_t *L, int frames)
     assert_true(loaded);
 }
 
-static void close_level(level_t *L)
+static inline void close_level(level_t *L)
 {
     hl_decoder.close(L->st);
     r_destroy(L->r);
@@ -55,7 +57,7 @@ static void close_level(level_t *L)
     free(L->data);
 }
 
-static int model_index(const world_t *w, const char *name)
+static inline int model_index(const world_t *w, const char *name)
 {
     for (int i = 1; i < w->num_models; i++)
         if (!strcmp(w->models[i], name))
@@ -64,7 +66,7 @@ static int model_index(const world_t *w, const char *name)
 }
 
 // A point `d` ahead of the eye (yaw only), `side` to its left, `dz` up.
-static void ahead(const world_t *w, float d, float side, float dz, vec3_t out)
+static inline void ahead(const world_t *w, float d, float side, float dz, vec3_t out)
 {
     float y = w->view.angles[1] * (float)M_PI / 180;
     out[0] = w->view.origin[0] + d * cosf(y) - side * sinf(y);

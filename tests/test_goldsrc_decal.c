@@ -19,50 +19,9 @@
 
 extern const decoder_t hl_decoder;
 
-typedef struct {
-    uint8_t *data;
-    vfs_t *fs;
-    world_t *w;
-    void *st;
-    renderer_t *r;
-} c1a0_t;
-
-// valve_c1a0.dem read to its 150th frame, the level loaded (the same start as test_goldsrc_fx)
-static void c1a0_open(c1a0_t *c)
-{
-    size_t size = 0;
-    c->data = tu_read(tu_data("goldsrc/demos/valve_c1a0.dem"), &size);
-    assert_non_null(c->data);
-    c->fs = vfs_create();
-    assert_int_equal(vfs_add_dir(c->fs, tu_data("goldsrc/valve")), 0);
-    c->w = world_create();
-    c->st = calloc(1, hl_decoder.state_size);
-    dec_error_t err;
-    dec_opts_t opts = {0};
-    c->r = r_create(320, 200);
-    assert_int_equal(hl_decoder.open(c->st, c->data, size, c->w, &opts, &err), 0);
-    int loaded = 0;
-    for (int i = 0; i < 150 && hl_decoder.read_frame(c->st, c->w, &err) > 0; i++) {
-        if (!loaded && c->w->map[0] && c->w->num_models > 10) {
-            char e[256];
-            assert_int_equal(r_load_level(c->r, c->fs, c->w, e, sizeof e), 0);
-            loaded = 1;
-        }
-        if (loaded)
-            r_frame(c->r, c->w);
-    }
-    assert_true(loaded);
-}
-
-static void c1a0_close(c1a0_t *c)
-{
-    hl_decoder.close(c->st);
-    r_destroy(c->r);
-    free(c->st);
-    world_free(c->w);
-    vfs_free(c->fs);
-    free(c->data);
-}
+#define TW 320
+#define TH 200
+#include "hl_level.h"   // open_c1a0 (read to frame 150: the same start as test_goldsrc_fx), close_level
 
 // The index the demo gave decal `name` (its resource list), -1 none.
 static int decal_index(const world_t *w, const char *name)
@@ -178,8 +137,8 @@ static void test_golden_c1a0(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    c1a0_t c;
-    c1a0_open(&c);
+    level_t c;
+    open_c1a0(&c, 150);
     world_t *w = c.w;
     // the demo's resource list named the decals (index 0 "{yblood6" ...)
     assert_string_equal(w->decal_names[0], "{yblood6");
@@ -245,7 +204,7 @@ static void test_golden_c1a0(void **state)
     assert_int_equal(n2, 0);
     free(after);
     free(before);
-    c1a0_close(&c);
+    close_level(&c);
 }
 
 // Read what the decal code writes to stderr while f runs.
@@ -274,7 +233,7 @@ static char *capture_stderr(void (*f)(void *), void *arg)
 
 static void hostile_frame(void *arg)
 {
-    c1a0_t *c = arg;
+    level_t *c = arg;
     world_t *w = c->w;
     empty_frame(w);
     vec3_t ok;
@@ -305,8 +264,8 @@ static void test_hostile(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    c1a0_t c;
-    c1a0_open(&c);
+    level_t c;
+    open_c1a0(&c, 150);
     char *log = capture_stderr(hostile_frame, &c);
     printf("%s", log);
     assert_int_equal(r_hldecal_count(c.r), 0);
@@ -319,7 +278,7 @@ static void test_hostile(void **state)
     // a name in no WAD
     assert_int_equal(r_hldecal_place(c.r, "{nosuchdecal", c.w->view.origin, 0, NULL, 0, 0), -1);
     free(log);
-    c1a0_close(&c);
+    close_level(&c);
 }
 
 // Pixels of the frame (a second after the world's time) whose colour is orange.
@@ -342,8 +301,8 @@ static void test_weapon_event(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    c1a0_t c;
-    c1a0_open(&c);
+    level_t c;
+    open_c1a0(&c, 150);
     world_t *w = c.w;
     empty_frame(w);
     world_decal_t *ev = world_add_decal(w);          // as the decoder logs a client event
@@ -393,7 +352,7 @@ static void test_weapon_event(void **state)
     r_clear_transients(c.r, 1);
     r_frame(c.r, w);
     assert_int_equal(r_hldecal_count(c.r), 0);
-    c1a0_close(&c);
+    close_level(&c);
 }
 
 // gchimp's c1a3d: three infodecals in its entities ({C1A3_RED2, {C1A3_RED3, {BIGBLOOD2),

@@ -96,6 +96,21 @@ static inline void project(const r_view_t *v, const r_cvert_t *c, d_vert_t *p)
     p->l = c->l;
 }
 
+// A model-space point through the view transform (A, b) into vertex i of sm's view and, when it
+// is in front of the near plane, its projection. Returns 1 in front, 0 behind.
+static inline int view_vert(const r_view_t *v, r_studio_model_t *sm, int i, const float A[3][3], const float *b,
+                            const float *p)
+{
+    r_cvert_t *c = &sm->view[i];
+    c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
+    c->y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + b[1];
+    c->z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
+    if (c->z < R_NEAR_Z)
+        return 0;
+    project(v, c, &sm->proj[i]);
+    return 1;
+}
+
 // A corner's colormap row: its normal's illumination (or the mesh's flat / full bright one) and
 // the entity lights at the vertex, 255 = the texture as painted = row 32 of the colormap.
 static inline float corner_row(const r_studio_model_t *sm, const r_hl_alight_t *al, const studio_corner_t *c,
@@ -163,17 +178,10 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
         if (!sub)
             continue;
         for (int i = sub->first_vert; i < sub->first_vert + sub->numverts; i++) {
-            const float *p = sm->pose.verts[i];
-            r_cvert_t *c = &sm->view[i];
-            c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
-            c->y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + b[1];
-            c->z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
-            if (c->z >= R_NEAR_Z) {
-                project(v, c, &sm->proj[i]);
+            if (view_vert(v, sm, i, A, b, sm->pose.verts[i]))
                 any_in = 1;
-            } else {
+            else
                 any_near = 1;
-            }
         }
         for (int i = sub->first_norm; i < sub->first_norm + sub->numnorms; i++)
             sm->nlight[i] = r_hl_studio_illum(&al, sm->pose.norms[i], 0);
@@ -342,16 +350,10 @@ void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio
             const float *nv = n >= 0 && n < m->numnorms ? sm->pose.norms[n] : NULL;
             for (int k = 0; k < 3; k++)
                 p[k] = pv[k] + (nv ? push * nv[k] : 0);
-            r_cvert_t *c = &sm->view[i];
-            c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + bv[0];
-            c->y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + bv[1];
-            c->z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + bv[2];
-            if (c->z >= R_NEAR_Z) {
-                project(v, c, &sm->proj[i]);
+            if (view_vert(v, sm, i, A, bv, p))
                 any_in = 1;
-            } else {
+            else
                 any_near = 1;
-            }
         }
     }
     if (!any_in)

@@ -153,8 +153,6 @@ static void build_lights(renderer_t *r, r_hllight_t *hl, const r_surfctx_t *ctx,
     }
     const r_face_t *rf = &r->faces[ctx->face_index];
     if (rf->dlightframe == r->framecount && rf->dlightbits) {
-        const bsp_plane_t *pl = &b->planes[f->plane];
-        const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
         for (int l = 0; l < r->view.num_dlights && l < 64; l++) {
             if (!(rf->dlightbits & ((uint64_t)1 << l)))
                 continue;
@@ -168,28 +166,14 @@ static void build_lights(renderer_t *r, r_hllight_t *hl, const r_surfctx_t *ctx,
                     int v = (int)(dl->rgb >> (16 - 8 * k)) & 255;
                     col[k] = v + (v >> 7);   // 255 -> 256
                 }
-            const float *o = ctx->dl_org[l];
-            float dist = o[0] * pl->normal[0] + o[1] * pl->normal[1] + o[2] * pl->normal[2] - pl->dist;
-            float rad = dl->radius - fabsf(dist);
-            if (rad < dl->minlight)
+            r_dlight_hit_t h;
+            if (!r_dlight_on_face(b, f, dl, ctx->dl_org[l], &h))
                 continue;
-            float minlight = rad - dl->minlight;
-            float impact[3];
-            for (int k = 0; k < 3; k++)
-                impact[k] = o[k] - pl->normal[k] * dist;
-            float ls = impact[0] * ti->vecs[0][0] + impact[1] * ti->vecs[0][1] + impact[2] * ti->vecs[0][2] +
-                       ti->vecs[0][3] - (float)f->texturemins[0];
-            float lt = impact[0] * ti->vecs[1][0] + impact[1] * ti->vecs[1][1] + impact[2] * ti->vecs[1][2] +
-                       ti->vecs[1][3] - (float)f->texturemins[1];
             for (int t = 0; t < tmax; t++) {
-                int td = (int)(lt - (float)(t * 16));
-                if (td < 0) td = -td;
                 for (int s = 0; s < smax; s++) {
-                    int sd = (int)(ls - (float)(s * 16));
-                    if (sd < 0) sd = -sd;
-                    int d = sd > td ? sd + (td >> 1) : td + (sd >> 1);
-                    if ((float)d < minlight) {
-                        int32_t add = (int32_t)(rad - (float)d);
+                    int d = r_dlight_dist(&h, s, t);
+                    if ((float)d < h.minlight) {
+                        int32_t add = (int32_t)(h.rad - (float)d);
                         for (int k = 0; k < 3; k++)
                             hl->bl[k][t * smax + s] += add * col[k];
                     }

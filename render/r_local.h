@@ -258,6 +258,26 @@ const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip);
 // The face's light as Quake's rule makes it (one value a lightmap sample, colormap rows) into
 // r->blocklights: for marks drawn over a surface its game built another way (GoldSrc decals).
 void r_surf_face_lights(renderer_t *r, const r_surfctx_t *ctx);
+
+// Where a dynamic light (at org, in the face's model space) falls on face f, as Quake's
+// R_AddDynamicLights measures it: the radius left at the plane (*rad), the distance within which
+// a sample is lit (*minlight), the impact point in lightmap units from the face's texture mins
+// (*ls, *lt). 0: it does not reach the plane.
+typedef struct {
+    float rad, minlight, ls, lt;
+} r_dlight_hit_t;
+int r_dlight_on_face(const bsp_t *b, const bsp_face_t *f, const r_dlight_t *dl, const float *org, r_dlight_hit_t *h);
+// Quake's cheap distance from the impact to sample (s, t), 16 units a sample: the longer axis
+// plus half the shorter.
+static inline int r_dlight_dist(const r_dlight_hit_t *h, int s, int t)
+{
+    int sd = (int)(h->ls - (float)(s * 16)), td = (int)(h->lt - (float)(t * 16));
+    if (sd < 0)
+        sd = -sd;
+    if (td < 0)
+        td = -td;
+    return sd > td ? sd + (td >> 1) : td + (sd >> 1);
+}
 // GoldSrc: the surface's texels lit by the RGB lightmap, dithered to the palette (r_hllight.c);
 // 0 when the level is not one (then r_surf.c builds it).
 int r_hl_surface(renderer_t *r, const r_surfctx_t *ctx, int mip, uint8_t *dst, int cw);

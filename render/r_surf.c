@@ -11,6 +11,25 @@ void r_surf_reset(renderer_t *r)
 }
 
 // Light of every lightmap sample, as colormap offsets (row << 8, row 0 = brightest).
+int r_dlight_on_face(const bsp_t *b, const bsp_face_t *f, const r_dlight_t *dl, const float *o, r_dlight_hit_t *h)
+{
+    const bsp_plane_t *pl = &b->planes[f->plane];
+    const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
+    float dist = o[0] * pl->normal[0] + o[1] * pl->normal[1] + o[2] * pl->normal[2] - pl->dist;
+    h->rad = dl->radius - fabsf(dist);
+    if (h->rad < dl->minlight)
+        return 0;
+    h->minlight = h->rad - dl->minlight;
+    float impact[3];
+    for (int k = 0; k < 3; k++)
+        impact[k] = o[k] - pl->normal[k] * dist;
+    h->ls = impact[0] * ti->vecs[0][0] + impact[1] * ti->vecs[0][1] + impact[2] * ti->vecs[0][2] + ti->vecs[0][3] -
+            (float)f->texturemins[0];
+    h->lt = impact[0] * ti->vecs[1][0] + impact[1] * ti->vecs[1][1] + impact[2] * ti->vecs[1][2] + ti->vecs[1][3] -
+            (float)f->texturemins[1];
+    return 1;
+}
+
 static void build_lights(renderer_t *r, const r_surfctx_t *ctx, int smax, int tmax)
 {
     const bsp_face_t *f = ctx->face;
@@ -34,37 +53,16 @@ static void build_lights(renderer_t *r, const r_surfctx_t *ctx, int smax, int tm
     }
     const r_face_t *rf = &r->faces[ctx->face_index];
     if (rf->dlightframe == r->framecount && rf->dlightbits) {
-        const bsp_plane_t *pl = &b->planes[f->plane];
-        const bsp_texinfo_t *ti = &b->texinfo[f->texinfo];
         for (int l = 0; l < r->view.num_dlights && l < 64; l++) {
-            if (!(rf->dlightbits & ((uint64_t)1 << l)))
+            r_dlight_hit_t h;
+            if (!(rf->dlightbits & ((uint64_t)1 << l)) || !r_dlight_on_face(b, f, &r->view.dlights[l], ctx->dl_org[l], &h))
                 continue;
-            const r_dlight_t *dl = &r->view.dlights[l];
-            const float *o = ctx->dl_org[l];
-            float dist = o[0] * pl->normal[0] + o[1] * pl->normal[1] + o[2] * pl->normal[2] - pl->dist;
-            float rad = dl->radius - fabsf(dist);
-            if (rad < dl->minlight)
-                continue;
-            float minlight = rad - dl->minlight;
-            float impact[3];
-            for (int k = 0; k < 3; k++)
-                impact[k] = o[k] - pl->normal[k] * dist;
-            float ls = impact[0] * ti->vecs[0][0] + impact[1] * ti->vecs[0][1] + impact[2] * ti->vecs[0][2] +
-                       ti->vecs[0][3] - (float)f->texturemins[0];
-            float lt = impact[0] * ti->vecs[1][0] + impact[1] * ti->vecs[1][1] + impact[2] * ti->vecs[1][2] +
-                       ti->vecs[1][3] - (float)f->texturemins[1];
-            for (int t = 0; t < tmax; t++) {
-                int td = (int)(lt - (float)(t * 16));
-                if (td < 0) td = -td;
+            for (int t = 0; t < tmax; t++)
                 for (int s = 0; s < smax; s++) {
-                    int sd = (int)(ls - (float)(s * 16));
-                    if (sd < 0) sd = -sd;
-                    // Quake's cheap distance: the longer axis plus half the shorter
-                    int d = sd > td ? sd + (td >> 1) : td + (sd >> 1);
-                    if ((float)d < minlight)
-                        bl[t * smax + s] += (int32_t)((rad - (float)d) * 256);
+                    int d = r_dlight_dist(&h, s, t);
+                    if ((float)d < h.minlight)
+                        bl[t * smax + s] += (int32_t)((h.rad - (float)d) * 256);
                 }
-            }
         }
     }
     for (int i = 0; i < size; i++) {

@@ -1615,8 +1615,9 @@ static void draw_q2_gun(r_models_t *m, const world_t *w, r_view_t *v, const mdl_
     }
     r_angle_vectors(ang, axes[0], axes[1], axes[2]);
     job.axes = (const vec3_t *)axes;
+    // the client places the gun before it moves the eye 1/16 unit off node planes (V_RenderView)
     for (int k = 0; k < 3; k++)
-        job.origin[k] = v->vieworg[k] + m->gun_old_offset[k] + f * (m->gun_offset[k] - m->gun_old_offset[k]);
+        job.origin[k] = v->vieworg[k] - 1.0f / 16 + m->gun_old_offset[k] + f * (m->gun_offset[k] - m->gun_old_offset[k]);
     vec3_t lit;
     memcpy(lit, job.origin, sizeof lit);   // lit where it is, before its push out
     for (int k = 0; k < 3; k++)

@@ -170,7 +170,8 @@ bench: demoplay build/rel/bench_decode build/rel/bench_seek build/rel/bench_band
 	@sh tools/bench.sh
 
 # The table of ../shared/tools/fidelity.py over every reference folder (frames drawn
-# by the games' own software renderers); Quake's must be >= 33 dB and >= 90 % identical.
+# by the games' own software renderers); Quake's must be >= 40 dB and >= 98 % identical,
+# Quake II's at or above each demo's floor (tools/fidelity.sh).
 fidelity: demoplay
 	@sh tools/fidelity.sh --check
 

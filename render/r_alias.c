@@ -26,11 +26,28 @@ int r_sphere_visible(const r_view_t *v, const vec3_t centre, float radius)
     return 1;
 }
 
-static inline void project(const r_view_t *v, const r_cvert_t *c, d_vert_t *p, float zscale)
+// id's model drawing keeps a projected vertex in whole pixels: R_AliasProjectAndClipTestFinalVert
+// (Quake II) and R_AliasTransformFinalVert (Quake) store u = xcenter + x * scale / z, with
+// xcenter half the width less 0.5, in an int, cut towards zero, and the rasterizer works
+// from those. Here a pixel's centre is at x + 0.5 (xcenter half the width), so the vertex
+// lands on the centre of the pixel whose u the cut gives.
+static inline float id_pixel(float x)
+{
+    float u = x - 0.5f;
+    if (u > -1e9f && u < 1e9f)
+        u = (float)(int)u;
+    return u + 0.5f;
+}
+
+static inline void project(const r_view_t *v, const r_cvert_t *c, d_vert_t *p, float zscale, int whole)
 {
     float zi = 1.0f / c->z;
     p->x = v->xcenter + v->xscale * c->x * zi;
     p->y = v->ycenter - v->yscale * c->y * zi;
+    if (whole) {
+        p->x = id_pixel(p->x);
+        p->y = id_pixel(p->y);
+    }
     p->z = zi * zscale;
     p->s = c->s;
     p->t = c->t;
@@ -42,7 +59,17 @@ void r_draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, i
     r_draw_poly_z(v, c, in, n, cull, 1.0f);
 }
 
+static void draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull, float zscale,
+                      int whole);
+
 void r_draw_poly_z(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull, float zscale)
+{
+    draw_poly(v, c, in, n, cull, zscale, 0);
+}
+
+// whole: the vertices in whole pixels, as id's alias models (id_pixel)
+static void draw_poly(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in, int n, int cull, float zscale,
+                      int whole)
 {
     r_cvert_t clip[16];
     int m = 0;
@@ -68,7 +95,7 @@ void r_draw_poly_z(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in,
         return;
     d_vert_t p[16];
     for (int i = 0; i < m; i++)
-        project(v, &clip[i], &p[i], zscale);
+        project(v, &clip[i], &p[i], zscale, whole);
     if (cull) {
         // the clipped polygon keeps its winding: any non-degenerate fan triangle tells it
         float area = 0;
@@ -170,7 +197,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         // MD2 (Quake II's R_AliasTransformFinalVerts): lit by the normal of the frame blended to
         c->l = ldot[normal];
         if (c->z >= R_NEAR_Z) {
-            project(v, c, &sc->proj[i], zscale);
+            project(v, c, &sc->proj[i], zscale, 1);
             any_in = 1;
         } else {
             any_near = 1;
@@ -207,7 +234,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
                 for (int k = 0; k < 3; k++)
                     if (m->st[t->v[k]].onseam)
                         q[k].s += half;
-            r_draw_poly_z(v, &ctx, q, 3, 1, zscale);
+            draw_poly(v, &ctx, q, 3, 1, zscale, 1);
         }
     }
 }

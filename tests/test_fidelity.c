@@ -2,8 +2,8 @@
 //
 // Runs tools/fidelity.sh --check (../shared/tools/fidelity.py on every reference
 // folder: frames drawn by the games' own renderers at exact demo times), prints
-// its table, and checks that every Quake reference has a median PSNR >= 33 dB and
-// median identical pixels >= 90 %. Measured once, in the plain pass (the
+// its table, and checks that every Quake reference has a median PSNR >= 40 dB and
+// median identical pixels >= 98 %. Measured once, in the plain pass (the
 // sanitizer build draws the same pixels, 5x slower).
 #include "testutil.h"
 
@@ -35,8 +35,8 @@ static void test_quake_fidelity(void **state)
         char name[64];
         if (sscanf(line, "%63s %lf %lf %lf%% %lf%%", name, &med, &p10, &ge30, &ident) != 5)
             fail_msg("fidelity: cannot read the line of %s", demos[i]);
-        if (med < 33.0 || ident < 90.0)
-            fail_msg("fidelity: %s: median %.2f dB, %.1f%% identical (want >= 33 dB, >= 90%%)", demos[i], med, ident);
+        if (med < 40.0 || ident < 98.0)
+            fail_msg("fidelity: %s: median %.2f dB, %.1f%% identical (want >= 40 dB, >= 98%%)", demos[i], med, ident);
     }
     assert_int_equal(status, 0);
     free(out);

@@ -18,20 +18,10 @@
 #define CHAN_WEAPON 1
 #define CHAN_BODY   4
 
-static uint32_t mix32(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x;
-}
-
 // A stand-in for the client's rand(): fixed by the frame, the event and a salt.
 static uint32_t pick(const world_t *w, int index, uint32_t salt)
 {
-    return mix32(w->seq * 0x9e3779b9U ^ (uint32_t)index * 0x85ebca6bU ^ salt);
+    return world_hash32(w->seq * 0x9e3779b9U ^ (uint32_t)index * 0x85ebca6bU ^ salt);
 }
 
 static int add(snd_req_t *out, int n, int max, const char *name, int entity, int channel, float volume,

@@ -485,4 +485,18 @@ size_t world_clone_bytes(const world_t *w);
 
 void entity_state_clear(entity_state_t *s);
 
+// A 32-bit integer hash (xorshift-multiply, full avalanche): the stand-in for the games'
+// rand() wherever a pick must follow from the demo alone (a frame, an event, a salt), so
+// that a seek or another export part draws and sounds the same. Decoders seed client
+// effects with it, the sound client picks with it.
+static inline uint32_t world_hash32(uint32_t x)
+{
+    x ^= x >> 16;
+    x *= 0x7feb352dU;
+    x ^= x >> 15;
+    x *= 0x846ca68bU;
+    x ^= x >> 16;
+    return x;
+}
+
 #endif

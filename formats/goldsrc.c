@@ -648,14 +648,10 @@ static float ev_field(const hl_state_t *s, const uint32_t *vals, const char *nam
     return 0;
 }
 
+// an event's seed, never 0: its users step xorshift generators from it, which 0 would stall
 static uint32_t ev_seed(uint32_t x)
 {
-    x ^= x >> 16;
-    x *= 0x7feb352dU;
-    x ^= x >> 15;
-    x *= 0x846ca68bU;
-    x ^= x >> 16;
-    return x | 1u;
+    return world_hash32(x) | 1u;
 }
 
 // Hand a client event to the world (its sounds: goldsrc_events.c; its effects: r_hlfx.c);

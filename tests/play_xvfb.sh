@@ -69,6 +69,18 @@ xvfb-run -a -s "-screen 0 1024x768x24" sh -c '
             sleep 0.05
         done
     }
+    # find_window TITLE-REGEX: the window id of the playing process, looked for until it shows (60 s).
+    # Not `xdotool search --sync` once: it returned nothing in one run under load ("no shelf
+    # window", likely a search meeting the run before as its window went away), so search again.
+    find_window() {
+        i=0; wid=""
+        while [ -z "$wid" ]; do
+            i=$((i + 1)); [ $i -gt 1200 ] && fail "no window named /$1/"
+            kill -0 $pid 2>/dev/null || fail "demoplay exited before its window /$1/ showed"
+            wid=$(xdotool search --name "$1" 2>/dev/null | head -1)
+            [ -n "$wid" ] || sleep 0.05
+        done
+    }
     # wait_shown: one more frame shown after everything logged so far
     wait_shown() { wait_for "^show" $(($(count "^show") + 1)); }
     # key NAME [LOGNAME]: press, wait for the key line, then for a frame drawn after it
@@ -94,7 +106,7 @@ xvfb-run -a -s "-screen 0 1024x768x24" sh -c '
     DEMOPLAY_PLAY_LOG=$LOG LD_PRELOAD=$PRELOAD "$BIN" play --nosound --size 320x240 --scale 2 --start 20 \
         --shots "$TMP/shots" --camera-save "$TMP/path.txt" $GAMEARGS "$DEMO" &
     pid=$!
-    wid=$(xdotool search --sync --name "^demoplay - " | head -1)
+    find_window "^demoplay - "
     [ -n "$wid" ] || fail "no window"
     xdotool windowfocus --sync "$wid" 2>/dev/null
     wait_for "^layout" 1
@@ -174,8 +186,7 @@ xvfb-run -a -s "-screen 0 1024x768x24" sh -c '
     LOG=$LOG.shelf
     DEMOPLAY_PLAY_LOG=$LOG LD_PRELOAD=$PRELOAD "$BIN" play --nosound --size 320x240 --scale 2 $GAMEARGS "$TMP/shelf" &
     pid=$!
-    wid=$(xdotool search --sync --name "^demoplay - shelf" | head -1)
-    [ -n "$wid" ] || fail "no shelf window"
+    find_window "^demoplay - shelf"
     wait_for "^shelf-read 2" 1
     xdotool key --window "$wid" Down Return
     wait_for "^open .*/sub/b_" 1

@@ -237,6 +237,8 @@ int world_set_sound(world_t *w, int index, const char *name)
 
 int world_set_image(world_t *w, int index, const char *name)
 {
+    if (index >= 0 && index < WORLD_MAX_IMAGES && (index >= w->num_images || strncmp(w->images[index], name, WORLD_NAME_LEN)))
+        w->images_seq++;
     return set_name(w->images, &w->num_images, WORLD_MAX_IMAGES, index, name);
 }
 

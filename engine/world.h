@@ -386,6 +386,7 @@ typedef struct world_s {
     uint32_t models_seq;              // bumped when a model name is set to a new value (Quake II
                                       // names models in mid-level): the renderer loads them then
     uint32_t sounds_seq;              // the same for sound names (the sound system loads them)
+    uint32_t images_seq;              // the same for image names (Quake II CS_IMAGES: the HUD loads them)
     char (*sounds)[WORLD_NAME_LEN];
     char (*images)[WORLD_NAME_LEN];
     char (*general)[WORLD_NAME_LEN];  // Quake II CS_GENERAL: the game's own strings (timers, names) that

@@ -42,6 +42,7 @@ static void free_pics(r_2d_t *d)
     for (int i = 0; i < R2D_MAX_PICS; i++)
         wad_pic_free(&d->pics[i]);
     d->first_named = d->num_named = 0;
+    d->fs = NULL;
 }
 
 void r_2d_destroy(r_2d_t *d)
@@ -117,6 +118,18 @@ static int load_pic(wad_pic_t *p, vfs_t *fs, const wad_t *wad, const char *wadna
     return rc;
 }
 
+// FNV-1a of the status bar and layout programs (the `picn` names they hold)
+static uint32_t programs_hash(const world_t *w)
+{
+    uint32_t h = 2166136261u;
+    for (const char *s = w->statusbar; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    h = (h ^ 0xffu) * 16777619u;
+    for (const char *s = w->view.layout; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
 int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w, const uint8_t *palette)
 {
     memcpy(d->palette, palette, sizeof d->palette);
@@ -147,6 +160,9 @@ int r_2d_load(r_2d_t *d, vfs_t *fs, const world_t *w, const uint8_t *palette)
         loaded += g->load(d, fs);
     d->first_named = g->num_pics < R2D_MAX_PICS ? g->num_pics : R2D_MAX_PICS;
     if (g->load_named) {
+        d->fs = fs;
+        d->named_images_seq = w->images_seq;
+        d->named_programs = programs_hash(w);
         g->load_named(d, fs, w);
         for (int i = 0; i < d->num_named; i++)
             loaded += d->pics[d->first_named + i].pixels != NULL;
@@ -325,6 +341,16 @@ void r_2d_frame(r_2d_t *d, const world_t *w)
             if ((items & (1u << j)) && !(d->items & (1u << j)))
                 d->item_gettime[j] = w->time;
         d->items = items;
+    }
+    // pictures the level names after it began (Quake II's CS_IMAGES in mid-level, a new
+    // layout's `picn`): looked for once each, as the game's client registers them
+    if (d->game && d->game->load_named && d->fs) {
+        uint32_t ph = programs_hash(w);
+        if (w->images_seq != d->named_images_seq || ph != d->named_programs) {
+            d->named_images_seq = w->images_seq;
+            d->named_programs = ph;
+            d->game->load_named(d, d->fs, w);
+        }
     }
     int own_text = d->game && d->game->own_text;
     if (d->game && d->game->frame)

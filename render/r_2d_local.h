@@ -119,6 +119,12 @@ struct r_2d_s {
     // was loaded from (a missing file keeps its name and no pixels, so it is not looked for again).
     char pic_names[R2D_MAX_PICS][R2D_PIC_NAME];
     int first_named, num_named;
+    // What the named pictures were last looked for with (r_2d_frame looks again when the
+    // level names new images or the status bar / layout programs change, as Quake II's
+    // client registers them when their config strings come)
+    vfs_t *fs;
+    uint32_t named_images_seq;
+    uint32_t named_programs;       // a hash of the status bar and layout programs
 
     // console: a ring of logical lines, wrapped when drawn
     r_2d_conline_t con[R2D_CON_LINES];

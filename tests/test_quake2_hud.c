@@ -260,6 +260,28 @@ static void test_pics_and_text(void **state)
     fx_close(&f);
 }
 
+// Pictures a level names after it began: an image config string set in mid-level, a layout
+// with a `picn` the level start did not hold. Quake II's client registers both when they
+// come; r_2d_frame (each decoded frame) looks for them then, once.
+static void test_pics_named_later(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    fx_t f;
+    fx_open(&f);
+    int *st = f.w->view.stats;
+    st[0] = 5;
+    assert_int_equal(world_set_image(f.w, 5, "a_cells"), 0);
+    fx_run(&f, "xv 40 yv 40 pic 0 xv 80 picn a_rockets");
+    assert_int_equal(drawn(&f), 0);   // neither was named when the level was loaded
+    snprintf(f.w->view.layout, sizeof f.w->view.layout, "xv 80 yv 40 picn a_rockets");
+    r_2d_frame(f.d, f.w);
+    fx_run(&f, "xv 40 yv 40 pic 0 xv 80 picn a_rockets");
+    assert_true(shows_pic(&f, "pics/a_cells.pcx", 40, 40));
+    assert_true(shows_pic(&f, "pics/a_rockets.pcx", 80, 40));
+    fx_close(&f);
+}
+
 static void test_if_endif(void **state)
 {
     (void)state;
@@ -476,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_numbers),
         cmocka_unit_test(test_hnum_anum_rnum),
         cmocka_unit_test(test_pics_and_text),
+        cmocka_unit_test(test_pics_named_later),
         cmocka_unit_test(test_if_endif),
         cmocka_unit_test(test_client_ctf),
         cmocka_unit_test(test_hostile),

@@ -421,9 +421,12 @@ void r_2d_draw(r_2d_t *d, const world_t *w, r_view_t *v)
     double center_time = g && g->center_time > 0 ? g->center_time : R2D_CENTER_TIME;
     if (!d->notify_off && d->center_set && t - d->center_start < center_time)
         r_2d_draw_center_text(d, &c, d->center, -1);
+    d->num_draw_prints = 0;
     if (g && g->draw_hud && (!d->hud_off || g->hud_always))
         g->draw_hud(d, w, &c, t);
-    if (!d->notify_off)
+    if (d->num_draw_prints)   // the game printed while drawing: its console shows those lines
+        r_2d_draw_prints(d, &c);
+    else if (!d->notify_off)
         r_2d_draw_notify(d, &c, t);
 }
 

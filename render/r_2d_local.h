@@ -134,6 +134,12 @@ struct r_2d_s {
     int con_cr;                    // a '\r' came: the next line overwrites the newest
 
     int notify_off;                // --notify off: no notify, chat or centre-print lines (con_notifytime 0)
+    // Lines the game prints to its console while drawing the frame (Quake II's "Can't find
+    // pic: NAME" for every missing picture it is asked to draw): the newest R2D_NOTIFY_LINES
+    // of this frame's, emptied when a frame's drawing starts (drawing keeps nothing from
+    // frame to frame: a picture depends on the demo and the time only).
+    char draw_prints[R2D_NOTIFY_LINES][R2D_PIC_NAME + 24];
+    int num_draw_prints;           // printed this frame (the ring keeps the last R2D_NOTIFY_LINES)
     int hud_off;                   // a detached camera: no status bar, no blends of the recording player
     int pilot;                     // a camera following this player slot (-1: none; r_2d_set_pilot)
     const world_view_t *view;      // the view the frame is drawn from (r_2d_set_view; NULL: the world's)
@@ -180,6 +186,10 @@ void r_2d_fill(r_2d_canvas_t *c, int x, int y, int w, int h, int color);
 void r_2d_tile_rows(r_2d_t *d, r_2d_canvas_t *c, int y0, int y1);
 void r_2d_con_print(r_2d_t *d, const char *text, double time, int mask);
 void r_2d_draw_notify(r_2d_t *d, r_2d_canvas_t *c, double t);
+// A line the game prints while drawing this frame (no newline): shown by r_2d_draw in the
+// notify area as the game's console would (r_2d_draw_prints).
+void r_2d_draw_print(r_2d_t *d, const char *text);
+void r_2d_draw_prints(r_2d_t *d, r_2d_canvas_t *c);
 void r_2d_center_print(r_2d_t *d, const char *text, double time);
 // Draw the centered text `s` typed out to `chars` characters (-1 = all).
 void r_2d_draw_center_text(r_2d_t *d, r_2d_canvas_t *c, const char *s, int chars);

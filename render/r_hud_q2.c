@@ -186,11 +186,19 @@ static int icon_path(char *out, size_t cap, const world_player_t *p)
     return len > 0 && (size_t)len < cap;
 }
 
+// A picture the game data lacks: Quake II's Draw_Pic prints "Can't find pic: NAME" to the
+// console each time it is asked to draw it, and the notify area shows those lines.
 static void draw_pic(r_2d_t *d, r_2d_canvas_t *c, int x, int y, const char *name)
 {
     char path[R2D_PIC_NAME];
-    if (pic_path(path, sizeof path, name))
-        r_2d_transpic(c, x, y, r_2d_named(d, path));
+    const wad_pic_t *pic = pic_path(path, sizeof path, name) ? r_2d_named(d, path) : NULL;
+    if (pic) {
+        r_2d_transpic(c, x, y, pic);
+    } else {
+        char line[R2D_PIC_NAME + 24];
+        snprintf(line, sizeof line, "Can't find pic: %.*s", R2D_PIC_NAME - 1, name);
+        r_2d_draw_print(d, line);
+    }
 }
 
 static void draw_icon(r_2d_t *d, r_2d_canvas_t *c, int x, int y, const world_player_t *p)

@@ -1,4 +1,5 @@
 // r_text.c -- 2D drawing in virtual pixels (pictures, console font, fills, back tile), the notify lines and centerprint
+#include <stdio.h>
 #include <string.h>
 
 #include "r_2d_local.h"
@@ -340,6 +341,47 @@ void r_2d_draw_notify(r_2d_t *d, r_2d_canvas_t *c, double t)
             r_2d_char(d, c, (x + 1) << 3, y, (uint8_t)rtext[i][x]);
         y += 8;
     }
+}
+
+void r_2d_draw_print(r_2d_t *d, const char *text)
+{
+    char *line = d->draw_prints[d->num_draw_prints++ % R2D_NOTIFY_LINES];
+    snprintf(line, sizeof d->draw_prints[0], "%s", text);
+}
+
+// The notify area when the game printed while drawing the frame. Quake II's console stamps a
+// line with the client's clock, and Con_DrawNotify shows the newest NUM_CON_TIMES lines no
+// older than con_notifytime, the frame's own included at con_notifytime 0 (their age is 0).
+// Printed every frame (a picture missing from the game data), they are the console's newest
+// lines: at con_notifytime 0 (--notify off) this frame's; otherwise the frames before printed
+// the same, so the area holds the last lines of that repeated sequence.
+void r_2d_draw_prints(r_2d_t *d, r_2d_canvas_t *c)
+{
+    int width = (c->vw >> 3) - 2;   // con_linewidth: a longer line wraps, as the console's
+    int n = d->num_draw_prints;
+    if (n <= 0 || width < 1)
+        return;
+    int kept = n < R2D_NOTIFY_LINES ? n : R2D_NOTIFY_LINES;   // the frame's newest, in the ring
+    // the newest R2D_NOTIFY_LINES rows, newest first: this frame's prints from the last back,
+    // then (con_notifytime above 0) the same prints of the frames before
+    const char *rtext[R2D_NOTIFY_LINES];
+    int rlen[R2D_NOTIFY_LINES], rows = 0;
+    int prints = d->notify_off ? kept : R2D_NOTIFY_LINES;
+    for (int k = 0; k < prints && rows < R2D_NOTIFY_LINES; k++) {
+        // the k-th newest print; before this frame's first come the frame before's last (the
+        // ring holds every one of them: n >= 4 keeps the last four, a shorter frame all of them)
+        int j = ((n - 1 - k) % n + n) % n;
+        const char *s = d->draw_prints[j % R2D_NOTIFY_LINES];
+        int starts[R2D_NOTIFY_LINES], lens[R2D_NOTIFY_LINES];
+        int m = r_2d_wrap(s, (int)strlen(s), width, starts, lens, R2D_NOTIFY_LINES - rows);
+        for (int r = m - 1; r >= 0; r--, rows++) {
+            rtext[rows] = s + starts[r];
+            rlen[rows] = lens[r];
+        }
+    }
+    for (int i = rows - 1, y = 0; i >= 0; i--, y += 8)
+        for (int x = 0; x < rlen[i]; x++)
+            r_2d_char(d, c, (x + 1) << 3, y, (uint8_t)rtext[i][x]);
 }
 
 // ---- centerprint ------------------------------------------------------------

@@ -282,6 +282,60 @@ static void test_pics_named_later(void **state)
     fx_close(&f);
 }
 
+// A picture the data lacks: Quake II's Draw_Pic prints "Can't find pic: NAME" each time it is
+// asked to draw it, and its notify area shows the console's newest lines: at con_notifytime 0
+// (--notify off) this frame's prints, otherwise the last four of the prints every frame repeats.
+static int shows_text(fx_t *f, const char *s, int x, int y)
+{
+    for (; *s; s++, x += 8)
+        if (*s != ' ' && !shows_char(f, (uint8_t)*s, x, y))
+            return 0;
+    return 1;
+}
+
+static void test_missing_pic_prints(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    fx_t f;
+    fx_open(&f);
+    world_t *w = f.w;
+    snprintf(w->statusbar, sizeof w->statusbar, "yb -24 xv 0 hnum xv 100 picn nope_a xv 150 pic 0 picn nope_b");
+    w->view.stats[S_HEALTH] = 100;
+    w->view.stats[0] = 4;   // image 4: "no_such_picture"
+    static uint8_t buf[W * H];
+    r_view_t v;
+    memset(&v, 0, sizeof v);
+    v.buffer = buf;
+    v.width = W;
+    v.height = H;
+    v.rowbytes = W;
+    v.time = 10.0;
+    r_2d_set_notify(f.d, 0);
+    memset(buf, CLEAR, sizeof buf);
+    r_2d_draw(f.d, w, &v);
+    memcpy(f.buf, buf, sizeof buf);
+    assert_true(shows_text(&f, "Can't find pic: nope_a", 8, 0));
+    assert_true(shows_text(&f, "Can't find pic: no_such_picture", 8, 8));
+    assert_true(shows_text(&f, "Can't find pic: nope_b", 8, 16));
+    assert_false(shows_char(&f, 'C', 8, 24));   // three prints: three lines
+    r_2d_set_notify(f.d, 1);
+    memset(buf, CLEAR, sizeof buf);
+    r_2d_draw(f.d, w, &v);
+    memcpy(f.buf, buf, sizeof buf);
+    assert_true(shows_text(&f, "Can't find pic: nope_b", 8, 0));   // the frame before's last
+    assert_true(shows_text(&f, "Can't find pic: nope_a", 8, 8));
+    assert_true(shows_text(&f, "Can't find pic: no_such_picture", 8, 16));
+    assert_true(shows_text(&f, "Can't find pic: nope_b", 8, 24));
+    // every picture there: no lines, the notify area is the console's again
+    snprintf(w->statusbar, sizeof w->statusbar, "yb -24 xv 0 hnum");
+    memset(buf, CLEAR, sizeof buf);
+    r_2d_draw(f.d, w, &v);
+    memcpy(f.buf, buf, sizeof buf);
+    assert_false(shows_char(&f, 'C', 8, 0));
+    fx_close(&f);
+}
+
 static void test_if_endif(void **state)
 {
     (void)state;
@@ -499,6 +553,7 @@ int main(void)
         cmocka_unit_test(test_hnum_anum_rnum),
         cmocka_unit_test(test_pics_and_text),
         cmocka_unit_test(test_pics_named_later),
+        cmocka_unit_test(test_missing_pic_prints),
         cmocka_unit_test(test_if_endif),
         cmocka_unit_test(test_client_ctf),
         cmocka_unit_test(test_hostile),

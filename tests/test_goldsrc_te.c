@@ -212,6 +212,8 @@ static void test_particle_effects(void **state)
         float life = parts[i].die - parts[i].birth;
         r_hlfx_particle_at(&parts[i], life, o);
         assert_true(fabsf(o[0]) < 0.5f && fabsf(o[1]) < 0.5f && fabsf(o[2]) < 0.5f);
+        // green: Half-Life's particle palette's 244 (Quake's is light blue)
+        assert_true(parts[i].color[0] == 0 && parts[i].color[1] == 255 && parts[i].color[2] == 0);
     }
     // no sprite model: the particles only
     r_hlfx_clear(fx);
@@ -969,6 +971,7 @@ static void test_more_c1a0(void **state)
     e->args[3] = 40;
     ahead(w, 140, 0, 45, xo);      // TE_TAREXPLOSION ahead, up
     tempent(w, 4, xo[0], xo[1], xo[2]);
+
     r_frame(L.r, w);
     r_render(L.r, w, t);
     float sx, sy;
@@ -1072,6 +1075,38 @@ static void test_more_c1a0(void **state)
     assert_int_equal(r_write_png(L.r, "build/test_goldsrc_te_beamsprite.png"), 0);
     print_message("beam sprite: %d/7 points redder (red more than green and blue) at 0.005 s\n", redder);
     assert_true(redder >= 5);
+
+    // TE_LARGEFUNNEL reversed, no sprite: its particles out of fo, green (Half-Life's particle
+    // palette's 244), in the screen box of what 0.2 s at up to (fo.z + 800) / 8 + 128 u/s reaches
+    w->num_events = 0;
+    r_frame(L.r, w);
+    r_render(L.r, w, t);
+    for (int y = 0; y < TH; y++)
+        memcpy(none + y * TW, L.r->buffer + y * v->rowbytes, TW);
+    vec3_t fo;
+    ahead(w, 180, 20, 0, fo);
+    e = tempent(w, 100, fo[0], fo[1], fo[2]);
+    e->args[1] = 1;
+    r_frame(L.r, w);
+    r_render(L.r, w, t);
+    float reach = 0.2f * (fmaxf((fo[2] + 800) / 8, 64) + 128);
+    float fb[4] = {1e9f, 1e9f, -1e9f, -1e9f};
+    box_corners(v, fo, (vec3_t){-reach, -reach, 0}, (vec3_t){reach, reach, reach}, fb);
+    int funnel = 0, other = 0;
+    for (int y = 0; y < TH; y++)
+        for (int x = 0; x < TW; x++) {
+            uint8_t now = L.r->buffer[y * v->rowbytes + x];
+            if (now == none[y * TW + x])
+                continue;
+            if (x >= fb[0] - 2 && x <= fb[2] + 2 && y >= fb[1] - 2 && y <= fb[3] + 2)
+                funnel += now == green;
+            else
+                other++;
+        }
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_te_funnel.png"), 0);
+    print_message("funnel: %d pixels turned green in its box, %d changed outside\n", funnel, other);
+    assert_true(funnel > 20);
+    assert_int_equal(other, 0);
     close_level(&L);
 }
 

@@ -669,6 +669,64 @@ static void test_more_effects(void **state)
     r_hlfx_destroy(fx);
 }
 
+
+// The decoder on the ten (tests/corpus/hlfx/synthetic_te_more.dem, the fuzz seed with their
+// arguments set): each decoded once and counted by type (what `info` prints); each cut one byte
+// short of its arguments is an error naming svc_temp_entity at its type byte's offset, never a
+// read past the message.
+static void test_more_decoded(void **state)
+{
+    (void)state;
+    size_t size = 0;
+    uint8_t *data = tu_read("tests/corpus/hlfx/synthetic_te_more.dem", &size);
+    assert_non_null(data);
+    assert_true(size > 1900);
+    static const struct {
+        int te;
+        size_t at;    // its svc_temp_entity byte
+        size_t args;  // its arguments' bytes
+    } ten[] = {{4, 1415, 6}, {7, 1449, 17}, {18, 1576, 16}, {19, 1594, 24}, {20, 1620, 24},
+               {21, 1646, 24}, {25, 1715, 19}, {30, 1799, 17}, {31, 1818, 17}, {102, 1869, 12}};
+    const size_t msg_len_at = 1017, msg_at = 1021;   // the one net frame's message
+    uint8_t *copy = malloc(size);
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_opts_t opts = {0};
+    dec_error_t err;
+    for (int cut = -1; cut < 10; cut++) {
+        memcpy(copy, data, size);
+        if (cut >= 0) {
+            int32_t len = (int32_t)(ten[cut].at + 2 + ten[cut].args - 1 - msg_at);
+            memcpy(copy + msg_len_at, &len, 4);   // little-endian hosts (as the decoder reads it)
+        }
+        world_t *w = world_create();
+        memset(&err, 0, sizeof err);
+        assert_int_equal(hl_decoder.open(st, copy, size, w, &opts, &err), 0);
+        int r;
+        while ((r = hl_decoder.read_frame(st, w, &err)) > 0)
+            ;
+        if (cut < 0) {
+            assert_int_equal(r, 0);
+            const demo_info_t *info = hl_decoder.info(st);
+            for (int i = 0; i < 10; i++) {
+                assert_int_equal(info->tempents[ten[i].te], 1);
+                assert_non_null(info->tempent_names[ten[i].te]);
+            }
+            assert_string_equal(info->tempent_names[19], "beamtorus");
+            assert_string_equal(info->tempent_names[102], "showline");
+        } else {
+            assert_int_equal(r, -1);
+            assert_int_equal(err.offset, (long long)ten[cut].at + 1);
+            assert_non_null(strstr(err.what, "svc_temp_entity"));
+        }
+        hl_decoder.close(st);
+        world_free(w);
+    }
+    print_message("the ten decoded and counted once each; each cut short: \"%s\" at its offset\n", err.what);
+    free(st);
+    free(copy);
+    free(data);
+}
+
 // ---- on c1a0: temp models, and a golden --------------------------------------------------------
 
 #include "hl_level.h"
@@ -1117,6 +1175,7 @@ int main(void)
         cmocka_unit_test(test_particle_effects),
         cmocka_unit_test(test_sprite_effects),
         cmocka_unit_test(test_more_effects),
+        cmocka_unit_test(test_more_decoded),
         cmocka_unit_test(test_temp_models),
         cmocka_unit_test(test_golden_c1a0),
         cmocka_unit_test(test_more_c1a0),

@@ -29,7 +29,8 @@ typedef struct {
 
 typedef struct {
     r_hlbeam_t b;
-    float die;
+    float birth, die;
+    float dz;            // circle beams: the second point's height over the first (radius = age x dz)
     int active;
 } beam_t;
 
@@ -145,6 +146,7 @@ static beam_t *beam(r_hlfx_t *fx, float life)
     fx->next_beam = (fx->next_beam + 1) % HLFX_MAX_BEAMS;
     memset(b, 0, sizeof *b);
     b->active = 1;
+    b->birth = (float)fx->now;
     b->die = (float)fx->now + (life > 0 ? life : 0.1f);   // life 0: the engine keeps it a frame
     b->b.amount = 255;
     return b;
@@ -176,12 +178,15 @@ static light_t *light(r_hlfx_t *fx, int key, const vec3_t org, float radius, flo
 
 // ---- the engine's particle palette ------------------------------------------------------
 
-// Particles of TE_LAVASPLASH, TE_TELEPORT, TE_EXPLOSION2 and TE_LARGEFUNNEL name indices of the
-// engine's particle palette, which is Quake's (Xash3D's reimplementation builds it from Quake's
-// palette). No GoldSrc file holds it and r_hlfx loads nothing, so each row of 16 is drawn from
-// three of its colours (columns 0, 7 and 15, read from Quake's gfx/palette.lmp) with the rest
-// in between: the rows' hues and ramps are right, single entries can be a little off.
-static const uint8_t pal_rows[16][3][3] = {
+// Particles of TE_LAVASPLASH, TE_TELEPORT, TE_EXPLOSION2, TE_LARGEFUNNEL, TE_TAREXPLOSION,
+// TE_SHOWLINE and TE_LINE / TE_BOX name indices of the engine's particle palette. Xash3D builds it
+// from the game's gfx/palette.lmp, else from its own copy of Half-Life's particle palette
+// (imagelib's palette_hl, "used only for particle colors"), which is Quake's but for index 244:
+// green (0, 255, 0) where Quake's is light blue. No GoldSrc file of the data holds it and r_hlfx
+// loads nothing, so rows 0..14 are drawn from three of their colours (columns 0, 7 and 15, read
+// from Quake's gfx/palette.lmp) with the rest in between (the rows' ramps are near straight:
+// single entries can be a little off); row 15 (the full-brights) is irregular and kept whole.
+static const uint8_t pal_rows[15][3][3] = {
     {{0, 0, 0}, {107, 107, 107}, {235, 235, 235}},      {{15, 11, 7}, {75, 55, 27}, {143, 111, 35}},
     {{11, 11, 15}, {71, 71, 103}, {139, 139, 203}},     {{0, 0, 0}, {47, 47, 7}, {107, 107, 15}},
     {{7, 0, 0}, {63, 0, 0}, {127, 0, 0}},               {{19, 19, 0}, {87, 67, 7}, {175, 103, 35}},
@@ -189,16 +194,44 @@ static const uint8_t pal_rows[16][3][3] = {
     {{171, 139, 163}, {95, 63, 75}, {15, 7, 7}},        {{187, 115, 159}, {107, 59, 75}, {15, 7, 7}},
     {{219, 195, 187}, {123, 99, 83}, {15, 11, 7}},      {{111, 131, 123}, {55, 75, 63}, {7, 11, 7}},
     {{255, 243, 27}, {139, 115, 7}, {11, 7, 0}},        {{0, 0, 255}, {47, 47, 143}, {11, 11, 15}},
-    {{43, 0, 0}, {163, 39, 11}, {247, 211, 139}},       {{167, 123, 59}, {103, 0, 0}, {159, 91, 83}},
+    {{43, 0, 0}, {163, 39, 11}, {247, 211, 139}},
+};
+static const uint8_t pal_row15[16][3] = {
+    {167, 123, 59}, {183, 155, 55}, {199, 195, 55}, {231, 227, 87}, {0, 255, 0},   {171, 231, 255},
+    {215, 255, 255}, {103, 0, 0},   {139, 0, 0},    {179, 0, 0},    {215, 0, 0},   {255, 0, 0},
+    {255, 243, 147}, {255, 247, 199}, {255, 255, 255}, {159, 91, 83},
 };
 
 void r_hlfx_palette(int index, uint8_t *o)
 {
     index &= 255;
+    if (index >= 240) {
+        memcpy(o, pal_row15[index - 240], 3);
+        return;
+    }
     const uint8_t(*row)[3] = pal_rows[index >> 4];
     int c = index & 15, a = c < 7 ? 0 : 1, span = c < 7 ? 7 : 8, at = c < 7 ? c : c - 7;
     for (int k = 0; k < 3; k++)
         o[k] = (uint8_t)((row[a][k] * (span - at) + row[a + 1][k] * at + span / 2) / span);
+}
+
+// R_LookupColor: the particle palette's index nearest an RGB colour, by the engine's weights
+// (0.2 red, 0.5 green, 0.3 blue), for TE_LINE and TE_BOX.
+static int lookup_color(int r, int g, int b)
+{
+    int best = 0;
+    float bd = 1e30f;
+    for (int i = 0; i < 256; i++) {
+        uint8_t c[3];
+        r_hlfx_palette(i, c);
+        float dr = (float)(r - c[0]), dg = (float)(g - c[1]), db = (float)(b - c[2]);
+        float d = dr * dr * 0.2f + dg * dg * 0.5f + db * db * 0.3f;
+        if (d < bd) {
+            bd = d;
+            best = i;
+        }
+    }
+    return best;
 }
 
 // ---- the engine's particle effects (R_LavaSplash, R_TeleportSplash, ...) -------------------
@@ -592,6 +625,104 @@ static int model_ok(const world_t *w, int model)
     return model > 0 && model < w->num_models;
 }
 
+// ---- TE_TAREXPLOSION, TE_STREAK_SPLASH, TE_LINE, TE_BOX, TE_SHOWLINE, the circle beams --------
+
+// R_BlobExplosion: 1024 blobs +-16 about the point, up to 256 u/s on each axis, 1..1.4 s. In
+// GoldSrc (Xash3D's non-Quake branch of pt_blob / pt_blob2) a blob's colour steps through the
+// spark ramp 10 times a second, its speed falls by half of itself a second and it falls at
+// 5 x slow gravity (0.25 x sv_gravity: 200 u/s^2).
+static void tar_explosion(r_hlfx_t *fx, const vec3_t org)
+{
+    for (int i = 0; i < 1024; i++) {
+        vec3_t o;
+        for (int k = 0; k < 3; k++)
+            o[k] = org[k] + frand(fx, -16, 16);
+        r_hlparticle_t *p = particle(fx, o, frand(fx, 1.0f, 1.4f));
+        for (int k = 0; k < 3; k++)
+            p->vel[k] = frand(fx, -256, 256);
+        p->gravity = 5 * SLOWGRAV_PART;
+        p->grow = -0.5f;
+        p->ramp = HLFX_RAMP_SPARK;
+        r_hlfx_palette(254, p->color);   // the ramp's first
+    }
+}
+
+// R_StreakSplash: count tracers from the point along dir x speed, each with one random
+// -random..random added to all three axes; 0.1..0.5 s; pt_grav tracers: sv_gravity (800), the
+// horizontal speed falling by 0.9 of itself a second, fading over their last 0.5 s; the tracer
+// colour table (gTracerColors, out of range: 4), streaks of vel x min(life left, 0.1).
+static void streak_splash(r_hlfx_t *fx, const vec3_t org, const vec3_t dir, int color, int count, float speed,
+                          float random)
+{
+    const uint8_t *c = tracer_colors[color >= 0 && color < 12 ? color : 4];
+    count = count < 0 ? 0 : count > HLFX_MAX_PARTICLES ? HLFX_MAX_PARTICLES : count;
+    for (int i = 0; i < count; i++) {
+        r_hlparticle_t *p = particle(fx, org, frand(fx, 0.1f, 0.5f));
+        float add = frand(fx, -random, random);
+        for (int k = 0; k < 3; k++)
+            p->vel[k] = dir[k] * speed + add;
+        p->gravity = 800;
+        p->grow = -0.9f;
+        p->grow_xy = 1;
+        p->streak = 1;
+        p->additive = 1;
+        p->fade = 1;
+        rgb(p->color, c[0], c[1], c[2]);
+    }
+}
+
+// PM_ParticleLine: a still particle every `step` units from start to end (both ends when the
+// length is a whole number of steps), of palette colour `index`, for `life` seconds; at most
+// `budget` of them (the engine stops when its pool is out). Returns how many were made.
+static int particle_line(r_hlfx_t *fx, const vec3_t start, const vec3_t end, int index, float life, float step,
+                         int budget)
+{
+    vec3_t d = {end[0] - start[0], end[1] - start[1], end[2] - start[2]};
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    int n = 0;
+    if (!(len < 65536))
+        return 0;
+    for (float at = 0; at <= len && n < budget; at += step, n++) {
+        float f = len > 0 ? at / len : 0;
+        vec3_t o = {start[0] + d[0] * f, start[1] + d[1] * f, start[2] + d[2] * f};
+        r_hlparticle_t *p = particle(fx, o, life);
+        r_hlfx_palette(index, p->color);
+    }
+    return n;
+}
+
+// R_ParticleBox: the box's 12 edges as particle lines (the engine draws its 6 faces' outlines,
+// each edge twice at the same places).
+static void particle_box(r_hlfx_t *fx, const vec3_t lo, const vec3_t hi, int index, float life)
+{
+    int budget = HLFX_MAX_PARTICLES;
+    for (int i = 0; i < 8; i++)
+        for (int axis = 0; axis < 3; axis++) {
+            if (i & (1 << axis))
+                continue;   // each edge once: from the corner with that axis low
+            vec3_t a = {(i & 1) ? hi[0] : lo[0], (i & 2) ? hi[1] : lo[1], (i & 4) ? hi[2] : lo[2]}, b;
+            memcpy(b, a, sizeof b);
+            b[axis] = hi[axis];
+            budget -= particle_line(fx, a, b, index, life, 2, budget);
+        }
+}
+
+// R_BeamCirclePoints (TE_BEAMTORUS / DISK / CYLINDER): a circle beam about `start` whose radius
+// grows with its age x (end - start).z (R_DrawTorus etc. take freq x delta[2]; freq counts the
+// seconds from 0 when speed is 0, speed x the client clock otherwise, where only the texture's
+// scroll is meant: here it counts from 0 for every speed). Width: the byte itself (not 0.1's).
+static void circle_beam(r_hlfx_t *fx, const world_fx_event_t *te, int shape)
+{
+    const int32_t *a = te->args;
+    beam_t *b = beam(fx, (float)a[3] * 0.1f);
+    memcpy(b->b.start, te->origin, sizeof(vec3_t));
+    memcpy(b->b.end, te->end, sizeof(vec3_t));
+    b->dz = te->end[2] - te->origin[2];
+    beam_args(b, a[0], a[4] * 10, a + 6, a[9]);
+    b->b.shape = shape;
+    b->b.height = (float)a[4];
+}
+
 static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *te)
 {
     const int32_t *a = te->args;
@@ -686,6 +817,65 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             beam_args(b, a[2], a[6], a + 8, 255);
             b->b.ring = te->raw_type == 24;
         }
+        break;
+    }
+    case 4:   // TE_TAREXPLOSION: R_BlobExplosion (Xash3D plays no sound; see docs/goldsrc.md)
+        tar_explosion(fx, org);
+        break;
+    case 7:   // TE_LIGHTNING: R_BeamLightning: life, width (0.1's), noise, sprite; brightness 0.6
+        if (model_ok(w, a[3])) {
+            beam_t *b = beam(fx, (float)a[0] * 0.1f);
+            memcpy(b->b.start, org, sizeof(vec3_t));
+            memcpy(b->b.end, te->end, sizeof(vec3_t));
+            static const int32_t white[3] = {255, 255, 255};
+            beam_args(b, a[3], a[1], white, 153);
+        }
+        break;
+    case 18:   // TE_BEAMSPRITE: CL_BeamSprite: a red beam (0.01 s, width 0.4, brightness 0.5..0.655)
+        if (model_ok(w, a[0])) {   // and an additive sprite at the end (scale 0.1, 0.35, 0.01 s)
+            beam_t *b = beam(fx, 0.01f);
+            memcpy(b->b.start, org, sizeof(vec3_t));
+            memcpy(b->b.end, te->end, sizeof(vec3_t));
+            static const int32_t red[3] = {255, 0, 0};
+            beam_args(b, a[0], 4, red, (int)(frand(fx, 0.5f, 0.655f) * 255));
+        }
+        if (model_ok(w, a[1])) {
+            sprite_t *s = sprite(fx, a[1], te->end, 0.01f);
+            s->s.scale = 0.1f;
+            s->s.amount = 89;
+        }
+        break;
+    case 19: case 20: case 21:   // TE_BEAMTORUS, TE_BEAMDISK, TE_BEAMCYLINDER
+        if (model_ok(w, a[0]))
+            circle_beam(fx, te, te->raw_type == 19 ? HLFX_BEAM_TORUS : te->raw_type == 20 ? HLFX_BEAM_DISK
+                                                                                         : HLFX_BEAM_CYLINDER);
+        break;
+    case 25:   // TE_STREAK_SPLASH: position, direction, colour, count, speed, random velocity
+        streak_splash(fx, org, te->dir, a[0], a[1], (float)a[2], (float)a[3]);
+        break;
+    case 30: case 31: {   // TE_LINE, TE_BOX: life in 0.1 s (a short), r, g, b
+        int index = lookup_color(a[1], a[2], a[3]);
+        float life = (float)a[0] * 0.1f;
+        if (!(life > 0))
+            break;
+        if (te->raw_type == 30) {
+            particle_line(fx, org, te->end, index, life, 2, HLFX_MAX_PARTICLES);
+        } else {
+            vec3_t lo, hi;
+            for (int k = 0; k < 3; k++) {
+                lo[k] = fminf(org[k], te->end[k]);
+                hi[k] = fmaxf(org[k], te->end[k]);
+            }
+            particle_box(fx, lo, hi, index, life);
+        }
+        break;
+    }
+    case 102: {   // TE_SHOWLINE: R_ShowLine: a particle every 5 units (at 0, 5, .. while the length
+                  // left is > 0), palette 75, 30 s
+        vec3_t d = {te->end[0] - org[0], te->end[1] - org[1], te->end[2] - org[2]};
+        float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        int n = len < 65536 ? (int)ceilf(len / 5) : 0;
+        particle_line(fx, org, te->end, 75, 30, 5, n < HLFX_MAX_PARTICLES ? n : HLFX_MAX_PARTICLES);
         break;
     }
     case 6:   // TE_TRACER
@@ -986,7 +1176,17 @@ int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max)
         const beam_t *b = &fx->beams[i];
         if (!b->active || t >= b->die)
             continue;
-        out[n++] = b->b;
+        r_hlbeam_t *o = &out[n++];
+        *o = b->b;
+        if (o->shape != HLFX_BEAM_SEGS) {
+            // R_DrawTorus / R_DrawCylinder: freq x delta[2]; R_DrawDisk: fmod(freq, width x 0.1) x delta[2]
+            float age = (float)(t - b->birth);
+            age = age > 0 ? age : 0;
+            if (o->shape == HLFX_BEAM_DISK)
+                age = o->height * 0.1f > 0 ? fmodf(age, o->height * 0.1f) : 0;
+            o->radius = age * b->dz;
+            o->radius2 = age * (b->dz + o->height);
+        }
     }
     return n;
 }
@@ -1038,6 +1238,15 @@ static uint8_t nearest(const r_view_t *v, const uint8_t *c)
     return (uint8_t)best;
 }
 
+// Its velocity `age` seconds after its birth (for a tracer's streak).
+static void particle_vel(const r_hlparticle_t *p, float age, vec3_t v)
+{
+    float g = p->grow != 0 ? expf(p->grow * age) : 1;
+    for (int k = 0; k < 3; k++)
+        v[k] = p->vel[k] * (k == 2 && p->grow_xy ? 1 : g);
+    v[2] -= p->gravity * age;
+}
+
 void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t)
 {
     if (!fx || !v->buffer || !v->zbuffer)
@@ -1047,9 +1256,90 @@ void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t)
         const r_hlparticle_t *p = &fx->p[i];
         if (p->die <= p->birth || t >= p->die || t < p->birth - 1e-6)
             continue;
+        float age = (float)(t - p->birth), left = (float)(p->die - t);
         vec3_t o;
-        r_hlfx_particle_at(p, (float)(t - p->birth), o);
-        plot(v, o, nearest(v, p->color), p->additive ? add : NULL, 1.5f);
+        r_hlfx_particle_at(p, age, o);
+        uint8_t c[3];
+        memcpy(c, p->color, 3);
+        if (p->ramp == HLFX_RAMP_SPARK) {   // gSparkRamp, 10 steps a second
+            static const uint8_t spark_ramp[9] = {254, 253, 252, 111, 110, 109, 108, 103, 96};
+            r_hlfx_palette(spark_ramp[(int)(age * 10) % 9], c);
+        }
+        const uint8_t *table = p->additive ? add : NULL;
+        if (p->additive && p->fade && v->hlmodes) {
+            int amt = (int)(255 * 2 * left);
+            table = r_hl_table(v->hlmodes, HL_BLEND_ADD, amt > 255 ? 255 : amt);
+            if (!table)
+                continue;
+        }
+        uint8_t index = nearest(v, c);
+        if (p->streak <= 0) {
+            plot(v, o, index, table, 1.5f);
+            continue;
+        }
+        // a tracer: from its place along its velocity x streak x min(life left, 0.1)
+        vec3_t vel;
+        particle_vel(p, age, vel);
+        float k = p->streak * (left < 0.1f ? left : 0.1f);
+        vec3_t d = {vel[0] * k, vel[1] * k, vel[2] * k};
+        float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        int steps = (int)(len / 1.5f) + 1;
+        steps = steps > 256 ? 256 : steps;
+        for (int s = 0; s <= steps; s++) {
+            float f = (float)s / (float)steps;
+            vec3_t q = {o[0] + d[0] * f, o[1] + d[1] * f, o[2] + d[2] * f};
+            plot(v, q, index, table, 1.0f);
+        }
+    }
+}
+
+// A horizontal circle of dots about c (radius r, at height z), `size` units each and apart.
+static void circle_dots(const r_view_t *v, const vec3_t c, float r, float z, uint8_t index, const uint8_t *table,
+                        float size)
+{
+    if (!(r > 0 && r < 65536))
+        return;
+    int steps = (int)(6.2831853f * r / size) + 8;
+    steps = steps > 2048 ? 2048 : steps;
+    for (int i = 0; i < steps; i++) {
+        float a = 6.2831853f * (float)i / (float)steps;
+        vec3_t o = {c[0] + r * sinf(a), c[1] + r * cosf(a), z};
+        plot(v, o, index, table, size);
+    }
+}
+
+// The circle beams: TE_BEAMTORUS a circle line (R_DrawTorus: +-width about it, facing the
+// view: dots 2 x width wide), TE_BEAMDISK the filled disk (rings of dots from the centre),
+// TE_BEAMCYLINDER the band from the radius at start + width (brightness 0) to radius2 at
+// start - width (brightness 1), R_DrawCylinder's triangle strip shaded by TriBrightness.
+static void circle_shape(const r_view_t *v, const r_hlbeam_t *b, uint8_t index, const uint8_t *add)
+{
+    const float *c = b->start;
+    float r = fabsf(b->radius);
+    if (b->shape == HLFX_BEAM_TORUS) {
+        circle_dots(v, c, r, c[2], index, add, fmaxf(2 * b->width, 1));
+    } else if (b->shape == HLFX_BEAM_DISK) {
+        float step = fmaxf(2, r / 24);
+        if (!(r < 65536))
+            return;
+        plot(v, c, index, add, step);
+        for (float rr = step; rr <= r + 1e-3f; rr += step)
+            circle_dots(v, c, rr, c[2], index, add, step);
+    } else {
+        float h = b->height, r2 = fabsf(b->radius2);
+        if (!(h > 0 && h < 4096))
+            return;
+        float step = fmaxf(2, 2 * h / 16);
+        for (float at = 0; at <= 2 * h + 1e-3f; at += step) {
+            float f = at / (2 * h);   // 0 at the top, 1 at the bottom
+            const uint8_t *table = add;
+            if (v->hlmodes) {
+                table = r_hl_table(v->hlmodes, HL_BLEND_ADD, (int)((float)b->amount * f));
+                if (!table)
+                    continue;
+            }
+            circle_dots(v, c, r + (r2 - r) * f, c[2] + h - at, index, table, step);
+        }
     }
 }
 
@@ -1064,6 +1354,10 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
     vec3_t d = {b->end[0] - b->start[0], b->end[1] - b->start[1], b->end[2] - b->start[2]};
     float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
     float width = b->width > 0.5f ? b->width : 0.5f;
+    if (b->shape != HLFX_BEAM_SEGS) {
+        circle_shape(v, b, index, add);
+        return;
+    }
     if (b->ring) {   // a circle in the horizontal plane through both ends
         float r = len * 0.5f;
         vec3_t c = {b->start[0] + d[0] * 0.5f, b->start[1] + d[1] * 0.5f, b->start[2] + d[2] * 0.5f};
@@ -1087,12 +1381,13 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
 
 void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t o)
 {
-    // pt_blob: dv/dt = grow x v, so the way gone is v (e^(grow t) - 1) / grow
-    float f = p->grow > 0 ? (expf(p->grow * age) - 1) / p->grow : age;
+    // pt_blob: dv/dt = grow x v, so the way gone is v (e^(grow t) - 1) / grow (a drag when grow < 0)
+    float f = p->grow != 0 ? (expf(p->grow * age) - 1) / p->grow : age;
     for (int k = 0; k < 3; k++)
-        o[k] = p->org[k] + p->vel[k] * f;
+        o[k] = p->org[k] + p->vel[k] * (k == 2 && p->grow_xy ? age : f);
     o[2] -= 0.5f * p->gravity * age * age;
 }
+
 
 int r_hlfx_particles(const r_hlfx_t *fx, double t, r_hlparticle_t *out, int max)
 {

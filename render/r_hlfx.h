@@ -50,15 +50,28 @@ typedef struct {
     uint8_t color[3];
     int amount;
     int ring;                // TE_BEAMRING: a circle through both ends
+    int shape;               // HLFX_BEAM_*: TE_BEAMTORUS / DISK / CYLINDER about `start` (r_hlfx_beams sets
+    float radius, radius2;   // the radius at the time asked; CYLINDER: radius at start + height, radius2
+    float height;            // at start - height; TORUS: the line's half-width is `width`)
 } r_hlbeam_t;
+
+// The circle beams' shapes (R_DrawTorus, R_DrawDisk, R_DrawCylinder); 0 is a segment or ring.
+enum { HLFX_BEAM_SEGS = 0, HLFX_BEAM_TORUS, HLFX_BEAM_DISK, HLFX_BEAM_CYLINDER };
+
+// Particle colour ramps (the particle's colour steps through a row of the particle palette).
+enum { HLFX_RAMP_NONE = 0, HLFX_RAMP_SPARK };
 
 typedef struct {
     vec3_t org, vel;
     float birth, die;
     float gravity;           // units / s^2 downward
-    float grow;              // the velocity grows by e^(grow x age) (Quake's pt_blob: 4); 0 constant
+    float grow;              // the velocity grows by e^(grow x age) (Quake's pt_blob: 4; < 0 a drag); 0 constant
+    float streak;            // > 0: a tracer, drawn from its place along vel x streak x min(life left, 0.1)
     uint8_t color[3];
     uint8_t additive;
+    uint8_t grow_xy;         // `grow` acts on x and y only (the tracers' pt_grav drag)
+    uint8_t ramp;            // HLFX_RAMP_*: the colour steps through a ramp, 10 steps a second
+    uint8_t fade;            // additive at 255 x 2 x (life left), at most 255 (the tracers' pt_grav)
 } r_hlparticle_t;
 
 typedef struct r_hlfx_s r_hlfx_t;

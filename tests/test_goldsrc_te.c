@@ -15,6 +15,7 @@
 #include "engine/world.h"
 #include "formats/decoder.h"
 #include "render/r_hlfx.h"
+#include "render/r_hlmodes.h"
 #include "render/r_hltent.h"
 #include "render/r_local.h"
 #include "render/render.h"
@@ -211,6 +212,8 @@ static void test_particle_effects(void **state)
         float life = parts[i].die - parts[i].birth;
         r_hlfx_particle_at(&parts[i], life, o);
         assert_true(fabsf(o[0]) < 0.5f && fabsf(o[1]) < 0.5f && fabsf(o[2]) < 0.5f);
+        // green: Half-Life's particle palette's 244 (Quake's is light blue)
+        assert_true(parts[i].color[0] == 0 && parts[i].color[1] == 255 && parts[i].color[2] == 0);
     }
     // no sprite model: the particles only
     r_hlfx_clear(fx);
@@ -493,6 +496,237 @@ static void test_sprite_effects(void **state)
     world_free(w);
 }
 
+
+// The ten that were not drawn (issue 14): their pools' values by the engine's rules.
+static void test_more_effects(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = small_world(1.0);
+    uint8_t c[3];
+
+    // TE_LINE (0,0,0) -> (100,0,0), green, 1 s: a still particle every 2 units, both ends; the
+    // colour is the particle palette's nearest (244, green in Half-Life's particle palette)
+    world_fx_event_t *e = tempent(w, 30, 0, 0, 0);
+    e->end[0] = 100;
+    e->args[0] = 10;
+    e->args[2] = 255;
+    r_hlfx_frame(fx, w, 1.0, 3);
+    int n = r_hlfx_particles(fx, 1.5, parts, HLFX_MAX_PARTICLES);
+    assert_int_equal(n, 51);
+    for (int i = 0; i < n; i++) {
+        assert_float_equal(parts[i].org[0], 2.0 * i, 1e-3);
+        assert_true(parts[i].color[0] == 0 && parts[i].color[1] == 255 && parts[i].color[2] == 0);
+        assert_float_equal(parts[i].vel[0] + parts[i].vel[1] + parts[i].vel[2] + parts[i].gravity, 0, 0);
+    }
+    assert_int_equal(r_hlfx_num_particles(fx, 2.01), 0);
+    r_hlfx_palette(244, c);   // the funnel's colour too
+    assert_true(c[0] == 0 && c[1] == 255 && c[2] == 0);
+
+    // TE_BOX (10,20,30) .. (0,0,0) (corners in any order), red (palette 251): its 12 edges, a
+    // particle every 2 units: 4 x (6 + 11 + 16)
+    r_hlfx_clear(fx);
+    next_frame(w, 1.0, 10);
+    e = tempent(w, 31, 10, 20, 30);
+    e->args[0] = 10;
+    e->args[1] = 255;
+    r_hlfx_frame(fx, w, 1.0, 3);
+    n = r_hlfx_particles(fx, 1.0, parts, HLFX_MAX_PARTICLES);
+    assert_int_equal(n, 4 * (6 + 11 + 16));
+    for (int i = 0; i < n; i++) {
+        const float *o = parts[i].org;
+        int on = (o[0] == 0 || o[0] == 10) + (o[1] == 0 || o[1] == 20) + (o[2] == 0 || o[2] == 30);
+        assert_true(on >= 2);   // on an edge: two of the three on a face of the box
+        assert_true(parts[i].color[0] == 255 && parts[i].color[1] == 0 && parts[i].color[2] == 0);
+    }
+
+    // TE_SHOWLINE 12 units: one at 0, 5, 10; palette 75 (dark red); 30 s
+    r_hlfx_clear(fx);
+    next_frame(w, 1.0, 10);
+    e = tempent(w, 102, 0, 0, 0);
+    e->end[0] = 12;
+    r_hlfx_frame(fx, w, 1.0, 3);
+    n = r_hlfx_particles(fx, 30.99, parts, HLFX_MAX_PARTICLES);
+    assert_int_equal(n, 3);
+    assert_float_equal(parts[2].org[0], 10, 1e-4);
+    assert_true(parts[0].color[0] == 95 && parts[0].color[1] == 0);
+    assert_int_equal(r_hlfx_num_particles(fx, 31.01), 0);
+
+    // TE_TAREXPLOSION: 1024 blobs, 1..1.4 s, the spark ramp, slowed by half a second, 200 u/s^2 down
+    r_hlfx_clear(fx);
+    next_frame(w, 1.0, 10);
+    tempent(w, 4, 0, 0, 100);
+    r_hlfx_frame(fx, w, 1.0, 5);
+    assert_int_equal(r_hlfx_num_particles(fx, 1.99), 1024);
+    assert_int_equal(r_hlfx_num_particles(fx, 2.41), 0);
+    n = r_hlfx_particles(fx, 1.5, parts, HLFX_MAX_PARTICLES);
+    float reach = 16 + 256 * (1 - expf(-0.25f)) / 0.5f;
+    for (int i = 0; i < n; i++) {
+        vec3_t o;
+        r_hlfx_particle_at(&parts[i], 0.5f, o);
+        assert_true(fabsf(o[0]) <= reach + 1e-3f && fabsf(o[1]) <= reach + 1e-3f);
+        assert_true(o[2] - 100 <= reach && o[2] - 100 >= -reach - 0.5f * 200 * 0.25f - 1e-3f);
+        assert_int_equal(parts[i].ramp, HLFX_RAMP_SPARK);
+        assert_true(parts[i].die - parts[i].birth >= 1.0f - 1e-4f && parts[i].die - parts[i].birth <= 1.4f + 1e-4f);
+    }
+
+    // TE_STREAK_SPLASH up at 200, random 50, colour 1 (red): 30 tracers, one random number added
+    // to all three axes, 0.1..0.5 s, sv_gravity; out-of-range colours take the default (4)
+    r_hlfx_clear(fx);
+    next_frame(w, 1.0, 10);
+    e = tempent(w, 25, 0, 0, 0);
+    e->dir[2] = 1;
+    e->args[0] = 1;
+    e->args[1] = 30;
+    e->args[2] = 200;
+    e->args[3] = 50;
+    e = tempent(w, 25, 0, 0, 0);
+    e->args[0] = 200;   // colour out of range
+    e->args[1] = 1;
+    e = tempent(w, 25, 0, 0, 0);
+    e->args[1] = -5;    // no count
+    r_hlfx_frame(fx, w, 1.0, 7);
+    n = r_hlfx_particles(fx, 1.0, parts, HLFX_MAX_PARTICLES);
+    assert_int_equal(n, 31);
+    for (int i = 0; i < 30; i++) {
+        const r_hlparticle_t *p = &parts[i];
+        assert_float_equal(p->vel[0], p->vel[1], 1e-4);
+        assert_float_equal(p->vel[2] - 200, p->vel[0], 1e-3);
+        assert_true(fabsf(p->vel[0]) <= 50);
+        assert_true(p->streak > 0 && p->additive && p->fade && p->gravity == 800);
+        assert_true(p->color[0] == 255 && p->color[1] == 0 && p->color[2] == 0);
+    }
+    assert_true(parts[30].color[0] == 204 && parts[30].color[2] == 102);
+    assert_int_equal(r_hlfx_num_particles(fx, 1.51), 0);
+
+    // beams: TE_LIGHTNING (white at 0.6, width 2, 1 s), TE_BEAMSPRITE (a red beam and an additive
+    // sprite at its end, both 0.01 s), a sprite index not precached makes none
+    r_hlfx_clear(fx);
+    next_frame(w, 1.0, 10);
+    e = tempent(w, 7, 0, 0, 0);
+    e->end[0] = 100;
+    e->args[0] = 10;
+    e->args[1] = 20;
+    e->args[3] = 3;
+    e = tempent(w, 7, 0, 0, 0);
+    e->end[0] = 100;
+    e->args[0] = 10;
+    e->args[3] = 50;   // not precached
+    e = tempent(w, 18, 0, 0, 0);
+    e->end[1] = 64;
+    e->args[0] = 2;
+    e->args[1] = 9;
+    r_hlfx_frame(fx, w, 1.0, 9);
+    r_hlbeam_t b[8];
+    assert_int_equal(r_hlfx_beams(fx, 1.005, b, 8), 2);
+    assert_true(b[0].color[0] == 255 && b[0].color[1] == 255 && b[0].color[2] == 255);
+    assert_int_equal(b[0].amount, 153);
+    assert_float_equal(b[0].width, 2, 1e-5);
+    assert_true(b[1].color[0] == 255 && b[1].color[1] == 0 && b[1].color[2] == 0);
+    assert_true(b[1].amount >= 127 && b[1].amount <= 167);
+    assert_float_equal(b[1].width, 0.4, 1e-5);
+    static r_hlsprite_t sp[4];
+    assert_int_equal(r_hlfx_sprites(fx, 1.005, sp, 4), 1);
+    assert_float_equal(sp[0].org[1], 64, 1e-4);
+    assert_int_equal(sp[0].amount, 89);
+    assert_int_equal(sp[0].rendermode, RM_ADDITIVE);
+    assert_int_equal(r_hlfx_beams(fx, 1.02, b, 8), 1);
+    assert_int_equal(r_hlfx_sprites(fx, 1.02, sp, 4), 0);
+    assert_int_equal(r_hlfx_beams(fx, 2.01, b, 8), 0);
+
+    // TE_BEAMTORUS / DISK / CYLINDER about (0,0,0), the second point 500 up, width 8, 1 s: the
+    // radius is age x 500 (the disk's age wraps at width x 0.1 = 0.8 s); the cylinder's lower
+    // edge age x (500 + width)
+    r_hlfx_clear(fx);
+    next_frame(w, 1.0, 10);
+    for (int type = 19; type <= 21; type++) {
+        e = tempent(w, type, 0, 0, 0);
+        e->end[2] = 500;
+        e->args[0] = 2;
+        e->args[3] = 10;
+        e->args[4] = 8;
+        e->args[8] = 255;
+        e->args[9] = 200;
+    }
+    e = tempent(w, 20, 0, 0, 0);
+    e->args[0] = 0;   // no sprite
+    r_hlfx_frame(fx, w, 1.0, 9);
+    assert_int_equal(r_hlfx_beams(fx, 1.2, b, 8), 3);
+    assert_int_equal(b[0].shape, HLFX_BEAM_TORUS);
+    assert_float_equal(b[0].radius, 100, 1e-2);
+    assert_float_equal(b[0].width, 8, 1e-4);
+    assert_int_equal(b[1].shape, HLFX_BEAM_DISK);
+    assert_float_equal(b[1].radius, 100, 1e-2);
+    assert_int_equal(b[2].shape, HLFX_BEAM_CYLINDER);
+    assert_float_equal(b[2].radius2, 0.2 * 508, 1e-2);
+    assert_true(b[0].color[2] == 255 && b[0].amount == 200);
+    assert_int_equal(r_hlfx_beams(fx, 1.9, b, 8), 3);
+    assert_float_equal(b[1].radius, 50, 1e-1);   // fmod(0.9, 0.8) x 500
+    assert_float_equal(b[0].radius, 450, 1e-1);
+    assert_int_equal(r_hlfx_beams(fx, 2.01, b, 8), 0);
+
+    world_free(w);
+    r_hlfx_destroy(fx);
+}
+
+
+// The decoder on the ten (tests/corpus/hlfx/synthetic_te_more.dem, the fuzz seed with their
+// arguments set): each decoded once and counted by type (what `info` prints); each cut one byte
+// short of its arguments is an error naming svc_temp_entity at its type byte's offset, never a
+// read past the message.
+static void test_more_decoded(void **state)
+{
+    (void)state;
+    size_t size = 0;
+    uint8_t *data = tu_read("tests/corpus/hlfx/synthetic_te_more.dem", &size);
+    assert_non_null(data);
+    assert_true(size > 1900);
+    static const struct {
+        int te;
+        size_t at;    // its svc_temp_entity byte
+        size_t args;  // its arguments' bytes
+    } ten[] = {{4, 1415, 6}, {7, 1449, 17}, {18, 1576, 16}, {19, 1594, 24}, {20, 1620, 24},
+               {21, 1646, 24}, {25, 1715, 19}, {30, 1799, 17}, {31, 1818, 17}, {102, 1869, 12}};
+    const size_t msg_len_at = 1017, msg_at = 1021;   // the one net frame's message
+    uint8_t *copy = malloc(size);
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_opts_t opts = {0};
+    dec_error_t err;
+    for (int cut = -1; cut < 10; cut++) {
+        memcpy(copy, data, size);
+        if (cut >= 0) {
+            int32_t len = (int32_t)(ten[cut].at + 2 + ten[cut].args - 1 - msg_at);
+            memcpy(copy + msg_len_at, &len, 4);   // little-endian hosts (as the decoder reads it)
+        }
+        world_t *w = world_create();
+        memset(&err, 0, sizeof err);
+        assert_int_equal(hl_decoder.open(st, copy, size, w, &opts, &err), 0);
+        int r;
+        while ((r = hl_decoder.read_frame(st, w, &err)) > 0)
+            ;
+        if (cut < 0) {
+            assert_int_equal(r, 0);
+            const demo_info_t *info = hl_decoder.info(st);
+            for (int i = 0; i < 10; i++) {
+                assert_int_equal(info->tempents[ten[i].te], 1);
+                assert_non_null(info->tempent_names[ten[i].te]);
+            }
+            assert_string_equal(info->tempent_names[19], "beamtorus");
+            assert_string_equal(info->tempent_names[102], "showline");
+        } else {
+            assert_int_equal(r, -1);
+            assert_int_equal(err.offset, (long long)ten[cut].at + 1);
+            assert_non_null(strstr(err.what, "svc_temp_entity"));
+        }
+        hl_decoder.close(st);
+        world_free(w);
+    }
+    print_message("the ten decoded and counted once each; each cut short: \"%s\" at its offset\n", err.what);
+    free(st);
+    free(copy);
+    free(data);
+}
+
 // ---- on c1a0: temp models, and a golden --------------------------------------------------------
 
 #include "hl_level.h"
@@ -692,14 +926,259 @@ static void test_golden_c1a0(void **state)
     close_level(&L);
 }
 
+
+// Whether a pixel within +-r of (sx, sy) passes `want` (index >= 0: that index; -1: brighter than
+// in `none`; -2: the same as in `none`, for every pixel of the square).
+static int pixel_near(const level_t *L, const uint8_t *none, float sx, float sy, int r, int want)
+{
+    const r_view_t *v = &L->r->view;
+    int any = 0, all = 1;
+    for (int y = (int)sy - r; y <= (int)sy + r; y++)
+        for (int x = (int)sx - r; x <= (int)sx + r; x++) {
+            if (x < 0 || y < 0 || x >= TW || y >= TH)
+                continue;
+            uint8_t now = L->r->buffer[y * v->rowbytes + x], was = none[y * TW + x];
+            const uint8_t *pn = v->palette + now * 3, *pw = v->palette + was * 3;
+            int ok = want >= 0    ? now == want
+                     : want == -1 ? pn[0] + pn[1] + pn[2] > pw[0] + pw[1] + pw[2]
+                                  : now == was;
+            any |= ok;
+            all &= ok;
+        }
+    return want == -2 ? all : any;
+}
+
+// A point `f` of the way from a to b, projected.
+static void project_at(const r_view_t *v, const vec3_t a, const vec3_t b, float f, float *sx, float *sy)
+{
+    vec3_t p = {a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f, a[2] + (b[2] - a[2]) * f};
+    assert_true(project(v, p, sx, sy));
+}
+
+// The ten on c1a0 at known places, 0.2 s after they come: the line's, the box's and the show
+// line's colours where their points project (not the box's at its centre); the lightning brighter along its line; the torus
+// brighter on its circle (radius 0.2 x 100) and not at its centre; the disk at its centre and
+// half its radius, not at twice its radius; the cylinder's bright lower edge; the streaks and the
+// tar explosion brighten their places; the beam sprite's red beam in its 0.01 s; and a golden.
+static void test_more_c1a0(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    int laser = w->num_models, flare = laser + 1;
+    world_set_model(w, laser, "sprites/laserbeam.spr");
+    world_set_model(w, flare, "sprites/flare1.spr");
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    double t0 = w->time, t = t0 + 0.2;
+    w->num_events = 0;
+    r_frame(L.r, w);
+    r_render(L.r, w, t);
+    const r_view_t *v = &L.r->view;
+    static uint8_t none[TW * TH];
+    for (int y = 0; y < TH; y++)
+        memcpy(none + y * TW, L.r->buffer + y * v->rowbytes, TW);
+
+    vec3_t la, lb, sa, sb, ga, gb, bc, tc, dc, cc, so, xo;
+    ahead(w, 120, 50, 30, la);     // TE_LINE, green, 1 s
+    ahead(w, 120, 10, 30, lb);
+    world_fx_event_t *e = tempent(w, 30, la[0], la[1], la[2]);
+    memcpy(e->end, lb, sizeof lb);
+    e->args[0] = 10;
+    e->args[2] = 255;
+    ahead(w, 150, -45, -5, bc);    // TE_BOX, red, +-10 about bc
+    e = tempent(w, 31, bc[0] - 10, bc[1] - 10, bc[2] - 10);
+    for (int k = 0; k < 3; k++)
+        e->end[k] = bc[k] + 10;
+    e->args[0] = 10;
+    e->args[1] = 255;
+    ahead(w, 110, 60, -10, sa);    // TE_SHOWLINE
+    ahead(w, 110, 20, -10, sb);
+    e = tempent(w, 102, sa[0], sa[1], sa[2]);
+    memcpy(e->end, sb, sizeof sb);
+    ahead(w, 200, 80, 55, ga);     // TE_LIGHTNING, width 3, 1 s
+    ahead(w, 200, -80, 55, gb);
+    e = tempent(w, 7, ga[0], ga[1], ga[2]);
+    memcpy(e->end, gb, sizeof gb);
+    e->args[0] = 10;
+    e->args[1] = 30;
+    e->args[3] = laser;
+    ahead(w, 110, 0, -35, tc);     // circle beams: torus ahead, disk left, cylinder right, 1 s
+    ahead(w, 110, 45, -35, dc);
+    ahead(w, 110, -45, -35, cc);
+    const float *centres[3] = {tc, dc, cc};
+    for (int i = 0; i < 3; i++) {
+        e = tempent(w, 19 + i, centres[i][0], centres[i][1], centres[i][2]);
+        memcpy(e->end, centres[i], sizeof(vec3_t));
+        e->end[2] += i == 0 ? 100 : 50;
+        e->args[0] = laser;
+        e->args[3] = 10;
+        e->args[4] = i == 0 ? 2 : 8;
+        e->args[6] = i == 1 ? 255 : 60;
+        e->args[7] = i == 2 ? 255 : 120;
+        e->args[8] = i == 0 ? 255 : 60;
+        e->args[9] = 255;
+    }
+    ahead(w, 90, -25, -5, so);     // TE_STREAK_SPLASH up, yellow (4)
+    e = tempent(w, 25, so[0], so[1], so[2]);
+    e->dir[2] = 1;
+    e->args[0] = 4;
+    e->args[1] = 60;
+    e->args[2] = 120;
+    e->args[3] = 40;
+    ahead(w, 140, 0, 45, xo);      // TE_TAREXPLOSION ahead, up
+    tempent(w, 4, xo[0], xo[1], xo[2]);
+
+    r_frame(L.r, w);
+    r_render(L.r, w, t);
+    float sx, sy;
+    uint8_t green = r_hl_nearest(v->hlmodes, 0, 255, 0), red = r_hl_nearest(v->hlmodes, 255, 0, 0);
+    uint8_t dark = r_hl_nearest(v->hlmodes, 95, 0, 0);
+    int line_hits = 0, box_hits = 0, show_hits = 0, bolt_hits = 0;
+    for (int i = 0; i <= 8; i++) {
+        project_at(v, la, lb, (float)i / 8, &sx, &sy);
+        line_hits += pixel_near(&L, none, sx, sy, 1, green);
+        project_at(v, sa, sb, (float)(i * 5) / 40, &sx, &sy);
+        show_hits += pixel_near(&L, none, sx, sy, 1, dark);
+        project_at(v, ga, gb, (float)(i + 1) / 10, &sx, &sy);
+        bolt_hits += pixel_near(&L, none, sx, sy, 1, -1);
+        // the box's edge nearest the eye, top to bottom (its front lower-right corner upward)
+        float y = w->view.angles[1] * (float)M_PI / 180;
+        vec3_t edge = {bc[0] - 10 * (cosf(y) > 0 ? 1 : -1), bc[1] - 10 * (sinf(y) > 0 ? 1 : -1), bc[2] - 10 + 2.5f * i};
+        assert_true(project(v, edge, &sx, &sy));
+        box_hits += pixel_near(&L, none, sx, sy, 1, red);
+    }
+    assert_true(project(v, bc, &sx, &sy));
+    int box_inside = !pixel_near(&L, none, sx, sy, 0, red);   // the inside is not the box's colour
+    // the torus' circle at 20, the disk at its centre and radius 5 (not 20), the cylinder's lower edge
+    int torus = 0, torus_mid, disk_in, disk_out, cyl = 0;
+    for (int i = 0; i < 8; i++) {
+        float a = (float)i * (float)M_PI / 4;
+        vec3_t p = {tc[0] + 20 * sinf(a), tc[1] + 20 * cosf(a), tc[2]};
+        assert_true(project(v, p, &sx, &sy));
+        torus += pixel_near(&L, none, sx, sy, 1, -1);
+        vec3_t q = {cc[0] + 11.5f * sinf(a), cc[1] + 11.5f * cosf(a), cc[2] - 7};
+        assert_true(project(v, q, &sx, &sy));
+        cyl += pixel_near(&L, none, sx, sy, 1, -1);
+    }
+    assert_true(project(v, tc, &sx, &sy));
+    torus_mid = pixel_near(&L, none, sx, sy, 1, -2);
+    assert_true(project(v, dc, &sx, &sy));
+    disk_in = pixel_near(&L, none, sx, sy, 0, -1);
+    vec3_t d10 = {dc[0] + 5, dc[1], dc[2]}, d40 = {dc[0], dc[1] + 20, dc[2]};
+    assert_true(project(v, d10, &sx, &sy));
+    disk_in += pixel_near(&L, none, sx, sy, 0, -1);
+    assert_true(project(v, d40, &sx, &sy));
+    disk_out = pixel_near(&L, none, sx, sy, 1, -2);
+    // the streaks: changed pixels in the screen box they can reach by 0.2 s (160 u/s, up to 120 high)
+    float bx[4] = {1e9f, 1e9f, -1e9f, -1e9f};
+    box_corners(v, so, (vec3_t){-45, -45, -45}, (vec3_t){45, 45, 180}, bx);
+    int streak = 0;
+    for (int y = (int)fmaxf(bx[1], 0); y <= (int)fminf(bx[3], TH - 1); y++)
+        for (int x = (int)fmaxf(bx[0], 0); x <= (int)fminf(bx[2], TW - 1); x++)
+            streak += L.r->buffer[y * v->rowbytes + x] != none[y * TW + x];
+    assert_true(project(v, xo, &sx, &sy));
+    int tar = 0;
+    for (int y = (int)sy - 15; y <= (int)sy + 15; y++)
+        for (int x = (int)sx - 15; x <= (int)sx + 15; x++)
+            tar += x >= 0 && y >= 0 && x < TW && y < TH && L.r->buffer[y * v->rowbytes + x] != none[y * TW + x];
+    print_message("more te: line %d/9 box edge %d/9 (centre not red %d) showline %d/9 lightning %d/9 torus %d/8 "
+                  "(centre unchanged %d) disk in %d/2 out unchanged %d cylinder %d/8 streak pixels %d tar %d\n",
+                  line_hits, box_hits, box_inside, show_hits, bolt_hits, torus, torus_mid, disk_in, disk_out, cyl,
+                  streak, tar);
+    const char *out = "build/test_goldsrc_te_more_c1a0.png";
+    assert_int_equal(r_write_png(L.r, out), 0);
+    assert_true(line_hits >= 8);
+    assert_true(box_hits >= 8);
+    assert_true(box_inside);
+    assert_true(show_hits >= 8);
+    assert_true(bolt_hits >= 8);
+    assert_true(torus >= 7);
+    assert_true(torus_mid);
+    assert_int_equal(disk_in, 2);
+    assert_true(disk_out);
+    assert_true(cyl >= 5);
+    assert_true(streak > 20);
+    assert_true(tar > 100);
+    tu_golden("goldsrc_te_more_c1a0", out, "tests/golden/goldsrc/te_more_c1a0.png", 0.01);
+
+    // TE_BEAMSPRITE lives 0.01 s: its red beam is there 0.005 s after it comes, gone at 0.2 s
+    w->num_events = 0;
+    r_frame(L.r, w);
+    r_render(L.r, w, t0 + 0.005);   // the same moment without it
+    for (int y = 0; y < TH; y++)
+        memcpy(none + y * TW, L.r->buffer + y * v->rowbytes, TW);
+    vec3_t pa, pb;
+    ahead(w, 100, 40, 10, pa);
+    ahead(w, 100, -40, 10, pb);
+    e = tempent(w, 18, pa[0], pa[1], pa[2]);
+    memcpy(e->end, pb, sizeof pb);
+    e->args[0] = laser;
+    e->args[1] = flare;
+    r_frame(L.r, w);
+    r_render(L.r, w, t0 + 0.005);
+    int redder = 0;
+    for (int i = 1; i < 8; i++) {
+        project_at(v, pa, pb, (float)i / 8, &sx, &sy);
+        int hit = 0;   // a 0.4 wide beam: dots with gaps, so +-1 pixel
+        for (int y = (int)sy - 1; y <= (int)sy + 1; y++)
+            for (int x = (int)sx - 1; x <= (int)sx + 1; x++) {
+                const uint8_t *pn = v->palette + L.r->buffer[y * v->rowbytes + x] * 3, *pw = v->palette + none[y * TW + x] * 3;
+                int dr = pn[0] - pw[0], dg = pn[1] - pw[1], db = pn[2] - pw[2];
+                hit |= dr > 20 && dr > dg + 15 && dr > db + 15;
+            }
+        redder += hit;
+    }
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_te_beamsprite.png"), 0);
+    print_message("beam sprite: %d/7 points redder (red more than green and blue) at 0.005 s\n", redder);
+    assert_true(redder >= 5);
+
+    // TE_LARGEFUNNEL reversed, no sprite: its particles out of fo, green (Half-Life's particle
+    // palette's 244), in the screen box of what 0.2 s at up to (fo.z + 800) / 8 + 128 u/s reaches
+    w->num_events = 0;
+    r_frame(L.r, w);
+    r_render(L.r, w, t);
+    for (int y = 0; y < TH; y++)
+        memcpy(none + y * TW, L.r->buffer + y * v->rowbytes, TW);
+    vec3_t fo;
+    ahead(w, 180, 20, 0, fo);
+    e = tempent(w, 100, fo[0], fo[1], fo[2]);
+    e->args[1] = 1;
+    r_frame(L.r, w);
+    r_render(L.r, w, t);
+    float reach = 0.2f * (fmaxf((fo[2] + 800) / 8, 64) + 128);
+    float fb[4] = {1e9f, 1e9f, -1e9f, -1e9f};
+    box_corners(v, fo, (vec3_t){-reach, -reach, 0}, (vec3_t){reach, reach, reach}, fb);
+    int funnel = 0, other = 0;
+    for (int y = 0; y < TH; y++)
+        for (int x = 0; x < TW; x++) {
+            uint8_t now = L.r->buffer[y * v->rowbytes + x];
+            if (now == none[y * TW + x])
+                continue;
+            if (x >= fb[0] - 2 && x <= fb[2] + 2 && y >= fb[1] - 2 && y <= fb[3] + 2)
+                funnel += now == green;
+            else
+                other++;
+        }
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_te_funnel.png"), 0);
+    print_message("funnel: %d pixels turned green in its box, %d changed outside\n", funnel, other);
+    assert_true(funnel > 20);
+    assert_int_equal(other, 0);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_palette),
         cmocka_unit_test(test_particle_effects),
         cmocka_unit_test(test_sprite_effects),
+        cmocka_unit_test(test_more_effects),
+        cmocka_unit_test(test_more_decoded),
         cmocka_unit_test(test_temp_models),
         cmocka_unit_test(test_golden_c1a0),
+        cmocka_unit_test(test_more_c1a0),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -603,7 +603,9 @@ static void beam_args(beam_t *b, int model, int width10, const int32_t *rgb3, in
     b->b.model = model;
     b->b.width = (float)width10 * 0.1f;
     rgb(b->b.color, rgb3[0], rgb3[1], rgb3[2]);
-    b->b.amount = bright > 0 && bright <= 255 ? bright : 255;
+    // the message's brightness byte scales the colour the beam adds: 0 adds nothing (the
+    // engine's R_BeamSetup keeps brightness / 255, and its beams draw colour x brightness)
+    b->b.amount = bright < 0 ? 0 : bright > 255 ? 255 : bright;
 }
 
 static void entity_origin(const world_t *w, int n, vec3_t out)
@@ -1345,7 +1347,7 @@ static void circle_shape(const r_view_t *v, const r_hlbeam_t *b, uint8_t index, 
 
 void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
 {
-    if (!v->buffer || !v->zbuffer || !finite3(b->start) || !finite3(b->end))
+    if (!v->buffer || !v->zbuffer || !finite3(b->start) || !finite3(b->end) || b->amount <= 0)
         return;
     const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, b->amount) : NULL;
     if (v->hlmodes && !add)

@@ -244,6 +244,57 @@ static void game_event(world_t *w, const char *name, int local)
     ev->u.game.local = (uint8_t)local;
 }
 
+// A beam's brightness byte scales the colour it adds: 0 adds nothing (it was drawn at full).
+static void test_beam_brightness_zero(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    world_begin_frame(w, 2.0);
+    world_fx_event_t *e = tempent(w, 0, 0, 0, 0);   // TE_BEAMPOINTS to (0, 0, 100), white, brightness 0
+    e->end[2] = 100;
+    e->args[3] = 5;
+    e->args[4] = 20;
+    e->args[6] = e->args[7] = e->args[8] = 255;
+    e->args[9] = 0;
+    r_hlfx_frame(fx, w, 2.0, 77);
+    r_hlbeam_t b[2];
+    assert_int_equal(r_hlfx_beams(fx, 2.1, b, 2), 1);
+    assert_int_equal(b[0].amount, 0);
+    // drawn across a view looking along +y at the beam: no pixel changes
+    enum { VW = 64, VH = 48 };
+    static uint8_t buf[VW * VH];
+    static float z[VW * VH];
+    memset(buf, 7, sizeof buf);
+    memset(z, 0, sizeof z);
+    static r_view_t v;
+    memset(&v, 0, sizeof v);
+    v.buffer = buf;
+    v.zbuffer = z;
+    v.width = v.rowbytes = VW;
+    v.height = VH;
+    v.xcenter = VW / 2.0f;
+    v.ycenter = VH / 2.0f;
+    v.xscale = v.yscale = VW / 2.0f;
+    v.vieworg[1] = -100;
+    v.vieworg[2] = 50;
+    v.vpn[1] = 1;
+    v.vright[0] = 1;
+    v.vup[2] = 1;
+    r_hlfx_draw_beam(&v, &b[0]);
+    for (int i = 0; i < VW * VH; i++)
+        assert_int_equal(buf[i], 7);
+    b[0].amount = 255;   // the same beam at full brightness does draw (the view sees it)
+    r_hlfx_draw_beam(&v, &b[0]);
+    int changed = 0;
+    for (int i = 0; i < VW * VH; i++)
+        changed += buf[i] != 7;
+    assert_true(changed > 0);
+    world_free(w);
+    r_hlfx_destroy(fx);
+}
+
 static void test_pool_values(void **state)
 {
     (void)state;
@@ -417,6 +468,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_rules),
         cmocka_unit_test(test_pool_values),
+        cmocka_unit_test(test_beam_brightness_zero),
         cmocka_unit_test(test_golden_c1a0_effects),
         cmocka_unit_test(test_crossfire_usp_sounds),
         cmocka_unit_test(test_crossfire_export_shots),

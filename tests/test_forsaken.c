@@ -70,6 +70,34 @@ typedef struct {
 // a full-capacity world each time costs more than the decoding.
 static world_t *g_world;
 
+// The decoder's warnings (dec_opts_t.warn) of the latest run_open.
+#define MAX_WARN 64
+typedef struct {
+    int n;
+    long long offset[MAX_WARN];
+    char what[MAX_WARN][240];
+} warnings_t;
+static warnings_t g_warn;
+
+static void collect_warning(void *ctx, long long offset, const char *what)
+{
+    warnings_t *wn = ctx;
+    if (wn->n < MAX_WARN) {
+        wn->offset[wn->n] = offset;
+        snprintf(wn->what[wn->n], sizeof wn->what[0], "%s", what);
+    }
+    wn->n++;
+}
+
+// The index of the warning containing `text`, or -1.
+static int find_warning(const char *text)
+{
+    for (int i = 0; i < g_warn.n && i < MAX_WARN; i++)
+        if (strstr(g_warn.what[i], text))
+            return i;
+    return -1;
+}
+
 static int run_open_in(run_t *r, const uint8_t *data, size_t size, world_t *shared)
 {
     memset(r, 0, sizeof(*r));
@@ -78,7 +106,8 @@ static int run_open_in(run_t *r, const uint8_t *data, size_t size, world_t *shar
     r->w = shared ? shared : world_create();
     assert_non_null(r->st);
     assert_non_null(r->w);
-    dec_opts_t o = { NULL, 0 };
+    memset(&g_warn, 0, sizeof g_warn);
+    dec_opts_t o = { .warn = collect_warning, .warn_ctx = &g_warn };
     return fs_decoder.open(r->st, data, size, r->w, &o, &r->err);
 }
 
@@ -531,9 +560,18 @@ static void test_extra_messages(void **state)
             assert_int_equal(w->players[0].shield, -1);
             assert_int_equal(w->view.intermission, 0);
             break;
-        case 9:
-            assert_int_equal(w->num_events, 0);   // too short for its layout: skipped, not an error
+        case 9: {   // too short for its layout: skipped by its size with a warning naming offset, code, size
+            const demo_info_t *in = fs_decoder.info(r.st);
+            assert_int_equal(w->num_events, 0);
+            assert_int_equal(in->unknown_events, 1);
+            assert_int_equal(g_warn.n, 1);
+            assert_string_equal(g_warn.what[0], "expected at least 72 bytes for MSG_PRIMBULLPOSDIR (code 0x55), found 30 (skipped)");
+            // its payload: after the 9 events before it
+            size_t before = (size_t)fs_decoder.offset(r.st) - 30;
+            assert_int_equal(g_warn.offset[0], (long long)before);
+            assert_string_equal(in->warning, g_warn.what[0]);
             break;
+        }
         case 10:
         case 11:
             assert_int_equal(w->num_events, 0);   // hits change nothing drawn (shown in dump)
@@ -545,14 +583,14 @@ static void test_extra_messages(void **state)
             assert_int_equal(w->entities[FSW_BGO_ENT0 + 3].cur.frame, FSW_DOOR_OPENING);
             assert_float_equal(w->entities[FSW_BGO_ENT0 + 3].cur.framerate, 12.5f, 0);
             assert_float_equal(w->entities[FSW_BGO_ENT0 + 3].cur.animtime, (float)w->time, 0);
-            assert_string_equal(fs_decoder.info(r.st)->warning, "");
+            assert_int_equal(g_warn.n, 1);   // the short one above
             break;
         case 13: {   // an object beyond MAXBGOBJECTS: skipped with a warning at its offset; the rest stays
-            const demo_info_t *in = fs_decoder.info(r.st);
-            assert_string_equal(in->warning, "expected a background object 0..255, got 300 (MSG_BGOUPDATE skipped)");
+            assert_int_equal(g_warn.n, 2);
+            assert_string_equal(g_warn.what[1], "expected a background object 0..255, got 300 (MSG_BGOUPDATE skipped)");
             // the object number's offset: before the three 16-byte-headed events that follow it
             size_t after = 3 * 16 + FS_SIZE_SHORTSTATS + FS_SIZE_TEAMGOALS + FS_SIZE_SERVERSCORED;
-            assert_int_equal(in->warning_offset, (long long)(wr.size - after - 12 + 2));
+            assert_int_equal(g_warn.offset[1], (long long)(wr.size - after - 12 + 2));
             assert_true(world_entity_visible(w, FSW_BGO_ENT0 + 3));
             break;
         }
@@ -560,8 +598,8 @@ static void test_extra_messages(void **state)
         case 15:
         case 16:   // stats, team goals, a server's score: in dump only, nothing drawn changes
             assert_int_equal(w->num_events, 0);
-            assert_string_equal(fs_decoder.info(r.st)->warning,
-                                "expected a background object 0..255, got 300 (MSG_BGOUPDATE skipped)");
+            assert_int_equal(g_warn.n, 2);
+            assert_int_equal(fs_decoder.info(r.st)->warnings, 2);
             assert_int_equal(w->view.intermission, i == 16);   // the last event: the game is over
             break;
         default:
@@ -796,7 +834,7 @@ static void test_dump_json(void **state)
     void *st = calloc(1, fs_decoder.state_size);
     world_t *w = world_create();
     dec_error_t err;
-    dec_opts_t o = { f, 1 };
+    dec_opts_t o = { .dump = f, .dump_json = 1 };
     assert_int_equal(fs_decoder.open(st, wr.data, wr.size, w, &o, &err), 0);
     while (fs_decoder.read_frame(st, w, &err) > 0)
         ;
@@ -814,7 +852,9 @@ static void test_dump_json(void **state)
     }
     assert_non_null(strstr(text, "{\"offset\":0,\"type\":\"header\",\"version\":265"));
     assert_non_null(strstr(text, "\"type\":\"MSG_NAME\",\"code\":127,\"player\":0,\"name\":\"alice\"}"));
-    assert_non_null(strstr(text, "\"type\":\"unknown\",\"code\":66,\"skipped\":30}"));
+    // skipped by its size, the warning on its line
+    assert_non_null(strstr(text, "\"type\":\"unknown\",\"code\":66,\"skipped\":30,\"warning\":\"offset "));
+    assert_non_null(strstr(text, ": expected a message code the game defines, found 0x42 (30 bytes skipped)\"}"));
     assert_non_null(strstr(text, "\"pos\":[100.5,-20.25,3000]"));
     free(text);
     free(st);
@@ -937,32 +977,36 @@ static void test_truncated_and_corrupt(void **state)
 static void test_too_short_payload(void **state)
 {
     (void)state;
+    // a spec message shorter than its layout, a player number out of range, an empty payload:
+    // each skipped with a warning at its offset; the demo plays on (the name after them applies)
     fs_writer_t wr;
     fs_writer_init(&wr);
     fs_header_t h = header(0x010d, "arena");
     fs_write_header(&wr, &h);
     uint8_t p[5] = { FS_MSG_UPDATE, 0 };
     fs_write_raw_event(&wr, 1, 1, p, sizeof(p));
-    dec_error_t err;
-    assert_int_equal(decode_all(wr.data, wr.size, &err), -1);
-    assert_non_null(strstr(err.what, "expected at least 68 payload bytes for MSG_UPDATE, found 5"));
-    assert_int_equal(err.offset, 32 + 16);
-    fs_writer_free(&wr);
-
-    // a player number out of range
-    fs_writer_init(&wr);
-    fs_write_header(&wr, &h);
-    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 200, .name = "x" });
-    assert_int_equal(decode_all(wr.data, wr.size, &err), -1);
-    assert_non_null(strstr(err.what, "expected a player number"));
-    fs_writer_free(&wr);
-
-    // size 0
-    fs_writer_init(&wr);
-    fs_write_header(&wr, &h);
-    fs_write_raw_event(&wr, 1, 1, NULL, 0);
-    assert_int_equal(decode_all(wr.data, wr.size, &err), -1);
-    assert_non_null(strstr(err.what, "at least 1 byte"));
+    fs_write_name(&wr, 2, 1, &(fs_name_t){ .player = 200, .name = "x" });
+    fs_write_raw_event(&wr, 3, 1, NULL, 0);
+    fs_write_name(&wr, 4, 1, &(fs_name_t){ .player = 3, .name = "after" });
+    run_t r;
+    assert_int_equal(run_open(&r, wr.data, wr.size), 0);
+    int rc, frames = 0;
+    while ((rc = fs_decoder.read_frame(r.st, r.w, &r.err)) > 0)
+        frames++;
+    assert_int_equal(rc, 0);
+    assert_int_equal(frames, 4);
+    assert_string_equal(r.w->players[3].name, "after");
+    assert_int_equal(g_warn.n, 3);
+    assert_string_equal(g_warn.what[0], "expected at least 68 bytes for MSG_UPDATE (code 0x11), found 5 (skipped)");
+    assert_int_equal(g_warn.offset[0], 32 + 16);
+    assert_string_equal(g_warn.what[1], "expected a player number 0..32 in MSG_NAME, found 200 (ignored)");
+    assert_int_equal(g_warn.offset[1], 32 + 16 + 5 + 16 + 1);
+    assert_string_equal(g_warn.what[2], "expected a message (at least its code byte), found an empty payload (skipped)");
+    assert_int_equal(g_warn.offset[2], 32 + 16 + 5 + 16 + FS_SIZE_NAME + 16);
+    const demo_info_t *in = fs_decoder.info(r.st);
+    assert_int_equal(in->unknown_events, 2);   // the bad player number is a known message, decoded
+    assert_int_equal(in->warnings, 3);
+    run_close(&r);
     fs_writer_free(&wr);
 }
 

@@ -1280,7 +1280,11 @@ static void process(fs_state_t *st, world_t *w, const fs_event_t *hdr, const uin
         return;
     if (ev.type == FS_MSG_GUARANTEEDMSG) {
         // the message at StartOfMessage, its size the game's for its code (2 bytes of padding follow it)
-        size_t left = n - FS_GUARANTEED_MSG_AT, size = fs_msg_size(ev.u.guar.inner_code);
+        // (a wrapped container has no size of its own: it has the rest)
+        uint8_t inner = ev.u.guar.inner_code;
+        size_t left = n - FS_GUARANTEED_MSG_AT, size = fs_msg_size(inner);
+        if (inner == FS_MSG_GUARANTEEDMSG || inner == FS_MSG_BIGPACKET)
+            size = 0;
         process(st, w, hdr, p + FS_GUARANTEED_MSG_AT, size && size < left ? size : left, at + FS_GUARANTEED_MSG_AT,
                 depth + 1, NAN);
         return;

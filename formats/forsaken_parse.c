@@ -925,7 +925,7 @@ void fs_quat_to_angles(const float qin[4], float bank, float angles[3])
     }
     angles[0] = (float)(pitch * FS_RAD2DEG) + 0.0f;   // no "-0" in dumps
     angles[1] = (float)(yaw * FS_RAD2DEG) + 0.0f;
-    double r = roll * FS_RAD2DEG + (isfinite(bank) ? bank : 0.0);
+    double r = roll * FS_RAD2DEG + (isfinite(bank) ? fmod(bank, 360.0) : 0.0);   // a hostile bank is any float
     while (r > 180)
         r -= 360;
     while (r <= -180)

@@ -107,6 +107,12 @@ static void print_counts(int json, const char *label, const demo_info_t *in, con
         printf("\n");
 }
 
+// Decoders that keep only the first warning count as one.
+static long long warning_count(const demo_info_t *in)
+{
+    return in->warnings ? (long long)in->warnings : in->warning[0] != 0;
+}
+
 static void print_human(const demo_t *d, const demo_info_t *in, const seen_players_t *seen)
 {
     printf("%s: %s demo, protocol %d\n", d->name, in->format, in->protocol);
@@ -125,6 +131,10 @@ static void print_human(const demo_t *d, const demo_info_t *in, const seen_playe
     }
     print_counts(0, "  temp ents ", in, in->tempents, num_tempent_types(in), tempent_name);
     print_counts(0, "  events    ", in, in->events, DEMO_INFO_EVENTS, event_name);
+    if (in->counts_unknown)
+        printf("  unknown events: %lld\n", (long long)in->unknown_events);
+    if (in->warning[0])
+        printf("  warnings   %lld, the first at offset %lld: %s\n", warning_count(in), in->warning_offset, in->warning);
     if (d->failed)
         printf("  ERROR      %s\n", d->errmsg);
 }
@@ -199,7 +209,12 @@ static void print_json(const demo_t *d, const demo_info_t *in, const seen_player
         snprintf(msg, sizeof msg, "offset %lld: %s", in->warning_offset, in->warning);
         json_string(stdout, msg);
     }
-    printf("]}\n");
+    printf("],\"warning_count\":%lld,\"unknown_events\":", warning_count(in));
+    if (in->counts_unknown)
+        printf("%lld", (long long)in->unknown_events);
+    else
+        printf("null");
+    printf("}\n");
 }
 
 int cmd_info(const cli_t *cli)

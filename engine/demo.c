@@ -90,6 +90,19 @@ static uint8_t *find_in_games(const cli_t *cli, const char *name, size_t *size)
     return NULL;
 }
 
+// A decoder's warning while reading: "FILE: offset N: what", once per offset, the first few.
+static void demo_warn(void *ctx, long long offset, const char *what)
+{
+    demo_t *d = ctx;
+    if (d->warned && offset <= d->warned_upto)
+        return;   // said already (the same bytes decoded again after a seek)
+    d->warned_upto = offset;
+    if (++d->warned <= DEMO_MAX_WARNINGS)
+        log_warn("%s: offset %lld: %s", d->name, offset, what);
+    if (d->warned == DEMO_MAX_WARNINGS)
+        log_warn("%s: further warnings are not shown (`demoplay info` counts them, `dump` shows each)", d->name);
+}
+
 int demo_open(demo_t *d, const cli_t *cli, const char *name, FILE *dump, int dump_json)
 {
     memset(d, 0, sizeof(*d));
@@ -141,6 +154,8 @@ int demo_open(demo_t *d, const cli_t *cli, const char *name, FILE *dump, int dum
     }
     d->opts.dump = dump;
     d->opts.dump_json = dump_json;
+    d->opts.warn = demo_warn;
+    d->opts.warn_ctx = d;
     if (d->dec->open(d->state, d->data, d->size, d->world, &d->opts, &d->err) < 0) {
         snprintf(d->errmsg, sizeof(d->errmsg), "%s: offset %lld: %s", name, d->err.offset, d->err.what);
         d->failed = 1;

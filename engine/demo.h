@@ -35,7 +35,13 @@ typedef struct {
     int failed, ended;
     dec_error_t err;
     char errmsg[1600];        // full message: "FILE: offset N: ..."
+    // the decoder's warnings as it reads (dec_opts_t.warn): each offset said once (a seek that
+    // decodes a stretch again repeats none), at most DEMO_MAX_WARNINGS of them
+    long long warned_upto;
+    int warned;
 } demo_t;
+
+#define DEMO_MAX_WARNINGS 20
 
 // Returns 0, or -1 with d->errmsg set (missing file: d->failed == 0; bad bytes: 1).
 int demo_open(demo_t *d, const cli_t *cli, const char *name, FILE *dump, int dump_json);

@@ -39,6 +39,10 @@ void dec_error_set(dec_error_t *err, long long offset, const char *fmt, ...)
 typedef struct {
     FILE *dump;          // non-NULL: print every message here
     int dump_json;       // dump as JSON lines
+    // Non-NULL: called for every inconsistency the decoder reads past (the file plays on),
+    // with the file offset and what was expected. The engine logs them (engine/demo.c).
+    void (*warn)(void *ctx, long long offset, const char *what);
+    void *warn_ctx;
 } dec_opts_t;
 
 #define DEMO_INFO_TEMPENTS 128   // GoldSrc's run to 127
@@ -71,6 +75,11 @@ typedef struct {
     // The engine says it once, with the file name and the offset.
     long long warning_offset;
     char warning[240];
+    int64_t warnings;          // inconsistencies read past so far (each also goes to dec_opts_t.warn)
+    // Messages skipped by their size, not decoded: a code the game does not define, or a
+    // size its layout does not allow (Forsaken). `info` prints the count when counts_unknown.
+    int counts_unknown;
+    int64_t unknown_events;
 } demo_info_t;
 
 typedef struct decoder_s {

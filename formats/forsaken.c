@@ -6,6 +6,7 @@
 // a few times a second, each in its own event), so every frame re-submits all
 // live ships and pickups; a ship's prev state is then its last update.
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,9 +25,19 @@ enum { FS_MODEL_LEVEL = FSW_MODEL_LEVEL, FS_MODEL_SHIP = FSW_MODEL_SHIP, FS_MODE
 
 typedef struct {
     uint8_t used;
-    uint8_t owner;
+    uint16_t owner;                    // the player who dropped it; 0xffff: one of the level's own
     uint16_t id;
 } fs_pickup_slot_t;
+
+// A ship moving to where a MSG_INTERPOLATE / MSG_VERYSHORTINTERPOLATE says it will be (the
+// game's Old/Next Pos, Quat, Bank, Time): from where it was at t0 to there at t1.
+typedef struct {
+    uint8_t active;
+    double t0, t1;
+    float pos0[3], pos1[3];
+    float quat0[4], quat1[4];
+    float bank0, bank1;
+} fs_interp_state_t;
 
 typedef struct {
     const uint8_t *data;
@@ -45,6 +56,10 @@ typedef struct {
     int32_t pickup_hi;                 // 1 + the highest slot in use: the loops stop there
     fs_pickup_slot_t pickups[FS_MAX_PICKUPS];
     uint8_t bgo_live[FSW_MAX_BGO];     // background objects a MSG_BGOUPDATE named
+    float quat[FS_SHIPS][4];           // each ship's orientation and bank now (interpolation starts there)
+    float bank[FS_SHIPS];
+    fs_interp_state_t interp[FS_SHIPS];
+    char msg_warning[288];             // the warning of the message being dumped ("" none)
 } fs_state_t;
 
 static float finite_or_zero(float v) { return isfinite(v) ? v : 0.0f; }
@@ -147,6 +162,23 @@ static void d_vec(fs_dump_t *d, const char *key, const float *v, int n)
     }
 }
 
+// Integers (counts, bit masks, ids): JSON numbers, or (a b c) in text.
+static void d_ivec(fs_dump_t *d, const char *key, const long long *v, int n)
+{
+    fprintf(d->f, d->json ? ",\"%s\":[" : " %s=(", key);
+    for (int i = 0; i < n; i++)
+        fprintf(d->f, "%s%lld", i ? (d->json ? "," : " ") : "", v[i]);
+    fputc(d->json ? ']' : ')', d->f);
+}
+
+static void d_bytes(fs_dump_t *d, const char *key, const uint8_t *v, int n)
+{
+    long long t[FS_MAX_PLAYERS];
+    for (int i = 0; i < n && i < FS_MAX_PLAYERS; i++)
+        t[i] = v[i];
+    d_ivec(d, key, t, n < FS_MAX_PLAYERS ? n : FS_MAX_PLAYERS);
+}
+
 static void d_str(fs_dump_t *d, const char *key, const char *s)
 {
     if (d->json) {
@@ -179,7 +211,87 @@ static void dump_ship(fs_dump_t *d, const fs_ship_t *s, int with_weapons)
     d_vec(d, "angles", ang, 3);
 }
 
-static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
+static void dump_status(fs_dump_t *d, const fs_status_t *s)
+{
+    d_int(d, "is_host", s->is_host);
+    d_int(d, "status", s->status);
+    d_int(d, "team", s->team);
+    d_int(d, "team_score", s->team_score);
+    d_int(d, "ready", s->ready);
+    d_int(d, "pickups", s->pickups);
+    d_int(d, "regen_slots", s->regen_slots);
+    d_int(d, "mines", s->mines);
+    d_int(d, "triggers", s->triggers);
+    d_int(d, "trig_vars", s->trig_vars);
+    d_num(d, "packets_per_second", s->packets_per_second);
+    if (s->has_checksum)
+        d_hex(d, "level_checksum", s->level_checksum);
+}
+
+// The entries of a SHORT* list the game marks valid (count), as p<i>_<field> (the list's size bounds them).
+static void dump_list(fs_dump_t *d, uint8_t code, const fs_list_t *l)
+{
+    char k[32];
+    d_int(d, "player", l->player);
+    d_int(d, "count", l->count);
+    d_int(d, "batch", l->batch);
+    if (code == FS_MSG_SHORTPICKUP) {
+        for (int i = 0; i < l->count && i < FS_GEN_PICKUPS; i++) {
+            const fs_pickupinfo_t *e = &l->e.pickups[i];
+#define K(f) (snprintf(k, sizeof k, "p%d_%s", i, f), k)
+            d_int(d, K("type"), e->type);
+            d_int(d, K("group"), e->group);
+            d_int(d, K("owner"), e->owner);
+            d_int(d, K("id"), e->id);
+            d_vec(d, K("pos"), e->pos, 3);
+            d_vec(d, K("dir"), e->dir, 3);
+            d_int(d, K("regen_slot"), e->regen_slot);
+            d_num(d, K("speed"), e->speed);
+            d_int(d, K("sparkle"), e->sparkle);
+            d_num(d, K("life_count"), e->life_count);
+            d_int(d, K("trigger_mod"), e->trigger_mod);
+        }
+    } else if (code == FS_MSG_SHORTMINE) {
+        for (int i = 0; i < l->count && i < FS_GEN_MINES; i++) {
+            d_int(d, K("owner_type"), l->e.mines[i].owner_type);
+            d_int(d, K("owner"), l->e.mines[i].owner);
+            d_int(d, K("bullet_id"), l->e.mines[i].bullet_id);
+            d_int(d, K("group"), l->e.mines[i].group);
+            d_vec(d, K("pos"), l->e.mines[i].pos, 3);
+            d_vec(d, K("offset"), l->e.mines[i].offset, 3);
+            d_vec(d, K("dir"), l->e.mines[i].dir, 3);
+            d_vec(d, K("up"), l->e.mines[i].up, 3);
+            d_vec(d, K("drop_dir"), l->e.mines[i].drop_dir, 3);
+            d_int(d, K("weapon"), l->e.mines[i].weapon);
+            d_num(d, K("life_count"), l->e.mines[i].life_count);
+        }
+    } else if (code == FS_MSG_SHORTREGENSLOT) {
+        for (int i = 0; i < l->count && i < FS_GEN_REGENSLOTS; i++) {
+            d_int(d, K("gen_type"), l->e.slots[i].gen_type);
+            d_int(d, K("regen_type"), l->e.slots[i].regen_type);
+            d_num(d, K("gen_delay"), l->e.slots[i].gen_delay);
+            d_num(d, K("lifespan"), l->e.slots[i].lifespan);
+            d_num(d, K("wait"), l->e.slots[i].wait);
+            d_int(d, K("status"), l->e.slots[i].status);
+            d_int(d, K("group"), l->e.slots[i].group);
+            d_vec(d, K("pos"), l->e.slots[i].pos, 3);
+            d_int(d, K("type"), l->e.slots[i].type);
+            d_int(d, K("trigger_mod"), l->e.slots[i].trigger_mod);
+            d_int(d, K("pickup_index"), l->e.slots[i].pickup_index);
+            d_int(d, K("pickup_id"), l->e.slots[i].pickup_id);
+#undef K
+        }
+    } else {   // SHORTTRIGGER (Active), SHORTTRIGVAR (State)
+        long long v[FS_GEN_TRIGGERS];
+        int n = l->count < FS_GEN_TRIGGERS ? l->count : FS_GEN_TRIGGERS;
+        for (int i = 0; i < n; i++)
+            v[i] = l->e.states[i];
+        d_ivec(d, code == FS_MSG_SHORTTRIGGER ? "active" : "states", v, n);
+    }
+}
+
+// One line per message; `framelag` (game ticks) for a message packed in a MSG_BIGPACKET, else NAN.
+static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t, float framelag)
 {
     fs_dump_t dd = { st->opts.dump, st->opts.dump_json }, *d = &dd;
     const char *name = fs_msg_name(ev->type);
@@ -191,9 +303,14 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         json_string(d->f, name ? name : "unknown");
         fprintf(d->f, ",\"code\":%u", ev->type);
     } else {
-        fprintf(d->f, "%8zu %12.6f %-30s code=0x%02x size=%u sender=%u ticks=%llu", ev->offset, t,
-                name ? name : "unknown", ev->type, ev->size, ev->sender, (unsigned long long)ev->timestamp);
+        fprintf(d->f, "%8zu %12.6f %s%-30s code=0x%02x size=%u sender=%u ticks=%llu", ev->offset, t,
+                ev->depth ? "> " : "", name ? name : "unknown", ev->type, ev->size, ev->sender,
+                (unsigned long long)ev->timestamp);
     }
+    if (ev->depth)
+        d_int(d, "depth", ev->depth);
+    if (isfinite(framelag))
+        d_num(d, "framelag", framelag);
     switch (ev->known ? ev->type : 0) {
     case FS_MSG_NAME:
         d_int(d, "player", ev->u.name.player);
@@ -261,24 +378,10 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         d_int(d, "weapon", ev->u.shock.weapon);
         d_num(d, "shockwave_size", ev->u.shock.size);
         break;
-    case FS_MSG_STATUS: {
-        const fs_status_t *s = &ev->u.status;
-        d_int(d, "player", s->player);
-        d_int(d, "is_host", s->is_host);
-        d_int(d, "status", s->status);
-        d_int(d, "team", s->team);
-        d_int(d, "team_score", s->team_score);
-        d_int(d, "ready", s->ready);
-        d_int(d, "pickups", s->pickups);
-        d_int(d, "regen_slots", s->regen_slots);
-        d_int(d, "mines", s->mines);
-        d_int(d, "triggers", s->triggers);
-        d_int(d, "trig_vars", s->trig_vars);
-        d_num(d, "packets_per_second", s->packets_per_second);
-        if (s->has_checksum)
-            d_hex(d, "level_checksum", s->level_checksum);
+    case FS_MSG_STATUS:
+        d_int(d, "player", ev->u.status.player);
+        dump_status(d, &ev->u.status);
         break;
-    }
     case FS_MSG_SHIPDIED:
         d_int(d, "player", ev->u.died.player);
         d_int(d, "killer", ev->u.died.killer);
@@ -414,6 +517,159 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         d_int(d, "valid_change", ev->u.shieldhull.valid_change);
         d_int(d, "count", ev->u.shieldhull.count);
         break;
+    case FS_MSG_INIT: {
+        const fs_init_t *it = &ev->u.init;
+        long long ready[FS_MAX_PLAYERS];
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            ready[i] = it->ready[i];
+        d_int(d, "player", it->player);
+        d_int(d, "you_are", it->you_are);
+        d_int(d, "status", it->status);
+        d_ivec(d, "ready", ready, FS_MAX_PLAYERS);
+        d_bytes(d, "teams", it->team, FS_MAX_PLAYERS);
+        d_num(d, "packets_per_second", it->packets_per_second);
+        d_str(d, "level", it->level);
+        d_hex(d, "pickup_flags", ((unsigned long long)it->pickup_flags[1] << 32) | it->pickup_flags[0]);
+        d_int(d, "goal_score", it->goal_score);
+        d_int(d, "bounty_interval", it->bounty_interval);
+        d_int(d, "random_pickups", it->random_pickups);
+        d_int(d, "seed1", it->seed1);
+        d_int(d, "seed2", it->seed2);
+        d_hex(d, "user3", it->user3);
+        d_int(d, "server_collisions", it->server_collisions);
+        d_int(d, "primary_pickups", it->primary_pickups);
+        d_int(d, "from_dpid", it->from_dpid);
+        d_bytes(d, "game_status", it->game_status, FS_MAX_PLAYERS);
+        break;
+    }
+    case FS_MSG_SHORTPICKUP:
+    case FS_MSG_SHORTMINE:
+    case FS_MSG_SHORTREGENSLOT:
+    case FS_MSG_SHORTTRIGGER:
+    case FS_MSG_SHORTTRIGVAR:
+        dump_list(d, ev->type, &ev->u.list);
+        break;
+    case FS_MSG_INTERPOLATE:
+    case FS_MSG_VERYSHORTINTERPOLATE: {
+        const fs_interp_t *ip = &ev->u.interp;
+        float ang[3];
+        fs_quat_to_angles(ip->quat, ip->bank, ang);
+        d_int(d, "player", ip->player);
+        d_vec(d, "next_pos", ip->pos, 3);
+        d_vec(d, "next_quat", ip->quat, 4);
+        d_num(d, "next_bank", ip->bank);
+        d_vec(d, "next_angles", ang, 3);
+        d_int(d, "next_ticks", (long long)ip->next_time);
+        d_num(d, "next_time", (double)ip->next_time / FS_TICKS_PER_SECOND);
+        break;
+    }
+    case FS_MSG_LONGSTATUS:
+        d_int(d, "player", ev->u.lstatus.player);
+        d_int(d, "status_player", ev->u.lstatus.status.player);
+        dump_status(d, &ev->u.lstatus.status);
+        d_str(d, "level", ev->u.lstatus.level);
+        d_int(d, "start_pos_modify", ev->u.lstatus.start_pos_modify);
+        break;
+    case FS_MSG_BOMB:
+        d_int(d, "player", ev->u.small.player);
+        d_int(d, "who_got_hit", ev->u.small.a);
+        d_int(d, "bomb", ev->u.small.b);
+        d_num(d, "bomb_time", ev->u.small.f);
+        break;
+    case FS_MSG_PINGREQUEST:
+    case FS_MSG_PINGREPLY:
+        d_int(d, "player", ev->u.small.player);
+        d_int(d, "to_you", ev->u.small.a);
+        d_int(d, "ping_ticks", (long long)ev->u.small.time);
+        break;
+    case FS_MSG_SETTIME:
+        d_int(d, "player", ev->u.small.player);
+        d_num(d, "countdown", ev->u.small.f);
+        break;
+    case FS_MSG_ACKMSG:
+        d_int(d, "player", ev->u.small.player);
+        d_int(d, "id", ev->u.small.id);
+        d_int(d, "ack_to", ev->u.small.a);
+        break;
+    case FS_MSG_YOUQUIT:
+        d_int(d, "player", ev->u.small.player);
+        d_int(d, "you", ev->u.small.a);
+        break;
+    case FS_MSG_TOSERVER:
+    case FS_MSG_TOCLIENT:
+        d_int(d, "player", ev->u.small.player);
+        d_int(d, "request", ev->u.small.a);
+        d_int(d, "data", ev->u.small.b);
+        break;
+    case FS_MSG_REQTIME:
+    case FS_MSG_ALIVE:
+    case FS_MSG_BIGPACKET:
+        d_int(d, "player", ev->u.player);
+        break;
+    case FS_MSG_GUARANTEEDMSG: {
+        const fs_guaranteed_t *g = &ev->u.guar;
+        const char *in = fs_msg_name(g->inner_code);
+        d_int(d, "player", g->player);
+        d_hex(d, "ack", g->ack);
+        d_int(d, "id", g->id);
+        d_int(d, "override_older", g->override_older);
+        d_int(d, "all_players", g->all_players);
+        d_int(d, "count", g->count);
+        d_str(d, "message", in ? in : "unknown");
+        break;
+    }
+    case FS_MSG_SERVERUPDATE:
+        d_int(d, "player", ev->u.supdate.player);
+        d_hex(d, "players", ev->u.supdate.players);
+        d_bytes(d, "groups", ev->u.supdate.group, FS_MAX_PLAYERS);
+        d_bytes(d, "game_status", ev->u.supdate.status, FS_MAX_PLAYERS);
+        break;
+    case FS_MSG_GAMEPARAMETERS:
+        d_int(d, "player", ev->u.params.player);
+        d_str(d, "level", ev->u.params.level);
+        d_int(d, "score_limit", ev->u.params.score_limit);
+        d_int(d, "time_limit", ev->u.params.time_limit);
+        d_hex(d, "game_info", ev->u.params.game_info);
+        d_hex(d, "allowed_pickups", ((unsigned long long)ev->u.params.allowed[1] << 32) | ev->u.params.allowed[0]);
+        d_int(d, "primary_pickups", ev->u.params.primary_pickups);
+        d_int(d, "max_players", ev->u.params.max_players);
+        break;
+    case FS_MSG_LEVELNAMES: {
+        char k[16];
+        d_int(d, "player", ev->u.levels.player);
+        d_int(d, "total", ev->u.levels.total);
+        d_int(d, "batch", ev->u.levels.batch);
+        d_int(d, "first", ev->u.levels.first);
+        for (int i = 0; i < ev->u.levels.batch && i < FS_LEVELNAMES_BATCH; i++) {
+            snprintf(k, sizeof k, "level%d", i);
+            d_str(d, k, ev->u.levels.names[i]);
+        }
+        break;
+    }
+    case FS_MSG_TRACKERINFO:
+        d_int(d, "player", ev->u.tracker.player);
+        d_hex(d, "addr", ev->u.tracker.addr);
+        d_int(d, "port", ev->u.tracker.port);
+        d_int(d, "freq", ev->u.tracker.freq);
+        d_int(d, "heartbeat_type", ev->u.tracker.type);
+        d_int(d, "shutdown", ev->u.tracker.shutdown);
+        d_int(d, "gamespy", ev->u.tracker.gamespy);
+        break;
+    case FS_MSG_VERYSHORTDROPPICKUP: {
+        const fs_droppickup_t *p = &ev->u.vsdrop;
+        d_int(d, "player", p->player);
+        d_int(d, "id", p->id);
+        d_int(d, "pickup_type", p->type);
+        d_int(d, "group", p->group);
+        d_int(d, "regen_slot", p->regen_slot);
+        d_int(d, "sparkle", p->sparkle);
+        d_vec(d, "pos", p->pos, 3);
+        d_vec(d, "dir", p->dir, 3);
+        d_num(d, "speed", p->speed);
+        d_num(d, "life_count", p->life_count);
+        d_int(d, "trigger_mod", p->trigger_mod);
+        break;
+    }
     case FS_MSG_TEXTMSG:
         d_int(d, "player", ev->u.text.player);
         d_int(d, "text_type", ev->u.text.type);
@@ -425,6 +681,23 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t)
         d_int(d, "skipped", ev->size);
         break;
     }
+    if (st->msg_warning[0])
+        d_str(d, "warning", st->msg_warning);
+    fputs(d->json ? "}\n" : "\n", d->f);
+}
+
+// A problem with a container's structure (after the messages read from it): a line of its own.
+static void dump_warning(const fs_state_t *st, long long offset, double t)
+{
+    fs_dump_t dd = { st->opts.dump, st->opts.dump_json }, *d = &dd;
+    if (d->json) {
+        fprintf(d->f, "{\"offset\":%lld,\"time\":", offset);
+        json_number(d->f, t);
+        fputs(",\"type\":\"warning\"", d->f);
+    } else {
+        fprintf(d->f, "%8lld %12.6f > %-30s", offset, t, "warning");
+    }
+    d_str(d, "warning", st->msg_warning);
     fputs(d->json ? "}\n" : "\n", d->f);
 }
 
@@ -461,6 +734,7 @@ static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, cons
     if (opts)
         st->opts = *opts;
     st->info.format = "forsaken";
+    st->info.counts_unknown = 1;
     long len = fs_parse_header(data, size, &st->hdr, err);
     if (len < 0) {
         st->failed = 1;
@@ -502,14 +776,50 @@ static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, cons
 
 // ---- applying events -----------------------------------------------------------
 
-static int check_player(fs_state_t *st, const fs_event_t *ev, unsigned p, dec_error_t *err)
+// Say it (once per problem): info's first warning, the count, the engine's callback, the dump line.
+static void fs_warn(fs_state_t *st, long long offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void fs_warn(fs_state_t *st, long long offset, const char *fmt, ...)
+{
+    char what[240];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    st->info.warnings++;
+    if (!st->info.warning[0]) {
+        st->info.warning_offset = offset;
+        snprintf(st->info.warning, sizeof st->info.warning, "%s", what);
+    }
+    if (!st->msg_warning[0])
+        snprintf(st->msg_warning, sizeof st->msg_warning, "offset %lld: %s", offset, what);
+    if (st->opts.warn)
+        st->opts.warn(st->opts.warn_ctx, offset, what);
+}
+
+// A player number the game's arrays hold (0..31, 32 the server)? Else a warning at the
+// field (`field` bytes into the message) and the message changes nothing.
+static int bad_player(fs_state_t *st, const fs_event_t *ev, unsigned p, size_t field)
 {
     if (p < FS_SHIPS)
         return 0;
-    dec_error_set(err, (long long)(ev->offset + FS_EVENT_HEADER + 1), "expected a player number 0..%d in %s, found %u",
-                  FS_SHIPS - 1, fs_msg_name(ev->type), p);
-    st->failed = 1;
-    return -1;
+    fs_warn(st, (long long)(ev->at + field), "expected a player number 0..%d in %s, found %u (ignored)", FS_SHIPS - 1,
+            fs_msg_name(ev->type), p);
+    return 1;
+}
+
+// A message skipped by its size: its code and size named.
+static void skipped(fs_state_t *st, const fs_event_t *ev)
+{
+    st->info.unknown_events++;
+    const char *name = fs_msg_name(ev->type);
+    if (ev->size == 0)
+        fs_warn(st, (long long)ev->at, "expected a message (at least its code byte), found an empty payload (skipped)");
+    else if (!name)
+        fs_warn(st, (long long)ev->at, "expected a message code the game defines, found 0x%02x (%u bytes skipped)",
+                ev->type, ev->size);
+    else
+        fs_warn(st, (long long)ev->at, "expected at least %zu bytes for %s (code 0x%02x), found %u (skipped)",
+                fs_msg_min_size(ev->type), name, ev->type, ev->size);
 }
 
 static void apply_ship(fs_state_t *st, world_t *w, const fs_event_t *ev)
@@ -545,6 +855,10 @@ static void apply_ship(fs_state_t *st, world_t *w, const fs_event_t *ev)
     }
     world_entity_update(w, num, &e);
     st->ship_live[p] = 1;
+    st->interp[p].active = 0;   // where the update says; a MSG_INTERPOLATE may follow
+    for (int i = 0; i < 4; i++)
+        st->quat[p][i] = finite_or_zero(s->quat[i]);
+    st->bank[p] = finite_or_zero(s->bank);
     if (!with_weapons)
         st->status[p] = s->status;
     st->group[p] = s->group;
@@ -593,11 +907,13 @@ static int owner_entity(unsigned owner)
     return owner < FS_SHIPS ? (int)owner + 1 : 0;
 }
 
-static void apply_drop(fs_state_t *st, world_t *w, const fs_droppickup_t *d)
+// A pickup appears (MSG_DROPPICKUP, MSG_VERYSHORTDROPPICKUP, a MSG_SHORTPICKUP list), or moves
+// when the same owner drops the same id again; found again by owner and id (InitOnePickup's key).
+static void apply_pickup(fs_state_t *st, world_t *w, uint16_t owner, uint16_t id, int type, const float pos[3])
 {
     int slot = -1;
     for (int i = 0; i < st->pickup_hi; i++) {
-        if (st->pickups[i].used && st->pickups[i].owner == d->player && st->pickups[i].id == d->id) {
+        if (st->pickups[i].used && st->pickups[i].owner == owner && st->pickups[i].id == id) {
             slot = i;   // the same pickup dropped again: move it
             break;
         }
@@ -614,22 +930,23 @@ static void apply_drop(fs_state_t *st, world_t *w, const fs_droppickup_t *d)
     if (slot >= st->pickup_hi)
         st->pickup_hi = slot + 1;
     ps->used = 1;
-    ps->owner = d->player;
-    ps->id = d->id;
+    ps->owner = owner;
+    ps->id = id;
     entity_state_t e;
     entity_state_clear(&e);
-    copy_vec(e.origin, d->pos);
+    copy_vec(e.origin, pos);
     e.modelindex = FS_MODEL_PICKUP;
-    e.skin = d->type;
+    e.skin = type;
     e.effects = EF_ROTATE;
     world_entity_update(w, FS_PICKUP_ENT0 + slot, &e);
 }
 
 static void apply_kill(fs_state_t *st, const fs_killpickup_t *k)
 {
+    uint16_t owner = (uint16_t)k->owner;   // the game's uint16: 0xffff names a pickup of the level
     for (int i = 0; i < st->pickup_hi; i++) {
         fs_pickup_slot_t *ps = &st->pickups[i];
-        if (ps->used && ps->owner == (uint8_t)k->owner && k->owner >= 0 && ps->id == k->id) {
+        if (ps->used && ps->owner == owner && ps->id == k->id) {
             ps->used = 0;
             while (st->pickup_hi > 0 && !st->pickups[st->pickup_hi - 1].used)
                 st->pickup_hi--;
@@ -638,21 +955,74 @@ static void apply_kill(fs_state_t *st, const fs_killpickup_t *k)
     }
 }
 
-static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_error_t *err)
+// MSG_(VERYSHORT)INTERPOLATE: from where ship p is now to the message's place at its time.
+static void apply_interp(fs_state_t *st, world_t *w, const fs_interp_t *ip)
 {
-    if (!ev->known)
-        return 0;
+    int p = ip->player;
+    if (!st->ship_live[p])
+        return;   // no ship to move yet (the game's would be at the origin)
+    fs_interp_state_t *s = &st->interp[p];
+    s->active = 1;
+    s->t0 = st->time;
+    s->t1 = (double)ip->next_time / FS_TICKS_PER_SECOND;
+    memcpy(s->pos0, w->entities[p + 1].cur.origin, sizeof s->pos0);
+    copy_vec(s->pos1, ip->pos);
+    memcpy(s->quat0, st->quat[p], sizeof s->quat0);
+    for (int i = 0; i < 4; i++)
+        s->quat1[i] = finite_or_zero(ip->quat[i]);
+    s->bank0 = st->bank[p];
+    s->bank1 = finite_or_zero(ip->bank);
+}
+
+// Where an interpolating ship is at the world's time: positions and bank linearly, the
+// quaternion normalised-linearly along the shorter arc; at the end it stops there.
+static void interp_at(fs_state_t *st, int p, entity_state_t *e)
+{
+    fs_interp_state_t *s = &st->interp[p];
+    double f = s->t1 > s->t0 ? (st->time - s->t0) / (s->t1 - s->t0) : 1.0;
+    if (!(f > 0))
+        f = 0;
+    if (f >= 1) {
+        f = 1;
+        s->active = 0;
+    }
+    float ff = (float)f, q[4];
+    float dot = s->quat0[0] * s->quat1[0] + s->quat0[1] * s->quat1[1] + s->quat0[2] * s->quat1[2] + s->quat0[3] * s->quat1[3];
+    float sign = dot < 0 ? -1.0f : 1.0f;
+    for (int i = 0; i < 3; i++)
+        e->origin[i] = s->pos0[i] + (s->pos1[i] - s->pos0[i]) * ff;
+    for (int i = 0; i < 4; i++)
+        q[i] = s->quat0[i] + (sign * s->quat1[i] - s->quat0[i]) * ff;
+    float bank = s->bank0 + (s->bank1 - s->bank0) * ff;
+    memcpy(st->quat[p], q, sizeof q);
+    st->bank[p] = bank;
+    float ang[3];
+    fs_quat_to_angles(q, bank, ang);
+    copy_vec(e->angles, ang);
+}
+
+static int count_ok(fs_state_t *st, const fs_event_t *ev, int max)
+{
+    if (ev->u.list.count <= max)
+        return ev->u.list.count;
+    fs_warn(st, (long long)(ev->at + 2), "expected at most %d entries in %s, found %u (the %d there are used)", max,
+            fs_msg_name(ev->type), ev->u.list.count, max);
+    return max;
+}
+
+static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
+{
     switch (ev->type) {
     case FS_MSG_NAME:
-        if (check_player(st, ev, ev->u.name.player, err) < 0)
-            return -1;
+        if (bad_player(st, ev, ev->u.name.player, 1))
+            break;
         snprintf(w->players[ev->u.name.player].name, WORLD_NAME_LEN, "%s", ev->u.name.name);
         w->players[ev->u.name.player].active = 1;
         break;
     case FS_MSG_KILLSDEATHSBIKENUM: {
         const fs_bikenum_t *b = &ev->u.bikenum;
-        if (check_player(st, ev, b->player, err) < 0)
-            return -1;
+        if (bad_player(st, ev, b->player, 1))
+            break;
         w->players[b->player].frags = b->kills;
         w->players[b->player].deaths = b->deaths;
         w->players[b->player].active = 1;
@@ -667,8 +1037,8 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
             w->players[ev->u.hereiam.player].active = 1;
         break;
     case FS_MSG_SENDKILLSDEATHSBIKENUM:
-        if (check_player(st, ev, ev->u.player, err) < 0)
-            return -1;
+        if (bad_player(st, ev, ev->u.player, 1))
+            break;
         w->players[ev->u.player].active = 1;
         break;
     case FS_MSG_UPDATE:
@@ -676,8 +1046,8 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
     case FS_MSG_VERYSHORTUPDATE:
     case FS_MSG_VERYSHORTFUPDATE:
     case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
-        if (check_player(st, ev, ev->u.ship.player, err) < 0)
-            return -1;
+        if (bad_player(st, ev, ev->u.ship.player, 1))
+            break;
         apply_ship(st, w, ev);
         break;
     case FS_MSG_SECBULLPOSDIR:
@@ -694,22 +1064,22 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
                  ev->u.shock.size);
         break;
     case FS_MSG_STATUS:
-        if (check_player(st, ev, ev->u.status.player, err) < 0)
-            return -1;
+        if (bad_player(st, ev, ev->u.status.player, 1))
+            break;
         w->players[ev->u.status.player].active = 1;
         // teams are 0..3 (MAX_TEAMS); anything else is no team
         w->players[ev->u.status.player].team = ev->u.status.team < 4 ? (int8_t)ev->u.status.team : -1;
         break;
     case FS_MSG_SHIELDHULL:
-        if (check_player(st, ev, ev->u.shieldhull.player, err) < 0)
-            return -1;
+        if (bad_player(st, ev, ev->u.shieldhull.player, 1))
+            break;
         w->players[ev->u.shieldhull.player].shield = ev->u.shieldhull.shield;
         w->players[ev->u.shieldhull.player].hull = ev->u.shieldhull.hull;
         break;
     case FS_MSG_SHIPDIED: {
         const fs_shipdied_t *d = &ev->u.died;
-        if (check_player(st, ev, d->player, err) < 0)
-            return -1;
+        if (bad_player(st, ev, d->player, 1))
+            break;
         world_event_t *k = world_add_event(w, EV_KILL);
         if (k) {
             k->u.kill.victim = d->player;
@@ -721,7 +1091,7 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
         break;
     }
     case FS_MSG_DROPPICKUP:
-        apply_drop(st, w, &ev->u.drop);
+        apply_pickup(st, w, ev->u.drop.player, ev->u.drop.id, ev->u.drop.type, ev->u.drop.pos);
         break;
     case FS_MSG_KILLPICKUP:
     case FS_MSG_SERVERKILLPICKUP:
@@ -739,8 +1109,8 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
         break;
     case FS_MSG_SERVERSAYSSHIPDIED: {
         const fs_serverdied_t *d = &ev->u.sdied;
-        if (check_player(st, ev, d->victim, err) < 0)
-            return -1;
+        if (bad_player(st, ev, d->victim, 2))
+            break;
         w->players[d->victim].deaths = d->deaths;
         world_event_t *k = world_add_event(w, EV_KILL);
         if (k) {
@@ -762,17 +1132,13 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
     }
     case FS_MSG_BGOUPDATE: {
         const fs_bgoupdate_t *b = &ev->u.bgo;
-        if (b->object >= FSW_MAX_BGO || !isfinite(b->time)) {
-            if (!st->info.warning[0]) {
-                st->info.warning_offset = (long long)ev->offset + FS_EVENT_HEADER + (b->object >= FSW_MAX_BGO ? 2 : 8);
-                if (b->object >= FSW_MAX_BGO)
-                    snprintf(st->info.warning, sizeof st->info.warning,
-                             "expected a background object 0..%d, got %u (MSG_BGOUPDATE skipped)", FSW_MAX_BGO - 1,
-                             (unsigned)b->object);
-                else
-                    snprintf(st->info.warning, sizeof st->info.warning,
-                             "expected a finite animation time (MSG_BGOUPDATE skipped)");
-            }
+        if (b->object >= FSW_MAX_BGO) {
+            fs_warn(st, (long long)(ev->at + 2), "expected a background object 0..%d, got %u (MSG_BGOUPDATE skipped)",
+                    FSW_MAX_BGO - 1, (unsigned)b->object);
+            break;
+        }
+        if (!isfinite(b->time)) {
+            fs_warn(st, (long long)(ev->at + 8), "expected a finite animation time (MSG_BGOUPDATE skipped)");
             break;
         }
         entity_state_t e;
@@ -785,6 +1151,61 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
         world_entity_update(w, FSW_BGO_ENT0 + b->object, &e);
         break;
     }
+    case FS_MSG_VERYSHORTDROPPICKUP:   // as MSG_DROPPICKUP (InitOnePickup from the short fields)
+        apply_pickup(st, w, ev->u.vsdrop.player, ev->u.vsdrop.id, ev->u.vsdrop.type, ev->u.vsdrop.pos);
+        break;
+    case FS_MSG_SHORTPICKUP: {   // the pickups already in the level when a player joins (RegenPickupList)
+        int n = count_ok(st, ev, FS_GEN_PICKUPS);
+        for (int i = 0; i < n; i++) {
+            const fs_pickupinfo_t *e = &ev->u.list.e.pickups[i];
+            apply_pickup(st, w, e->owner, e->id, e->type, e->pos);
+        }
+        break;
+    }
+    case FS_MSG_SHORTMINE: {   // the mines already laid (RegenMineList): as MSG_SECBULLPOSDIR
+        int n = count_ok(st, ev, FS_GEN_MINES);
+        for (int i = 0; i < n; i++) {
+            const float *pos = ev->u.list.e.mines[i].pos;
+            unsigned owner = ev->u.list.e.mines[i].owner;
+            fx_weapon(fx_event(w, FX_GENERIC, ev->type, owner_entity(owner), pos, ev->u.list.e.mines[i].dir, 16, 0),
+                      ev->u.list.e.mines[i].weapon, 0, ev->u.list.e.mines[i].bullet_id, (int)owner);
+        }
+        break;
+    }
+    case FS_MSG_SHORTREGENSLOT:   // nothing drawn: regeneration slots, trigger states
+        count_ok(st, ev, FS_GEN_REGENSLOTS);
+        break;
+    case FS_MSG_SHORTTRIGGER:
+    case FS_MSG_SHORTTRIGVAR:
+        count_ok(st, ev, FS_GEN_TRIGGERS);
+        break;
+    case FS_MSG_INTERPOLATE:
+    case FS_MSG_VERYSHORTINTERPOLATE:
+        if (bad_player(st, ev, ev->u.interp.player, 1))
+            break;
+        apply_interp(st, w, &ev->u.interp);
+        break;
+    case FS_MSG_YOUQUIT: {   // the host tells player `you` to leave: that player is gone
+        unsigned you = ev->u.small.a;
+        if (bad_player(st, ev, you, 2))
+            break;
+        w->players[you].active = 0;
+        st->ship_live[you] = 0;
+        st->interp[you].active = 0;
+        break;
+    }
+    case FS_MSG_LONGSTATUS: {   // as MSG_STATUS for the player its STATUSMSG names
+        const fs_status_t *s = &ev->u.lstatus.status;
+        if (bad_player(st, ev, s->player, ev->size >= FS_SIZE_LONGSTATUS ? 9 : 5))
+            break;
+        w->players[s->player].active = 1;
+        w->players[s->player].team = s->team < 4 ? (int8_t)s->team : -1;
+        break;
+    }
+    case FS_MSG_INIT:   // the host's team list (TeamNumber for every player)
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            w->players[i].team = ev->u.init.team[i] < 4 ? (int8_t)ev->u.init.team[i] : -1;
+        break;
     case FS_MSG_TEXTMSG: {
         unsigned t = ev->u.text.type;
         // taunts 0..2, quick taunts 5 and 13 are what players typed; the rest are game announcements
@@ -795,7 +1216,6 @@ static int apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev, dec_err
     default:
         break;
     }
-    return 0;
 }
 
 // Keep everything that exists visible in this frame.
@@ -806,6 +1226,11 @@ static void resubmit(fs_state_t *st, world_t *w)
         if (st->ship_live[p] && e->seq != w->seq) {
             entity_state_t s = e->cur;
             s.effects &= ~(uint32_t)EF_MUZZLEFLASH;   // a shot lasts one message
+            if (st->interp[p].active) {
+                interp_at(st, p, &s);
+                if (w->view.entity == p + 1)
+                    copy_vec(w->view.angles, s.angles);
+            }
             world_entity_update(w, p + 1, &s);
         }
     }
@@ -822,6 +1247,59 @@ static void resubmit(fs_state_t *st, world_t *w)
             entity_state_t s = e->cur;
             world_entity_update(w, FSW_BGO_ENT0 + i, &s);
         }
+    }
+}
+
+// Decode and apply the message p[0..n) at file offset `at` (depth 0: an event; 1..: a message
+// inside a MSG_GUARANTEEDMSG or MSG_BIGPACKET, applied as if received, as the game's EvaluateMessage does).
+static void process(fs_state_t *st, world_t *w, const fs_event_t *hdr, const uint8_t *p, size_t n, size_t at,
+                    int depth, float framelag)
+{
+    fs_event_t ev;
+    memset(&ev, 0, sizeof ev);
+    ev.timestamp = hdr->timestamp;
+    ev.sender = hdr->sender;
+    ev.size = (uint32_t)n;
+    ev.offset = depth ? at : hdr->offset;
+    ev.at = at;
+    ev.depth = depth;
+    double t = (double)hdr->timestamp / FS_TICKS_PER_SECOND;
+    st->msg_warning[0] = 0;
+    fs_parse_payload(p, n, at, &ev, NULL);
+    int container = ev.known && (ev.type == FS_MSG_GUARANTEEDMSG || ev.type == FS_MSG_BIGPACKET);
+    if (!ev.known)
+        skipped(st, &ev);
+    else if (container && depth >= FS_MAX_NESTING)
+        fs_warn(st, (long long)at, "expected at most %d messages inside messages, found %s at depth %d (not read)",
+                FS_MAX_NESTING, fs_msg_name(ev.type), depth);
+    else
+        apply_event(st, w, &ev);
+    if (st->opts.dump)
+        dump_event(st, &ev, t, framelag);
+    if (!container || depth >= FS_MAX_NESTING)
+        return;
+    if (ev.type == FS_MSG_GUARANTEEDMSG) {
+        // the message at StartOfMessage, its size the game's for its code (2 bytes of padding follow it)
+        // (a wrapped container has no size of its own: it has the rest)
+        uint8_t inner = ev.u.guar.inner_code;
+        size_t left = n - FS_GUARANTEED_MSG_AT, size = fs_msg_size(inner);
+        if (inner == FS_MSG_GUARANTEEDMSG || inner == FS_MSG_BIGPACKET)
+            size = 0;
+        process(st, w, hdr, p + FS_GUARANTEED_MSG_AT, size && size < left ? size : left, at + FS_GUARANTEED_MSG_AT,
+                depth + 1, NAN);
+        return;
+    }
+    size_t pos = FS_BIGPACKET_FIRST, msg = 0, len = 0;
+    float lag = 0;
+    dec_error_t err;
+    int rc;
+    while ((rc = fs_bigpacket_next(p, n, at, &pos, &msg, &len, &lag, &err)) > 0)
+        process(st, w, hdr, p + msg, len, at + msg, depth + 1, lag);
+    if (rc < 0) {
+        st->msg_warning[0] = 0;
+        fs_warn(st, err.offset, "%s (the rest of the MSG_BIGPACKET skipped)", err.what);
+        if (st->opts.dump)
+            dump_warning(st, err.offset, t);
     }
 }
 
@@ -857,10 +1335,6 @@ static int fs_read_frame(void *vst, world_t *w, dec_error_t *err)
         return -1;
     }
     size_t payload = st->pos + FS_EVENT_HEADER;
-    if (fs_parse_payload(st->data + payload, ev.size, payload, &ev, err) < 0) {
-        st->failed = 1;
-        return -1;
-    }
     double t = (double)ev.timestamp / FS_TICKS_PER_SECOND;
     if (st->info.frames == 0) {
         st->info.start_time = t;
@@ -877,11 +1351,8 @@ static int fs_read_frame(void *vst, world_t *w, dec_error_t *err)
     world_begin_frame(w, st->time);
     if (st->info.frames == 0)
         world_add_event(w, EV_LEVEL);
-    if (apply_event(st, w, &ev, err) < 0)
-        return -1;
+    process(st, w, &ev, st->data + payload, ev.size, payload, 0, NAN);
     resubmit(st, w);
-    if (st->opts.dump)
-        dump_event(st, &ev, t);
     st->info.frames++;
     st->info.drawn_frames++;
     st->pos = payload + ev.size;

@@ -67,7 +67,34 @@ enum {
     FS_MSG_BGOUPDATE = 0xaf,                  // a background object (door) changed state
     FS_MSG_SHORTSTATS = 0xaa,                 // one player's kills of every player (shown in dump)
     FS_MSG_TEAMGOALS = 0xf9,                  // each team's goals (flags captured; shown in dump)
-    FS_MSG_SERVERSCORED = 0xea                // a server game's score for one player (shown in dump)
+    FS_MSG_SERVERSCORED = 0xea,               // a server game's score for one player (shown in dump)
+    // The rest of the game's codes (Mydplay.h); layouts from its structs.
+    FS_MSG_INIT = 0x33,                       // the host to a joiner: player number, teams, level name
+    FS_MSG_SHORTPICKUP = 0xee,                // the host to a joiner: up to 5 pickups present in the level
+    FS_MSG_SHORTMINE = 0x2f,                  // ... up to 3 mines present
+    FS_MSG_SHORTREGENSLOT = 0x4f,             // ... up to 6 pickup regeneration slots
+    FS_MSG_SHORTTRIGGER = 0x5f,               // ... up to 60 trigger states
+    FS_MSG_SHORTTRIGVAR = 0x6f,               // ... up to 60 trigger variables
+    FS_MSG_INTERPOLATE = 0x8f,                // a demo-cleaning pass: where a ship will be at the next update
+    FS_MSG_BOMB = 0x9f,                       // bomb tag (disabled in the game)
+    FS_MSG_PINGREQUEST = 0xbf,
+    FS_MSG_PINGREPLY = 0xcf,
+    FS_MSG_LONGSTATUS = 0xdf,                 // MSG_STATUS with the host's level name
+    FS_MSG_SETTIME = 0xef,                    // the host's countdown time
+    FS_MSG_REQTIME = 0xf1,
+    FS_MSG_ACKMSG = 0xf2,
+    FS_MSG_GUARANTEEDMSG = 0xf3,              // a guaranteed-delivery wrapper around one message
+    FS_MSG_ALIVE = 0xf7,
+    FS_MSG_VERYSHORTINTERPOLATE = 0xf8,       // MSG_INTERPOLATE with short vectors
+    FS_MSG_YOUQUIT = 0xfa,                    // the host tells a player to leave
+    FS_MSG_BIGPACKET = 0xfe,                  // several messages packed into one
+    FS_MSG_TRACKERINFO = 0xe0,
+    FS_MSG_SERVERUPDATE = 0xe1,
+    FS_MSG_GAMEPARAMETERS = 0xe2,
+    FS_MSG_TOSERVER = 0xe4,
+    FS_MSG_LEVELNAMES = 0xe7,
+    FS_MSG_TOCLIENT = 0xeb,
+    FS_MSG_VERYSHORTDROPPICKUP = 0xed         // MSG_DROPPICKUP with short vectors
 };
 
 // Payload sizes of the layouts decoded (a longer payload is decoded and its tail skipped).
@@ -80,7 +107,23 @@ enum {
     FS_SIZE_PRIMBULL = 72, FS_SIZE_EXPSECONDARY = 32, FS_SIZE_PLAYERPINGS = 66, FS_SIZE_SERVERKILLPICKUP = 10,
     FS_SIZE_SERVERSAYSSHIPDIED = 24, FS_SIZE_EXPLODESHIP = 4, FS_SIZE_GROUPONLY = 28,
     FS_SIZE_SHIELDHULL = 6, FS_SIZE_SHIPHIT = 60, FS_SIZE_SHORTSHIPHIT = 40, FS_SIZE_BGOUPDATE = 12,
-    FS_SIZE_SHORTSTATS = 4 + 2 * 32, FS_SIZE_TEAMGOALS = 2 + 2 * 4, FS_SIZE_SERVERSCORED = 4
+    FS_SIZE_SHORTSTATS = 4 + 2 * 32, FS_SIZE_TEAMGOALS = 2 + 2 * 4, FS_SIZE_SERVERSCORED = 4,
+    FS_SIZE_INIT = 268, FS_SIZE_SHORTPICKUP = 4 + 5 * 52, FS_SIZE_SHORTMINE = 4 + 3 * 76,
+    FS_SIZE_SHORTREGENSLOT = 4 + 6 * 40, FS_SIZE_SHORTTRIGGER = 4 + 60 * 4, FS_SIZE_SHORTTRIGVAR = 4 + 60 * 4,
+    FS_SIZE_INTERPOLATE = 48, FS_SIZE_VERYSHORTINTERPOLATE = 32, FS_SIZE_BOMB = 8, FS_SIZE_PING = 16,
+    FS_SIZE_LONGSTATUS = 88, FS_SIZE_LONGSTATUS_SHORT = 68, FS_SIZE_SETTIME = 8, FS_SIZE_ACK = 12,
+    FS_SIZE_GUARANTEED = 24, FS_SIZE_YOUQUIT = 3, FS_SIZE_SERVERUPDATE = 72, FS_SIZE_GAMEPARAMETERS = 28,
+    FS_SIZE_TOSERVER = 4, FS_SIZE_LEVELNAMES = 5 + 8 * 8, FS_SIZE_TRACKERINFO = 28, FS_SIZE_VERYSHORTDROP = 36,
+    FS_SIZE_BIGPACKET = 3                    // code, sender, the 0 that ends the list
+};
+
+// Lists the host sends a joiner (MAXGEN*COUNT) and other counts of the game's structs.
+enum {
+    FS_GEN_PICKUPS = 5, FS_GEN_MINES = 3, FS_GEN_REGENSLOTS = 6, FS_GEN_TRIGGERS = 60, FS_GEN_TRIGVARS = 60,
+    FS_LEVELNAMES_BATCH = 8,
+    FS_GUARANTEED_MSG_AT = 21,               // GUARANTEEDMSG.StartOfMessage: the wrapped message
+    FS_BIGPACKET_FIRST = 2,                  // the first packed message
+    FS_MAX_NESTING = 4                       // messages inside messages inside ... (the game has at most 2)
 };
 
 // Ship flag bits (the u32 of every update message).
@@ -253,6 +296,115 @@ typedef struct {                 // SERVERSCORED: WhoScored at 2, Score at 3
     uint8_t player, who, score;
 } fs_serverscored_t;
 
+typedef struct {                 // one pickup of a MSG_SHORTPICKUP list (SHORTPICKUP, 52 bytes)
+    int16_t type, group;
+    uint16_t owner, id;          // owner 0xffff: a pickup of the level (no player dropped it)
+    float pos[3], dir[3];
+    int16_t regen_slot;
+    float speed;
+    uint32_t sparkle;
+    float life_count;
+    uint16_t trigger_mod;
+} fs_pickupinfo_t;
+
+typedef struct {                 // SHORTPICKUP / SHORTMINE / SHORTREGENSLOT / SHORTTRIGGER / SHORTTRIGVAR
+    uint8_t player;
+    uint8_t count;               // HowMany...: the valid entries (the game sends all slots)
+    uint8_t batch;               // which part of the whole list (the joiner's countdown)
+    union {
+        fs_pickupinfo_t pickups[FS_GEN_PICKUPS];
+        struct {                 // SHORTMINE (76 bytes)
+            uint16_t owner_type, owner, bullet_id, group;
+            float pos[3], offset[3], dir[3], up[3], drop_dir[3];
+            uint16_t weapon;
+            float life_count;
+        } mines[FS_GEN_MINES];
+        struct {                 // SHORTREGENSLOT (40 bytes)
+            uint16_t gen_type, regen_type;
+            float gen_delay, lifespan, wait;   // 60ths of a second
+            int16_t status, group;
+            float pos[3];
+            uint16_t type, trigger_mod, pickup_index, pickup_id;
+        } slots[FS_GEN_REGENSLOTS];
+        int32_t states[FS_GEN_TRIGGERS];   // SHORTTRIGGER.Active / SHORTTRIGVAR.State
+    } e;
+} fs_list_t;
+
+typedef struct {                 // INITMSG
+    uint8_t player, you_are, status;
+    uint32_t ready[FS_MAX_PLAYERS];
+    uint8_t team[FS_MAX_PLAYERS];
+    float packets_per_second;
+    char level[33];
+    uint32_t pickup_flags[2];
+    int16_t goal_score, bounty_interval;
+    uint32_t random_pickups;
+    uint16_t seed1, seed2;
+    uint32_t user3, server_collisions;
+    int16_t primary_pickups;
+    uint32_t from_dpid;
+    uint8_t game_status[FS_MAX_PLAYERS];
+} fs_init_t;
+
+typedef struct {                 // INTERPOLATE / VERYSHORTINTERPOLATE: ship `player` is at pos at next_time
+    uint8_t player;
+    float pos[3];
+    float quat[4];               // w x y z (very short: / 32767)
+    float bank;                  // degrees (very short: int16 x 30 / 32767)
+    uint64_t next_time;          // demo ticks, the clock of the event headers
+} fs_interp_t;
+
+typedef struct {                 // LONGSTATUS: a whole STATUSMSG (its own code and player), level name, start modifier
+    uint8_t player;
+    fs_status_t status;          // status.player: the player the status is about
+    char level[33];
+    uint16_t start_pos_modify;
+} fs_longstatus_t;
+
+typedef struct {                 // GUARANTEEDMSG; the wrapped message at 21 is decoded on its own
+    uint8_t player;
+    uint32_t ack, id, override_older, all_players;
+    uint8_t count, inner_code;
+} fs_guaranteed_t;
+
+typedef struct {                 // the small ones: BOMB, PING*, SETTIME, ACKMSG, YOUQUIT, TOSERVER/TOCLIENT
+    uint8_t player;
+    uint8_t a, b;                // BOMB: who got hit, bomb; PING: to you, pad; ACK: ack to; YOUQUIT: you;
+                                 // TOSERVER/TOCLIENT: type, data
+    uint32_t id;                 // ACKMSG
+    float f;                     // BOMB: bomb time; SETTIME: time
+    uint64_t time;               // PING*: the sender's counter
+} fs_small_t;
+
+typedef struct {                 // SERVERUPDATE
+    uint8_t player;
+    uint32_t players;            // one bit per player in the game
+    uint8_t group[FS_MAX_PLAYERS], status[FS_MAX_PLAYERS];
+} fs_serverupdate_t;
+
+typedef struct {                 // GAMEPARAMETERS
+    uint8_t player;
+    char level[9];
+    uint8_t score_limit, time_limit;
+    uint32_t game_info, allowed[2];
+    int16_t primary_pickups;
+    uint16_t max_players;
+} fs_gameparams_t;
+
+typedef struct {                 // LEVELNAMES
+    uint8_t player, total, batch, first;
+    char names[FS_LEVELNAMES_BATCH][9];
+} fs_levelnames_t;
+
+typedef struct {                 // TRACKERINFO
+    uint8_t player;
+    uint32_t addr;
+    uint16_t port;
+    uint32_t freq;
+    int32_t type;
+    uint32_t shutdown, gamespy;
+} fs_tracker_t;
+
 typedef struct {
     uint8_t player, old_player, old_team;
     uint32_t id;
@@ -280,7 +432,9 @@ typedef struct {
     uint64_t timestamp;
     uint32_t size;
     uint32_t sender;
-    size_t offset;               // file offset of the event header
+    size_t offset;               // file offset of the event header (a packed message: of the message)
+    size_t at;                   // file offset of the payload (the message code)
+    int depth;                   // 0: an event; 1..: a message inside a GUARANTEEDMSG or BIGPACKET
     uint8_t type;                // message code
     int known;                   // 0: unknown code (or too short for its layout), skipped by size
     union {
@@ -308,15 +462,42 @@ typedef struct {
         fs_shortstats_t stats;
         fs_teamgoals_t goals;
         fs_serverscored_t scored;
+        fs_droppickup_t vsdrop;  // VERYSHORTDROPPICKUP, in the long form's units
+        fs_list_t list;
+        fs_init_t init;
+        fs_interp_t interp;
+        fs_longstatus_t lstatus;
+        fs_guaranteed_t guar;
+        fs_small_t small;
+        fs_serverupdate_t supdate;
+        fs_gameparams_t params;
+        fs_levelnames_t levels;
+        fs_tracker_t tracker;
     } u;
 } fs_event_t;
 
 // "MSG_UPDATE" ..., or NULL for an unknown code.
 const char *fs_msg_name(uint8_t code);
 
-// Parse the payload p[0..n) (file offset base) into ev->type/known/u.
-// 0 = parsed (or unknown and to be skipped), -1 = too short for its layout (err set).
+// The size the game gives message `code` (its RealPacketSize table: the struct's size,
+// MSG_STATUS and MSG_LONGSTATUS with the level checksum), 0 for a code it has no size for.
+// This is how far a MSG_BIGPACKET steps, and what a MSG_GUARANTEEDMSG wraps.
+size_t fs_msg_size(uint8_t code);
+// The fewest bytes a decoded `code` needs (its layout; the old MSG_STATUS / LONGSTATUS without the checksum).
+size_t fs_msg_min_size(uint8_t code);
+
+// Parse the payload p[0..n) (file offset base) into ev->type/known/u. Always 0: a code
+// the game does not define, or a payload shorter than its layout, leaves ev->known 0
+// (the caller skips it by its size and says so); err is not used.
 int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, dec_error_t *err);
+
+// The next message packed in a MSG_BIGPACKET payload p[0..n) (the game's EvaluateMessage):
+// from *pos (FS_BIGPACKET_FIRST at first) a message of fs_msg_size(code) bytes -- a
+// GUARANTEEDMSG 23 + its wrapped message's size -- then its f32 frame lag (0..300 game ticks),
+// until a 0 code. Returns 1 with *msg, *len, *framelag and *pos moved on; 0 at the 0 code;
+// -1 when the rest cannot be read (err says where and what was expected).
+int fs_bigpacket_next(const uint8_t *p, size_t n, size_t base, size_t *pos, size_t *msg, size_t *len,
+                      float *framelag, dec_error_t *err);
 
 // Parse the header at data[0..size); returns its length, or -1 with err set.
 long fs_parse_header(const uint8_t *data, size_t size, fs_header_t *h, dec_error_t *err);

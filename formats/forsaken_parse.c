@@ -38,11 +38,37 @@ const char *fs_msg_name(uint8_t code)
     case FS_MSG_SHORTSTATS: return "MSG_SHORTSTATS";
     case FS_MSG_TEAMGOALS: return "MSG_TEAMGOALS";
     case FS_MSG_SERVERSCORED: return "MSG_SERVERSCORED";
+    case FS_MSG_INIT: return "MSG_INIT";
+    case FS_MSG_SHORTPICKUP: return "MSG_SHORTPICKUP";
+    case FS_MSG_SHORTMINE: return "MSG_SHORTMINE";
+    case FS_MSG_SHORTREGENSLOT: return "MSG_SHORTREGENSLOT";
+    case FS_MSG_SHORTTRIGGER: return "MSG_SHORTTRIGGER";
+    case FS_MSG_SHORTTRIGVAR: return "MSG_SHORTTRIGVAR";
+    case FS_MSG_INTERPOLATE: return "MSG_INTERPOLATE";
+    case FS_MSG_BOMB: return "MSG_BOMB";
+    case FS_MSG_PINGREQUEST: return "MSG_PINGREQUEST";
+    case FS_MSG_PINGREPLY: return "MSG_PINGREPLY";
+    case FS_MSG_LONGSTATUS: return "MSG_LONGSTATUS";
+    case FS_MSG_SETTIME: return "MSG_SETTIME";
+    case FS_MSG_REQTIME: return "MSG_REQTIME";
+    case FS_MSG_ACKMSG: return "MSG_ACKMSG";
+    case FS_MSG_GUARANTEEDMSG: return "MSG_GUARANTEEDMSG";
+    case FS_MSG_ALIVE: return "MSG_ALIVE";
+    case FS_MSG_VERYSHORTINTERPOLATE: return "MSG_VERYSHORTINTERPOLATE";
+    case FS_MSG_YOUQUIT: return "MSG_YOUQUIT";
+    case FS_MSG_BIGPACKET: return "MSG_BIGPACKET";
+    case FS_MSG_TRACKERINFO: return "MSG_TRACKERINFO";
+    case FS_MSG_SERVERUPDATE: return "MSG_SERVERUPDATE";
+    case FS_MSG_GAMEPARAMETERS: return "MSG_GAMEPARAMETERS";
+    case FS_MSG_TOSERVER: return "MSG_TOSERVER";
+    case FS_MSG_LEVELNAMES: return "MSG_LEVELNAMES";
+    case FS_MSG_TOCLIENT: return "MSG_TOCLIENT";
+    case FS_MSG_VERYSHORTDROPPICKUP: return "MSG_VERYSHORTDROPPICKUP";
     default: return NULL;
     }
 }
 
-static size_t min_size(uint8_t code)
+size_t fs_msg_size(uint8_t code)
 {
     switch (code) {
     case FS_MSG_UPDATE: return FS_SIZE_UPDATE;
@@ -51,7 +77,7 @@ static size_t min_size(uint8_t code)
     case FS_MSG_SHIPDIED: return FS_SIZE_SHIPDIED;
     case FS_MSG_DROPPICKUP: return FS_SIZE_DROPPICKUP;
     case FS_MSG_KILLPICKUP: return FS_SIZE_KILLPICKUP;
-    case FS_MSG_STATUS: return FS_SIZE_STATUS;
+    case FS_MSG_STATUS: return FS_SIZE_STATUS_LONG;
     case FS_MSG_SHOCKWAVE: return FS_SIZE_SHOCKWAVE;
     case FS_MSG_FUPDATE: return FS_SIZE_FUPDATE;
     case FS_MSG_TEXTMSG: return FS_SIZE_TEXTMSG;
@@ -75,31 +101,42 @@ static size_t min_size(uint8_t code)
     case FS_MSG_SHORTSTATS: return FS_SIZE_SHORTSTATS;
     case FS_MSG_TEAMGOALS: return FS_SIZE_TEAMGOALS;
     case FS_MSG_SERVERSCORED: return FS_SIZE_SERVERSCORED;
-    default: return 1;
+    case FS_MSG_INIT: return FS_SIZE_INIT;
+    case FS_MSG_SHORTPICKUP: return FS_SIZE_SHORTPICKUP;
+    case FS_MSG_SHORTMINE: return FS_SIZE_SHORTMINE;
+    case FS_MSG_SHORTREGENSLOT: return FS_SIZE_SHORTREGENSLOT;
+    case FS_MSG_SHORTTRIGGER: return FS_SIZE_SHORTTRIGGER;
+    case FS_MSG_SHORTTRIGVAR: return FS_SIZE_SHORTTRIGVAR;
+    case FS_MSG_INTERPOLATE: return FS_SIZE_INTERPOLATE;
+    case FS_MSG_BOMB: return FS_SIZE_BOMB;
+    case FS_MSG_PINGREQUEST:
+    case FS_MSG_PINGREPLY: return FS_SIZE_PING;
+    case FS_MSG_LONGSTATUS: return FS_SIZE_LONGSTATUS;
+    case FS_MSG_SETTIME: return FS_SIZE_SETTIME;
+    case FS_MSG_REQTIME:
+    case FS_MSG_ALIVE: return FS_SIZE_PLAYERNUM;
+    case FS_MSG_ACKMSG: return FS_SIZE_ACK;
+    case FS_MSG_GUARANTEEDMSG: return FS_SIZE_GUARANTEED;
+    case FS_MSG_VERYSHORTINTERPOLATE: return FS_SIZE_VERYSHORTINTERPOLATE;
+    case FS_MSG_YOUQUIT: return FS_SIZE_YOUQUIT;
+    case FS_MSG_TRACKERINFO: return FS_SIZE_TRACKERINFO;
+    case FS_MSG_SERVERUPDATE: return FS_SIZE_SERVERUPDATE;
+    case FS_MSG_GAMEPARAMETERS: return FS_SIZE_GAMEPARAMETERS;
+    case FS_MSG_TOSERVER:
+    case FS_MSG_TOCLIENT: return FS_SIZE_TOSERVER;
+    case FS_MSG_LEVELNAMES: return FS_SIZE_LEVELNAMES;
+    case FS_MSG_VERYSHORTDROPPICKUP: return FS_SIZE_VERYSHORTDROP;
+    default: return 0;   // MSG_BIGPACKET too: the game's table has no size for it
     }
 }
 
-// The spec's messages; the others are decoded when they fit their layout.
-static int in_spec(uint8_t code)
+size_t fs_msg_min_size(uint8_t code)
 {
     switch (code) {
-    case FS_MSG_PRIMBULLPOSDIR:
-    case FS_MSG_EXPSECONDARY:
-    case FS_MSG_PLAYERPINGS:
-    case FS_MSG_SERVERKILLPICKUP:
-    case FS_MSG_SERVERSAYSSHIPDIED:
-    case FS_MSG_EXPLODESHIP:
-    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
-    case FS_MSG_SHIELDHULL:
-    case FS_MSG_SHIPHIT:
-    case FS_MSG_SHORTSHIPHIT:
-    case FS_MSG_BGOUPDATE:
-    case FS_MSG_SHORTSTATS:
-    case FS_MSG_TEAMGOALS:
-    case FS_MSG_SERVERSCORED:
-        return 0;
-    default:
-        return 1;
+    case FS_MSG_STATUS: return FS_SIZE_STATUS;
+    case FS_MSG_LONGSTATUS: return FS_SIZE_LONGSTATUS_SHORT;
+    case FS_MSG_BIGPACKET: return FS_SIZE_BIGPACKET;
+    default: return fs_msg_size(code);
     }
 }
 
@@ -158,27 +195,123 @@ static void ship_common_long(msg_t *m, fs_ship_t *s)
         s->quat[i] = msg_f32(m);
 }
 
+// A STATUSMSG at `from` (MSG_STATUS: 0; inside MSG_LONGSTATUS: 8, or 4 without the checksum).
+static void status_at(msg_t *m, size_t from, int with_checksum, fs_status_t *s)
+{
+    at(m, from + 1);
+    s->player = (uint8_t)msg_u8(m);
+    at(m, from + 4);
+    s->is_host = msg_u32(m);
+    s->status = (uint8_t)msg_u8(m);
+    s->team = (uint8_t)msg_u8(m);
+    s->team_score = (uint16_t)msg_u16(m);
+    s->ready = msg_u32(m);
+    s->pickups = (uint8_t)msg_u8(m);
+    s->regen_slots = (uint8_t)msg_u8(m);
+    s->mines = (uint8_t)msg_u8(m);
+    s->triggers = (uint8_t)msg_u8(m);
+    s->trig_vars = (uint8_t)msg_u8(m);
+    at(m, from + 24);
+    s->packets_per_second = msg_f32(m);
+    if (with_checksum) {
+        at(m, from + 32);
+        s->has_checksum = 1;
+        s->level_checksum = msg_u64(m);
+    }
+}
+
+static void svec(msg_t *m, float v[3])
+{
+    for (int i = 0; i < 3; i++)
+        v[i] = (float)msg_s16(m);
+}
+
+static void squat(msg_t *m, float q[4])
+{
+    for (int i = 0; i < 4; i++)
+        q[i] = (float)msg_s16(m) / FS_UNIT_SCALE;
+}
+
+// A fixed char[n] field, kept as sent up to its first NUL (control bytes as '?').
+static void name_field(msg_t *m, size_t n, char *out, size_t cap)
+{
+    text_field(m, n, out, cap);
+}
+
+static void parse_list(msg_t *m, uint8_t code, fs_list_t *l)
+{
+    l->count = (uint8_t)msg_u8(m);
+    l->batch = (uint8_t)msg_u8(m);
+    switch (code) {
+    case FS_MSG_SHORTPICKUP:
+        for (int i = 0; i < FS_GEN_PICKUPS; i++) {
+            fs_pickupinfo_t *e = &l->e.pickups[i];
+            at(m, 4 + 52 * (size_t)i);
+            e->type = (int16_t)msg_s16(m);
+            e->group = (int16_t)msg_s16(m);
+            e->owner = (uint16_t)msg_u16(m);
+            e->id = (uint16_t)msg_u16(m);
+            vec(m, e->pos);
+            vec(m, e->dir);
+            e->regen_slot = (int16_t)msg_s16(m);
+            msg_u16(m);
+            e->speed = msg_f32(m);
+            e->sparkle = msg_u32(m);
+            e->life_count = msg_f32(m);
+            e->trigger_mod = (uint16_t)msg_u16(m);
+        }
+        break;
+    case FS_MSG_SHORTMINE:
+        for (int i = 0; i < FS_GEN_MINES; i++) {
+            at(m, 4 + 76 * (size_t)i);
+            l->e.mines[i].owner_type = (uint16_t)msg_u16(m);
+            l->e.mines[i].owner = (uint16_t)msg_u16(m);
+            l->e.mines[i].bullet_id = (uint16_t)msg_u16(m);
+            l->e.mines[i].group = (uint16_t)msg_u16(m);
+            vec(m, l->e.mines[i].pos);
+            vec(m, l->e.mines[i].offset);
+            vec(m, l->e.mines[i].dir);
+            vec(m, l->e.mines[i].up);
+            vec(m, l->e.mines[i].drop_dir);
+            l->e.mines[i].weapon = (uint16_t)msg_u16(m);
+            msg_u16(m);
+            l->e.mines[i].life_count = msg_f32(m);
+        }
+        break;
+    case FS_MSG_SHORTREGENSLOT:
+        for (int i = 0; i < FS_GEN_REGENSLOTS; i++) {
+            at(m, 4 + 40 * (size_t)i);
+            l->e.slots[i].gen_type = (uint16_t)msg_u16(m);
+            l->e.slots[i].regen_type = (uint16_t)msg_u16(m);
+            l->e.slots[i].gen_delay = msg_f32(m);
+            l->e.slots[i].lifespan = msg_f32(m);
+            l->e.slots[i].wait = msg_f32(m);
+            l->e.slots[i].status = (int16_t)msg_s16(m);
+            l->e.slots[i].group = (int16_t)msg_s16(m);
+            vec(m, l->e.slots[i].pos);
+            l->e.slots[i].type = (uint16_t)msg_u16(m);
+            l->e.slots[i].trigger_mod = (uint16_t)msg_u16(m);
+            l->e.slots[i].pickup_index = (uint16_t)msg_u16(m);
+            l->e.slots[i].pickup_id = (uint16_t)msg_u16(m);
+        }
+        break;
+    default:   // SHORTTRIGGER, SHORTTRIGVAR: an int each
+        at(m, 4);
+        for (int i = 0; i < FS_GEN_TRIGGERS; i++)
+            l->e.states[i] = (int32_t)msg_u32(m);
+        break;
+    }
+}
+
 int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, dec_error_t *err)
 {
+    (void)err;
     memset(&ev->u, 0, sizeof(ev->u));
-    if (n < 1) {
-        dec_error_set(err, (long long)base, "expected an event payload of at least 1 byte (a message code), found 0");
-        return -1;
-    }
-    ev->type = p[0];
-    ev->known = fs_msg_name(p[0]) != NULL;
-    if (!ev->known)
-        return 0;
-    size_t need = min_size(p[0]);
-    if (n < need && !in_spec(p[0])) {
-        ev->known = 0;
-        return 0;
-    }
-    if (n < need) {
-        dec_error_set(err, (long long)base, "expected at least %zu payload bytes for %s, found %zu", need,
-                      fs_msg_name(p[0]), n);
-        return -1;
-    }
+    ev->type = n ? p[0] : 0;
+    ev->known = 0;
+    if (n < 1 || !fs_msg_name(p[0]) || n < fs_msg_min_size(p[0]))
+        return 0;   // skipped by its size; the decoder says why
+    ev->known = 1;
     msg_t m;
     msg_init(&m, p, n, base);
     at(&m, 1);
@@ -294,29 +427,9 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
         s->size = msg_f32(&m);
         break;
     }
-    case FS_MSG_STATUS: {
-        fs_status_t *s = &ev->u.status;
-        s->player = player;
-        at(&m, 4);
-        s->is_host = msg_u32(&m);
-        s->status = (uint8_t)msg_u8(&m);
-        s->team = (uint8_t)msg_u8(&m);
-        s->team_score = (uint16_t)msg_u16(&m);
-        s->ready = msg_u32(&m);
-        s->pickups = (uint8_t)msg_u8(&m);
-        s->regen_slots = (uint8_t)msg_u8(&m);
-        s->mines = (uint8_t)msg_u8(&m);
-        s->triggers = (uint8_t)msg_u8(&m);
-        s->trig_vars = (uint8_t)msg_u8(&m);
-        at(&m, 24);
-        s->packets_per_second = msg_f32(&m);
-        if (n >= FS_SIZE_STATUS_LONG) {
-            at(&m, 32);
-            s->has_checksum = 1;
-            s->level_checksum = msg_u64(&m);
-        }
+    case FS_MSG_STATUS:
+        status_at(&m, 0, n >= FS_SIZE_STATUS_LONG, &ev->u.status);
         break;
-    }
     case FS_MSG_SHIPDIED: {
         fs_shipdied_t *d = &ev->u.died;
         d->player = player;
@@ -494,6 +607,183 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
         h->deaths = (int16_t)msg_s16(&m);
         break;
     }
+    case FS_MSG_INIT: {
+        fs_init_t *it = &ev->u.init;
+        it->player = player;
+        it->you_are = (uint8_t)msg_u8(&m);
+        it->status = (uint8_t)msg_u8(&m);
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            it->ready[i] = msg_u32(&m);
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            it->team[i] = (uint8_t)msg_u8(&m);
+        it->packets_per_second = msg_f32(&m);
+        name_field(&m, 32, it->level, sizeof(it->level));
+        it->pickup_flags[0] = msg_u32(&m);
+        it->pickup_flags[1] = msg_u32(&m);
+        it->goal_score = (int16_t)msg_s16(&m);
+        it->bounty_interval = (int16_t)msg_s16(&m);
+        it->random_pickups = msg_u32(&m);
+        it->seed1 = (uint16_t)msg_u16(&m);
+        it->seed2 = (uint16_t)msg_u16(&m);
+        it->user3 = msg_u32(&m);
+        it->server_collisions = msg_u32(&m);
+        it->primary_pickups = (int16_t)msg_s16(&m);
+        at(&m, 232);
+        it->from_dpid = msg_u32(&m);
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            it->game_status[i] = (uint8_t)msg_u8(&m);
+        break;
+    }
+    case FS_MSG_SHORTPICKUP:
+    case FS_MSG_SHORTMINE:
+    case FS_MSG_SHORTREGENSLOT:
+    case FS_MSG_SHORTTRIGGER:
+    case FS_MSG_SHORTTRIGVAR:
+        ev->u.list.player = player;
+        parse_list(&m, p[0], &ev->u.list);
+        break;
+    case FS_MSG_INTERPOLATE: {   // VECTOR 4, QUAT 16, f32 bank 32, LONGLONG time 40
+        fs_interp_t *ip = &ev->u.interp;
+        ip->player = player;
+        at(&m, 4);
+        vec(&m, ip->pos);
+        for (int i = 0; i < 4; i++)
+            ip->quat[i] = msg_f32(&m);
+        ip->bank = msg_f32(&m);
+        at(&m, 40);
+        ip->next_time = msg_u64(&m);
+        break;
+    }
+    case FS_MSG_VERYSHORTINTERPOLATE: {   // SHORTVECTOR 2, SHORTQUAT 8, int16 bank 16, LONGLONG time 24
+        fs_interp_t *ip = &ev->u.interp;
+        ip->player = player;
+        svec(&m, ip->pos);
+        squat(&m, ip->quat);
+        ip->bank = (float)msg_s16(&m) * FS_BANK_MAX / FS_UNIT_SCALE;
+        at(&m, 24);
+        ip->next_time = msg_u64(&m);
+        break;
+    }
+    case FS_MSG_LONGSTATUS: {   // STATUSMSG at 8 (8-byte aligned by its LONGLONG), or at 4 without it
+        fs_longstatus_t *ls = &ev->u.lstatus;
+        int big = n >= FS_SIZE_LONGSTATUS;
+        size_t st_at = big ? 8 : 4, name_at = big ? 48 : 32;
+        ls->player = player;
+        status_at(&m, st_at, big, &ls->status);
+        at(&m, name_at);
+        name_field(&m, 32, ls->level, sizeof(ls->level));
+        ls->start_pos_modify = (uint16_t)msg_u16(&m);
+        break;
+    }
+    case FS_MSG_BOMB:
+        ev->u.small.player = player;
+        ev->u.small.a = (uint8_t)msg_u8(&m);
+        ev->u.small.b = (uint8_t)msg_u8(&m);
+        ev->u.small.f = msg_f32(&m);
+        break;
+    case FS_MSG_PINGREQUEST:
+    case FS_MSG_PINGREPLY:
+        ev->u.small.player = player;
+        ev->u.small.a = (uint8_t)msg_u8(&m);
+        ev->u.small.b = (uint8_t)msg_u8(&m);
+        at(&m, 8);
+        ev->u.small.time = msg_u64(&m);
+        break;
+    case FS_MSG_SETTIME:
+        ev->u.small.player = player;
+        at(&m, 4);
+        ev->u.small.f = msg_f32(&m);
+        break;
+    case FS_MSG_ACKMSG:
+        ev->u.small.player = player;
+        at(&m, 4);
+        ev->u.small.id = msg_u32(&m);
+        ev->u.small.a = (uint8_t)msg_u8(&m);
+        break;
+    case FS_MSG_YOUQUIT:
+    case FS_MSG_TOSERVER:
+    case FS_MSG_TOCLIENT:
+        ev->u.small.player = player;
+        ev->u.small.a = (uint8_t)msg_u8(&m);
+        if (p[0] != FS_MSG_YOUQUIT)
+            ev->u.small.b = (uint8_t)msg_u8(&m);
+        break;
+    case FS_MSG_REQTIME:
+    case FS_MSG_ALIVE:
+        ev->u.player = player;
+        break;
+    case FS_MSG_GUARANTEEDMSG: {
+        fs_guaranteed_t *g = &ev->u.guar;
+        g->player = player;
+        at(&m, 4);
+        g->ack = msg_u32(&m);
+        g->id = msg_u32(&m);
+        g->override_older = msg_u32(&m);
+        g->all_players = msg_u32(&m);
+        g->count = (uint8_t)msg_u8(&m);
+        g->inner_code = (uint8_t)msg_u8(&m);
+        break;
+    }
+    case FS_MSG_BIGPACKET:
+        ev->u.player = player;
+        break;
+    case FS_MSG_SERVERUPDATE:
+        ev->u.supdate.player = player;
+        at(&m, 4);
+        ev->u.supdate.players = msg_u32(&m);
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            ev->u.supdate.group[i] = (uint8_t)msg_u8(&m);
+        for (int i = 0; i < FS_MAX_PLAYERS; i++)
+            ev->u.supdate.status[i] = (uint8_t)msg_u8(&m);
+        break;
+    case FS_MSG_GAMEPARAMETERS:
+        ev->u.params.player = player;
+        name_field(&m, 8, ev->u.params.level, sizeof(ev->u.params.level));
+        ev->u.params.score_limit = (uint8_t)msg_u8(&m);
+        ev->u.params.time_limit = (uint8_t)msg_u8(&m);
+        ev->u.params.game_info = msg_u32(&m);
+        ev->u.params.allowed[0] = msg_u32(&m);
+        ev->u.params.allowed[1] = msg_u32(&m);
+        ev->u.params.primary_pickups = (int16_t)msg_s16(&m);
+        ev->u.params.max_players = (uint16_t)msg_u16(&m);
+        break;
+    case FS_MSG_LEVELNAMES:
+        ev->u.levels.player = player;
+        ev->u.levels.total = (uint8_t)msg_u8(&m);
+        ev->u.levels.batch = (uint8_t)msg_u8(&m);
+        ev->u.levels.first = (uint8_t)msg_u8(&m);
+        for (int i = 0; i < FS_LEVELNAMES_BATCH; i++)
+            name_field(&m, 8, ev->u.levels.names[i], sizeof(ev->u.levels.names[i]));
+        break;
+    case FS_MSG_TRACKERINFO:
+        ev->u.tracker.player = player;
+        at(&m, 4);
+        ev->u.tracker.addr = msg_u32(&m);
+        ev->u.tracker.port = (uint16_t)msg_u16(&m);
+        at(&m, 12);
+        ev->u.tracker.freq = msg_u32(&m);
+        ev->u.tracker.type = (int32_t)msg_u32(&m);
+        ev->u.tracker.shutdown = msg_u32(&m);
+        ev->u.tracker.gamespy = msg_u32(&m);
+        break;
+    case FS_MSG_VERYSHORTDROPPICKUP: {   // VERYSHORTPICKUPINFO at 4 (aligned by its floats)
+        fs_droppickup_t *d = &ev->u.vsdrop;
+        d->player = player;
+        at(&m, 4);
+        d->id = (uint16_t)msg_u16(&m);
+        d->type = (int16_t)msg_u8(&m);
+        d->group = (uint16_t)msg_u8(&m);
+        d->regen_slot = (int16_t)msg_u8(&m);
+        d->sparkle = (uint32_t)msg_u8(&m);
+        svec(&m, d->pos);
+        for (int i = 0; i < 3; i++)
+            d->dir[i] = (float)msg_s16(&m) / FS_UNIT_SCALE;
+        at(&m, 24);
+        d->speed = msg_f32(&m);
+        d->life_count = msg_f32(&m);
+        d->trigger_mod = (uint16_t)msg_u16(&m);
+        break;
+    }
     case FS_MSG_TEXTMSG:
         ev->u.text.player = player;
         text_field(&m, FS_TEXT_LEN, ev->u.text.text, sizeof(ev->u.text.text));
@@ -503,6 +793,58 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
         break;
     }
     return 0;
+}
+
+int fs_bigpacket_next(const uint8_t *p, size_t n, size_t base, size_t *pos, size_t *msg, size_t *len,
+                      float *framelag, dec_error_t *err)
+{
+    size_t at0 = *pos;
+    if (at0 >= n) {
+        dec_error_set(err, (long long)(base + n), "expected a 0 code ending the MSG_BIGPACKET, found its end");
+        return -1;
+    }
+    uint8_t code = p[at0];
+    if (code == 0)
+        return 0;
+    size_t size = fs_msg_size(code);
+    if (code == FS_MSG_GUARANTEEDMSG) {
+        // the wrapped message's size decides: the block is GUARANTEEDMSG less its last byte, plus the message
+        if (n - at0 <= FS_GUARANTEED_MSG_AT) {
+            dec_error_set(err, (long long)(base + at0), "expected a %d-byte MSG_GUARANTEEDMSG head, found %zu bytes",
+                          FS_GUARANTEED_MSG_AT + 1, n - at0);
+            return -1;
+        }
+        uint8_t inner = p[at0 + FS_GUARANTEED_MSG_AT];
+        size_t isize = fs_msg_size(inner);
+        if (!isize || inner == FS_MSG_GUARANTEEDMSG) {
+            dec_error_set(err, (long long)(base + at0 + FS_GUARANTEED_MSG_AT),
+                          "expected a message code the game gives a size inside MSG_GUARANTEEDMSG, found 0x%02x", inner);
+            return -1;
+        }
+        size = FS_SIZE_GUARANTEED - 1 + isize;
+    } else if (!size) {
+        dec_error_set(err, (long long)(base + at0),
+                      "expected a message code the game gives a size inside MSG_BIGPACKET, found 0x%02x", code);
+        return -1;
+    }
+    if (n - at0 < size + 4) {
+        dec_error_set(err, (long long)(base + at0), "expected %zu bytes for %s and its frame lag, found %zu (truncated)",
+                      size + 4, fs_msg_name(code), n - at0);
+        return -1;
+    }
+    union { uint32_t u; float f; } v;
+    const uint8_t *q = p + at0 + size;
+    v.u = (uint32_t)q[0] | ((uint32_t)q[1] << 8) | ((uint32_t)q[2] << 16) | ((uint32_t)q[3] << 24);
+    if (!(v.f >= 0.0f && v.f <= 300.0f)) {   // the game drops the rest of the packet (EvaluateMessage)
+        dec_error_set(err, (long long)(base + at0 + size), "expected a frame lag of 0..300 after %s, found %g",
+                      fs_msg_name(code), (double)v.f);
+        return -1;
+    }
+    *msg = at0;
+    *len = size;
+    *framelag = v.f;
+    *pos = at0 + size + 4;
+    return 1;
 }
 
 long fs_parse_header(const uint8_t *data, size_t size, fs_header_t *h, dec_error_t *err)
@@ -583,7 +925,7 @@ void fs_quat_to_angles(const float qin[4], float bank, float angles[3])
     }
     angles[0] = (float)(pitch * FS_RAD2DEG) + 0.0f;   // no "-0" in dumps
     angles[1] = (float)(yaw * FS_RAD2DEG) + 0.0f;
-    double r = roll * FS_RAD2DEG + (isfinite(bank) ? bank : 0.0);
+    double r = roll * FS_RAD2DEG + (isfinite(bank) ? fmod(bank, 360.0) : 0.0);   // a hostile bank is any float
     while (r > 180)
         r -= 360;
     while (r <= -180)

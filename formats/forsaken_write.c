@@ -7,7 +7,7 @@
 
 // One payload under construction: little-endian puts at fixed offsets.
 typedef struct {
-    uint8_t b[256];
+    uint8_t b[FS_SIZE_INIT + 32];   // the largest message written field by field (MSG_INIT)
     size_t n;
 } fs_payload_t;
 
@@ -541,6 +541,299 @@ int fs_write_serverscored(fs_writer_t *wr, uint64_t ticks, uint32_t sender, cons
     return emit(wr, ticks, sender, &p);
 }
 
+static void putsvec(fs_payload_t *p, size_t at, const float v[3], float scale)
+{
+    for (int i = 0; i < 3; i++)
+        put16(p, at + 2 * (size_t)i, (uint16_t)s16(v[i] * scale));
+}
+
+// A STATUSMSG at `from` (see forsaken_parse.c's status_at).
+static void put_status(fs_payload_t *p, size_t from, uint8_t code, const fs_status_t *m)
+{
+    put8(p, from, code);
+    put8(p, from + 1, m->player);
+    put32(p, from + 4, m->is_host);
+    put8(p, from + 8, m->status);
+    put8(p, from + 9, m->team);
+    put16(p, from + 10, m->team_score);
+    put32(p, from + 12, m->ready);
+    put8(p, from + 16, m->pickups);
+    put8(p, from + 17, m->regen_slots);
+    put8(p, from + 18, m->mines);
+    put8(p, from + 19, m->triggers);
+    put8(p, from + 20, m->trig_vars);
+    putf(p, from + 24, m->packets_per_second);
+    if (m->has_checksum)
+        put64(p, from + 32, m->level_checksum);
+}
+
+// The rest of the game's messages (every field of the structs in forsaken.h).
+static int build_more(const fs_event_t *ev, fs_payload_t *p)
+{
+    uint8_t code = ev->type;
+    size_t size = fs_msg_size(code);
+    switch (code) {
+    case FS_MSG_INIT: {
+        const fs_init_t *m = &ev->u.init;
+        p_init(p, size, code, m->player);
+        put8(p, 2, m->you_are);
+        put8(p, 3, m->status);
+        for (int i = 0; i < FS_MAX_PLAYERS; i++) {
+            put32(p, 4 + 4 * (size_t)i, m->ready[i]);
+            put8(p, 132 + (size_t)i, m->team[i]);
+            put8(p, 236 + (size_t)i, m->game_status[i]);
+        }
+        putf(p, 164, m->packets_per_second);
+        putstr(p, 168, 33, m->level);   // all 32 bytes may be name (no NUL needed)
+        put32(p, 200, m->pickup_flags[0]);
+        put32(p, 204, m->pickup_flags[1]);
+        put16(p, 208, (uint16_t)m->goal_score);
+        put16(p, 210, (uint16_t)m->bounty_interval);
+        put32(p, 212, m->random_pickups);
+        put16(p, 216, m->seed1);
+        put16(p, 218, m->seed2);
+        put32(p, 220, m->user3);
+        put32(p, 224, m->server_collisions);
+        put16(p, 228, (uint16_t)m->primary_pickups);
+        put32(p, 232, m->from_dpid);
+        return 0;
+    }
+    case FS_MSG_SHORTPICKUP:
+    case FS_MSG_SHORTMINE:
+    case FS_MSG_SHORTREGENSLOT:
+    case FS_MSG_SHORTTRIGGER:
+    case FS_MSG_SHORTTRIGVAR: {
+        const fs_list_t *l = &ev->u.list;
+        p_init(p, size, code, l->player);
+        put8(p, 2, l->count);
+        put8(p, 3, l->batch);
+        if (code == FS_MSG_SHORTPICKUP) {
+            for (int i = 0; i < FS_GEN_PICKUPS; i++) {
+                const fs_pickupinfo_t *e = &l->e.pickups[i];
+                size_t a = 4 + 52 * (size_t)i;
+                put16(p, a, (uint16_t)e->type);
+                put16(p, a + 2, (uint16_t)e->group);
+                put16(p, a + 4, e->owner);
+                put16(p, a + 6, e->id);
+                putvec(p, a + 8, e->pos);
+                putvec(p, a + 20, e->dir);
+                put16(p, a + 32, (uint16_t)e->regen_slot);
+                putf(p, a + 36, e->speed);
+                put32(p, a + 40, e->sparkle);
+                putf(p, a + 44, e->life_count);
+                put16(p, a + 48, e->trigger_mod);
+            }
+        } else if (code == FS_MSG_SHORTMINE) {
+            for (int i = 0; i < FS_GEN_MINES; i++) {
+                size_t a = 4 + 76 * (size_t)i;
+                put16(p, a, l->e.mines[i].owner_type);
+                put16(p, a + 2, l->e.mines[i].owner);
+                put16(p, a + 4, l->e.mines[i].bullet_id);
+                put16(p, a + 6, l->e.mines[i].group);
+                putvec(p, a + 8, l->e.mines[i].pos);
+                putvec(p, a + 20, l->e.mines[i].offset);
+                putvec(p, a + 32, l->e.mines[i].dir);
+                putvec(p, a + 44, l->e.mines[i].up);
+                putvec(p, a + 56, l->e.mines[i].drop_dir);
+                put16(p, a + 68, l->e.mines[i].weapon);
+                putf(p, a + 72, l->e.mines[i].life_count);
+            }
+        } else if (code == FS_MSG_SHORTREGENSLOT) {
+            for (int i = 0; i < FS_GEN_REGENSLOTS; i++) {
+                size_t a = 4 + 40 * (size_t)i;
+                put16(p, a, l->e.slots[i].gen_type);
+                put16(p, a + 2, l->e.slots[i].regen_type);
+                putf(p, a + 4, l->e.slots[i].gen_delay);
+                putf(p, a + 8, l->e.slots[i].lifespan);
+                putf(p, a + 12, l->e.slots[i].wait);
+                put16(p, a + 16, (uint16_t)l->e.slots[i].status);
+                put16(p, a + 18, (uint16_t)l->e.slots[i].group);
+                putvec(p, a + 20, l->e.slots[i].pos);
+                put16(p, a + 32, l->e.slots[i].type);
+                put16(p, a + 34, l->e.slots[i].trigger_mod);
+                put16(p, a + 36, l->e.slots[i].pickup_index);
+                put16(p, a + 38, l->e.slots[i].pickup_id);
+            }
+        } else {
+            for (int i = 0; i < FS_GEN_TRIGGERS; i++)
+                put32(p, 4 + 4 * (size_t)i, (uint32_t)l->e.states[i]);
+        }
+        return 0;
+    }
+    case FS_MSG_INTERPOLATE: {
+        const fs_interp_t *m = &ev->u.interp;
+        p_init(p, size, code, m->player);
+        putvec(p, 4, m->pos);
+        for (int i = 0; i < 4; i++)
+            putf(p, 16 + 4 * (size_t)i, m->quat[i]);
+        putf(p, 32, m->bank);
+        put64(p, 40, m->next_time);
+        return 0;
+    }
+    case FS_MSG_VERYSHORTINTERPOLATE: {
+        const fs_interp_t *m = &ev->u.interp;
+        p_init(p, size, code, m->player);
+        putsvec(p, 2, m->pos, 1);
+        for (int i = 0; i < 4; i++)
+            put16(p, 8 + 2 * (size_t)i, (uint16_t)s16(m->quat[i] * FS_UNIT_SCALE));
+        put16(p, 16, (uint16_t)s16(m->bank * FS_UNIT_SCALE / FS_BANK_MAX));
+        put64(p, 24, m->next_time);
+        return 0;
+    }
+    case FS_MSG_LONGSTATUS: {
+        const fs_longstatus_t *m = &ev->u.lstatus;
+        int big = m->status.has_checksum;
+        p_init(p, big ? FS_SIZE_LONGSTATUS : FS_SIZE_LONGSTATUS_SHORT, code, m->player);
+        put_status(p, big ? 8 : 4, code, &m->status);
+        putstr(p, big ? 48 : 32, 33, m->level);
+        put16(p, big ? 80 : 64, m->start_pos_modify);
+        return 0;
+    }
+    case FS_MSG_BOMB:
+        p_init(p, size, code, ev->u.small.player);
+        put8(p, 2, ev->u.small.a);
+        put8(p, 3, ev->u.small.b);
+        putf(p, 4, ev->u.small.f);
+        return 0;
+    case FS_MSG_PINGREQUEST:
+    case FS_MSG_PINGREPLY:
+        p_init(p, size, code, ev->u.small.player);
+        put8(p, 2, ev->u.small.a);
+        put8(p, 3, ev->u.small.b);
+        put64(p, 8, ev->u.small.time);
+        return 0;
+    case FS_MSG_SETTIME:
+        p_init(p, size, code, ev->u.small.player);
+        putf(p, 4, ev->u.small.f);
+        return 0;
+    case FS_MSG_ACKMSG:
+        p_init(p, size, code, ev->u.small.player);
+        put32(p, 4, ev->u.small.id);
+        put8(p, 8, ev->u.small.a);
+        return 0;
+    case FS_MSG_YOUQUIT:
+    case FS_MSG_TOSERVER:
+    case FS_MSG_TOCLIENT:
+        p_init(p, size, code, ev->u.small.player);
+        put8(p, 2, ev->u.small.a);
+        if (code != FS_MSG_YOUQUIT)
+            put8(p, 3, ev->u.small.b);
+        return 0;
+    case FS_MSG_REQTIME:
+    case FS_MSG_ALIVE:
+        p_init(p, size, code, ev->u.player);
+        return 0;
+    case FS_MSG_SERVERUPDATE:
+        p_init(p, size, code, ev->u.supdate.player);
+        put32(p, 4, ev->u.supdate.players);
+        for (int i = 0; i < FS_MAX_PLAYERS; i++) {
+            put8(p, 8 + (size_t)i, ev->u.supdate.group[i]);
+            put8(p, 40 + (size_t)i, ev->u.supdate.status[i]);
+        }
+        return 0;
+    case FS_MSG_GAMEPARAMETERS:
+        p_init(p, size, code, ev->u.params.player);
+        putstr(p, 2, 8, ev->u.params.level);
+        put8(p, 10, ev->u.params.score_limit);
+        put8(p, 11, ev->u.params.time_limit);
+        put32(p, 12, ev->u.params.game_info);
+        put32(p, 16, ev->u.params.allowed[0]);
+        put32(p, 20, ev->u.params.allowed[1]);
+        put16(p, 24, (uint16_t)ev->u.params.primary_pickups);
+        put16(p, 26, ev->u.params.max_players);
+        return 0;
+    case FS_MSG_LEVELNAMES:
+        p_init(p, size, code, ev->u.levels.player);
+        put8(p, 2, ev->u.levels.total);
+        put8(p, 3, ev->u.levels.batch);
+        put8(p, 4, ev->u.levels.first);
+        for (int i = 0; i < FS_LEVELNAMES_BATCH; i++)
+            putstr(p, 5 + 8 * (size_t)i, 8, ev->u.levels.names[i]);
+        return 0;
+    case FS_MSG_TRACKERINFO:
+        p_init(p, size, code, ev->u.tracker.player);
+        put32(p, 4, ev->u.tracker.addr);
+        put16(p, 8, ev->u.tracker.port);
+        put32(p, 12, ev->u.tracker.freq);
+        put32(p, 16, (uint32_t)ev->u.tracker.type);
+        put32(p, 20, ev->u.tracker.shutdown);
+        put32(p, 24, ev->u.tracker.gamespy);
+        return 0;
+    case FS_MSG_VERYSHORTDROPPICKUP: {
+        const fs_droppickup_t *m = &ev->u.vsdrop;
+        p_init(p, size, code, m->player);
+        put16(p, 4, m->id);
+        put8(p, 6, (uint32_t)(uint16_t)m->type);
+        put8(p, 7, m->group);
+        put8(p, 8, (uint32_t)(uint16_t)m->regen_slot);
+        put8(p, 9, m->sparkle);
+        putsvec(p, 10, m->pos, 1);
+        putsvec(p, 16, m->dir, FS_UNIT_SCALE);
+        putf(p, 24, m->speed);
+        putf(p, 28, m->life_count);
+        put16(p, 32, m->trigger_mod);
+        return 0;
+    }
+    default:
+        return -1;
+    }
+}
+
+size_t fs_encode(const fs_event_t *ev, uint8_t *out, size_t cap)
+{
+    fs_writer_t tmp;
+    fs_writer_init(&tmp);
+    size_t n = 0;
+    if (fs_write_event(&tmp, ev) == 0 && tmp.size > FS_EVENT_HEADER && tmp.size - FS_EVENT_HEADER <= cap) {
+        n = tmp.size - FS_EVENT_HEADER;
+        memcpy(out, tmp.data + FS_EVENT_HEADER, n);
+    }
+    fs_writer_free(&tmp);
+    return n;
+}
+
+size_t fs_encode_guaranteed(const fs_guaranteed_t *g, const uint8_t *msg, size_t n, uint8_t *out, size_t cap)
+{
+    size_t total = FS_SIZE_GUARANTEED - 1 + n;
+    if (n < 1 || total > cap)
+        return 0;
+    memset(out, 0, total);
+    out[0] = FS_MSG_GUARANTEEDMSG;
+    out[1] = g->player;
+    for (int i = 0; i < 4; i++) {
+        out[4 + i] = (uint8_t)(g->ack >> (8 * i));
+        out[8 + i] = (uint8_t)(g->id >> (8 * i));
+        out[12 + i] = (uint8_t)(g->override_older >> (8 * i));
+        out[16 + i] = (uint8_t)(g->all_players >> (8 * i));
+    }
+    out[20] = g->count;
+    memcpy(out + FS_GUARANTEED_MSG_AT, msg, n);
+    return total;
+}
+
+size_t fs_encode_bigpacket(uint8_t player, const uint8_t *const *msgs, const size_t *lens, const float *framelag,
+                           int count, uint8_t *out, size_t cap)
+{
+    size_t n = FS_BIGPACKET_FIRST;
+    if (cap < FS_SIZE_BIGPACKET)
+        return 0;
+    out[0] = FS_MSG_BIGPACKET;
+    out[1] = player;
+    for (int i = 0; i < count; i++) {
+        if (n + lens[i] + 4 + 1 > cap)
+            return 0;
+        memcpy(out + n, msgs[i], lens[i]);
+        n += lens[i];
+        union { float f; uint32_t u; } v;
+        v.f = framelag ? framelag[i] : 0.0f;
+        for (int k = 0; k < 4; k++)
+            out[n + (size_t)k] = (uint8_t)(v.u >> (8 * k));
+        n += 4;
+    }
+    out[n++] = 0;
+    return n;
+}
+
 int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
 {
     uint64_t t = ev->timestamp;
@@ -576,8 +869,13 @@ int fs_write_event(fs_writer_t *wr, const fs_event_t *ev)
     case FS_MSG_SERVERSCORED: return fs_write_serverscored(wr, t, s, &ev->u.scored);
     case FS_MSG_SHIPHIT:
     case FS_MSG_SHORTSHIPHIT: return fs_write_shiphit(wr, t, s, ev->type, &ev->u.hit);
-    default:
-        wr->failed = 1;
-        return -1;
+    default: {
+        fs_payload_t p;
+        if (build_more(ev, &p) < 0) {
+            wr->failed = 1;
+            return -1;
+        }
+        return emit(wr, t, s, &p);
+    }
     }
 }

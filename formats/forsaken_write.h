@@ -72,7 +72,16 @@ int fs_write_shortstats(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const 
 int fs_write_teamgoals(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_teamgoals_t *m);
 int fs_write_serverscored(fs_writer_t *wr, uint64_t ticks, uint32_t sender, const fs_serverscored_t *m);
 
-// A parsed event back to bytes (uses ev->type, ev->timestamp, ev->sender, ev->u).
+// A parsed event back to bytes (uses ev->type, ev->timestamp, ev->sender, ev->u). Every
+// code fs_msg_name names but MSG_GUARANTEEDMSG and MSG_BIGPACKET (built with the encoders below).
 int fs_write_event(fs_writer_t *wr, const fs_event_t *ev);
+
+// A message's payload bytes into out[0..cap): its length, 0 when it has no writer or does not fit.
+size_t fs_encode(const fs_event_t *ev, uint8_t *out, size_t cap);
+// MSG_GUARANTEEDMSG around an encoded message msg[0..n) (at 21; 23 + n bytes, as the game sends it).
+size_t fs_encode_guaranteed(const fs_guaranteed_t *g, const uint8_t *msg, size_t n, uint8_t *out, size_t cap);
+// MSG_BIGPACKET: each message, then its f32 frame lag (framelag NULL: 0), then a 0 byte.
+size_t fs_encode_bigpacket(uint8_t player, const uint8_t *const *msgs, const size_t *lens, const float *framelag,
+                           int count, uint8_t *out, size_t cap);
 
 #endif

@@ -522,7 +522,7 @@ static void test_motion(void **state)
     world_t *w = world_create();
     assert_non_null(st);
     assert_non_null(w);
-    dec_opts_t o = { NULL, 0 };
+    dec_opts_t o = { 0 };
     dec_error_t err;
     memset(&err, 0, sizeof err);
     assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
@@ -586,7 +586,7 @@ static void test_orbitals(void **state)
     assert_non_null(data);
     void *st = calloc(1, fs_decoder.state_size);
     world_t *w = world_create();
-    dec_opts_t o = { NULL, 0 };
+    dec_opts_t o = { 0 };
     dec_error_t err;
     memset(&err, 0, sizeof err);
     assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);

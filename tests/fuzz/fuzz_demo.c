@@ -16,6 +16,14 @@ extern const decoder_t FUZZ_DECODER;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
+// The decoders' warnings go through here (formats them, as the engine's logging does).
+static void on_warning(void *ctx, long long offset, const char *what)
+{
+    char line[600];
+    snprintf(line, sizeof line, "offset %lld: %s", offset, what);
+    *(size_t *)ctx += line[0] != 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     static world_t *w;
@@ -32,7 +40,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < size; i++)
         copy[i] = data[i];
     (void)d->probe(copy, size);
-    dec_opts_t opts = { .dump = (size & 1) ? devnull : NULL, .dump_json = (size & 2) != 0 };
+    static size_t warnings;
+    dec_opts_t opts = { .dump = (size & 1) ? devnull : NULL, .dump_json = (size & 2) != 0, .warn = on_warning,
+                        .warn_ctx = &warnings };
     dec_error_t err;
     int r = d->open(st, copy, size, w, &opts, &err);
     // a frame budget keeps a hostile file from looking like a hang to the fuzzer;

@@ -955,6 +955,25 @@ static void apply_kill(fs_state_t *st, const fs_killpickup_t *k)
     }
 }
 
+// Player p has left the game (told to by MSG_YOUQUIT, or saying so in MSG_STATUS): not in the
+// score table, no ship until an update brings one back.
+static void player_gone(fs_state_t *st, world_t *w, unsigned p)
+{
+    w->players[p].active = 0;
+    st->ship_live[p] = 0;
+    st->interp[p].active = 0;
+}
+
+// A status saying the player left (STATUS_Left) or dropped out (STATUS_LeftCrashed): the game
+// counts such a player out (STATUS_VALID_PLAYER). Returns 1 when it did.
+static int status_left(fs_state_t *st, world_t *w, const fs_status_t *s)
+{
+    if (s->status != FS_STATUS_LEFT && s->status != FS_STATUS_LEFT_CRASHED)
+        return 0;
+    player_gone(st, w, s->player);
+    return 1;
+}
+
 // MSG_(VERYSHORT)INTERPOLATE: from where ship p is now to the message's place at its time.
 static void apply_interp(fs_state_t *st, world_t *w, const fs_interp_t *ip)
 {
@@ -1065,6 +1084,8 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
         break;
     case FS_MSG_STATUS:
         if (bad_player(st, ev, ev->u.status.player, 1))
+            break;
+        if (status_left(st, w, &ev->u.status))
             break;
         w->players[ev->u.status.player].active = 1;
         // teams are 0..3 (MAX_TEAMS); anything else is no team
@@ -1189,14 +1210,14 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
         unsigned you = ev->u.small.a;
         if (bad_player(st, ev, you, 2))
             break;
-        w->players[you].active = 0;
-        st->ship_live[you] = 0;
-        st->interp[you].active = 0;
+        player_gone(st, w, you);
         break;
     }
     case FS_MSG_LONGSTATUS: {   // as MSG_STATUS for the player its STATUSMSG names
         const fs_status_t *s = &ev->u.lstatus.status;
         if (bad_player(st, ev, s->player, ev->size >= FS_SIZE_LONGSTATUS ? 9 : 5))
+            break;
+        if (status_left(st, w, s))
             break;
         w->players[s->player].active = 1;
         w->players[s->player].team = s->team < 4 ? (int8_t)s->team : -1;

@@ -187,6 +187,9 @@ typedef struct {
     float size;
 } fs_shockwave_t;
 
+// MSG_STATUS's game status values (the game's Main.h) that mean the player is gone
+enum { FS_STATUS_LEFT = 0x10, FS_STATUS_LEFT_CRASHED = 0xfe };
+
 typedef struct {
     uint8_t player;
     uint32_t is_host;

@@ -1247,6 +1247,54 @@ static void test_game_messages_dump(void **state)
 }
 
 // (b) what they change in the world
+// MSG_STATUS (and MSG_LONGSTATUS's) status STATUS_Left / STATUS_LeftCrashed: the game counts
+// the player out (STATUS_VALID_PLAYER); their ship goes until an update brings one back.
+static void test_status_left(void **state)
+{
+    (void)state;
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h = header(0x010d, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    fs_write_name(&wr, 1, 7, &(fs_name_t){ .player = 1, .name = "bob" });
+    fs_ship_t s0 = ship(0, 100, 0, 0, 0, 0, 0, 0), s1 = ship(1, 0, 0, 0, 0, 90, 0, 0);
+    fs_write_ship(&wr, fs_ticks(0.10), 1, FS_MSG_FUPDATE, &s0);
+    fs_write_ship(&wr, fs_ticks(0.20), 7, FS_MSG_FUPDATE, &s1);
+    fs_write_status(&wr, fs_ticks(0.30), 7, &(fs_status_t){ .player = 1, .status = 10, .team = 2 });      // Normal
+    fs_write_status(&wr, fs_ticks(0.40), 7, &(fs_status_t){ .player = 1, .status = FS_STATUS_LEFT });
+    fs_write_ship(&wr, fs_ticks(0.50), 1, FS_MSG_FUPDATE, &s0);
+    fs_write_ship(&wr, fs_ticks(0.60), 7, FS_MSG_FUPDATE, &s1);                                          // back
+    fs_write_status(&wr, fs_ticks(0.70), 7, &(fs_status_t){ .player = 1, .status = FS_STATUS_LEFT_CRASHED });
+    assert_false(wr.failed);
+    run_t r;
+    assert_int_equal(run_open(&r, wr.data, wr.size), 0);
+    world_t *w = r.w;
+    for (int i = 0; i < 9; i++) {
+        int rc = fs_decoder.read_frame(r.st, w, &r.err);
+        if (rc != 1)
+            fail_msg("event %d: %d %s", i, rc, r.err.what);
+        if (i == 4) {   // Normal: bob plays, in team 2
+            assert_true(w->players[1].active);
+            assert_int_equal(w->players[1].team, 2);
+            assert_true(world_entity_visible(w, 2));
+        }
+        if (i == 5 || i == 6) {   // Left: gone, alice stays
+            assert_false(w->players[1].active);
+            assert_false(world_entity_visible(w, 2));
+            assert_true(world_entity_visible(w, 1));
+        }
+        if (i == 7)   // an update brings his ship back
+            assert_true(world_entity_visible(w, 2));
+        if (i == 8) {   // LeftCrashed: gone again
+            assert_false(w->players[1].active);
+            assert_false(world_entity_visible(w, 2));
+        }
+    }
+    run_close(&r);
+    fs_writer_free(&wr);
+}
+
 static void test_game_messages_world(void **state)
 {
     (void)state;
@@ -1842,6 +1890,7 @@ int main(void)
         cmocka_unit_test(test_dump_json),
         cmocka_unit_test(test_game_messages_dump),
         cmocka_unit_test(test_game_messages_world),
+        cmocka_unit_test(test_status_left),
         cmocka_unit_test(test_game_messages_odd),
         cmocka_unit_test(test_truncated_and_corrupt),
         cmocka_unit_test(test_too_short_payload),

@@ -33,10 +33,18 @@ struct r_fsworld_s {
     // Coloured light: each triangle's tint (its vertex colours' mean, brightest channel 1)
     // picks a tinted colormap, made the first time it is drawn; -1 = neutral (the view's).
     int16_t *tri_tint;           // per triangle: index into tints, or -1
-    int num_tints;
-    float (*tint_rgb)[3];        // per tint: channel factors, the largest 1
-    uint8_t *tint_maps;          // num_tints x PAL_ROWS x 256
+    int num_tints;               // tints the baked light uses (slots 0..num_tints-1)
+    int16_t *key_slot;           // per tint key (TINT_KEYS): its slot; lit triangles may take any
+    float (*tint_rgb)[3];        // per slot: channel factors, the largest 1
+    uint8_t *tint_maps;          // TINT_KEYS x PAL_ROWS x 256 (made on first use)
     uint8_t *tint_ready;
+    // Moving lights (the game's XLights): set before each draw, applied to the drawn groups'
+    // vertices on top of the baked colours.
+    r_fslight_t lights[R_FS_MAX_LIGHTS];
+    int num_lights;
+    uint8_t (*lit)[3];           // per vertex, this frame: baked colour plus the lights (lit groups)
+    float *lit_row;              // per vertex, this frame: its colormap row (lit groups)
+    uint8_t *group_lit;          // per group, this frame: 1 = a light reached its vertices' bounds
     int culling;       // r_fs_cull_t
     int see_through;   // 1: MXV_TRANSPARENT buffers added (default); 0: drawn opaque
     int tint;          // 1: coloured light (default); 0: brightness only
@@ -91,6 +99,10 @@ void r_fsworld_free(r_fsworld_t *fw)
     free(fw->add);
     free(fw->inv);
     free(fw->tri_tint);
+    free(fw->key_slot);
+    free(fw->lit);
+    free(fw->lit_row);
+    free(fw->group_lit);
     free(fw->tint_rgb);
     free(fw->tint_maps);
     free(fw->tint_ready);
@@ -173,17 +185,19 @@ static int tint_key(float r, float g, float b)
     return (mx * TINT_STEPS + q1) * TINT_STEPS + q2;
 }
 
-// Which tint each triangle takes; the tints' maps allocated (filled when first drawn).
+// Which tint each triangle takes; every tint key gets a slot (the baked light's first, in
+// the order its triangles use them), its map allocated here and made when first drawn:
+// moving lights can give a triangle any tint.
 static int setup_tints(r_fsworld_t *fw)
 {
     const mxv_t *m = fw->m;
-    int slot[TINT_KEYS];
-    for (int k = 0; k < TINT_KEYS; k++)
-        slot[k] = -1;
+    fw->key_slot = malloc(TINT_KEYS * sizeof(int16_t));
     fw->tri_tint = malloc((m->num_tris ? (size_t)m->num_tris : 1) * sizeof(int16_t));
     fw->tint_rgb = malloc(TINT_KEYS * sizeof(*fw->tint_rgb));
-    if (!fw->tri_tint || !fw->tint_rgb)
+    if (!fw->key_slot || !fw->tri_tint || !fw->tint_rgb)
         return -1;
+    for (int k = 0; k < TINT_KEYS; k++)
+        fw->key_slot[k] = -1;
     for (int i = 0; i < m->num_tris; i++) {
         float c[3] = { 0, 0, 0 };
         for (int k = 0; k < 3; k++) {
@@ -193,19 +207,22 @@ static int setup_tints(r_fsworld_t *fw)
             c[2] += v->b;
         }
         int key = tint_key(c[0], c[1], c[2]);
-        if (key >= 0 && slot[key] < 0) {
-            int mx = key / (TINT_STEPS * TINT_STEPS), q1 = key / TINT_STEPS % TINT_STEPS, q2 = key % TINT_STEPS;
-            float *t = fw->tint_rgb[fw->num_tints];
-            t[mx] = 1;
-            t[(mx + 1) % 3] = (float)q1 / (TINT_STEPS - 1);
-            t[(mx + 2) % 3] = (float)q2 / (TINT_STEPS - 1);
-            slot[key] = fw->num_tints++;
-        }
-        fw->tri_tint[i] = (int16_t)(key >= 0 ? slot[key] : -1);
+        if (key >= 0 && fw->key_slot[key] < 0)
+            fw->key_slot[key] = (int16_t)fw->num_tints++;
+        fw->tri_tint[i] = (int16_t)(key >= 0 ? fw->key_slot[key] : -1);
     }
-    size_t n = fw->num_tints ? (size_t)fw->num_tints : 1;
-    fw->tint_maps = malloc(n * PAL_ROWS * 256);
-    fw->tint_ready = calloc(n, 1);
+    int next = fw->num_tints;
+    for (int key = 0; key < TINT_KEYS; key++) {
+        if (fw->key_slot[key] < 0)
+            fw->key_slot[key] = (int16_t)next++;
+        int mx = key / (TINT_STEPS * TINT_STEPS), q1 = key / TINT_STEPS % TINT_STEPS, q2 = key % TINT_STEPS;
+        float *t = fw->tint_rgb[fw->key_slot[key]];
+        t[mx] = 1;
+        t[(mx + 1) % 3] = (float)q1 / (TINT_STEPS - 1);
+        t[(mx + 2) % 3] = (float)q2 / (TINT_STEPS - 1);
+    }
+    fw->tint_maps = malloc((size_t)TINT_KEYS * PAL_ROWS * 256);
+    fw->tint_ready = calloc(TINT_KEYS, 1);
     return fw->tint_maps && fw->tint_ready ? 0 : -1;
 }
 
@@ -268,10 +285,14 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     fw->inv = malloc(32768 * sizeof(uint16_t));
     if (fw->inv)
         memset(fw->inv, 0xff, 32768 * sizeof(uint16_t));
+    fw->lit = malloc(nv * sizeof(*fw->lit));
+    fw->lit_row = malloc(nv * sizeof(float));
+    fw->group_lit = calloc(m->num_groups ? (size_t)m->num_groups : 1, 1);
     fw->culling = R_FS_CULL_PORTALS;
     fw->see_through = 1;
     fw->tint = 1;
-    if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || setup_tints(fw) < 0) {
+    if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || !fw->lit || !fw->lit_row ||
+        !fw->group_lit || setup_tints(fw) < 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", map ? map : "mxv", m->num_verts);
         r_fsworld_free(fw);
@@ -443,8 +464,17 @@ static void lerp_vert(const cvert_t *a, const cvert_t *b, float f, cvert_t *o)
     o->row = a->row + (b->row - a->row) * f;
 }
 
-static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int blend)
+// The tint slot of a lit triangle: the mean of its lit vertex colours; -1 neutral.
+static int lit_tint(const r_fsworld_t *fw, const mxv_tri_t *t)
 {
+    const uint8_t *a = fw->lit[t->v[0]], *b = fw->lit[t->v[1]], *c = fw->lit[t->v[2]];
+    int key = tint_key((float)(a[0] + b[0] + c[0]), (float)(a[1] + b[1] + c[1]), (float)(a[2] + b[2] + c[2]));
+    return key >= 0 ? fw->key_slot[key] : -1;
+}
+
+static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int blend, int lit)
+{
+    const float *rows = lit ? fw->lit_row : fw->row;
     const mxv_t *m = fw->m;
     const mxv_texture_t *tex = &m->textures[t->texture];
     cvert_t in[3];
@@ -455,7 +485,7 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
         if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
             return 0;
         const mxv_vertex_t *mv = &m->verts[t->v[k]];
-        in[k] = (cvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1], fw->row[t->v[k]] };
+        in[k] = (cvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1], rows[t->v[k]] };
         if (!isfinite(in[k].s) || fabsf(in[k].s) > 1e6f)
             in[k].s = 0;
         if (!isfinite(in[k].t) || fabsf(in[k].t) > 1e6f)
@@ -493,8 +523,9 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
     pvert_t pv[4];
     for (int k = 0; k < nc; k++)
         project(v, &clip[k], &pv[k]);
+    int tint = !fw->tint ? -1 : lit ? lit_tint(fw, t) : fw->tri_tint[t - m->tris];
     tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
-                    fw->tint && fw->tri_tint[t - m->tris] >= 0 ? tint_map(fw, fw->tri_tint[t - m->tris]) : v->colormap };
+                    tint >= 0 ? tint_map(fw, tint) : v->colormap };
     for (int k = 1; k + 1 < nc; k++)
         raster_tri(&c, &pv[0], &pv[k], &pv[k + 1]);
     return 1;
@@ -633,18 +664,152 @@ int r_fsworld_group_visible(const r_fsworld_t *fw, int group)
     return fw && group >= 0 && group < fw->m->num_groups && fw->visible[group];
 }
 
+// ---- moving lights (the game's XLight1Group, Lights.c) ------------------------------
+
+#define MIN_LIGHT_SIZE 384.0f   // MIN_LIGHT_SIZE: 1536 x GLOBAL_SCALE, where a spot light's cone opens up
+
+void r_fsworld_set_lights(r_fsworld_t *fw, const r_fslight_t *lights, int n)
+{
+    if (!fw)
+        return;
+    fw->num_lights = 0;
+    for (int i = 0; lights && i < n && fw->num_lights < R_FS_MAX_LIGHTS; i++) {
+        const r_fslight_t *l = &lights[i];
+        if (!isfinite(l->org[0]) || !isfinite(l->org[1]) || !isfinite(l->org[2]) || !(l->size > 0) ||
+            !(l->size < 1e6f))
+            continue;
+        r_fslight_t *o = &fw->lights[fw->num_lights++];
+        *o = *l;
+        for (int k = 0; k < 3; k++)
+            o->rgb[k] = clampf(l->rgb[k], 0, 255);
+        if (o->spot) {
+            float len = sqrtf(dot3(o->dir, o->dir));
+            if (!(len > 1e-6f) || !isfinite(len)) {
+                o->spot = 0;   // no direction: a point light
+            } else {
+                for (int k = 0; k < 3; k++)
+                    o->dir[k] /= len;
+                o->cos_arc = clampf(o->cos_arc, -1, 0.9999f);
+            }
+        }
+    }
+}
+
+// How strongly light l reaches a point d (the point minus the light's position) whose squared
+// distance d2 is below size^2: a point light 1 - d2 / size^2; a spot light by its cone, wider
+// near it (the game's three distance bands).
+static float light_share(const r_fslight_t *l, const float d[3], float d2)
+{
+    if (!l->spot)
+        return 1 - d2 / (l->size * l->size);
+    float dist = sqrtf(d2), cosa = 1;
+    if (dist > 0)
+        cosa = dot3(d, l->dir) / dist;
+    float size = l->size, arc = l->cos_arc;
+    if (dist > 0.5f * size)
+        return cosa > arc ? (size - dist) / (0.75f * size) * ((cosa - arc) / (1 - arc)) : 0;
+    if (dist > MIN_LIGHT_SIZE) {
+        float arc2 = arc * (1 - (size * 0.5f - dist) / (size * 0.5f - MIN_LIGHT_SIZE));
+        return cosa > arc2 ? (size - dist) / (size - MIN_LIGHT_SIZE) * ((cosa - arc2) / (1 - arc2)) : 0;
+    }
+    return cosa > 0 ? 1 : 1 + cosa;
+}
+
+void r_fslight_at(const r_fslight_t *l, const float p[3], float out[3])
+{
+    float d[3] = { p[0] - l->org[0], p[1] - l->org[1], p[2] - l->org[2] };
+    float d2 = dot3(d, d), f = d2 < l->size * l->size ? light_share(l, d, d2) : 0;
+    for (int k = 0; k < 3; k++)
+        out[k] = f > 0 ? (float)(int)(l->rgb[k] * f) : 0;
+}
+
+// Which lights reach group g's vertices (their bounds grown by the light's size): into idx.
+static int group_lights(const r_fsworld_t *fw, const mxv_group_t *gr, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < fw->num_lights; i++) {
+        const r_fslight_t *l = &fw->lights[i];
+        int in = 1;
+        for (int k = 0; k < 3; k++)
+            in &= l->org[k] >= gr->mins[k] - l->size && l->org[k] <= gr->maxs[k] + l->size;
+        if (in)
+            idx[n++] = i;
+    }
+    return n;
+}
+
+// A buffer's vertices lit: per light the game adds (int)(colour x share) to each channel,
+// saturating at 255; the row follows from the brightest channel as the baked light's does.
+static int light_buffer(r_fsworld_t *fw, const mxv_buffer_t *buf, const int *idx, int n)
+{
+    const mxv_t *m = fw->m;
+    int touched = 0;
+    for (int i = buf->first_vert; i < buf->first_vert + buf->num_verts; i++) {
+        const mxv_vertex_t *mv = &m->verts[i];
+        int acc[3] = { mv->r, mv->g, mv->b }, any = 0;
+        for (int j = 0; j < n; j++) {
+            const r_fslight_t *l = &fw->lights[idx[j]];
+            float d[3] = { mv->pos[0] - l->org[0], mv->pos[1] - l->org[1], mv->pos[2] - l->org[2] };
+            float d2 = dot3(d, d);
+            if (!(d2 < l->size * l->size))
+                continue;
+            float f = light_share(l, d, d2);
+            if (!(f > 0))
+                continue;
+            for (int k = 0; k < 3; k++)
+                acc[k] += (int)(l->rgb[k] * f);
+            any = 1;
+        }
+        int mx = 0;
+        for (int k = 0; k < 3; k++) {
+            acc[k] = acc[k] > 255 ? 255 : acc[k];
+            fw->lit[i][k] = (uint8_t)acc[k];
+            mx = acc[k] > mx ? acc[k] : mx;
+        }
+        fw->lit_row[i] = any ? 63.0f - (float)mx * (31.0f / 255.0f) : fw->row[i];
+        touched += any;
+    }
+    return touched;
+}
+
+int r_fsworld_vertex_light(const r_fsworld_t *fw, int i, uint8_t rgb[3])
+{
+    if (!fw || i < 0 || i >= fw->m->num_verts)
+        return 0;
+    const mxv_t *m = fw->m;
+    int lit = 0;
+    for (int g = 0; g < m->num_groups && !lit; g++) {
+        const mxv_group_t *gr = &m->groups[g];
+        for (int b = gr->first_buffer; b < gr->first_buffer + gr->num_buffers; b++)
+            if (i >= m->buffers[b].first_vert && i < m->buffers[b].first_vert + m->buffers[b].num_verts)
+                lit = fw->group_lit[g] && fw->visible[g];
+    }
+    const mxv_vertex_t *mv = &m->verts[i];
+    rgb[0] = lit ? fw->lit[i][0] : mv->r;
+    rgb[1] = lit ? fw->lit[i][1] : mv->g;
+    rgb[2] = lit ? fw->lit[i][2] : mv->b;
+    return 1;
+}
+
 int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
 {
     if (!fw || !fw->m->texels)
         return 0;
     const mxv_t *m = fw->m;
     r_fsworld_find_visible(fw, v);
-    int drawn = 0, considered = 0;
+    int drawn = 0, considered = 0, lit_verts = 0;
+    int idx[R_FS_MAX_LIGHTS];
+    memset(fw->group_lit, 0, (size_t)m->num_groups);
     for (int g = 0; g < m->num_groups; g++) {
         if (!fw->visible[g])
             continue;
         const mxv_group_t *gr = &m->groups[g];
+        // the moving lights whose reach touches the group: its vertices lit this frame
+        int nl = fw->num_lights ? group_lights(fw, gr, idx) : 0;
+        fw->group_lit[g] = nl > 0;
         for (int b = gr->first_buffer; b < gr->first_buffer + gr->num_buffers; b++) {
+            if (nl)
+                lit_verts += light_buffer(fw, &m->buffers[b], idx, nl);
             const mxv_buffer_t *buf = &m->buffers[b];
             for (int i = buf->first_vert; i < buf->first_vert + buf->num_verts; i++) {
                 const float *p = m->verts[i].pos;
@@ -658,7 +823,7 @@ int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
                 continue;
             considered += buf->num_tris;
             for (int i = buf->first_tri; i < buf->first_tri + buf->num_tris; i++)
-                drawn += draw_tri(fw, v, &m->tris[i], 0);
+                drawn += draw_tri(fw, v, &m->tris[i], 0, fw->group_lit[g]);
         }
     }
     // See-through buffers last (the game's AddTransExe list), over everything opaque.
@@ -672,10 +837,12 @@ int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
                 continue;
             considered += buf->num_tris;
             for (int i = buf->first_tri; i < buf->first_tri + buf->num_tris; i++)
-                drawn += draw_tri(fw, v, &m->tris[i], 1);
+                drawn += draw_tri(fw, v, &m->tris[i], 1, fw->group_lit[g]);
         }
     }
     fw->stats.tris_considered = considered;
     fw->stats.tris_drawn = drawn;
+    fw->stats.lights = fw->num_lights;
+    fw->stats.verts_lit = lit_verts;
     return drawn;
 }

@@ -48,6 +48,7 @@ struct r_fsworld_s {
     int culling;       // r_fs_cull_t
     int see_through;   // 1: MXV_TRANSPARENT buffers added (default); 0: drawn opaque
     int tint;          // 1: coloured light (default); 0: brightness only
+    int colour_key;    // 1: the textures' colour key (default); 0: every texel drawn
     r_fsworld_stats_t stats;
 };
 
@@ -125,6 +126,12 @@ void r_fsworld_set_tint(r_fsworld_t *fw, int on)
 {
     if (fw)
         fw->tint = on != 0;
+}
+
+void r_fsworld_set_colour_key(r_fsworld_t *fw, int on)
+{
+    if (fw)
+        fw->colour_key = on != 0;
 }
 
 int r_fsworld_num_tints(const r_fsworld_t *fw) { return fw ? fw->num_tints : 0; }
@@ -291,6 +298,7 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     fw->culling = R_FS_CULL_PORTALS;
     fw->see_through = 1;
     fw->tint = 1;
+    fw->colour_key = 1;
     if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || !fw->lit || !fw->lit_row ||
         !fw->group_lit || setup_tints(fw) < 0) {
         if (err && errcap)
@@ -335,11 +343,12 @@ typedef struct {
     int wshift, wmask, hmask;
     r_fsworld_t *blend;     // NULL: opaque (z written); else added through its table (z tested only)
     const uint8_t *cmap;    // light rows: the view's colormap or the triangle's tint's
+    const uint8_t *key;     // NULL, or per texel 1 = the colour key (not drawn, z untouched)
 } tri_ctx_t;
 
 // One span row: 1/z, s/z, t/z linear across it; true s, t every SUBDIV pixels.
-// `blend` is a constant at each call: the opaque and the see-through loops are separate.
-static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, int blend, int y, int x0, int x1, float zi,
+// `blend` and `keyed` are constants at each call: each combination is its own loop.
+static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, int blend, int keyed, int y, int x0, int x1, float zi,
                                                             float sz, float tz, float row, float dzi, float dsz, float dtz,
                                                             float drow)
 {
@@ -361,10 +370,13 @@ static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, 
         for (int i = 0; i < n; i++, x++) {
             if (zi >= zrow[x]) {
                 uint32_t tu = (uint32_t)(u >> 16) & (uint32_t)c->wmask, tv = (uint32_t)(w >> 16) & (uint32_t)c->hmask;
+                uint32_t at = (tv << c->wshift) + tu;
                 int l = light >> 16;
                 l = l < 0 ? 0 : l > 63 ? 63 : l;
-                uint8_t src = cmap[l * 256 + c->texels[(tv << c->wshift) + tu]];
-                if (blend) {
+                uint8_t src = cmap[l * 256 + c->texels[at]];
+                if (keyed && c->key[at]) {
+                    // the key colour: nothing drawn, what is behind shows
+                } else if (blend) {
                     dst[x] = (c->blend->add_ready[src] ? c->blend->add + src * 256 : add_row(c->blend, src))[dst[x]];
                 } else {
                     zrow[x] = zi;
@@ -386,10 +398,16 @@ static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, 
 static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, float tz, float row, float dzi, float dsz,
                  float dtz, float drow)
 {
-    if (c->blend)
-        span_body(c, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
-    else
-        span_body(c, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    if (c->key) {
+        if (c->blend)
+            span_body(c, 1, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+        else
+            span_body(c, 0, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    } else if (c->blend) {
+        span_body(c, 1, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    } else {
+        span_body(c, 0, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    }
 }
 
 static void raster_tri(const tri_ctx_t *c, const pvert_t *a, const pvert_t *b, const pvert_t *d)
@@ -524,8 +542,11 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
     for (int k = 0; k < nc; k++)
         project(v, &clip[k], &pv[k]);
     int tint = !fw->tint ? -1 : lit ? lit_tint(fw, t) : fw->tri_tint[t - m->tris];
+    // The game's colour key (Tload.c): black texels of a texture whose palette starts with black
+    // are not drawn, on every triangle of it.
+    const uint8_t *key = fw->colour_key && m->keys && tex->key_texels > 0 ? m->keys + tex->offset : NULL;
     tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
-                    tint >= 0 ? tint_map(fw, tint) : v->colormap };
+                    tint >= 0 ? tint_map(fw, tint) : v->colormap, key };
     for (int k = 1; k + 1 < nc; k++)
         raster_tri(&c, &pv[0], &pv[k], &pv[k + 1]);
     return 1;

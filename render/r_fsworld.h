@@ -74,6 +74,9 @@ typedef enum {
 void r_fsworld_set_culling(r_fsworld_t *fw, r_fs_cull_t mode);
 // See-through buffers added (default) or drawn opaque like the rest (for comparisons).
 void r_fsworld_set_see_through(r_fsworld_t *fw, int on);
+// The textures' colour key (black texels of textures whose palette starts with black not
+// drawn, the game's Tload.c; default) or every texel drawn (for comparisons).
+void r_fsworld_set_colour_key(r_fsworld_t *fw, int on);
 // Coloured light from the vertex colours (default) or their brightness only (for comparisons);
 // how many tints the level's triangles use.
 void r_fsworld_set_tint(r_fsworld_t *fw, int on);

@@ -70,6 +70,7 @@ typedef struct {
     int state;           // 0 not tried, 1 loaded, -1 missing
     mx_t *mx;
     int tex[MX_MAX_TEXTURES];   // into fe->tex, -1 none
+    mx_vertex_t *pose;          // an MXA with frames: its vertices in the pose being drawn (mx_pose)
 } fse_model_t;
 
 typedef struct {
@@ -222,8 +223,10 @@ r_fsent_t *r_fsent_create(void) { return calloc(1, sizeof(r_fsent_t)); }
 
 static void free_assets(r_fsent_t *fe)
 {
-    for (int i = 0; i < fe->num_models; i++)
+    for (int i = 0; i < fe->num_models; i++) {
         mx_free(fe->models[i].mx);
+        free(fe->models[i].pose);
+    }
     for (int i = 0; i < fe->num_tex; i++) {
         free(fe->tex[i].texels);
         free(fe->tex[i].key);
@@ -358,6 +361,10 @@ static fse_model_t *model(r_fsent_t *fe, const char *file)
                 fe->scratch = s;
                 fe->scratch_cap = md->mx->num_verts;
             }
+        }
+        if (md->mx && md->mx->anim_frames && !(md->pose = malloc((size_t)md->mx->num_verts * sizeof *md->pose))) {
+            mx_free(md->mx);
+            md->mx = NULL;
         }
         if (md->mx) {
             md->state = 1;
@@ -664,11 +671,13 @@ static void to_cam(const r_view_t *v, const float p[3], float c[3])
     c[2] = d[0] * v->vpn[0] + d[1] * v->vpn[1] + d[2] * v->vpn[2];
 }
 
-// A model at org with axes right, up, forward (its x, y, z), lit by `light` (0..1).
+// A model at org with axes right, up, forward (its x, y, z), lit by `light` (0..1); `verts`
+// its vertices in a pose (mx_pose), NULL the base pose.
 static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, const float org[3], const float right[3],
-                      const float up[3], const float fwd[3], float light, const uint8_t *blend)
+                      const float up[3], const float fwd[3], float light, const uint8_t *blend, const mx_vertex_t *verts)
 {
     const mx_t *m = md->mx;
+    const mx_vertex_t *mverts = verts ? verts : m->verts;
     float c[3];
     to_cam(v, org, c);
     if (c[2] + m->radius < 1)
@@ -685,7 +694,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
         ax[a][2] = axes[a][0] * v->vpn[0] + axes[a][1] * v->vpn[1] + axes[a][2] * v->vpn[2];
     }
     for (int i = 0; i < m->num_verts; i++) {
-        const mx_vertex_t *mv = &m->verts[i];
+        const mx_vertex_t *mv = &mverts[i];
         r_fsvert_t *o = &fe->scratch[i];
         o->x = c[0] + mv->pos[0] * ax[0][0] + mv->pos[1] * ax[1][0] + mv->pos[2] * ax[2][0];
         o->y = c[1] + mv->pos[0] * ax[0][1] + mv->pos[1] * ax[1][1] + mv->pos[2] * ax[2][1];
@@ -701,7 +710,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
         float smin = INFINITY, tmin = INFINITY;
         for (int k = 0; k < 3; k++) {
             in[k] = fe->scratch[t->v[k]];
-            const mx_vertex_t *mv = &m->verts[t->v[k]];
+            const mx_vertex_t *mv = &mverts[t->v[k]];
             in[k].s = isfinite(mv->st[0]) && fabsf(mv->st[0]) < 1e6f ? mv->st[0] : 0;
             in[k].t = isfinite(mv->st[1]) && fabsf(mv->st[1]) < 1e6f ? mv->st[1] : 0;
             smin = in[k].s < smin ? in[k].s : smin;
@@ -720,7 +729,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
             rt.hmask = tx->height - 1;
             rt.key = (t->flags & 1) ? tx->key : NULL;
         } else {
-            const mx_vertex_t *mv = &m->verts[t->v[0]];
+            const mx_vertex_t *mv = &mverts[t->v[0]];
             rt.color = pal_nearest(fe->palette, 256, mv->r, mv->g, mv->b);
         }
         drawn += r_fstri_draw(v, &rt, in, 0);
@@ -956,9 +965,13 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
     int nparts = r_fsbgo_parts(fe->bgo, w, t, fe->bgo_parts, FSE_MAX_BGO_PARTS);
     for (int i = 0; i < nparts; i++) {
         const r_fsbgo_part_t *p = &fe->bgo_parts[i];
-        const fse_model_t *md = model(fe, p->model);
-        if (md)
-            drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL);
+        fse_model_t *md = model(fe, p->model);
+        if (!md)
+            continue;
+        // an MXA moved by the object's morphs: between its frames as the game's InterpFrames
+        if (md->pose)
+            mx_pose(md->mx, p->frame, p->interp_frame, p->interp_time, md->pose);
+        drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL, md->pose);
     }
     // ships: every one but the pilot whose eyes these are (a camera elsewhere: the followed
     // pilot's, none in chase or free, r_camera.c)
@@ -983,7 +996,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         if (!md)
             continue;
         r_fs_angle_vectors(s->angles, fwd, right, up);
-        drawn += draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org), stealth ? v->alphamap : NULL);
+        drawn += draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org), stealth ? v->alphamap : NULL, NULL);
         // orbit pulsars: orb2.mx circling the ship (orb3.mx, the light model, while stealthed)
         float orb[FSE_MAX_ORBITS][3], orb_up[FSE_MAX_ORBITS][3];
         int no = r_fsent_orbitals(w, num, org, t, orb, orb_up);
@@ -991,7 +1004,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         for (int k = 0; om && k < no; k++) {
             float ox[3] = { orb_up[k][1] * fwd[2] - orb_up[k][2] * fwd[1], orb_up[k][2] * fwd[0] - orb_up[k][0] * fwd[2],
                             orb_up[k][0] * fwd[1] - orb_up[k][1] * fwd[0] };   // x = up x dir
-            drawn += draw_model(fe, v, om, orb[k], ox, orb_up[k], fwd, level_light(fe, orb[k]), NULL);
+            drawn += draw_model(fe, v, om, orb[k], ox, orb_up[k], fwd, level_light(fe, orb[k]), NULL, NULL);
         }
     }
     // pickups: turning, glinting
@@ -1013,7 +1026,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         double turn = fmod(t * FSE_PICKUP_TURN + n * 37.0, 360.0);
         float ang[3] = { 0, (float)turn, 0 };
         r_fs_angle_vectors(ang, fwd, right, up);
-        drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL);
+        drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL, NULL);
         // glints: three points on a ring around it, each lit for part of a 0.6 s cycle
         for (int g = 0; g < 3; g++) {
             double ph = fmod(t / 0.6 + g / 3.0 + n * 0.13, 1.0);
@@ -1038,7 +1051,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             angles_from_dir(sh->dir, ang);
             r_fs_angle_vectors(ang, fwd, right, up);
             if (md)
-                drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL);
+                drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL, NULL);
             continue;
         }
         const fse_primary_t *pw = &primaries[sh->weapon];

@@ -45,6 +45,7 @@ struct r_fsworld_s {
     uint8_t (*lit)[3];           // per vertex, this frame: baked colour plus the lights (lit groups)
     float *lit_row;              // per vertex, this frame: its colormap row (lit groups)
     uint8_t *group_lit;          // per group, this frame: 1 = a light reached its vertices' bounds
+    uint8_t *tri_keyed;          // per triangle: 1 = its texels may include the colour key (checked per texel)
     int culling;       // r_fs_cull_t
     int see_through;   // 1: MXV_TRANSPARENT buffers added (default); 0: drawn opaque
     int tint;          // 1: coloured light (default); 0: brightness only
@@ -104,6 +105,7 @@ void r_fsworld_free(r_fsworld_t *fw)
     free(fw->lit);
     free(fw->lit_row);
     free(fw->group_lit);
+    free(fw->tri_keyed);
     free(fw->tint_rgb);
     free(fw->tint_maps);
     free(fw->tint_ready);
@@ -257,6 +259,83 @@ static const uint8_t *tint_map(r_fsworld_t *fw, int tint)
     return map;
 }
 
+// Key texels in the rectangle [x0, x1) x [y0, y1) of a texture's summed-area table sat (w + 1 wide).
+static long sat_sum(const int32_t *sat, int w, int x0, int y0, int x1, int y1)
+{
+    return (long)sat[y1 * (w + 1) + x1] - sat[y0 * (w + 1) + x1] - sat[y1 * (w + 1) + x0] + sat[y0 * (w + 1) + x0];
+}
+
+// Key texels inside a span [a, b] of texel columns or rows of a texture `n` wide, wrapping:
+// up to two intervals [lo, hi) into out; returns how many.
+static int wrap_span(float a, float b, int n, int out[2][2])
+{
+    if (!(b - a < (float)n - 2) || !isfinite(a) || !isfinite(b)) {
+        out[0][0] = 0;
+        out[0][1] = n;
+        return 1;
+    }
+    float base = floorf(a / (float)n) * (float)n;
+    int lo = (int)(a - base), hi = (int)(b - base) + 1;   // lo in [0, n)
+    if (hi <= n) {
+        out[0][0] = lo;
+        out[0][1] = hi;
+        return 1;
+    }
+    out[0][0] = lo;
+    out[0][1] = n;
+    out[1][0] = 0;
+    out[1][1] = hi - n < n ? hi - n : n;
+    return 2;
+}
+
+// Which triangles can sample a key texel: a keyed texture's triangles whose texel bounding box
+// (a texel of margin, wrapping) holds one (a summed-area table per keyed texture, made here and
+// freed). Only they take the keyed span loop; the rest are drawn as before.
+static int setup_keyed(r_fsworld_t *fw)
+{
+    const mxv_t *m = fw->m;
+    fw->tri_keyed = calloc(m->num_tris ? (size_t)m->num_tris : 1, 1);
+    if (!fw->tri_keyed)
+        return -1;
+    if (!m->keys)
+        return 0;
+    for (int tx = 0; tx < m->num_textures; tx++) {
+        const mxv_texture_t *t = &m->textures[tx];
+        if (t->key_texels <= 0)
+            continue;
+        int w = t->width, h = t->height;
+        int32_t *sat = calloc((size_t)(w + 1) * (size_t)(h + 1), sizeof *sat);
+        if (!sat)
+            return -1;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                sat[(y + 1) * (w + 1) + x + 1] = sat[y * (w + 1) + x + 1] + sat[(y + 1) * (w + 1) + x] -
+                                                 sat[y * (w + 1) + x] + m->keys[t->offset + (size_t)y * (size_t)w + (size_t)x];
+        for (int i = 0; i < m->num_tris; i++) {
+            const mxv_tri_t *tr = &m->tris[i];
+            if (tr->texture != tx)
+                continue;
+            float s0 = INFINITY, s1 = -INFINITY, t0 = INFINITY, t1 = -INFINITY;
+            for (int k = 0; k < 3; k++) {
+                const float *st = m->verts[tr->v[k]].st;
+                s0 = fminf(s0, st[0] * (float)w);
+                s1 = fmaxf(s1, st[0] * (float)w);
+                t0 = fminf(t0, st[1] * (float)h);
+                t1 = fmaxf(t1, st[1] * (float)h);
+            }
+            int xs[2][2], ys[2][2];
+            int nx = wrap_span(s0 - 1, s1 + 1, w, xs), ny = wrap_span(t0 - 1, t1 + 1, h, ys);
+            long keys = 0;
+            for (int a = 0; a < nx; a++)
+                for (int b = 0; b < ny; b++)
+                    keys += sat_sum(sat, w, xs[a][0], ys[b][0], xs[a][1], ys[b][1]);
+            fw->tri_keyed[i] = keys > 0;
+        }
+        free(sat);
+    }
+    return 0;
+}
+
 const mxv_t *r_fsworld_mesh(const r_fsworld_t *fw) { return fw ? fw->m : NULL; }
 const uint8_t *r_fsworld_palette(const r_fsworld_t *fw) { return fw->m->palette; }
 
@@ -300,7 +379,7 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     fw->tint = 1;
     fw->colour_key = 1;
     if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || !fw->lit || !fw->lit_row ||
-        !fw->group_lit || setup_tints(fw) < 0) {
+        !fw->group_lit || setup_tints(fw) < 0 || setup_keyed(fw) < 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", map ? map : "mxv", m->num_verts);
         r_fsworld_free(fw);
@@ -544,7 +623,7 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
     int tint = !fw->tint ? -1 : lit ? lit_tint(fw, t) : fw->tri_tint[t - m->tris];
     // The game's colour key (Tload.c): black texels of a texture whose palette starts with black
     // are not drawn, on every triangle of it.
-    const uint8_t *key = fw->colour_key && m->keys && tex->key_texels > 0 ? m->keys + tex->offset : NULL;
+    const uint8_t *key = fw->colour_key && fw->tri_keyed[t - m->tris] ? m->keys + tex->offset : NULL;
     tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
                     tint >= 0 ? tint_map(fw, tint) : v->colormap, key };
     for (int k = 1; k + 1 < nc; k++)

@@ -213,11 +213,14 @@ static int load_comps(rd_t *r, cob_ld_t *L, int count, int parent, int depth)
             return fail(r, at, "memory for the transforms");
         c->comps[me].first_trans = c->num_trans;
         c->comps[me].num_trans = nt;
+        int morphs = 0;
         for (int k = 0; k < nt; k++) {
             cob_trans_t *t = &c->trans[c->num_trans++];
             memset(t, 0, sizeof *t);
             if (load_trans(r, L, t) < 0)
                 return -1;
+            if (t->type == COB_MORPH)   // the game numbers a component's morphs 1, 2, ... (its frames)
+                t->frame = ++morphs;
         }
         at = r->pos;
         if (need(r, 2, "a collision zone count") < 0)
@@ -366,6 +369,28 @@ void cob_pose(const cob_t *c, float time, const float pos[3], const float axes[3
         for (int a = 0; a < 3; a++)   // axes[a] = column a
             for (int b = 0; b < 3; b++)
                 out_axes[i][a][b] = disp[i][b][a];
+    }
+}
+
+void cob_morph(const cob_t *c, int comp, float time, int *frame, int *interp_frame, float *interp_time)
+{
+    *frame = *interp_frame = 0;
+    *interp_time = 0;
+    if (!c || comp < 0 || comp >= c->num_comps)
+        return;
+    const cob_comp_t *cp = &c->comps[comp];
+    for (int k = 0; k < cp->num_trans; k++) {
+        const cob_trans_t *t = &c->trans[cp->first_trans + k];
+        if (t->type != COB_MORPH || !(time >= t->start))
+            continue;
+        float end = t->start + t->duration;
+        float scale = time < end && t->duration > 0 ? (time - t->start) / t->duration : 1.0f;
+        if (scale != 1.0f) {   // under way: towards its frame
+            *interp_frame = t->frame;
+            *interp_time = scale;
+        } else {               // done: its frame is the pose
+            *frame = t->frame;
+        }
     }
 }
 

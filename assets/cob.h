@@ -37,6 +37,7 @@ typedef struct {
     float angle;                 // rotate: radians
     int local;                   // rotate: the axis turns with the transforms before it
     int prop_type, prop_value;   // property: type (0 state, 1 sound, -1 unknown) and value
+    int frame;                   // morph: the model frame it moves to (the component's morphs numbered 1, 2, ...)
 } cob_trans_t;
 
 typedef struct {
@@ -68,6 +69,12 @@ void cob_free(cob_t *c);
 // place component i's model the same way. Arrays of c->num_comps.
 void cob_pose(const cob_t *c, float time, const float pos[3], const float axes[3][3], float (*out_pos)[3],
               float (*out_axes)[3][3]);
+
+// Component `comp`'s model frames at animation time `time` (the game's UpdateCompObjChildren):
+// from 0, every morph begun sets the frame it is under way to (interp_frame, interp_time its
+// share 0..1) or, once done, the frame (frame); the model is drawn between frame and
+// interp_frame at interp_time (mx_pose).
+void cob_morph(const cob_t *c, int comp, float time, int *frame, int *interp_frame, float *interp_time);
 
 // ---- the level's list (.BGO) ----
 enum { BGO_STATIC, BGO_DOOR, BGO_LOOPING, BGO_MULTISTEP, BGO_ONEOFF, BGO_SEQUENCES };

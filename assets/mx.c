@@ -95,6 +95,9 @@ static int skip_string(cur_t *c, size_t max, const char *what)
 typedef struct {
     mx_t *m;
     int nv, nt;                   // filled so far
+    int ntg;                      // texture groups so far
+    size_t frames_at;             // an MXA's frames (after the frame count)
+    int nanim;                    // their animated vertices
     int tgroups[MX_MAX_GROUPS * MX_MAX_BUFFERS];   // texture groups per buffer, in order
     int nbuf;
 } walk_t;
@@ -113,6 +116,11 @@ static int texgroup(cur_t *c, walk_t *w, int base, int nv)
         w->m->bad_texture_groups++;
     if (first + count > nv)
         return failf(c, at + 2, "vertices %d..%d inside the buffer's %d", first, first + count - 1, nv);
+    if (w->m->tg_first) {   // drawn from first + the box's 8 (an MXA frame's vertices replace them from there)
+        w->m->tg_first[w->ntg] = base + MX_BOX_VERTS + first;
+        w->m->tg_end[w->ntg] = base + nv;
+    }
+    w->ntg++;
     if (need(c, (size_t)ntri, MX_TRIANGLE_SIZE, "triangles") < 0)
         return -1;
     for (int i = 0; i < ntri; i++) {
@@ -213,6 +221,7 @@ static int tail(cur_t *c, walk_t *w)
         if (get_u16(c, "a frame count", &nf) < 0)
             return -1;
         m->num_frames = nf;
+        w->frames_at = c->at;
         for (int f = 0; nf > 1 && f < nf; f++)
             for (int b = 0; b < w->nbuf; b++)
                 for (int t = 0; t < w->tgroups[b]; t++) {
@@ -220,6 +229,7 @@ static int tail(cur_t *c, walk_t *w)
                     if (get_u16(c, "an animated vertex count", &na) < 0 ||
                         skip(c, (size_t)na, MX_VERTEX_SIZE, "animated vertices") < 0)
                         return -1;
+                    w->nanim += na;
                 }
     } else {
         int nanim;
@@ -309,6 +319,87 @@ static void bounds(mx_t *m)
             if (r > m->radius)
                 m->radius = r;
         }
+    for (int i = 0; i < m->num_anim; i++) {   // where the frames move vertices to
+        const float *p = m->anim[i].pos;
+        if (!(m->anim[i].flags & MX_ANIM_POS) || !isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]))
+            continue;
+        for (int a = 0; a < 3; a++) {
+            m->mins[a] = !any || p[a] < m->mins[a] ? p[a] : m->mins[a];
+            m->maxs[a] = !any || p[a] > m->maxs[a] ? p[a] : m->maxs[a];
+        }
+        any = 1;
+        float r = sqrtf(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        m->radius = r > m->radius ? r : m->radius;
+    }
+}
+
+// An MXA's frames, read again into m->anim (their counts were checked by tail()).
+static void read_frames(cur_t *c, walk_t *w)
+{
+    mx_t *m = w->m;
+    c->at = w->frames_at;
+    int n = 0;
+    for (int f = 0; f < m->anim_frames; f++) {
+        int g = 0;
+        for (int b = 0; b < w->nbuf; b++)
+            for (int t = 0; t < w->tgroups[b]; t++, g++) {
+                int na = rd_u16(c->data + c->at);
+                c->at += 2;
+                m->anim_off[f * m->num_texgroups + g] = n;
+                m->anim_num[f * m->num_texgroups + g] = na;
+                for (int k = 0; k < na; k++, n++, c->at += MX_VERTEX_SIZE) {
+                    const uint8_t *p = c->data + c->at;
+                    mx_animvert_t *a = &m->anim[n];
+                    for (int i = 0; i < 3; i++)
+                        a->pos[i] = rd_f32(p + i * 4);
+                    uint32_t col = rd_u32(p + 12);
+                    a->r = (uint8_t)(col >> 16);
+                    a->g = (uint8_t)(col >> 8);
+                    a->b = (uint8_t)col;
+                    a->st[0] = rd_f32(p + 20);
+                    a->st[1] = rd_f32(p + 24);
+                    a->flags = rd_u32(p + 28);
+                }
+            }
+    }
+}
+
+// The game's colour step: from + (int8) floor((to - from) x t), in a byte.
+static uint8_t colour_step(uint8_t from, uint8_t to, float t)
+{
+    double d = floor(((int)to - (int)from) * (double)t);
+    int32_t i = (int32_t)d;   // |d| <= 255
+    return (uint8_t)(from + (int8_t)(uint8_t)i);
+}
+
+void mx_pose(const mx_t *m, int from, int to, float t, mx_vertex_t *out)
+{
+    memcpy(out, m->verts, (size_t)m->num_verts * sizeof *out);
+    if (m->anim_frames <= 1 || from < 0 || to < 0 || from >= m->anim_frames || to >= m->anim_frames)
+        return;
+    t = !(t >= 0) ? 0 : t > 1 ? 1 : t;
+    for (int g = 0; g < m->num_texgroups; g++) {
+        const mx_animvert_t *fv = m->anim + m->anim_off[from * m->num_texgroups + g];
+        const mx_animvert_t *tv = m->anim + m->anim_off[to * m->num_texgroups + g];
+        int nf = m->anim_num[from * m->num_texgroups + g], nt = m->anim_num[to * m->num_texgroups + g];
+        for (int k = 0; k < nf && m->tg_first[g] + k < m->tg_end[g]; k++) {
+            const mx_animvert_t *a = &fv[k], *b = k < nt ? &tv[k] : &fv[k];
+            mx_vertex_t *o = &out[m->tg_first[g] + k];
+            if (a->flags & MX_ANIM_POS)
+                for (int i = 0; i < 3; i++)
+                    o->pos[i] = a->pos[i] + (b->pos[i] - a->pos[i]) * t;
+            if (a->flags & MX_ANIM_RGB) {
+                o->r = colour_step(a->r, b->r, t);
+                o->g = colour_step(a->g, b->g, t);
+                o->b = colour_step(a->b, b->b, t);
+                uint8_t mx = o->r > o->g ? o->r : o->g;
+                o->light = mx > o->b ? mx : o->b;
+            }
+            if (a->flags & MX_ANIM_UV)
+                for (int i = 0; i < 2; i++)
+                    o->st[i] = a->st[i] + (b->st[i] - a->st[i]) * t;
+        }
+    }
 }
 
 mx_t *mx_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap)
@@ -333,17 +424,30 @@ mx_t *mx_load(const uint8_t *data, size_t size, const char *name, char *err, siz
         goto fail;
     m->num_verts = w->nv;
     m->num_tris = w->nt;
+    m->num_texgroups = w->ntg;
     m->verts = malloc((size_t)(w->nv ? w->nv : 1) * sizeof *m->verts);
     m->tris = malloc((size_t)(w->nt ? w->nt : 1) * sizeof *m->tris);
-    if (!m->verts || !m->tris) {
+    m->tg_first = malloc((size_t)(w->ntg ? w->ntg : 1) * sizeof *m->tg_first);
+    m->tg_end = malloc((size_t)(w->ntg ? w->ntg : 1) * sizeof *m->tg_end);
+    if (m->num_frames > 1) {   // bounded by the file: every count was checked against it
+        m->anim_frames = m->num_frames;
+        m->num_anim = w->nanim;
+        size_t slots = (size_t)m->anim_frames * (size_t)(w->ntg ? w->ntg : 1);
+        m->anim = malloc((size_t)(w->nanim ? w->nanim : 1) * sizeof *m->anim);
+        m->anim_off = calloc(slots, sizeof *m->anim_off);
+        m->anim_num = calloc(slots, sizeof *m->anim_num);
+    }
+    if (!m->verts || !m->tris || !m->tg_first || !m->tg_end || (m->anim_frames && (!m->anim || !m->anim_off || !m->anim_num))) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", c.name, w->nv);
         goto fail;
     }
     c.at = meshes_at;   // copy
-    w->nv = w->nt = w->nbuf = 0;
+    w->nv = w->nt = w->nbuf = w->ntg = 0;
     if (meshes(&c, w) < 0)
         goto fail;
+    if (m->anim_frames)
+        read_frames(&c, w);
     for (int g = 0; g < w->nbuf; g++)
         m->num_buffers++;
     bounds(m);
@@ -361,6 +465,11 @@ void mx_free(mx_t *m)
         return;
     free(m->verts);
     free(m->tris);
+    free(m->tg_first);
+    free(m->tg_end);
+    free(m->anim);
+    free(m->anim_off);
+    free(m->anim_num);
     free(m);
 }
 

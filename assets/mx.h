@@ -16,7 +16,7 @@
 // texture group a u16 count of 32-byte animated vertices), else texture
 // animations (u16 count ...); then fire points and spot effects. Everything is
 // bounds-checked and read; docs/forsaken.md has the table and where each fact
-// comes from. Only the meshes (the base pose of an MXA) are kept.
+// comes from. The meshes and an MXA's animation frames are kept (mx_pose).
 #ifndef MX_H
 #define MX_H
 
@@ -43,6 +43,17 @@ typedef struct {
     uint16_t flags;             // bit 0: a colour-keyed triangle (black texels not drawn)
 } mx_tri_t;
 
+// One animated vertex of one MXA frame (the game's MXAVERT): what it moves to, and what moves.
+#define MX_ANIM_POS 1           // MXA_ANIM_POS
+#define MX_ANIM_RGB 2           // MXA_ANIM_RGB
+#define MX_ANIM_UV 4            // MXA_ANIM_UV
+typedef struct {
+    float pos[3];
+    uint8_t r, g, b;
+    float st[2];
+    uint32_t flags;             // MX_ANIM_*
+} mx_animvert_t;
+
 typedef struct {
     int version;
     int is_mxa;                 // 1: the tail is an MXA's vertex animation
@@ -54,13 +65,28 @@ typedef struct {
     int bad_texture_groups;     // texture groups naming a texture past the list (their triangles: texture -1)
     mx_vertex_t *verts;         // every buffer's vertices, bounding boxes included
     mx_tri_t *tris;
-    float mins[3], maxs[3];     // over the drawn vertices
-    float radius;               // largest distance of a drawn vertex from the origin
+    float mins[3], maxs[3];     // over the drawn vertices (and their animated positions)
+    float radius;               // largest distance of a drawn vertex from the origin, in any frame
+    // MXA animation (anim_frames 0: none): per texture group (file order) its first drawn vertex
+    // (after the buffer's box) and its buffer's end, and per frame and texture group its animated
+    // vertices, which replace the group's vertices in order.
+    int num_texgroups;
+    int *tg_first, *tg_end;     // into verts
+    int anim_frames;            // num_frames when above 1, else 0
+    int num_anim;               // animated vertices over every frame
+    mx_animvert_t *anim;
+    int *anim_off, *anim_num;   // [frame * num_texgroups + group]: into anim, and how many
 } mx_t;
 
 // Parse a model. NULL with "NAME: offset N: expected ..." in err on bad input.
 mx_t *mx_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap);
 void mx_free(mx_t *m);
+// The model's vertices between frames `from` and `to` at `t` (0..1), as the game's InterpFrames
+// moves them: out (num_verts) starts as the base pose; every animated vertex of frame `from`
+// whose flags say so takes position and texture coordinates from + (to - from) x t, its colour
+// from + the whole part of (to - from) x t (kept to a byte as the game did). No frames, or a
+// frame out of range: the base pose.
+void mx_pose(const mx_t *m, int from, int to, float t, mx_vertex_t *out);
 
 // A 24-bit uncompressed BMP (the game's effect pages: Bigexp1.bmp, expl.bmp ...) as RGB
 // triples, top row first, sides 1..max_side. Returns 0, or -1 with "offset N: expected ..."

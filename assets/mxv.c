@@ -132,6 +132,8 @@ static int texgroup(cur_t *c, walk_t *w, int nv, int base)
                 o->normal[k] = rd_f32(t + 8 + k * 4);
             }
             o->texture = tex;
+            o->flags = (uint16_t)rd_u16(t + 6);
+            w->m->num_keyed_tris += (o->flags & MXV_TRI_COLOURKEY) != 0;
         }
         w->tris++;
     }
@@ -442,6 +444,7 @@ void mxv_free(mxv_t *m)
     free(m->verts);
     free(m->tris);
     free(m->texels);
+    free(m->keys);
     free(m);
 }
 
@@ -643,6 +646,8 @@ int mxv_load_textures(mxv_t *m, const asset_files_t *files, const char *dir)
     if (!m->texels)
         goto done;
     m->texels_size = total;
+    free(m->keys);
+    m->keys = NULL;
     uint8_t light = (uint8_t)pal_nearest(m->palette, 256, 150, 150, 150), dark = (uint8_t)pal_nearest(m->palette, 256, 90, 90, 90);
     size_t o = 0;
     for (int i = 0; i < nt; i++) {
@@ -650,6 +655,7 @@ int mxv_load_textures(mxv_t *m, const asset_files_t *files, const char *dir)
         t->width = src[i].width;
         t->height = src[i].height;
         t->offset = o;
+        t->key_texels = 0;
         size_t np = (size_t)t->width * (size_t)t->height;
         if (!src[i].pixels) {
             for (int y = 0; y < t->height; y++)
@@ -661,6 +667,19 @@ int mxv_load_textures(mxv_t *m, const asset_files_t *files, const char *dir)
                 lut[c] = (uint8_t)pal_nearest(m->palette, 256, src[i].pal[c * 3], src[i].pal[c * 3 + 1], src[i].pal[c * 3 + 2]);
             for (size_t k = 0; k < np; k++)
                 m->texels[o + k] = lut[src[i].pixels[k]];
+            // The game's colour key: black, on textures whose palette starts with black.
+            const uint8_t *p0 = src[i].pal;
+            if ((p0[0] | p0[1] | p0[2]) == 0) {
+                for (size_t k = 0; k < np; k++) {
+                    const uint8_t *c = src[i].pal + src[i].pixels[k] * 3;
+                    if ((c[0] | c[1] | c[2]) != 0)
+                        continue;
+                    if (!m->keys && !(m->keys = calloc(total, 1)))
+                        goto done;
+                    m->keys[o + k] = 1;
+                    t->key_texels++;
+                }
+            }
         }
         o += np;
     }

@@ -52,10 +52,13 @@ typedef struct {
     float st[2];                // texture coordinates, 0..1 across the texture (wrapping)
 } mxv_vertex_t;
 
+#define MXV_TRI_COLOURKEY 0x0001 // edge flags bit 0: a colour-keyed triangle (its texture's black texels not drawn)
+
 typedef struct {
     uint32_t v[3];              // into verts, in the file's order
     int texture;                // into textures
     float normal[3];            // as stored
+    uint16_t flags;             // the stored edge flags (MXV_TRI_COLOURKEY)
 } mxv_tri_t;
 
 typedef struct {
@@ -93,11 +96,13 @@ typedef struct {
     int width, height;
     size_t offset;              // into texels, top row first
     int missing;                // 1: not found or unreadable, a checkerboard
+    int key_texels;             // texels of the key colour (black, when the BMP's first colour is black)
 } mxv_texture_t;
 
 typedef struct {
     int version;
     int num_textures, num_groups, num_buffers, num_verts, num_tris;
+    int num_keyed_tris;         // triangles with MXV_TRI_COLOURKEY
     mxv_texture_t *textures;
     mxv_group_t *groups;
     mxv_buffer_t *buffers;
@@ -117,6 +122,7 @@ typedef struct {
                                 // colours (MXV_HUD_COLOURS, from 240 - MXV_HUD_COLOURS at most), a grey ramp (240..255)
     uint8_t *texels;
     size_t texels_size;
+    uint8_t *keys;              // parallel to texels: 1 = the key colour (see mxv_load_textures); NULL: no key texels
     int textures_missing;
 } mxv_t;
 
@@ -124,6 +130,8 @@ typedef struct {
 mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap);
 // Load the textures from DIR/textures/NAME, else textures/NAME (the game's shared
 // folder), choose the palette and map them to it. Returns the number missing, -1 out of memory.
+// A texture whose BMP palette starts with black has a colour key, black (the game's Tload.c:
+// HasBmpGotRealBlack, SetColorKey RGB 0 0 0): its black texels are marked in keys.
 int mxv_load_textures(mxv_t *m, const asset_files_t *files, const char *dir);
 void mxv_free(mxv_t *m);
 

@@ -177,6 +177,7 @@ int r_fsbgo_parts(const r_fsbgo_t *b, const world_t *w, double t, r_fsbgo_part_t
             memcpy(p->org, pos[k], sizeof p->org);
             memcpy(p->axes, axes[k], sizeof p->axes);
             p->object = i;
+            cob_morph(c, k, at, &p->frame, &p->interp_frame, &p->interp_time);
         }
     }
     return n;

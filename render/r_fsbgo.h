@@ -24,6 +24,8 @@ typedef struct {
     float org[3];
     float axes[3][3];            // the model's x, y, z in the level
     int object;                  // index in the .BGO list
+    int frame, interp_frame;     // its MXA frames (cob_morph): drawn between them at interp_time
+    float interp_time;
 } r_fsbgo_part_t;
 
 // NULL when the level has no .BGO (every level of the released data), or it does not load

@@ -44,13 +44,19 @@
 #define FSE_BLAST_FRAMES 16           // BIGEXP1.OFF: 16 frames of 64 x 64 in a 4 x 4 page
 #define FSE_BLAST_FPS 30.0
 #define FSE_PICKUP_TURN 90.0          // degrees a second (ours: the game's rate is not used)
-#define FSE_SHOT_LIGHT 384.0f         // PrimaryWeaponAttribs[] lightsize: 1536 x GLOBAL_SCALE
-#define FSE_MAX_LIGHTS 32
+#define FSE_SHOT_LIGHT 384.0f         // lightsize 1536 x GLOBAL_SCALE (primaries, SEC_LIGHTSIZE, PICKUPLIGHT_RADIUS)
+#define FSE_DIE_SHRINK 50.0f          // SetLightDie: a dying light loses 50 units of size a tick
+#define FSE_DIE_FADE 2.0f             // .. and 2 of its red a tick, from 255
+#define FSE_HEADLIGHT_SIZE 1536.0f    // ships' headlights: (4096 + 2048) x GLOBAL_SCALE
+#define FSE_HEADLIGHT_COS 0.81915204f // cos 35 degrees
+#define FSE_HEADLIGHT_RGB 192.0f
+#define FSE_QUANTUM_SIZE 1024.0f      // the quantum mine's spot light: 4096 x GLOBAL_SCALE, 30 degrees
+#define FSE_QUANTUM_COS 0.8660254f
+#define FSE_PICKUP_SCALE 0.5f         // COLOUR_SCALE of PickupAttribs[]
 #define FSE_MAX_ORBITS 8              // MAXMULTIPLES
 #define FSE_ORBIT_RADIUS 64.0f        // ORBIT_RADIUS: 256 x GLOBAL_SCALE
 #define FSE_ORBIT_TURN 6.0            // degrees a game tick (AxisRot += 6 x framelag)
 #define FSE_MAX_BGO_PARTS 512        // background object models drawn a frame
-#define FSE_LIGHT_ROWS 24.0f          // colormap rows a light adds at its centre
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -64,6 +70,7 @@ typedef struct {
     int state;           // 0 not tried, 1 loaded, -1 missing
     mx_t *mx;
     int tex[MX_MAX_TEXTURES];   // into fe->tex, -1 none
+    mx_vertex_t *pose;          // an MXA with frames: its vertices in the pose being drawn (mx_pose)
 } fse_model_t;
 
 typedef struct {
@@ -80,6 +87,7 @@ typedef struct {
     float org[3];
     float size;          // radius in units
     double t0;
+    int light;           // lights the level (a message's explosion; a shot's impact has its shot's dying light)
 } fse_blast_t;
 
 typedef struct {
@@ -111,6 +119,7 @@ struct r_fsent_s {
     r_fsbgo_t *bgo;
     int bgo_tried;
     r_fsbgo_part_t bgo_parts[FSE_MAX_BGO_PARTS];
+    r_fslight_t light_pool[R_FS_MAX_LIGHTS];   // this frame's lights on the level
 };
 
 // ---- the game's tables -----------------------------------------------------------
@@ -146,20 +155,49 @@ static const char *const secondary_files[FSW_NUM_SECONDARY] = {
 };
 
 // PrimaryWeaponAttribs[]: speed (units a tick), life (ticks), light colour at power levels 0..2, glow radius
+// (ours), light size (lightsize: 1536 x GLOBAL_SCALE, the trojax 2048 x GLOBAL_SCALE)
 typedef struct {
     float speed, life;
     uint8_t rgb[3][3];
-    float radius;
+    float radius, light;
 } fse_primary_t;
 
 static const fse_primary_t primaries[FSW_NUM_PRIMARY] = {
-    [FSW_PULSAR] = { 32, 1000, { { 0, 108, 0 }, { 0, 180, 0 }, { 0, 255, 0 } }, 10 },
-    [FSW_TROJAX] = { 32, 1000, { { 100, 0, 255 }, { 100, 0, 255 }, { 100, 0, 255 } }, 14 },
-    [FSW_PYROLITE] = { 20, 64, { { 128, 0, 16 }, { 128, 0, 16 }, { 128, 0, 16 } }, 16 },
-    [FSW_TRANSPULSE] = { 48, 1000, { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 12 },
-    [FSW_SUSSGUN] = { 32, 1000, { { 84, 0, 0 }, { 168, 0, 0 }, { 255, 0, 0 } }, 6 },
-    [FSW_LASER] = { 0, 12, { { 255, 0, 0 }, { 255, 0, 0 }, { 255, 0, 0 } }, 3 },
-    [FSW_ORBITPULSAR] = { 32, 1000, { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 10 },
+    [FSW_PULSAR] = { 32, 1000, { { 0, 108, 0 }, { 0, 180, 0 }, { 0, 255, 0 } }, 10, 384 },
+    [FSW_TROJAX] = { 32, 1000, { { 100, 0, 255 }, { 100, 0, 255 }, { 100, 0, 255 } }, 14, 512 },
+    [FSW_PYROLITE] = { 20, 64, { { 128, 0, 16 }, { 128, 0, 16 }, { 128, 0, 16 } }, 16, 384 },
+    [FSW_TRANSPULSE] = { 48, 1000, { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 12, 384 },
+    [FSW_SUSSGUN] = { 32, 1000, { { 84, 0, 0 }, { 168, 0, 0 }, { 255, 0, 0 } }, 6, 384 },
+    [FSW_LASER] = { 0, 12, { { 255, 0, 0 }, { 255, 0, 0 }, { 255, 0, 0 } }, 3, 384 },
+    [FSW_ORBITPULSAR] = { 32, 1000, { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 10, 384 },
+};
+
+// SecondaryWeaponAttribs[] lightsize and colour (SEC_LIGHTSIZE = 1536 x GLOBAL_SCALE; the titan
+// 1.5 x; MFRL none; the quantum mine a spot light, FSE_QUANTUM_*)
+static const struct {
+    float size;
+    uint8_t rgb[3];
+} secondary_lights[FSW_NUM_SECONDARY] = {
+    [FSW_MUG] = { 384, { 64, 255, 64 } },        [FSW_SOLARIS] = { 384, { 255, 64, 64 } },
+    [FSW_THIEF] = { 384, { 255, 255, 255 } },    [FSW_SCATTER] = { 384, { 255, 64, 64 } },
+    [FSW_GRAVGON] = { 384, { 64, 64, 255 } },    [FSW_MFRL] = { 0, { 255, 192, 0 } },
+    [FSW_TITAN] = { 576, { 255, 64, 64 } },      [FSW_PURGEMINE] = { 384, { 255, 64, 64 } },
+    [FSW_PINEMINE] = { 384, { 255, 64, 64 } },   [FSW_QUANTUMMINE] = { FSE_QUANTUM_SIZE, { 32, 32, 255 } },
+    [FSW_SPIDERMINE] = { 384, { 32, 32, 255 } }, [FSW_PINEMISSILE] = { 384, { 64, 255, 64 } },
+    [FSW_TITANSHRAPNEL] = { 384, { 64, 255, 64 } },
+};
+
+// PickupAttribs[] light colours by pickup type (before COLOUR_SCALE; all PICKUPLIGHT_RADIUS;
+// the extra life, 26, has none)
+static const uint8_t pickup_light[][3] = {
+    { 0, 0, 255 },     { 0, 0, 255 },     { 0, 0, 255 },     { 0, 0, 255 },     { 0, 0, 255 },     { 0, 128, 128 },
+    { 128, 0, 0 },     { 128, 0, 0 },     { 128, 0, 0 },     { 128, 0, 0 },     { 128, 0, 0 },     { 128, 0, 0 },
+    { 128, 0, 0 },     { 128, 0, 0 },     { 128, 128, 0 },   { 128, 128, 0 },   { 128, 128, 0 },   { 128, 128, 0 },
+    { 128, 128, 0 },   { 0, 128, 0 },     { 0, 128, 0 },     { 0, 128, 0 },     { 0, 128, 0 },     { 0, 128, 0 },
+    { 0, 128, 0 },     { 0, 128, 0 },     { 0, 0, 0 },       { 0, 128, 0 },     { 0, 128, 0 },     { 0, 128, 0 },
+    { 0, 128, 0 },     { 0, 128, 0 },     { 0, 128, 0 },     { 0, 128, 0 },     { 0, 128, 0 },     { 0, 128, 0 },
+    { 0, 0, 255 },     { 0, 0, 128 },     { 64, 64, 64 },    { 192, 128, 64 },  { 192, 128, 64 },  { 192, 192, 64 },
+    { 192, 64, 64 },   { 64, 192, 64 },   { 64, 64, 192 },   { 192, 192, 64 },
 };
 
 const char *r_fsent_bike_file(int bike, int lod, char *buf, size_t cap)
@@ -185,8 +223,10 @@ r_fsent_t *r_fsent_create(void) { return calloc(1, sizeof(r_fsent_t)); }
 
 static void free_assets(r_fsent_t *fe)
 {
-    for (int i = 0; i < fe->num_models; i++)
+    for (int i = 0; i < fe->num_models; i++) {
         mx_free(fe->models[i].mx);
+        free(fe->models[i].pose);
+    }
     for (int i = 0; i < fe->num_tex; i++) {
         free(fe->tex[i].texels);
         free(fe->tex[i].key);
@@ -322,6 +362,10 @@ static fse_model_t *model(r_fsent_t *fe, const char *file)
                 fe->scratch_cap = md->mx->num_verts;
             }
         }
+        if (md->mx && md->mx->anim_frames && !(md->pose = malloc((size_t)md->mx->num_verts * sizeof *md->pose))) {
+            mx_free(md->mx);
+            md->mx = NULL;
+        }
         if (md->mx) {
             md->state = 1;
             for (int i = 0; i < md->mx->num_textures; i++)
@@ -427,7 +471,7 @@ static float first_wall(const r_fsent_t *fe, const float org[3], const float dir
 
 // ---- per decoded frame --------------------------------------------------------------
 
-static void add_blast(r_fsent_t *fe, const float org[3], float size, double t0)
+static fse_blast_t *add_blast(r_fsent_t *fe, const float org[3], float size, double t0)
 {
     fse_blast_t *slot = &fe->blasts[0];
     for (int i = 0; i < FSE_MAX_BLASTS; i++) {
@@ -442,6 +486,8 @@ static void add_blast(r_fsent_t *fe, const float org[3], float size, double t0)
     memcpy(slot->org, org, sizeof slot->org);
     slot->size = !(size > 8) ? 8 : size > 2048 ? 2048 : size;
     slot->t0 = t0;
+    slot->light = 0;
+    return slot;
 }
 
 static int finite3(const float *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
@@ -560,13 +606,13 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
                     sh->active = 0;
             }
             if (finite3(fx->origin))
-                add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 128, w->time);
+                add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 128, w->time)->light = 1;
             break;
         case FSW_FX_SHOCKWAVE:
         case FSW_FX_SHIPDIED:
         case FSW_FX_EXPLODESHIP:
             if (finite3(fx->origin))
-                add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 192, w->time);
+                add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 192, w->time)->light = 1;
             break;
         default:
             break;
@@ -625,11 +671,13 @@ static void to_cam(const r_view_t *v, const float p[3], float c[3])
     c[2] = d[0] * v->vpn[0] + d[1] * v->vpn[1] + d[2] * v->vpn[2];
 }
 
-// A model at org with axes right, up, forward (its x, y, z), lit by `light` (0..1).
+// A model at org with axes right, up, forward (its x, y, z), lit by `light` (0..1); `verts`
+// its vertices in a pose (mx_pose), NULL the base pose.
 static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, const float org[3], const float right[3],
-                      const float up[3], const float fwd[3], float light, const uint8_t *blend)
+                      const float up[3], const float fwd[3], float light, const uint8_t *blend, const mx_vertex_t *verts)
 {
     const mx_t *m = md->mx;
+    const mx_vertex_t *mverts = verts ? verts : m->verts;
     float c[3];
     to_cam(v, org, c);
     if (c[2] + m->radius < 1)
@@ -646,7 +694,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
         ax[a][2] = axes[a][0] * v->vpn[0] + axes[a][1] * v->vpn[1] + axes[a][2] * v->vpn[2];
     }
     for (int i = 0; i < m->num_verts; i++) {
-        const mx_vertex_t *mv = &m->verts[i];
+        const mx_vertex_t *mv = &mverts[i];
         r_fsvert_t *o = &fe->scratch[i];
         o->x = c[0] + mv->pos[0] * ax[0][0] + mv->pos[1] * ax[1][0] + mv->pos[2] * ax[2][0];
         o->y = c[1] + mv->pos[0] * ax[0][1] + mv->pos[1] * ax[1][1] + mv->pos[2] * ax[2][1];
@@ -662,7 +710,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
         float smin = INFINITY, tmin = INFINITY;
         for (int k = 0; k < 3; k++) {
             in[k] = fe->scratch[t->v[k]];
-            const mx_vertex_t *mv = &m->verts[t->v[k]];
+            const mx_vertex_t *mv = &mverts[t->v[k]];
             in[k].s = isfinite(mv->st[0]) && fabsf(mv->st[0]) < 1e6f ? mv->st[0] : 0;
             in[k].t = isfinite(mv->st[1]) && fabsf(mv->st[1]) < 1e6f ? mv->st[1] : 0;
             smin = in[k].s < smin ? in[k].s : smin;
@@ -681,7 +729,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
             rt.hmask = tx->height - 1;
             rt.key = (t->flags & 1) ? tx->key : NULL;
         } else {
-            const mx_vertex_t *mv = &m->verts[t->v[0]];
+            const mx_vertex_t *mv = &mverts[t->v[0]];
             rt.color = pal_nearest(fe->palette, 256, mv->r, mv->g, mv->b);
         }
         drawn += r_fstri_draw(v, &rt, in, 0);
@@ -772,59 +820,105 @@ static void draw_beam(const r_view_t *v, const float a[3], const float b[3], flo
 }
 
 
-// ---- light on the walls ---------------------------------------------------------------
+// ---- moving lights on the level (the game's XLights) ------------------------------------
 
-typedef struct {
-    float c[3];          // camera space
-    float radius, rows;  // rows of light added at the centre, falling linearly to the edge
-} fse_light_t;
+_Static_assert(sizeof pickup_light / sizeof pickup_light[0] == FSE_NUM_PICKUPS, "a light for every pickup");
 
-// The level's pixels near each light are drawn brighter: a pixel's point comes back from its
-// 1/z, and its colour goes up the colormap by the light there (an 8-bit colormap cannot tint:
-// the light's colour only sets how strong it is). Before the models, so only walls take it.
-static void light_walls(const r_view_t *v, const fse_light_t *lights, int n)
+static int add_light(r_fslight_t *out, int n, int max, const float org[3], float size, float r, float g, float b)
 {
-    for (int i = 0; i < n; i++) {
-        const fse_light_t *l = &lights[i];
-        float zmin = l->c[2] - l->radius;
-        if (l->c[2] + l->radius < 1)
+    if (n >= max || !(size > 0) || !(r > 0 || g > 0 || b > 0))
+        return n;
+    r_fslight_t *l = &out[n];
+    memset(l, 0, sizeof *l);
+    memcpy(l->org, org, sizeof l->org);
+    l->size = size;
+    l->rgb[0] = r;
+    l->rgb[1] = g;
+    l->rgb[2] = b;
+    return n + 1;
+}
+
+int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t *out, int max)
+{
+    if (!fe || !fe->on || !out || max <= 0)
+        return 0;
+    int n = 0;
+    // shots: a light that flies with each (InitOnePrimBull, InitOneSecBull); a primary that
+    // hits a wall leaves it dying there (CleanUpPrimBull -> SetLightDie: red, shrinking)
+    for (int i = 0; i < FSE_MAX_SHOTS; i++) {
+        const fse_shot_t *sh = &fe->shots[i];
+        if (!sh->active)
             continue;
-        // the light's sphere on the screen (its whole row span when it reaches behind the eye)
-        int x0 = 0, x1 = v->width, y0 = 0, y1 = v->height;
-        if (zmin > 1) {
-            float zi = 1 / zmin;
-            x0 = (int)floorf(v->xcenter + v->xscale * (l->c[0] - l->radius) * zi);
-            x1 = (int)ceilf(v->xcenter + v->xscale * (l->c[0] + l->radius) * zi);
-            y0 = (int)floorf(v->ycenter - v->yscale * (l->c[1] + l->radius) * zi);
-            y1 = (int)ceilf(v->ycenter - v->yscale * (l->c[1] - l->radius) * zi);
-            x0 = x0 < 0 ? 0 : x0;
-            y0 = y0 < 0 ? 0 : y0;
-            x1 = x1 > v->width ? v->width : x1;
-            y1 = y1 > v->height ? v->height : y1;
-        }
-        y0 = y0 < v->y0 ? v->y0 : y0;   // a band: its rows only
-        y1 = y1 > r_view_y1(v) ? r_view_y1(v) : y1;
-        float r2 = l->radius * l->radius;
-        // only depths inside the sphere's: tested on 1/z, before any division
-        float zi_lo = 1 / (l->c[2] + l->radius), zi_hi = zmin > 0 ? 1 / zmin : INFINITY;
-        for (int y = y0; y < y1; y++) {
-            uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
-            const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
-            float py = (v->ycenter - (y + 0.5f)) / v->yscale;
-            for (int x = x0; x < x1; x++) {
-                if (!(zrow[x] >= zi_lo && zrow[x] <= zi_hi))
-                    continue;
-                float z = 1 / zrow[x];
-                float d[3] = { (x + 0.5f - v->xcenter) / v->xscale * z - l->c[0], py * z - l->c[1], z - l->c[2] };
-                float d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-                if (d2 >= r2)
-                    continue;
-                int add = (int)(l->rows * (1 - sqrtf(d2) / l->radius) + 0.5f);
-                if (add > 0)
-                    dst[x] = v->colormap[(32 - (add > 32 ? 32 : add)) * 256 + dst[x]];
+        float p[3], size = sh->secondary ? secondary_lights[sh->weapon].size : primaries[sh->weapon].light;
+        if (shot_at(sh, t, p)) {
+            if (sh->secondary) {
+                const uint8_t *c = secondary_lights[sh->weapon].rgb;
+                int before = n;
+                n = add_light(out, n, max, p, size, c[0], c[1], c[2]);
+                if (n > before && sh->weapon == FSW_QUANTUMMINE) {
+                    out[before].spot = 1;
+                    memcpy(out[before].dir, sh->dir, sizeof out[before].dir);
+                    out[before].cos_arc = FSE_QUANTUM_COS;
+                }
+            } else {
+                const uint8_t *c = primaries[sh->weapon].rgb[sh->power];
+                n = add_light(out, n, max, p, size, c[0], c[1], c[2]);
             }
+        } else if (sh->hit && !sh->secondary && t >= sh->t_end) {
+            float ticks = (float)((t - sh->t_end) * FSE_TICKS);
+            float left = size - FSE_DIE_SHRINK * ticks, red = 255 - FSE_DIE_FADE * ticks;
+            n = add_light(out, n, max, sh->end, left, red, 0, 0);
         }
     }
+    // explosions (assumed: the game's explosion lights were not found): a warm light of three
+    // times the blast's size (at least 384 units) fading out over its animation
+    for (int i = 0; i < FSE_MAX_BLASTS; i++) {
+        const fse_blast_t *b = &fe->blasts[i];
+        double f = (t - b->t0) * FSE_BLAST_FPS / FSE_BLAST_FRAMES;   // 0..1 through the animation
+        if (!b->active || !b->light || f < 0 || f >= 1)
+            continue;
+        float k = (float)(1 - f), size = b->size * 3 > FSE_SHOT_LIGHT ? b->size * 3 : FSE_SHOT_LIGHT;
+        n = add_light(out, n, max, b->org, size, 255 * k, 160 * k, 64 * k);
+    }
+    if (!w)
+        return n;
+    // headlights (ProcessShips): a spot light along each ship's nose while its light flag is
+    // set, not blown up; the pilot's own lights the walls too
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        int num = p + 1;
+        float org[3], fwd[3], right[3], up[3];
+        if (!world_entity_visible(w, num) || w->entities[num].cur.modelindex != FSW_MODEL_SHIP ||
+            !(w->entities[num].cur.raw_effects & FSW_SHIP_LIGHT) || !r_fsent_ship_origin(fe, num, t, org))
+            continue;
+        r_fs_angle_vectors(w->entities[num].cur.angles, fwd, right, up);
+        int before = n;
+        n = add_light(out, n, max, org, FSE_HEADLIGHT_SIZE, FSE_HEADLIGHT_RGB, FSE_HEADLIGHT_RGB, FSE_HEADLIGHT_RGB);
+        if (n > before) {
+            out[before].spot = 1;
+            memcpy(out[before].dir, fwd, sizeof fwd);
+            out[before].cos_arc = FSE_HEADLIGHT_COS;
+        }
+    }
+    // pickups (InitOnePickup): PickupAttribs[]' light where each lies
+    for (int e = FSW_PICKUP_ENT0; e < w->num_entities && e < FSW_BGO_ENT0; e++) {
+        if (!world_entity_visible(w, e) || w->entities[e].cur.modelindex != FSW_MODEL_PICKUP)
+            continue;
+        int type = w->entities[e].cur.skin;
+        if (type < 0 || type >= FSE_NUM_PICKUPS)
+            continue;
+        const uint8_t *c = pickup_light[type];
+        n = add_light(out, n, max, w->entities[e].cur.origin, FSE_SHOT_LIGHT, c[0] * FSE_PICKUP_SCALE,
+                      c[1] * FSE_PICKUP_SCALE, c[2] * FSE_PICKUP_SCALE);
+    }
+    return n;
+}
+
+void r_fsent_light_level(r_fsent_t *fe, const world_t *w, double t, r_fsworld_t *fw)
+{
+    if (!fe || !fw)
+        return;
+    int n = r_fsent_lights(fe, w, t, fe->light_pool, R_FS_MAX_LIGHTS);
+    r_fsworld_set_lights(fw, fe->light_pool, n);
 }
 
 static void angles_from_dir(const float dir[3], float ang[3])
@@ -866,44 +960,18 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
     int drawn = 0;
     double t = v->time;
     float fwd[3], right[3], up[3];
-    // the lights of shots and explosions, on the walls
-    fse_light_t lights[FSE_MAX_LIGHTS];
-    int nl = 0;
-    for (int i = 0; i < FSE_MAX_SHOTS && nl < FSE_MAX_LIGHTS; i++) {
-        const fse_shot_t *sh = &fe->shots[i];
-        float p[3];
-        if (!shot_at(sh, t, p) || (sh->secondary && sh->speed == 0))
-            continue;   // mines lie dark
-        float strength = 1;
-        if (!sh->secondary) {
-            const uint8_t *rgb = primaries[sh->weapon].rgb[sh->power];
-            int mx = rgb[0] > rgb[1] ? rgb[0] : rgb[1];
-            strength = (mx > rgb[2] ? mx : rgb[2]) / 255.0f;
-        }
-        to_cam(v, p, lights[nl].c);
-        lights[nl].radius = FSE_SHOT_LIGHT;
-        lights[nl].rows = FSE_LIGHT_ROWS * strength;
-        nl++;
-    }
-    for (int i = 0; i < FSE_MAX_BLASTS && nl < FSE_MAX_LIGHTS; i++) {
-        const fse_blast_t *b = &fe->blasts[i];
-        double f = (t - b->t0) * FSE_BLAST_FPS / FSE_BLAST_FRAMES;   // 0..1 through the animation
-        if (!b->active || f < 0 || f >= 1)
-            continue;
-        to_cam(v, b->org, lights[nl].c);
-        lights[nl].radius = b->size * 3 > FSE_SHOT_LIGHT ? b->size * 3 : FSE_SHOT_LIGHT;
-        lights[nl].rows = FSE_LIGHT_ROWS * 1.3f * (float)(1 - f);
-        nl++;
-    }
-    light_walls(v, lights, nl);
     // background objects (doors ...): their models where the game's rules put them at t
     load_bgo(fe, w);
     int nparts = r_fsbgo_parts(fe->bgo, w, t, fe->bgo_parts, FSE_MAX_BGO_PARTS);
     for (int i = 0; i < nparts; i++) {
         const r_fsbgo_part_t *p = &fe->bgo_parts[i];
-        const fse_model_t *md = model(fe, p->model);
-        if (md)
-            drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL);
+        fse_model_t *md = model(fe, p->model);
+        if (!md)
+            continue;
+        // an MXA moved by the object's morphs: between its frames as the game's InterpFrames
+        if (md->pose)
+            mx_pose(md->mx, p->frame, p->interp_frame, p->interp_time, md->pose);
+        drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL, md->pose);
     }
     // ships: every one but the pilot whose eyes these are (a camera elsewhere: the followed
     // pilot's, none in chase or free, r_camera.c)
@@ -928,7 +996,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         if (!md)
             continue;
         r_fs_angle_vectors(s->angles, fwd, right, up);
-        drawn += draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org), stealth ? v->alphamap : NULL);
+        drawn += draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org), stealth ? v->alphamap : NULL, NULL);
         // orbit pulsars: orb2.mx circling the ship (orb3.mx, the light model, while stealthed)
         float orb[FSE_MAX_ORBITS][3], orb_up[FSE_MAX_ORBITS][3];
         int no = r_fsent_orbitals(w, num, org, t, orb, orb_up);
@@ -936,7 +1004,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         for (int k = 0; om && k < no; k++) {
             float ox[3] = { orb_up[k][1] * fwd[2] - orb_up[k][2] * fwd[1], orb_up[k][2] * fwd[0] - orb_up[k][0] * fwd[2],
                             orb_up[k][0] * fwd[1] - orb_up[k][1] * fwd[0] };   // x = up x dir
-            drawn += draw_model(fe, v, om, orb[k], ox, orb_up[k], fwd, level_light(fe, orb[k]), NULL);
+            drawn += draw_model(fe, v, om, orb[k], ox, orb_up[k], fwd, level_light(fe, orb[k]), NULL, NULL);
         }
     }
     // pickups: turning, glinting
@@ -958,7 +1026,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         double turn = fmod(t * FSE_PICKUP_TURN + n * 37.0, 360.0);
         float ang[3] = { 0, (float)turn, 0 };
         r_fs_angle_vectors(ang, fwd, right, up);
-        drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL);
+        drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL, NULL);
         // glints: three points on a ring around it, each lit for part of a 0.6 s cycle
         for (int g = 0; g < 3; g++) {
             double ph = fmod(t / 0.6 + g / 3.0 + n * 0.13, 1.0);
@@ -983,7 +1051,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             angles_from_dir(sh->dir, ang);
             r_fs_angle_vectors(ang, fwd, right, up);
             if (md)
-                drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL);
+                drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL, NULL);
             continue;
         }
         const fse_primary_t *pw = &primaries[sh->weapon];

@@ -20,6 +20,7 @@
 #include "../assets/asset.h"
 #include "../assets/mxv.h"
 #include "../engine/world.h"
+#include "r_fsworld.h"
 #include "r_view.h"
 
 typedef struct r_fsent_s r_fsent_t;
@@ -34,6 +35,11 @@ void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *pale
 void r_fsent_clear(r_fsent_t *fe);
 // Once per decoded frame.
 void r_fsent_frame(r_fsent_t *fe, const world_t *w);
+// The game's moving lights at time t (shots, their dying lights, explosions, headlights,
+// pickups) into out (at most max); returns how many. w may be NULL (no ships or pickups).
+int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t *out, int max);
+// The same handed to the level (r_fsworld_set_lights) from a fixed pool: before r_fsworld_draw.
+void r_fsent_light_level(r_fsent_t *fe, const world_t *w, double t, r_fsworld_t *fw);
 // Draw at v->time (z-tested against the level). Returns the triangles drawn.
 int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v);
 

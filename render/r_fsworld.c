@@ -33,13 +33,23 @@ struct r_fsworld_s {
     // Coloured light: each triangle's tint (its vertex colours' mean, brightest channel 1)
     // picks a tinted colormap, made the first time it is drawn; -1 = neutral (the view's).
     int16_t *tri_tint;           // per triangle: index into tints, or -1
-    int num_tints;
-    float (*tint_rgb)[3];        // per tint: channel factors, the largest 1
-    uint8_t *tint_maps;          // num_tints x PAL_ROWS x 256
+    int num_tints;               // tints the baked light uses (slots 0..num_tints-1)
+    int16_t *key_slot;           // per tint key (TINT_KEYS): its slot; lit triangles may take any
+    float (*tint_rgb)[3];        // per slot: channel factors, the largest 1
+    uint8_t *tint_maps;          // TINT_KEYS x PAL_ROWS x 256 (made on first use)
     uint8_t *tint_ready;
+    // Moving lights (the game's XLights): set before each draw, applied to the drawn groups'
+    // vertices on top of the baked colours.
+    r_fslight_t lights[R_FS_MAX_LIGHTS];
+    int num_lights;
+    uint8_t (*lit)[3];           // per vertex, this frame: baked colour plus the lights (lit groups)
+    float *lit_row;              // per vertex, this frame: its colormap row (lit groups)
+    uint8_t *group_lit;          // per group, this frame: 1 = a light reached its vertices' bounds
+    uint8_t *tri_keyed;          // per triangle: 1 = its texels may include the colour key (checked per texel)
     int culling;       // r_fs_cull_t
     int see_through;   // 1: MXV_TRANSPARENT buffers added (default); 0: drawn opaque
     int tint;          // 1: coloured light (default); 0: brightness only
+    int colour_key;    // 1: the textures' colour key (default); 0: every texel drawn
     r_fsworld_stats_t stats;
 };
 
@@ -91,6 +101,11 @@ void r_fsworld_free(r_fsworld_t *fw)
     free(fw->add);
     free(fw->inv);
     free(fw->tri_tint);
+    free(fw->key_slot);
+    free(fw->lit);
+    free(fw->lit_row);
+    free(fw->group_lit);
+    free(fw->tri_keyed);
     free(fw->tint_rgb);
     free(fw->tint_maps);
     free(fw->tint_ready);
@@ -113,6 +128,12 @@ void r_fsworld_set_tint(r_fsworld_t *fw, int on)
 {
     if (fw)
         fw->tint = on != 0;
+}
+
+void r_fsworld_set_colour_key(r_fsworld_t *fw, int on)
+{
+    if (fw)
+        fw->colour_key = on != 0;
 }
 
 int r_fsworld_num_tints(const r_fsworld_t *fw) { return fw ? fw->num_tints : 0; }
@@ -173,17 +194,19 @@ static int tint_key(float r, float g, float b)
     return (mx * TINT_STEPS + q1) * TINT_STEPS + q2;
 }
 
-// Which tint each triangle takes; the tints' maps allocated (filled when first drawn).
+// Which tint each triangle takes; every tint key gets a slot (the baked light's first, in
+// the order its triangles use them), its map allocated here and made when first drawn:
+// moving lights can give a triangle any tint.
 static int setup_tints(r_fsworld_t *fw)
 {
     const mxv_t *m = fw->m;
-    int slot[TINT_KEYS];
-    for (int k = 0; k < TINT_KEYS; k++)
-        slot[k] = -1;
+    fw->key_slot = malloc(TINT_KEYS * sizeof(int16_t));
     fw->tri_tint = malloc((m->num_tris ? (size_t)m->num_tris : 1) * sizeof(int16_t));
     fw->tint_rgb = malloc(TINT_KEYS * sizeof(*fw->tint_rgb));
-    if (!fw->tri_tint || !fw->tint_rgb)
+    if (!fw->key_slot || !fw->tri_tint || !fw->tint_rgb)
         return -1;
+    for (int k = 0; k < TINT_KEYS; k++)
+        fw->key_slot[k] = -1;
     for (int i = 0; i < m->num_tris; i++) {
         float c[3] = { 0, 0, 0 };
         for (int k = 0; k < 3; k++) {
@@ -193,19 +216,22 @@ static int setup_tints(r_fsworld_t *fw)
             c[2] += v->b;
         }
         int key = tint_key(c[0], c[1], c[2]);
-        if (key >= 0 && slot[key] < 0) {
-            int mx = key / (TINT_STEPS * TINT_STEPS), q1 = key / TINT_STEPS % TINT_STEPS, q2 = key % TINT_STEPS;
-            float *t = fw->tint_rgb[fw->num_tints];
-            t[mx] = 1;
-            t[(mx + 1) % 3] = (float)q1 / (TINT_STEPS - 1);
-            t[(mx + 2) % 3] = (float)q2 / (TINT_STEPS - 1);
-            slot[key] = fw->num_tints++;
-        }
-        fw->tri_tint[i] = (int16_t)(key >= 0 ? slot[key] : -1);
+        if (key >= 0 && fw->key_slot[key] < 0)
+            fw->key_slot[key] = (int16_t)fw->num_tints++;
+        fw->tri_tint[i] = (int16_t)(key >= 0 ? fw->key_slot[key] : -1);
     }
-    size_t n = fw->num_tints ? (size_t)fw->num_tints : 1;
-    fw->tint_maps = malloc(n * PAL_ROWS * 256);
-    fw->tint_ready = calloc(n, 1);
+    int next = fw->num_tints;
+    for (int key = 0; key < TINT_KEYS; key++) {
+        if (fw->key_slot[key] < 0)
+            fw->key_slot[key] = (int16_t)next++;
+        int mx = key / (TINT_STEPS * TINT_STEPS), q1 = key / TINT_STEPS % TINT_STEPS, q2 = key % TINT_STEPS;
+        float *t = fw->tint_rgb[fw->key_slot[key]];
+        t[mx] = 1;
+        t[(mx + 1) % 3] = (float)q1 / (TINT_STEPS - 1);
+        t[(mx + 2) % 3] = (float)q2 / (TINT_STEPS - 1);
+    }
+    fw->tint_maps = malloc((size_t)TINT_KEYS * PAL_ROWS * 256);
+    fw->tint_ready = calloc(TINT_KEYS, 1);
     return fw->tint_maps && fw->tint_ready ? 0 : -1;
 }
 
@@ -231,6 +257,83 @@ static const uint8_t *tint_map(r_fsworld_t *fw, int tint)
         fw->tint_ready[tint] = 1;
     }
     return map;
+}
+
+// Key texels in the rectangle [x0, x1) x [y0, y1) of a texture's summed-area table sat (w + 1 wide).
+static long sat_sum(const int32_t *sat, int w, int x0, int y0, int x1, int y1)
+{
+    return (long)sat[y1 * (w + 1) + x1] - sat[y0 * (w + 1) + x1] - sat[y1 * (w + 1) + x0] + sat[y0 * (w + 1) + x0];
+}
+
+// Key texels inside a span [a, b] of texel columns or rows of a texture `n` wide, wrapping:
+// up to two intervals [lo, hi) into out; returns how many.
+static int wrap_span(float a, float b, int n, int out[2][2])
+{
+    if (!(b - a < (float)n - 2) || !isfinite(a) || !isfinite(b)) {
+        out[0][0] = 0;
+        out[0][1] = n;
+        return 1;
+    }
+    float base = floorf(a / (float)n) * (float)n;
+    int lo = (int)(a - base), hi = (int)(b - base) + 1;   // lo in [0, n)
+    if (hi <= n) {
+        out[0][0] = lo;
+        out[0][1] = hi;
+        return 1;
+    }
+    out[0][0] = lo;
+    out[0][1] = n;
+    out[1][0] = 0;
+    out[1][1] = hi - n < n ? hi - n : n;
+    return 2;
+}
+
+// Which triangles can sample a key texel: a keyed texture's triangles whose texel bounding box
+// (a texel of margin, wrapping) holds one (a summed-area table per keyed texture, made here and
+// freed). Only they take the keyed span loop; the rest are drawn as before.
+static int setup_keyed(r_fsworld_t *fw)
+{
+    const mxv_t *m = fw->m;
+    fw->tri_keyed = calloc(m->num_tris ? (size_t)m->num_tris : 1, 1);
+    if (!fw->tri_keyed)
+        return -1;
+    if (!m->keys)
+        return 0;
+    for (int tx = 0; tx < m->num_textures; tx++) {
+        const mxv_texture_t *t = &m->textures[tx];
+        if (t->key_texels <= 0)
+            continue;
+        int w = t->width, h = t->height;
+        int32_t *sat = calloc((size_t)(w + 1) * (size_t)(h + 1), sizeof *sat);
+        if (!sat)
+            return -1;
+        for (int y = 0; y < h; y++)
+            for (int x = 0; x < w; x++)
+                sat[(y + 1) * (w + 1) + x + 1] = sat[y * (w + 1) + x + 1] + sat[(y + 1) * (w + 1) + x] -
+                                                 sat[y * (w + 1) + x] + m->keys[t->offset + (size_t)y * (size_t)w + (size_t)x];
+        for (int i = 0; i < m->num_tris; i++) {
+            const mxv_tri_t *tr = &m->tris[i];
+            if (tr->texture != tx)
+                continue;
+            float s0 = INFINITY, s1 = -INFINITY, t0 = INFINITY, t1 = -INFINITY;
+            for (int k = 0; k < 3; k++) {
+                const float *st = m->verts[tr->v[k]].st;
+                s0 = fminf(s0, st[0] * (float)w);
+                s1 = fmaxf(s1, st[0] * (float)w);
+                t0 = fminf(t0, st[1] * (float)h);
+                t1 = fmaxf(t1, st[1] * (float)h);
+            }
+            int xs[2][2], ys[2][2];
+            int nx = wrap_span(s0 - 1, s1 + 1, w, xs), ny = wrap_span(t0 - 1, t1 + 1, h, ys);
+            long keys = 0;
+            for (int a = 0; a < nx; a++)
+                for (int b = 0; b < ny; b++)
+                    keys += sat_sum(sat, w, xs[a][0], ys[b][0], xs[a][1], ys[b][1]);
+            fw->tri_keyed[i] = keys > 0;
+        }
+        free(sat);
+    }
+    return 0;
 }
 
 const mxv_t *r_fsworld_mesh(const r_fsworld_t *fw) { return fw ? fw->m : NULL; }
@@ -268,10 +371,15 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     fw->inv = malloc(32768 * sizeof(uint16_t));
     if (fw->inv)
         memset(fw->inv, 0xff, 32768 * sizeof(uint16_t));
+    fw->lit = malloc(nv * sizeof(*fw->lit));
+    fw->lit_row = malloc(nv * sizeof(float));
+    fw->group_lit = calloc(m->num_groups ? (size_t)m->num_groups : 1, 1);
     fw->culling = R_FS_CULL_PORTALS;
     fw->see_through = 1;
     fw->tint = 1;
-    if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || setup_tints(fw) < 0) {
+    fw->colour_key = 1;
+    if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || !fw->lit || !fw->lit_row ||
+        !fw->group_lit || setup_tints(fw) < 0 || setup_keyed(fw) < 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", map ? map : "mxv", m->num_verts);
         r_fsworld_free(fw);
@@ -314,11 +422,12 @@ typedef struct {
     int wshift, wmask, hmask;
     r_fsworld_t *blend;     // NULL: opaque (z written); else added through its table (z tested only)
     const uint8_t *cmap;    // light rows: the view's colormap or the triangle's tint's
+    const uint8_t *key;     // NULL, or per texel 1 = the colour key (not drawn, z untouched)
 } tri_ctx_t;
 
 // One span row: 1/z, s/z, t/z linear across it; true s, t every SUBDIV pixels.
-// `blend` is a constant at each call: the opaque and the see-through loops are separate.
-static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, int blend, int y, int x0, int x1, float zi,
+// `blend` and `keyed` are constants at each call: each combination is its own loop.
+static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, int blend, int keyed, int y, int x0, int x1, float zi,
                                                             float sz, float tz, float row, float dzi, float dsz, float dtz,
                                                             float drow)
 {
@@ -340,10 +449,13 @@ static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, 
         for (int i = 0; i < n; i++, x++) {
             if (zi >= zrow[x]) {
                 uint32_t tu = (uint32_t)(u >> 16) & (uint32_t)c->wmask, tv = (uint32_t)(w >> 16) & (uint32_t)c->hmask;
+                uint32_t at = (tv << c->wshift) + tu;
                 int l = light >> 16;
                 l = l < 0 ? 0 : l > 63 ? 63 : l;
-                uint8_t src = cmap[l * 256 + c->texels[(tv << c->wshift) + tu]];
-                if (blend) {
+                uint8_t src = cmap[l * 256 + c->texels[at]];
+                if (keyed && c->key[at]) {
+                    // the key colour: nothing drawn, what is behind shows
+                } else if (blend) {
                     dst[x] = (c->blend->add_ready[src] ? c->blend->add + src * 256 : add_row(c->blend, src))[dst[x]];
                 } else {
                     zrow[x] = zi;
@@ -365,10 +477,16 @@ static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, 
 static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, float tz, float row, float dzi, float dsz,
                  float dtz, float drow)
 {
-    if (c->blend)
-        span_body(c, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
-    else
-        span_body(c, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    if (c->key) {
+        if (c->blend)
+            span_body(c, 1, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+        else
+            span_body(c, 0, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    } else if (c->blend) {
+        span_body(c, 1, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    } else {
+        span_body(c, 0, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+    }
 }
 
 static void raster_tri(const tri_ctx_t *c, const pvert_t *a, const pvert_t *b, const pvert_t *d)
@@ -443,8 +561,17 @@ static void lerp_vert(const cvert_t *a, const cvert_t *b, float f, cvert_t *o)
     o->row = a->row + (b->row - a->row) * f;
 }
 
-static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int blend)
+// The tint slot of a lit triangle: the mean of its lit vertex colours; -1 neutral.
+static int lit_tint(const r_fsworld_t *fw, const mxv_tri_t *t)
 {
+    const uint8_t *a = fw->lit[t->v[0]], *b = fw->lit[t->v[1]], *c = fw->lit[t->v[2]];
+    int key = tint_key((float)(a[0] + b[0] + c[0]), (float)(a[1] + b[1] + c[1]), (float)(a[2] + b[2] + c[2]));
+    return key >= 0 ? fw->key_slot[key] : -1;
+}
+
+static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int blend, int lit)
+{
+    const float *rows = lit ? fw->lit_row : fw->row;
     const mxv_t *m = fw->m;
     const mxv_texture_t *tex = &m->textures[t->texture];
     cvert_t in[3];
@@ -455,7 +582,7 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
         if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
             return 0;
         const mxv_vertex_t *mv = &m->verts[t->v[k]];
-        in[k] = (cvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1], fw->row[t->v[k]] };
+        in[k] = (cvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1], rows[t->v[k]] };
         if (!isfinite(in[k].s) || fabsf(in[k].s) > 1e6f)
             in[k].s = 0;
         if (!isfinite(in[k].t) || fabsf(in[k].t) > 1e6f)
@@ -493,8 +620,12 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
     pvert_t pv[4];
     for (int k = 0; k < nc; k++)
         project(v, &clip[k], &pv[k]);
+    int tint = !fw->tint ? -1 : lit ? lit_tint(fw, t) : fw->tri_tint[t - m->tris];
+    // The game's colour key (Tload.c): black texels of a texture whose palette starts with black
+    // are not drawn, on every triangle of it.
+    const uint8_t *key = fw->colour_key && fw->tri_keyed[t - m->tris] ? m->keys + tex->offset : NULL;
     tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
-                    fw->tint && fw->tri_tint[t - m->tris] >= 0 ? tint_map(fw, fw->tri_tint[t - m->tris]) : v->colormap };
+                    tint >= 0 ? tint_map(fw, tint) : v->colormap, key };
     for (int k = 1; k + 1 < nc; k++)
         raster_tri(&c, &pv[0], &pv[k], &pv[k + 1]);
     return 1;
@@ -633,18 +764,152 @@ int r_fsworld_group_visible(const r_fsworld_t *fw, int group)
     return fw && group >= 0 && group < fw->m->num_groups && fw->visible[group];
 }
 
+// ---- moving lights (the game's XLight1Group, Lights.c) ------------------------------
+
+#define MIN_LIGHT_SIZE 384.0f   // MIN_LIGHT_SIZE: 1536 x GLOBAL_SCALE, where a spot light's cone opens up
+
+void r_fsworld_set_lights(r_fsworld_t *fw, const r_fslight_t *lights, int n)
+{
+    if (!fw)
+        return;
+    fw->num_lights = 0;
+    for (int i = 0; lights && i < n && fw->num_lights < R_FS_MAX_LIGHTS; i++) {
+        const r_fslight_t *l = &lights[i];
+        if (!isfinite(l->org[0]) || !isfinite(l->org[1]) || !isfinite(l->org[2]) || !(l->size > 0) ||
+            !(l->size < 1e6f))
+            continue;
+        r_fslight_t *o = &fw->lights[fw->num_lights++];
+        *o = *l;
+        for (int k = 0; k < 3; k++)
+            o->rgb[k] = clampf(l->rgb[k], 0, 255);
+        if (o->spot) {
+            float len = sqrtf(dot3(o->dir, o->dir));
+            if (!(len > 1e-6f) || !isfinite(len)) {
+                o->spot = 0;   // no direction: a point light
+            } else {
+                for (int k = 0; k < 3; k++)
+                    o->dir[k] /= len;
+                o->cos_arc = clampf(o->cos_arc, -1, 0.9999f);
+            }
+        }
+    }
+}
+
+// How strongly light l reaches a point d (the point minus the light's position) whose squared
+// distance d2 is below size^2: a point light 1 - d2 / size^2; a spot light by its cone, wider
+// near it (the game's three distance bands).
+static float light_share(const r_fslight_t *l, const float d[3], float d2)
+{
+    if (!l->spot)
+        return 1 - d2 / (l->size * l->size);
+    float dist = sqrtf(d2), cosa = 1;
+    if (dist > 0)
+        cosa = dot3(d, l->dir) / dist;
+    float size = l->size, arc = l->cos_arc;
+    if (dist > 0.5f * size)
+        return cosa > arc ? (size - dist) / (0.75f * size) * ((cosa - arc) / (1 - arc)) : 0;
+    if (dist > MIN_LIGHT_SIZE) {
+        float arc2 = arc * (1 - (size * 0.5f - dist) / (size * 0.5f - MIN_LIGHT_SIZE));
+        return cosa > arc2 ? (size - dist) / (size - MIN_LIGHT_SIZE) * ((cosa - arc2) / (1 - arc2)) : 0;
+    }
+    return cosa > 0 ? 1 : 1 + cosa;
+}
+
+void r_fslight_at(const r_fslight_t *l, const float p[3], float out[3])
+{
+    float d[3] = { p[0] - l->org[0], p[1] - l->org[1], p[2] - l->org[2] };
+    float d2 = dot3(d, d), f = d2 < l->size * l->size ? light_share(l, d, d2) : 0;
+    for (int k = 0; k < 3; k++)
+        out[k] = f > 0 ? (float)(int)(l->rgb[k] * f) : 0;
+}
+
+// Which lights reach group g's vertices (their bounds grown by the light's size): into idx.
+static int group_lights(const r_fsworld_t *fw, const mxv_group_t *gr, int *idx)
+{
+    int n = 0;
+    for (int i = 0; i < fw->num_lights; i++) {
+        const r_fslight_t *l = &fw->lights[i];
+        int in = 1;
+        for (int k = 0; k < 3; k++)
+            in &= l->org[k] >= gr->mins[k] - l->size && l->org[k] <= gr->maxs[k] + l->size;
+        if (in)
+            idx[n++] = i;
+    }
+    return n;
+}
+
+// A buffer's vertices lit: per light the game adds (int)(colour x share) to each channel,
+// saturating at 255; the row follows from the brightest channel as the baked light's does.
+static int light_buffer(r_fsworld_t *fw, const mxv_buffer_t *buf, const int *idx, int n)
+{
+    const mxv_t *m = fw->m;
+    int touched = 0;
+    for (int i = buf->first_vert; i < buf->first_vert + buf->num_verts; i++) {
+        const mxv_vertex_t *mv = &m->verts[i];
+        int acc[3] = { mv->r, mv->g, mv->b }, any = 0;
+        for (int j = 0; j < n; j++) {
+            const r_fslight_t *l = &fw->lights[idx[j]];
+            float d[3] = { mv->pos[0] - l->org[0], mv->pos[1] - l->org[1], mv->pos[2] - l->org[2] };
+            float d2 = dot3(d, d);
+            if (!(d2 < l->size * l->size))
+                continue;
+            float f = light_share(l, d, d2);
+            if (!(f > 0))
+                continue;
+            for (int k = 0; k < 3; k++)
+                acc[k] += (int)(l->rgb[k] * f);
+            any = 1;
+        }
+        int mx = 0;
+        for (int k = 0; k < 3; k++) {
+            acc[k] = acc[k] > 255 ? 255 : acc[k];
+            fw->lit[i][k] = (uint8_t)acc[k];
+            mx = acc[k] > mx ? acc[k] : mx;
+        }
+        fw->lit_row[i] = any ? 63.0f - (float)mx * (31.0f / 255.0f) : fw->row[i];
+        touched += any;
+    }
+    return touched;
+}
+
+int r_fsworld_vertex_light(const r_fsworld_t *fw, int i, uint8_t rgb[3])
+{
+    if (!fw || i < 0 || i >= fw->m->num_verts)
+        return 0;
+    const mxv_t *m = fw->m;
+    int lit = 0;
+    for (int g = 0; g < m->num_groups && !lit; g++) {
+        const mxv_group_t *gr = &m->groups[g];
+        for (int b = gr->first_buffer; b < gr->first_buffer + gr->num_buffers; b++)
+            if (i >= m->buffers[b].first_vert && i < m->buffers[b].first_vert + m->buffers[b].num_verts)
+                lit = fw->group_lit[g] && fw->visible[g];
+    }
+    const mxv_vertex_t *mv = &m->verts[i];
+    rgb[0] = lit ? fw->lit[i][0] : mv->r;
+    rgb[1] = lit ? fw->lit[i][1] : mv->g;
+    rgb[2] = lit ? fw->lit[i][2] : mv->b;
+    return 1;
+}
+
 int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
 {
     if (!fw || !fw->m->texels)
         return 0;
     const mxv_t *m = fw->m;
     r_fsworld_find_visible(fw, v);
-    int drawn = 0, considered = 0;
+    int drawn = 0, considered = 0, lit_verts = 0;
+    int idx[R_FS_MAX_LIGHTS];
+    memset(fw->group_lit, 0, (size_t)m->num_groups);
     for (int g = 0; g < m->num_groups; g++) {
         if (!fw->visible[g])
             continue;
         const mxv_group_t *gr = &m->groups[g];
+        // the moving lights whose reach touches the group: its vertices lit this frame
+        int nl = fw->num_lights ? group_lights(fw, gr, idx) : 0;
+        fw->group_lit[g] = nl > 0;
         for (int b = gr->first_buffer; b < gr->first_buffer + gr->num_buffers; b++) {
+            if (nl)
+                lit_verts += light_buffer(fw, &m->buffers[b], idx, nl);
             const mxv_buffer_t *buf = &m->buffers[b];
             for (int i = buf->first_vert; i < buf->first_vert + buf->num_verts; i++) {
                 const float *p = m->verts[i].pos;
@@ -658,7 +923,7 @@ int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
                 continue;
             considered += buf->num_tris;
             for (int i = buf->first_tri; i < buf->first_tri + buf->num_tris; i++)
-                drawn += draw_tri(fw, v, &m->tris[i], 0);
+                drawn += draw_tri(fw, v, &m->tris[i], 0, fw->group_lit[g]);
         }
     }
     // See-through buffers last (the game's AddTransExe list), over everything opaque.
@@ -672,10 +937,12 @@ int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
                 continue;
             considered += buf->num_tris;
             for (int i = buf->first_tri; i < buf->first_tri + buf->num_tris; i++)
-                drawn += draw_tri(fw, v, &m->tris[i], 1);
+                drawn += draw_tri(fw, v, &m->tris[i], 1, fw->group_lit[g]);
         }
     }
     fw->stats.tris_considered = considered;
     fw->stats.tris_drawn = drawn;
+    fw->stats.lights = fw->num_lights;
+    fw->stats.verts_lit = lit_verts;
     return drawn;
 }

@@ -20,11 +20,27 @@
 
 typedef struct r_fsworld_s r_fsworld_t;
 
+// A moving light on the level's vertices (the game's XLIGHT, Lights.c): every frame each
+// vertex of a group the light's box reaches gets, per channel, rgb x (1 - d^2 / size^2)
+// added to its baked colour (saturating at 255) when nearer than `size`; a spot light
+// only inside its cone (XLight1Group's SPOT_LIGHT rule, docs/forsaken.md).
+#define R_FS_MAX_LIGHTS 256        // MAXXLIGHTS
+typedef struct {
+    float org[3];
+    float size;                    // radius in level units
+    float rgb[3];                  // added at the centre, 0..255 a channel
+    int spot;                      // 1: a spot light along dir
+    float dir[3];                  // spot: unit direction
+    float cos_arc;                 // spot: cosine of the cone's half angle
+} r_fslight_t;
+
 typedef struct {
     int eye_groups;        // groups whose box holds the eye (0: all drawn)
     int groups_visible;    // groups drawn
     int tris_considered;   // triangles of those groups
     int tris_drawn;        // of which facing the eye and in front of it
+    int lights;            // moving lights given
+    int verts_lit;         // vertices some light reached
 } r_fsworld_stats_t;
 
 // Load the level mesh at `map` (a VFS path) and its textures (from the map's
@@ -58,10 +74,22 @@ typedef enum {
 void r_fsworld_set_culling(r_fsworld_t *fw, r_fs_cull_t mode);
 // See-through buffers added (default) or drawn opaque like the rest (for comparisons).
 void r_fsworld_set_see_through(r_fsworld_t *fw, int on);
+// The textures' colour key (black texels of textures whose palette starts with black not
+// drawn, the game's Tload.c; default) or every texel drawn (for comparisons).
+void r_fsworld_set_colour_key(r_fsworld_t *fw, int on);
 // Coloured light from the vertex colours (default) or their brightness only (for comparisons);
 // how many tints the level's triangles use.
 void r_fsworld_set_tint(r_fsworld_t *fw, int on);
 int r_fsworld_num_tints(const r_fsworld_t *fw);
+// The moving lights of the next r_fsworld_draw (copied into a fixed pool, at most
+// R_FS_MAX_LIGHTS; n 0: the baked light alone). Lights with a non-finite position or size,
+// or size <= 0, are left out.
+void r_fsworld_set_lights(r_fsworld_t *fw, const r_fslight_t *lights, int n);
+// The colour vertex i of the mesh had in the last r_fsworld_draw (its baked colour when no
+// light reached it or its group was not drawn); 0 when i is out of range.
+int r_fsworld_vertex_light(const r_fsworld_t *fw, int i, uint8_t rgb[3]);
+// The light one r_fslight_t adds at a point (per channel, before saturation), for tests.
+void r_fslight_at(const r_fslight_t *l, const float p[3], float out[3]);
 // Counts from the last r_fsworld_draw.
 r_fsworld_stats_t r_fsworld_stats(const r_fsworld_t *fw);
 // Forsaken's orientation (formats/forsaken_parse.c: R = Ry(yaw) Rx(pitch) Rz(roll),

@@ -16,6 +16,7 @@
 #include <stb_image.h>
 
 #include "assets/cob.h"
+#include "assets/mx.h"
 #include "engine/cli.h"
 #include "engine/demo.h"
 #include "engine/playback.h"
@@ -606,6 +607,173 @@ static void test_door_scene(void **state)
     }
 }
 
+// ---- morphs: an MXA's frames played by its .COB (the flags' waving) ----
+
+// Flagmrph.cob: one component (FlagmrphWAVE000.mxa) with ten morphs of 15/60 s each; the
+// game numbers them 1..10 and draws the model between Frame and InterpFrame (UpdateCompObjChildren,
+// InterpFrames).
+static void test_morph_rule(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    cob_t *c = load_cob("Flagmrph.cob", NULL);
+    assert_int_equal(c->num_comps, 2);
+    assert_int_equal(c->comps[1].num_trans, 10);
+    for (int k = 0; k < 10; k++) {
+        const cob_trans_t *t = &c->trans[c->comps[1].first_trans + k];
+        assert_int_equal(t->type, COB_MORPH);
+        assert_int_equal(t->frame, k + 1);
+        assert_true(fabsf(t->start - 15.0f * k) < 1e-4f && fabsf(t->duration - 15) < 1e-4f);
+    }
+    struct {
+        float time;
+        int frame, interp;
+        float share;
+    } want[] = { { 0, 0, 1, 0 }, { 7.5f, 0, 1, 0.5f }, { 18.75f, 1, 2, 0.25f }, { 75, 5, 6, 0 },
+                 { 93.75f, 6, 7, 0.25f }, { 149, 9, 10, 14.0f / 15 }, { 150, 10, 0, 0 }, { 500, 10, 0, 0 } };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int f, fi;
+        float it;
+        cob_morph(c, 1, want[i].time, &f, &fi, &it);
+        if (f != want[i].frame || fi != want[i].interp || fabsf(it - want[i].share) > 1e-5f)
+            fail_msg("morph at %.2f: %d -> %d at %.3f, expected %d -> %d at %.3f", want[i].time, f, fi, it, want[i].frame,
+                     want[i].interp, want[i].share);
+    }
+    int f, fi;
+    float it;
+    cob_morph(c, 0, 50, &f, &fi, &it);   // no morphs: frame 0
+    assert_true(f == 0 && fi == 0 && it == 0);
+    cob_morph(c, 7, 50, &f, &fi, &it);   // no such component
+    assert_true(f == 0 && fi == 0 && it == 0);
+    cob_free(c);
+
+    // the model: 11 frames of 120 animated vertices (its 128 less the box), frame 0 the mesh
+    size_t size;
+    uint8_t *d = data_file("models/FlagmrphWAVE000.mxa", &size);
+    assert_non_null(d);
+    char err[256];
+    mx_t *m = mx_load(d, size, "FlagmrphWAVE000.mxa", err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    free(d);
+    assert_int_equal(m->anim_frames, 11);
+    assert_int_equal(m->num_texgroups, 1);
+    assert_int_equal(m->num_anim, 11 * 120);
+    assert_int_equal(m->tg_first[0], 8);
+    mx_vertex_t *pose = malloc((size_t)m->num_verts * sizeof *pose);
+    // frame 0: the mesh's positions, frame 0's colours (0xbfbfbf where the mesh has white)
+    mx_pose(m, 0, 0, 0, pose);
+    int greyed = 0;
+    for (int i = 0; i < m->num_verts; i++) {
+        assert_memory_equal(pose[i].pos, m->verts[i].pos, sizeof pose[i].pos);
+        if (i >= 8) {
+            const mx_animvert_t *a = &m->anim[i - 8];
+            assert_true(pose[i].r == a->r && pose[i].g == a->g && pose[i].b == a->b);
+            greyed += pose[i].r != m->verts[i].r;
+        }
+    }
+    printf("frame 0: the mesh's positions; %d vertex colours from the frame differ from the mesh's\n", greyed);
+    // between frames 1 and 2 a quarter of the way: every animated vertex where the rule puts it
+    mx_pose(m, 1, 2, 0.25f, pose);
+    double moved = 0;
+    int colours = 0;
+    for (int k = 0; k < 120; k++) {
+        const mx_animvert_t *a = &m->anim[m->anim_off[1] + k], *b = &m->anim[m->anim_off[2] + k];
+        const mx_vertex_t *o = &pose[8 + k];
+        assert_true(a->flags & MX_ANIM_POS);
+        for (int i = 0; i < 3; i++) {
+            assert_true(fabsf(o->pos[i] - (a->pos[i] + (b->pos[i] - a->pos[i]) * 0.25f)) < 1e-4f);
+            moved += fabs(o->pos[i] - m->verts[8 + k].pos[i]);
+        }
+        if (a->flags & MX_ANIM_RGB) {   // the game's byte step: from + floor((to - from) x t)
+            int want_r = (a->r + (int)floor((b->r - a->r) * 0.25)) & 255;
+            assert_int_equal(o->r, want_r);
+            colours++;
+        }
+    }
+    printf("FlagmrphWAVE000.mxa between frames 1 and 2 at 0.25: vertices moved %.1f units in all from the mesh, %d "
+           "colours stepped\n",
+           moved, colours);
+    assert_true(moved > 100);
+    // frames out of range: the mesh
+    mx_pose(m, 11, 2, 0.5f, pose);
+    for (int i = 0; i < m->num_verts; i++)
+        assert_true(!memcmp(pose[i].pos, m->verts[i].pos, sizeof pose[i].pos) && pose[i].r == m->verts[i].r);
+    mx_pose(m, -1, 0, 0.5f, pose);
+    for (int i = 0; i < m->num_verts; i++)
+        assert_true(!memcmp(pose[i].pos, m->verts[i].pos, sizeof pose[i].pos) && pose[i].r == m->verts[i].r);
+    free(pose);
+    mx_free(m);
+}
+
+// The flag waving on ship: Flagmrph.cob as a looping object of a mod folder's ship.bgo, 300 units
+// ahead: a looping object runs in step with the demo's clock (one a game tick, 71 a second, over its
+// 150), so two times in different morphs draw different flags, and times a whole loop apart the same.
+static void test_flag_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    door_t s;
+    door_setup(&s);   // the mod folder, the view; the object replaced below
+    char path[1024], cob[PATH_MAX];
+    snprintf(path, sizeof path, "%s/bgtest/levels/ship/bgobjects/dump.cob", s.base);
+    unlink(path);
+    assert_non_null(realpath(tu_data("forsaken/Data/BGObjects/Flagmrph.cob"), cob));
+    assert_int_equal(symlink(cob, path), 0);   // the flag, under the dump's name
+    float obj[3], dir[3];
+    for (int k = 0; k < 3; k++) {
+        obj[k] = s.eye[k] + 300 * s.fwd[k] - 60 * s.up[k];
+        dir[k] = -s.fwd[k];   // facing the eye
+    }
+    buf_t b = { .n = 0 };
+    bgo_header(&b, 1);
+    bgo_entry(&b, "dump.cob", BGO_LOOPING, 0, obj, dir, s.up);
+    p16(&b, -1);   // shot event
+    p16(&b, -1);   // bump event
+    p16(&b, -1);   // end event
+    p16(&b, BGO_GEN_IMMEDIATE);
+    pf(&b, 0);     // delay
+    snprintf(path, sizeof path, "%s/bgtest/levels/ship/ship.bgo", s.base);
+    unlink(path);
+    assert_int_equal(tu_write(path, b.b, b.n), 0);
+    char demo[512], a[512], c2[512], c3[512], bare[512];
+    snprintf(demo, sizeof demo, "%s/fs_flag_%d.dmo", out_dir(), (int)getpid());
+    door_demo(&s, 0, demo);
+    // animation times 18.75 (frames 1 -> 2), 93.75 (6 -> 7), and 18.75 again a loop (150/71 s) later (to the
+    // millisecond `shot --at` takes)
+    double t1 = 18.75 / 71, t2 = 93.75 / 71, t3 = t1 + 150.0 / 71;
+    snprintf(a, sizeof a, "%s/fs_flag_a.png", out_dir());
+    snprintf(c2, sizeof c2, "%s/fs_flag_b.png", out_dir());
+    snprintf(c3, sizeof c3, "%s/fs_flag_a_again.png", out_dir());
+    snprintf(bare, sizeof bare, "%s/fs_flag_bare.png", out_dir());
+    door_shot(&s, demo, "bgtest", t1, a);
+    door_shot(&s, demo, "bgtest", t2, c2);
+    door_shot(&s, demo, "bgtest", t3, c3);
+    door_shot(&s, demo, NULL, t1, bare);
+    // the flag's screen box: the model within its radius (95) of the object
+    float d[3] = { obj[0] - s.eye[0], obj[1] - s.eye[1], obj[2] - s.eye[2] };
+    float z = d[0] * s.fwd[0] + d[1] * s.fwd[1] + d[2] * s.fwd[2];
+    float x = d[0] * s.right[0] + d[1] * s.right[1] + d[2] * s.right[2];
+    float y = d[0] * s.up[0] + d[1] * s.up[1] + d[2] * s.up[2];
+    float sx = 160 + 160 * x / z, sy = 100 - 160 / 1.2f * y / z, r = 100 * 160 / z;
+    int box[4] = { (int)fmaxf(0, sx - r), (int)fmaxf(0, sy - r), (int)fminf(320, sx + r), (int)fminf(200, sy + r) };
+    int out;
+    int drawn = differ_in(a, bare, box, &out);
+    int waved = differ_in(a, c2, box, &out);
+    int again = differ_in(a, c3, (int[4]){ 0, 0, 320, 200 }, NULL);
+    printf("flag at (%.0f, %.0f) +-%.0f px: %d pixels differ from the bare level, %d between frames 1-2 and 6-7 "
+           "(%d outside), %d a loop later\n",
+           sx, sy, r, drawn, waved, out, again);
+    assert_true(drawn > 300);
+    assert_true(waved > 100);
+    assert_int_equal(out, 0);
+    assert_true(again * 20 < waved);   // --at has whole milliseconds: the same morph to within 0.02 of a tick
+    tu_golden("flag waving", c2, "tests/golden/fs_flag_wave.png", 0.002);
+    door_cleanup(&s);
+    if (!getenv("FS_BGO_SHOTS"))
+        remove(demo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -615,6 +783,8 @@ int main(void)
         cmocka_unit_test(test_door_rule),
         cmocka_unit_test(test_pose),
         cmocka_unit_test(test_door_scene),
+        cmocka_unit_test(test_morph_rule),
+        cmocka_unit_test(test_flag_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

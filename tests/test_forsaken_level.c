@@ -549,6 +549,8 @@ static void test_culling_keeps_pixels(void **state)
             for (int k = 0; k < 6; k++) {
                 float a[3] = { k == 4 ? -60.0f : k == 5 ? 60.0f : 0, ang[i][1] + k * 90.0f, 0 };
                 shot_t s0, s1, st;
+                // the colour key's holes show what each culling draws behind them: compared without
+                r_fsworld_set_colour_key(fw, 0);
                 r_fsworld_set_culling(fw, R_FS_CULL_NONE);
                 lall += render(fw, &s0, 160, 100, org[i], a);
                 r_fsworld_set_culling(fw, R_FS_CULL_TREE);
@@ -867,6 +869,188 @@ static void test_coloured_light(void **state)
     r_fsworld_free(fw);
 }
 
+// ---- the colour key ---------------------------------------------------------------
+
+// An 8-bit BMP of 4x4 texels, top row first: `first` palette colour 0, colour 1 white,
+// colour 2 red; texels from `px`.
+static size_t bmp4(uint8_t *out, const uint8_t first[3], const uint8_t px[16])
+{
+    memset(out, 0, 54 + 1024 + 16);
+    out[0] = 'B';
+    out[1] = 'M';
+    out[10] = 0x36;   // pixels at 1078
+    out[11] = 0x04;
+    out[14] = 40;
+    out[18] = 4;      // 4 x -4: top row first
+    out[22] = 0xfc;
+    out[23] = out[24] = out[25] = 0xff;
+    out[26] = 1;
+    out[28] = 8;
+    for (int k = 0; k < 3; k++)
+        out[54 + 2 - k] = first[k];   // stored blue, green, red
+    out[54 + 4] = out[54 + 5] = out[54 + 6] = 255;
+    out[54 + 8 + 2] = 255;
+    memcpy(out + 54 + 1024, px, 16);
+    return 54 + 1024 + 16;
+}
+
+static uint8_t *key_textures(void *ctx, const char *path, size_t *size)
+{
+    (void)ctx;
+    static const uint8_t black[3] = { 0, 0, 0 }, red[3] = { 255, 0, 0 };
+    // key.bmp: palette starts with black; the left two columns black (colour 0), the rest white
+    static const uint8_t half[16] = { 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1, 0, 0, 1, 1 };
+    static const uint8_t zero[16] = { 0 };
+    uint8_t *d = malloc(54 + 1024 + 16);
+    if (strstr(path, "key.bmp"))
+        *size = bmp4(d, black, half);
+    else if (strstr(path, "back.bmp"))   // palette starts with red: no key; every texel red
+        *size = bmp4(d, red, zero);
+    else {
+        free(d);
+        return NULL;
+    }
+    return d;
+}
+
+static size_t put16(uint8_t *p, size_t at, unsigned v)
+{
+    p[at] = (uint8_t)v;
+    p[at + 1] = (uint8_t)(v >> 8);
+    return at + 2;
+}
+
+static size_t putf(uint8_t *p, size_t at, float f)
+{
+    memcpy(p + at, &f, 4);
+    return at + 4;
+}
+
+// A level of one group and two buffers: a square of half size `h0` at z0 with key.bmp whose
+// triangles carry `flags`, and a square of half size h1 at z1 with back.bmp.
+static size_t key_level(uint8_t *p, unsigned flags)
+{
+    size_t at = 0;
+    memcpy(p, "PRJX", 4);
+    p[4] = 3;
+    p[5] = p[6] = p[7] = 0;
+    at = put16(p, 8, 2);
+    memcpy(p + at, "key.bmp", 8);
+    at += 8;
+    memcpy(p + at, "back.bmp", 9);
+    at += 9;
+    at = put16(p, at, 1);   // groups
+    at = put16(p, at, 2);   // buffers
+    const float z[2] = { 256, 512 }, h[2] = { 64, 256 };
+    for (int b = 0; b < 2; b++) {
+        at = put16(p, at, 4 * 32 + 2 * 8);
+        at = put16(p, at, 0);
+        at = put16(p, at, 4);
+        const float c[4][2] = { { -1, -1 }, { -1, 1 }, { 1, 1 }, { 1, -1 } };
+        for (int v = 0; v < 4; v++) {
+            at = putf(p, at, c[v][0] * h[b]);
+            at = putf(p, at, c[v][1] * h[b]);
+            at = putf(p, at, z[b]);
+            memset(p + at, 0, 4);
+            memset(p + at + 4, 0xff, 4);   // ARGB white: the texture as painted
+            memset(p + at + 8, 0, 4);
+            at += 12;
+            at = putf(p, at, (c[v][0] + 1) / 2);
+            at = putf(p, at, (1 - c[v][1]) / 2);
+        }
+        at = put16(p, at, 1);   // texture groups
+        at = put16(p, at, 0);
+        at = put16(p, at, 0);
+        at = put16(p, at, 4);
+        at = put16(p, at, (unsigned)b);
+        at = put16(p, at, 2);
+        const int tri[2][3] = { { 0, 1, 2 }, { 0, 2, 3 } };
+        for (int t = 0; t < 2; t++) {
+            for (int k = 0; k < 3; k++)
+                at = put16(p, at, (unsigned)tri[t][k]);
+            at = put16(p, at, b == 0 ? flags : 0);
+            at = putf(p, at, 0);
+            at = putf(p, at, 0);
+            at = putf(p, at, -1);
+        }
+    }
+    return at;
+}
+
+// The game's colour key (Tload.c: a texture whose BMP palette starts with black gets the
+// colour key black; Mload.c strips the triangles' bit 0 for the hardware renderer): the
+// key texels of the front square show the square behind, whatever the triangle's flags;
+// arena's 128 flagged triangles use textures whose palettes start with white (no key).
+static void test_colour_key(void **state)
+{
+    (void)state;
+    uint8_t lvl[1024];
+    for (int flagged = 0; flagged < 2; flagged++) {
+        size_t n = key_level(lvl, flagged ? MXV_TRI_COLOURKEY : 0);
+        char err[256] = "";
+        asset_files_t files = { key_textures, NULL };
+        r_fsworld_t *fw = r_fsworld_from_bytes(lvl, n, "levels/k/k.mxv", &files, err, sizeof err);
+        if (!fw)
+            fail_msg("%s", err);
+        const mxv_t *m = r_fsworld_mesh(fw);
+        assert_int_equal(m->textures_missing, 0);
+        assert_int_equal(m->num_keyed_tris, flagged ? 2 : 0);
+        assert_int_equal(m->tris[0].flags, flagged ? MXV_TRI_COLOURKEY : 0);
+        assert_int_equal(m->textures[0].key_texels, 8);   // the two black columns
+        assert_int_equal(m->textures[1].key_texels, 0);   // red first: no key
+        float org[3] = { 0, 0, 0 }, ang[3] = { 0, 0, 0 };
+        int keyed = 0, back = 0, front = 0;
+        for (int on = 1; on >= 0; on--) {
+            r_fsworld_set_colour_key(fw, on);
+            shot_t s;
+            assert_int_equal(render(fw, &s, 64, 64, org, ang), 4);
+            // the front square covers columns 24..39 and rows 21..42; its left half is the key
+            for (int y = 21; y <= 42; y++)
+                for (int x = 24; x < 40; x++) {
+                    const uint8_t *c = s.pal.palette + s.px[y * 64 + x] * 3;
+                    float zi = s.z[y * 64 + x];
+                    if (x < 32 && on) {
+                        keyed++;
+                        back += fabsf(zi - 1.0f / 512) < 1e-7f && c[0] > 200 && c[1] < 60 && c[2] < 60;
+                    } else if (x < 32) {
+                        front += fabsf(zi - 1.0f / 256) < 1e-7f && c[0] < 40 && c[1] < 40 && c[2] < 40;
+                    } else {
+                        front += fabsf(zi - 1.0f / 256) < 1e-7f && c[0] > 200 && c[1] > 200 && c[2] > 200;
+                    }
+                }
+            if (flagged && on && getenv("FS_LEVEL_SHOTS")) {
+                char path[512];
+                snprintf(path, sizeof path, "%s/colour_key.png", getenv("FS_LEVEL_SHOTS"));
+                write_png(&s, path);
+            }
+            shot_free(&s);
+        }
+        printf("colour key (triangles %s): %d key pixels, %d show the red square behind; %d front pixels as painted\n",
+               flagged ? "flagged" : "not flagged", keyed, back, front);
+        assert_int_equal(keyed, 8 * 22);
+        assert_int_equal(back, keyed);
+        assert_int_equal(front, 8 * 22 + 2 * 8 * 22);   // key off: black left half; both times the white right half
+        r_fsworld_free(fw);
+    }
+    if (!tu_data_dir())
+        return;
+    r_fsworld_t *fw = load_level("arena");
+    const mxv_t *m = r_fsworld_mesh(fw);
+    assert_int_equal(m->num_keyed_tris, 128);
+    int keyed_tex = 0;
+    for (int i = 0; i < m->num_textures; i++)
+        keyed_tex += m->textures[i].key_texels > 0;
+    assert_int_equal(keyed_tex, 0);
+    r_fsworld_free(fw);
+    fw = load_level("ship");
+    m = r_fsworld_mesh(fw);
+    assert_int_equal(m->num_keyed_tris, 0);
+    assert_string_equal(m->textures[0].name, "spacea.bmp");
+    assert_int_equal(m->textures[0].key_texels, 667);
+    r_fsworld_free(fw);
+    printf("arena: 128 flagged triangles, no texture with a key (palettes start with white); ship: spacea.bmp 667 key texels\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -882,6 +1066,7 @@ int main(void)
         cmocka_unit_test(test_see_through_golden),
         cmocka_unit_test(test_space_golden),
         cmocka_unit_test(test_coloured_light),
+        cmocka_unit_test(test_colour_key),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

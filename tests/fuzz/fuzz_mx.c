@@ -2,7 +2,7 @@
 //
 // Built by tools/fuzz.sh (targets in tests/fuzz/targets.txt) with -DFUZZ_LOADER=
 //
-//     mx_load         the model; a loaded one has every triangle drawn at 64x40 by
+//     mx_load         the model (an MXA posed between its frames by mx_pose); a loaded one has every triangle drawn at 64x40 by
 //                     render/r_fstri.c from three eye positions (near-plane clipping,
 //                     hostile floats and texture coordinates)
 //     mx_bmp24_load   the 24-bit BMP reader alone
@@ -47,6 +47,18 @@ static void run(const uint8_t *d, size_t n)
                 abort();
         if (m->tris[i].texture < -1 || m->tris[i].texture >= m->num_textures)
             abort();
+    }
+    // an MXA's frames: posed between hostile and real frame numbers (mx_pose stays inside the mesh)
+    if (m->anim_frames) {
+        mx_vertex_t *pose = malloc((size_t)m->num_verts * sizeof *pose);
+        if (pose) {
+            const int fr[][2] = { { 0, 0 }, { 0, m->anim_frames - 1 }, { m->anim_frames - 1, 1 }, { -1, 0 },
+                                  { m->anim_frames, 0 } };
+            const float ts[] = { 0, 0.5f, 1, NAN, -7 };
+            for (int i = 0; i < 5; i++)
+                mx_pose(m, fr[i][0], fr[i][1], ts[i], pose);
+            free(pose);
+        }
     }
     enum { W = 64, H = 40, TW = 16 };
     static uint8_t px[W * H], tex[TW * TW], key[TW * TW];

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "engine/camera.h"
 #include "engine/cli.h"
@@ -82,10 +83,12 @@ static bands_result_t run_bands(const char *label, const char *path, const char 
         for (int k = 1; k < NR; k++) {
             int y = first_diff_row(r[0], r[k]);
             if (y >= 0) {
-                r_write_png(r[0], "/tmp/test_bands_1.png");
-                r_write_png(r[k], "/tmp/test_bands_n.png");
-                fail_msg("%s at %.3f s: %d bands differ from one at row %d (/tmp/test_bands_1.png, _n.png)", label, t,
-                         k + 1, y);
+                char one[64], many[64];
+                snprintf(one, sizeof one, "/tmp/test_bands_%d_1.png", (int)getpid());
+                snprintf(many, sizeof many, "/tmp/test_bands_%d_n.png", (int)getpid());
+                r_write_png(r[0], one);
+                r_write_png(r[k], many);
+                fail_msg("%s at %.3f s: %d bands differ from one at row %d (%s, %s)", label, t, k + 1, y, one, many);
             }
             if (memcmp(r_palette(r[0]), r_palette(r[k]), 768))
                 fail_msg("%s at %.3f s: %d bands: the palette differs", label, t, k + 1);
@@ -209,15 +212,20 @@ static void test_triangle_rows(void **state)
 // `shot --threads 2` and `--threads 1`: the same PNG file.
 static void shot_same(const char *label, const char *args)
 {
-    char cmd[2048];
+    // files of this process's own: two test runs at once (rel and san, two checkouts) must
+    // not write each other's (a run of the sanitizer pass read another's once)
+    char cmd[2048], path[2][64];
     int status;
     for (int th = 1; th <= 2; th++) {
-        snprintf(cmd, sizeof cmd, "%s shot %s --threads %d -q -o /tmp/test_bands_shot%d.png", tu_bin(), args, th, th);
+        snprintf(path[th - 1], sizeof path[0], "/tmp/test_bands_%d_shot%d.png", (int)getpid(), th);
+        snprintf(cmd, sizeof cmd, "%s shot %s --threads %d -q -o %s", tu_bin(), args, th, path[th - 1]);
         free(tu_run(cmd, &status));
         assert_int_equal(status, 0);
     }
     size_t na, nb;
-    uint8_t *a = tu_read("/tmp/test_bands_shot1.png", &na), *b = tu_read("/tmp/test_bands_shot2.png", &nb);
+    uint8_t *a = tu_read(path[0], &na), *b = tu_read(path[1], &nb);
+    remove(path[0]);
+    remove(path[1]);
     assert_non_null(a);
     assert_non_null(b);
     if (na != nb || memcmp(a, b, na))

@@ -220,6 +220,94 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
     }
 }
 
+// ---- Quake's small models: whole-pixel points and recursive halving ----
+
+typedef struct {
+    uint8_t *buffer;
+    float *zbuffer;
+    const uint8_t *tex, *cmap;   // cmap: the colormap row of the triangle's light
+    int rowbytes, width, tex_w, tex_h, ylo, yhi;
+} d_subctx_t;
+
+static void subctx(d_subctx_t *k, const d_polyctx_t *c)
+{
+    k->buffer = c->buffer;
+    k->zbuffer = c->zbuffer;
+    k->tex = c->texture;
+    k->cmap = c->colormap;
+    k->rowbytes = c->rowbytes;
+    k->width = c->width;
+    k->tex_w = c->tex_w;
+    k->tex_h = c->tex_h;
+    k->ylo = c->y0 > 0 ? c->y0 : 0;
+    k->yhi = c->y1 > 0 && c->y1 < c->height ? c->y1 : c->height;
+}
+
+// One pixel at (x, y), z-tested; skin coordinates kept in the skin (a seam vertex may
+// sit on its right edge).
+static inline void sub_plot(const d_subctx_t *k, const uint8_t *cmap, int x, int y, int s, int t, float z)
+{
+    if ((unsigned)x >= (unsigned)k->width || y < k->ylo || y >= k->yhi)
+        return;
+    float *zp = k->zbuffer + (size_t)y * (size_t)k->width + x;
+    if (z < *zp)
+        return;
+    int ts = s >> 16, tt = t >> 16;
+    ts = ts < 0 ? 0 : ts >= k->tex_w ? k->tex_w - 1 : ts;
+    tt = tt < 0 ? 0 : tt >= k->tex_h ? k->tex_h - 1 : tt;
+    *zp = z;
+    k->buffer[(size_t)y * (size_t)k->rowbytes + x] = cmap[k->tex[tt * k->tex_w + ts]];
+}
+
+void d_poly_subdiv_points(const d_polyctx_t *c, const d_subvert_t *p, int n)
+{
+    d_subctx_t k;
+    subctx(&k, c);
+    for (int i = 0; i < n; i++)
+        sub_plot(&k, k.cmap + (p[i].light & 0xFF00), p[i].x, p[i].y, p[i].s, p[i].t, p[i].z);
+}
+
+static inline int sub_far(const d_subvert_t *a, const d_subvert_t *b)
+{
+    return (unsigned)(b->x - a->x + 1) > 2u || (unsigned)(b->y - a->y + 1) > 2u;
+}
+
+// The first edge (a-b, b-d, d-a) longer than a pixel either way is halved, its midpoint
+// drawn unless the edge leads (runs down, or left along a row), and the two halves
+// (opposite corner first) taken in turn.
+static void sub_tri(const d_subctx_t *k, const d_subvert_t *a, const d_subvert_t *b, const d_subvert_t *d)
+{
+    const d_subvert_t *p, *q, *r;
+    if (sub_far(a, b)) {
+        p = a, q = b, r = d;
+    } else if (sub_far(b, d)) {
+        p = b, q = d, r = a;
+    } else if (sub_far(d, a)) {
+        p = d, q = a, r = b;
+    } else {
+        return;
+    }
+    d_subvert_t m;
+    m.x = (p->x + q->x) >> 1;
+    m.y = (p->y + q->y) >> 1;
+    m.s = (p->s + q->s) >> 1;
+    m.t = (p->t + q->t) >> 1;
+    m.z = (p->z + q->z) * 0.5f;
+    if (!(q->y > p->y || (q->y == p->y && q->x < p->x)))
+        sub_plot(k, k->cmap, m.x, m.y, m.s, m.t, m.z);
+    sub_tri(k, r, p, &m);
+    sub_tri(k, r, &m, q);
+}
+
+void d_poly_subdiv_triangle(const d_polyctx_t *c, const d_subvert_t *a, const d_subvert_t *b,
+                            const d_subvert_t *d)
+{
+    d_subctx_t k;
+    subctx(&k, c);
+    k.cmap = c->colormap + (a->light & 0xFF00);
+    sub_tri(&k, a, b, d);
+}
+
 void d_particle(uint8_t *buffer, int width, int height, int rowbytes, float *zbuffer, int u, int v, float zi,
                 int size, uint8_t color)
 {

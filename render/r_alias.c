@@ -81,6 +81,42 @@ void r_draw_poly_z(const r_view_t *v, const d_polyctx_t *c, const r_cvert_t *in,
         d_poly_triangle(c, &p[0], &p[i], &p[i + 1]);
 }
 
+// Quake's choice of drawing for a small model (R_AliasCheckBBox, R_AliasDrawModel,
+// r_main.c's R_ViewChanged): the model's box (here its vertices' box, in the units of
+// its byte coordinates) is "trivially accepted" when no corner is nearer than the alias
+// near plane (5 units) nor projects outside the view, and it is drawn as points and
+// halved triangles (r_affinetridesc.drawtype) when, besides, its nearest corner (whole
+// units, at most 9999) is farther than r_aliastransbase + size / 11 * r_aliastransadj
+// (200 and 100) scaled by res_scale = sqrt(view pixels / (320 x 152)) x 2 / (2 tan(fov_x / 2)).
+static int quake_small_model(const r_view_t *v, const mdl_t *m, float A[3][3], const float b[3],
+                             const uint8_t *box_a, const uint8_t *box_b)
+{
+    float lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        lo[k] = (float)(box_a[k] < box_b[k] ? box_a[k] : box_b[k]);
+        hi[k] = (float)(box_a[3 + k] > box_b[3 + k] ? box_a[3 + k] : box_b[3 + k]);
+    }
+    const float vw = 2.0f * v->xcenter, vh = 2.0f * v->ycenter;
+    int minz = 9999;
+    for (int i = 0; i < 8; i++) {
+        float p[3] = {i & 1 ? hi[0] : lo[0], i & 2 ? hi[1] : lo[1], i & 4 ? hi[2] : lo[2]};
+        float z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
+        if (!(z >= 5.0f))
+            return 0;
+        if (z < (float)minz)
+            minz = (int)z;
+        float x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
+        float y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + b[1];
+        // Quake's pixel coordinates: its centre is half a pixel left of and above ours
+        float zi = 1.0f / z;
+        float u = v->xcenter - 0.5f + v->xscale * x * zi, w = v->ycenter - 0.5f - v->yscale * y * zi;
+        if (!(u >= 0 && u <= vw && w >= 0 && w <= vh))
+            return 0;
+    }
+    float res_scale = sqrtf(vw * vh / (320.0f * 152.0f)) * (2.0f * v->xscale / vw);
+    return (float)minz > res_scale * (200.0f + m->size * (1.0f / 11.0f) * 100.0f);
+}
+
 // Light vectors of Quake's model shading, in world space: id's, light from +x, and
 // TyrQuake's, from above.
 static const float r_lightvec_id[3] = {-1, 0, 0}, r_lightvec_above[3] = {0, 0, -1};
@@ -140,6 +176,66 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     // vertex lit by the normal of the nearer pose.
     const int wb = (int)(f * (float)(1 << 22)), wa = (1 << 22) - wb;
     const mdl_vert_t *pn = f < 0.5f ? pa : pb;
+    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer,
+                       job->flat ? &job->flat_color : job->skin, m->skinwidth, m->skinheight, job->colormap,
+                       job->flat ? D_FLAT : D_LIT, job->alphamap, job->alpha66, v->y0, v->y1};
+    // Quake's small models (the box of the poses drawn: Quake's frame box): every vertex in
+    // front of the near plane and on screen
+    if (job->subdiv && m->pose_box && !xa && !job->alphamap && !job->flat && !job->proj_scale && sc->sub &&
+        quake_small_model(v, m, A, b, m->pose_box + (size_t)job->pose_a * 6, m->pose_box + (size_t)job->pose_b * 6)) {
+        // D_PolysetDrawFinalVerts, then D_DrawSubdiv: whole pixels (Quake's projection
+        // truncated), skin coordinates in 16.16, a vertex's light row; each vertex drawn
+        int lrow[MDL_NUM_NORMALS];
+        for (int i = 0; i < MDL_NUM_NORMALS; i++) {
+            int row = (int)ldot[i];
+            lrow[i] = (row > 63 ? 63 : row) << 8;
+        }
+        d_subvert_t *q = sc->sub;
+        for (int i = 0; i < m->numverts; i++) {
+            const mdl_vert_t *va = &pa[i], *vb = &pb[i];
+            float p[3];
+            int normal;
+            if (wb) {
+                for (int k = 0; k < 3; k++)
+                    p[k] = (float)(((int)va->v[k] * wa + (int)vb->v[k] * wb) >> 22);
+                normal = pn[i].normal;
+            } else {
+                p[0] = (float)va->v[0];
+                p[1] = (float)va->v[1];
+                p[2] = (float)va->v[2];
+                normal = va->normal;
+            }
+            float x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
+            float y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + b[1];
+            float z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
+            float zi = 1.0f / z;
+            q[i].x = (int)(v->xcenter + v->xscale * x * zi - 0.5f);
+            q[i].y = (int)(v->ycenter - v->yscale * y * zi - 0.5f);
+            q[i].z = zi * zscale;
+            q[i].s = m->st[i].s << 16;
+            q[i].t = m->st[i].t << 16;
+            q[i].light = lrow[normal];
+        }
+        d_poly_subdiv_points(&ctx, q, m->numverts);
+        const int seam = (m->skinwidth >> 1) << 16;
+        for (int i = 0; i < m->numtris; i++) {
+            const mdl_tri_t *t = &m->tris[i];
+            const d_subvert_t *a = &q[t->v[0]], *bb = &q[t->v[1]], *d = &q[t->v[2]];
+            // Quake's integer facing test: ties face away
+            if ((a->y - bb->y) * (a->x - d->x) - (a->x - bb->x) * (a->y - d->y) >= 0)
+                continue;
+            if (!t->facesfront && (m->st[t->v[0]].onseam || m->st[t->v[1]].onseam || m->st[t->v[2]].onseam)) {
+                d_subvert_t e[3] = {*a, *bb, *d};
+                for (int k = 0; k < 3; k++)
+                    if (m->st[t->v[k]].onseam)
+                        e[k].s += seam;
+                d_poly_subdiv_triangle(&ctx, &e[0], &e[1], &e[2]);
+            } else {
+                d_poly_subdiv_triangle(&ctx, a, bb, d);
+            }
+        }
+        return;
+    }
     int any_near = 0, any_in = 0;
     for (int i = 0; i < m->numverts; i++) {
         float p[3];
@@ -179,9 +275,6 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     if (!any_in)
         return;
 
-    d_polyctx_t ctx = {v->buffer, v->width, v->height, v->rowbytes, v->zbuffer,
-                       job->flat ? &job->flat_color : job->skin, m->skinwidth, m->skinheight, job->colormap,
-                       job->flat ? D_FLAT : D_LIT, job->alphamap, job->alpha66, v->y0, v->y1};
     float half = (float)(m->skinwidth / 2);
     for (int i = 0; i < m->numtris; i++) {
         const mdl_tri_t *t = &m->tris[i];

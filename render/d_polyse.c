@@ -8,6 +8,9 @@
 
 #include <math.h>
 #include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -161,6 +164,13 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
     float slope_bot = v2->y > v1->y ? (v2->x - v1->x) / (v2->y - v1->y) : 0;
     int long_left = area > 0;   // v1 lies right of the long edge
     const float smax = (float)c->tex_w - 1.0f / 256.0f, tmax = (float)c->tex_h - 1.0f / 256.0f;
+#if defined(__SSE2__)
+    // lanes z, s, t, light: the clamps (none for z), and the light lane picked by lmask
+    const __m128 vlo = _mm_setr_ps(-INFINITY, 0, 0, 0), vhi = _mm_setr_ps(INFINITY, smax, tmax, 63.99f);
+    const __m128 lmask = _mm_castsi128_ps(_mm_setr_epi32(0, 0, 0, -1));
+    __m128 vbase = _mm_setzero_ps(), vdx = vbase, vdy = vbase;
+    (void)tmax;
+#endif
 
     for (int y = y0; y < y2; y++) {
         float yc = (float)y + 0.5f;
@@ -185,8 +195,48 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
             GRAD(l, dldx, dldy)
 #undef GRAD
             have_grad = 1;
+#if defined(__SSE2__)
+            vbase = _mm_setr_ps(v0->z, v0->s, v0->t, v0->l);
+            vdx = _mm_setr_ps(dzdx, dsdx, dtdx, dldx);
+            vdy = _mm_setr_ps(dzdy, dsdy, dtdy, dldy);
+#endif
         }
         float px = (float)x0 + 0.5f - v0->x, py = yc - v0->y;
+        uint8_t *dst = c->buffer + (size_t)y * (size_t)c->rowbytes + x0;
+        float *zrow = c->zbuffer + (size_t)y * (size_t)c->width + x0;
+#if defined(__SSE2__)
+        // z, s, t and the light in the four lanes of one register, with the scalar
+        // path's operations in its order (below): the same floats, and truncated, the
+        // same 16.16 integers. s1 and t1 step from the unclamped starts, l1 from the
+        // clamped one, as there.
+        const __m128 p0 = _mm_add_ps(_mm_add_ps(vbase, _mm_mul_ps(_mm_set1_ps(px), vdx)),
+                                     _mm_mul_ps(_mm_set1_ps(py), vdy));
+        const float zi = _mm_cvtss_f32(p0);
+        if (c->mode == D_FLAT) {
+            span_flat(c, dst, zrow, n, zi, dzdx);
+            continue;
+        }
+        const __m128 p0c = _mm_min_ps(_mm_max_ps(p0, vlo), vhi);
+        const __m128 e0 = _mm_or_ps(_mm_and_ps(lmask, p0c), _mm_andnot_ps(lmask, p0));
+        const __m128 e = _mm_min_ps(_mm_max_ps(_mm_add_ps(e0, _mm_mul_ps(_mm_set1_ps((float)(n - 1)), vdx)), vlo), vhi);
+        const float rn = n > 1 ? 1.0f / (float)(n - 1) : 0.0f;
+        const __m128 k16 = _mm_set1_ps(65536.0f);
+        int32_t fx[8];   // 16.16: z (unused), s0, t0, l0, then z, s, t and light steps
+        _mm_storeu_si128((__m128i *)(void *)fx, _mm_cvttps_epi32(_mm_mul_ps(p0c, k16)));
+        _mm_storeu_si128((__m128i *)(void *)(fx + 4),
+                         _mm_cvttps_epi32(_mm_mul_ps(_mm_mul_ps(_mm_sub_ps(e, p0c), _mm_set1_ps(rn)), k16)));
+        __asm__("" : "+m"(*(int32_t(*)[8])fx));
+        const int32_t fs = fx[1], ft = fx[2], fdsx = fx[5], fdtx = fx[6];
+        const int32_t fl = c->mode == D_UNLIT_MASKED ? 0 : fx[3], fdlx = c->mode == D_UNLIT_MASKED ? 0 : fx[7];
+        if (c->alphamap)
+            span_blend(c, dst, zrow, n, zi, dzdx, fs, fdsx, ft, fdtx, fl, fdlx);
+        else if (c->mode == D_LIT_MASKED)
+            span_lit_masked(c, dst, zrow, n, zi, dzdx, fs, fdsx, ft, fdtx, fl, fdlx);
+        else if (c->mode == D_LIT)
+            span_lit(c, dst, zrow, n, zi, dzdx, fs, fdsx, ft, fdtx, fl, fdlx);
+        else
+            span_masked(c, dst, zrow, n, zi, dzdx, fs, fdsx, ft, fdtx);
+#else
         float zi = v0->z + px * dzdx + py * dzdy;
         float s0 = v0->s + px * dsdx + py * dsdy, s1 = s0 + (float)(n - 1) * dsdx;
         float t0 = v0->t + px * dtdx + py * dtdy, t1 = t0 + (float)(n - 1) * dtdx;
@@ -196,8 +246,6 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         t0 = clampf(t0, 0, tmax);
         t1 = clampf(t1, 0, tmax);
         float rn = n > 1 ? 1.0f / (float)(n - 1) : 0.0f;
-        uint8_t *dst = c->buffer + (size_t)y * (size_t)c->rowbytes + x0;
-        float *zrow = c->zbuffer + (size_t)y * (size_t)c->width + x0;
         if (c->mode == D_FLAT) {
             span_flat(c, dst, zrow, n, zi, dzdx);
         } else if (c->alphamap) {
@@ -217,6 +265,7 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         } else {
             span_masked(c, dst, zrow, n, zi, dzdx, FIX(s0), FIX((s1 - s0) * rn), FIX(t0), FIX((t1 - t0) * rn));
         }
+#endif
     }
 }
 

@@ -1,6 +1,9 @@
 // r_alias.c -- alias model front end: pose blend, transform, Quake's normal shading, near clip, triangle setup
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "r_mlocal.h"
 
@@ -8,6 +11,30 @@
 
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+
+#if defined(__SSE2__)
+// view = A p + b in the lanes x, y, z at once, in the scalar lines' order
+// ((A[k][0] p0 + A[k][1] p1) + A[k][2] p2) + b[k]: the same floats
+static inline __m128 xform_v(const __m128 col[3], __m128 bv, __m128 p)
+{
+    const __m128 p0 = _mm_shuffle_ps(p, p, 0x00), p1 = _mm_shuffle_ps(p, p, 0x55), p2 = _mm_shuffle_ps(p, p, 0xAA);
+    return _mm_add_ps(_mm_add_ps(_mm_add_ps(_mm_mul_ps(col[0], p0), _mm_mul_ps(col[1], p1)), _mm_mul_ps(col[2], p2)),
+                      bv);
+}
+
+// a vertex's position in its pose's whole units (TyrQuake's blend when wb != 0), as floats
+static inline __m128 pose_pos(const mdl_vert_t *va, const mdl_vert_t *vb, int wa, int wb)
+{
+    if (wb)
+        return _mm_cvtepi32_ps(_mm_setr_epi32(((int)va->v[0] * wa + (int)vb->v[0] * wb) >> 22,
+                                              ((int)va->v[1] * wa + (int)vb->v[1] * wb) >> 22,
+                                              ((int)va->v[2] * wa + (int)vb->v[2] * wb) >> 22, 0));
+    uint32_t w;
+    memcpy(&w, va, sizeof w);
+    const __m128i zero = _mm_setzero_si128();
+    return _mm_cvtepi32_ps(_mm_unpacklo_epi16(_mm_unpacklo_epi8(_mm_cvtsi32_si128((int)w), zero), zero));
+}
+#endif
 
 int r_sphere_visible(const r_view_t *v, const vec3_t centre, float radius)
 {
@@ -145,7 +172,27 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     const float *lvec = job->light_above ? r_lightvec_above : r_lightvec_id;
     float lv[3] = {dot3(lvec, ax[0]), dot3(lvec, ax[1]), dot3(lvec, ax[2])};
     float ldot[MDL_NUM_NORMALS];
-    for (int i = 0; i < MDL_NUM_NORMALS; i++) {
+    int first = 0;
+#if defined(__SSE2__)
+    {
+        // four normals at a time, the scalar loop's operations in its order: c = n . lv;
+        // the shade part (int)(shade_light * c) where c < 0 (min(c, 0) makes it 0 elsewhere,
+        // as no shade part is), clamped at 0 (ambient_light alone is above it)
+        const __m128 l0 = _mm_set1_ps(lv[0]), l1 = _mm_set1_ps(lv[1]), l2 = _mm_set1_ps(lv[2]);
+        const __m128 sh = _mm_set1_ps(shade_light), inv = _mm_set1_ps(1.0f / 256.0f), fzero = _mm_setzero_ps();
+        const __m128i vamb = _mm_set1_epi32(ambient_light), izero = _mm_setzero_si128();
+        for (; first + 4 <= MDL_NUM_NORMALS; first += 4) {
+            const float *q = mdl_anorms[first];
+            __m128 x = _mm_setr_ps(q[0], q[3], q[6], q[9]), y = _mm_setr_ps(q[1], q[4], q[7], q[10]);
+            __m128 z = _mm_setr_ps(q[2], q[5], q[8], q[11]);
+            __m128 c = _mm_add_ps(_mm_add_ps(_mm_mul_ps(x, l0), _mm_mul_ps(y, l1)), _mm_mul_ps(z, l2));
+            __m128i l = _mm_add_epi32(vamb, _mm_cvttps_epi32(_mm_mul_ps(sh, _mm_min_ps(c, fzero))));
+            l = _mm_and_si128(l, _mm_cmpgt_epi32(l, izero));
+            _mm_storeu_ps(&ldot[first], _mm_mul_ps(_mm_cvtepi32_ps(l), inv));
+        }
+    }
+#endif
+    for (int i = first; i < MDL_NUM_NORMALS; i++) {
         float c = dot3(mdl_anorms[i], lv);
         int l = ambient_light;
         if (c < 0) {
@@ -191,23 +238,32 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
             lrow[i] = (row > 63 ? 63 : row) << 8;
         }
         d_subvert_t *q = sc->sub;
+#if defined(__SSE2__)
+        const __m128 col[3] = {_mm_setr_ps(A[0][0], A[1][0], A[2][0], 0), _mm_setr_ps(A[0][1], A[1][1], A[2][1], 0),
+                               _mm_setr_ps(A[0][2], A[1][2], A[2][2], 0)};
+        const __m128 bv = _mm_setr_ps(b[0], b[1], b[2], 0);
+#endif
         for (int i = 0; i < m->numverts; i++) {
             const mdl_vert_t *va = &pa[i], *vb = &pb[i];
+            const int normal = wb ? pn[i].normal : va->normal;
+#if defined(__SSE2__)
+            const __m128 vv = xform_v(col, bv, pose_pos(va, vb, wa, wb));
+            const float x = _mm_cvtss_f32(vv), y = _mm_cvtss_f32(_mm_shuffle_ps(vv, vv, 0x55));
+            const float z = _mm_cvtss_f32(_mm_movehl_ps(vv, vv));
+#else
             float p[3];
-            int normal;
             if (wb) {
                 for (int k = 0; k < 3; k++)
                     p[k] = (float)(((int)va->v[k] * wa + (int)vb->v[k] * wb) >> 22);
-                normal = pn[i].normal;
             } else {
                 p[0] = (float)va->v[0];
                 p[1] = (float)va->v[1];
                 p[2] = (float)va->v[2];
-                normal = va->normal;
             }
             float x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
             float y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + b[1];
             float z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
+#endif
             float zi = 1.0f / z;
             q[i].x = (int)(v->xcenter + v->xscale * x * zi - 0.5f);
             q[i].y = (int)(v->ycenter - v->yscale * y * zi - 0.5f);
@@ -237,9 +293,15 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         return;
     }
     int any_near = 0, any_in = 0;
+#if defined(__SSE2__)
+    const __m128 col[3] = {_mm_setr_ps(A[0][0], A[1][0], A[2][0], 0), _mm_setr_ps(A[0][1], A[1][1], A[2][1], 0),
+                           _mm_setr_ps(A[0][2], A[1][2], A[2][2], 0)};
+    const __m128 bv = _mm_setr_ps(b[0], b[1], b[2], 0);
+#endif
     for (int i = 0; i < m->numverts; i++) {
         float p[3];
         const mdl_vert_t *va = &pa[i], *vb = &pb[i];
+        r_cvert_t *c = &sc->view[i];
         int normal;
         if (xa) {
             for (int k = 0; k < 3; k++) {
@@ -247,20 +309,26 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
                 p[k] = a + f * (bb - a) + shell * mdl_anorms[vb->normal][k];
             }
             normal = vb->normal;
-        } else if (wb) {
+        } else {
+            // byte poses: blended (wb != 0) or one pose's own whole units
+            normal = wb ? pn[i].normal : va->normal;
+#if defined(__SSE2__)
+            const __m128 vv = xform_v(col, bv, pose_pos(va, vb, wa, wb));
+            c->x = _mm_cvtss_f32(vv);
+            c->y = _mm_cvtss_f32(_mm_shuffle_ps(vv, vv, 0x55));
+            c->z = _mm_cvtss_f32(_mm_movehl_ps(vv, vv));
+            goto placed;
+#else
             for (int k = 0; k < 3; k++)
-                p[k] = (float)(((int)va->v[k] * wa + (int)vb->v[k] * wb) >> 22);
-            normal = pn[i].normal;
-        } else {   // one pose (wa = 1 << 22): its own whole units
-            p[0] = (float)va->v[0];
-            p[1] = (float)va->v[1];
-            p[2] = (float)va->v[2];
-            normal = va->normal;
+                p[k] = wb ? (float)(((int)va->v[k] * wa + (int)vb->v[k] * wb) >> 22) : (float)va->v[k];
+#endif
         }
-        r_cvert_t *c = &sc->view[i];
         c->x = A[0][0] * p[0] + A[0][1] * p[1] + A[0][2] * p[2] + b[0];
         c->y = A[1][0] * p[0] + A[1][1] * p[1] + A[1][2] * p[2] + b[1];
         c->z = A[2][0] * p[0] + A[2][1] * p[1] + A[2][2] * p[2] + b[2];
+#if defined(__SSE2__)
+    placed:
+#endif
         c->s = (float)m->st[i].s;
         c->t = (float)m->st[i].t;
         // MD2 (Quake II's R_AliasTransformFinalVerts): lit by the normal of the frame blended to

@@ -172,6 +172,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
     const float *lvec = job->light_above ? r_lightvec_above : r_lightvec_id;
     float lv[3] = {dot3(lvec, ax[0]), dot3(lvec, ax[1]), dot3(lvec, ax[2])};
     float ldot[MDL_NUM_NORMALS];
+    int lrow[MDL_NUM_NORMALS];   // Quake's small models: the colormap row * 256 of each normal's light
     int first = 0;
 #if defined(__SSE2__)
     {
@@ -180,7 +181,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         // as no shade part is), clamped at 0 (ambient_light alone is above it)
         const __m128 l0 = _mm_set1_ps(lv[0]), l1 = _mm_set1_ps(lv[1]), l2 = _mm_set1_ps(lv[2]);
         const __m128 sh = _mm_set1_ps(shade_light), inv = _mm_set1_ps(1.0f / 256.0f), fzero = _mm_setzero_ps();
-        const __m128i vamb = _mm_set1_epi32(ambient_light), izero = _mm_setzero_si128();
+        const __m128i vamb = _mm_set1_epi32(ambient_light), izero = _mm_setzero_si128(), row63 = _mm_set1_epi32(63);
         for (; first + 4 <= MDL_NUM_NORMALS; first += 4) {
             const float *q = mdl_anorms[first];
             __m128 x = _mm_setr_ps(q[0], q[3], q[6], q[9]), y = _mm_setr_ps(q[1], q[4], q[7], q[10]);
@@ -189,6 +190,10 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
             __m128i l = _mm_add_epi32(vamb, _mm_cvttps_epi32(_mm_mul_ps(sh, _mm_min_ps(c, fzero))));
             l = _mm_and_si128(l, _mm_cmpgt_epi32(l, izero));
             _mm_storeu_ps(&ldot[first], _mm_mul_ps(_mm_cvtepi32_ps(l), inv));
+            // the colormap row * 256 (Quake's small models): min(l >> 8, 63) << 8
+            __m128i row = _mm_srai_epi32(l, 8), big = _mm_cmpgt_epi32(row, row63);
+            row = _mm_or_si128(_mm_andnot_si128(big, row), _mm_and_si128(big, row63));
+            _mm_storeu_si128((__m128i *)(void *)&lrow[first], _mm_slli_epi32(row, 8));
         }
     }
 #endif
@@ -201,6 +206,7 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
                 l = 0;
         }
         ldot[i] = (float)l * (1.0f / 256.0f);
+        lrow[i] = ((l >> 8) > 63 ? 63 : l >> 8) << 8;
     }
     float zscale = job->zscale > 0 ? job->zscale : 1.0f;
     const float shell = job->shell;
@@ -232,11 +238,6 @@ void r_alias_draw(const r_view_t *v, r_alias_scratch_t *sc, const r_alias_job_t 
         quake_small_model(v, m, A, b, m->pose_box + (size_t)job->pose_a * 6, m->pose_box + (size_t)job->pose_b * 6)) {
         // D_PolysetDrawFinalVerts, then D_DrawSubdiv: whole pixels (Quake's projection
         // truncated), skin coordinates in 16.16, a vertex's light row; each vertex drawn
-        int lrow[MDL_NUM_NORMALS];
-        for (int i = 0; i < MDL_NUM_NORMALS; i++) {
-            int row = (int)ldot[i];
-            lrow[i] = (row > 63 ? 63 : row) << 8;
-        }
         d_subvert_t *q = sc->sub;
 #if defined(__SSE2__)
         const __m128 col[3] = {_mm_setr_ps(A[0][0], A[1][0], A[2][0], 0), _mm_setr_ps(A[0][1], A[1][1], A[2][1], 0),

@@ -396,6 +396,22 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *gin, const r_cached_t *
                     tstep = (tnext - tt) / (nn - 1);
                 }
             }
+#if defined(__SSE2__)
+            if (!ztest && simd && nn >= 4 && nn <= 8) {
+                // a long last chunk: its indexes as a whole chunk's (those past nn unused)
+                uint32_t idx[8];
+                texel_index8(idx, ss, tt, sstep, tstep, _mm_set1_epi32((int)(((uint32_t)cw << 16) | 1u)));
+#define LAST(k) d[k] = tex[idx[k]]; zp[k] = zc + zoff[k]
+                switch (nn) {
+                case 8: LAST(7); /* fall through */
+                case 7: LAST(6); /* fall through */
+                case 6: LAST(5); /* fall through */
+                case 5: LAST(4); /* fall through */
+                default: LAST(3); LAST(2); LAST(1); LAST(0);
+                }
+#undef LAST
+            } else
+#endif
             if (!ztest && nn <= 8) {
                 // a span's last chunk (or a short span): straight-line code from its last
                 // pixel down, entered at nn (the same texels and 1/z as the loop below)

@@ -47,6 +47,7 @@ void mdl_free(mdl_t *m)
     free(m->poses);
     free(m->intervals);
     free(m->pose_xform);
+    free(m->pose_box);
     memset(m, 0, sizeof(*m));
 }
 
@@ -244,7 +245,9 @@ int mdl_load(mdl_t *m, const uint8_t *data, size_t size, char *err, size_t errca
     m->frames = calloc((size_t)m->numframes, sizeof(*m->frames));
     m->poses = malloc((size_t)m->num_poses * (size_t)m->numverts * sizeof(mdl_vert_t));
     m->intervals = calloc((size_t)m->num_intervals + 1, sizeof(float));
-    if (!m->skins || !m->skin_pixels || !m->st || !m->tris || !m->frames || !m->poses || !m->intervals) {
+    m->pose_box = malloc((size_t)m->num_poses * 6);
+    if (!m->skins || !m->skin_pixels || !m->st || !m->tris || !m->frames || !m->poses || !m->intervals ||
+        !m->pose_box) {
         mdl_free(m);
         return asset_fail(err, errcap, 0, "out of memory");
     }
@@ -263,15 +266,26 @@ int mdl_load(mdl_t *m, const uint8_t *data, size_t size, char *err, size_t errca
         m->mins[k] = 1e30f;
         m->maxs[k] = -1e30f;
     }
-    size_t nv = (size_t)m->num_poses * (size_t)m->numverts;
     uint8_t lo[3] = {255, 255, 255}, hi[3] = {0, 0, 0};
-    for (size_t i = 0; i < nv; i++)
+    for (int p = 0; p < m->num_poses; p++) {
+        uint8_t *box = m->pose_box + (size_t)p * 6;
+        const mdl_vert_t *pv = mdl_pose_verts(m, p);
         for (int k = 0; k < 3; k++) {
-            if (m->poses[i].v[k] < lo[k])
-                lo[k] = m->poses[i].v[k];
-            if (m->poses[i].v[k] > hi[k])
-                hi[k] = m->poses[i].v[k];
+            box[k] = 255;
+            box[3 + k] = 0;
         }
+        for (int i = 0; i < m->numverts; i++)
+            for (int k = 0; k < 3; k++) {
+                if (pv[i].v[k] < box[k])
+                    box[k] = pv[i].v[k];
+                if (pv[i].v[k] > box[3 + k])
+                    box[3 + k] = pv[i].v[k];
+            }
+        for (int k = 0; k < 3; k++) {
+            lo[k] = box[k] < lo[k] ? box[k] : lo[k];
+            hi[k] = box[3 + k] > hi[k] ? box[3 + k] : hi[k];
+        }
+    }
     for (int k = 0; k < 3; k++) {
         float a = lo[k] * m->scale[k] + m->translate[k], b = hi[k] * m->scale[k] + m->translate[k];
         m->mins[k] = a < b ? a : b;

@@ -74,6 +74,8 @@ typedef struct {
     float *intervals;         // cumulative end times inside each group
     int32_t num_intervals;
     float mins[3], maxs[3];   // model-space bounds over every pose
+    uint8_t *pose_box;        // num_poses x {min[3], max[3]}: each pose's vertices' box in byte units
+                              // (MDL; the renderer's choice of Quake's small-model drawing); NULL for MD2
     float *pose_xform;        // NULL: scale/translate above hold for every pose (MDL);
                               // else 6 floats a pose: its own scale[3], translate[3] (MD2)
 } mdl_t;

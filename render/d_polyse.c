@@ -8,6 +8,9 @@
 
 #include <math.h>
 #include <stddef.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 static inline float clampf(float v, float lo, float hi) { return v < lo ? lo : v > hi ? hi : v; }
 
@@ -161,6 +164,13 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
     float slope_bot = v2->y > v1->y ? (v2->x - v1->x) / (v2->y - v1->y) : 0;
     int long_left = area > 0;   // v1 lies right of the long edge
     const float smax = (float)c->tex_w - 1.0f / 256.0f, tmax = (float)c->tex_h - 1.0f / 256.0f;
+#if defined(__SSE2__)
+    // lanes z, s, t, light: the clamps (none for z), and the light lane picked by lmask
+    const __m128 vlo = _mm_setr_ps(-INFINITY, 0, 0, 0), vhi = _mm_setr_ps(INFINITY, smax, tmax, 63.99f);
+    const __m128 lmask = _mm_castsi128_ps(_mm_setr_epi32(0, 0, 0, -1));
+    __m128 vbase = _mm_setzero_ps(), vdx = vbase, vdy = vbase;
+    (void)tmax;
+#endif
 
     for (int y = y0; y < y2; y++) {
         float yc = (float)y + 0.5f;
@@ -185,8 +195,48 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
             GRAD(l, dldx, dldy)
 #undef GRAD
             have_grad = 1;
+#if defined(__SSE2__)
+            vbase = _mm_setr_ps(v0->z, v0->s, v0->t, v0->l);
+            vdx = _mm_setr_ps(dzdx, dsdx, dtdx, dldx);
+            vdy = _mm_setr_ps(dzdy, dsdy, dtdy, dldy);
+#endif
         }
         float px = (float)x0 + 0.5f - v0->x, py = yc - v0->y;
+        uint8_t *dst = c->buffer + (size_t)y * (size_t)c->rowbytes + x0;
+        float *zrow = c->zbuffer + (size_t)y * (size_t)c->width + x0;
+#if defined(__SSE2__)
+        // z, s, t and the light in the four lanes of one register, with the scalar
+        // path's operations in its order (below): the same floats, and truncated, the
+        // same 16.16 integers. s1 and t1 step from the unclamped starts, l1 from the
+        // clamped one, as there.
+        const __m128 p0 = _mm_add_ps(_mm_add_ps(vbase, _mm_mul_ps(_mm_set1_ps(px), vdx)),
+                                     _mm_mul_ps(_mm_set1_ps(py), vdy));
+        const float zi = _mm_cvtss_f32(p0);
+        if (c->mode == D_FLAT) {
+            span_flat(c, dst, zrow, n, zi, dzdx);
+            continue;
+        }
+        const __m128 p0c = _mm_min_ps(_mm_max_ps(p0, vlo), vhi);
+        const __m128 e0 = _mm_or_ps(_mm_and_ps(lmask, p0c), _mm_andnot_ps(lmask, p0));
+        const __m128 e = _mm_min_ps(_mm_max_ps(_mm_add_ps(e0, _mm_mul_ps(_mm_set1_ps((float)(n - 1)), vdx)), vlo), vhi);
+        const float rn = n > 1 ? 1.0f / (float)(n - 1) : 0.0f;
+        const __m128 k16 = _mm_set1_ps(65536.0f);
+        int32_t fx[8];   // 16.16: z (unused), s0, t0, l0, then z, s, t and light steps
+        _mm_storeu_si128((__m128i *)(void *)fx, _mm_cvttps_epi32(_mm_mul_ps(p0c, k16)));
+        _mm_storeu_si128((__m128i *)(void *)(fx + 4),
+                         _mm_cvttps_epi32(_mm_mul_ps(_mm_mul_ps(_mm_sub_ps(e, p0c), _mm_set1_ps(rn)), k16)));
+        __asm__("" : "+m"(*(int32_t(*)[8])fx));
+        const int32_t fs = fx[1], ft = fx[2], fdsx = fx[5], fdtx = fx[6];
+        const int32_t fl = c->mode == D_UNLIT_MASKED ? 0 : fx[3], fdlx = c->mode == D_UNLIT_MASKED ? 0 : fx[7];
+        if (c->alphamap)
+            span_blend(c, dst, zrow, n, zi, dzdx, fs, fdsx, ft, fdtx, fl, fdlx);
+        else if (c->mode == D_LIT_MASKED)
+            span_lit_masked(c, dst, zrow, n, zi, dzdx, fs, fdsx, ft, fdtx, fl, fdlx);
+        else if (c->mode == D_LIT)
+            span_lit(c, dst, zrow, n, zi, dzdx, fs, fdsx, ft, fdtx, fl, fdlx);
+        else
+            span_masked(c, dst, zrow, n, zi, dzdx, fs, fdsx, ft, fdtx);
+#else
         float zi = v0->z + px * dzdx + py * dzdy;
         float s0 = v0->s + px * dsdx + py * dsdy, s1 = s0 + (float)(n - 1) * dsdx;
         float t0 = v0->t + px * dtdx + py * dtdy, t1 = t0 + (float)(n - 1) * dtdx;
@@ -196,8 +246,6 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         t0 = clampf(t0, 0, tmax);
         t1 = clampf(t1, 0, tmax);
         float rn = n > 1 ? 1.0f / (float)(n - 1) : 0.0f;
-        uint8_t *dst = c->buffer + (size_t)y * (size_t)c->rowbytes + x0;
-        float *zrow = c->zbuffer + (size_t)y * (size_t)c->width + x0;
         if (c->mode == D_FLAT) {
             span_flat(c, dst, zrow, n, zi, dzdx);
         } else if (c->alphamap) {
@@ -217,7 +265,96 @@ void d_poly_triangle(const d_polyctx_t *c, const d_vert_t *a, const d_vert_t *b,
         } else {
             span_masked(c, dst, zrow, n, zi, dzdx, FIX(s0), FIX((s1 - s0) * rn), FIX(t0), FIX((t1 - t0) * rn));
         }
+#endif
     }
+}
+
+// ---- Quake's small models: whole-pixel points and recursive halving ----
+
+typedef struct {
+    uint8_t *buffer;
+    float *zbuffer;
+    const uint8_t *tex, *cmap;   // cmap: the colormap row of the triangle's light
+    int rowbytes, width, tex_w, tex_h, ylo, yhi;
+} d_subctx_t;
+
+static void subctx(d_subctx_t *k, const d_polyctx_t *c)
+{
+    k->buffer = c->buffer;
+    k->zbuffer = c->zbuffer;
+    k->tex = c->texture;
+    k->cmap = c->colormap;
+    k->rowbytes = c->rowbytes;
+    k->width = c->width;
+    k->tex_w = c->tex_w;
+    k->tex_h = c->tex_h;
+    k->ylo = c->y0 > 0 ? c->y0 : 0;
+    k->yhi = c->y1 > 0 && c->y1 < c->height ? c->y1 : c->height;
+}
+
+// One pixel at (x, y), z-tested; skin coordinates kept in the skin (a seam vertex may
+// sit on its right edge).
+static inline void sub_plot(const d_subctx_t *k, const uint8_t *cmap, int x, int y, int s, int t, float z)
+{
+    if ((unsigned)x >= (unsigned)k->width || y < k->ylo || y >= k->yhi)
+        return;
+    float *zp = k->zbuffer + (size_t)y * (size_t)k->width + x;
+    if (z < *zp)
+        return;
+    int ts = s >> 16, tt = t >> 16;
+    ts = ts < 0 ? 0 : ts >= k->tex_w ? k->tex_w - 1 : ts;
+    tt = tt < 0 ? 0 : tt >= k->tex_h ? k->tex_h - 1 : tt;
+    *zp = z;
+    k->buffer[(size_t)y * (size_t)k->rowbytes + x] = cmap[k->tex[tt * k->tex_w + ts]];
+}
+
+void d_poly_subdiv_points(const d_polyctx_t *c, const d_subvert_t *p, int n)
+{
+    d_subctx_t k;
+    subctx(&k, c);
+    for (int i = 0; i < n; i++)
+        sub_plot(&k, k.cmap + (p[i].light & 0xFF00), p[i].x, p[i].y, p[i].s, p[i].t, p[i].z);
+}
+
+static inline int sub_far(const d_subvert_t *a, const d_subvert_t *b)
+{
+    return (unsigned)(b->x - a->x + 1) > 2u || (unsigned)(b->y - a->y + 1) > 2u;
+}
+
+// The first edge (a-b, b-d, d-a) longer than a pixel either way is halved, its midpoint
+// drawn unless the edge leads (runs down, or left along a row), and the two halves
+// (opposite corner first) taken in turn.
+static void sub_tri(const d_subctx_t *k, const d_subvert_t *a, const d_subvert_t *b, const d_subvert_t *d)
+{
+    const d_subvert_t *p, *q, *r;
+    if (sub_far(a, b)) {
+        p = a, q = b, r = d;
+    } else if (sub_far(b, d)) {
+        p = b, q = d, r = a;
+    } else if (sub_far(d, a)) {
+        p = d, q = a, r = b;
+    } else {
+        return;
+    }
+    d_subvert_t m;
+    m.x = (p->x + q->x) >> 1;
+    m.y = (p->y + q->y) >> 1;
+    m.s = (p->s + q->s) >> 1;
+    m.t = (p->t + q->t) >> 1;
+    m.z = (p->z + q->z) * 0.5f;
+    if (!(q->y > p->y || (q->y == p->y && q->x < p->x)))
+        sub_plot(k, k->cmap, m.x, m.y, m.s, m.t, m.z);
+    sub_tri(k, r, p, &m);
+    sub_tri(k, r, &m, q);
+}
+
+void d_poly_subdiv_triangle(const d_polyctx_t *c, const d_subvert_t *a, const d_subvert_t *b,
+                            const d_subvert_t *d)
+{
+    d_subctx_t k;
+    subctx(&k, c);
+    k.cmap = c->colormap + (a->light & 0xFF00);
+    sub_tri(&k, a, b, d);
 }
 
 void d_particle(uint8_t *buffer, int width, int height, int rowbytes, float *zbuffer, int u, int v, float zi,

@@ -51,6 +51,22 @@ static inline float d_poly_area2(const d_vert_t *a, const d_vert_t *b, const d_v
     return (b->x - a->x) * (d->y - a->y) - (d->x - a->x) * (b->y - a->y);
 }
 
+// Quake's drawing of small alias models (id's D_PolysetDrawFinalVerts and
+// D_PolysetRecursiveTriangle, chosen by r_alias.c for a model wholly on screen and
+// far enough away): points on whole pixels (x, y: the pixel, as Quake's truncated
+// projection), skin coordinates in 16.16 texels, z = 1/z, light = colormap row * 256.
+typedef struct {
+    int x, y, s, t, light;
+    float z;
+} d_subvert_t;
+// Each vertex as one pixel lit by its own light, z-tested (>=) and z-written.
+void d_poly_subdiv_points(const d_polyctx_t *c, const d_subvert_t *p, int n);
+// A triangle by halving its longer-than-a-pixel edges until none is left: each
+// midpoint on an edge that is not a leading one (a top or left edge) is a pixel, lit by
+// a's light; the corners are left to d_poly_subdiv_points. Winding is not tested.
+void d_poly_subdiv_triangle(const d_polyctx_t *c, const d_subvert_t *a, const d_subvert_t *b,
+                            const d_subvert_t *d);
+
 // A square particle of size x size pixels with its top-left pixel at (u, v)
 // (Quake's placement), z-tested and written; clipped to the buffer.
 void d_particle(uint8_t *buffer, int width, int height, int rowbytes, float *zbuffer, int u, int v, float zi,

@@ -8,6 +8,9 @@
 #include <limits.h>
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #define SUBDIV 16
 // Brush models are z-tested against the world; faces lying in the world's
@@ -227,9 +230,30 @@ typedef struct {
 // (which ends on the span's last pixel) is left to the caller. z-tested (a solid
 // brush entity over the world's 1/z), a chunk no pixel of which is hidden takes the
 // same unrolled path; one partly hidden is drawn pixel by pixel.
+#if defined(__SSE2__)
+// The texel indexes ((t + k dt) >> 16) * cw + ((s + k ds) >> 16) of 8 pixels, k = 0..7, in
+// integer SSE2: s and t of two pixels a register, stepped by two pixels' steps, their
+// whole parts packed to 16 bits as (s, t) pairs and multiplied by (1, cw) with pmaddwd.
+// Exact (the same integers as the scalar loop) while s >> 16, t >> 16 and cw are below
+// 32768, which the caller checks; s, t stay in [0, 2^31) along a chunk.
+static R_ALWAYS_INLINE void texel_index8(uint32_t idx[8], int s, int t, int ds, int dt, __m128i wpair)
+{
+    __m128i v0 = _mm_setr_epi32(s, t, s + ds, t + dt);
+    __m128i d1 = _mm_sub_epi32(_mm_shuffle_epi32(v0, _MM_SHUFFLE(3, 2, 3, 2)), _mm_shuffle_epi32(v0, _MM_SHUFFLE(1, 0, 1, 0)));
+    __m128i d2 = _mm_add_epi32(d1, d1);
+    __m128i v1 = _mm_add_epi32(v0, d2), v2 = _mm_add_epi32(v1, d2), v3 = _mm_add_epi32(v2, d2);
+    __m128i p01 = _mm_packs_epi32(_mm_srli_epi32(v0, 16), _mm_srli_epi32(v1, 16));
+    __m128i p23 = _mm_packs_epi32(_mm_srli_epi32(v2, 16), _mm_srli_epi32(v3, 16));
+    _mm_storeu_si128((__m128i *)(void *)idx, _mm_madd_epi16(p01, wpair));
+    _mm_storeu_si128((__m128i *)(void *)(idx + 4), _mm_madd_epi16(p23, wpair));
+    // read back from memory (one load an index) rather than extracted lane by lane (two)
+    __asm__("" : "+m"(*(uint32_t(*)[8])idx));
+}
+#endif
+
 static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, const uint8_t *tex, int cw,
                                          const float *zoff, float sdivzc, float tdivzc, float zic, int smax,
-                                         int tmax, const int chunk, const int shift, const int ztest)
+                                         int tmax, const int chunk, const int shift, const int ztest, int simd)
 {
     uint8_t *d = p->d;
     float *zp = p->zp;
@@ -253,6 +277,22 @@ static R_ALWAYS_INLINE void whole_chunks(d_spanpos_t *p, const d_surfgrad_t *g, 
         if (ztest)
             for (int k = 0; k < chunk; k++)
                 hidden |= (zc + zoff[k]) * D_BMODEL_ZBIAS < zp[k];
+#if defined(__SSE2__)
+        if (!hidden && simd) {
+            uint32_t idx[8];
+            const __m128i wpair = _mm_set1_epi32((int)(((uint32_t)cw << 16) | 1u));
+            for (int h = 0; h < chunk; h += 8) {
+                texel_index8(idx, (int)(ss + h * sstep), (int)(tt + h * tstep), (int)sstep, (int)tstep, wpair);
+                uint8_t *dh = d + h;
+                dh[0] = tex[idx[0]]; dh[1] = tex[idx[1]]; dh[2] = tex[idx[2]]; dh[3] = tex[idx[3]];
+                dh[4] = tex[idx[4]]; dh[5] = tex[idx[5]]; dh[6] = tex[idx[6]]; dh[7] = tex[idx[7]];
+            }
+            for (int k = 0; k < chunk; k++)
+                zp[k] = zc + zoff[k];
+        } else
+#else
+        (void)simd;
+#endif
         if (!hidden) {
             PIX(0); PIX(1); PIX(2); PIX(3); PIX(4); PIX(5); PIX(6); PIX(7);
             PIX(8); PIX(9); PIX(10); PIX(11); PIX(12); PIX(13); PIX(14); PIX(15);
@@ -303,6 +343,8 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *gin, const r_cached_t *
     float zoff[16];
     for (int k = 0; k < 16; k++)
         zoff[k] = (float)k * g->zistepu;
+    // texel_index8's 16-bit whole parts: every s, t of a chunk lies in [0, smax], [0, tmax]
+    const int simd = cw < 32768 && smax >= 0 && tmax >= 0 && (smax >> 16) < 32768 && (tmax >> 16) < 32768;
     for (int i = 0; i < n; i++) {
         int x = s[i].x, y = s[i].y;
         d_spanpos_t p;
@@ -318,11 +360,11 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *gin, const r_cached_t *
         p.ss = surf_coord(p.sdivz, z0, g->sadjust, 0, smax);
         p.tt = surf_coord(p.tdivz, z0, g->tadjust, 0, tmax);
         if (!ztest && shift == 3)   // whole chunks of 8 (Quake): the common case, unrolled
-            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3, 0);
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3, 0, simd);
         else if (!ztest && shift == 4)   // and of 16 (Quake II's usual chunk)
-            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 16, 4, 0);
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 16, 4, 0, simd);
         else if (mode == R_DRAW_OPAQUE && shift == 3)   // solid brush entities: z-tested a chunk at a time
-            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3, 1);
+            whole_chunks(&p, g, tex, cw, zoff, sdivzc, tdivzc, zic, smax, tmax, 8, 3, 1, simd);
         uint8_t *d = p.d;
         float *zp = p.zp;
         float sdivz = p.sdivz, tdivz = p.tdivz, zi = p.zi, zc = p.zc, z;
@@ -354,6 +396,22 @@ void d_draw_spans_lit(renderer_t *r, const d_surfgrad_t *gin, const r_cached_t *
                     tstep = (tnext - tt) / (nn - 1);
                 }
             }
+#if defined(__SSE2__)
+            if (!ztest && simd && nn >= 4 && nn <= 8) {
+                // a long last chunk: its indexes as a whole chunk's (those past nn unused)
+                uint32_t idx[8];
+                texel_index8(idx, ss, tt, sstep, tstep, _mm_set1_epi32((int)(((uint32_t)cw << 16) | 1u)));
+#define LAST(k) d[k] = tex[idx[k]]; zp[k] = zc + zoff[k]
+                switch (nn) {
+                case 8: LAST(7); /* fall through */
+                case 7: LAST(6); /* fall through */
+                case 6: LAST(5); /* fall through */
+                case 5: LAST(4); /* fall through */
+                default: LAST(3); LAST(2); LAST(1); LAST(0);
+                }
+#undef LAST
+            } else
+#endif
             if (!ztest && nn <= 8) {
                 // a span's last chunk (or a short span): straight-line code from its last
                 // pixel down, entered at nn (the same texels and 1/z as the loop below)

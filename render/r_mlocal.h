@@ -32,6 +32,7 @@ typedef struct {
 typedef struct {
     r_cvert_t *view;     // numverts
     d_vert_t *proj;      // numverts (valid where view z >= R_NEAR_Z)
+    d_subvert_t *sub;    // numverts: Quake's small-model points (r_alias_draw's job.subdiv)
     int cap;
 } r_alias_scratch_t;
 
@@ -54,6 +55,7 @@ typedef struct {
     uint8_t flat_color;
     float shell;               // vertices pushed out this far along their normals (POWERSUIT_SCALE)
     const float *proj_scale;   // if set: {xscale, yscale} of the model's own projection (Quake II's gun fov)
+    int subdiv;                // Quake's rule: drawn as points and halved triangles when small (r_alias.c)
 } r_alias_job_t;
 
 // Quake's AngleVectors: pitch, yaw, roll in degrees to forward, right, up.

@@ -346,6 +346,10 @@ static int ensure_scratch(r_models_t *m, int numverts)
     if (!proj)
         return -1;
     m->scratch.proj = proj;
+    d_subvert_t *sub = realloc(m->scratch.sub, (size_t)numverts * sizeof(d_subvert_t));
+    if (!sub)
+        return -1;
+    m->scratch.sub = sub;
     m->scratch.cap = numverts;
     return 0;
 }
@@ -546,6 +550,7 @@ void r_models_destroy(r_models_t *m)
     mdl_free(&m->box.mdl);
     free(m->scratch.view);
     free(m->scratch.proj);
+    free(m->scratch.sub);
     free(m->trans);
     free(m->anim);
     r_studio_players_free(m->hlplayers);
@@ -974,6 +979,7 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
         job.ambient = 128;
         job.shade = 0;
     }
+    job.subdiv = 1;
     r_alias_draw(v, &m->scratch, &job);
 }
 

@@ -3,6 +3,9 @@
 
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 void r_surf_reset(renderer_t *r)
 {
@@ -103,6 +106,41 @@ static R_ALWAYS_INLINE void build_blocks(uint8_t *dst, int cw, const uint8_t *te
             const int lstep = (b1[bx] - left) >> shift, rstep = (b1[bx + 1] - right) >> shift;
             const uint8_t *src = trow + (s0 + bx * bs) % tw;
             uint8_t *out = dst + (size_t)(by * bs) * (size_t)cw + (size_t)(bx * bs);
+#if defined(__SSE2__)
+            if (bs >= 8) {
+                // Eight texels at a time in 16-bit lanes: the light right + (bs - 1 - k) step
+                // (pmullw: every value and product here lies in 0..32767, the lights being
+                // 64..16383 and the steps between them), its colormap row (& 0xff00), plus
+                // the texel; the indexes read back from memory, one load each.
+                const __m128i zero = _mm_setzero_si128(), rowmask = _mm_set1_epi16((short)0xff00);
+                const __m128i k_hi = _mm_setr_epi16(15, 14, 13, 12, 11, 10, 9, 8);
+                const __m128i k_lo = _mm_setr_epi16(7, 6, 5, 4, 3, 2, 1, 0);
+                for (int y = 0; y < bs; y++, src += tw, out += cw) {
+                    const int step = (left - right) >> shift;
+                    const __m128i vr = _mm_set1_epi16((short)right), vs = _mm_set1_epi16((short)step);
+                    uint16_t ix[16];
+                    if (bs == 16) {
+                        __m128i t = _mm_loadu_si128((const __m128i *)(const void *)src);
+                        __m128i l0 = _mm_and_si128(_mm_add_epi16(vr, _mm_mullo_epi16(vs, k_hi)), rowmask);
+                        __m128i l1 = _mm_and_si128(_mm_add_epi16(vr, _mm_mullo_epi16(vs, k_lo)), rowmask);
+                        _mm_storeu_si128((__m128i *)(void *)ix, _mm_add_epi16(l0, _mm_unpacklo_epi8(t, zero)));
+                        _mm_storeu_si128((__m128i *)(void *)(ix + 8), _mm_add_epi16(l1, _mm_unpackhi_epi8(t, zero)));
+                    } else {
+                        __m128i t = _mm_loadl_epi64((const __m128i *)(const void *)src);
+                        __m128i l1 = _mm_and_si128(_mm_add_epi16(vr, _mm_mullo_epi16(vs, k_lo)), rowmask);
+                        _mm_storeu_si128((__m128i *)(void *)ix, _mm_add_epi16(l1, _mm_unpacklo_epi8(t, zero)));
+                    }
+                    __asm__("" : "+m"(*(uint16_t(*)[16])ix));
+#define TEXEL(k) if ((k) < bs) out[k] = cmap[ix[k]]
+                    TEXEL(0); TEXEL(1); TEXEL(2); TEXEL(3); TEXEL(4); TEXEL(5); TEXEL(6); TEXEL(7);
+                    TEXEL(8); TEXEL(9); TEXEL(10); TEXEL(11); TEXEL(12); TEXEL(13); TEXEL(14); TEXEL(15);
+#undef TEXEL
+                    left += lstep;
+                    right += rstep;
+                }
+                continue;
+            }
+#endif
             for (int y = 0; y < bs; y++, src += tw, out += cw) {
                 const int step = (left - right) >> shift;
                 // unrolled (bs is a constant): measured 12 -> 8 instructions a texel (callgrind)

@@ -58,6 +58,18 @@ static void test_mdl_real(void **state)
         assert_int_equal(m.flags, pins[i].flags);
         for (int p = 0; p < m.num_poses * m.numverts; p++)
             assert_true(m.poses[p].normal < MDL_NUM_NORMALS);
+        // each pose's box holds its vertices and each of its faces touches one
+        for (int p = 0; p < m.num_poses; p++) {
+            const uint8_t *box = m.pose_box + p * 6;
+            const mdl_vert_t *pv = mdl_pose_verts(&m, p);
+            int touch = 0;
+            for (int v = 0; v < m.numverts; v++)
+                for (int k = 0; k < 3; k++) {
+                    assert_true(pv[v].v[k] >= box[k] && pv[v].v[k] <= box[3 + k]);
+                    touch |= (pv[v].v[k] == box[k]) << k | (pv[v].v[k] == box[3 + k]) << (3 + k);
+                }
+            assert_int_equal(touch, 63);
+        }
         mdl_free(&m);
         free(b);
     }
@@ -318,6 +330,76 @@ static void test_rast_ztest(void **state)
     d_poly_triangle(&r.c, &a, &b, &c);
     assert_int_equal(count_color(&r, 0), TW * TH);
     assert_float_equal(r.z[2 * TW + 2], 0.0f, 0);
+}
+
+static d_subvert_t sv(int x, int y, int s, int t, float z)
+{
+    d_subvert_t v = {x, y, s << 16, t << 16, 5 << 8, z};
+    return v;
+}
+
+// Quake's small-model drawing: whole-pixel points, halved triangles
+static void test_rast_subdiv(void **state)
+{
+    (void)state;
+    static rast_t r, whole;
+    rast_init(&r, D_LIT);
+    for (int i = 0; i < 16; i++)
+        r.tex[i] = (uint8_t)(100 + i);   // 4x4 skin: texel (s, t) = 100 + t * 4 + s
+    for (int i = 0; i < 256; i++)
+        r.cmap[5 * 256 + i] = (uint8_t)(i ^ 1);   // row 5 tells its pixels apart
+    // points: each at its pixel through its light row, z-tested; off-screen ones dropped
+    d_subvert_t pts[4] = {sv(3, 4, 1, 2, 0.5f), sv(63, 47, 3, 3, 0.5f), sv(64, 10, 0, 0, 1), sv(5, 48, 0, 0, 1)};
+    pts[1].light = 0;
+    d_poly_subdiv_points(&r.c, pts, 4);
+    assert_int_equal(r.buf[4 * TW + 3], (100 + 2 * 4 + 1) ^ 1);
+    assert_int_equal(r.buf[47 * TW + 63], 100 + 15);
+    assert_float_equal(r.z[4 * TW + 3], 0.5f, 0);
+    assert_int_equal(TW * TH - count_color(&r, 0), 2);
+    pts[0].z = 0.25f;   // farther: hidden
+    pts[0].s = 0;
+    d_poly_subdiv_points(&r.c, pts, 1);
+    assert_int_equal(r.buf[4 * TW + 3], (100 + 2 * 4 + 1) ^ 1);
+    // a triangle whose edges are all a pixel or less draws nothing (its corners are points)
+    rast_init(&r, D_LIT);
+    d_subvert_t a = sv(10, 10, 0, 0, 1), b = sv(11, 10, 0, 0, 1), c = sv(10, 11, 0, 0, 1);
+    d_poly_subdiv_triangle(&r.c, &a, &b, &c);
+    assert_int_equal(count_color(&r, 0), TW * TH);
+    // a larger one: its pixels stay inside it (x, y >= 0, x + y <= 20 from its corner at
+    // 10, 10) and fill most of it; halving (0, 0)-(2, 0) draws its midpoint (a bottom edge
+    // running right), halving (0, 2)-(0, 0) draws (0, 1) (a right edge running up)
+    rast_init(&r, D_LIT);
+    for (int i = 0; i < 16; i++)
+        r.tex[i] = (uint8_t)(100 + i);
+    a = sv(10, 10, 0, 0, 1), b = sv(30, 10, 3, 0, 1), c = sv(10, 30, 0, 3, 1);
+    d_poly_subdiv_triangle(&r.c, &a, &b, &c);
+    int drawn = 0;
+    for (int y = 0; y < TH; y++)
+        for (int x = 0; x < TW; x++)
+            if (r.buf[y * TW + x]) {
+                drawn++;
+                assert_true(x >= 10 && y >= 10 && x + y <= 40);
+            }
+    assert_true(drawn > 200 && drawn <= 231);   // 231 pixels with x, y >= 0, x + y <= 20
+    assert_int_equal(r.buf[10 * TW + 20], 100 + 1);   // the long top edge's midpoint: s = 1.5
+    rast_init(&r, D_LIT);
+    a = sv(0, 0, 0, 0, 1), b = sv(2, 0, 0, 0, 1), c = sv(0, 2, 0, 0, 1);
+    d_poly_subdiv_triangle(&r.c, &a, &b, &c);
+    assert_int_not_equal(r.buf[0 * TW + 1], 0);
+    assert_int_not_equal(r.buf[1 * TW + 0], 0);
+    assert_int_equal(r.buf[0], 0);   // corners are not the triangle's
+    // a band of rows draws exactly the whole drawing's pixels on its rows
+    rast_init(&whole, D_LIT);
+    a = sv(5, 3, 0, 0, 1), b = sv(40, 12, 3, 1, 1), c = sv(17, 44, 1, 3, 1);
+    d_poly_subdiv_triangle(&whole.c, &a, &b, &c);
+    rast_init(&r, D_LIT);
+    r.c.y0 = 15;
+    r.c.y1 = 30;
+    d_poly_subdiv_triangle(&r.c, &a, &b, &c);
+    for (int y = 0; y < TH; y++)
+        for (int x = 0; x < TW; x++)
+            assert_int_equal(r.buf[y * TW + x], y >= 15 && y < 30 ? whole.buf[y * TW + x] : 0);
+    assert_true(TW * TH - count_color(&whole, 0) > 300);
 }
 
 static void test_rast_clipping(void **state)
@@ -704,6 +786,7 @@ int main(void)
         cmocka_unit_test(test_rast_fill_rule),
         cmocka_unit_test(test_rast_ztest),
         cmocka_unit_test(test_rast_clipping),
+        cmocka_unit_test(test_rast_subdiv),
         cmocka_unit_test(test_render_scene),
         cmocka_unit_test(test_render_interpolation),
         cmocka_unit_test(test_render_alpha),

@@ -478,7 +478,9 @@ static void test_demo_lights(void **state)
            s0[1] / (s0[0] + s0[1] + s0[2]), sk[1] / (sk[0] + sk[1] + sk[2]), sp[1] / (sp[0] + sp[1] + sp[2]));
     assert_true(sk[1] / (sk[0] + sk[1] + sk[2]) > s0[1] / (s0[0] + s0[1] + s0[2]) + 0.005);
     assert_true(sp[1] / (sp[0] + sp[1] + sp[2]) > sk[1] / (sk[0] + sk[1] + sk[2]) + 0.02);
-    tu_golden("pulsar light", c, "tests/golden/fs_light_pulsar.png", 0.002);
+    // 1 %: the Pentium build's x87 sums put 0.45 % of these pixels on the other side of a light
+    // row or tint step (the light itself changes 64 % of them)
+    tu_golden("pulsar light", c, "tests/golden/fs_light_pulsar.png", 0.01);
     if (!getenv("FS_LIGHT_SHOTS")) {
         remove(plain);
         remove(lit);

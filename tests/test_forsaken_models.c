@@ -444,7 +444,9 @@ static void test_scene(void **state)
     diff_box(a, b, (int)sx - 2, (int)sy - 2, (int)sx + 3, (int)sy + 3, &in, &out);
     printf("shot at (%.1f, %.1f) %.0f units away: %d of 25 pixels differ\n", sx, sy, z, in);
     assert_true(in >= 20);
-    tu_golden("shot in flight", a, "tests/golden/fs_shot.png", 0.002);
+    // 1 %: the shot's moving light on the walls rounds differently on the Pentium build's x87
+    // (0.36 % of the pixels)
+    tu_golden("shot in flight", a, "tests/golden/fs_shot.png", 0.01);
 
     // 1.6 s: the shockwave's explosion, 0.1 s in (frame 3 of 16)
     t = 1.6;
@@ -462,7 +464,9 @@ static void test_scene(void **state)
     double dark = mean_rgb(b, (int)(sx - r), (int)(sy + r), (int)(sx + r), (int)(sy + 2 * r));
     printf("the floor below it: r+g+b %.1f lit, %.1f without\n", lit, dark);
     assert_true(lit > dark * 1.15);
-    tu_golden("explosion", a, "tests/golden/fs_explosion.png", 0.002);
+    // 1.5 %: the explosion's light on the walls rounds differently on the Pentium build's x87
+    // (0.85 % of the pixels; the explosion alone changes 6.7 % of them)
+    tu_golden("explosion", a, "tests/golden/fs_explosion.png", 0.015);
     if (!getenv("FS_MODEL_SHOTS")) {   // asked for the pictures: keep the demos too
         remove(with);
         remove(without);

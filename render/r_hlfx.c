@@ -732,11 +732,13 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
     if (!finite3(te->origin) || !finite3(te->end) || !finite3(te->dir))
         return;
     switch (te->raw_type) {
-    case 3: {   // TE_EXPLOSION: flags 1 no additive, 2 no light, 4 no sound (decoder), 8 no particles
+    case 3: {   // TE_EXPLOSION: flags 1 no additive, 2 no light, 4 no sound (decoder), 8 no particles,
+                // 16 alpha-tested; R_Sprite_Explode: amount 180 (0xb4), 255 when not additive
         sprite_t *s = sprite(fx, a[0], org, 5);
         s->s.scale = (float)a[1] * 0.1f;
         s->framerate = (float)a[2];
-        s->s.rendermode = (a[3] & 1) ? RM_NORMAL : RM_ADDITIVE;
+        s->s.rendermode = (a[3] & 1) ? RM_NORMAL : (a[3] & 16) ? RM_SOLID : RM_ADDITIVE;
+        s->s.amount = (a[3] & 1) ? 255 : 180;
         if (!(a[3] & 2))
             light(fx, 0, org, 200, 0.01f, 800, 0);
         if (!(a[3] & 8))

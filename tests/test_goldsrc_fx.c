@@ -336,6 +336,7 @@ static void test_pool_values(void **state)
     assert_int_equal(n, 2);   // the flash is gone after 0.05 s: explosion and glow
     assert_int_equal(sp[0].model, 5);
     assert_int_equal(sp[0].rendermode, RM_ADDITIVE);
+    assert_int_equal(sp[0].amount, 180);          // R_Sprite_Explode: 0xb4 when additive
     assert_float_equal(sp[0].scale, 1.0, 1e-6);
     assert_float_equal(sp[0].frame, 3.0, 1e-3);   // 0.2 s at 15 frames a second
     assert_int_equal(sp[1].model, 7);
@@ -373,6 +374,27 @@ static void test_pool_values(void **state)
     v.num_dlights = 0;
     r_hlfx_lights(fx, w, &v, 2.15);   // the explosion's and the flash's are out
     assert_int_equal(v.num_dlights, 1);
+
+    // TE_EXPLOSION's flags: 1 not additive (normal at 255), 16 alpha-tested (at 180)
+    world_begin_frame(w, 2.5);
+    e = tempent(w, 3, 0, 0, 0);
+    e->args[0] = 5;
+    e->args[1] = 10;
+    e->args[3] = 1;
+    e = tempent(w, 3, 0, 0, 0);
+    e->args[0] = 5;
+    e->args[1] = 10;
+    e->args[3] = 16 | 8;
+    r_hlfx_frame(fx, w, 2.5, 78);
+    n = r_hlfx_sprites(fx, 2.5, sp, 16);
+    int flagged = 0;
+    for (int i = 0; i < n; i++) {
+        if (sp[i].rendermode == RM_NORMAL && sp[i].amount == 255)
+            flagged |= 1;
+        if (sp[i].rendermode == RM_SOLID && sp[i].amount == 180)
+            flagged |= 2;
+    }
+    assert_int_equal(flagged, 3);
 
     // the pools are fixed: a flood of gunshots keeps at most HLFX_MAX_PARTICLES
     world_begin_frame(w, 3.0);

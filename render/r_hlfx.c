@@ -593,7 +593,7 @@ static void tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end, int color
     float len = length > 0 ? length : 64;
     for (int k = 0; k < 3; k++)
         b->b.end[k] = start[k] + d[k] / dist * (len < dist ? len : dist);
-    b->b.width = 1;
+    b->b.width = 0.5f;   // drawn 2 x width: a streak 1 unit thick
     b->b.model = 0;
     memcpy(b->b.color, tracer_colors[color >= 0 && color < 12 ? color : 4], 3);
 }
@@ -1357,7 +1357,9 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
     uint8_t index = nearest(v, b->color);
     vec3_t d = {b->end[0] - b->start[0], b->end[1] - b->start[1], b->end[2] - b->start[2]};
     float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    float width = b->width > 0.5f ? b->width : 0.5f;
+    // R_DrawSegs / R_DrawRing / R_DrawBeamFollow put the strip's edges +-width about the line:
+    // the beam is 2 x width thick (width: the message's byte x 0.1)
+    float width = b->width > 0.25f ? 2 * b->width : 0.5f;
     if (b->shape != HLFX_BEAM_SEGS) {
         circle_shape(v, b, index, add);
         return;

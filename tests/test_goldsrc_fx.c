@@ -244,6 +244,29 @@ static void game_event(world_t *w, const char *name, int local)
     ev->u.game.local = (uint8_t)local;
 }
 
+// A 64 x 48 view of colour 7 from (0, -100, 50) looking along +y, 32 pixels a unit at 1 unit
+// away (0.32 a unit at the origin's distance, 100), an empty z-buffer.
+enum { VW = 64, VH = 48 };
+static void beam_view(r_view_t *v, uint8_t *buf)
+{
+    static float z[VW * VH];
+    memset(buf, 7, VW * VH);
+    memset(z, 0, sizeof z);
+    memset(v, 0, sizeof *v);
+    v->buffer = buf;
+    v->zbuffer = z;
+    v->width = v->rowbytes = VW;
+    v->height = VH;
+    v->xcenter = VW / 2.0f;
+    v->ycenter = VH / 2.0f;
+    v->xscale = v->yscale = VW / 2.0f;
+    v->vieworg[1] = -100;
+    v->vieworg[2] = 50;
+    v->vpn[1] = 1;
+    v->vright[0] = 1;
+    v->vup[2] = 1;
+}
+
 // A beam's brightness byte scales the colour it adds: 0 adds nothing (it was drawn at full).
 static void test_beam_brightness_zero(void **state)
 {
@@ -263,25 +286,9 @@ static void test_beam_brightness_zero(void **state)
     assert_int_equal(r_hlfx_beams(fx, 2.1, b, 2), 1);
     assert_int_equal(b[0].amount, 0);
     // drawn across a view looking along +y at the beam: no pixel changes
-    enum { VW = 64, VH = 48 };
     static uint8_t buf[VW * VH];
-    static float z[VW * VH];
-    memset(buf, 7, sizeof buf);
-    memset(z, 0, sizeof z);
     static r_view_t v;
-    memset(&v, 0, sizeof v);
-    v.buffer = buf;
-    v.zbuffer = z;
-    v.width = v.rowbytes = VW;
-    v.height = VH;
-    v.xcenter = VW / 2.0f;
-    v.ycenter = VH / 2.0f;
-    v.xscale = v.yscale = VW / 2.0f;
-    v.vieworg[1] = -100;
-    v.vieworg[2] = 50;
-    v.vpn[1] = 1;
-    v.vright[0] = 1;
-    v.vup[2] = 1;
+    beam_view(&v, buf);
     r_hlfx_draw_beam(&v, &b[0]);
     for (int i = 0; i < VW * VH; i++)
         assert_int_equal(buf[i], 7);
@@ -291,6 +298,53 @@ static void test_beam_brightness_zero(void **state)
     for (int i = 0; i < VW * VH; i++)
         changed += buf[i] != 7;
     assert_true(changed > 0);
+    world_free(w);
+    r_hlfx_destroy(fx);
+}
+
+// A line beam is 2 x width thick (R_DrawSegs: the strip's edges +-width about the line, width the
+// byte x 0.1): TE_BEAMPOINTS of width byte 100 (10 units) up the view's middle covers 20 units of
+// its centre row, 6 pixels at 0.32 a unit (it covered 3).
+static void test_beam_width(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    world_begin_frame(w, 2.0);
+    world_fx_event_t *e = tempent(w, 0, 0, 0, 0);   // TE_BEAMPOINTS to (0, 0, 100), white, full
+    e->end[2] = 100;
+    e->args[3] = 5;
+    e->args[4] = 100;
+    e->args[6] = e->args[7] = e->args[8] = 255;
+    e->args[9] = 255;
+    tempent(w, 6, 0, 0, 0)->end[2] = 100;   // TE_TRACER up the same line: 1 unit thick
+    r_hlfx_frame(fx, w, 2.0, 77);
+    r_hlbeam_t b[4];
+    assert_int_equal(r_hlfx_beams(fx, 2.001, b, 4), 2);
+    assert_float_equal(b[0].width, 10.0, 1e-5);   // the engine's pbeam->width: byte x 0.1
+    static uint8_t buf[VW * VH];
+    static r_view_t v;
+    beam_view(&v, buf);
+    r_hlfx_draw_beam(&v, &b[0]);
+    int row = VH / 2, n = 0, lo = VW, hi = -1;
+    for (int x = 0; x < VW; x++)
+        if (buf[row * VW + x] != 7) {
+            n++;
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+    printf("  beam width 10: %d pixels of the centre row (%d..%d)\n", n, lo, hi);
+    assert_int_equal(n, (int)(2 * 10 * 0.32f + 0.5f));
+    assert_int_equal(hi - lo + 1, n);
+    assert_true(lo <= VW / 2 && hi >= VW / 2 - 1);
+    // the tracer keeps its 1 unit: one pixel of the row
+    beam_view(&v, buf);
+    r_hlfx_draw_beam(&v, &b[1]);
+    n = 0;
+    for (int x = 0; x < VW; x++)
+        n += buf[row * VW + x] != 7;
+    assert_int_equal(n, 1);
     world_free(w);
     r_hlfx_destroy(fx);
 }
@@ -491,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_event_rules),
         cmocka_unit_test(test_pool_values),
         cmocka_unit_test(test_beam_brightness_zero),
+        cmocka_unit_test(test_beam_width),
         cmocka_unit_test(test_golden_c1a0_effects),
         cmocka_unit_test(test_crossfire_usp_sounds),
         cmocka_unit_test(test_crossfire_export_shots),

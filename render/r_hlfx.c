@@ -283,8 +283,11 @@ static void teleport_splash(r_hlfx_t *fx, const vec3_t org)
             }
 }
 
-// R_ParticleExplosion2: 512 blobs of the palette's colours start, start + 1 .. start + len - 1 in
-// turn, thrown out at up to 256 u/s, their speed growing (pt_blob), 0.3 s.
+// R_ParticleExplosion2: 512 pt_blob particles +-16 about the point, thrown out at up to 256 u/s,
+// 0.3 s. The message's colours (start + i % len) are only their first: GoldSrc's pt_blob (Xash3D's
+// non-Quake branch, as TE_TAREXPLOSION's blobs) steps the colour through the spark ramp 10 times
+// a second from its first, slows them by half of their speed a second and pulls them down at 5 x
+// slow gravity. Quake's growing blobs in the message's colours are Xash3D's Quake-compatible mode.
 static void explosion2(r_hlfx_t *fx, const vec3_t org, int start, int len)
 {
     len = len > 0 ? len : 1;
@@ -295,9 +298,10 @@ static void explosion2(r_hlfx_t *fx, const vec3_t org, int start, int len)
         r_hlparticle_t *p = particle(fx, o, 0.3f);
         for (int k = 0; k < 3; k++)
             p->vel[k] = frand(fx, -256, 256);
-        p->gravity = SLOWGRAV_PART;
-        p->grow = 4;
-        r_hlfx_palette(start + i % len, p->color);
+        p->gravity = 5 * SLOWGRAV_PART;
+        p->grow = -0.5f;
+        p->ramp = HLFX_RAMP_SPARK;
+        r_hlfx_palette(start + i % len, p->color);   // the message's (the ramp's colours draw)
     }
 }
 

@@ -153,7 +153,8 @@ static void test_particle_effects(void **state)
     }
     assert_int_equal(still, 1);
 
-    // TE_EXPLOSION2 colours 100..103 in turn: 512 blobs for 0.3 s, their speed growing (e^4t)
+    // TE_EXPLOSION2 colours 100..103 in turn: 512 blobs for 0.3 s; GoldSrc's pt_blob: the spark
+    // ramp, the speed falling by half of itself a second (e^-0.5t), 5 x slow gravity (200 u/s^2)
     r_hlfx_clear(fx);
     next_frame(w, 6.0, 10);
     world_fx_event_t *e = tempent(w, 12, 0, 0, 0);
@@ -167,10 +168,14 @@ static void test_particle_effects(void **state)
         uint8_t want[3];
         r_hlfx_palette(100 + i % 4, want);
         assert_true(same_rgb(parts[i].color, want));
+        assert_int_equal(parts[i].ramp, HLFX_RAMP_SPARK);
+        assert_float_equal(parts[i].gravity, 200, 1e-6);
         vec3_t o;
         r_hlfx_particle_at(&parts[i], 0.25f, o);
-        // 0.25 s: (e - 1) / 4 = 0.4296 of its first speed's second, not 0.25
-        assert_float_equal(o[0], parts[i].org[0] + parts[i].vel[0] * 0.42957f, 1e-2);
+        // 0.25 s: (1 - e^-0.125) / 0.5 = 0.23500 of its first speed's second (Quake's growing
+        // blob went 0.4296), and 0.5 x 200 x 0.25^2 = 6.25 down
+        assert_float_equal(o[0], parts[i].org[0] + parts[i].vel[0] * 0.23500f, 1e-2);
+        assert_float_equal(o[2], parts[i].org[2] + parts[i].vel[2] * 0.23500f - 6.25f, 1e-2);
     }
 
     // TE_IMPLOSION radius 100, 50 tracers, 1 s: from at most 100 around and above to the point
@@ -886,12 +891,12 @@ static void test_golden_c1a0(void **state)
     e->args[1] = 80;
     e->args[2] = 5;
     box_corners(v, p, (vec3_t){-40, -40, 0}, (vec3_t){40, 40, 40}, bx);
-    ahead(w, 160, -60, 0, p);    // explosion2: +-16, then at most 256 u/s x (e^0.6 - 1) / 4
+    ahead(w, 160, -60, 0, p);    // explosion2: +-16, then at most 256 u/s x (1 - e^-0.075) / 0.5, 2.25 down
     e = tempent(w, 12, p[0], p[1], p[2]);
     e->args[0] = 208;
     e->args[1] = 8;
-    float r2 = 16 + 256 * (expf(0.6f) - 1) / 4;
-    box_corners(v, p, (vec3_t){-r2, -r2, -r2 - 1}, (vec3_t){r2, r2, r2}, bx);
+    float r2 = 16 + 256 * (1 - expf(-0.075f)) / 0.5f;
+    box_corners(v, p, (vec3_t){-r2, -r2, -r2 - 2.25f - 1}, (vec3_t){r2, r2, r2}, bx);
     ahead(w, 100, -20, 20, p);   // a sprite trail of 6 flares (scale 0.2) across the top
     e = tempent(w, 15, p[0], p[1], p[2]);
     ahead(w, 100, 30, 20, e->end);

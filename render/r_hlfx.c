@@ -1066,7 +1066,11 @@ void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed)
                 continue;
             float life = d->duration > 0 && d->duration < 30 ? d->duration : 0.1f;
             float radius = d->radius > 0 && d->radius < 4096 ? d->radius : 0;
+            // TE_DLIGHT: the byte x 10 a second; TE_ELIGHT: the coord over the life in seconds (the
+            // engine's CL_ParseTempEntity; a life of 0 keeps it whole), a shrinking radius as DLIGHT's
             float decay = d->raw_type == 27 ? (float)d->args[5] * 10 : 0;
+            if (d->raw_type == 28 && isfinite(d->pos3[0]) && d->pos3[0] > 0)
+                decay = d->duration > 0 ? d->pos3[0] / d->duration : d->pos3[0];
             if (radius > 0) {
                 // TE_ELIGHT (28) lights the studio models near it only, following its entity, keyed
                 // by it (a new one replaces it); TE_DLIGHT lights the world's surfaces and models

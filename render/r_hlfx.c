@@ -743,6 +743,8 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
         s->framerate = (float)a[2];
         s->s.rendermode = (a[3] & 1) ? RM_NORMAL : (a[3] & 16) ? RM_SOLID : RM_ADDITIVE;
         s->s.amount = (a[3] & 1) ? 255 : 180;
+        s->s.org[2] += 10;   // R_Sprite_Explode: 10 units up, rising 8 u/s (baseline.origin[2])
+        s->vel[2] = 8;
         if (!(a[3] & 2))
             light(fx, 0, org, 200, 0.01f, 800, 0);
         if (!(a[3] & 8))

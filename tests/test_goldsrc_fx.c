@@ -391,6 +391,8 @@ static void test_pool_values(void **state)
     assert_int_equal(sp[0].model, 5);
     assert_int_equal(sp[0].rendermode, RM_ADDITIVE);
     assert_int_equal(sp[0].amount, 180);          // R_Sprite_Explode: 0xb4 when additive
+    assert_float_equal(sp[0].org[0], 100, 1e-6);
+    assert_float_equal(sp[0].org[2], 10 + 8 * 0.2, 1e-4);   // 10 up, rising 8 u/s for 0.2 s
     assert_float_equal(sp[0].scale, 1.0, 1e-6);
     assert_float_equal(sp[0].frame, 3.0, 1e-3);   // 0.2 s at 15 frames a second
     assert_int_equal(sp[1].model, 7);

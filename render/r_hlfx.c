@@ -745,8 +745,10 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
         s->s.amount = (a[3] & 1) ? 255 : 180;
         s->s.org[2] += 10;   // R_Sprite_Explode: 10 units up, rising 8 u/s (baseline.origin[2])
         s->vel[2] = 8;
-        if (!(a[3] & 2))
-            light(fx, 0, org, 200, 0.01f, 800, 0);
+        if (!(a[3] & 2)) {   // R_Explosion: a pale yellow flash and a red glow that lasts a second
+            light(fx, 0, org, 200, 0.01f, 800, 0)->rgb = 0x1000000u | 250u << 16 | 250u << 8 | 150u;
+            light(fx, 0, org, 150, 1.0f, 200, 0)->rgb = 0x1000000u | 255u << 16 | 190u << 8 | 40u;
+        }
         if (!(a[3] & 8))
             sparks(fx, org);
         break;

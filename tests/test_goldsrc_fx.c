@@ -415,21 +415,28 @@ static void test_pool_values(void **state)
     vec3_t muzzle = {1, 2, 3};
     r_hlfx_set_muzzle(fx, muzzle, 1);
     r_hlfx_lights(fx, w, &v, 2.005);
-    assert_int_equal(v.num_dlights, 3);   // explosion (200 - 4), TE_DLIGHT, the flash
+    // explosion: the flash (200 - 4, pale yellow) and the red glow (150 - 1), TE_DLIGHT, the glock's flash
+    assert_int_equal(v.num_dlights, 4);
     int seen = 0;
     for (int i = 0; i < v.num_dlights; i++) {
         const r_dlight_t *d = &v.dlights[i];
-        if (fabsf(d->radius - 196) < 1e-2f)
+        if (fabsf(d->radius - 196) < 1e-2f && d->rgb == 0x1fafa96u)
             seen |= 1;
         else if (fabsf(d->radius - 149.5f) < 1e-2f)
             seen |= 2;
         else if (d->radius >= 200 && d->radius < 232 && d->origin[0] == 1 && d->minlight == 32)
             seen |= 4;
+        else if (fabsf(d->radius - 149) < 1e-2f && d->rgb == 0x1ffbe28u && d->origin[0] == 100)
+            seen |= 8;
     }
-    assert_int_equal(seen, 7);
+    assert_int_equal(seen, 15);
     v.num_dlights = 0;
-    r_hlfx_lights(fx, w, &v, 2.15);   // the explosion's and the flash's are out
-    assert_int_equal(v.num_dlights, 1);
+    r_hlfx_lights(fx, w, &v, 2.15);   // the flashes are out; the red glow at 150 - 30
+    assert_int_equal(v.num_dlights, 2);
+    seen = 0;
+    for (int i = 0; i < v.num_dlights; i++)
+        seen += fabsf(v.dlights[i].radius - 120) < 1e-2f && v.dlights[i].rgb == 0x1ffbe28u;
+    assert_int_equal(seen, 1);
 
     // TE_EXPLOSION's flags: 1 not additive (normal at 255), 16 alpha-tested (at 180)
     world_begin_frame(w, 2.5);

@@ -556,6 +556,23 @@ static void sparks(r_hlfx_t *fx, const vec3_t org)
     }
 }
 
+// R_FlickerParticles (TE_EXPLOSION's): 15 pt_blob2 particles from the point, +-32 u/s across and
+// 80..143 up, 2 s; GoldSrc's pt_blob2 (as TE_TAREXPLOSION's blobs): the spark ramp from palette
+// 254, the speed falling by half of itself a second, 5 x slow gravity (200 u/s^2).
+static void flicker(r_hlfx_t *fx, const vec3_t org)
+{
+    for (int i = 0; i < 15; i++) {
+        r_hlparticle_t *p = particle(fx, org, 2.0f);
+        for (int k = 0; k < 2; k++)
+            p->vel[k] = frand(fx, -32, 32);
+        p->vel[2] = frand(fx, 80, 143);
+        p->gravity = 5 * SLOWGRAV_PART;
+        p->grow = -0.5f;
+        p->ramp = HLFX_RAMP_SPARK;
+        r_hlfx_palette(254, p->color);
+    }
+}
+
 // Blood colour: the game sends a palette index of Half-Life's own palette; its red (70)
 // and yellow (195, 247) blood are what games send.
 static void blood_rgb(uint8_t *o, int index)
@@ -750,7 +767,7 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             light(fx, 0, org, 150, 1.0f, 200, 0)->rgb = 0x1000000u | 255u << 16 | 190u << 8 | 40u;
         }
         if (!(a[3] & 8))
-            sparks(fx, org);
+            flicker(fx, org);
         break;
     }
     case 17: {   // TE_SPRITE: additive at its brightness, its frames at 10 a second

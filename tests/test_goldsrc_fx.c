@@ -382,8 +382,22 @@ static void test_pool_values(void **state)
     game_event(w, "crowbar", 1);    // no flash
     r_hlfx_frame(fx, w, 2.0, 77);
     assert_float_equal(r_hlfx_flash_time(fx), 2.0, 0);
-    // the explosion's 16 sparks and the dust: 20 points, of which those whose life drew 0 (0.1 x rand % 5) are gone at once
-    assert_int_equal(r_hlfx_num_particles(fx, 2.0), 34);
+    // the explosion's 15 flicker particles (R_FlickerParticles: 2 s, the spark ramp, +-32 across,
+    // 80..143 up) and the dust: 20 points, of which those whose life drew 0 (0.1 x rand % 5) are gone at once
+    static r_hlparticle_t parts[HLFX_MAX_PARTICLES];
+    int np = r_hlfx_particles(fx, 2.0, parts, HLFX_MAX_PARTICLES), flick = 0;
+    for (int i = 0; i < np; i++) {
+        const r_hlparticle_t *p = &parts[i];
+        if (p->ramp != HLFX_RAMP_SPARK)
+            continue;
+        flick++;
+        assert_float_equal(p->die - p->birth, 2.0, 1e-6);
+        assert_float_equal(p->org[0], 100, 1e-6);
+        assert_true(fabsf(p->vel[0]) <= 32 && fabsf(p->vel[1]) <= 32 && p->vel[2] >= 80 && p->vel[2] <= 143);
+        assert_float_equal(p->gravity, 200, 1e-6);
+    }
+    assert_int_equal(flick, 15);
+    assert_true(np - flick > 10 && np - flick <= 20);   // the dust
 
     r_hlsprite_t sp[16];
     int n = r_hlfx_sprites(fx, 2.2, sp, 16);

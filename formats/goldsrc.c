@@ -1026,6 +1026,7 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     case 27: fx->radius = (float)iv[0] * 10.0f; fx->color = iv[1] << 16 | iv[2] << 8 | iv[3];
         fx->duration = (float)iv[4] / 10.0f; break;
     case 28: fx->radius = c[3]; fx->color = iv[1] << 16 | iv[2] << 8 | iv[3]; fx->duration = (float)iv[4] / 10.0f;
+        fx->pos3[0] = c[4];   // its decay coord, as sent (the engine divides it by the life)
         break;
     case 101: case 103: fx->color = iv[0]; fx->count = iv[1]; break;
     case 122: fx->color = iv[1]; fx->count = iv[0]; break;

@@ -283,8 +283,11 @@ static void teleport_splash(r_hlfx_t *fx, const vec3_t org)
             }
 }
 
-// R_ParticleExplosion2: 512 blobs of the palette's colours start, start + 1 .. start + len - 1 in
-// turn, thrown out at up to 256 u/s, their speed growing (pt_blob), 0.3 s.
+// R_ParticleExplosion2: 512 pt_blob particles +-16 about the point, thrown out at up to 256 u/s,
+// 0.3 s. The message's colours (start + i % len) are only their first: GoldSrc's pt_blob (Xash3D's
+// non-Quake branch, as TE_TAREXPLOSION's blobs) steps the colour through the spark ramp 10 times
+// a second from its first, slows them by half of their speed a second and pulls them down at 5 x
+// slow gravity. Quake's growing blobs in the message's colours are Xash3D's Quake-compatible mode.
 static void explosion2(r_hlfx_t *fx, const vec3_t org, int start, int len)
 {
     len = len > 0 ? len : 1;
@@ -295,9 +298,10 @@ static void explosion2(r_hlfx_t *fx, const vec3_t org, int start, int len)
         r_hlparticle_t *p = particle(fx, o, 0.3f);
         for (int k = 0; k < 3; k++)
             p->vel[k] = frand(fx, -256, 256);
-        p->gravity = SLOWGRAV_PART;
-        p->grow = 4;
-        r_hlfx_palette(start + i % len, p->color);
+        p->gravity = 5 * SLOWGRAV_PART;
+        p->grow = -0.5f;
+        p->ramp = HLFX_RAMP_SPARK;
+        r_hlfx_palette(start + i % len, p->color);   // the message's (the ramp's colours draw)
     }
 }
 
@@ -552,6 +556,23 @@ static void sparks(r_hlfx_t *fx, const vec3_t org)
     }
 }
 
+// R_FlickerParticles (TE_EXPLOSION's): 15 pt_blob2 particles from the point, +-32 u/s across and
+// 80..143 up, 2 s; GoldSrc's pt_blob2 (as TE_TAREXPLOSION's blobs): the spark ramp from palette
+// 254, the speed falling by half of itself a second, 5 x slow gravity (200 u/s^2).
+static void flicker(r_hlfx_t *fx, const vec3_t org)
+{
+    for (int i = 0; i < 15; i++) {
+        r_hlparticle_t *p = particle(fx, org, 2.0f);
+        for (int k = 0; k < 2; k++)
+            p->vel[k] = frand(fx, -32, 32);
+        p->vel[2] = frand(fx, 80, 143);
+        p->gravity = 5 * SLOWGRAV_PART;
+        p->grow = -0.5f;
+        p->ramp = HLFX_RAMP_SPARK;
+        r_hlfx_palette(254, p->color);
+    }
+}
+
 // Blood colour: the game sends a palette index of Half-Life's own palette; its red (70)
 // and yellow (195, 247) blood are what games send.
 static void blood_rgb(uint8_t *o, int index)
@@ -593,7 +614,7 @@ static void tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end, int color
     float len = length > 0 ? length : 64;
     for (int k = 0; k < 3; k++)
         b->b.end[k] = start[k] + d[k] / dist * (len < dist ? len : dist);
-    b->b.width = 1;
+    b->b.width = 0.5f;   // drawn 2 x width: a streak 1 unit thick
     b->b.model = 0;
     memcpy(b->b.color, tracer_colors[color >= 0 && color < 12 ? color : 4], 3);
 }
@@ -732,15 +753,21 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
     if (!finite3(te->origin) || !finite3(te->end) || !finite3(te->dir))
         return;
     switch (te->raw_type) {
-    case 3: {   // TE_EXPLOSION: flags 1 no additive, 2 no light, 4 no sound (decoder), 8 no particles
+    case 3: {   // TE_EXPLOSION: flags 1 no additive, 2 no light, 4 no sound (decoder), 8 no particles,
+                // 16 alpha-tested; R_Sprite_Explode: amount 180 (0xb4), 255 when not additive
         sprite_t *s = sprite(fx, a[0], org, 5);
         s->s.scale = (float)a[1] * 0.1f;
         s->framerate = (float)a[2];
-        s->s.rendermode = (a[3] & 1) ? RM_NORMAL : RM_ADDITIVE;
-        if (!(a[3] & 2))
-            light(fx, 0, org, 200, 0.01f, 800, 0);
+        s->s.rendermode = (a[3] & 1) ? RM_NORMAL : (a[3] & 16) ? RM_SOLID : RM_ADDITIVE;
+        s->s.amount = (a[3] & 1) ? 255 : 180;
+        s->s.org[2] += 10;   // R_Sprite_Explode: 10 units up, rising 8 u/s (baseline.origin[2])
+        s->vel[2] = 8;
+        if (!(a[3] & 2)) {   // R_Explosion: a pale yellow flash and a red glow that lasts a second
+            light(fx, 0, org, 200, 0.01f, 800, 0)->rgb = 0x1000000u | 250u << 16 | 250u << 8 | 150u;
+            light(fx, 0, org, 150, 1.0f, 200, 0)->rgb = 0x1000000u | 255u << 16 | 190u << 8 | 40u;
+        }
         if (!(a[3] & 8))
-            sparks(fx, org);
+            flicker(fx, org);
         break;
     }
     case 17: {   // TE_SPRITE: additive at its brightness, its frames at 10 a second
@@ -1060,7 +1087,11 @@ void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed)
                 continue;
             float life = d->duration > 0 && d->duration < 30 ? d->duration : 0.1f;
             float radius = d->radius > 0 && d->radius < 4096 ? d->radius : 0;
+            // TE_DLIGHT: the byte x 10 a second; TE_ELIGHT: the coord over the life in seconds (the
+            // engine's CL_ParseTempEntity; a life of 0 keeps it whole), a shrinking radius as DLIGHT's
             float decay = d->raw_type == 27 ? (float)d->args[5] * 10 : 0;
+            if (d->raw_type == 28 && isfinite(d->pos3[0]) && d->pos3[0] > 0)
+                decay = d->duration > 0 ? d->pos3[0] / d->duration : d->pos3[0];
             if (radius > 0) {
                 // TE_ELIGHT (28) lights the studio models near it only, following its entity, keyed
                 // by it (a new one replaces it); TE_DLIGHT lights the world's surfaces and models
@@ -1355,7 +1386,9 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
     uint8_t index = nearest(v, b->color);
     vec3_t d = {b->end[0] - b->start[0], b->end[1] - b->start[1], b->end[2] - b->start[2]};
     float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    float width = b->width > 0.5f ? b->width : 0.5f;
+    // R_DrawSegs / R_DrawRing / R_DrawBeamFollow put the strip's edges +-width about the line:
+    // the beam is 2 x width thick (width: the message's byte x 0.1)
+    float width = b->width > 0.25f ? 2 * b->width : 0.5f;
     if (b->shape != HLFX_BEAM_SEGS) {
         circle_shape(v, b, index, add);
         return;

@@ -46,7 +46,7 @@ typedef struct {
     vec3_t start, end;
     int start_ent, end_ent;  // > 0: the end follows that entity
     int model;
-    float width;             // units
+    float width;             // units: the line's half-width (drawn 2 x width thick, as the engine)
     uint8_t color[3];
     int amount;
     int ring;                // TE_BEAMRING: a circle through both ends

@@ -244,6 +244,29 @@ static void game_event(world_t *w, const char *name, int local)
     ev->u.game.local = (uint8_t)local;
 }
 
+// A 64 x 48 view of colour 7 from (0, -100, 50) looking along +y, 32 pixels a unit at 1 unit
+// away (0.32 a unit at the origin's distance, 100), an empty z-buffer.
+enum { VW = 64, VH = 48 };
+static void beam_view(r_view_t *v, uint8_t *buf)
+{
+    static float z[VW * VH];
+    memset(buf, 7, VW * VH);
+    memset(z, 0, sizeof z);
+    memset(v, 0, sizeof *v);
+    v->buffer = buf;
+    v->zbuffer = z;
+    v->width = v->rowbytes = VW;
+    v->height = VH;
+    v->xcenter = VW / 2.0f;
+    v->ycenter = VH / 2.0f;
+    v->xscale = v->yscale = VW / 2.0f;
+    v->vieworg[1] = -100;
+    v->vieworg[2] = 50;
+    v->vpn[1] = 1;
+    v->vright[0] = 1;
+    v->vup[2] = 1;
+}
+
 // A beam's brightness byte scales the colour it adds: 0 adds nothing (it was drawn at full).
 static void test_beam_brightness_zero(void **state)
 {
@@ -263,25 +286,9 @@ static void test_beam_brightness_zero(void **state)
     assert_int_equal(r_hlfx_beams(fx, 2.1, b, 2), 1);
     assert_int_equal(b[0].amount, 0);
     // drawn across a view looking along +y at the beam: no pixel changes
-    enum { VW = 64, VH = 48 };
     static uint8_t buf[VW * VH];
-    static float z[VW * VH];
-    memset(buf, 7, sizeof buf);
-    memset(z, 0, sizeof z);
     static r_view_t v;
-    memset(&v, 0, sizeof v);
-    v.buffer = buf;
-    v.zbuffer = z;
-    v.width = v.rowbytes = VW;
-    v.height = VH;
-    v.xcenter = VW / 2.0f;
-    v.ycenter = VH / 2.0f;
-    v.xscale = v.yscale = VW / 2.0f;
-    v.vieworg[1] = -100;
-    v.vieworg[2] = 50;
-    v.vpn[1] = 1;
-    v.vright[0] = 1;
-    v.vup[2] = 1;
+    beam_view(&v, buf);
     r_hlfx_draw_beam(&v, &b[0]);
     for (int i = 0; i < VW * VH; i++)
         assert_int_equal(buf[i], 7);
@@ -291,6 +298,53 @@ static void test_beam_brightness_zero(void **state)
     for (int i = 0; i < VW * VH; i++)
         changed += buf[i] != 7;
     assert_true(changed > 0);
+    world_free(w);
+    r_hlfx_destroy(fx);
+}
+
+// A line beam is 2 x width thick (R_DrawSegs: the strip's edges +-width about the line, width the
+// byte x 0.1): TE_BEAMPOINTS of width byte 100 (10 units) up the view's middle covers 20 units of
+// its centre row, 6 pixels at 0.32 a unit (it covered 3).
+static void test_beam_width(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    world_begin_frame(w, 2.0);
+    world_fx_event_t *e = tempent(w, 0, 0, 0, 0);   // TE_BEAMPOINTS to (0, 0, 100), white, full
+    e->end[2] = 100;
+    e->args[3] = 5;
+    e->args[4] = 100;
+    e->args[6] = e->args[7] = e->args[8] = 255;
+    e->args[9] = 255;
+    tempent(w, 6, 0, 0, 0)->end[2] = 100;   // TE_TRACER up the same line: 1 unit thick
+    r_hlfx_frame(fx, w, 2.0, 77);
+    r_hlbeam_t b[4];
+    assert_int_equal(r_hlfx_beams(fx, 2.001, b, 4), 2);
+    assert_float_equal(b[0].width, 10.0, 1e-5);   // the engine's pbeam->width: byte x 0.1
+    static uint8_t buf[VW * VH];
+    static r_view_t v;
+    beam_view(&v, buf);
+    r_hlfx_draw_beam(&v, &b[0]);
+    int row = VH / 2, n = 0, lo = VW, hi = -1;
+    for (int x = 0; x < VW; x++)
+        if (buf[row * VW + x] != 7) {
+            n++;
+            lo = x < lo ? x : lo;
+            hi = x > hi ? x : hi;
+        }
+    printf("  beam width 10: %d pixels of the centre row (%d..%d)\n", n, lo, hi);
+    assert_int_equal(n, (int)(2 * 10 * 0.32f + 0.5f));
+    assert_int_equal(hi - lo + 1, n);
+    assert_true(lo <= VW / 2 && hi >= VW / 2 - 1);
+    // the tracer keeps its 1 unit: one pixel of the row
+    beam_view(&v, buf);
+    r_hlfx_draw_beam(&v, &b[1]);
+    n = 0;
+    for (int x = 0; x < VW; x++)
+        n += buf[row * VW + x] != 7;
+    assert_int_equal(n, 1);
     world_free(w);
     r_hlfx_destroy(fx);
 }
@@ -328,14 +382,31 @@ static void test_pool_values(void **state)
     game_event(w, "crowbar", 1);    // no flash
     r_hlfx_frame(fx, w, 2.0, 77);
     assert_float_equal(r_hlfx_flash_time(fx), 2.0, 0);
-    // the explosion's 16 sparks and the dust: 20 points, of which those whose life drew 0 (0.1 x rand % 5) are gone at once
-    assert_int_equal(r_hlfx_num_particles(fx, 2.0), 34);
+    // the explosion's 15 flicker particles (R_FlickerParticles: 2 s, the spark ramp, +-32 across,
+    // 80..143 up) and the dust: 20 points, of which those whose life drew 0 (0.1 x rand % 5) are gone at once
+    static r_hlparticle_t parts[HLFX_MAX_PARTICLES];
+    int np = r_hlfx_particles(fx, 2.0, parts, HLFX_MAX_PARTICLES), flick = 0;
+    for (int i = 0; i < np; i++) {
+        const r_hlparticle_t *p = &parts[i];
+        if (p->ramp != HLFX_RAMP_SPARK)
+            continue;
+        flick++;
+        assert_float_equal(p->die - p->birth, 2.0, 1e-6);
+        assert_float_equal(p->org[0], 100, 1e-6);
+        assert_true(fabsf(p->vel[0]) <= 32 && fabsf(p->vel[1]) <= 32 && p->vel[2] >= 80 && p->vel[2] <= 143);
+        assert_float_equal(p->gravity, 200, 1e-6);
+    }
+    assert_int_equal(flick, 15);
+    assert_true(np - flick > 10 && np - flick <= 20);   // the dust
 
     r_hlsprite_t sp[16];
     int n = r_hlfx_sprites(fx, 2.2, sp, 16);
     assert_int_equal(n, 2);   // the flash is gone after 0.05 s: explosion and glow
     assert_int_equal(sp[0].model, 5);
     assert_int_equal(sp[0].rendermode, RM_ADDITIVE);
+    assert_int_equal(sp[0].amount, 180);          // R_Sprite_Explode: 0xb4 when additive
+    assert_float_equal(sp[0].org[0], 100, 1e-6);
+    assert_float_equal(sp[0].org[2], 10 + 8 * 0.2, 1e-4);   // 10 up, rising 8 u/s for 0.2 s
     assert_float_equal(sp[0].scale, 1.0, 1e-6);
     assert_float_equal(sp[0].frame, 3.0, 1e-3);   // 0.2 s at 15 frames a second
     assert_int_equal(sp[1].model, 7);
@@ -358,21 +429,49 @@ static void test_pool_values(void **state)
     vec3_t muzzle = {1, 2, 3};
     r_hlfx_set_muzzle(fx, muzzle, 1);
     r_hlfx_lights(fx, w, &v, 2.005);
-    assert_int_equal(v.num_dlights, 3);   // explosion (200 - 4), TE_DLIGHT, the flash
+    // explosion: the flash (200 - 4, pale yellow) and the red glow (150 - 1), TE_DLIGHT, the glock's flash
+    assert_int_equal(v.num_dlights, 4);
     int seen = 0;
     for (int i = 0; i < v.num_dlights; i++) {
         const r_dlight_t *d = &v.dlights[i];
-        if (fabsf(d->radius - 196) < 1e-2f)
+        if (fabsf(d->radius - 196) < 1e-2f && d->rgb == 0x1fafa96u)
             seen |= 1;
         else if (fabsf(d->radius - 149.5f) < 1e-2f)
             seen |= 2;
         else if (d->radius >= 200 && d->radius < 232 && d->origin[0] == 1 && d->minlight == 32)
             seen |= 4;
+        else if (fabsf(d->radius - 149) < 1e-2f && d->rgb == 0x1ffbe28u && d->origin[0] == 100)
+            seen |= 8;
     }
-    assert_int_equal(seen, 7);
+    assert_int_equal(seen, 15);
     v.num_dlights = 0;
-    r_hlfx_lights(fx, w, &v, 2.15);   // the explosion's and the flash's are out
-    assert_int_equal(v.num_dlights, 1);
+    r_hlfx_lights(fx, w, &v, 2.15);   // the flashes are out; the red glow at 150 - 30
+    assert_int_equal(v.num_dlights, 2);
+    seen = 0;
+    for (int i = 0; i < v.num_dlights; i++)
+        seen += fabsf(v.dlights[i].radius - 120) < 1e-2f && v.dlights[i].rgb == 0x1ffbe28u;
+    assert_int_equal(seen, 1);
+
+    // TE_EXPLOSION's flags: 1 not additive (normal at 255), 16 alpha-tested (at 180)
+    world_begin_frame(w, 2.5);
+    e = tempent(w, 3, 0, 0, 0);
+    e->args[0] = 5;
+    e->args[1] = 10;
+    e->args[3] = 1;
+    e = tempent(w, 3, 0, 0, 0);
+    e->args[0] = 5;
+    e->args[1] = 10;
+    e->args[3] = 16 | 8;
+    r_hlfx_frame(fx, w, 2.5, 78);
+    n = r_hlfx_sprites(fx, 2.5, sp, 16);
+    int flagged = 0;
+    for (int i = 0; i < n; i++) {
+        if (sp[i].rendermode == RM_NORMAL && sp[i].amount == 255)
+            flagged |= 1;
+        if (sp[i].rendermode == RM_SOLID && sp[i].amount == 180)
+            flagged |= 2;
+    }
+    assert_int_equal(flagged, 3);
 
     // the pools are fixed: a flood of gunshots keeps at most HLFX_MAX_PARTICLES
     world_begin_frame(w, 3.0);
@@ -469,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_event_rules),
         cmocka_unit_test(test_pool_values),
         cmocka_unit_test(test_beam_brightness_zero),
+        cmocka_unit_test(test_beam_width),
         cmocka_unit_test(test_golden_c1a0_effects),
         cmocka_unit_test(test_crossfire_usp_sounds),
         cmocka_unit_test(test_crossfire_export_shots),

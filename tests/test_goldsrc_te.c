@@ -153,7 +153,8 @@ static void test_particle_effects(void **state)
     }
     assert_int_equal(still, 1);
 
-    // TE_EXPLOSION2 colours 100..103 in turn: 512 blobs for 0.3 s, their speed growing (e^4t)
+    // TE_EXPLOSION2 colours 100..103 in turn: 512 blobs for 0.3 s; GoldSrc's pt_blob: the spark
+    // ramp, the speed falling by half of itself a second (e^-0.5t), 5 x slow gravity (200 u/s^2)
     r_hlfx_clear(fx);
     next_frame(w, 6.0, 10);
     world_fx_event_t *e = tempent(w, 12, 0, 0, 0);
@@ -167,10 +168,14 @@ static void test_particle_effects(void **state)
         uint8_t want[3];
         r_hlfx_palette(100 + i % 4, want);
         assert_true(same_rgb(parts[i].color, want));
+        assert_int_equal(parts[i].ramp, HLFX_RAMP_SPARK);
+        assert_float_equal(parts[i].gravity, 200, 1e-6);
         vec3_t o;
         r_hlfx_particle_at(&parts[i], 0.25f, o);
-        // 0.25 s: (e - 1) / 4 = 0.4296 of its first speed's second, not 0.25
-        assert_float_equal(o[0], parts[i].org[0] + parts[i].vel[0] * 0.42957f, 1e-2);
+        // 0.25 s: (1 - e^-0.125) / 0.5 = 0.23500 of its first speed's second (Quake's growing
+        // blob went 0.4296), and 0.5 x 200 x 0.25^2 = 6.25 down
+        assert_float_equal(o[0], parts[i].org[0] + parts[i].vel[0] * 0.23500f, 1e-2);
+        assert_float_equal(o[2], parts[i].org[2] + parts[i].vel[2] * 0.23500f - 6.25f, 1e-2);
     }
 
     // TE_IMPLOSION radius 100, 50 tracers, 1 s: from at most 100 around and above to the point
@@ -727,6 +732,62 @@ static void test_more_decoded(void **state)
     free(data);
 }
 
+// TE_ELIGHT's decay (its last coord) over its life, as CL_ParseTempEntity divides it: the fuzz
+// seed's TE_BEAMSPRITE (16 argument bytes at 1578) made an ELIGHT of as many: entity 5 at
+// (100, -40, 16), radius 120, orange, 2 s, decay 60: 30 units a second, radius 90 a second later.
+static void test_elight_decay(void **state)
+{
+    (void)state;
+    size_t size = 0;
+    uint8_t *data = tu_read("tests/corpus/hlfx/synthetic_te_more.dem", &size);
+    assert_non_null(data);
+    assert_true(size > 1600 && data[1576] == 23 && data[1577] == 18);
+    static const uint8_t elight[17] = {28,   5,    0,    0x20, 0x03, 0xc0, 0xfe, 0x80, 0x00,
+                                       0xc0, 0x03, 0xff, 0x80, 0x00, 20,   0xe0, 0x01};
+    memcpy(data + 1577, elight, sizeof elight);
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_opts_t opts = {0};
+    dec_error_t err;
+    world_t *w = world_create();
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    r_hlfx_t *fx = r_hlfx_create();
+    int found = 0;   // the seed's own ELIGHT (entity 0) comes in the same message
+    while (!found && hl_decoder.read_frame(st, w, &err) > 0) {
+        for (int i = 0; i < w->num_events; i++) {
+            const world_fx_event_t *d = &w->events[i].u.fx;
+            if (w->events[i].type != EV_DLIGHT || d->raw_type != 28 || d->entity != 5)
+                continue;
+            found = 1;
+            assert_int_equal(d->entity, 5);
+            assert_float_equal(d->origin[0], 100, 1e-6);
+            assert_float_equal(d->origin[1], -40, 1e-6);
+            assert_float_equal(d->radius, 120, 1e-6);
+            assert_float_equal(d->duration, 2.0, 1e-6);
+            assert_float_equal(d->pos3[0], 60, 1e-6);
+        }
+        if (found)
+            r_hlfx_frame(fx, w, w->time, 3);
+    }
+    assert_true(found);
+    static r_view_t v;
+    float radius[2] = {0, 0};
+    for (int k = 0; k < 2; k++) {
+        memset(&v, 0, sizeof v);
+        r_hlfx_lights(fx, NULL, &v, w->time + k);
+        for (int i = 0; i < v.num_dlights; i++)
+            if (v.dlights[i].elight && v.dlights[i].origin[0] == 100)
+                radius[k] = v.dlights[i].radius;
+    }
+    print_message("elight radius %.1f, a second later %.1f\n", radius[0], radius[1]);
+    assert_float_equal(radius[0], 120, 1e-3);
+    assert_float_equal(radius[1], 90, 1e-3);   // main kept 120: the decay was dropped
+    r_hlfx_destroy(fx);
+    hl_decoder.close(st);
+    world_free(w);
+    free(st);
+    free(data);
+}
+
 // ---- on c1a0: temp models, and a golden --------------------------------------------------------
 
 #include "hl_level.h"
@@ -886,12 +947,12 @@ static void test_golden_c1a0(void **state)
     e->args[1] = 80;
     e->args[2] = 5;
     box_corners(v, p, (vec3_t){-40, -40, 0}, (vec3_t){40, 40, 40}, bx);
-    ahead(w, 160, -60, 0, p);    // explosion2: +-16, then at most 256 u/s x (e^0.6 - 1) / 4
+    ahead(w, 160, -60, 0, p);    // explosion2: +-16, then at most 256 u/s x (1 - e^-0.075) / 0.5, 2.25 down
     e = tempent(w, 12, p[0], p[1], p[2]);
     e->args[0] = 208;
     e->args[1] = 8;
-    float r2 = 16 + 256 * (expf(0.6f) - 1) / 4;
-    box_corners(v, p, (vec3_t){-r2, -r2, -r2 - 1}, (vec3_t){r2, r2, r2}, bx);
+    float r2 = 16 + 256 * (1 - expf(-0.075f)) / 0.5f;
+    box_corners(v, p, (vec3_t){-r2, -r2, -r2 - 2.25f - 1}, (vec3_t){r2, r2, r2}, bx);
     ahead(w, 100, -20, 20, p);   // a sprite trail of 6 flares (scale 0.2) across the top
     e = tempent(w, 15, p[0], p[1], p[2]);
     ahead(w, 100, 30, 20, e->end);
@@ -1176,6 +1237,7 @@ int main(void)
         cmocka_unit_test(test_sprite_effects),
         cmocka_unit_test(test_more_effects),
         cmocka_unit_test(test_more_decoded),
+        cmocka_unit_test(test_elight_decay),
         cmocka_unit_test(test_temp_models),
         cmocka_unit_test(test_golden_c1a0),
         cmocka_unit_test(test_more_c1a0),

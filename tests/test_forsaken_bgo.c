@@ -480,8 +480,7 @@ static int differ_in(const char *a, const char *b, const int box[4], int *outsid
 
 static const char *out_dir(void)
 {
-    const char *d = getenv("FS_BGO_SHOTS");
-    return d && *d ? d : "/tmp";
+    return tu_tmpdir("FS_BGO_SHOTS");
 }
 
 static void door_cleanup(const door_t *s)

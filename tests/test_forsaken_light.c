@@ -74,8 +74,7 @@ static int start_pos(const char *level, float org[3], float ang[3])
 
 static const char *out_dir(void)
 {
-    const char *d = getenv("FS_LIGHT_SHOTS");
-    return d && *d ? d : "/tmp";
+    return tu_tmpdir("FS_LIGHT_SHOTS");
 }
 
 // ---- the rule ---------------------------------------------------------------------------

@@ -364,8 +364,7 @@ static double mean_rgb(const char *png, int x0, int y0, int x1, int y1)
 
 static const char *out_dir(void)
 {
-    const char *d = getenv("FS_MODEL_SHOTS");
-    return d && *d ? d : "/tmp";
+    return tu_tmpdir("FS_MODEL_SHOTS");
 }
 
 // A ship in view is its textured model: inside its projected box the shot differs from one

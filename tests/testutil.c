@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <stb_image.h>
 #include <stb_image_write.h>
@@ -47,6 +48,19 @@ const char *tu_bin(void)
 {
     const char *b = getenv("DEMOPLAY_BIN");
     return b && *b ? b : "./demoplay";
+}
+
+const char *tu_tmpdir(const char *env)
+{
+    const char *d = env ? getenv(env) : NULL;
+    if (d && *d)
+        return d;
+    static char dir[64];
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/demoplay_test_%d", (int)getpid());
+        mkdir(dir, 0700);
+    }
+    return dir;
 }
 
 char *tu_run(const char *cmd, int *status)

@@ -39,6 +39,10 @@ void tu_skip_banner(const char *test);
 
 // The demoplay binary under test ($DEMOPLAY_BIN, default ./demoplay).
 const char *tu_bin(void);
+// A folder of this process's own for the files a test writes (/tmp/demoplay_test_PID, made on
+// first use): two test runs at once (rel and san, two checkouts) never read each other's.
+// `env` names a variable that overrides it (NULL: none).
+const char *tu_tmpdir(const char *env);
 // Run a shell command; capture stdout (malloc'd, NUL-terminated) and the exit status.
 char *tu_run(const char *cmd, int *status);
 // Read a whole file; NULL if missing.

@@ -5,8 +5,13 @@ export DEMOPLAY_BIN="$bin"
 fail=0; n=0
 for t in "$@"; do
     n=$((n+1))
-    if ! "$t"; then
-        echo "FAILED ($variant): $t" >&2
+    # a test's files go to /tmp/demoplay_test_PID (tests/testutil.c tu_tmpdir): kept when it fails
+    "$t" &
+    pid=$!
+    if wait $pid; then
+        rm -rf "/tmp/demoplay_test_$pid"
+    else
+        echo "FAILED ($variant): $t (its files, if any: /tmp/demoplay_test_$pid)" >&2
         fail=$((fail+1))
     fi
 done

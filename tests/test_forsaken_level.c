@@ -17,66 +17,12 @@
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
 #include "render/r_fsworld.h"
+#include "fs_data.h"
 
 static const char *const levels[] = { "alpha", "arena", "fourball", "midpand", "pandora",
                                       "ship", "smalls", "therm", "tunnels", "tworooms" };
 #define NUM_LEVELS (int)(sizeof levels / sizeof levels[0])
 
-// Files under the Forsaken data folder, names matched ignoring case (the data mixes both).
-static uint8_t *fs_file(void *ctx, const char *path, size_t *size)
-{
-    (void)ctx;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/forsaken/Data/%s", tu_data_dir(), path);
-    char *real = vfs_resolve_path(rel);
-    uint8_t *d = real ? tu_read(real, size) : NULL;
-    free(real);
-    return d;
-}
-
-static uint8_t *level_bytes(const char *level, size_t *size, char *map, size_t mapcap)
-{
-    snprintf(map, mapcap, "levels/%s/%s.mxv", level, level);
-    return fs_file(NULL, map, size);
-}
-
-static r_fsworld_t *load_level(const char *level)
-{
-    size_t size;
-    char map[128], err[256] = "";
-    uint8_t *d = level_bytes(level, &size, map, sizeof map);
-    assert_non_null(d);
-    asset_files_t files = { fs_file, NULL };
-    r_fsworld_t *fw = r_fsworld_from_bytes(d, size, map, &files, err, sizeof err);
-    if (!fw)
-        fail_msg("%s", err);
-    free(d);
-    return fw;
-}
-
-// First start position: "PRJX", u32 version, u16 count, 40-byte records
-// (f32 position[3], direction[3], up[3], u32 group).
-static int start_pos(const char *level, float org[3], float ang[3])
-{
-    char path[128];
-    snprintf(path, sizeof path, "levels/%s/%s.stp", level, level);
-    size_t size;
-    uint8_t *d = fs_file(NULL, path, &size);
-    if (!d || size < 10 + 40 || memcmp(d, "PRJX", 4)) {
-        free(d);
-        return -1;
-    }
-    float f[9];
-    memcpy(f, d + 10, sizeof f);
-    free(d);
-    memcpy(org, f, 12);
-    ang[0] = (float)(asin(-f[4]) * 180 / M_PI);
-    ang[1] = (float)(atan2(f[3], f[5]) * 180 / M_PI);
-    ang[2] = 0;
-    return 0;
-}
-
-// Every start position (up to max): position, angles, group.
 static int start_positions(const char *level, float (*org)[3], float (*ang)[3], int *group, int max)
 {
     char path[128];
@@ -164,7 +110,7 @@ static void test_every_level_loads(void **state)
     TU_REQUIRE_DATA();
     const char *dir = getenv("FS_LEVEL_SHOTS");
     for (int i = 0; i < NUM_LEVELS; i++) {
-        r_fsworld_t *fw = load_level(levels[i]);
+        r_fsworld_t *fw = fs_load_level(levels[i]);
         const mxv_t *m = r_fsworld_mesh(fw);
         assert_int_equal(m->version, 3);
         assert_true(m->num_groups > 0 && m->num_tris > 0 && m->num_verts > 0);
@@ -172,7 +118,7 @@ static void test_every_level_loads(void **state)
         // in the shared Data/Textures).
         assert_int_equal(m->textures_missing, 0);
         float org[3], ang[3];
-        assert_int_equal(start_pos(levels[i], org, ang), 0);
+        assert_int_equal(fs_start_pos(levels[i], org, ang), 0);
         shot_t s;
         int drawn = render(fw, &s, 320, 200, org, ang);
         // From inside a level something is always in view, and it covers the screen.
@@ -197,7 +143,7 @@ static void test_pinned_counts(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    r_fsworld_t *fw = load_level("ship");
+    r_fsworld_t *fw = fs_load_level("ship");
     const mxv_t *m = r_fsworld_mesh(fw);
     assert_int_equal(m->num_textures, 4);
     assert_string_equal(m->textures[0].name, "spacea.bmp");
@@ -248,13 +194,13 @@ static void test_pinned_counts(void **state)
     assert_int_equal(m->vis[root->first_child].portal, m->groups[2].first_portal + 3);
     // Every level has its portals.
     for (int i = 0; i < NUM_LEVELS; i++) {
-        r_fsworld_t *f = load_level(levels[i]);
+        r_fsworld_t *f = fs_load_level(levels[i]);
         assert_int_equal(r_fsworld_mesh(f)->has_portals, 1);
         r_fsworld_free(f);
     }
     r_fsworld_free(fw);
 
-    fw = load_level("tworooms");
+    fw = fs_load_level("tworooms");
     m = r_fsworld_mesh(fw);
     assert_int_equal(m->num_textures, 4);
     assert_int_equal(m->num_groups, 16);
@@ -269,9 +215,9 @@ static void test_golden(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    r_fsworld_t *fw = load_level("ship");
+    r_fsworld_t *fw = fs_load_level("ship");
     float org[3], ang[3];
-    assert_int_equal(start_pos("ship", org, ang), 0);
+    assert_int_equal(fs_start_pos("ship", org, ang), 0);
     ang[0] = 10;   // a little down and banked: roll and pitch in the picture
     ang[2] = 15;
     shot_t s;
@@ -303,7 +249,7 @@ static void test_bad_bytes(void **state)
     TU_REQUIRE_DATA();
     size_t size;
     char map[128];
-    uint8_t *d = level_bytes("ship", &size, map, sizeof map);
+    uint8_t *d = fs_level_bytes("ship", &size, map, sizeof map);
     assert_non_null(d);
     char err[256];
     // Every cut inside the meshes fails with the offset of what is missing.
@@ -539,7 +485,7 @@ static void test_culling_keeps_pixels(void **state)
     const char *dir = getenv("FS_CULL_SHOTS");
     long total_all = 0, total_cull = 0, views = 0;
     for (int li = 0; li < NUM_LEVELS; li++) {
-        r_fsworld_t *fw = load_level(levels[li]);
+        r_fsworld_t *fw = fs_load_level(levels[li]);
         float org[16][3], ang[16][3];
         int grp[16];
         int n = start_positions(levels[li], org, ang, grp, 16);
@@ -655,7 +601,7 @@ static void route_group(const mxv_t *m, int g, uint8_t *seen, route_t *r)
 // it goes, an update 15 times a second. Returns the number of updates; *route the path.
 static int write_fly_demo(const char *level, const char *path, route_t *route)
 {
-    r_fsworld_t *fw = load_level(level);
+    r_fsworld_t *fw = fs_load_level(level);
     const mxv_t *m = r_fsworld_mesh(fw);
     float org[1][3], ang[1][3];
     int grp[1];
@@ -726,7 +672,7 @@ static void test_fly_demo(void **state)
     int updates = write_fly_demo("ship", "build/fs_ship_fly.dmo", &r);
     assert_true(r.n > 2 * 18);   // into each of the other 18 groups and back
     printf("ship fly demo: %d route points, %d updates\n", r.n, updates);
-    r_fsworld_t *fw = load_level("ship");
+    r_fsworld_t *fw = fs_load_level("ship");
     long all = 0, cull = 0, tree_holes = 0;
     for (int i = 0; i + 1 < r.n; i++) {
         float d[3];
@@ -772,7 +718,7 @@ static void test_see_through_golden(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    r_fsworld_t *fw = load_level("ship");
+    r_fsworld_t *fw = fs_load_level("ship");
     float org[2][3] = { { 1536, -3963, 5300 }, { 1536, -3963, 3700 } }, ang[2][3] = { { 0, 180, 0 }, { 0, 0, 0 } };
     const char *dir = getenv("FS_LEVEL_SHOTS");
     for (int i = 0; i < 2; i++) {
@@ -818,7 +764,7 @@ static void test_space_golden(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    r_fsworld_t *fw = load_level("ship");
+    r_fsworld_t *fw = fs_load_level("ship");
     float org[3] = { -5500, 48, 4096 }, ang[3] = { -20, -90, 0 };
     int eg[4];
     assert_int_equal(r_fsworld_eye_groups(fw, org, eg, 4), 1);
@@ -842,10 +788,10 @@ static void test_coloured_light(void **state)
     TU_REQUIRE_DATA();
     const char *lv[2] = { "arena", "midpand" };
     for (int i = 0; i < 2; i++) {
-        r_fsworld_t *fw = load_level(lv[i]);
+        r_fsworld_t *fw = fs_load_level(lv[i]);
         assert_true(r_fsworld_num_tints(fw) > 10);
         float org[3], ang[3];
-        assert_int_equal(start_pos(lv[i], org, ang), 0);
+        assert_int_equal(fs_start_pos(lv[i], org, ang), 0);
         double share[2];
         for (int t = 0; t < 2; t++) {
             r_fsworld_set_tint(fw, t);
@@ -864,7 +810,7 @@ static void test_coloured_light(void **state)
         r_fsworld_free(fw);
     }
     // ship's tints (each triangle's mean vertex colour, in 8 steps a channel)
-    r_fsworld_t *fw = load_level("ship");
+    r_fsworld_t *fw = fs_load_level("ship");
     assert_int_equal(r_fsworld_num_tints(fw), 26);
     r_fsworld_free(fw);
 }
@@ -1034,7 +980,7 @@ static void test_colour_key(void **state)
     }
     if (!tu_data_dir())
         return;
-    r_fsworld_t *fw = load_level("arena");
+    r_fsworld_t *fw = fs_load_level("arena");
     const mxv_t *m = r_fsworld_mesh(fw);
     assert_int_equal(m->num_keyed_tris, 128);
     int keyed_tex = 0;
@@ -1042,7 +988,7 @@ static void test_colour_key(void **state)
         keyed_tex += m->textures[i].key_texels > 0;
     assert_int_equal(keyed_tex, 0);
     r_fsworld_free(fw);
-    fw = load_level("ship");
+    fw = fs_load_level("ship");
     m = r_fsworld_mesh(fw);
     assert_int_equal(m->num_keyed_tris, 0);
     assert_string_equal(m->textures[0].name, "spacea.bmp");

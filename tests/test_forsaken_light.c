@@ -24,53 +24,7 @@
 #include "formats/forsaken_write.h"
 #include "render/r_fsent.h"
 #include "render/r_fsworld.h"
-
-static uint8_t *fs_file(void *ctx, const char *path, size_t *size)
-{
-    (void)ctx;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/forsaken/Data/%s", tu_data_dir(), path);
-    char *real = vfs_resolve_path(rel);
-    uint8_t *d = real ? tu_read(real, size) : NULL;
-    free(real);
-    return d;
-}
-
-static r_fsworld_t *load_level(const char *level)
-{
-    size_t size;
-    char map[128], err[256] = "";
-    snprintf(map, sizeof map, "levels/%s/%s.mxv", level, level);
-    uint8_t *d = fs_file(NULL, map, &size);
-    assert_non_null(d);
-    asset_files_t files = { fs_file, NULL };
-    r_fsworld_t *fw = r_fsworld_from_bytes(d, size, map, &files, err, sizeof err);
-    if (!fw)
-        fail_msg("%s", err);
-    free(d);
-    return fw;
-}
-
-// The level's first start position (NAME.STP: "PRJX", u32, u16 count, 40-byte records).
-static int start_pos(const char *level, float org[3], float ang[3])
-{
-    char path[128];
-    snprintf(path, sizeof path, "levels/%s/%s.stp", level, level);
-    size_t size;
-    uint8_t *d = fs_file(NULL, path, &size);
-    if (!d || size < 10 + 40 || memcmp(d, "PRJX", 4)) {
-        free(d);
-        return -1;
-    }
-    float f[9];
-    memcpy(f, d + 10, sizeof f);
-    free(d);
-    memcpy(org, f, 12);
-    ang[0] = (float)(asin(-f[4]) * 180 / M_PI);
-    ang[1] = (float)(atan2(f[3], f[5]) * 180 / M_PI);
-    ang[2] = 0;
-    return 0;
-}
+#include "fs_data.h"
 
 static const char *out_dir(void)
 {
@@ -206,10 +160,10 @@ static void test_level_vertices(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    r_fsworld_t *fw = load_level("ship");
+    r_fsworld_t *fw = fs_load_level("ship");
     const mxv_t *m = r_fsworld_mesh(fw);
     float org[3], ang[3], p[3];
-    assert_int_equal(start_pos("ship", org, ang), 0);
+    assert_int_equal(fs_start_pos("ship", org, ang), 0);
     shot_t s;
     render(fw, &s, 160, 100, org, ang);
     wall_point(&s, 100, p);
@@ -280,9 +234,9 @@ static void test_pixels_follow_radius(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    r_fsworld_t *fw = load_level("ship");
+    r_fsworld_t *fw = fs_load_level("ship");
     float org[3], ang[3], p[3];
-    assert_int_equal(start_pos("ship", org, ang), 0);
+    assert_int_equal(fs_start_pos("ship", org, ang), 0);
     const int W = 320, H = 200;
     shot_t dark;
     render(fw, &dark, W, H, org, ang);
@@ -367,7 +321,7 @@ static fs_ship_t ship_at(int player, const float pos[3], const float ang[3], uin
 static void light_demo(const char *path, int lights, int shot, int pickup)
 {
     float org[3], ang[3], fwd[3], right[3], up[3];
-    assert_int_equal(start_pos("ship", org, ang), 0);
+    assert_int_equal(fs_start_pos("ship", org, ang), 0);
     r_fs_angle_vectors(ang, fwd, right, up);
     fs_writer_t wr;
     fs_writer_init(&wr);

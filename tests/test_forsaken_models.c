@@ -20,17 +20,7 @@
 #include "formats/forsaken_write.h"
 #include "render/r_fsent.h"
 #include "render/r_fsworld.h"
-
-static uint8_t *fs_file(void *ctx, const char *path, size_t *size)
-{
-    (void)ctx;
-    char rel[512];
-    snprintf(rel, sizeof rel, "%s/forsaken/Data/%s", tu_data_dir(), path);
-    char *real = vfs_resolve_path(rel);
-    uint8_t *d = real ? tu_read(real, size) : NULL;
-    free(real);
-    return d;
-}
+#include "fs_data.h"
 
 static mx_t *load_model(const char *name, char *err, size_t errcap)
 {
@@ -159,28 +149,6 @@ static void test_bad_bytes(void **state)
 
 // ---- a scene on a real level: ships, a shot, a pickup, an explosion ------------------
 
-// The level's first start position (ship.stp: "PRJX", u32, u16 count, 40-byte records of
-// f32 position, direction, up, u32 group) as a position and yaw/pitch.
-static int start_pos(const char *level, float org[3], float ang[3])
-{
-    char path[128];
-    snprintf(path, sizeof path, "levels/%s/%s.stp", level, level);
-    size_t size;
-    uint8_t *d = fs_file(NULL, path, &size);
-    if (!d || size < 10 + 40 || memcmp(d, "PRJX", 4)) {
-        free(d);
-        return -1;
-    }
-    float f[9];
-    memcpy(f, d + 10, sizeof f);
-    free(d);
-    memcpy(org, f, 12);
-    ang[0] = (float)(asin(-f[4]) * 180 / M_PI);
-    ang[1] = (float)(atan2(f[3], f[5]) * 180 / M_PI);
-    ang[2] = 0;
-    return 0;
-}
-
 static fs_ship_t ship_at(int player, const float pos[3], const float ang[3], float bank)
 {
     fs_ship_t s;
@@ -208,7 +176,7 @@ typedef struct {
 static void scene_setup(scene_t *sc)
 {
     float org[3], ang[3];
-    assert_int_equal(start_pos("ship", org, ang), 0);
+    assert_int_equal(fs_start_pos("ship", org, ang), 0);
     ang[0] = 8;   // a little nose down, turned left to look down the hall
     ang[1] -= 35;
     memcpy(sc->eye, org, sizeof org);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "r_dither.h"
 #include "r_hlmodes.h"
 #include "r_local.h"
 
@@ -16,24 +17,14 @@ struct r_hllight_s {
     // tab[c][level * 256 + texel]: channel c (0..248) of the texel's colour at level / 32 of it;
     // 248 at most so that the dither (0..7) never carries out of the 8 bits
     uint8_t tab[3][HLL_LEVELS * 256];
-    // mix[cell] of a 5:5:5 colour: its nearest palette colour A (bits 0..7), a second one B (8..15)
-    // and m (16..20): of the 16 thresholds of the 4 x 4 pattern, m show B, so the pattern's mean is
-    // the cell's colour as nearly as A and B allow (palette-aware ordered dither)
-    uint32_t mix[32768];
+    // each 5:5:5 cell's two palette colours and their mix (palette-aware ordered dither)
+    r_dither_t dith;
     int32_t bl[3][R_MAX_BLOCKLIGHTS];   // the light of a surface's samples, level << 8 (8.8)
     // studio models' colormaps tinted by their light's colour (r_hl_model_colormap): 8 slots, the
     // least recently used one rebuilt; key = the colour in 5:5:5 + 1 (0: empty)
     uint8_t palette[768];
     uint8_t tint[8][64 * 256];
     uint32_t tint_key[8], tint_used[8], tick;
-};
-
-// The 4 x 4 Bayer matrix (0..15). The 8 -> 5 bit step adds its half (0..7); the choice between a
-// cell's two colours compares it, read 2 columns and 1 row further on, so the two are not in step.
-// Without the dither: the middle of both (rounding to the nearest).
-static const uint8_t bayer[2][4][4] = {
-    { { 0, 8, 2, 10 }, { 12, 4, 14, 6 }, { 3, 11, 1, 9 }, { 15, 7, 13, 5 } },
-    { { 8, 8, 8, 8 }, { 8, 8, 8, 8 }, { 8, 8, 8, 8 }, { 8, 8, 8, 8 } },
 };
 
 r_hllight_t *r_hllight_create(void)
@@ -52,51 +43,6 @@ void r_hllight_set_dither(r_hllight_t *hl, int on)
         hl->dither = on != 0;
 }
 
-// For each 5:5:5 cell (its centre c): A its nearest colour, then the colour B and share q (in 16ths)
-// whose mix A + q (B - A) comes nearest c, a little against pairs far apart (their pattern shows):
-// error |A + q (B - A) - c|^2 + |B - A|^2 / 8. Measured on c1a0 (tests/test_goldsrc_light.c): 1/4
-// leaves a band in a smooth gradient, 1/16 .. 1/256 speckle flat areas more for no smoother one.
-static void build_mix(r_hllight_t *hl, const uint8_t *palette, const uint8_t *inv)
-{
-    float pr[256], pg[256], pb[256], dd[256], proj[256];
-    for (int i = 0; i < 256; i++) {
-        pr[i] = palette[i * 3];
-        pg[i] = palette[i * 3 + 1];
-        pb[i] = palette[i * 3 + 2];
-    }
-    for (int cell = 0; cell < 32768; cell++) {
-        float c[3] = { (float)((cell >> 10) << 3 | 4), (float)(((cell >> 5) & 31) << 3 | 4), (float)((cell & 31) << 3 | 4) };
-        int a = inv[cell] < 255 ? inv[cell] : 0, best_b = a, best_m = 0;
-        float ca[3] = { c[0] - pr[a], c[1] - pg[a], c[2] - pb[a] };
-        float best = ca[0] * ca[0] + ca[1] * ca[1] + ca[2] * ca[2];
-        // every candidate's distance from A and how far along it the cell lies (a loop the compiler
-        // can vectorize), then the few near enough to be worth it
-        for (int b = 0; b < 256; b++) {
-            float dr = pr[b] - pr[a], dg = pg[b] - pg[a], db = pb[b] - pb[a];
-            dd[b] = dr * dr + dg * dg + db * db;
-            proj[b] = ca[0] * dr + ca[1] * dg + ca[2] * db;
-        }
-        for (int b = 0; b < 255; b++) {
-            if (dd[b] <= 0 || proj[b] <= 0 || dd[b] * (1.0f / 8) >= best)   // (the penalty alone loses)
-                continue;
-            int m = (int)(proj[b] / dd[b] * 16 + 0.5f);
-            if (m < 1)
-                continue;
-            if (m > 16)
-                m = 16;
-            float f = (float)m / 16, e = dd[b] / 8;
-            float r0 = ca[0] - f * (pr[b] - pr[a]), r1 = ca[1] - f * (pg[b] - pg[a]), r2 = ca[2] - f * (pb[b] - pb[a]);
-            e += r0 * r0 + r1 * r1 + r2 * r2;
-            if (e < best) {
-                best = e;
-                best_b = b;
-                best_m = m;
-            }
-        }
-        hl->mix[cell] = (uint32_t)a | (uint32_t)best_b << 8 | (uint32_t)best_m << 16;
-    }
-}
-
 static double now_ms(void)
 {
     struct timespec ts;
@@ -111,7 +57,7 @@ void r_hllight_build(r_hllight_t *hl, const uint8_t *palette, const uint8_t *inv
     memcpy(hl->palette, palette, sizeof hl->palette);
     memset(hl->tint_key, 0, sizeof hl->tint_key);
     double t0 = now_ms();
-    build_mix(hl, palette, inv);
+    r_dither_build(&hl->dith, palette, 255, inv);   // (255: the see-through index of '{' is never a result)
     for (int c = 0; c < 3; c++)
         for (int l = 0; l < HLL_LEVELS; l++)
             for (int t = 0; t < 256; t++) {
@@ -196,8 +142,8 @@ static inline __attribute__((always_inline)) void build_blocks(
     int smax, int tmax, const int bs, const int shift, const int masked)
 {
     const uint8_t *tr = hl->tab[0], *tg = hl->tab[1], *tb = hl->tab[2];
-    const uint32_t *mix = hl->mix;
-    const uint8_t(*dm)[4] = bayer[hl->dither ? 0 : 1];
+    const uint32_t *mix = hl->dith.mix;
+    const uint8_t(*dm)[4] = r_dither_bayer[hl->dither ? 0 : 1];
     for (int by = 0; by < tmax - 1; by++) {
         const uint8_t *trow = texels + (size_t)((t0 + by * bs) % th) * (size_t)tw;
         const int32_t *r0 = hl->bl[0] + by * smax, *g0 = hl->bl[1] + by * smax, *b0 = hl->bl[2] + by * smax;

@@ -11,6 +11,7 @@
 
 #include "../assets/pal.h"
 #include "../engine/log.h"
+#include "r_dither.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -20,35 +21,31 @@
 #define SUBDIV 16
 #define MAX_TEX_COORD 4096.0f   // texture wraps kept after the per-triangle shift (16.16 stays in range)
 #define MAX_SCREEN 1.0e6f
+#define LIGHT_LEVELS 64    // a vertex colour channel in 64 levels: 63 = the texture as painted
 
 struct r_fsworld_s {
     mxv_t *m;
     float *cam;        // per vertex, this frame: right, up, forward distances from the eye
-    float *row;        // per vertex: colormap light row (32 = as painted .. 63 = black)
     int *wshift;       // per texture: log2 of the width (rows are that long)
     uint8_t *visible;  // per group, this frame: 1 = drawn
     uint8_t *add;      // additive blend table [src * 256 + dst] from the level palette (rows made on use)
     uint8_t add_ready[256];
     uint16_t *inv;     // 5-bit r, g, b -> nearest level colour; 0xffff = not looked up yet
-    // Coloured light: each triangle's tint (its vertex colours' mean, brightest channel 1)
-    // picks a tinted colormap, made the first time it is drawn; -1 = neutral (the view's).
-    int16_t *tri_tint;           // per triangle: index into tints, or -1
-    int num_tints;               // tints the baked light uses (slots 0..num_tints-1)
-    int16_t *key_slot;           // per tint key (TINT_KEYS): its slot; lit triangles may take any
-    float (*tint_rgb)[3];        // per slot: channel factors, the largest 1
-    uint8_t *tint_maps;          // TINT_KEYS x PAL_ROWS x 256 (made on first use)
-    uint8_t *tint_ready;
+    // Coloured light: each pixel is its texel's colour times the vertex colours interpolated
+    // across the triangle, to the level palette through the ordered dither (r_dither.h).
+    r_dither_t *dith;            // the level palette's cells, built when the level loads
+    uint8_t (*tab)[LIGHT_LEVELS * 256];   // tab[c][level * 256 + texel]: channel c at level / 63 (<= 248)
     // Moving lights (the game's XLights): set before each draw, applied to the drawn groups'
     // vertices on top of the baked colours.
     r_fslight_t lights[R_FS_MAX_LIGHTS];
     int num_lights;
     uint8_t (*lit)[3];           // per vertex, this frame: baked colour plus the lights (lit groups)
-    float *lit_row;              // per vertex, this frame: its colormap row (lit groups)
     uint8_t *group_lit;          // per group, this frame: 1 = a light reached its vertices' bounds
     uint8_t *tri_keyed;          // per triangle: 1 = its texels may include the colour key (checked per texel)
     int culling;       // r_fs_cull_t
     int see_through;   // 1: MXV_TRANSPARENT buffers added (default); 0: drawn opaque
     int tint;          // 1: coloured light (default); 0: brightness only
+    int dither;        // 1: ordered dither (default); 0: each colour's nearest (for comparisons)
     int colour_key;    // 1: the textures' colour key (default); 0: every texel drawn
     r_fsworld_stats_t stats;
 };
@@ -60,12 +57,13 @@ typedef struct {
 typedef struct {
     float x, y, z;     // camera space
     float s, t;        // texels
-    float row;
+    float l[3];        // light level of each channel, 0..63
 } cvert_t;
 
 typedef struct {
     float sx, sy;      // screen
-    float zi, sz, tz, row;
+    float zi, sz, tz;
+    float l[3];
 } pvert_t;
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
@@ -95,20 +93,15 @@ void r_fsworld_free(r_fsworld_t *fw)
         return;
     mxv_free(fw->m);
     free(fw->cam);
-    free(fw->row);
     free(fw->wshift);
     free(fw->visible);
     free(fw->add);
     free(fw->inv);
-    free(fw->tri_tint);
-    free(fw->key_slot);
     free(fw->lit);
-    free(fw->lit_row);
+    free(fw->dith);
+    free(fw->tab);
     free(fw->group_lit);
     free(fw->tri_keyed);
-    free(fw->tint_rgb);
-    free(fw->tint_maps);
-    free(fw->tint_ready);
     free(fw);
 }
 
@@ -136,7 +129,11 @@ void r_fsworld_set_colour_key(r_fsworld_t *fw, int on)
         fw->colour_key = on != 0;
 }
 
-int r_fsworld_num_tints(const r_fsworld_t *fw) { return fw ? fw->num_tints : 0; }
+void r_fsworld_set_dither(r_fsworld_t *fw, int on)
+{
+    if (fw)
+        fw->dither = on != 0;
+}
 
 r_fsworld_stats_t r_fsworld_stats(const r_fsworld_t *fw)
 {
@@ -175,88 +172,25 @@ static const uint8_t *add_row(r_fsworld_t *fw, int src)
     return row;
 }
 
-// Tints: the two channels below the brightest, as fractions of it, in TINT_STEPS steps;
-// nearly white (both at least TINT_WHITE of it) is neutral.
-#define TINT_STEPS 8
-#define TINT_WHITE 0.85f
-#define TINT_KEYS (3 * TINT_STEPS * TINT_STEPS)
-
-static int tint_key(float r, float g, float b)
+// The level tables of the coloured light: the dither's cells for the level palette and each
+// channel of each texel colour at the 64 light levels (Direct3D modulated the texel by the
+// vertex colour: level 63 is the texture as painted, 0 black). 248 at most, so that the
+// dither (0..7) never carries out of the 8 bits.
+static int setup_light(r_fsworld_t *fw)
 {
-    float c[3] = { r, g, b };
-    int mx = c[0] >= c[1] && c[0] >= c[2] ? 0 : c[1] >= c[2] ? 1 : 2;
-    if (!(c[mx] > 0))
+    fw->dith = malloc(sizeof *fw->dith);
+    fw->tab = malloc(3 * sizeof *fw->tab);
+    if (!fw->dith || !fw->tab)
         return -1;
-    float o1 = c[(mx + 1) % 3] / c[mx], o2 = c[(mx + 2) % 3] / c[mx];
-    if (o1 >= TINT_WHITE && o2 >= TINT_WHITE)
-        return -1;
-    int q1 = (int)(o1 * (TINT_STEPS - 1) + 0.5f), q2 = (int)(o2 * (TINT_STEPS - 1) + 0.5f);
-    return (mx * TINT_STEPS + q1) * TINT_STEPS + q2;
-}
-
-// Which tint each triangle takes; every tint key gets a slot (the baked light's first, in
-// the order its triangles use them), its map allocated here and made when first drawn:
-// moving lights can give a triangle any tint.
-static int setup_tints(r_fsworld_t *fw)
-{
-    const mxv_t *m = fw->m;
-    fw->key_slot = malloc(TINT_KEYS * sizeof(int16_t));
-    fw->tri_tint = malloc((m->num_tris ? (size_t)m->num_tris : 1) * sizeof(int16_t));
-    fw->tint_rgb = malloc(TINT_KEYS * sizeof(*fw->tint_rgb));
-    if (!fw->key_slot || !fw->tri_tint || !fw->tint_rgb)
-        return -1;
-    for (int k = 0; k < TINT_KEYS; k++)
-        fw->key_slot[k] = -1;
-    for (int i = 0; i < m->num_tris; i++) {
-        float c[3] = { 0, 0, 0 };
-        for (int k = 0; k < 3; k++) {
-            const mxv_vertex_t *v = &m->verts[m->tris[i].v[k]];
-            c[0] += v->r;
-            c[1] += v->g;
-            c[2] += v->b;
-        }
-        int key = tint_key(c[0], c[1], c[2]);
-        if (key >= 0 && fw->key_slot[key] < 0)
-            fw->key_slot[key] = (int16_t)fw->num_tints++;
-        fw->tri_tint[i] = (int16_t)(key >= 0 ? fw->key_slot[key] : -1);
-    }
-    int next = fw->num_tints;
-    for (int key = 0; key < TINT_KEYS; key++) {
-        if (fw->key_slot[key] < 0)
-            fw->key_slot[key] = (int16_t)next++;
-        int mx = key / (TINT_STEPS * TINT_STEPS), q1 = key / TINT_STEPS % TINT_STEPS, q2 = key % TINT_STEPS;
-        float *t = fw->tint_rgb[fw->key_slot[key]];
-        t[mx] = 1;
-        t[(mx + 1) % 3] = (float)q1 / (TINT_STEPS - 1);
-        t[(mx + 2) % 3] = (float)q2 / (TINT_STEPS - 1);
-    }
-    fw->tint_maps = malloc((size_t)TINT_KEYS * PAL_ROWS * 256);
-    fw->tint_ready = calloc(TINT_KEYS, 1);
-    return fw->tint_maps && fw->tint_ready ? 0 : -1;
-}
-
-// A tint's colormap: row 32 the texture as painted times the tint, row 63 black, rows
-// above 32 brighter, as the view's colormap (Direct3D modulated the texel by the colour).
-static const uint8_t *tint_map(r_fsworld_t *fw, int tint)
-{
-    uint8_t *map = fw->tint_maps + (size_t)tint * PAL_ROWS * 256;
-    if (!fw->tint_ready[tint]) {
-        const uint8_t *pal = fw->m->palette;
-        const float *t = fw->tint_rgb[tint];
-        for (int row = 0; row < PAL_ROWS; row++) {
-            float f = (63 - row) / 31.0f;
-            for (int c = 0; c < 256; c++) {
-                int rgb[3];
-                for (int k = 0; k < 3; k++) {
-                    float x = pal[c * 3 + k] * t[k] * f;
-                    rgb[k] = x > 255 ? 255 : (int)x;
-                }
-                map[row * 256 + c] = add_nearest(fw, rgb[0], rgb[1], rgb[2]);
+    const uint8_t *pal = fw->m->palette;
+    r_dither_build(fw->dith, pal, 256, NULL);
+    for (int c = 0; c < 3; c++)
+        for (int l = 0; l < LIGHT_LEVELS; l++)
+            for (int t = 0; t < 256; t++) {
+                int v = (pal[t * 3 + c] * l + (LIGHT_LEVELS - 1) / 2) / (LIGHT_LEVELS - 1);
+                fw->tab[c][l * 256 + t] = (uint8_t)(v > 248 ? 248 : v);
             }
-        }
-        fw->tint_ready[tint] = 1;
-    }
-    return map;
+    return 0;
 }
 
 // Key texels in the rectangle [x0, x1) x [y0, y1) of a texture's summed-area table sat (w + 1 wide).
@@ -364,7 +298,6 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     fw->m = m;
     size_t nv = m->num_verts ? (size_t)m->num_verts : 1;
     fw->cam = malloc(nv * 3 * sizeof(float));
-    fw->row = malloc(nv * sizeof(float));
     fw->wshift = calloc(m->num_textures ? (size_t)m->num_textures : 1, sizeof(int));
     fw->visible = calloc(m->num_groups ? (size_t)m->num_groups : 1, 1);
     fw->add = malloc(65536);
@@ -372,23 +305,19 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     if (fw->inv)
         memset(fw->inv, 0xff, 32768 * sizeof(uint16_t));
     fw->lit = malloc(nv * sizeof(*fw->lit));
-    fw->lit_row = malloc(nv * sizeof(float));
     fw->group_lit = calloc(m->num_groups ? (size_t)m->num_groups : 1, 1);
     fw->culling = R_FS_CULL_PORTALS;
     fw->see_through = 1;
     fw->tint = 1;
+    fw->dither = 1;
     fw->colour_key = 1;
-    if (!fw->cam || !fw->row || !fw->wshift || !fw->visible || !fw->add || !fw->inv || !fw->lit || !fw->lit_row ||
-        !fw->group_lit || setup_tints(fw) < 0 || setup_keyed(fw) < 0) {
+    if (!fw->cam || !fw->wshift || !fw->visible || !fw->add || !fw->inv || !fw->lit || !fw->group_lit ||
+        setup_light(fw) < 0 || setup_keyed(fw) < 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", map ? map : "mxv", m->num_verts);
         r_fsworld_free(fw);
         return NULL;
     }
-    // Direct3D modulated the texture by the vertex colour: full colour is the texture
-    // as painted (row 32), black is black (row 63).
-    for (int i = 0; i < m->num_verts; i++)
-        fw->row[i] = 63.0f - m->verts[i].light * (31.0f / 255.0f);
     for (int i = 0; i < m->num_textures; i++)
         while ((1 << fw->wshift[i]) < m->textures[i].width)
             fw->wshift[i]++;
@@ -421,21 +350,31 @@ typedef struct {
     const uint8_t *texels;
     int wshift, wmask, hmask;
     r_fsworld_t *blend;     // NULL: opaque (z written); else added through its table (z tested only)
-    const uint8_t *cmap;    // light rows: the view's colormap or the triangle's tint's
+    const uint8_t (*tab)[LIGHT_LEVELS * 256];   // the level's light tables (r_fsworld_t.tab)
+    const uint32_t *mix;    // the dither's cells
+    const uint8_t (*pattern)[4];   // the dither's pattern (or the flat one: nearest colours)
     const uint8_t *key;     // NULL, or per texel 1 = the colour key (not drawn, z untouched)
 } tri_ctx_t;
 
-// One span row: 1/z, s/z, t/z linear across it; true s, t every SUBDIV pixels.
+// One span row: 1/z, s/z, t/z linear across it; true s, t every SUBDIV pixels; the three
+// light channels linear, clamped at both ends (so every pixel between is in range).
 // `blend` and `keyed` are constants at each call: each combination is its own loop.
 static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, int blend, int keyed, int y, int x0, int x1, float zi,
-                                                            float sz, float tz, float row, float dzi, float dsz, float dtz,
-                                                            float drow)
+                                                            float sz, float tz, const float *l, float dzi, float dsz, float dtz,
+                                                            const float *dl)
 {
     const r_view_t *v = c->v;
     uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
     float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
-    const uint8_t *cmap = c->cmap;
-    int light = (int)(clampf(row, 0, 63) * 65536), dlight = (int)(clampf(drow, -64, 64) * 65536);
+    const uint8_t *tr = c->tab[0], *tg = c->tab[1], *tb = c->tab[2];
+    const uint32_t *mix = c->mix;
+    const uint8_t *d1 = c->pattern[y & 3], *d2 = c->pattern[(y + 1) & 3];
+    int lc[3], dlc[3], last = x1 - x0 - 1;
+    for (int k = 0; k < 3; k++) {
+        float a = clampf(l[k], 0, LIGHT_LEVELS - 0.01f), b = clampf(l[k] + dl[k] * (float)last, 0, LIGHT_LEVELS - 0.01f);
+        lc[k] = (int)(a * 256);
+        dlc[k] = last > 0 ? (int)((b - a) * 256 / (float)last) : 0;   // cut towards a: never past b
+    }
     float zc = zi > 1e-6f ? zi : 1e-6f;
     float s = clampf(sz / zc, -MAX_TEX_COORD, MAX_TEX_COORD), t = clampf(tz / zc, -MAX_TEX_COORD, MAX_TEX_COORD);
     int x = x0;
@@ -450,22 +389,29 @@ static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, 
             if (zi >= zrow[x]) {
                 uint32_t tu = (uint32_t)(u >> 16) & (uint32_t)c->wmask, tv = (uint32_t)(w >> 16) & (uint32_t)c->hmask;
                 uint32_t at = (tv << c->wshift) + tu;
-                int l = light >> 16;
-                l = l < 0 ? 0 : l > 63 ? 63 : l;
-                uint8_t src = cmap[l * 256 + c->texels[at]];
                 if (keyed && c->key[at]) {
                     // the key colour: nothing drawn, what is behind shows
-                } else if (blend) {
-                    dst[x] = (c->blend->add_ready[src] ? c->blend->add + src * 256 : add_row(c->blend, src))[dst[x]];
                 } else {
-                    zrow[x] = zi;
-                    dst[x] = src;
+                    // r_dither_pick with this row's two pattern rows
+                    unsigned tx = c->texels[at], dd = d1[x & 3] >> 1;
+                    unsigned cr = tr[((unsigned)lc[0] & 0x3f00u) + tx] + dd, cg = tg[((unsigned)lc[1] & 0x3f00u) + tx] + dd;
+                    unsigned cb = tb[((unsigned)lc[2] & 0x3f00u) + tx] + dd;
+                    uint32_t e = mix[(cr & 0xf8u) << 7 | (cg & 0xf8u) << 2 | cb >> 3];
+                    uint8_t src = (uint8_t)(d2[(x + 2) & 3] < (e >> 16) ? e >> 8 : e);
+                    if (blend) {
+                        dst[x] = (c->blend->add_ready[src] ? c->blend->add + src * 256 : add_row(c->blend, src))[dst[x]];
+                    } else {
+                        zrow[x] = zi;
+                        dst[x] = src;
+                    }
                 }
             }
             zi += dzi;
             u += du;
             w += dw;
-            light += dlight;
+            lc[0] += dlc[0];
+            lc[1] += dlc[1];
+            lc[2] += dlc[2];
         }
         sz = sz2;
         tz = tz2;
@@ -474,18 +420,18 @@ static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, 
     }
 }
 
-static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, float tz, float row, float dzi, float dsz,
-                 float dtz, float drow)
+static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, float tz, const float *l, float dzi, float dsz,
+                 float dtz, const float *dl)
 {
     if (c->key) {
         if (c->blend)
-            span_body(c, 1, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+            span_body(c, 1, 1, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
         else
-            span_body(c, 0, 1, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+            span_body(c, 0, 1, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
     } else if (c->blend) {
-        span_body(c, 1, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+        span_body(c, 1, 0, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
     } else {
-        span_body(c, 0, 0, y, x0, x1, zi, sz, tz, row, dzi, dsz, dtz, drow);
+        span_body(c, 0, 0, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
     }
 }
 
@@ -502,7 +448,9 @@ static void raster_tri(const tri_ctx_t *c, const pvert_t *a, const pvert_t *b, c
     GRAD(zi, dzidx, dzidy)
     GRAD(sz, dszdx, dszdy)
     GRAD(tz, dtzdx, dtzdy)
-    GRAD(row, drowdx, drowdy)
+    GRAD(l[0], dl0dx, dl0dy)
+    GRAD(l[1], dl1dx, dl1dy)
+    GRAD(l[2], dl2dx, dl2dy)
 #undef GRAD
     const pvert_t *v[3] = { a, b, d };   // sorted top to bottom
     for (int i = 0; i < 2; i++)
@@ -535,8 +483,10 @@ static void raster_tri(const tri_ctx_t *c, const pvert_t *a, const pvert_t *b, c
         if (x1 <= x0)
             continue;
         float px = x0 + 0.5f - a->sx, py = yc - a->sy;
+        float l[3] = { a->l[0] + px * dl0dx + py * dl0dy, a->l[1] + px * dl1dx + py * dl1dy, a->l[2] + px * dl2dx + py * dl2dy };
+        float dl[3] = { dl0dx, dl1dx, dl2dx };
         span(c, y, x0, x1, a->zi + px * dzidx + py * dzidy, a->sz + px * dszdx + py * dszdy, a->tz + px * dtzdx + py * dtzdy,
-             a->row + px * drowdx + py * drowdy, dzidx, dszdx, dtzdx, drowdx);
+             l, dzidx, dszdx, dtzdx, dl);
     }
 }
 
@@ -548,7 +498,8 @@ static void project(const r_view_t *v, const cvert_t *in, pvert_t *out)
     out->zi = zi;
     out->sz = in->s * zi;
     out->tz = in->t * zi;
-    out->row = in->row;
+    for (int k = 0; k < 3; k++)
+        out->l[k] = in->l[k];
 }
 
 static void lerp_vert(const cvert_t *a, const cvert_t *b, float f, cvert_t *o)
@@ -558,20 +509,12 @@ static void lerp_vert(const cvert_t *a, const cvert_t *b, float f, cvert_t *o)
     o->z = NEAR_Z;
     o->s = a->s + (b->s - a->s) * f;
     o->t = a->t + (b->t - a->t) * f;
-    o->row = a->row + (b->row - a->row) * f;
-}
-
-// The tint slot of a lit triangle: the mean of its lit vertex colours; -1 neutral.
-static int lit_tint(const r_fsworld_t *fw, const mxv_tri_t *t)
-{
-    const uint8_t *a = fw->lit[t->v[0]], *b = fw->lit[t->v[1]], *c = fw->lit[t->v[2]];
-    int key = tint_key((float)(a[0] + b[0] + c[0]), (float)(a[1] + b[1] + c[1]), (float)(a[2] + b[2] + c[2]));
-    return key >= 0 ? fw->key_slot[key] : -1;
+    for (int k = 0; k < 3; k++)
+        o->l[k] = a->l[k] + (b->l[k] - a->l[k]) * f;
 }
 
 static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int blend, int lit)
 {
-    const float *rows = lit ? fw->lit_row : fw->row;
     const mxv_t *m = fw->m;
     const mxv_texture_t *tex = &m->textures[t->texture];
     cvert_t in[3];
@@ -582,7 +525,14 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
         if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
             return 0;
         const mxv_vertex_t *mv = &m->verts[t->v[k]];
-        in[k] = (cvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1], rows[t->v[k]] };
+        // the vertex colour (the baked one, or with this frame's lights), 255 -> level 63;
+        // brightness only: the brightest channel on all three
+        const uint8_t baked[3] = { mv->r, mv->g, mv->b }, *rgb = lit ? fw->lit[t->v[k]] : baked;
+        float lv[3] = { rgb[0], rgb[1], rgb[2] };
+        if (!fw->tint)
+            lv[0] = lv[1] = lv[2] = fmaxf(lv[0], fmaxf(lv[1], lv[2]));
+        in[k] = (cvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1],
+                           { lv[0] * ((LIGHT_LEVELS - 1) / 255.0f), lv[1] * ((LIGHT_LEVELS - 1) / 255.0f), lv[2] * ((LIGHT_LEVELS - 1) / 255.0f) } };
         if (!isfinite(in[k].s) || fabsf(in[k].s) > 1e6f)
             in[k].s = 0;
         if (!isfinite(in[k].t) || fabsf(in[k].t) > 1e6f)
@@ -620,12 +570,11 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
     pvert_t pv[4];
     for (int k = 0; k < nc; k++)
         project(v, &clip[k], &pv[k]);
-    int tint = !fw->tint ? -1 : lit ? lit_tint(fw, t) : fw->tri_tint[t - m->tris];
     // The game's colour key (Tload.c): black texels of a texture whose palette starts with black
     // are not drawn, on every triangle of it.
     const uint8_t *key = fw->colour_key && fw->tri_keyed[t - m->tris] ? m->keys + tex->offset : NULL;
     tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
-                    tint >= 0 ? tint_map(fw, tint) : v->colormap, key };
+                    (const uint8_t(*)[LIGHT_LEVELS * 256])fw->tab, fw->dith->mix, r_dither_bayer[fw->dither ? 0 : 1], key };
     for (int k = 1; k + 1 < nc; k++)
         raster_tri(&c, &pv[0], &pv[k], &pv[k + 1]);
     return 1;
@@ -839,7 +788,7 @@ static int group_lights(const r_fsworld_t *fw, const mxv_group_t *gr, int *idx)
 }
 
 // A buffer's vertices lit: per light the game adds (int)(colour x share) to each channel,
-// saturating at 255; the row follows from the brightest channel as the baked light's does.
+// saturating at 255.
 static int light_buffer(r_fsworld_t *fw, const mxv_buffer_t *buf, const int *idx, int n)
 {
     const mxv_t *m = fw->m;
@@ -860,13 +809,8 @@ static int light_buffer(r_fsworld_t *fw, const mxv_buffer_t *buf, const int *idx
                 acc[k] += (int)(l->rgb[k] * f);
             any = 1;
         }
-        int mx = 0;
-        for (int k = 0; k < 3; k++) {
-            acc[k] = acc[k] > 255 ? 255 : acc[k];
-            fw->lit[i][k] = (uint8_t)acc[k];
-            mx = acc[k] > mx ? acc[k] : mx;
-        }
-        fw->lit_row[i] = any ? 63.0f - (float)mx * (31.0f / 255.0f) : fw->row[i];
+        for (int k = 0; k < 3; k++)
+            fw->lit[i][k] = (uint8_t)(acc[k] > 255 ? 255 : acc[k]);
         touched += any;
     }
     return touched;

@@ -77,10 +77,10 @@ void r_fsworld_set_see_through(r_fsworld_t *fw, int on);
 // The textures' colour key (black texels of textures whose palette starts with black not
 // drawn, the game's Tload.c; default) or every texel drawn (for comparisons).
 void r_fsworld_set_colour_key(r_fsworld_t *fw, int on);
-// Coloured light from the vertex colours (default) or their brightness only (for comparisons);
-// how many tints the level's triangles use.
+// Coloured light from the vertex colours (default) or their brightness only (for comparisons).
 void r_fsworld_set_tint(r_fsworld_t *fw, int on);
-int r_fsworld_num_tints(const r_fsworld_t *fw);
+// The coloured light's ordered dither (default) or each pixel's nearest colour (for comparisons).
+void r_fsworld_set_dither(r_fsworld_t *fw, int on);
 // The moving lights of the next r_fsworld_draw (copied into a fixed pool, at most
 // R_FS_MAX_LIGHTS; n 0: the baked light alone). Lights with a non-finite position or size,
 // or size <= 0, are left out.

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bmp8.h"
 #include "pal.h"
 
 static uint16_t rd_u16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
@@ -511,8 +512,22 @@ int mxv_bmp_load(const uint8_t *data, size_t size, int max_side, int *width, int
         failf(&c, 14, "an info header of 40.. bytes, got %u", hsize);
         goto bad;
     }
+    if (bpp == 8 && comp == 1) {
+        // RLE8 (borg.bmp, Flags.bmp and seven more of Data/Textures): bmp8.c reads the runs
+        bmp8_t b;
+        if (bmp8_load(&b, data, size, max_side, msg, sizeof msg) < 0) {
+            if (err && errcap)
+                snprintf(err, errcap, "%s", msg);
+            return -1;
+        }
+        memcpy(palette, b.palette, 768);
+        *pixels = b.pixels;
+        *width = b.width;
+        *height = b.height;
+        return 0;
+    }
     if (bpp != 8 || comp != 0) {
-        failf(&c, 28, "8 bits a pixel, uncompressed, got %d bits, compression %u", bpp, comp);
+        failf(&c, 28, "8 bits a pixel, uncompressed or RLE8, got %d bits, compression %u", bpp, comp);
         goto bad;
     }
     int flip = h > 0;   // positive height: bottom row first

@@ -135,7 +135,7 @@ mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, s
 int mxv_load_textures(mxv_t *m, const asset_files_t *files, const char *dir);
 void mxv_free(mxv_t *m);
 
-// 8-bit uncompressed BMP (what Forsaken's textures are): pixels top row first.
+// 8-bit BMP, uncompressed or RLE8 (what Forsaken's textures are): pixels top row first.
 // Returns 0, or -1 with "offset N: expected ..." in err. *pixels is malloc'd.
 int mxv_bmp_load(const uint8_t *data, size_t size, int max_side, int *width, int *height, uint8_t **pixels,
                  uint8_t palette[768], char *err, size_t errcap);

@@ -372,7 +372,7 @@ static void test_bmp(void **state)
     assert_string_equal(err, "offset 10: expected 2 rows of 4 bytes from offset 1078 inside the 1085-byte file");
     bmp[28] = 24;
     assert_int_equal(mxv_bmp_load(bmp, sizeof bmp, 64, &w, &h, &px, pal, err, sizeof err), -1);
-    assert_string_equal(err, "offset 28: expected 8 bits a pixel, uncompressed, got 24 bits, compression 0");
+    assert_string_equal(err, "offset 28: expected 8 bits a pixel, uncompressed or RLE8, got 24 bits, compression 0");
 }
 
 // The fuzzing seed tests/corpus/mxv/quad_tex.mxv: a 128-unit square 256 ahead, its

@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include <stb_image.h>
 
 #include "assets/mx.h"
+#include "assets/mxv.h"
 #include "engine/vfs.h"
 #include "formats/decoder.h"
 #include "formats/forsaken.h"
@@ -80,6 +82,53 @@ static void test_every_model_loads(void **state)
     printf("models: %d loaded (%d MXA, %d frames, %d triangles), %d refused\n", loaded, mxa, frames, tris, refused);
     assert_int_equal(loaded, 488);
     assert_int_equal(refused, 1);
+}
+
+// Every 8-bit texture of Data/Textures loads as the models read them (mxv_bmp_load), the nine RLE8
+// ones too (borg.bmp, Lokasenna's bike, drew as flat vertex colour before): borg.bmp is 256 x 128.
+// The 24-bit and 1-bit pages (effects' pictures, read elsewhere) are refused at offset 28.
+static void test_every_texture_loads(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/forsaken/Data/Textures", tu_data_dir());
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    struct dirent *de;
+    int loaded = 0, rle = 0, refused = 0;
+    while ((de = readdir(dp))) {
+        size_t n = strlen(de->d_name);
+        if (n < 4 || strcasecmp(de->d_name + n - 4, ".bmp"))
+            continue;
+        char path[1024], err[256] = "";
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        size_t size = 0;
+        uint8_t *d = tu_read(path, &size);
+        assert_non_null(d);
+        int w = 0, h = 0;
+        uint8_t pal[768], *px = NULL;
+        if (mxv_bmp_load(d, size, 1024, &w, &h, &px, pal, err, sizeof err) < 0) {
+            if (size < 30 || d[28] == 8 || !strstr(err, "offset 28: expected 8 bits a pixel"))
+                fail_msg("%s: %s", de->d_name, err);
+            refused++;
+            free(d);
+            continue;
+        }
+        rle += size >= 34 && d[30] == 1;
+        if (!strcmp(de->d_name, "borg.bmp")) {
+            assert_int_equal(w, 256);
+            assert_int_equal(h, 128);
+        }
+        loaded++;
+        free(px);
+        free(d);
+    }
+    closedir(dp);
+    printf("textures: %d loaded, %d of them RLE8; %d not 8-bit refused\n", loaded, rle, refused);
+    assert_int_equal(loaded, 54);
+    assert_int_equal(refused, 12);
+    assert_int_equal(rle, 9);
 }
 
 // Pinned from the files (and checked against a separate walker while writing this).
@@ -646,6 +695,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_orbitals),
         cmocka_unit_test(test_every_model_loads),
+        cmocka_unit_test(test_every_texture_loads),
         cmocka_unit_test(test_pinned),
         cmocka_unit_test(test_bad_bytes),
         cmocka_unit_test(test_scene),

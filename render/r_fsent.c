@@ -120,6 +120,12 @@ struct r_fsent_s {
     int bgo_tried;
     r_fsbgo_part_t bgo_parts[FSE_MAX_BGO_PARTS];
     r_fslight_t light_pool[R_FS_MAX_LIGHTS];   // this frame's lights on the level
+    // from the level drawer, set each frame by r_fsent_light_level (NULL / 0 before it): its
+    // shading tables and the lights as it took them (checked, spots' directions unit)
+    const r_fsshade_t *shade;
+    const r_fslight_t *lights;
+    int num_lights;
+    int light_idx[R_FS_MAX_LIGHTS];            // the lights reaching the model being drawn
 };
 
 // ---- the game's tables -----------------------------------------------------------
@@ -283,6 +289,9 @@ void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *pale
         memcpy(fe->palette, palette, 768);
     fe->level = level;
     fe->hot_color = pal_nearest(fe->palette, 256, 255, 255, 255);
+    fe->shade = NULL;
+    fe->lights = NULL;
+    fe->num_lights = 0;
 }
 
 static int texture(r_fsent_t *fe, const char *name)
@@ -672,7 +681,9 @@ static void to_cam(const r_view_t *v, const float p[3], float c[3])
 }
 
 // A model at org with axes right, up, forward (its x, y, z), lit by `light` (0..1); `verts`
-// its vertices in a pose (mx_pose), NULL the base pose.
+// its vertices in a pose (mx_pose), NULL the base pose. Each vertex's colour is its own times
+// `light`, plus the moving lights (the game's XLightMxloadHeader: the lights whose box, grown by
+// the model's radius, holds the model, each adding by the level's rule at the vertex, saturating).
 static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, const float org[3], const float right[3],
                       const float up[3], const float fwd[3], float light, const uint8_t *blend, const mx_vertex_t *verts)
 {
@@ -693,6 +704,15 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
         ax[a][1] = axes[a][0] * v->vup[0] + axes[a][1] * v->vup[1] + axes[a][2] * v->vup[2];
         ax[a][2] = axes[a][0] * v->vpn[0] + axes[a][1] * v->vpn[1] + axes[a][2] * v->vpn[2];
     }
+    int nl = 0;
+    for (int i = 0; i < fe->num_lights; i++) {
+        const r_fslight_t *l = &fe->lights[i];
+        int in = 1;
+        for (int k = 0; k < 3; k++)
+            in &= fabsf(l->org[k] - org[k]) <= m->radius + l->size;
+        if (in)
+            fe->light_idx[nl++] = i;
+    }
     for (int i = 0; i < m->num_verts; i++) {
         const mx_vertex_t *mv = &mverts[i];
         r_fsvert_t *o = &fe->scratch[i];
@@ -700,7 +720,19 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
         o->y = c[1] + mv->pos[0] * ax[0][1] + mv->pos[1] * ax[1][1] + mv->pos[2] * ax[2][1];
         o->z = c[2] + mv->pos[0] * ax[0][2] + mv->pos[1] * ax[1][2] + mv->pos[2] * ax[2][2];
         // Direct3D modulated the texture by the vertex colour; the level's light scales it
-        o->row = 63.0f - (float)mv->light * light * (31.0f / 255.0f);
+        float rgb[3] = { (float)(int)(mv->r * light), (float)(int)(mv->g * light), (float)(int)(mv->b * light) };
+        if (nl) {
+            float p[3], add[3];
+            for (int k = 0; k < 3; k++)
+                p[k] = org[k] + mv->pos[0] * right[k] + mv->pos[1] * up[k] + mv->pos[2] * fwd[k];
+            for (int j = 0; j < nl; j++) {
+                r_fslight_at(&fe->lights[fe->light_idx[j]], p, add);
+                for (int k = 0; k < 3; k++)
+                    rgb[k] += add[k];
+            }
+        }
+        for (int k = 0; k < 3; k++)
+            o->l[k] = (rgb[k] < 255 ? rgb[k] : 255) * ((R_FS_LEVELS - 1) / 255.0f);
     }
     int drawn = 0;
     for (int i = 0; i < m->num_tris; i++) {
@@ -716,7 +748,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
             smin = in[k].s < smin ? in[k].s : smin;
             tmin = in[k].t < tmin ? in[k].t : tmin;
         }
-        r_fstex_t rt = { NULL, 0, 0, 0, NULL, 0, blend };
+        r_fstex_t rt = { fe->shade, NULL, 0, 0, 0, NULL, 0, blend };
         if (tx) {
             float so = floorf(smin), to = floorf(tmin);
             for (int k = 0; k < 3; k++) {
@@ -728,6 +760,8 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
             rt.wmask = tx->width - 1;
             rt.hmask = tx->height - 1;
             rt.key = (t->flags & 1) ? tx->key : NULL;
+        } else if (fe->shade) {
+            rt.color = fe->hot_color;   // no texture: white, times the vertex colours
         } else {
             const mx_vertex_t *mv = &mverts[t->v[0]];
             rt.color = pal_nearest(fe->palette, 256, mv->r, mv->g, mv->b);
@@ -919,6 +953,8 @@ void r_fsent_light_level(r_fsent_t *fe, const world_t *w, double t, r_fsworld_t 
         return;
     int n = r_fsent_lights(fe, w, t, fe->light_pool, R_FS_MAX_LIGHTS);
     r_fsworld_set_lights(fw, fe->light_pool, n);
+    fe->shade = r_fsworld_shade(fw);
+    fe->num_lights = r_fsworld_lights(fw, &fe->lights);
 }
 
 static void angles_from_dir(const float dir[3], float ang[3])

@@ -1,5 +1,5 @@
 // r_fstri.c -- a Forsaken model triangle: near clip, projection, z-test, perspective-correct
-// texture (exact every 16 pixels), Gouraud light rows (see r_fstri.h)
+// texture (exact every 16 pixels), the vertex colours per pixel (see r_fstri.h)
 #include "r_fstri.h"
 
 #include <math.h>
@@ -11,18 +11,29 @@
 
 typedef struct {
     float sx, sy;
-    float zi, sz, tz, row;
+    float zi, sz, tz, l[3];
 } pvert_t;
 
 static inline float clampf(float v, float lo, float hi) { return !(v > lo) ? lo : v > hi ? hi : v; }
 
-static void span(const r_view_t *v, const r_fstex_t *tex, int y, int x0, int x1, float zi, float sz, float tz, float row,
-                 float dzi, float dsz, float dtz, float drow)
+// One span: 1/z, s/z, t/z and the three light levels linear (levels clamped at both ends, so
+// every pixel between is in range); `rgb`: through the level's tables and dither, else the
+// colormap row of the brightest level. A constant at each call: each is its own loop.
+static inline __attribute__((always_inline)) void span_body(const r_view_t *v, const r_fstex_t *tex, const int rgb, int y, int x0,
+                                                            int x1, float zi, float sz, float tz, const float *l, float dzi,
+                                                            float dsz, float dtz, const float *dl)
 {
     uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
     float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
     const uint8_t *cmap = v->colormap;
-    int light = (int)(clampf(row, 0, 63) * 65536), dlight = (int)(clampf(drow, -64, 64) * 65536);
+    const r_fsshade_t *sh = tex->shade;
+    const uint8_t *d1 = rgb ? sh->pattern[y & 3] : NULL, *d2 = rgb ? sh->pattern[(y + 1) & 3] : NULL;
+    int lc[3], dlc[3], last = x1 - x0 - 1;
+    for (int k = 0; k < 3; k++) {
+        float a = clampf(l[k], 0, R_FS_LEVELS - 0.01f), b = clampf(l[k] + dl[k] * (float)last, 0, R_FS_LEVELS - 0.01f);
+        lc[k] = (int)(a * 256);
+        dlc[k] = last > 0 ? (int)((b - a) * 256 / (float)last) : 0;   // cut towards a: never past b
+    }
     float zc = zi > 1e-6f ? zi : 1e-6f;
     float s = clampf(sz / zc, -MAX_TEX_COORD, MAX_TEX_COORD), t = clampf(tz / zc, -MAX_TEX_COORD, MAX_TEX_COORD);
     int x = x0;
@@ -35,22 +46,30 @@ static void span(const r_view_t *v, const r_fstex_t *tex, int y, int x0, int x1,
         int32_t du = (int32_t)((s2 - s) * 65536 / n), dw = (int32_t)((t2 - t) * 65536 / n);
         for (int i = 0; i < n; i++, x++) {
             if (zi >= zrow[x]) {
-                int l = light >> 16;
-                l = l < 0 ? 0 : l > 63 ? 63 : l;
+                int colour = -1;
                 if (tex->texels) {
                     uint32_t tu = (uint32_t)(u >> 16) & (uint32_t)tex->wmask, tv = (uint32_t)(w >> 16) & (uint32_t)tex->hmask;
                     size_t at = ((size_t)tv << tex->wshift) + tu;
-                    if (!tex->key || tex->key[at]) {
-                        uint8_t c = cmap[l * 256 + tex->texels[at]];
-                        if (tex->blend)
-                            dst[x] = tex->blend[c * 256 + dst[x]];
-                        else {
-                            zrow[x] = zi;
-                            dst[x] = c;
-                        }
-                    }
+                    if (!tex->key || tex->key[at])
+                        colour = tex->texels[at];
                 } else {
-                    uint8_t c = cmap[l * 256 + (tex->color & 255)];
+                    colour = tex->color & 255;
+                }
+                if (colour >= 0) {
+                    uint8_t c;
+                    if (rgb) {
+                        unsigned cu = (unsigned)colour, dd = d1[x & 3] >> 1;
+                        unsigned cr = sh->tab[0][((unsigned)lc[0] & 0x3f00u) + cu] + dd;
+                        unsigned cg = sh->tab[1][((unsigned)lc[1] & 0x3f00u) + cu] + dd;
+                        unsigned cb = sh->tab[2][((unsigned)lc[2] & 0x3f00u) + cu] + dd;
+                        uint32_t e = sh->mix[(cr & 0xf8u) << 7 | (cg & 0xf8u) << 2 | cb >> 3];
+                        c = (uint8_t)(d2[(x + 2) & 3] < (e >> 16) ? e >> 8 : e);
+                    } else {
+                        int m = lc[0] > lc[1] ? lc[0] : lc[1];
+                        m = m > lc[2] ? m : lc[2];
+                        int row = 63 - (m >> 8) * 31 / (R_FS_LEVELS - 1);   // 63 = black, 32 = as painted
+                        c = cmap[row * 256 + colour];
+                    }
                     if (tex->blend)
                         dst[x] = tex->blend[c * 256 + dst[x]];
                     else {
@@ -62,13 +81,24 @@ static void span(const r_view_t *v, const r_fstex_t *tex, int y, int x0, int x1,
             zi += dzi;
             u += du;
             w += dw;
-            light += dlight;
+            lc[0] += dlc[0];
+            lc[1] += dlc[1];
+            lc[2] += dlc[2];
         }
         sz = sz2;
         tz = tz2;
         s = s2;
         t = t2;
     }
+}
+
+static void span(const r_view_t *v, const r_fstex_t *tex, int y, int x0, int x1, float zi, float sz, float tz, const float *l,
+                 float dzi, float dsz, float dtz, const float *dl)
+{
+    if (tex->shade)
+        span_body(v, tex, 1, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
+    else
+        span_body(v, tex, 0, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
 }
 
 static void raster(const r_view_t *v, const r_fstex_t *tex, const pvert_t *a, const pvert_t *b, const pvert_t *d)
@@ -84,7 +114,9 @@ static void raster(const r_view_t *v, const r_fstex_t *tex, const pvert_t *a, co
     GRAD(zi, dzidx, dzidy)
     GRAD(sz, dszdx, dszdy)
     GRAD(tz, dtzdx, dtzdy)
-    GRAD(row, drowdx, drowdy)
+    GRAD(l[0], dl0dx, dl0dy)
+    GRAD(l[1], dl1dx, dl1dy)
+    GRAD(l[2], dl2dx, dl2dy)
 #undef GRAD
     const pvert_t *p[3] = { a, b, d };
     for (int i = 0; i < 2; i++)
@@ -117,8 +149,10 @@ static void raster(const r_view_t *v, const r_fstex_t *tex, const pvert_t *a, co
         if (x1 <= x0)
             continue;
         float px = x0 + 0.5f - a->sx, py = yc - a->sy;
+        float l[3] = { a->l[0] + px * dl0dx + py * dl0dy, a->l[1] + px * dl1dx + py * dl1dy, a->l[2] + px * dl2dx + py * dl2dy };
+        float dl[3] = { dl0dx, dl1dx, dl2dx };
         span(v, tex, y, x0, x1, a->zi + px * dzidx + py * dzidy, a->sz + px * dszdx + py * dszdy,
-             a->tz + px * dtzdx + py * dtzdy, a->row + px * drowdx + py * drowdy, dzidx, dszdx, dtzdx, drowdx);
+             a->tz + px * dtzdx + py * dtzdy, l, dzidx, dszdx, dtzdx, dl);
     }
 }
 
@@ -130,7 +164,8 @@ static void project(const r_view_t *v, const r_fsvert_t *in, pvert_t *out)
     out->zi = zi;
     out->sz = in->s * zi;
     out->tz = in->t * zi;
-    out->row = in->row;
+    for (int k = 0; k < 3; k++)
+        out->l[k] = in->l[k];
 }
 
 int r_fstri_draw(const r_view_t *v, const r_fstex_t *tex, const r_fsvert_t in[3], int two_sided)
@@ -138,7 +173,7 @@ int r_fstri_draw(const r_view_t *v, const r_fstex_t *tex, const r_fsvert_t in[3]
     int behind = 0;
     for (int k = 0; k < 3; k++) {
         if (!isfinite(in[k].x) || !isfinite(in[k].y) || !isfinite(in[k].z) || !isfinite(in[k].s) || !isfinite(in[k].t) ||
-            !isfinite(in[k].row))
+            !isfinite(in[k].l[0]) || !isfinite(in[k].l[1]) || !isfinite(in[k].l[2]))
             return 0;
         behind += in[k].z < NEAR_Z;
     }
@@ -166,7 +201,8 @@ int r_fstri_draw(const r_view_t *v, const r_fstex_t *tex, const r_fsvert_t in[3]
             o->z = NEAR_Z;
             o->s = p->s + (q->s - p->s) * f;
             o->t = p->t + (q->t - p->t) * f;
-            o->row = p->row + (q->row - p->row) * f;
+            for (int c = 0; c < 3; c++)
+                o->l[c] = p->l[c] + (q->l[c] - p->l[c]) * f;
         }
     }
     pvert_t pv[4];

@@ -1,6 +1,7 @@
 // r_fstri.h -- one Forsaken triangle: camera-space vertices clipped to the near plane, projected,
-// z-tested against v->zbuffer and drawn perspective-correct textured (or in one colour) and
-// Gouraud lit through the colormap; the same rules as r_fsworld.c's level triangles
+// z-tested against v->zbuffer and drawn perspective-correct textured (or in one colour), the
+// vertex colours interpolated per pixel and dithered to the palette (Direct3D's Gouraud
+// MODULATE); the same rules as r_fsworld.c's level triangles
 // (pixel centres, exact texture coordinates every 16 pixels), for models and effects
 // (render/r_fsent.c).
 #ifndef R_FSTRI_H
@@ -10,14 +11,26 @@
 
 #include "r_view.h"
 
+#define R_FS_LEVELS 64   // light levels of a colour channel: 63 = the texture as painted, 0 black
+
+// The level's shading tables (r_fsworld.c makes them for the level palette): tab[c][level * 256 +
+// colour] is channel c (<= 248) of a palette colour at level / 63 of it; mix and pattern are the
+// ordered dither's cells and pattern (r_dither.h) that bring the lit colour back to the palette.
+typedef struct {
+    const uint8_t (*tab)[R_FS_LEVELS * 256];
+    const uint32_t *mix;
+    const uint8_t (*pattern)[4];
+} r_fsshade_t;
+
 typedef struct {
     float x, y, z;      // camera space: right, up, forward distances from the eye
     float s, t;         // texels
-    float row;          // colormap light row: 32 = as painted .. 63 = black
+    float l[3];         // the vertex colour as light levels of r, g, b: 0 .. R_FS_LEVELS - 1
 } r_fsvert_t;
 
 typedef struct {
-    const uint8_t *texels;   // NULL: every pixel is `color`, lit by the row
+    const r_fsshade_t *shade;   // the level's tables; NULL: v->colormap by the brightest level
+    const uint8_t *texels;   // NULL: every pixel is `color`, lit by the vertex colours
     int wshift, wmask, hmask;
     const uint8_t *key;      // optional: 0 = texel not drawn (colour-keyed), same layout as texels
     int color;

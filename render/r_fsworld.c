@@ -21,7 +21,7 @@
 #define SUBDIV 16
 #define MAX_TEX_COORD 4096.0f   // texture wraps kept after the per-triangle shift (16.16 stays in range)
 #define MAX_SCREEN 1.0e6f
-#define LIGHT_LEVELS 64    // a vertex colour channel in 64 levels: 63 = the texture as painted
+#define LIGHT_LEVELS R_FS_LEVELS   // a vertex colour channel in 64 levels: 63 = the texture as painted
 
 struct r_fsworld_s {
     mxv_t *m;
@@ -35,6 +35,7 @@ struct r_fsworld_s {
     // across the triangle, to the level palette through the ordered dither (r_dither.h).
     r_dither_t *dith;            // the level palette's cells, built when the level loads
     uint8_t (*tab)[LIGHT_LEVELS * 256];   // tab[c][level * 256 + texel]: channel c at level / 63 (<= 248)
+    r_fsshade_t shade;           // the two for the rasterizers (r_fstri.h), with the dither's pattern
     // Moving lights (the game's XLights): set before each draw, applied to the drawn groups'
     // vertices on top of the baked colours.
     r_fslight_t lights[R_FS_MAX_LIGHTS];
@@ -131,8 +132,18 @@ void r_fsworld_set_colour_key(r_fsworld_t *fw, int on)
 
 void r_fsworld_set_dither(r_fsworld_t *fw, int on)
 {
-    if (fw)
+    if (fw) {
         fw->dither = on != 0;
+        fw->shade.pattern = r_dither_bayer[fw->dither ? 0 : 1];
+    }
+}
+
+const r_fsshade_t *r_fsworld_shade(const r_fsworld_t *fw) { return fw ? &fw->shade : NULL; }
+
+int r_fsworld_lights(const r_fsworld_t *fw, const r_fslight_t **out)
+{
+    *out = fw ? fw->lights : NULL;
+    return fw ? fw->num_lights : 0;
 }
 
 r_fsworld_stats_t r_fsworld_stats(const r_fsworld_t *fw)
@@ -190,6 +201,7 @@ static int setup_light(r_fsworld_t *fw)
                 int v = (pal[t * 3 + c] * l + (LIGHT_LEVELS - 1) / 2) / (LIGHT_LEVELS - 1);
                 fw->tab[c][l * 256 + t] = (uint8_t)(v > 248 ? 248 : v);
             }
+    fw->shade = (r_fsshade_t){ (const uint8_t(*)[LIGHT_LEVELS * 256])fw->tab, fw->dith->mix, r_dither_bayer[0] };
     return 0;
 }
 
@@ -350,9 +362,7 @@ typedef struct {
     const uint8_t *texels;
     int wshift, wmask, hmask;
     r_fsworld_t *blend;     // NULL: opaque (z written); else added through its table (z tested only)
-    const uint8_t (*tab)[LIGHT_LEVELS * 256];   // the level's light tables (r_fsworld_t.tab)
-    const uint32_t *mix;    // the dither's cells
-    const uint8_t (*pattern)[4];   // the dither's pattern (or the flat one: nearest colours)
+    const r_fsshade_t *shade;   // the level's light tables and dither (r_fsworld_t.shade)
     const uint8_t *key;     // NULL, or per texel 1 = the colour key (not drawn, z untouched)
 } tri_ctx_t;
 
@@ -366,9 +376,9 @@ static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, 
     const r_view_t *v = c->v;
     uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
     float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
-    const uint8_t *tr = c->tab[0], *tg = c->tab[1], *tb = c->tab[2];
-    const uint32_t *mix = c->mix;
-    const uint8_t *d1 = c->pattern[y & 3], *d2 = c->pattern[(y + 1) & 3];
+    const uint8_t *tr = c->shade->tab[0], *tg = c->shade->tab[1], *tb = c->shade->tab[2];
+    const uint32_t *mix = c->shade->mix;
+    const uint8_t *d1 = c->shade->pattern[y & 3], *d2 = c->shade->pattern[(y + 1) & 3];
     int lc[3], dlc[3], last = x1 - x0 - 1;
     for (int k = 0; k < 3; k++) {
         float a = clampf(l[k], 0, LIGHT_LEVELS - 0.01f), b = clampf(l[k] + dl[k] * (float)last, 0, LIGHT_LEVELS - 0.01f);
@@ -574,7 +584,7 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
     // are not drawn, on every triangle of it.
     const uint8_t *key = fw->colour_key && fw->tri_keyed[t - m->tris] ? m->keys + tex->offset : NULL;
     tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
-                    (const uint8_t(*)[LIGHT_LEVELS * 256])fw->tab, fw->dith->mix, r_dither_bayer[fw->dither ? 0 : 1], key };
+                    &fw->shade, key };
     for (int k = 1; k + 1 < nc; k++)
         raster_tri(&c, &pv[0], &pv[k], &pv[k + 1]);
     return 1;

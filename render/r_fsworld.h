@@ -16,6 +16,7 @@
 
 #include "../assets/mxv.h"
 #include "../engine/vfs.h"
+#include "r_fstri.h"
 #include "r_view.h"
 
 typedef struct r_fsworld_s r_fsworld_t;
@@ -81,10 +82,15 @@ void r_fsworld_set_colour_key(r_fsworld_t *fw, int on);
 void r_fsworld_set_tint(r_fsworld_t *fw, int on);
 // The coloured light's ordered dither (default) or each pixel's nearest colour (for comparisons).
 void r_fsworld_set_dither(r_fsworld_t *fw, int on);
+// The level's shading tables for model triangles (r_fstri.h); valid while fw lives.
+const r_fsshade_t *r_fsworld_shade(const r_fsworld_t *fw);
 // The moving lights of the next r_fsworld_draw (copied into a fixed pool, at most
 // R_FS_MAX_LIGHTS; n 0: the baked light alone). Lights with a non-finite position or size,
 // or size <= 0, are left out.
 void r_fsworld_set_lights(r_fsworld_t *fw, const r_fslight_t *lights, int n);
+// The lights of the next draw as they were taken (bad ones left out, spots' directions unit); valid
+// until the next r_fsworld_set_lights.
+int r_fsworld_lights(const r_fsworld_t *fw, const r_fslight_t **out);
 // The colour vertex i of the mesh had in the last r_fsworld_draw (its baked colour when no
 // light reached it or its group was not drawn); 0 when i is out of range.
 int r_fsworld_vertex_light(const r_fsworld_t *fw, int i, uint8_t rgb[3]);

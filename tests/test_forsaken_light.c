@@ -317,8 +317,8 @@ static fs_ship_t ship_at(int player, const float pos[3], const float ang[3], uin
 
 // alice at ship's first start position, looking down the hall: `lights` her headlights on;
 // `shot` a pulsar fired from 150 units ahead of her towards the wall at 1.0 s; `pickup` a
-// shield 300 units ahead.
-static void light_demo(const char *path, int lights, int shot, int pickup)
+// shield 300 units ahead; `bob` a second ship 250 units ahead, facing her.
+static void light_demo(const char *path, int lights, int shot, int pickup, int bob)
 {
     float org[3], ang[3], fwd[3], right[3], up[3];
     assert_int_equal(fs_start_pos("ship", org, ang), 0);
@@ -335,6 +335,13 @@ static void light_demo(const char *path, int lights, int shot, int pickup)
         double t = 0.05 + i * 0.1;
         fs_ship_t s0 = ship_at(0, org, ang, lights ? FS_SHIP_LIGHT : 0);
         fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (bob) {
+            float pos[3], back[3] = { -ang[0], ang[1] + 180, 0 };
+            for (int k = 0; k < 3; k++)
+                pos[k] = org[k] + 250 * fwd[k] - 20 * up[k];
+            fs_ship_t s1 = ship_at(1, pos, back, 0);
+            fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s1);
+        }
         if (pickup && i == 2) {
             fs_droppickup_t d;
             memset(&d, 0, sizeof d);
@@ -400,9 +407,9 @@ static void test_demo_lights(void **state)
     snprintf(plain, sizeof plain, "%s/fs_light_plain_%d.dmo", out_dir(), (int)getpid());
     snprintf(lit, sizeof lit, "%s/fs_light_head_%d.dmo", out_dir(), (int)getpid());
     snprintf(fire, sizeof fire, "%s/fs_light_shot_%d.dmo", out_dir(), (int)getpid());
-    light_demo(plain, 0, 0, 0);
-    light_demo(lit, 1, 0, 0);
-    light_demo(fire, 0, 1, 1);
+    light_demo(plain, 0, 0, 0, 0);
+    light_demo(lit, 1, 0, 0, 0);
+    light_demo(fire, 0, 1, 1, 0);
 
     // headlights: the wall ahead brighter in the middle of the view than without
     snprintf(a, sizeof a, "%s/fs_light_plain.png", out_dir());
@@ -492,6 +499,51 @@ static void test_shot_lights(void **state)
     r_fsent_destroy(fe);
 }
 
+// Ships are lit by the moving lights as the level is (the game's XLightMxloadHeader): bob,
+// 250 units ahead of alice, is brighter in her headlights. His pixels are those that differ
+// between the scene with and without him; their mean r+g+b with her headlights off and on.
+static void test_ship_in_headlights(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    char dark[512], lit[512], empty[512], a[512], b[512], c[512];
+    snprintf(dark, sizeof dark, "%s/fs_bob_dark_%d.dmo", out_dir(), (int)getpid());
+    snprintf(lit, sizeof lit, "%s/fs_bob_lit_%d.dmo", out_dir(), (int)getpid());
+    snprintf(empty, sizeof empty, "%s/fs_bob_none_%d.dmo", out_dir(), (int)getpid());
+    light_demo(dark, 0, 0, 0, 1);
+    light_demo(lit, 1, 0, 0, 1);
+    light_demo(empty, 1, 0, 0, 0);
+    snprintf(a, sizeof a, "%s/fs_bob_dark.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_bob_lit.png", out_dir());
+    snprintf(c, sizeof c, "%s/fs_bob_none.png", out_dir());
+    shot_png(dark, 0.5, a);
+    shot_png(lit, 0.5, b);
+    shot_png(empty, 0.5, c);
+    int w, h, n, w2, h2, w3, h3;
+    uint8_t *pd = stbi_load(a, &w, &h, &n, 3), *pl = stbi_load(b, &w2, &h2, &n, 3), *pe = stbi_load(c, &w3, &h3, &n, 3);
+    assert_non_null(pd);
+    assert_non_null(pl);
+    assert_non_null(pe);
+    assert_true(w == w2 && w == w3 && h == h2 && h == h3);
+    long px = 0;
+    double sum_dark = 0, sum_lit = 0;
+    for (int i = 0; i < w * h; i++) {
+        const uint8_t *l = pl + i * 3, *e = pe + i * 3, *d = pd + i * 3;
+        if (l[0] == e[0] && l[1] == e[1] && l[2] == e[2])
+            continue;
+        px++;
+        sum_dark += d[0] + d[1] + d[2];
+        sum_lit += l[0] + l[1] + l[2];
+    }
+    stbi_image_free(pd);
+    stbi_image_free(pl);
+    stbi_image_free(pe);
+    printf("bob: %ld pixels; mean r+g+b %.1f without her headlights, %.1f in them (x %.2f)\n", px, sum_dark / (double)px,
+           sum_lit / (double)px, sum_lit / (sum_dark + 1e-9));
+    assert_true(px > 200);
+    assert_true(sum_lit > sum_dark * 1.2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -500,6 +552,7 @@ int main(void)
         cmocka_unit_test(test_level_vertices),
         cmocka_unit_test(test_pixels_follow_radius),
         cmocka_unit_test(test_demo_lights),
+        cmocka_unit_test(test_ship_in_headlights),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -121,7 +121,9 @@ struct r_fsent_s {
     r_fsbgo_part_t bgo_parts[FSE_MAX_BGO_PARTS];
     r_fslight_t light_pool[R_FS_MAX_LIGHTS];   // this frame's lights on the level
     // from the level drawer, set each frame by r_fsent_light_level (NULL / 0 before it): its
-    // shading tables and the lights as it took them (checked, spots' directions unit)
+    // shading tables, and at each r_fsent_draw the lights it kept for the eye (checked, spots'
+    // directions unit)
+    const r_fsworld_t *fw;
     const r_fsshade_t *shade;
     const r_fslight_t *lights;
     int num_lights;
@@ -289,6 +291,7 @@ void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *pale
         memcpy(fe->palette, palette, 768);
     fe->level = level;
     fe->hot_color = pal_nearest(fe->palette, 256, 255, 255, 255);
+    fe->fw = NULL;
     fe->shade = NULL;
     fe->lights = NULL;
     fe->num_lights = 0;
@@ -953,8 +956,8 @@ void r_fsent_light_level(r_fsent_t *fe, const world_t *w, double t, r_fsworld_t 
         return;
     int n = r_fsent_lights(fe, w, t, fe->light_pool, R_FS_MAX_LIGHTS);
     r_fsworld_set_lights(fw, fe->light_pool, n);
+    fe->fw = fw;
     fe->shade = r_fsworld_shade(fw);
-    fe->num_lights = r_fsworld_lights(fw, &fe->lights);
 }
 
 static void angles_from_dir(const float dir[3], float ang[3])
@@ -996,6 +999,8 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
     int drawn = 0;
     double t = v->time;
     float fwd[3], right[3], up[3];
+    // the lights the level kept for this eye (drawn before the models): models take them
+    fe->num_lights = fe->fw ? r_fsworld_lights(fe->fw, &fe->lights) : 0;
     // background objects (doors ...): their models where the game's rules put them at t
     load_bgo(fe, w);
     int nparts = r_fsbgo_parts(fe->bgo, w, t, fe->bgo_parts, FSE_MAX_BGO_PARTS);

@@ -21,6 +21,8 @@
 #define SUBDIV 16
 #define MAX_TEX_COORD 4096.0f   // texture wraps kept after the per-triangle shift (16.16 stays in range)
 #define MAX_SCREEN 1.0e6f
+#define FS_MAX_SEEN_GROUPS 1024   // the game's MAXGROUPS: its visibility tables' size
+#define FS_LIGHT_GROUPS 4         // groups whose box holds a light, kept (boxes overlap)
 #define LIGHT_LEVELS R_FS_LEVELS   // a vertex colour channel in 64 levels: 63 = the texture as painted
 
 struct r_fsworld_s {
@@ -42,6 +44,16 @@ struct r_fsworld_s {
     int num_lights;
     uint8_t (*lit)[3];           // per vertex, this frame: baked colour plus the lights (lit groups)
     uint8_t *group_lit;          // per group, this frame: 1 = a light reached its vertices' bounds
+    // Which lights a group takes (the game's GroupsAreVisible / BuildVisibleLightList): per group
+    // a bitset of the groups it sees, itself and every group of its portals' trees (the game's
+    // VisibleGroup table); NULL without portals or above FS_MAX_SEEN_GROUPS groups (no rule).
+    uint32_t *sees;
+    int sees_words;
+    int8_t light_ngroups[R_FS_MAX_LIGHTS];           // the groups whose box holds each light
+    uint16_t light_groups[R_FS_MAX_LIGHTS][FS_LIGHT_GROUPS];
+    uint8_t light_seen[R_FS_MAX_LIGHTS];             // this frame: 1 = kept (the eye's groups see its group)
+    r_fslight_t seen_lights[R_FS_MAX_LIGHTS];        // this frame: the kept ones, for models
+    int num_seen_lights;
     uint8_t *tri_keyed;          // per triangle: 1 = its texels may include the colour key (checked per texel)
     int culling;       // r_fs_cull_t
     int see_through;   // 1: MXV_TRANSPARENT buffers added (default); 0: drawn opaque
@@ -102,6 +114,7 @@ void r_fsworld_free(r_fsworld_t *fw)
     free(fw->dith);
     free(fw->tab);
     free(fw->group_lit);
+    free(fw->sees);
     free(fw->tri_keyed);
     free(fw);
 }
@@ -142,8 +155,8 @@ const r_fsshade_t *r_fsworld_shade(const r_fsworld_t *fw) { return fw ? &fw->sha
 
 int r_fsworld_lights(const r_fsworld_t *fw, const r_fslight_t **out)
 {
-    *out = fw ? fw->lights : NULL;
-    return fw ? fw->num_lights : 0;
+    *out = fw ? fw->seen_lights : NULL;
+    return fw ? fw->num_seen_lights : 0;
 }
 
 r_fsworld_stats_t r_fsworld_stats(const r_fsworld_t *fw)
@@ -232,6 +245,54 @@ static int wrap_span(float a, float b, int n, int out[2][2])
     out[1][0] = 0;
     out[1][1] = hi - n < n ? hi - n : n;
     return 2;
+}
+
+// g's visible set: the groups of the tree under node i.
+static void mark_seen(const mxv_t *m, uint32_t *row, int i, int depth)
+{
+    if (i < 0 || i >= m->num_vis || depth > MXV_MAX_VIS_DEPTH)
+        return;
+    const mxv_visnode_t *n = &m->vis[i];
+    if (n->group >= 0 && n->group < m->num_groups)
+        row[n->group >> 5] |= 1u << (n->group & 31);
+    for (int c = n->first_child; c >= 0 && c < m->num_vis; c = m->vis[c].next_sibling)
+        mark_seen(m, row, c, depth + 1);
+}
+
+// The game's VisibleGroup table (FindGroupConnections): each group sees itself and every group
+// of its portals' visibility trees.
+static int setup_sees(r_fsworld_t *fw)
+{
+    const mxv_t *m = fw->m;
+    if (!m->has_portals || m->num_groups <= 0 || m->num_groups > FS_MAX_SEEN_GROUPS)
+        return 0;
+    fw->sees_words = (m->num_groups + 31) / 32;
+    fw->sees = calloc((size_t)m->num_groups * (size_t)fw->sees_words, sizeof(uint32_t));
+    if (!fw->sees)
+        return -1;
+    for (int g = 0; g < m->num_groups; g++) {
+        uint32_t *row = fw->sees + (size_t)g * (size_t)fw->sees_words;
+        row[g >> 5] |= 1u << (g & 31);
+        const mxv_group_t *gr = &m->groups[g];
+        for (int p = gr->first_portal; p < gr->first_portal + gr->num_portals && p < m->num_portals; p++)
+            mark_seen(m, row, m->portals[p].root, 0);
+    }
+    return 0;
+}
+
+static int sees(const r_fsworld_t *fw, int g1, int g2)
+{
+    return (fw->sees[(size_t)g1 * (size_t)fw->sees_words + (size_t)(g2 >> 5)] >> (g2 & 31)) & 1;
+}
+
+// The game's VisibleOverlap: some group both see.
+static int see_overlap(const r_fsworld_t *fw, int g1, int g2)
+{
+    const uint32_t *a = fw->sees + (size_t)g1 * (size_t)fw->sees_words, *b = fw->sees + (size_t)g2 * (size_t)fw->sees_words;
+    for (int j = 0; j < fw->sees_words; j++)
+        if (a[j] & b[j])
+            return 1;
+    return 0;
 }
 
 // Which triangles can sample a key texel: a keyed texture's triangles whose texel bounding box
@@ -324,7 +385,7 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     fw->dither = 1;
     fw->colour_key = 1;
     if (!fw->cam || !fw->wshift || !fw->visible || !fw->add || !fw->inv || !fw->lit || !fw->group_lit ||
-        setup_light(fw) < 0 || setup_keyed(fw) < 0) {
+        setup_light(fw) < 0 || setup_keyed(fw) < 0 || setup_sees(fw) < 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", map ? map : "mxv", m->num_verts);
         r_fsworld_free(fw);
@@ -737,8 +798,14 @@ void r_fsworld_set_lights(r_fsworld_t *fw, const r_fslight_t *lights, int n)
         if (!isfinite(l->org[0]) || !isfinite(l->org[1]) || !isfinite(l->org[2]) || !(l->size > 0) ||
             !(l->size < 1e6f))
             continue;
-        r_fslight_t *o = &fw->lights[fw->num_lights++];
+        int li = fw->num_lights++;
+        r_fslight_t *o = &fw->lights[li];
         *o = *l;
+        // its group (the game's XLIGHT.Group): every group whose box holds it, up to FS_LIGHT_GROUPS
+        fw->light_ngroups[li] = 0;
+        for (int g = 0; fw->sees && g < fw->m->num_groups && fw->light_ngroups[li] < FS_LIGHT_GROUPS; g++)
+            if (in_group_box(&fw->m->groups[g], o->org))
+                fw->light_groups[li][fw->light_ngroups[li]++] = (uint16_t)g;
         for (int k = 0; k < 3; k++)
             o->rgb[k] = clampf(l->rgb[k], 0, 255);
         if (o->spot) {
@@ -782,15 +849,51 @@ void r_fslight_at(const r_fslight_t *l, const float p[3], float out[3])
         out[k] = f > 0 ? (float)(int)(l->rgb[k] * f) : 0;
 }
 
-// Which lights reach group g's vertices (their bounds grown by the light's size): into idx.
-static int group_lights(const r_fsworld_t *fw, const mxv_group_t *gr, int *idx)
+// Which lights the eye keeps (the game's BuildVisibleLightList: a light whose group and the eye's
+// group see some group in common; all when the eye is outside every group or a light outside
+// every box, or without the rule), into light_seen and seen_lights.
+static void keep_seen_lights(r_fsworld_t *fw, const float eye[3])
 {
-    int n = 0;
+    const mxv_t *m = fw->m;
+    int eg[FS_LIGHT_GROUPS], ne = 0;
+    for (int g = 0; fw->sees && g < m->num_groups && ne < FS_LIGHT_GROUPS; g++)
+        if (in_group_box(&m->groups[g], eye))
+            eg[ne++] = g;
+    fw->num_seen_lights = 0;
+    for (int i = 0; i < fw->num_lights; i++) {
+        int keep = ne == 0 || fw->light_ngroups[i] == 0 || fw->culling != R_FS_CULL_PORTALS;
+        for (int a = 0; a < ne && !keep; a++)
+            for (int b = 0; b < fw->light_ngroups[i] && !keep; b++)
+                keep = see_overlap(fw, eg[a], fw->light_groups[i][b]);
+        fw->light_seen[i] = (uint8_t)keep;
+        if (keep)
+            fw->seen_lights[fw->num_seen_lights++] = fw->lights[i];
+    }
+}
+
+// Which lights reach group g (the game's XLight1Group): kept by the eye, the group sees the
+// light's group, and the light within the group's box grown by its size on each axis (the
+// game's centre and half size; the vertices' bounds for a level without portals): into idx.
+static int group_lights(const r_fsworld_t *fw, int g, int *idx)
+{
+    const mxv_group_t *gr = &fw->m->groups[g];
+    int rule = fw->sees && fw->culling == R_FS_CULL_PORTALS, n = 0;
     for (int i = 0; i < fw->num_lights; i++) {
         const r_fslight_t *l = &fw->lights[i];
+        if (!fw->light_seen[i])
+            continue;
         int in = 1;
-        for (int k = 0; k < 3; k++)
-            in &= l->org[k] >= gr->mins[k] - l->size && l->org[k] <= gr->maxs[k] + l->size;
+        if (rule && fw->light_ngroups[i] > 0) {
+            in = 0;
+            for (int b = 0; b < fw->light_ngroups[i] && !in; b++)
+                in = sees(fw, g, fw->light_groups[i][b]);
+        }
+        for (int k = 0; k < 3 && in; k++) {
+            if (rule)
+                in &= fabsf(l->org[k] - gr->center[k]) <= gr->half_size[k] + l->size;
+            else
+                in &= l->org[k] >= gr->mins[k] - l->size && l->org[k] <= gr->maxs[k] + l->size;
+        }
         if (in)
             idx[n++] = i;
     }
@@ -854,12 +957,13 @@ int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
     int drawn = 0, considered = 0, lit_verts = 0;
     int idx[R_FS_MAX_LIGHTS];
     memset(fw->group_lit, 0, (size_t)m->num_groups);
+    keep_seen_lights(fw, v->vieworg);
     for (int g = 0; g < m->num_groups; g++) {
         if (!fw->visible[g])
             continue;
         const mxv_group_t *gr = &m->groups[g];
         // the moving lights whose reach touches the group: its vertices lit this frame
-        int nl = fw->num_lights ? group_lights(fw, gr, idx) : 0;
+        int nl = fw->num_lights ? group_lights(fw, g, idx) : 0;
         fw->group_lit[g] = nl > 0;
         for (int b = gr->first_buffer; b < gr->first_buffer + gr->num_buffers; b++) {
             if (nl)

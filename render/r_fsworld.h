@@ -88,8 +88,9 @@ const r_fsshade_t *r_fsworld_shade(const r_fsworld_t *fw);
 // R_FS_MAX_LIGHTS; n 0: the baked light alone). Lights with a non-finite position or size,
 // or size <= 0, are left out.
 void r_fsworld_set_lights(r_fsworld_t *fw, const r_fslight_t *lights, int n);
-// The lights of the next draw as they were taken (bad ones left out, spots' directions unit); valid
-// until the next r_fsworld_set_lights.
+// The lights the last r_fsworld_draw kept for its eye (the game's BuildVisibleLightList: those
+// whose group and the eye's group see a group in common; bad ones left out, spots' directions
+// unit), for the models drawn after it; valid until the next draw.
 int r_fsworld_lights(const r_fsworld_t *fw, const r_fslight_t **out);
 // The colour vertex i of the mesh had in the last r_fsworld_draw (its baked colour when no
 // light reached it or its group was not drawn); 0 when i is out of range.

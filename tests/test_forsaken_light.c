@@ -302,6 +302,99 @@ static void test_pixels_follow_radius(void **state)
     r_fsworld_free(fw);
 }
 
+// A group's visible set as the game's VisibleGroup table has it: itself and every group of its
+// portals' trees (walked here independently of r_fsworld.c).
+static void seen_tree(const mxv_t *m, int i, uint8_t *seen)
+{
+    if (i < 0 || i >= m->num_vis)
+        return;
+    seen[m->vis[i].group] = 1;
+    for (int c = m->vis[i].first_child; c >= 0; c = m->vis[c].next_sibling)
+        seen_tree(m, c, seen);
+}
+
+static int group_of_vertex(const mxv_t *m, int i)
+{
+    for (int g = 0; g < m->num_groups; g++)
+        for (int b = m->groups[g].first_buffer; b < m->groups[g].first_buffer + m->groups[g].num_buffers; b++)
+            if (i >= m->buffers[b].first_vert && i < m->buffers[b].first_vert + m->buffers[b].num_verts)
+                return g;
+    return -1;
+}
+
+// The game lights a group only with lights whose group it sees (XLight1Group's
+// GroupsAreVisible) and keeps only lights whose group shares a seen group with the eye's
+// (BuildVisibleLightList). On ship: a light at the centre of a group b that group a does not
+// see, sized to reach a's nearest vertex: with the eye in a, none of a's vertices is lit; with
+// the portals off (every group drawn, no rule) they are, as before the rule.
+static void test_light_through_walls(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    r_fsworld_t *fw = fs_load_level("ship");
+    const mxv_t *m = r_fsworld_mesh(fw);
+    assert_true(m->has_portals);
+    int ng = m->num_groups, best_a = -1, best_b = -1, best_v = -1;
+    float best_d = INFINITY;
+    uint8_t *seen = calloc((size_t)ng * (size_t)ng, 1);
+    assert_non_null(seen);
+    for (int g = 0; g < ng; g++) {
+        seen[g * ng + g] = 1;
+        for (int p = m->groups[g].first_portal; p < m->groups[g].first_portal + m->groups[g].num_portals; p++) {
+            uint8_t row[1024] = { 0 };
+            assert_true(ng <= 1024);
+            seen_tree(m, m->portals[p].root, row);
+            for (int k = 0; k < ng; k++)
+                seen[g * ng + k] |= row[k];
+        }
+    }
+    // the pair (a, b) not seen either way, b's centre nearest to a vertex of a
+    for (int i = 0; i < m->num_verts; i++) {
+        int a = group_of_vertex(m, i);
+        if (a < 0)
+            continue;
+        for (int b = 0; b < ng; b++) {
+            if (seen[a * ng + b] || seen[b * ng + a] || m->groups[b].half_size[0] <= 0)
+                continue;
+            float d2 = 0;
+            for (int k = 0; k < 3; k++)
+                d2 += (m->verts[i].pos[k] - m->groups[b].center[k]) * (m->verts[i].pos[k] - m->groups[b].center[k]);
+            if (sqrtf(d2) < best_d) {
+                best_d = sqrtf(d2);
+                best_a = a;
+                best_b = b;
+                best_v = i;
+            }
+        }
+    }
+    free(seen);
+    assert_true(best_a >= 0);
+    r_fslight_t l = { .size = best_d + 64, .rgb = { 255, 255, 255 } };
+    memcpy(l.org, m->groups[best_b].center, sizeof l.org);
+    float eye[3], ang[3] = { 0, 0, 0 };
+    memcpy(eye, m->groups[best_a].center, sizeof eye);
+    int lit[2] = { 0, 0 };
+    for (int rule = 1; rule >= 0; rule--) {
+        r_fsworld_set_culling(fw, rule ? R_FS_CULL_PORTALS : R_FS_CULL_NONE);
+        r_fsworld_set_lights(fw, &l, 1);
+        shot_t s;
+        render(fw, &s, 160, 100, eye, ang);
+        shot_free(&s);
+        for (int i = 0; i < m->num_verts; i++) {
+            uint8_t got[3];
+            if (group_of_vertex(m, i) != best_a || !r_fsworld_vertex_light(fw, i, got))
+                continue;
+            lit[rule] += got[0] != m->verts[i].r || got[1] != m->verts[i].g || got[2] != m->verts[i].b;
+        }
+    }
+    printf("ship: a light of %.0f units in group %d (%s), %.0f units from vertex %d of group %d (%s), which does not see "
+           "it: %d of its vertices lit with the rule, %d without\n",
+           l.size, best_b, m->groups[best_b].name, best_d, best_v, best_a, m->groups[best_a].name, lit[1], lit[0]);
+    assert_int_equal(lit[1], 0);
+    assert_true(lit[0] > 0);
+    r_fsworld_free(fw);
+}
+
 // ---- demos drawn by demoplay -----------------------------------------------------------
 
 static fs_ship_t ship_at(int player, const float pos[3], const float ang[3], uint32_t flags)
@@ -551,6 +644,7 @@ int main(void)
         cmocka_unit_test(test_shot_lights),
         cmocka_unit_test(test_level_vertices),
         cmocka_unit_test(test_pixels_follow_radius),
+        cmocka_unit_test(test_light_through_walls),
         cmocka_unit_test(test_demo_lights),
         cmocka_unit_test(test_ship_in_headlights),
     };

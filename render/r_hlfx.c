@@ -629,6 +629,13 @@ static void beam_args(beam_t *b, int model, int width10, const int32_t *rgb3, in
     b->b.amount = bright < 0 ? 0 : bright > 255 ? 255 : bright;
 }
 
+// The message's noise byte (amplitude x 100) and speed (CL_ParseViewBeam: x 0.01, x 0.1).
+static void beam_noise(beam_t *b, int noise, float speed)
+{
+    b->b.amplitude = (float)(noise < 0 ? 0 : noise > 255 ? 255 : noise) * 0.01f;
+    b->b.speed = speed >= 0 && speed < 1000 ? speed : 0;
+}
+
 static void entity_origin(const world_t *w, int n, vec3_t out)
 {
     if (n > 0 && n < w->num_entities)
@@ -825,12 +832,14 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             memcpy(b->b.start, org, sizeof(vec3_t));
             memcpy(b->b.end, te->end, sizeof(vec3_t));
             beam_args(b, a[0], a[4], a + 6, a[9]);
+            beam_noise(b, a[5], (float)a[10] * 0.1f);
         } else if (te->raw_type == 1) {   // from an entity to a point
             b = beam(fx, (float)a[4] * 0.1f);
             b->b.start_ent = a[0];
             entity_origin(w, a[0], b->b.start);
             memcpy(b->b.end, org, sizeof(vec3_t));
             beam_args(b, a[1], a[5], a + 7, a[10]);
+            beam_noise(b, a[6], (float)a[11] * 0.1f);
         } else if (te->raw_type == 22) {   // follows an entity: from where it was to where it is
             b = beam(fx, (float)a[2] * 0.1f);
             entity_origin(w, a[0], b->b.start);
@@ -844,6 +853,7 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             entity_origin(w, a[0], b->b.start);
             entity_origin(w, a[1], b->b.end);
             beam_args(b, a[2], a[6], a + 8, 255);
+            beam_noise(b, a[7], 0);   // (the speed byte is past the decoder's 12 arguments)
             b->b.ring = te->raw_type == 24;
         }
         break;
@@ -858,6 +868,7 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             memcpy(b->b.end, te->end, sizeof(vec3_t));
             static const int32_t white[3] = {255, 255, 255};
             beam_args(b, a[3], a[1], white, 153);
+            beam_noise(b, a[2], 3.5f);
         }
         break;
     case 18:   // TE_BEAMSPRITE: CL_BeamSprite: a red beam (0.01 s, width 0.4, brightness 0.5..0.655)
@@ -1211,14 +1222,21 @@ int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max)
             continue;
         r_hlbeam_t *o = &out[n++];
         *o = b->b;
+        // R_BeamSetup: freq = speed x the time made, then R_BeamDraw adds each frame's time; the
+        // engine makes new noise every frame: here from the beam and the time, so a moment
+        // always shows the same noise
+        float age = (float)(t - b->birth);
+        o->freq = o->speed * b->birth + (age > 0 ? age : 0);
+        uint64_t tb;
+        memcpy(&tb, &t, sizeof tb);
+        o->seed = (uint32_t)i * 2654435761u ^ (uint32_t)(tb ^ tb >> 32) ^ (uint32_t)(b->birth * 1000.0f);
         if (o->shape != HLFX_BEAM_SEGS) {
             // R_DrawTorus / R_DrawCylinder: freq x delta[2]; R_DrawDisk: fmod(freq, width x 0.1) x delta[2]
-            float age = (float)(t - b->birth);
-            age = age > 0 ? age : 0;
+            float r = age > 0 ? age : 0;
             if (o->shape == HLFX_BEAM_DISK)
-                age = o->height * 0.1f > 0 ? fmodf(age, o->height * 0.1f) : 0;
-            o->radius = age * b->dz;
-            o->radius2 = age * (b->dz + o->height);
+                r = o->height * 0.1f > 0 ? fmodf(r, o->height * 0.1f) : 0;
+            o->radius = r * b->dz;
+            o->radius2 = r * (b->dz + o->height);
         }
     }
     return n;
@@ -1376,6 +1394,72 @@ static void circle_shape(const r_view_t *v, const r_hlbeam_t *b, uint8_t index, 
     }
 }
 
+// Dots every 2 units from a to b.
+static void dotted_line(const r_view_t *v, const vec3_t a, const vec3_t b, uint8_t index, const uint8_t *add, float width)
+{
+    vec3_t d = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    int steps = (int)(len / 2.0f) + 1;
+    steps = steps > 2048 ? 2048 : steps;
+    for (int i = 0; i <= steps; i++) {
+        float f = (float)i / (float)steps;
+        vec3_t o = {a[0] + d[0] * f, a[1] + d[1] * f, a[2] + d[2] * f};
+        plot(v, o, index, add, width);
+    }
+}
+
+#define HLFX_NOISE_DIVS 128   // the engine's NOISE_DIVISIONS
+
+// The engine's fractal noise (midpoint displacement of a power-of-two wave, ends 0): the middle
+// is its ends' mean plus divs x a random -0.125 .. 0.125, then each half the same.
+static void frac_noise(float *noise, int divs, uint32_t *x)
+{
+    int half = divs >> 1;
+    if (divs < 2)
+        return;
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    noise[half] = (noise[0] + noise[divs]) * 0.5f + (float)divs * ((float)(*x >> 8) * (0.25f / 16777216.0f) - 0.125f);
+    if (half > 1) {
+        frac_noise(noise + half, half, x);
+        frac_noise(noise, half, x);
+    }
+}
+
+// A beam with noise (R_BeamSetup's segments, R_DrawSegs' distortion): one segment per 4 units when
+// the amplitude is at least 0.5, else per 16 (at most the noise's 128); each inner point moved by
+// noise x amplitude x its length / 100 (at least 0.5) along the view's up, and by that times
+// cos(fraction x 3 pi + freq) along its right, so the bolt does not look diagonal. The ends stay.
+static void noisy_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, float len, uint8_t index, const uint8_t *add,
+                       float width)
+{
+    float noise[HLFX_NOISE_DIVS + 1];
+    noise[0] = noise[HLFX_NOISE_DIVS] = 0;
+    uint32_t x = b->seed | 1;
+    frac_noise(noise, HLFX_NOISE_DIVS, &x);
+    int segments = (int)(len * (b->amplitude >= 0.5f ? 0.25f : 0.075f) + 3.0f);
+    segments = segments > HLFX_NOISE_DIVS ? HLFX_NOISE_DIVS : segments;
+    if (segments < 2)
+        return;
+    float length = len * 0.01f < 0.5f ? 0.5f : len * 0.01f, scale = b->amplitude * length;
+    float div = 1.0f / (float)(segments - 1);
+    int step = (int)((float)HLFX_NOISE_DIVS * div * 65536.0f), at = step;
+    vec3_t last;
+    memcpy(last, b->start, sizeof last);
+    for (int i = 1; i < segments; i++, at += step) {
+        float f = (float)i * div, factor = noise[(at >> 16) < HLFX_NOISE_DIVS ? at >> 16 : HLFX_NOISE_DIVS] * scale;
+        float side = factor * cosf(f * 3.14159265f * 3.0f + b->freq);
+        vec3_t p;
+        for (int k = 0; k < 3; k++)
+            p[k] = b->start[k] + d[k] * f + factor * v->vup[k] + side * v->vright[k];
+        if (i == segments - 1)
+            memcpy(p, b->end, sizeof p);
+        dotted_line(v, last, p, index, add, width);
+        memcpy(last, p, sizeof last);
+    }
+}
+
 void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
 {
     if (!v->buffer || !v->zbuffer || !finite3(b->start) || !finite3(b->end) || b->amount <= 0)
@@ -1405,13 +1489,11 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
         }
         return;
     }
-    int steps = (int)(len / 2.0f) + 1;
-    steps = steps > 2048 ? 2048 : steps;
-    for (int i = 0; i <= steps; i++) {
-        float f = (float)i / (float)steps;
-        vec3_t o = {b->start[0] + d[0] * f, b->start[1] + d[1] * f, b->start[2] + d[2] * f};
-        plot(v, o, index, add, width);
+    if (b->amplitude != 0 && len >= 0.1f) {
+        noisy_line(v, b, d, len, index, add, width);
+        return;
     }
+    dotted_line(v, b->start, b->end, index, add, width);
 }
 
 void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t o)

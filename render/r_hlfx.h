@@ -53,6 +53,10 @@ typedef struct {
     int shape;               // HLFX_BEAM_*: TE_BEAMTORUS / DISK / CYLINDER about `start` (r_hlfx_beams sets
     float radius, radius2;   // the radius at the time asked; CYLINDER: radius at start + height, radius2
     float height;            // at start - height; TORUS: the line's half-width is `width`)
+    float amplitude;         // noise (the message's byte x 0.01): a jagged line; 0 straight
+    float speed;             // the message's speed (byte x 0.1)
+    float freq;              // at the time asked: speed x birth + age (the engine's pbeam->freq)
+    uint32_t seed;           // at the time asked: the noise of this beam in this frame
 } r_hlbeam_t;
 
 // The circle beams' shapes (R_DrawTorus, R_DrawDisk, R_DrawCylinder); 0 is a segment or ring.

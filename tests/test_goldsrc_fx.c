@@ -349,6 +349,64 @@ static void test_beam_width(void **state)
     r_hlfx_destroy(fx);
 }
 
+// A beam's noise byte (amplitude x 100) makes it a jagged bolt (R_BeamSetup's segments, R_DrawSegs'
+// fractal noise along the view's up and, times a cosine, its right; new noise every frame): up the
+// view's middle, noise 0 keeps every pixel within 1 of the centre column; noise 100 moves some
+// columns away, the ends stay where they were, the same moment draws the same bolt and another
+// moment another one.
+static void beam_at(r_hlfx_t *fx, int noise, double t, uint8_t *buf)
+{
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    world_begin_frame(w, 2.0);
+    world_fx_event_t *e = tempent(w, 0, 0, 0, -20);   // TE_BEAMPOINTS (0 0 -20) to (0 0 120), white, full
+    e->end[2] = 120;
+    e->args[3] = 50;
+    e->args[4] = 5;
+    e->args[5] = noise;
+    e->args[6] = e->args[7] = e->args[8] = 255;
+    e->args[9] = 255;
+    e->args[10] = 35;
+    r_hlfx_clear(fx);
+    r_hlfx_frame(fx, w, 2.0, 77);
+    r_hlbeam_t bm[2];
+    assert_int_equal(r_hlfx_beams(fx, t, bm, 2), 1);
+    assert_float_equal(bm[0].amplitude, noise * 0.01f, 1e-6);
+    static r_view_t v;
+    beam_view(&v, buf);
+    r_hlfx_draw_beam(&v, &bm[0]);
+    world_free(w);
+}
+
+static void test_beam_noise(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    static uint8_t a[VW * VH], b[VW * VH], c[VW * VH];
+    int far[2] = { 0, 0 };
+    for (int n = 0; n < 2; n++) {
+        beam_at(fx, n ? 100 : 0, 2.1, a);
+        for (int y = 0; y < VH; y++)
+            for (int x = 0; x < VW; x++)
+                if (a[y * VW + x] != 7) {
+                    int dx = abs(x - VW / 2) > abs(x - (VW / 2 - 1)) ? abs(x - (VW / 2 - 1)) : abs(x - VW / 2);
+                    far[n] = dx > far[n] ? dx : far[n];
+                }
+    }
+    beam_at(fx, 100, 2.1, b);
+    beam_at(fx, 100, 2.2, c);
+    int same = memcmp(a, b, sizeof a) == 0, other = 0;
+    for (int i = 0; i < VW * VH; i++)
+        other += b[i] != c[i];
+    printf("  beam noise 0: pixels at most %d columns from the middle; noise 100: %d; again at the same time %s, "
+           "0.1 s later %d pixels differ\n", far[0], far[1], same ? "identical" : "DIFFERENT", other);
+    assert_true(far[0] <= 1);
+    assert_true(far[1] >= 4);
+    assert_true(same);
+    assert_true(other > 0);
+    r_hlfx_destroy(fx);
+}
+
 static void test_pool_values(void **state)
 {
     (void)state;
@@ -569,6 +627,7 @@ int main(void)
         cmocka_unit_test(test_pool_values),
         cmocka_unit_test(test_beam_brightness_zero),
         cmocka_unit_test(test_beam_width),
+        cmocka_unit_test(test_beam_noise),
         cmocka_unit_test(test_golden_c1a0_effects),
         cmocka_unit_test(test_crossfire_usp_sounds),
         cmocka_unit_test(test_crossfire_export_shots),

@@ -301,6 +301,7 @@ static void explosion2(r_hlfx_t *fx, const vec3_t org, int start, int len)
         p->gravity = 5 * SLOWGRAV_PART;
         p->grow = -0.5f;
         p->ramp = HLFX_RAMP_SPARK;
+        p->blob = 1;   // pt_blob
         r_hlfx_palette(start + i % len, p->color);   // the message's (the ramp's colours draw)
     }
 }
@@ -569,6 +570,7 @@ static void flicker(r_hlfx_t *fx, const vec3_t org)
         p->gravity = 5 * SLOWGRAV_PART;
         p->grow = -0.5f;
         p->ramp = HLFX_RAMP_SPARK;
+        p->blob = 2;   // pt_blob2
         r_hlfx_palette(254, p->color);
     }
 }
@@ -673,6 +675,7 @@ static void tar_explosion(r_hlfx_t *fx, const vec3_t org)
         p->gravity = 5 * SLOWGRAV_PART;
         p->grow = -0.5f;
         p->ramp = HLFX_RAMP_SPARK;
+        p->blob = (i & 1) ? 1 : 2;   // odd ones pt_blob, even ones pt_blob2
         r_hlfx_palette(254, p->color);   // the ramp's first
     }
 }
@@ -1298,6 +1301,23 @@ static void particle_vel(const r_hlparticle_t *p, float age, vec3_t v)
     v[2] -= p->gravity * age;
 }
 
+int r_hlfx_blob_shown(const r_hlparticle_t *p, uint32_t slot, double t)
+{
+    if (!p->blob)
+        return 1;
+    if (t < (double)p->birth + 1e-4)   // its first frame (birth is a float of the time it was made)
+        return p->blob == 2;
+    uint64_t tb;
+    memcpy(&tb, &t, sizeof tb);
+    uint32_t h = slot * 2654435761u ^ (uint32_t)tb ^ (uint32_t)(tb >> 32);
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    h *= 3266489917u;
+    h ^= h >> 16;
+    return (h & 3) == 0;
+}
+
 void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t)
 {
     if (!fx || !v->buffer || !v->zbuffer)
@@ -1305,7 +1325,7 @@ void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t)
     const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, 255) : NULL;
     for (int i = 0; i < HLFX_MAX_PARTICLES; i++) {
         const r_hlparticle_t *p = &fx->p[i];
-        if (p->die <= p->birth || t >= p->die || t < p->birth - 1e-6)
+        if (p->die <= p->birth || t >= p->die || t < p->birth - 1e-6 || !r_hlfx_blob_shown(p, (uint32_t)i, t))
             continue;
         float age = (float)(t - p->birth), left = (float)(p->die - t);
         vec3_t o;

@@ -76,6 +76,8 @@ typedef struct {
     uint8_t grow_xy;         // `grow` acts on x and y only (the tracers' pt_grav drag)
     uint8_t ramp;            // HLFX_RAMP_*: the colour steps through a ramp, 10 steps a second
     uint8_t fade;            // additive at 255 x 2 x (life left), at most 255 (the tracers' pt_grav)
+    uint8_t blob;            // GoldSrc's blobs, drawn in one frame in four (r_hlfx_blob_shown): 1 starts as
+                             // pt_blob (not drawn in its first frame), 2 as pt_blob2 (drawn); 0 always drawn
 } r_hlparticle_t;
 
 typedef struct r_hlfx_s r_hlfx_t;
@@ -100,6 +102,11 @@ void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t);
 void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b);
 // For tests.
 int r_hlfx_num_particles(const r_hlfx_t *fx, double t);
+// Whether particle `slot` is drawn in the frame at t: GoldSrc's R_DrawParticles skips a pt_blob
+// particle, and after each frame a blob is pt_blob2 (drawn in the next) one time in four, at random;
+// here a hash of the slot and the moment decides (a moment always shows the same blobs), and the
+// first frame follows the blob's starting type. Not a blob: always.
+int r_hlfx_blob_shown(const r_hlparticle_t *p, uint32_t slot, double t);
 // Where a particle is `age` seconds after its birth.
 void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t out);
 // The particles alive at t (copies, at most max), for tests.

@@ -407,6 +407,62 @@ static void test_beam_noise(void **state)
     r_hlfx_destroy(fx);
 }
 
+// GoldSrc draws a blob (pt_blob) only in the frames after it turned pt_blob2, one time in four
+// (R_DrawParticles): TE_TAREXPLOSION's 1024 blobs, half of them starting as pt_blob2, show 512 in
+// their first frame and about a quarter in each later one; TE_EXPLOSION2's 512 start as pt_blob.
+static void test_blob_flicker(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    world_begin_frame(w, 2.0);
+    tempent(w, 4, 0, 0, 0);   // TE_TAREXPLOSION
+    r_hlfx_frame(fx, w, 2.0, 77);
+    static r_hlparticle_t p[2048];
+    int n = r_hlfx_particles(fx, 2.0, p, 2048), first = 0;
+    assert_int_equal(n, 1024);
+    for (int i = 0; i < n; i++)
+        first += r_hlfx_blob_shown(&p[i], (uint32_t)i, 2.0);
+    long shown = 0, frames = 0;
+    int never = 0;
+    static uint8_t seen[1024];
+    memset(seen, 0, sizeof seen);
+    for (int f = 1; f <= 40; f++) {
+        double t = 2.0 + f * 0.013;
+        for (int i = 0; i < n; i++) {
+            int s = r_hlfx_blob_shown(&p[i], (uint32_t)i, t);
+            shown += s;
+            seen[i] |= (uint8_t)s;
+        }
+        frames++;
+    }
+    for (int i = 0; i < n; i++)
+        never += !seen[i];
+    double share = (double)shown / (double)(frames * n);
+    printf("  blobs: %d of 1024 drawn in their first frame, %.3f of them in each of 40 later frames, %d never\n", first,
+           share, never);
+    assert_int_equal(first, 512);
+    assert_true(share > 0.22 && share < 0.28);
+    assert_true(never < 5);
+    // the same moment shows the same blobs
+    for (int i = 0; i < n; i++)
+        assert_int_equal(r_hlfx_blob_shown(&p[i], (uint32_t)i, 2.5), r_hlfx_blob_shown(&p[i], (uint32_t)i, 2.5));
+    // TE_EXPLOSION2: every blob starts as pt_blob, none drawn in its first frame
+    r_hlfx_clear(fx);
+    world_begin_frame(w, 3.0);
+    tempent(w, 12, 0, 0, 0)->args[1] = 8;
+    r_hlfx_frame(fx, w, 3.0, 78);
+    n = r_hlfx_particles(fx, 3.0, p, 2048);
+    assert_int_equal(n, 512);
+    first = 0;
+    for (int i = 0; i < n; i++)
+        first += r_hlfx_blob_shown(&p[i], (uint32_t)i, 3.0);
+    assert_int_equal(first, 0);
+    world_free(w);
+    r_hlfx_destroy(fx);
+}
+
 static void test_pool_values(void **state)
 {
     (void)state;
@@ -628,6 +684,7 @@ int main(void)
         cmocka_unit_test(test_beam_brightness_zero),
         cmocka_unit_test(test_beam_width),
         cmocka_unit_test(test_beam_noise),
+        cmocka_unit_test(test_blob_flicker),
         cmocka_unit_test(test_golden_c1a0_effects),
         cmocka_unit_test(test_crossfire_usp_sounds),
         cmocka_unit_test(test_crossfire_export_shots),

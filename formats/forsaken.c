@@ -635,7 +635,7 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t, flo
         d_int(d, "max_players", ev->u.params.max_players);
         break;
     case FS_MSG_LEVELNAMES: {
-        char k[16];
+        char k[24];
         d_int(d, "player", ev->u.levels.player);
         d_int(d, "total", ev->u.levels.total);
         d_int(d, "batch", ev->u.levels.batch);

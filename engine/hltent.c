@@ -1,17 +1,15 @@
-// r_hltent.c -- Half-Life's temp models (see r_hltent.h)
+// hltent.c -- Half-Life's temp models (see hltent.h)
 //
 // The rules, from the public sources (facts only): the engine's R_TempModel / R_BreakModel
 // as Xash3D FWGS reimplements them (engine/client/cl_tent.c) and the message layouts the
 // SDK's client reads; the motion is the SDK client's HUD_TempEntUpdate (cl_dll/entity.cpp);
 // the shells are cl_dll/ev_common.cpp's EV_EjectBrass / EV_GetDefaultShellInfo and the
 // calls in ev_hldm.cpp. docs/goldsrc.md lists what is left out.
-#include "r_hltent.h"
+#include "hltent.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "r_local.h"
 
 typedef struct {
     uint8_t used;
@@ -24,7 +22,7 @@ typedef struct {
     vec3_t org, vel, ang, avel;
 } tent_t;
 
-struct r_hltent_s {
+struct hltent_s {
     tent_t t[HLTENT_MAX];
     uint32_t applied;          // log entries spawned so far
     int replay;                // after a seek: spawn the log's models again
@@ -32,23 +30,39 @@ struct r_hltent_s {
     uint32_t level_seq;
 };
 
-r_hltent_t *r_hltent_create(void)
+hltent_t *hltent_create(void)
 {
-    r_hltent_t *p = calloc(1, sizeof *p);
+    hltent_t *p = calloc(1, sizeof *p);
     if (p)
         p->replay = 1;
     return p;
 }
 
-void r_hltent_free(r_hltent_t *p) { free(p); }
+void hltent_free(hltent_t *p) { free(p); }
 
-void r_hltent_clear(r_hltent_t *p)
+void hltent_clear(hltent_t *p)
 {
     if (p)
         p->replay = 1;
 }
 
 // ---- random numbers: each log entry's own stream ---------------------------------------------
+
+// Quake's AngleVectors (pitch down positive, yaw left, roll right)
+static void angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up)
+{
+    double y = angles[1] * (M_PI / 180), p = angles[0] * (M_PI / 180), ro = angles[2] * (M_PI / 180);
+    double sy = sin(y), cy = cos(y), sp = sin(p), cp = cos(p), sr = sin(ro), cr = cos(ro);
+    forward[0] = (float)(cp * cy);
+    forward[1] = (float)(cp * sy);
+    forward[2] = (float)(-sp);
+    right[0] = (float)(-sr * sp * cy + cr * sy);
+    right[1] = (float)(-sr * sp * sy - cr * cy);
+    right[2] = (float)(-sr * cp);
+    up[0] = (float)(cr * sp * cy + sr * sy);
+    up[1] = (float)(cr * sp * sy - sr * cy);
+    up[2] = (float)(cr * cp);
+}
 
 static uint32_t rnd(uint32_t *x)
 {
@@ -91,7 +105,7 @@ static double end_time(const tent_t *e)
 
 // A free slot at time `now` (never used, or its model gone), the first in the pool; NULL
 // when every one is alive (CL_TempEntAlloc: "Overflow", the new one is not made).
-static tent_t *alloc(r_hltent_t *p, int model, const vec3_t org, double now)
+static tent_t *alloc(hltent_t *p, int model, const vec3_t org, double now)
 {
     for (int i = 0; i < HLTENT_MAX; i++) {
         tent_t *e = &p->t[i];
@@ -111,7 +125,7 @@ static tent_t *alloc(r_hltent_t *p, int model, const vec3_t org, double now)
 }
 
 // R_TempModel: a model with gravity that collides with the world; shells tumble.
-static void temp_model(r_hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
+static void temp_model(hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
                        float life, int soundtype, double now)
 {
     if (model <= 0 || !sane(pos, 32768) || !sane(vel, 1e5f) || !isfinite(yaw))
@@ -135,7 +149,7 @@ static void temp_model(r_hltent_t *p, uint32_t *x, int model, const vec3_t pos, 
 // R_BreakModel: count pieces (0: by the box's surface, one a 12 x 12 area per face pair, at
 // most 100) at random spots of the box that are not in a wall, thrown along dir with a
 // random part, tumbling, falling slowly, fading out at the end.
-static void break_model(r_hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_decal_t *l, double now)
+static void break_model(hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_decal_t *l, double now)
 {
     const float *pos = l->pos, *size = l->size, *dir = l->velocity;
     float random = (float)l->args[0] * 10, life = (float)l->args[3] * 0.1f;
@@ -186,7 +200,7 @@ static void break_model(r_hltent_t *p, const bsp_t *bsp, uint32_t *x, const worl
 // R_TempSphereModel (TE_EXPLODEMODEL): count models thrown from one spot in random directions at
 // `speed`, each a random body; one in 25.6 falls slowly, the rest with full gravity; most tumble
 // (about -255.5 degrees a second on each axis); they bounce off the world for their life.
-static void explode_model(r_hltent_t *p, uint32_t *x, const world_decal_t *l, double now)
+static void explode_model(hltent_t *p, uint32_t *x, const world_decal_t *l, double now)
 {
     int model = l->args[0], count = l->args[1];
     float speed = l->fparam[0], life = (float)l->args[2] * 0.1f;
@@ -219,7 +233,7 @@ static void explode_model(r_hltent_t *p, uint32_t *x, const world_decal_t *l, do
 // R_Projectile (TE_PROJECTILE): a model flying straight at its velocity (no gravity), turned
 // along it, for `life` whole seconds or until it hits something (the world here; the engine
 // also stops it on entities other than its owner).
-static void projectile(r_hltent_t *p, const world_decal_t *l, double now)
+static void projectile(hltent_t *p, const world_decal_t *l, double now)
 {
     int model = l->args[0], life = l->args[1];
     const float *v = l->velocity;
@@ -263,7 +277,7 @@ static int model_index(const world_t *w, const char *name)
     return 0;   // EV_FindModelIndex: not precached, R_TempModel makes nothing
 }
 
-static void eject_brass(r_hltent_t *p, const world_t *w, uint32_t *x, const world_decal_t *e, double now)
+static void eject_brass(hltent_t *p, const world_t *w, uint32_t *x, const world_decal_t *e, double now)
 {
     const shell_rule_t *rule = NULL;
     for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
@@ -294,7 +308,7 @@ static void eject_brass(r_hltent_t *p, const world_t *w, uint32_t *x, const worl
     if (!sane(src, 32768) || !sane(ang, 1e5f) || !sane(vel, 1e5f))
         return;
     vec3_t f, r, u;
-    r_angle_vectors(ang, f, r, u);
+    angle_vectors(ang, f, r, u);
     for (int n = 0; n < rule->count; n++) {
         // EV_GetDefaultShellInfo: thrown right 50..70, up 100..150 and 25 forward, on top of the
         // shooter's velocity; EV_EjectBrass: 2.5 s, turned to the shooter's yaw
@@ -308,14 +322,14 @@ static void eject_brass(r_hltent_t *p, const world_t *w, uint32_t *x, const worl
     }
 }
 
-static void reset(r_hltent_t *p)
+static void reset(hltent_t *p)
 {
     memset(p->t, 0, sizeof p->t);
     p->applied = 0;
     p->replay = 0;
 }
 
-void r_hltent_frame(r_hltent_t *p, const bsp_t *bsp, const world_t *w)
+void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
 {
     if (!p || !bsp || !w || w->game != GAME_GOLDSRC)
         return;
@@ -408,7 +422,7 @@ static int still(const tent_t *e)
            e->vel[0] == 0 && e->vel[1] == 0 && e->vel[2] == 0;
 }
 
-int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *out, int max)
+int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int max)
 {
     int n = 0;
     if (!p || !bsp || p->bsp != bsp || !isfinite(t))
@@ -432,7 +446,7 @@ int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *ou
             continue;   // it ended on the way (a projectile that hit the world)
         if (n >= max)
             continue;
-        r_hltent_draw_t *d = &out[n++];
+        hltent_draw_t *d = &out[n++];
         d->model = e->model;
         d->pick = e->pick;
         // between steps: on along its velocity and spin (no collision inside a step)
@@ -457,7 +471,7 @@ int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *ou
     return n;
 }
 
-int r_hltent_count(const r_hltent_t *p, double t)
+int hltent_count(const hltent_t *p, double t)
 {
     int n = 0;
     for (int i = 0; p && i < HLTENT_MAX; i++)

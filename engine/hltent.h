@@ -1,4 +1,7 @@
-// r_hltent.h -- Half-Life's temp models: shells ejected by the weapons, gibs and breakable chunks
+// hltent.h -- Half-Life's temp models: shells ejected by the weapons, gibs and breakable chunks
+//
+// In engine/ (not render/) so that more than the renderer can run it: it reads only the world's
+// log and the level's bsp tree.
 //
 // TE_MODEL (106), TE_EXPLODEMODEL (107), TE_BREAKMODEL (108), TE_PROJECTILE (119) and the shells of the weapons' client events
 // (cl_dll's EV_EjectBrass) make models that fly, tumble, bounce off the world and lie
@@ -8,13 +11,13 @@
 // same models are where playing puts them: each is simulated in fixed steps of
 // HLTENT_STEP seconds from its birth, with random numbers from its log entry, so its place
 // at a moment depends on nothing else. A fixed pool, nothing allocated while playing.
-#ifndef R_HLTENT_H
-#define R_HLTENT_H
+#ifndef HLTENT_H
+#define HLTENT_H
 
 #include <stdint.h>
 
 #include "../assets/bsp.h"
-#include "../engine/world.h"
+#include "world.h"
 
 #define HLTENT_MAX 500        // the engine's MAX_TEMP_ENTITIES (a full pool drops new ones, as CL_TempEntAlloc)
 #define HLTENT_STEP 0.01      // seconds a simulation step (the client at 100 frames a second)
@@ -37,22 +40,22 @@ typedef struct {
     uint32_t pick;             // its body (studio) or frame (sprite): pick % the model's variations
     vec3_t org, ang;
     int rendermode, amount;    // RM_* (kRenderNormal or kRenderTransTexture), 0..255
-} r_hltent_draw_t;
+} hltent_draw_t;
 
-typedef struct r_hltent_s r_hltent_t;
+typedef struct hltent_s hltent_t;
 
-r_hltent_t *r_hltent_create(void);
-void r_hltent_free(r_hltent_t *p);
-// After a seek or a new demo: the next r_hltent_frame spawns the log's models again.
-void r_hltent_clear(r_hltent_t *p);
+hltent_t *hltent_create(void);
+void hltent_free(hltent_t *p);
+// After a seek or a new demo: the next hltent_frame spawns the log's models again.
+void hltent_clear(hltent_t *p);
 // Once a decoded frame: the log's new entries spawn their models (the level's bsp for the
 // spots of TE_BREAKMODEL's pieces; NULL: no level, nothing spawns).
-void r_hltent_frame(r_hltent_t *p, const bsp_t *bsp, const world_t *w);
+void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w);
 // Step the models to time t (fixed steps, each against the world) and list those alive
 // then (at most max). Steps are only ever taken forward; t before a model's state shows it
 // where it is.
-int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *out, int max);
-// For tests: the models alive at t (after r_hltent_list stepped them there).
-int r_hltent_count(const r_hltent_t *p, double t);
+int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int max);
+// For tests: the models alive at t (after hltent_list stepped them there).
+int hltent_count(const hltent_t *p, double t);
 
 #endif

@@ -4,15 +4,20 @@
 // as Xash3D FWGS reimplements them (engine/client/cl_tent.c) and the message layouts the
 // SDK's client reads; the motion is the SDK client's HUD_TempEntUpdate (cl_dll/entity.cpp);
 // the shells are cl_dll/ev_common.cpp's EV_EjectBrass / EV_GetDefaultShellInfo and the
-// calls in ev_hldm.cpp. docs/goldsrc.md lists what is left out.
+// calls in ev_hldm.cpp; the bounce sound types are R_TempModel's and R_BreakModel's hitSound.
+// docs/goldsrc.md lists what is left out.
 #include "hltent.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+
 typedef struct {
     uint8_t used;
+    uint8_t hitsound;          // HLTENT_BOUNCE_* (0: silent)
+    uint16_t hits;             // hits with the world so far (each its own random numbers)
+    uint32_t id, seed;         // its log entry x 128 + piece; its stream for the bounce sounds
     int model;
     uint32_t pick;
     int flags;
@@ -28,6 +33,7 @@ struct hltent_s {
     int replay;                // after a seek: spawn the log's models again
     const bsp_t *bsp;          // the level they were spawned in
     uint32_t level_seq;
+    uint32_t entry, entry_seed, piece;   // the log entry being spawned (alloc numbers its models)
 };
 
 hltent_t *hltent_create(void)
@@ -113,6 +119,8 @@ static tent_t *alloc(hltent_t *p, int model, const vec3_t org, double now)
             continue;
         memset(e, 0, sizeof *e);
         e->used = 1;
+        e->id = p->entry * 128u + (p->piece++ & 127u);   // the log entry being spawned and its piece
+        e->seed = (e->id * 0x9e3779b9u) ^ p->entry_seed ^ 0x85ebca6bu;
         e->model = model;
         memcpy(e->org, org, sizeof(vec3_t));
         e->birth = now;
@@ -137,6 +145,7 @@ static void temp_model(hltent_t *p, uint32_t *x, int model, const vec3_t pos, co
     memcpy(e->vel, vel, sizeof(vec3_t));
     e->ang[1] = yaw;
     if (soundtype == 1 || soundtype == 2) {   // TE_BOUNCE_SHELL, TE_BOUNCE_SHOTSHELL
+        e->hitsound = soundtype == 1 ? HLTENT_BOUNCE_SHELL : HLTENT_BOUNCE_SHOTSHELL;
         e->avel[0] = frand(x, -512, 511);
         e->avel[1] = frand(x, -255, 255);
         e->avel[2] = frand(x, -255, 255);
@@ -178,6 +187,7 @@ static void break_model(hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_
         if (!e)
             return;
         e->pick = rnd(x);
+        e->hitsound = (uint8_t)type;   // "so we know how to play sound on collision"
         e->flags = HLTENT_COLLIDEWORLD | HLTENT_FADEOUT | HLTENT_SLOWGRAVITY;
         if (irand(x, 0, 255) < 200) {
             e->flags |= HLTENT_ROTATE;
@@ -346,6 +356,9 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
     for (uint32_t i = from; i < count; i++) {
         const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
         uint32_t x = (l->seed ^ 0x6d2b79f5u) | 1u;   // a stream of its own (the decals use the seed)
+        p->entry = i;
+        p->entry_seed = l->seed;
+        p->piece = 0;
         if (l->te == 106) {   // TE_MODEL: pos, velocity, yaw, model, bounce sound, life
             temp_model(p, &x, l->args[1], l->pos, l->velocity, (float)l->args[0], (float)l->args[3] * 0.1f,
                        l->args[2], l->time);
@@ -364,8 +377,10 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
 
 // ---- motion: HUD_TempEntUpdate, one step of HLTENT_STEP ---------------------------------------
 
-static void step(tent_t *e, const bsp_t *bsp)
+// One step; 1 when the model hit the world with a bounce sound type (*hit filled but its time).
+static int step(tent_t *e, const bsp_t *bsp, hltent_bounce_t *hit)
 {
+    int heard = 0;
     const float dt = (float)HLTENT_STEP, gravity = -dt * HLTENT_GRAVITY;
     vec3_t prev;
     memcpy(prev, e->org, sizeof prev);
@@ -385,7 +400,7 @@ static void step(tent_t *e, const bsp_t *bsp)
             e->flags = 0;
             memset(e->vel, 0, sizeof e->vel);
             e->die = e->birth + (double)(e->steps + 1) * HLTENT_STEP;
-            return;
+            return 0;
         }
         float damp = 1;
         if (e->flags & (HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY)) {
@@ -396,6 +411,15 @@ static void step(tent_t *e, const bsp_t *bsp)
                               HLTENT_SMOKETRAIL);
                 e->ang[0] = e->ang[2] = 0;
             }
+        }
+        if (e->hitsound) {   // the sound callback: before the velocity changes
+            memcpy(hit->org, e->org, sizeof hit->org);
+            hit->zvel = abs((int)e->vel[2]);
+            hit->damp = damp;
+            hit->hitsound = e->hitsound;
+            hit->id = e->id;
+            hit->seed = e->seed ^ ((uint32_t)e->hits++ * 0x27d4eb2du);
+            heard = 1;
         }
         if (damp != 0) {   // reflect the velocity (and, as the client fakes it, the yaw)
             float proj = e->vel[0] * tr.normal[0] + e->vel[1] * tr.normal[1] + e->vel[2] * tr.normal[2];
@@ -414,12 +438,49 @@ static void step(tent_t *e, const bsp_t *bsp)
         e->vel[2] += gravity;
     else if (e->flags & HLTENT_SLOWGRAVITY)
         e->vel[2] += gravity * 0.5f;
+    return heard;
 }
 
 static int still(const tent_t *e)
 {
     return !(e->flags & (HLTENT_ROTATE | HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY | HLTENT_COLLIDEWORLD)) &&
            e->vel[0] == 0 && e->vel[1] == 0 && e->vel[2] == 0;
+}
+
+// Fixed steps from its birth up to t (a model at rest skips them: nothing changes); the hits of
+// steps ending after t0 go to out (while there is room).
+static void advance(tent_t *e, const bsp_t *bsp, double t, double t0, hltent_bounce_t *out, int max, int *n)
+{
+    double last = t < e->die || !(e->flags & HLTENT_FADEOUT) ? t : e->die + 2.0;
+    uint32_t want = (uint32_t)fmin(floor((last - e->birth) / HLTENT_STEP + 1e-6), 1e7);
+    while (e->steps < want) {
+        if (still(e)) {
+            e->steps = want;
+            break;
+        }
+        hltent_bounce_t hit;
+        int heard = step(e, bsp, &hit);
+        e->steps++;
+        if (heard && out) {
+            hit.time = e->birth + (double)e->steps * HLTENT_STEP;
+            if (hit.time > t0 && *n < max)
+                out[(*n)++] = hit;
+        }
+    }
+}
+
+int hltent_bounces(hltent_t *p, const bsp_t *bsp, double t0, double t1, hltent_bounce_t *out, int max)
+{
+    int n = 0;
+    if (!p || p->replay || !bsp || p->bsp != bsp || !isfinite(t0) || !isfinite(t1) || !out || max <= 0)
+        return 0;   // (cleared: the pool is stale until hltent_frame spawns the log again)
+    for (int i = 0; i < HLTENT_MAX; i++) {
+        tent_t *e = &p->t[i];
+        // the ones that ended before the window are done; the others step to t1 or their end
+        if (e->used && t1 >= e->birth && end_time(e) > t0)
+            advance(e, bsp, fmin(t1, end_time(e)), t0, out, max, &n);
+    }
+    return n;
 }
 
 int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int max)
@@ -431,17 +492,7 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
         tent_t *e = &p->t[i];
         if (!e->used || t < e->birth || t >= end_time(e))
             continue;
-        // fixed steps from its birth up to t (a model at rest skips them: nothing changes)
-        double last = t < e->die || !(e->flags & HLTENT_FADEOUT) ? t : e->die + 2.0;
-        uint32_t want = (uint32_t)fmin(floor((last - e->birth) / HLTENT_STEP + 1e-6), 1e7);
-        while (e->steps < want) {
-            if (still(e)) {
-                e->steps = want;
-                break;
-            }
-            step(e, bsp);
-            e->steps++;
-        }
+        advance(e, bsp, t, 0, NULL, 0, NULL);
         if (t >= end_time(e))
             continue;   // it ended on the way (a projectile that hit the world)
         if (n >= max)

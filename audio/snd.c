@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../assets/bsp.h"
 #include "../engine/log.h"
 #include "snd_local.h"
 
@@ -57,6 +58,7 @@ typedef struct {
 } play_t;
 
 #define SND_PENDING 64
+#define SND_BOUNCES 64      // GoldSrc temp model hits heard in one frame (more are dropped)
 #define SND_CLIENT_REQS 4
 
 struct snd_s {
@@ -107,6 +109,10 @@ struct snd_s {
     snd_sentences_t sentences;
     const vfs_t *sentences_fs;
     int sentences_missing;   // warned: no sentences.txt there
+    // GoldSrc's temp models (engine/hltent.c) on the level's own tree, for their bounce sounds
+    bsp_t *hl_bsp;
+    hltent_t *hltent;
+    hltent_bounce_t bounces[SND_BOUNCES];
     int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
     char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
     snd_cache_t cache;
@@ -334,6 +340,8 @@ void snd_destroy(snd_t *s)
     snd_cache_clear(&s->cache);
     snd_ambient_free(&s->amb);
     snd_sentences_free(&s->sentences);
+    hltent_free(s->hltent);
+    bsp_free(s->hl_bsp);
     alcMakeContextCurrent(NULL);
     alcDestroyContext(s->ctx);
     alcCloseDevice(s->dev);
@@ -760,7 +768,8 @@ static void play_request(snd_t *s, const world_t *w, const snd_req_t *r)
     if (!sfx || !sfx->buffer)
         return;
     play_t p = { .sfx = sfx, .entity = r->entity, .channel = r->channel, .volume = r->volume,
-                 .attenuation = r->attenuation, .pitch = 1.0f, .has_origin = r->has_origin, .local = r->local };
+                 .attenuation = r->attenuation, .pitch = r->pitch > 0.0f ? r->pitch : 1.0f,
+                 .has_origin = r->has_origin, .local = r->local };
     memcpy(p.origin, r->origin, sizeof(p.origin));
     play(s, w, &p, r->delay);
 }
@@ -787,6 +796,26 @@ static void stop_event(snd_t *s, const world_sound_event_t *ev)
         voice_t *v = &s->voices[i];
         if (v->kind == V_DYNAMIC && v->entity == ev->entity && v->channel == ev->channel)
             stop_voice(v);
+    }
+}
+
+// GoldSrc: the temp models that hit the world since the frame before (engine/hltent.c steps them
+// from the world's log as the renderer does). The models spawned by this frame's log entries
+// step too, after those before them had their last steps (a new one may take an ended one's slot).
+static void play_bounces(snd_t *s, const world_t *w)
+{
+    if (!s->hl_bsp || !s->hltent)
+        return;
+    snd_req_t req[SND_CLIENT_REQS];
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 1)
+            hltent_frame(s->hltent, s->hl_bsp, w);
+        int n = hltent_bounces(s->hltent, s->hl_bsp, w->prev_time, w->time, s->bounces, SND_BOUNCES);
+        for (int i = 0; i < n; i++) {
+            int k = snd_client_hl_bounce(&s->bounces[i], req, SND_CLIENT_REQS);
+            for (int j = 0; j < k; j++)
+                play_request(s, w, &req[j]);
+        }
     }
 }
 
@@ -942,6 +971,23 @@ void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w)
             }
         }
     }
+    // GoldSrc: the level's tree, which the temp models bounce on (a level that cannot be read: no
+    // bounce sounds; the renderer says what is wrong with it)
+    bsp_free(s->hl_bsp);
+    s->hl_bsp = NULL;
+    hltent_clear(s->hltent);
+    if (fs && w->game == GAME_GOLDSRC && w->map[0]) {
+        size_t size = 0;
+        uint8_t *data = vfs_load(fs, w->map, &size);
+        char err[200];
+        if (data && !(s->hl_bsp = bsp_load(data, size, w->map, err, sizeof(err))))
+            log_info("sound: %s; no bounce sounds", err);
+        free(data);
+        if (s->hl_bsp && !s->hltent && !(s->hltent = hltent_create())) {
+            bsp_free(s->hl_bsp);
+            s->hl_bsp = NULL;
+        }
+    }
     // the clients' own sounds, quietly: a missing one warns only if it is played
     char path[WORLD_NAME_LEN + 32];
     for (const char *const *n = snd_client_preload(w->game); fs && *n; n++)
@@ -979,6 +1025,8 @@ void snd_frame(snd_t *s, const world_t *w)
             for (int k = 0; k < n; k++)
                 play_request(s, w, &req[k]);
         }
+        if (w->game == GAME_GOLDSRC)
+            play_bounces(s, w);
         if (w->game == GAME_QUAKE2)
             for (int e = 1; e < w->num_entities; e++)
                 if (w->entities[e].cur.event && w->entities[e].seq == w->seq) {
@@ -1042,6 +1090,7 @@ void snd_stop_all(snd_t *s)
     // last_seq is kept: the frame already heard is not played again, only the
     // loops of the new time start at the next snd_frame
     stop_all_voices(s);
+    hltent_clear(s->hltent);   // the temp models step again from the log (their hits of the window only)
 }
 
 int snd_render(snd_t *s, int16_t *stereo, int frames)

@@ -267,6 +267,66 @@ int snd_client_event(const world_t *w, const world_event_t *ev, int index, snd_r
     }
 }
 
+// ---- Half-Life: temp models hitting the world ------------------------------------
+
+static const char *const hl_shell[3] = { "player/pl_shell1.wav", "player/pl_shell2.wav", "player/pl_shell3.wav" };
+static const char *const hl_sshell[3] = { "weapons/sshell1.wav", "weapons/sshell2.wav", "weapons/sshell3.wav" };
+static const char *const hl_ric[5] = { "weapons/ric1.wav", "weapons/ric2.wav", "weapons/ric3.wav", "weapons/ric4.wav",
+                                       "weapons/ric5.wav" };
+static const char *const hl_glass[4] = { "debris/glass1.wav", "debris/glass2.wav", "debris/glass3.wav",
+                                         "debris/glass4.wav" };
+static const char *const hl_metal[6] = { "debris/metal1.wav", "debris/metal2.wav", "debris/metal3.wav",
+                                         "debris/metal4.wav", "debris/metal5.wav", "debris/metal6.wav" };
+static const char *const hl_flesh[7] = { "debris/flesh1.wav", "debris/flesh2.wav", "debris/flesh3.wav",
+                                         "debris/flesh4.wav", "debris/flesh5.wav", "debris/flesh6.wav",
+                                         "debris/flesh7.wav" };
+static const char *const hl_wood[4] = { "debris/wood1.wav", "debris/wood2.wav", "debris/wood3.wav",
+                                        "debris/wood4.wav" };
+static const char *const hl_concrete[3] = { "debris/concrete1.wav", "debris/concrete2.wav", "debris/concrete3.wav" };
+
+// The client's COM_RandomLong(lo, hi) for draw k of one hit: from the hit's own seed.
+static int hl_rand(const hltent_bounce_t *b, uint32_t k, int lo, int hi)
+{
+    return lo + (int)(world_hash32(world_hash32(b->seed) + k * 0x9e3779b9U) % (uint32_t)(hi - lo + 1));
+}
+
+// CL_TempEntPlaySound (the engine's; Xash3D FWGS's cl_tent.c has the same rules, docs/goldsrc.md):
+// a name of the type's set; shells always when falling at 200 a second or more, else one hit in
+// four; other types one hit in six; nothing when the model stopped there (damp 0); volume 0.8
+// (shotgun shells 0.5) times the vertical speed over 350 (shells) or 450, at most 1; debris one
+// time in four at a random pitch of 95..105; on the model's own body channel, normal attenuation.
+int snd_client_hl_bounce(const hltent_bounce_t *b, snd_req_t *out, int max)
+{
+    const char *const *set;
+    int count, shell = 0;
+    float vol = 0.8f;
+    switch (b->hitsound) {
+    case HLTENT_BOUNCE_GLASS: set = hl_glass; count = 4; break;
+    case HLTENT_BOUNCE_METAL: set = hl_metal; count = 6; break;
+    case HLTENT_BOUNCE_FLESH: set = hl_flesh; count = 7; break;
+    case HLTENT_BOUNCE_WOOD: set = hl_wood; count = 4; break;
+    case HLTENT_BOUNCE_SHRAP: set = hl_ric; count = 5; break;
+    case HLTENT_BOUNCE_SHOTSHELL: set = hl_sshell; count = 3; shell = 1; vol = 0.5f; break;
+    case HLTENT_BOUNCE_SHELL: set = hl_shell; count = 3; shell = 1; break;
+    case HLTENT_BOUNCE_CONCRETE: set = hl_concrete; count = 3; break;
+    default: return 0;   // no type, or a mix of materials
+    }
+    const char *name = set[hl_rand(b, 0, 0, count - 1)];
+    if (shell ? b->zvel < 200 && hl_rand(b, 1, 0, 3) != 0 : hl_rand(b, 1, 0, 5) != 0)
+        return 0;
+    if (!(b->damp > 0.0f))
+        return 0;
+    float f = (float)b->zvel / (shell ? 350.0f : 450.0f);
+    vol *= f < 1.0f ? f : 1.0f;
+    if (!(vol > 0.0f))
+        return 0;   // a zero-volume voice: nothing to hear
+    float pitch = !shell && hl_rand(b, 2, 0, 3) == 0 ? (float)hl_rand(b, 3, 95, 105) * 0.01f : 1.0f;
+    int n = add(out, 0, max, name, -1 - (int)(b->id & 0xffffff), CHAN_BODY, vol, ATTN_NORM, b->org, 0.0f);
+    if (n > 0)
+        out[0].pitch = pitch;
+    return n;
+}
+
 int snd_client_entity_event(const world_t *w, int e, snd_req_t *out, int max)
 {
     if (w->game != GAME_QUAKE2 || e <= 0 || e >= w->num_entities)
@@ -305,9 +365,20 @@ static const char *const q2_preload[] = {
     "player/step2.wav", "player/step3.wav", "player/step4.wav", "player/land1.wav", "misc/tele1.wav",
     "misc/talk.wav", NULL
 };
+static const char *const hl_preload[] = {
+    "player/pl_shell1.wav", "player/pl_shell2.wav", "player/pl_shell3.wav", "weapons/sshell1.wav",
+    "weapons/sshell2.wav", "weapons/sshell3.wav", "weapons/ric1.wav", "weapons/ric2.wav", "weapons/ric3.wav",
+    "weapons/ric4.wav", "weapons/ric5.wav", "debris/glass1.wav", "debris/glass2.wav", "debris/glass3.wav",
+    "debris/glass4.wav", "debris/metal1.wav", "debris/metal2.wav", "debris/metal3.wav", "debris/metal4.wav",
+    "debris/metal5.wav", "debris/metal6.wav", "debris/flesh1.wav", "debris/flesh2.wav", "debris/flesh3.wav",
+    "debris/flesh4.wav", "debris/flesh5.wav", "debris/flesh6.wav", "debris/flesh7.wav", "debris/wood1.wav",
+    "debris/wood2.wav", "debris/wood3.wav", "debris/wood4.wav", "debris/concrete1.wav", "debris/concrete2.wav",
+    "debris/concrete3.wav", NULL
+};
 static const char *const no_preload[] = { NULL };
 
 const char *const *snd_client_preload(world_game_t game)
 {
-    return game == GAME_QUAKE ? q1_preload : game == GAME_QUAKE2 ? q2_preload : no_preload;
+    return game == GAME_QUAKE ? q1_preload : game == GAME_QUAKE2 ? q2_preload : game == GAME_GOLDSRC ? hl_preload
+                                                                                                   : no_preload;
 }

@@ -4,6 +4,7 @@
 
 #include <AL/al.h>
 
+#include "../engine/hltent.h"
 #include "../engine/vfs.h"
 #include "../engine/world.h"
 
@@ -57,6 +58,7 @@ typedef struct {
     int entity, channel;
     float volume, attenuation;
     float delay;            // seconds after this frame
+    float pitch;            // 1 = the sample's own rate (0 is taken as 1)
     vec3_t origin;
     uint8_t has_origin;     // else at (and following) the entity
     uint8_t local;          // the listener's own: centred, not attenuated
@@ -65,6 +67,9 @@ typedef struct {
 // Sounds a game's client starts for event number `index` of the frame (temp
 // entities, Quake II muzzle flashes, chat). Returns how many were written (<= max).
 int snd_client_event(const world_t *w, const world_event_t *ev, int index, snd_req_t *out, int max);
+// GoldSrc: the sound the engine's client plays when a temp model hits the world (its
+// CL_TempEntPlaySound), or none (0) by the rules of its type and chance.
+int snd_client_hl_bounce(const hltent_bounce_t *b, snd_req_t *out, int max);
 // Quake II entity events (entity_state.event: footsteps, falls, teleports) of entity e.
 int snd_client_entity_event(const world_t *w, int e, snd_req_t *out, int max);
 // The names those may use, to load with the level. NULL-terminated.

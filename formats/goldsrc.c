@@ -1053,7 +1053,7 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     uint32_t seed = ev_seed(++s->event_count * 0x85ebca6bU ^ (uint32_t)t);
     if (t == 106 || t == 107 || t == 108 || t == 119) {
         // temp models (shells, gibs, breakable chunks, TE_EXPLODEMODEL's shower, projectiles): they
-        // fly and bounce for seconds, so the level's log keeps them for seeks (render/r_hltent.c)
+        // fly and bounce for seconds, so the level's log keeps them for seeks (engine/hltent.c)
         world_decal_t *dl = world_add_decal(w);
         dl->te = t;
         memcpy(dl->pos, c, sizeof dl->pos);

@@ -695,7 +695,7 @@ void r_hldecal_frame(renderer_t *r, const world_t *w)
     for (uint32_t i = from; i < count; i++) {
         const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
         if (l->te == 106 || l->te == 107 || l->te == 108 || l->te == 119)
-            continue;   // temp models (r_hltent.c)
+            continue;   // temp models (engine/hltent.c)
         if (l->te)
             te_decal(r, d, w, l);
         else

@@ -1019,7 +1019,7 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
         }
         break;
     default:
-        break;   // decals, temp models (r_hldecal.c, r_hltent.c); TE_FIZZ ... (docs/goldsrc.md)
+        break;   // decals, temp models (r_hldecal.c, engine/hltent.c); TE_FIZZ ... (docs/goldsrc.md)
     }
 }
 

@@ -137,7 +137,7 @@ struct renderer_s {
     r_hlmodes_t *hl;             // GoldSrc levels: blend tables from the level palette (else NULL)
     struct r_hllight_s *hllight; // GoldSrc levels: the coloured light's tables (r_hllight.c)
     struct r_hldecal_s *hldecal; // GoldSrc levels: decals (r_hldecal.c), else NULL
-    struct r_hltent_s *hltent;   // GoldSrc: temp models (shells, gibs; r_hltent.c)
+    struct hltent_s *hltent;   // GoldSrc: temp models (shells, gibs; engine/hltent.c)
     // Called by r_surf_get after it built a surface (texture x light in pixels): a game's
     // marks on the face (GoldSrc decals; r_surf_face_lights gives their light); NULL none
     void (*surf_overlay)(renderer_t *r, const r_surfctx_t *ctx, uint8_t *pixels, int width, int height, int mip);

@@ -9,7 +9,7 @@
 #include <stb_image_write.h>
 
 #include "r_hldecal.h"
-#include "r_hltent.h"
+#include "../engine/hltent.h"
 #include "r_local.h"
 #include "r_hllight.h"
 #include "../engine/log.h"
@@ -44,7 +44,7 @@ renderer_t *r_create(int width, int height)
     r->models = r_models_create();
     r->fsent = r_fsent_create();
     r->r2d = r_2d_create();
-    r->hltent = r_hltent_create();
+    r->hltent = hltent_create();
     if (!r->buffer || !r->zbuffer || !r->free || !r->free_count || !r->edge_a || !r->edge_b || !r->cache || !r->warp_buf || !r->warp_col || !r->warp_row ||
         !r->models || !r->fsent || !r->r2d || !r->hltent) {
         r_destroy(r);
@@ -69,7 +69,7 @@ void r_destroy(renderer_t *r)
     r_bands_free(r);
     r_ext_models_free(r);
     r_hldecal_free(r);
-    r_hltent_free(r->hltent);
+    hltent_free(r->hltent);
     bsp_free(r->bsp);
     r_fsworld_free(r->fsworld);
     r_fsent_destroy(r->fsent);
@@ -309,7 +309,7 @@ void r_frame(renderer_t *r, const world_t *w)
                 damage_kick(r, w, &w->events[i].u.damage);
     if (w->game == GAME_GOLDSRC) {
         r_hldecal_frame(r, w);
-        r_hltent_frame(r->hltent, r->bsp, w);   // temp models from the same log
+        hltent_frame(r->hltent, r->bsp, w);   // temp models from the same log
     }
 }
 
@@ -325,7 +325,7 @@ void r_clear_transients(renderer_t *r, int from_start)
     r_fsent_clear(r->fsent);
     r_2d_clear(r->r2d, from_start);
     r_hldecal_clear(r, from_start);
-    r_hltent_clear(r->hltent);
+    hltent_clear(r->hltent);
 }
 
 void r_set_notify(renderer_t *r, int on) { r_2d_set_notify(r->r2d, on); }
@@ -626,7 +626,7 @@ void r_render_3d(renderer_t *r, const world_t *w, double frac, r_band_zone_t *zo
     r_draw_brush_entities(r, w, frac);
     r->stat_brush_polys = r->stat_polys - world_polys;
     r_models_draw(r->models, w, v);
-    if (w->game == GAME_GOLDSRC)   // the temp models (r_hltent.c), drawn with the level's models
+    if (w->game == GAME_GOLDSRC)   // the temp models (engine/hltent.c), drawn with the level's models
         r_models_draw_hltent(r->models, w, v, r->hltent, r->bsp);
     r->stat_polys += r_fsent_draw(r->fsent, w, v);
     r_draw_see_through(r, w, frac);

@@ -161,7 +161,7 @@ struct r_models_s {
     r_studio_players_t *hlplayers;  // GoldSrc players' own models and legs (r_studio.c)
     r_hlfx_t *hlfx;             // Half-Life's temp entities and client events
     r_model_t hl_muzzle;        // its muzzle flash sprite
-    r_hltent_draw_t *hltent_list;   // HLTENT_MAX: the temp models of a drawn frame (r_hltent.c)
+    hltent_draw_t *hltent_list;   // HLTENT_MAX: the temp models of a drawn frame (engine/hltent.c)
 };
 
 // ---- models ------------------------------------------------------------------
@@ -1489,7 +1489,7 @@ static void draw_hlfx(r_models_t *m, r_view_t *v)
     r_hlfx_draw_particles(m->hlfx, v, v->time);
 }
 
-// ---- Half-Life's temp models (r_hltent.c): shells, gibs, breakable chunks ----------------------
+// ---- Half-Life's temp models (engine/hltent.c): shells, gibs, breakable chunks ----------------------
 
 // The variations a temp model picks from (R_TempModel / R_BreakModel: RandomLong(0, frameMax)):
 // a studio model's bodies (the product of its body parts' choices), a sprite's frames.
@@ -1506,12 +1506,12 @@ static int variations(const r_model_t *rm)
     return (int)(n < (1 << 20) ? n : 1 << 20);
 }
 
-void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, r_hltent_t *tents, const bsp_t *bsp)
+void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp)
 {
-    r_hltent_draw_t *l = m->hltent_list;
+    hltent_draw_t *l = m->hltent_list;
     if (!tents || !l || !v->buffer || !v->zbuffer || !v->colormap)
         return;
-    int n = r_hltent_list(tents, bsp, v->time, l, HLTENT_MAX);
+    int n = hltent_list(tents, bsp, v->time, l, HLTENT_MAX);
     for (int i = 0; i < n; i++) {
         const r_model_t *rm = model_of(m, l[i].model);
         if (!rm || (rm->kind != RMOD_STUDIO && rm->kind != RMOD_SPRITE))

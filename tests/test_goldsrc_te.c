@@ -1,4 +1,4 @@
-// test_goldsrc_te.c -- Half-Life's temp entities that r_hlfx.c and r_hltent.c draw by the
+// test_goldsrc_te.c -- Half-Life's temp entities that r_hlfx.c and engine/hltent.c draw by the
 // engine's efx rules: lava splash, teleport, explosion2, implosion, sprite trail, funnel, sprays,
 // player sprites and attachments, fire field, kill beam (the pools' values), the explode-model
 // shower and projectiles (temp models on c1a0's floor and walls), and a golden of c1a0 with
@@ -16,7 +16,7 @@
 #include "formats/decoder.h"
 #include "render/r_hlfx.h"
 #include "render/r_hlmodes.h"
-#include "render/r_hltent.h"
+#include "engine/hltent.h"
 #include "render/r_local.h"
 #include "render/render.h"
 
@@ -844,11 +844,11 @@ static void test_temp_models(void **state)
     log_explode(w, pos, 200, gib, -3, 20, 9);       // no count
     log_explode(w, pos, 200, gib, 30000, 20, 10);   // a huge count: the pool's 500 at most
     r_frame(L.r, w);
-    static r_hltent_draw_t d[HLTENT_MAX];
-    int n = r_hltent_list(L.r->hltent, b, t0, d, HLTENT_MAX);
+    static hltent_draw_t d[HLTENT_MAX];
+    int n = hltent_list(L.r->hltent, b, t0, d, HLTENT_MAX);
     assert_int_equal(n, HLTENT_MAX);
     // the first 12: at the spot, 0.05 s later 200 x 0.05 = 10 units away (less the fall)
-    n = r_hltent_list(L.r->hltent, b, t0 + 0.05, d, HLTENT_MAX);
+    n = hltent_list(L.r->hltent, b, t0 + 0.05, d, HLTENT_MAX);
     for (int i = 0; i < 12; i++) {
         assert_int_equal(d[i].model, gib);
         float dx = d[i].org[0] - pos[0], dy = d[i].org[1] - pos[1], dz = d[i].org[2] - pos[2];
@@ -856,8 +856,8 @@ static void test_temp_models(void **state)
         assert_true(dist > 7 && dist < 12);
     }
     // life 2 s: gone after it
-    r_hltent_list(L.r->hltent, b, t0 + 2.01, d, HLTENT_MAX);
-    assert_int_equal(r_hltent_count(L.r->hltent, t0 + 2.01), 0);
+    hltent_list(L.r->hltent, b, t0 + 2.01, d, HLTENT_MAX);
+    assert_int_equal(hltent_count(L.r->hltent, t0 + 2.01), 0);
 
     // a projectile (shell.mdl) flying ahead at 500 u/s: turned along its flight, and ended at the
     // first wall ahead before its 5 s are over
@@ -878,14 +878,14 @@ static void test_temp_models(void **state)
     for (uint32_t i = w->decal_log_count - 3; i < w->decal_log_count; i++)
         w->decal_log[i % WORLD_MAX_DECAL_LOG].time = t1;
     r_frame(L.r, w);
-    n = r_hltent_list(L.r->hltent, b, t1 + 0.01, d, HLTENT_MAX);
+    n = hltent_list(L.r->hltent, b, t1 + 0.01, d, HLTENT_MAX);
     assert_int_equal(n, 1);
     assert_float_equal(d[0].ang[1], fmod(w->view.angles[1] + 540.0, 360.0) - 180.0, 0.5);
     assert_float_equal(d[0].ang[0], 0, 1e-3);
     double hit = t1 + wall / 500.0;
-    n = r_hltent_list(L.r->hltent, b, hit - 0.03, d, HLTENT_MAX);
+    n = hltent_list(L.r->hltent, b, hit - 0.03, d, HLTENT_MAX);
     assert_int_equal(n, 1);
-    assert_int_equal(r_hltent_list(L.r->hltent, b, hit + 0.03, d, HLTENT_MAX), 0);
+    assert_int_equal(hltent_list(L.r->hltent, b, hit + 0.03, d, HLTENT_MAX), 0);
     print_message("projectile: the wall %.1f units ahead, ended there after %.3f s\n", wall, wall / 500.0);
     close_level(&L);
 }

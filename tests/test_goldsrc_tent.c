@@ -14,7 +14,7 @@
 #include "formats/decoder.h"
 #include "render/r_hllight.h"
 #include "render/r_hlmodes.h"
-#include "render/r_hltent.h"
+#include "engine/hltent.h"
 #include "render/r_local.h"
 #include "render/render.h"
 
@@ -104,24 +104,24 @@ static void test_bounce_values(void **state)
     log_model(w, far, vel, shell, 1, 25);           // outside the world's coordinates: nothing
     log_model(w, pos, vel, 0, 1, 25);               // model 0: nothing (R_TempModel: no model)
     r_frame(L.r, w);
-    r_hltent_draw_t d[HLTENT_MAX];
-    assert_int_equal(r_hltent_list(L.r->hltent, b, t0, d, HLTENT_MAX), 1);
+    hltent_draw_t d[HLTENT_MAX];
+    assert_int_equal(hltent_list(L.r->hltent, b, t0, d, HLTENT_MAX), 1);
     assert_int_equal(d[0].model, shell);
     assert_float_equal(d[0].org[2], pos[2], 1e-3);
     // 0.1 s: up by 150 x 0.1 less 10 steps of gravity (800 x 0.01 each, added after each move: 0+1+..+9)
-    assert_int_equal(r_hltent_list(L.r->hltent, b, t0 + 0.1, d, HLTENT_MAX), 1);
+    assert_int_equal(hltent_list(L.r->hltent, b, t0 + 0.1, d, HLTENT_MAX), 1);
     assert_float_equal(d[0].org[2], pos[2] + 15 - 0.01 * 8 * 45, 1e-2);
     // 1.5 s: lying on the floor, flat (pitch and roll 0), no longer turning
-    assert_int_equal(r_hltent_list(L.r->hltent, b, t0 + 1.5, d, HLTENT_MAX), 1);
+    assert_int_equal(hltent_list(L.r->hltent, b, t0 + 1.5, d, HLTENT_MAX), 1);
     assert_true(fabsf(d[0].org[2] - fl) < 1.0f);
     assert_float_equal(d[0].ang[0], 0, 1e-6);
     assert_float_equal(d[0].ang[2], 0, 1e-6);
     float yaw = d[0].ang[1];
-    assert_int_equal(r_hltent_list(L.r->hltent, b, t0 + 2.0, d, HLTENT_MAX), 1);
+    assert_int_equal(hltent_list(L.r->hltent, b, t0 + 2.0, d, HLTENT_MAX), 1);
     assert_float_equal(d[0].ang[1], yaw, 1e-6);
     assert_float_equal(d[0].org[2], d[0].org[2], 0);
     // its life (2.5 s) ends: gone
-    assert_int_equal(r_hltent_list(L.r->hltent, b, t0 + 2.51, d, HLTENT_MAX), 0);
+    assert_int_equal(hltent_list(L.r->hltent, b, t0 + 2.51, d, HLTENT_MAX), 0);
 
     // breakable chunks: count 0 takes the box's surface (32^3: 3 x 1024 / 432 = 7 pieces), at
     // most 100; a box in solid rock makes none; glass is see-through at 128 and fades after its life
@@ -133,7 +133,7 @@ static void test_bounce_values(void **state)
     log_break(w, pos, 32, up, 5, glass, 0, 10, 1, 99);
     log_break(w, rock, 32, up, 5, glass, 10, 10, 1, 98);
     r_frame(L.r, w);
-    int n = r_hltent_list(L.r->hltent, b, t1, d, HLTENT_MAX);
+    int n = hltent_list(L.r->hltent, b, t1, d, HLTENT_MAX);
     assert_int_equal(n, 1 + 7);   // the shell still flies
     assert_int_equal(d[0].model, shell);
     memmove(d, d + 1, (size_t)--n * sizeof d[0]);
@@ -144,11 +144,11 @@ static void test_bounce_values(void **state)
             assert_true(fabsf(d[i].org[k] - pos[k]) <= 16.01f);
     }
     // life 1 s + 0..1 s, then 2 s of fading: at 2.5 s all fade, at 4 s and a bit all are gone
-    n = r_hltent_list(L.r->hltent, b, t1 + 2.5, d, HLTENT_MAX);   // the shell is gone
+    n = hltent_list(L.r->hltent, b, t1 + 2.5, d, HLTENT_MAX);   // the shell is gone
     assert_true(n > 0 && n <= 7);
     for (int i = 0; i < n; i++)
         assert_true(d[i].amount < 128 && d[i].amount > 0);
-    assert_int_equal(r_hltent_list(L.r->hltent, b, t1 + 4.01, d, HLTENT_MAX), 0);
+    assert_int_equal(hltent_list(L.r->hltent, b, t1 + 4.01, d, HLTENT_MAX), 0);
 
     // the pool: 6 x 100 pieces in the open, 500 live at most (a full pool makes no more)
     assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
@@ -156,8 +156,8 @@ static void test_bounce_values(void **state)
     for (int i = 0; i < 6; i++)
         log_break(w, pos, 24, up, 5, glass, 255, 50, 0, 1000 + (uint32_t)i);
     r_frame(L.r, w);
-    assert_int_equal(r_hltent_list(L.r->hltent, b, t2, d, HLTENT_MAX), HLTENT_MAX);
-    assert_int_equal(r_hltent_count(L.r->hltent, t2), HLTENT_MAX);
+    assert_int_equal(hltent_list(L.r->hltent, b, t2, d, HLTENT_MAX), HLTENT_MAX);
+    assert_int_equal(hltent_count(L.r->hltent, t2), HLTENT_MAX);
     close_level(&L);
 }
 
@@ -188,8 +188,8 @@ static void test_event_shells(void **state)
         snprintf(e->script, sizeof e->script, "%s", scripts[i]);
     }
     r_frame(L.r, w);
-    r_hltent_draw_t d[8];
-    int n = r_hltent_list(L.r->hltent, b, w->time, d, 8);
+    hltent_draw_t d[8];
+    int n = hltent_list(L.r->hltent, b, w->time, d, 8);
     assert_int_equal(n, 3);
     assert_int_equal(d[0].model, 94);                                        // shell.mdl
     assert_int_equal(d[1].model, model_index(w, "models/shotgunshell.mdl"));
@@ -200,7 +200,7 @@ static void test_event_shells(void **state)
     for (int k = 0; k < 3; k++)
         assert_float_equal(d[0].org[k], want[k], 1e-2);
     // 0.05 s later it moved right (50..70 u/s) and up (100..150 u/s, less gravity)
-    r_hltent_list(L.r->hltent, b, w->time + 0.05, d, 8);
+    hltent_list(L.r->hltent, b, w->time + 0.05, d, 8);
     float y = w->view.angles[1] * (float)M_PI / 180;
     float right = (d[0].org[0] - want[0]) * sinf(y) - (d[0].org[1] - want[1]) * cosf(y);
     assert_true(right > 50 * 0.05f - 0.01f && right < 70 * 0.05f + 0.01f);
@@ -214,8 +214,8 @@ static void test_event_shells(void **state)
 static void check_boxes(renderer_t *r, const uint8_t *none, double t, int count)
 {
     const r_view_t *v = &r->view;
-    r_hltent_draw_t d[64];
-    int n = r_hltent_list(r->hltent, r->bsp, t, d, 64);
+    hltent_draw_t d[64];
+    int n = hltent_list(r->hltent, r->bsp, t, d, 64);
     assert_int_equal(n, count);
     int box[64][3], in_view = 0, changed_models = 0;
     for (int i = 0; i < n; i++) {
@@ -314,8 +314,8 @@ static void test_golden_and_seek(void **state)
         tu_golden("goldsrc_tent_rest", out2, "tests/golden/goldsrc/tent_rest.png", 0.01);
     free(none[0]);
     free(none[1]);
-    r_hltent_draw_t d[64];
-    assert_int_equal(r_hltent_list(L.r->hltent, L.r->bsp, times[1], d, 64), 1 + 10 + 6);   // nothing lost
+    hltent_draw_t d[64];
+    assert_int_equal(hltent_list(L.r->hltent, L.r->bsp, times[1], d, 64), 1 + 10 + 6);   // nothing lost
     // a seek: the pool cleared, the frame's log spawns them again, the moments drawn directly
     for (int i = 0; i < 2; i++) {
         r_clear_transients(L.r, 0);

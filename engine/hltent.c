@@ -1,20 +1,23 @@
-// r_hltent.c -- Half-Life's temp models (see r_hltent.h)
+// hltent.c -- Half-Life's temp models (see hltent.h)
 //
 // The rules, from the public sources (facts only): the engine's R_TempModel / R_BreakModel
 // as Xash3D FWGS reimplements them (engine/client/cl_tent.c) and the message layouts the
 // SDK's client reads; the motion is the SDK client's HUD_TempEntUpdate (cl_dll/entity.cpp);
 // the shells are cl_dll/ev_common.cpp's EV_EjectBrass / EV_GetDefaultShellInfo and the
-// calls in ev_hldm.cpp. docs/goldsrc.md lists what is left out.
-#include "r_hltent.h"
+// calls in ev_hldm.cpp; the bounce sound types are R_TempModel's and R_BreakModel's hitSound.
+// docs/goldsrc.md lists what is left out.
+#include "hltent.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "r_local.h"
 
 typedef struct {
     uint8_t used;
+    uint8_t hitsound;          // HLTENT_BOUNCE_* (0: silent)
+    uint16_t hits;             // hits with the world so far (each its own random numbers)
+    uint32_t id, seed;         // its log entry x 128 + piece; its stream for the bounce sounds
     int model;
     uint32_t pick;
     int flags;
@@ -24,31 +27,48 @@ typedef struct {
     vec3_t org, vel, ang, avel;
 } tent_t;
 
-struct r_hltent_s {
+struct hltent_s {
     tent_t t[HLTENT_MAX];
     uint32_t applied;          // log entries spawned so far
     int replay;                // after a seek: spawn the log's models again
     const bsp_t *bsp;          // the level they were spawned in
     uint32_t level_seq;
+    uint32_t entry, entry_seed, piece;   // the log entry being spawned (alloc numbers its models)
 };
 
-r_hltent_t *r_hltent_create(void)
+hltent_t *hltent_create(void)
 {
-    r_hltent_t *p = calloc(1, sizeof *p);
+    hltent_t *p = calloc(1, sizeof *p);
     if (p)
         p->replay = 1;
     return p;
 }
 
-void r_hltent_free(r_hltent_t *p) { free(p); }
+void hltent_free(hltent_t *p) { free(p); }
 
-void r_hltent_clear(r_hltent_t *p)
+void hltent_clear(hltent_t *p)
 {
     if (p)
         p->replay = 1;
 }
 
 // ---- random numbers: each log entry's own stream ---------------------------------------------
+
+// Quake's AngleVectors (pitch down positive, yaw left, roll right)
+static void angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up)
+{
+    double y = angles[1] * (M_PI / 180), p = angles[0] * (M_PI / 180), ro = angles[2] * (M_PI / 180);
+    double sy = sin(y), cy = cos(y), sp = sin(p), cp = cos(p), sr = sin(ro), cr = cos(ro);
+    forward[0] = (float)(cp * cy);
+    forward[1] = (float)(cp * sy);
+    forward[2] = (float)(-sp);
+    right[0] = (float)(-sr * sp * cy + cr * sy);
+    right[1] = (float)(-sr * sp * sy - cr * cy);
+    right[2] = (float)(-sr * cp);
+    up[0] = (float)(cr * sp * cy + sr * sy);
+    up[1] = (float)(cr * sp * sy - sr * cy);
+    up[2] = (float)(cr * cp);
+}
 
 static uint32_t rnd(uint32_t *x)
 {
@@ -91,7 +111,7 @@ static double end_time(const tent_t *e)
 
 // A free slot at time `now` (never used, or its model gone), the first in the pool; NULL
 // when every one is alive (CL_TempEntAlloc: "Overflow", the new one is not made).
-static tent_t *alloc(r_hltent_t *p, int model, const vec3_t org, double now)
+static tent_t *alloc(hltent_t *p, int model, const vec3_t org, double now)
 {
     for (int i = 0; i < HLTENT_MAX; i++) {
         tent_t *e = &p->t[i];
@@ -99,6 +119,8 @@ static tent_t *alloc(r_hltent_t *p, int model, const vec3_t org, double now)
             continue;
         memset(e, 0, sizeof *e);
         e->used = 1;
+        e->id = p->entry * 128u + (p->piece++ & 127u);   // the log entry being spawned and its piece
+        e->seed = (e->id * 0x9e3779b9u) ^ p->entry_seed ^ 0x85ebca6bu;
         e->model = model;
         memcpy(e->org, org, sizeof(vec3_t));
         e->birth = now;
@@ -111,7 +133,7 @@ static tent_t *alloc(r_hltent_t *p, int model, const vec3_t org, double now)
 }
 
 // R_TempModel: a model with gravity that collides with the world; shells tumble.
-static void temp_model(r_hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
+static void temp_model(hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
                        float life, int soundtype, double now)
 {
     if (model <= 0 || !sane(pos, 32768) || !sane(vel, 1e5f) || !isfinite(yaw))
@@ -123,6 +145,7 @@ static void temp_model(r_hltent_t *p, uint32_t *x, int model, const vec3_t pos, 
     memcpy(e->vel, vel, sizeof(vec3_t));
     e->ang[1] = yaw;
     if (soundtype == 1 || soundtype == 2) {   // TE_BOUNCE_SHELL, TE_BOUNCE_SHOTSHELL
+        e->hitsound = soundtype == 1 ? HLTENT_BOUNCE_SHELL : HLTENT_BOUNCE_SHOTSHELL;
         e->avel[0] = frand(x, -512, 511);
         e->avel[1] = frand(x, -255, 255);
         e->avel[2] = frand(x, -255, 255);
@@ -135,7 +158,7 @@ static void temp_model(r_hltent_t *p, uint32_t *x, int model, const vec3_t pos, 
 // R_BreakModel: count pieces (0: by the box's surface, one a 12 x 12 area per face pair, at
 // most 100) at random spots of the box that are not in a wall, thrown along dir with a
 // random part, tumbling, falling slowly, fading out at the end.
-static void break_model(r_hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_decal_t *l, double now)
+static void break_model(hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_decal_t *l, double now)
 {
     const float *pos = l->pos, *size = l->size, *dir = l->velocity;
     float random = (float)l->args[0] * 10, life = (float)l->args[3] * 0.1f;
@@ -164,6 +187,7 @@ static void break_model(r_hltent_t *p, const bsp_t *bsp, uint32_t *x, const worl
         if (!e)
             return;
         e->pick = rnd(x);
+        e->hitsound = (uint8_t)type;   // "so we know how to play sound on collision"
         e->flags = HLTENT_COLLIDEWORLD | HLTENT_FADEOUT | HLTENT_SLOWGRAVITY;
         if (irand(x, 0, 255) < 200) {
             e->flags |= HLTENT_ROTATE;
@@ -186,7 +210,7 @@ static void break_model(r_hltent_t *p, const bsp_t *bsp, uint32_t *x, const worl
 // R_TempSphereModel (TE_EXPLODEMODEL): count models thrown from one spot in random directions at
 // `speed`, each a random body; one in 25.6 falls slowly, the rest with full gravity; most tumble
 // (about -255.5 degrees a second on each axis); they bounce off the world for their life.
-static void explode_model(r_hltent_t *p, uint32_t *x, const world_decal_t *l, double now)
+static void explode_model(hltent_t *p, uint32_t *x, const world_decal_t *l, double now)
 {
     int model = l->args[0], count = l->args[1];
     float speed = l->fparam[0], life = (float)l->args[2] * 0.1f;
@@ -219,7 +243,7 @@ static void explode_model(r_hltent_t *p, uint32_t *x, const world_decal_t *l, do
 // R_Projectile (TE_PROJECTILE): a model flying straight at its velocity (no gravity), turned
 // along it, for `life` whole seconds or until it hits something (the world here; the engine
 // also stops it on entities other than its owner).
-static void projectile(r_hltent_t *p, const world_decal_t *l, double now)
+static void projectile(hltent_t *p, const world_decal_t *l, double now)
 {
     int model = l->args[0], life = l->args[1];
     const float *v = l->velocity;
@@ -263,7 +287,7 @@ static int model_index(const world_t *w, const char *name)
     return 0;   // EV_FindModelIndex: not precached, R_TempModel makes nothing
 }
 
-static void eject_brass(r_hltent_t *p, const world_t *w, uint32_t *x, const world_decal_t *e, double now)
+static void eject_brass(hltent_t *p, const world_t *w, uint32_t *x, const world_decal_t *e, double now)
 {
     const shell_rule_t *rule = NULL;
     for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
@@ -294,7 +318,7 @@ static void eject_brass(r_hltent_t *p, const world_t *w, uint32_t *x, const worl
     if (!sane(src, 32768) || !sane(ang, 1e5f) || !sane(vel, 1e5f))
         return;
     vec3_t f, r, u;
-    r_angle_vectors(ang, f, r, u);
+    angle_vectors(ang, f, r, u);
     for (int n = 0; n < rule->count; n++) {
         // EV_GetDefaultShellInfo: thrown right 50..70, up 100..150 and 25 forward, on top of the
         // shooter's velocity; EV_EjectBrass: 2.5 s, turned to the shooter's yaw
@@ -308,14 +332,14 @@ static void eject_brass(r_hltent_t *p, const world_t *w, uint32_t *x, const worl
     }
 }
 
-static void reset(r_hltent_t *p)
+static void reset(hltent_t *p)
 {
     memset(p->t, 0, sizeof p->t);
     p->applied = 0;
     p->replay = 0;
 }
 
-void r_hltent_frame(r_hltent_t *p, const bsp_t *bsp, const world_t *w)
+void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
 {
     if (!p || !bsp || !w || w->game != GAME_GOLDSRC)
         return;
@@ -332,6 +356,9 @@ void r_hltent_frame(r_hltent_t *p, const bsp_t *bsp, const world_t *w)
     for (uint32_t i = from; i < count; i++) {
         const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
         uint32_t x = (l->seed ^ 0x6d2b79f5u) | 1u;   // a stream of its own (the decals use the seed)
+        p->entry = i;
+        p->entry_seed = l->seed;
+        p->piece = 0;
         if (l->te == 106) {   // TE_MODEL: pos, velocity, yaw, model, bounce sound, life
             temp_model(p, &x, l->args[1], l->pos, l->velocity, (float)l->args[0], (float)l->args[3] * 0.1f,
                        l->args[2], l->time);
@@ -350,8 +377,10 @@ void r_hltent_frame(r_hltent_t *p, const bsp_t *bsp, const world_t *w)
 
 // ---- motion: HUD_TempEntUpdate, one step of HLTENT_STEP ---------------------------------------
 
-static void step(tent_t *e, const bsp_t *bsp)
+// One step; 1 when the model hit the world with a bounce sound type (*hit filled but its time).
+static int step(tent_t *e, const bsp_t *bsp, hltent_bounce_t *hit)
 {
+    int heard = 0;
     const float dt = (float)HLTENT_STEP, gravity = -dt * HLTENT_GRAVITY;
     vec3_t prev;
     memcpy(prev, e->org, sizeof prev);
@@ -371,7 +400,7 @@ static void step(tent_t *e, const bsp_t *bsp)
             e->flags = 0;
             memset(e->vel, 0, sizeof e->vel);
             e->die = e->birth + (double)(e->steps + 1) * HLTENT_STEP;
-            return;
+            return 0;
         }
         float damp = 1;
         if (e->flags & (HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY)) {
@@ -382,6 +411,15 @@ static void step(tent_t *e, const bsp_t *bsp)
                               HLTENT_SMOKETRAIL);
                 e->ang[0] = e->ang[2] = 0;
             }
+        }
+        if (e->hitsound) {   // the sound callback: before the velocity changes
+            memcpy(hit->org, e->org, sizeof hit->org);
+            hit->zvel = abs((int)e->vel[2]);
+            hit->damp = damp;
+            hit->hitsound = e->hitsound;
+            hit->id = e->id;
+            hit->seed = e->seed ^ ((uint32_t)e->hits++ * 0x27d4eb2du);
+            heard = 1;
         }
         if (damp != 0) {   // reflect the velocity (and, as the client fakes it, the yaw)
             float proj = e->vel[0] * tr.normal[0] + e->vel[1] * tr.normal[1] + e->vel[2] * tr.normal[2];
@@ -400,6 +438,7 @@ static void step(tent_t *e, const bsp_t *bsp)
         e->vel[2] += gravity;
     else if (e->flags & HLTENT_SLOWGRAVITY)
         e->vel[2] += gravity * 0.5f;
+    return heard;
 }
 
 static int still(const tent_t *e)
@@ -408,7 +447,43 @@ static int still(const tent_t *e)
            e->vel[0] == 0 && e->vel[1] == 0 && e->vel[2] == 0;
 }
 
-int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *out, int max)
+// Fixed steps from its birth up to t (a model at rest skips them: nothing changes); the hits of
+// steps ending after t0 go to out (while there is room).
+static void advance(tent_t *e, const bsp_t *bsp, double t, double t0, hltent_bounce_t *out, int max, int *n)
+{
+    double last = t < e->die || !(e->flags & HLTENT_FADEOUT) ? t : e->die + 2.0;
+    uint32_t want = (uint32_t)fmin(floor((last - e->birth) / HLTENT_STEP + 1e-6), 1e7);
+    while (e->steps < want) {
+        if (still(e)) {
+            e->steps = want;
+            break;
+        }
+        hltent_bounce_t hit;
+        int heard = step(e, bsp, &hit);
+        e->steps++;
+        if (heard && out) {
+            hit.time = e->birth + (double)e->steps * HLTENT_STEP;
+            if (hit.time > t0 && *n < max)
+                out[(*n)++] = hit;
+        }
+    }
+}
+
+int hltent_bounces(hltent_t *p, const bsp_t *bsp, double t0, double t1, hltent_bounce_t *out, int max)
+{
+    int n = 0;
+    if (!p || p->replay || !bsp || p->bsp != bsp || !isfinite(t0) || !isfinite(t1) || !out || max <= 0)
+        return 0;   // (cleared: the pool is stale until hltent_frame spawns the log again)
+    for (int i = 0; i < HLTENT_MAX; i++) {
+        tent_t *e = &p->t[i];
+        // the ones that ended before the window are done; the others step to t1 or their end
+        if (e->used && t1 >= e->birth && end_time(e) > t0)
+            advance(e, bsp, fmin(t1, end_time(e)), t0, out, max, &n);
+    }
+    return n;
+}
+
+int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int max)
 {
     int n = 0;
     if (!p || !bsp || p->bsp != bsp || !isfinite(t))
@@ -417,22 +492,12 @@ int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *ou
         tent_t *e = &p->t[i];
         if (!e->used || t < e->birth || t >= end_time(e))
             continue;
-        // fixed steps from its birth up to t (a model at rest skips them: nothing changes)
-        double last = t < e->die || !(e->flags & HLTENT_FADEOUT) ? t : e->die + 2.0;
-        uint32_t want = (uint32_t)fmin(floor((last - e->birth) / HLTENT_STEP + 1e-6), 1e7);
-        while (e->steps < want) {
-            if (still(e)) {
-                e->steps = want;
-                break;
-            }
-            step(e, bsp);
-            e->steps++;
-        }
+        advance(e, bsp, t, 0, NULL, 0, NULL);
         if (t >= end_time(e))
             continue;   // it ended on the way (a projectile that hit the world)
         if (n >= max)
             continue;
-        r_hltent_draw_t *d = &out[n++];
+        hltent_draw_t *d = &out[n++];
         d->model = e->model;
         d->pick = e->pick;
         // between steps: on along its velocity and spin (no collision inside a step)
@@ -457,7 +522,7 @@ int r_hltent_list(r_hltent_t *p, const bsp_t *bsp, double t, r_hltent_draw_t *ou
     return n;
 }
 
-int r_hltent_count(const r_hltent_t *p, double t)
+int hltent_count(const hltent_t *p, double t)
 {
     int n = 0;
     for (int i = 0; p && i < HLTENT_MAX; i++)

@@ -1596,6 +1596,15 @@ static void draw_q2fx(r_models_t *m, const world_t *w, r_view_t *v, uint32_t *rn
     for (int i = 0; i < n; i++)
         if (beams[i].model >= 0 && beams[i].model < Q2M_COUNT && m->q2extra[beams[i].model].kind == RMOD_ALIAS)
             r_beam_draw(v, &m->scratch, &m->q2extra[beams[i].model].mdl, beams[i].start, beams[i].end, rng);
+    // the client's own lasers (TE_BFG_LASER): drawn as the entities' RF_BEAM lasers, alpha 0.30
+    r_q2fx_laser_t lasers[Q2FX_MAX_LASERS];
+    n = r_q2fx_lasers(m->q2fx, v->time, lasers, Q2FX_MAX_LASERS);
+    if (n > 0) {
+        int a66;
+        const uint8_t *amap = q2_table(m, v, r_q2_flat_alpha_mode(Q2_SHELL_ALPHA), &a66);
+        for (int i = 0; i < n; i++)
+            r_beam_laser(v, lasers[i].start, lasers[i].end, lasers[i].width, lasers[i].color, amap, a66);
+    }
     r_q2fx_draw_particles(m->q2fx, v, v->time, level_alphamap(m, v));
 }
 

@@ -55,6 +55,12 @@ typedef struct {
     vec3_t org;
 } q2light_t;
 
+typedef struct {
+    double endtime;    // 0: free
+    vec3_t start, end;
+    uint8_t color;
+} q2laser_t;
+
 enum { SU_FREE, SU_STEAM, SU_WIDOW, SU_NUKE };
 typedef struct {
     int kind, id, count, color, magnitude;
@@ -73,6 +79,7 @@ struct r_q2fx_s {
     q2beam_t beams[Q2FX_MAX_BEAMS];
     q2light_t lights[Q2FX_MAX_LIGHTS];
     q2sustain_t sus[Q2FX_MAX_SUSTAINS];
+    q2laser_t lasers[Q2FX_MAX_LASERS];
     uint32_t rng;
     uint32_t seq;      // counts explosions and beams made
     double now;        // demo seconds (doubles: frame counts must not round at 1000 s)
@@ -87,6 +94,38 @@ struct r_q2fx_s {
 static uint32_t q2rand(r_q2fx_t *fx) { return r_rand(&fx->rng); }   // 0..0x7fff
 static float frand(r_q2fx_t *fx) { return (float)q2rand(fx) / 32767.0f; }
 static float crand(r_q2fx_t *fx) { return frand(fx) * 2.0f - 1.0f; }
+
+// CL_ParseLaser: the first laser slot whose time is up takes it (none free: nothing), its colour
+// one of the four bytes of `colors` picked now, width 4, for 100 ms.
+static void laser(r_q2fx_t *fx, const vec3_t start, const vec3_t end, uint32_t colors)
+{
+    for (int i = 0; i < Q2FX_MAX_LASERS; i++) {
+        q2laser_t *l = &fx->lasers[i];
+        if (l->endtime >= fx->now)
+            continue;
+        memcpy(l->start, start, sizeof l->start);
+        memcpy(l->end, end, sizeof l->end);
+        l->color = (uint8_t)(colors >> ((q2rand(fx) % 4) * 8));
+        l->endtime = fx->now + 0.1;
+        return;
+    }
+}
+
+int r_q2fx_lasers(const r_q2fx_t *fx, double t, r_q2fx_laser_t *out, int max)
+{
+    int n = 0;
+    for (int i = 0; fx && i < Q2FX_MAX_LASERS && n < max; i++) {
+        const q2laser_t *l = &fx->lasers[i];
+        if (l->endtime <= 0 || t > l->endtime + 1e-9 || t < l->endtime - 0.1 - 1e-9)
+            continue;
+        r_q2fx_laser_t *o = &out[n++];
+        memcpy(o->start, l->start, sizeof o->start);
+        memcpy(o->end, l->end, sizeof o->end);
+        o->width = 4;
+        o->color = l->color;
+    }
+    return n;
+}
 
 static r_q2particle_t *newp(r_q2fx_t *fx)
 {
@@ -134,6 +173,7 @@ void r_q2fx_clear(r_q2fx_t *fx)
     memset(fx->beams, 0, sizeof fx->beams);
     memset(fx->lights, 0, sizeof fx->lights);
     memset(fx->sus, 0, sizeof fx->sus);
+    memset(fx->lasers, 0, sizeof fx->lasers);
     memset(fx->seen, 0, sizeof fx->seen);
     for (int i = 0; i < WORLD_MAX_ENTITIES; i++) {
         fx->trailcount[i] = 1024;
@@ -1006,7 +1046,9 @@ static void temp_entity(r_q2fx_t *fx, const world_t *w, const world_fx_event_t *
             p->alphavel = -0.8f / (0.5f + frand(fx) * 0.3f);
         }
         break;
-    case TE_BFG_LASER:   // a see-through RF_BEAM laser: drawn with the entities' lasers (docs/quake2.md)
+    case TE_BFG_LASER:   // CL_ParseLaser(0xd0d1d2d3): a see-through laser for 0.1 s, r_q2fx_lasers
+        laser(fx, pos, ev->end, 0xd0d1d2d3u);
+        break;
     case TE_FLAME:       // never sent by the games
         break;
     default:

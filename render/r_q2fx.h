@@ -16,6 +16,7 @@
 #define Q2FX_MAX_PARTICLES 4096   // the client's MAX_PARTICLES
 #define Q2FX_MAX_EXPLOSIONS 64    // MAX_EXPLOSIONS
 #define Q2FX_MAX_BEAMS 64         // MAX_BEAMS
+#define Q2FX_MAX_LASERS 32        // MAX_LASERS
 #define Q2FX_MAX_LIGHTS 32        // MAX_DLIGHTS
 #define Q2FX_MAX_SUSTAINS 32      // MAX_SUSTAINS
 #define Q2FX_GRAVITY 40.0f        // PARTICLE_GRAVITY
@@ -50,6 +51,14 @@ typedef struct {
     vec3_t start, end;
 } r_q2fx_beam_t;
 
+// A laser of the client's own (TE_BFG_LASER, CL_ParseLaser): an RF_BEAM | RF_TRANSLUCENT line
+// from start to end, `width` (its frame) wide, in one palette colour, alpha 0.30.
+typedef struct {
+    vec3_t start, end;
+    int width;
+    uint8_t color;
+} r_q2fx_laser_t;
+
 // A muzzle flash's light (svc_muzzleflash / svc_muzzleflash2): radius before its random
 // part, how much longer than the frame it stays, colour (packed 0xRRGGBB; the 8-bit
 // renderer draws only its brightness).
@@ -72,6 +81,8 @@ void r_q2fx_lights(const r_q2fx_t *fx, const world_t *w, r_view_t *v, double t);
 // The effect models and beams alive at t; return how many were written (at most max).
 int r_q2fx_models(const r_q2fx_t *fx, double t, r_q2fx_model_t *out, int max);
 int r_q2fx_beams(const r_q2fx_t *fx, const world_t *w, const r_view_t *v, double t, r_q2fx_beam_t *out, int max);
+// The lasers alive at t (CL_AddLasers: until 0.1 s after they were made).
+int r_q2fx_lasers(const r_q2fx_t *fx, double t, r_q2fx_laser_t *out, int max);
 // The particles as they are at t, through alphamap (256 x 256, pal_t's) or opaque when NULL.
 void r_q2fx_draw_particles(const r_q2fx_t *fx, const r_view_t *v, double t, const uint8_t *alphamap);
 

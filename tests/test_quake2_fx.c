@@ -88,6 +88,37 @@ static void test_rail(void **state)
     r_q2fx_destroy(fx);
 }
 
+// TE_BFG_LASER (23): CL_ParseLaser(0xd0d1d2d3): a laser from the first point to the second, width 4,
+// one colour of 0xd0..0xd3 picked when made, seen for 100 ms, no particles; 32 slots at once.
+static void test_bfg_laser(void **state)
+{
+    (void)state;
+    r_q2fx_t *fx = r_q2fx_create();
+    world_t *w = q2world();
+    world_begin_frame(w, 7.0);
+    tempent(w, 23, 0, 0, 0, 200, 10, -5);
+    r_q2fx_frame(fx, w, w->time, 3);
+    assert_int_equal(r_q2fx_num_particles(fx), 0);
+    r_q2fx_laser_t l[Q2FX_MAX_LASERS + 1];
+    assert_int_equal(r_q2fx_lasers(fx, 7.0, l, Q2FX_MAX_LASERS), 1);
+    assert_int_equal(l[0].width, 4);
+    assert_true(l[0].color >= 0xd0 && l[0].color <= 0xd3);
+    assert_true(l[0].end[0] == 200 && l[0].end[1] == 10 && l[0].end[2] == -5 && l[0].start[0] == 0);
+    assert_int_equal(r_q2fx_lasers(fx, 7.09, l, Q2FX_MAX_LASERS), 1);
+    assert_int_equal(r_q2fx_lasers(fx, 7.11, l, Q2FX_MAX_LASERS), 0);
+    // 40 in one frame: the 32 slots hold the first 32 (the rest find none free)
+    world_begin_frame(w, 8.0);
+    for (int i = 0; i < 40; i++)
+        tempent(w, 23, 0, (float)i, 0, 100, (float)i, 0);
+    r_q2fx_frame(fx, w, w->time, 4);
+    int n = r_q2fx_lasers(fx, 8.05, l, Q2FX_MAX_LASERS + 1);
+    assert_int_equal(n, Q2FX_MAX_LASERS);
+    for (int i = 0; i < n; i++)
+        assert_true(l[i].start[1] == (float)i);
+    world_free(w);
+    r_q2fx_destroy(fx);
+}
+
 // TE_ROCKET_EXPLOSION: r_explode starting a frame back (frame 2 or 17 first), 256 particles
 // of 0xe0..0xe7, a light of 350 * (16 - f) / 16; the pool holds at most 4096.
 static void test_explosion_and_pool(void **state)
@@ -185,6 +216,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gunshot),
         cmocka_unit_test(test_rail),
+        cmocka_unit_test(test_bfg_laser),
         cmocka_unit_test(test_explosion_and_pool),
         cmocka_unit_test(test_flashes),
     };

@@ -17,6 +17,7 @@
 #include "engine/cli.h"
 #include "engine/demo.h"
 #include "engine/vfs.h"
+#include "engine/world_q2.h"
 #include "render/r_q2ent.h"
 #include "render/render.h"
 
@@ -241,6 +242,51 @@ static void test_laser(void **state)
     play_free(&p);
 }
 
+// 5b) Made: no shared demo fires the BFG. At 37.2 s in q2test_demo1_p25 a TE_BFG_LASER is added to
+// a new frame at the same time, from 80 units ahead and left of the camera to 400 ahead and right:
+// the client's own laser (CL_ParseLaser: width 4, one of 0xd0..0xd3, alpha 0.30), drawn as the
+// entities' lasers are, for 0.1 s.
+static void test_bfg_laser(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    play_t p;
+    play_to(&p, "quake2/demos/q2test_demo1_p25.dm2", 37.2);
+    world_t *w = p.w;
+    static uint8_t before[W * H], after[W * H], later[W * H];
+    draw(&p, before);
+    float f[3], r[3], u[3];
+    view_axes(w, f, r, u);
+    double t = w->time;
+    world_begin_frame(w, t);
+    world_event_t *ev = world_add_event(w, EV_TEMPENT);
+    assert_non_null(ev);
+    memset(&ev->u.fx, 0, sizeof ev->u.fx);
+    ev->u.fx.raw_type = TE_BFG_LASER;
+    ev->u.fx.entity = -1;
+    for (int k = 0; k < 3; k++) {
+        ev->u.fx.origin[k] = w->view.origin[k] + 80 * f[k] - 50 * r[k] - 20 * u[k];
+        ev->u.fx.end[k] = w->view.origin[k] + 400 * f[k] + 120 * r[k] + 30 * u[k];
+    }
+    draw(&p, after);
+    int beam = count_diff(before, after);
+    print_message("bfg laser: %d pixels changed\n", beam);
+    assert_in_range(beam, 300, 6000);
+    const char *out = "build/test_q2golden_bfg_laser.png";
+    assert_int_equal(r_write_png(p.r, out), 0);
+    tu_golden("bfg_laser", out, "tests/golden/q2_bfg_laser.png", 0.005);
+    // 0.15 s later it is gone: the frame drawn then differs from the first only where the demo
+    // itself moved (the laser's own pixels are back)
+    world_begin_frame(w, t + 0.15);
+    draw(&p, later);
+    int left = 0;
+    for (int i = 0; i < W * H; i++)
+        left += after[i] != before[i] && later[i] == after[i];
+    print_message("bfg laser: %d of its pixels still drawn 0.15 s later\n", left);
+    assert_true(left < beam / 20);
+    play_free(&p);
+}
+
 // 6) Made: no shared demo plays a level with SURF_FLOWING faces; action's urbanjungle has a
 // waterfall of them (shadowfire/s_water, faces 9795..9798: the plane y = 28, x -368..-192,
 // z -703..-331) over a pool (z = -696). The level is drawn without a demo from (-280, 330,
@@ -311,7 +357,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_rocket_trail),  cmocka_unit_test(test_rail_spiral),
         cmocka_unit_test(test_explosion_light), cmocka_unit_test(test_quad_shell),
-        cmocka_unit_test(test_laser),         cmocka_unit_test(test_translucent_explosion),
+        cmocka_unit_test(test_laser),
+        cmocka_unit_test(test_bfg_laser),         cmocka_unit_test(test_translucent_explosion),
         cmocka_unit_test(test_damage_blend),  cmocka_unit_test(test_flowing_water),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

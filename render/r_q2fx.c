@@ -1367,6 +1367,7 @@ static void push_light(r_view_t *v, const vec3_t org, float radius, float die)
     memcpy(d->origin, org, sizeof d->origin);
     d->radius = radius;
     d->die = die;
+    d->minlight = 32;   // ref_soft's R_AddDynamicLights: minlight 32 for every light (dl->minlight unused)
     d->color = -1;
 }
 

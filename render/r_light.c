@@ -164,7 +164,7 @@ int r_light_point(void *ctx, const vec3_t p)
     int v = r_light_point_world(ctx, p);
     for (int l = 0; l < r->view.num_dlights; l++) {
         const r_dlight_t *dl = &r->view.dlights[l];
-        if (dl->elight)
+        if (dl->elight || dl->dark)   // (ref_soft's R_LightPoint adds only what is above 0)
             continue;
         float d[3] = { p[0] - dl->origin[0], p[1] - dl->origin[1], p[2] - dl->origin[2] };
         float add = dl->radius - sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);

@@ -773,7 +773,7 @@ static void model_light(const world_t *w, const r_view_t *v, const vec3_t p, int
     int amb = j, sh = j;
     for (int l = 0; l < v->num_dlights; l++) {
         const r_dlight_t *d = &v->dlights[l];
-        if (d->die < v->time)
+        if (d->die < v->time || d->dark)
             continue;
         float dx = p[0] - d->origin[0], dy = p[1] - d->origin[1], dz = p[2] - d->origin[2];
         int add = (int)(d->radius - sqrtf(dx * dx + dy * dy + dz * dz));

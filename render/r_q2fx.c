@@ -53,6 +53,7 @@ typedef struct {
     float radius;
     double die;
     vec3_t org;
+    int dark;          // a light of negative colour: in software a negative light for one frame
 } q2light_t;
 
 typedef struct {
@@ -609,7 +610,7 @@ static void blaster_explosion(r_q2fx_t *fx, const vec3_t org, const vec3_t dir, 
     e->frames = 4;
 }
 
-static void add_light(r_q2fx_t *fx, int key, const vec3_t org, float radius, float die)
+static q2light_t *add_light(r_q2fx_t *fx, int key, const vec3_t org, float radius, float die)
 {
     q2light_t *slot = NULL;
     if (key)
@@ -624,7 +625,17 @@ static void add_light(r_q2fx_t *fx, int key, const vec3_t org, float radius, flo
     slot->key = key;
     slot->radius = radius;
     slot->die = die;
+    slot->dark = 0;
     memcpy(slot->org, org, sizeof slot->org);
+    return slot;
+}
+
+// A light of negative colour (CL_ColorFlash's -1, -1, -1, MZ_TRACKER, MZ2_WIDOW_DISRUPTOR): the
+// software client's CL_AddDLights makes it a negative light and its radius negative, which the next
+// CL_RunDLights sets to 0: dark for the one frame it was made in.
+static void add_dark_light(r_q2fx_t *fx, int key, const vec3_t org, float radius)
+{
+    add_light(fx, key, org, radius, fx->now)->dark = 1;
 }
 
 static void add_beam(r_q2fx_t *fx, const world_fx_event_t *ev, int model, const vec3_t offset, int by_dest)
@@ -790,8 +801,10 @@ static void muzzle_flash(r_q2fx_t *fx, const world_t *w, const world_fx_event_t 
             org[k] = e->cur.origin[k] + 18 * f[k] + 16 * r[k];
         float radius = (silenced && weapon != 3 && weapon != 4 && weapon != 5 ? 100 : fl.radius) +
                        (float)(q2rand(fx) & 31);
-        if (weapon != 35)   // the tracker's flash is a dark light
+        if (weapon != 35)
             add_light(fx, n, org, radius, fx->now + fl.extra);
+        else   // MZ_TRACKER: colour -1, -1, -1
+            add_dark_light(fx, n, org, radius);
         if (weapon >= 9 && weapon <= 11) {   // login, logout, respawn: a column of 500
             int base = weapon == 9 ? 0xd0 : weapon == 10 ? 0x40 : 0xe0;
             for (int i = 0; i < 500; i++) {
@@ -822,6 +835,8 @@ static void muzzle_flash(r_q2fx_t *fx, const world_t *w, const world_fx_event_t 
     float radius = kind == 3 ? 300 + (float)(q2rand(fx) & 100) : 200 + (float)(q2rand(fx) & 31);
     if (kind != 4)
         add_light(fx, n, org, radius, fx->now + fl.extra);
+    else   // MZ2_WIDOW_DISRUPTOR: colour -1, -1, -1
+        add_dark_light(fx, n, org, radius);
     static const vec3_t zero = {0, 0, 0};
     if (kind == 1)
         particle_effect(fx, org, zero, 0, 40);
@@ -1014,7 +1029,8 @@ static void temp_entity(r_q2fx_t *fx, const world_t *w, const world_fx_event_t *
         break;
     }
     case TE_ELECTRIC_SPARKS: particle_effect(fx, pos, dir, 0x75, 40); break;
-    case TE_TRACKER_EXPLOSION:   // a dark light (not drawn in 8 bits) and a black burst
+    case TE_TRACKER_EXPLOSION:   // CL_ColorFlash(pos, 0, 150, -1, -1, -1): a dark light; a black burst
+        add_dark_light(fx, 0, pos, 150);
         burst(fx, pos, 128, 0, 1, 256, 0.4f, 0.6f);
         break;
     case TE_TELEPORT_EFFECT:
@@ -1358,7 +1374,7 @@ int r_q2fx_beams(const r_q2fx_t *fx, const world_t *w, const r_view_t *v, double
     return n;
 }
 
-static void push_light(r_view_t *v, const vec3_t org, float radius, float die)
+static void push_light(r_view_t *v, const vec3_t org, float radius, float die, int dark)
 {
     if (radius <= 0 || v->num_dlights >= R_MAX_DLIGHTS || v->num_dlights < 0)
         return;
@@ -1369,6 +1385,7 @@ static void push_light(r_view_t *v, const vec3_t org, float radius, float die)
     d->die = die;
     d->minlight = 32;   // ref_soft's R_AddDynamicLights: minlight 32 for every light (dl->minlight unused)
     d->color = -1;
+    d->dark = dark;
 }
 
 void r_q2fx_lights(const r_q2fx_t *fx, const world_t *w, r_view_t *v, double t)
@@ -1378,7 +1395,7 @@ void r_q2fx_lights(const r_q2fx_t *fx, const world_t *w, r_view_t *v, double t)
         const q2light_t *l = &fx->lights[i];
         // a light made with a frame lasts until the next one (die = cl.time), or longer
         if (l->radius > 0 && l->die + 0.1f > ft && l->die >= fx->now - 1e-4f)
-            push_light(v, l->org, l->radius, ft + 0.001f);
+            push_light(v, l->org, l->radius, ft + 0.001f, l->dark);
     }
     for (int i = 0; i < Q2FX_MAX_EXPLOSIONS; i++) {
         const q2ex_t *e = &fx->ex[i];
@@ -1386,7 +1403,7 @@ void r_q2fx_lights(const r_q2fx_t *fx, const world_t *w, r_view_t *v, double t)
         float alpha;
         explosion_frame(e, t, &f, &alpha);
         if (ex_alive(e, f) && e->light > 0)
-            push_light(v, e->org, e->light * alpha, ft + 0.001f);
+            push_light(v, e->org, e->light * alpha, ft + 0.001f, 0);
     }
     // glowing entities (CL_AddPacketEntities' V_AddLight), at their place at t
     double span = w->time - w->prev_time;
@@ -1403,6 +1420,7 @@ void r_q2fx_lights(const r_q2fx_t *fx, const world_t *w, r_view_t *v, double t)
         for (int k = 0; k < 3; k++)
             org[k] = e->lerp_ok ? e->prev.origin[k] + frac * (e->cur.origin[k] - e->prev.origin[k]) : e->cur.origin[k];
         float radius = 0;
+        int dark = 0;
         if (n == w->playernum + 1) {   // the viewer's own: only its flag's glow
             radius = (ef & (F_FLAG1 | F_FLAG2 | F_TAGTRAIL)) ? 225 : 0;
         } else if (!e->cur.modelindex) {
@@ -1419,8 +1437,18 @@ void r_q2fx_lights(const r_q2fx_t *fx, const world_t *w, r_view_t *v, double t)
             org[2] += 32;
         } else if (ef & (F_FLAG1 | F_FLAG2 | F_TAGTRAIL)) {
             radius = 225;
-        } else if (ef & (F_TRACKERTRAIL | F_TRACKER)) {
-            radius = 0;   // dark lights
+        } else if (ef & F_TRACKERTRAIL) {
+            // the software client: with EF_TRACKER a negative light of 50 + 500 (sin(cl.time / 500) + 1)
+            // (cl.time in ms); without, V_AddLight(155, -1, -1, -1), whose colour ref_soft ignores: a light
+            if (ef & F_TRACKER) {
+                radius = (float)(50 + 500 * (sin(t * 1000.0 / 500.0) + 1));
+                dark = 1;
+            } else {
+                radius = 155;
+            }
+        } else if (ef & F_TRACKER) {   // V_AddLight(-200, 1, 1, 1) in software
+            radius = 200;
+            dark = 1;
         } else if (ef & F_IONRIPPER) {
             radius = 100;
         } else if (ef & F_PLASMA) {
@@ -1431,10 +1459,10 @@ void r_q2fx_lights(const r_q2fx_t *fx, const world_t *w, r_view_t *v, double t)
             vec3_t ang = {0, yaw, 180}, f, r, u;
             r_angle_vectors(ang, f, r, u);
             vec3_t o = {org[0] + 64 * f[0], org[1] + 64 * f[1], org[2] + 64 * f[2]};
-            push_light(v, o, 100, ft + 0.001f);
+            push_light(v, o, 100, ft + 0.001f, 0);
         }
         if (radius > 0)
-            push_light(v, org, radius, ft + 0.001f);
+            push_light(v, org, radius, ft + 0.001f, dark);
     }
 }
 

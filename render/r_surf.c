@@ -60,6 +60,23 @@ static void build_lights(renderer_t *r, const r_surfctx_t *ctx, int smax, int tm
             r_dlight_hit_t h;
             if (!(rf->dlightbits & ((uint64_t)1 << l)) || !r_dlight_on_face(b, f, &r->view.dlights[l], ctx->dl_org[l], &h))
                 continue;
+            if (r->view.dlights[l].dark) {
+                // ref_soft's negative light (PGM): take (rad - d) x 256 away within the same
+                // reach, then every sample of the face below `minlight` is raised to it; its
+                // blocklights are unsigned, so a sample taken below 0 wraps and ends black
+                for (int t = 0; t < tmax; t++)
+                    for (int s = 0; s < smax; s++) {
+                        int32_t *p = &bl[t * smax + s];
+                        int d = r_dlight_dist(&h, s, t);
+                        if ((float)d < h.minlight)
+                            *p -= (int32_t)((h.rad - (float)d) * 256);
+                        if (*p < 0)
+                            *p = -(1 << 24);   // wrapped: black after the bound below (added lights stay below 0)
+                        else if ((float)*p < h.minlight)
+                            *p = (int32_t)h.minlight;
+                    }
+                continue;
+            }
             for (int t = 0; t < tmax; t++)
                 for (int s = 0; s < smax; s++) {
                     int d = r_dlight_dist(&h, s, t);
@@ -69,7 +86,7 @@ static void build_lights(renderer_t *r, const r_surfctx_t *ctx, int smax, int tm
         }
     }
     for (int i = 0; i < size; i++) {
-        int32_t t = (255 * 256 - bl[i]) >> 2;
+        int32_t t = bl[i] < 0 ? 255 * 256 >> 2 : (255 * 256 - bl[i]) >> 2;   // below 0: ref_soft's (int) < 0, black
         if (t < 64)
             t = 64;
         if (t > 63 * 256 + 255)

@@ -32,6 +32,7 @@ typedef struct {
     int color;        // palette index tint, or -1 for white
     uint32_t rgb;     // GoldSrc: 0x1RRGGBB for a coloured light (TE_DLIGHT), 0 = white
     int elight;       // GoldSrc: an entity light (TE_ELIGHT): lights studio models only, not surfaces
+    int dark;         // Quake II in software: a negative light, taking light from surfaces (not models)
 } r_dlight_t;
 
 // A screen band's drawing (r_bands.c): it draws rows [y0, y1), its own rows [out0, out1) and

@@ -6,7 +6,9 @@
 #include <string.h>
 
 #include "engine/world.h"
+#include "engine/world_q2.h"
 #include "render/r_q2fx.h"
+#include "render/r_view.h"
 
 static world_t *q2world(void)
 {
@@ -119,6 +121,53 @@ static void test_bfg_laser(void **state)
     r_q2fx_destroy(fx);
 }
 
+// Dark lights in software (CL_AddDLights: a light of negative colour becomes a negative light for the
+// frame it was made in): TE_TRACKER_EXPLOSION's CL_ColorFlash(pos, 0, 150, -1, -1, -1) and an entity
+// with EF_TRACKER (V_AddLight(-200)); EF_TRACKERTRAIL alone is a light of 155 (ref_soft ignores its
+// colour). Every Quake II light reaches as ref_soft's: minlight 32.
+static void test_dark_lights(void **state)
+{
+    (void)state;
+    r_q2fx_t *fx = r_q2fx_create();
+    world_t *w = q2world();
+    world_begin_frame(w, 20.0);
+    tempent(w, TE_TRACKER_EXPLOSION, 10, 20, 30, 0, 0, 0);
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = 1;
+    st.origin[0] = 500;
+    st.raw_effects = 0x4000000;   // EF_TRACKER
+    world_entity_update(w, 2, &st);
+    st.origin[0] = 900;
+    st.raw_effects = 0x80000000u;   // EF_TRACKERTRAIL
+    world_entity_update(w, 3, &st);
+    r_q2fx_frame(fx, w, w->time, 5);
+    static r_view_t v;
+    memset(&v, 0, sizeof v);
+    r_q2fx_lights(fx, w, &v, 20.05);
+    int dark_flash = -1, dark_ent = -1, trail = -1;
+    for (int i = 0; i < v.num_dlights; i++) {
+        const r_dlight_t *d = &v.dlights[i];
+        assert_true(d->minlight == 32);
+        if (d->origin[0] == 10 && d->origin[1] == 20)
+            dark_flash = i;
+        else if (d->origin[0] == 500)
+            dark_ent = i;
+        else if (d->origin[0] == 900)
+            trail = i;
+    }
+    assert_true(dark_flash >= 0 && v.dlights[dark_flash].dark && v.dlights[dark_flash].radius == 150);
+    assert_true(dark_ent >= 0 && v.dlights[dark_ent].dark && v.dlights[dark_ent].radius == 200);
+    assert_true(trail >= 0 && !v.dlights[trail].dark && v.dlights[trail].radius == 155);
+    // the flash's dark light is over with its frame; the entity's lasts while it does
+    memset(&v, 0, sizeof v);
+    r_q2fx_lights(fx, w, &v, 20.12);
+    for (int i = 0; i < v.num_dlights; i++)
+        assert_false(v.dlights[i].origin[0] == 10 && v.dlights[i].origin[1] == 20);
+    world_free(w);
+    r_q2fx_destroy(fx);
+}
+
 // TE_ROCKET_EXPLOSION: r_explode starting a frame back (frame 2 or 17 first), 256 particles
 // of 0xe0..0xe7, a light of 350 * (16 - f) / 16; the pool holds at most 4096.
 static void test_explosion_and_pool(void **state)
@@ -217,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_gunshot),
         cmocka_unit_test(test_rail),
         cmocka_unit_test(test_bfg_laser),
+        cmocka_unit_test(test_dark_lights),
         cmocka_unit_test(test_explosion_and_pool),
         cmocka_unit_test(test_flashes),
     };

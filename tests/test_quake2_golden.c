@@ -287,6 +287,47 @@ static void test_bfg_laser(void **state)
     play_free(&p);
 }
 
+// 5c) Made: no shared demo uses the Rogue trackers. A TE_TRACKER_EXPLOSION 60 units ahead of the
+// camera at 37.2 s in q2test_demo1_p25: its dark light (a negative light in software, radius 150, for
+// its frame) takes the walls' light around it away, and its 128 black particles; far more pixels
+// darker than the particles could cover, none brighter.
+static void test_dark_light(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    play_t p;
+    play_to(&p, "quake2/demos/q2test_demo1_p25.dm2", 37.2);
+    world_t *w = p.w;
+    static uint8_t before[W * H], after[W * H];
+    draw(&p, before);
+    float f[3], r[3], u[3];
+    view_axes(w, f, r, u);
+    world_begin_frame(w, w->time);
+    world_event_t *ev = world_add_event(w, EV_TEMPENT);
+    assert_non_null(ev);
+    memset(&ev->u.fx, 0, sizeof ev->u.fx);
+    ev->u.fx.raw_type = TE_TRACKER_EXPLOSION;
+    ev->u.fx.entity = -1;
+    for (int k = 0; k < 3; k++)
+        ev->u.fx.origin[k] = w->view.origin[k] + 60 * f[k];
+    draw(&p, after);
+    const uint8_t *pal = r_palette(p.r);
+    int darker = 0, brighter = 0;
+    for (int i = 0; i < W * H; i++) {
+        int a = pal[before[i] * 3] + pal[before[i] * 3 + 1] + pal[before[i] * 3 + 2];
+        int b = pal[after[i] * 3] + pal[after[i] * 3 + 1] + pal[after[i] * 3 + 2];
+        darker += b < a;
+        brighter += b > a;
+    }
+    print_message("dark light: %d pixels darker, %d brighter\n", darker, brighter);
+    assert_true(darker > 2000);
+    assert_true(brighter < darker / 50);
+    const char *out = "build/test_q2golden_dark_light.png";
+    assert_int_equal(r_write_png(p.r, out), 0);
+    tu_golden("dark_light", out, "tests/golden/q2_dark_light.png", 0.005);
+    play_free(&p);
+}
+
 // 6) Made: no shared demo plays a level with SURF_FLOWING faces; action's urbanjungle has a
 // waterfall of them (shadowfire/s_water, faces 9795..9798: the plane y = 28, x -368..-192,
 // z -703..-331) over a pool (z = -696). The level is drawn without a demo from (-280, 330,
@@ -358,7 +399,8 @@ int main(void)
         cmocka_unit_test(test_rocket_trail),  cmocka_unit_test(test_rail_spiral),
         cmocka_unit_test(test_explosion_light), cmocka_unit_test(test_quad_shell),
         cmocka_unit_test(test_laser),
-        cmocka_unit_test(test_bfg_laser),         cmocka_unit_test(test_translucent_explosion),
+        cmocka_unit_test(test_bfg_laser),
+        cmocka_unit_test(test_dark_light),         cmocka_unit_test(test_translucent_explosion),
         cmocka_unit_test(test_damage_blend),  cmocka_unit_test(test_flowing_water),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -674,6 +674,8 @@ static void client_event(hl_state_t *s, world_t *w, int index, world_game_event_
     memcpy(dl->eye_angles, w->view.angles, sizeof dl->eye_angles);
     dl->eye_valid = w->view.origin_valid;
     memcpy(dl->fparam, a->fparam, sizeof dl->fparam);
+    dl->args[0] = a->iparam[0];   // Counter-Strike's punch x 100 (render/r_hldecal.c)
+    dl->args[1] = a->iparam[1];
     memcpy(dl->velocity, a->velocity, sizeof dl->velocity);
     dl->seed = a->seed;
     dl->local = a->local;

@@ -18,13 +18,18 @@ typedef struct {
 } hl_ev_sound_t;
 
 // Special cases that read the event's parameters.
-enum { SP_NONE, SP_GAUSS, SP_GAUSSSPIN, SP_TRAIN, SP_EGON_FIRE, SP_EGON_STOP, SP_USP, SP_SILENT };
+// SP_BPARAM1 / SP_BPARAM2: the first sound when that parameter is set, else the second.
+enum { SP_NONE, SP_GAUSS, SP_GAUSSSPIN, SP_TRAIN, SP_EGON_FIRE, SP_EGON_STOP, SP_BPARAM1, SP_BPARAM2, SP_SILENT };
 
 typedef struct {
     const char *name;       // the script's short name
     int special;
     hl_ev_sound_t s[2];
 } hl_ev_rule_t;
+
+// A Counter-Strike gun: names a / b (the first pair; with SP_BPARAM*, c / d the other).
+#define CS_GUN(n, sp, a, b, c, d) \
+    {n, sp, {{{a, b}, CH_WEAPON, 1.0f, 1.0f, 94, 15}, {{c, d}, CH_WEAPON, 1.0f, 1.0f, 94, 15}}}
 
 // ev_hldm.cpp's numbers (volume RandomFloat(lo, hi), pitch base + RandomLong(0, range)).
 static const hl_ev_rule_t rules[] = {
@@ -52,9 +57,36 @@ static const hl_ev_rule_t rules[] = {
                               1.0f, 1.0f, 100, 0}}},
     {"tripfire", SP_SILENT, {{{NULL}, 0, 0, 0, 0, 0}}},
     {"snarkfire", SP_NONE, {{{"squeek/sqk_hunt2.wav"}, CH_WEAPON, 1.0f, 1.0f, 105, 0}}},
-    // Counter-Strike: the usp's silencer is bparam2 (usp1/usp2 silenced, else usp_unsil-1)
-    {"usp", SP_USP, {{{"weapons/usp1.wav", "weapons/usp2.wav"}, CH_WEAPON, 1.0f, 1.0f, 94, 15},
-                     {{"weapons/usp_unsil-1.wav"}, CH_WEAPON, 1.0f, 1.0f, 94, 15}}},
+    // Counter-Strike 1.6, as the open re-creation of its client (cs16-client, cl_dll/events/
+    // event_<gun>.cpp) plays them: CHAN_WEAPON, volume 1, ATTN_NORM, pitch 94 + RandomLong(0, 15),
+    // one of two names by RandomLong(0, 1) where there are two (docs/goldsrc.md)
+    CS_GUN("usp", SP_BPARAM2, "weapons/usp1.wav", "weapons/usp2.wav", "weapons/usp_unsil-1.wav", NULL),
+    CS_GUN("glock18", SP_NONE, "weapons/glock18-2.wav", NULL, NULL, NULL),
+    CS_GUN("p228", SP_NONE, "weapons/p228-1.wav", NULL, NULL, NULL),
+    CS_GUN("elite_left", SP_NONE, "weapons/elite_fire.wav", NULL, NULL, NULL),
+    CS_GUN("elite_right", SP_NONE, "weapons/elite_fire.wav", NULL, NULL, NULL),
+    CS_GUN("fiveseven", SP_NONE, "weapons/fiveseven-1.wav", NULL, NULL, NULL),
+    CS_GUN("deagle", SP_NONE, "weapons/deagle-1.wav", "weapons/deagle-2.wav", NULL, NULL),
+    CS_GUN("m3", SP_NONE, "weapons/m3-1.wav", NULL, NULL, NULL),
+    CS_GUN("xm1014", SP_NONE, "weapons/xm1014-1.wav", NULL, NULL, NULL),
+    CS_GUN("tmp", SP_NONE, "weapons/tmp-1.wav", "weapons/tmp-2.wav", NULL, NULL),
+    CS_GUN("ump45", SP_NONE, "weapons/ump45-1.wav", NULL, NULL, NULL),
+    CS_GUN("mac10", SP_NONE, "weapons/mac10-1.wav", NULL, NULL, NULL),
+    CS_GUN("mp5n", SP_NONE, "weapons/mp5-1.wav", "weapons/mp5-2.wav", NULL, NULL),
+    CS_GUN("p90", SP_NONE, "weapons/p90-1.wav", NULL, NULL, NULL),
+    CS_GUN("famas", SP_NONE, "weapons/famas-1.wav", "weapons/famas-2.wav", NULL, NULL),
+    CS_GUN("galil", SP_NONE, "weapons/galil-1.wav", "weapons/galil-2.wav", NULL, NULL),
+    CS_GUN("ak47", SP_NONE, "weapons/ak47-1.wav", "weapons/ak47-2.wav", NULL, NULL),
+    CS_GUN("aug", SP_NONE, "weapons/aug-1.wav", NULL, NULL, NULL),
+    CS_GUN("m4a1", SP_BPARAM1, "weapons/m4a1-1.wav", NULL, "weapons/m4a1_unsil-1.wav", "weapons/m4a1_unsil-2.wav"),
+    CS_GUN("sg552", SP_NONE, "weapons/sg552-1.wav", "weapons/sg552-2.wav", NULL, NULL),
+    CS_GUN("scout", SP_NONE, "weapons/scout_fire-1.wav", NULL, NULL, NULL),
+    CS_GUN("awp", SP_NONE, "weapons/awp1.wav", NULL, NULL, NULL),
+    CS_GUN("g3sg1", SP_NONE, "weapons/g3sg1-1.wav", NULL, NULL, NULL),
+    CS_GUN("sg550", SP_NONE, "weapons/sg550-1.wav", NULL, NULL, NULL),
+    CS_GUN("m249", SP_NONE, "weapons/m249-1.wav", "weapons/m249-2.wav", NULL, NULL),
+    CS_GUN("knife", SP_NONE, "weapons/knife_miss1.wav", NULL, NULL, NULL),
+    {"createexplo", SP_SILENT, {{{NULL}, 0, 0, 0, 0, 0}}},   // cs16-client's handler does nothing
 };
 
 void hl_event_short_name(const char *script, char *out, size_t cap)
@@ -204,7 +236,10 @@ int hl_event_emit(world_t *w, const char *script, const world_game_event_t *args
         play_rule(w, args, &r->s[0], &x, 0);
         break;
     }
-    case SP_USP:
+    case SP_BPARAM1:   // the m4a1's silencer
+        play_rule(w, args, &r->s[args->bparam[0] ? 0 : 1], &x, 0);
+        break;
+    case SP_BPARAM2:   // the usp's silencer
         play_rule(w, args, &r->s[args->bparam[1] ? 0 : 1], &x, 0);
         break;
     default:

@@ -582,31 +582,56 @@ static int trace_all(renderer_t *r, const world_t *w, const vec3_t src, const ve
     return model;
 }
 
-// The weapons whose client events fire bullets (ev_hldm.cpp): pellets a shot, range, and
-// the spread (buckshot: random in the cone; the others: the server's own spread, fparam1/2).
+// The weapons whose client events fire bullets (ev_hldm.cpp; Counter-Strike's: cs16-client's
+// event_<gun>.cpp): pellets a shot, range, and the spread (buckshot: random in the cone; the
+// others: the server's own spread, fparam1/2, divided by fparam_div).
 typedef struct {
     const char *name;
     int shots_sp, shots_mp;
     float range;
     float spread_sp[2], spread_mp[2];   // buckshot cones; 0: fparam1/2 are the offsets
     int tracer_freq;                    // the mp5: every other bullet is a tracer and leaves no decal
+    float fparam_div;                   // 0: 1 (the scout sends its spread x 1000)
+    float punch_div;                    // Counter-Strike: the aim + iparam1 / this (pitch), iparam2 / this (yaw),
+                                        // the punch the server fired with; 0: none
 } bullet_rule_t;
 
+// A Counter-Strike pistol or rifle: one bullet, the server's spread, the punch in iparam x 100.
+#define CS_RIFLE(n, range) { n, 1, 1, range, { 0, 0 }, { 0, 0 }, 0, 0, 100 }
+
 static const bullet_rule_t bullets[] = {
-    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
-    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
-    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2 },
-    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
-    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0 },
-    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0 },
-    // Counter-Strike's client is not released: its pistols and rifles taken as one bullet
-    // along the aim with the event's spread, as Half-Life's 9 mm (docs/goldsrc.md)
-    { "usp", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
-    { "glock18", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
-    { "deagle", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
-    { "ak47", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
-    { "m4a1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
-    { "mp5n", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0 },
+    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },
+    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },
+    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2, 0, 0 },
+    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },
+    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0, 0, 0 },
+    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0, 0, 0 },
+    // Counter-Strike 1.6 (docs/goldsrc.md): the shotguns' buckshot in a 0.0725 cone, 8192 units
+    { "m3", 9, 9, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, 100 },
+    { "xm1014", 6, 6, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, 100 },
+    CS_RIFLE("usp", 8192),
+    CS_RIFLE("glock18", 4096),
+    CS_RIFLE("p228", 8192),
+    { "elite_left", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },    // the aim as it comes (no punch)
+    { "elite_right", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },
+    CS_RIFLE("fiveseven", 8192),
+    CS_RIFLE("deagle", 8192),
+    CS_RIFLE("tmp", 8192),
+    CS_RIFLE("ump45", 8192),
+    CS_RIFLE("mac10", 8192),
+    CS_RIFLE("mp5n", 8192),
+    CS_RIFLE("p90", 8192),
+    { "famas", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },         // cs16-client: punch / 10^7, nothing
+    CS_RIFLE("galil", 8192),
+    CS_RIFLE("ak47", 8192),
+    CS_RIFLE("aug", 8192),
+    CS_RIFLE("m4a1", 8192),
+    CS_RIFLE("sg552", 8192),
+    { "scout", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 1000, 100 },   // its spread comes x 1000
+    CS_RIFLE("awp", 8192),
+    CS_RIFLE("g3sg1", 8192),
+    CS_RIFLE("sg550", 8192),
+    CS_RIFLE("m249", 8192),
 };
 
 static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
@@ -633,6 +658,12 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
             vh = eye;
         src[2] += vh;
         memcpy(ang, e->angles, sizeof ang);
+        // Counter-Strike fires along the aim + the punch (the server's v_angle + punchangle); the
+        // event's angles are the aim, iparam1/2 the punch x 100 (the demo's view above has it)
+        if (rule->punch_div > 0) {
+            ang[0] += (float)e->args[0] / rule->punch_div;
+            ang[1] += (float)e->args[1] / rule->punch_div;
+        }
     }
     if (!valid_pos(src) || !isfinite(ang[0]) || !isfinite(ang[1]) || !isfinite(ang[2]))
         return;
@@ -655,8 +686,9 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
             sx *= cone[0];
             sy *= cone[1];
         } else {
-            sx = isfinite(e->fparam[0]) ? e->fparam[0] : 0;
-            sy = isfinite(e->fparam[1]) ? e->fparam[1] : 0;
+            float div = rule->fparam_div > 0 ? rule->fparam_div : 1;
+            sx = isfinite(e->fparam[0]) ? e->fparam[0] / div : 0;
+            sy = isfinite(e->fparam[1]) ? e->fparam[1] / div : 0;
         }
         // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted
         // a player) leave no decal

@@ -355,6 +355,91 @@ static void test_weapon_event(void **state)
     close_level(&c);
 }
 
+// Counter-Strike's gun events on c1a0 (cs16-client's rules): another player's shot (the
+// event's origin + 28, its angles) from where the view stands. The punch in iparam1/2 (x 100)
+// turns the aim as much as turning the angles does; m3 fires 9 pellets, xm1014 6, ak47 one;
+// an event without bullets (createexplo) leaves none.
+static int cs_shot(level_t *c, const char *script, float dpitch, float dyaw, int ip1, int ip2, float fp1, uint8_t **px)
+{
+    world_t *w = c->w;
+    w->decal_log_count = 0;   // each shot alone (a seek back to the start)
+    r_clear_transients(c->r, 1);
+    r_frame(c->r, w);
+    empty_frame(w);
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "%s", script);
+    ev->entity = 2;
+    ev->seed = 4242;
+    memcpy(ev->pos, w->view.origin, sizeof ev->pos);
+    ev->pos[2] -= 28;
+    memcpy(ev->angles, w->view.angles, sizeof ev->angles);
+    ev->angles[0] += dpitch;
+    ev->angles[1] += dyaw;
+    ev->args[0] = ip1;
+    ev->args[1] = ip2;
+    ev->fparam[0] = fp1;
+    r_frame(c->r, w);
+    if (px)
+        *px = grab(c->r, w);
+    return r_hldecal_count(c->r);
+}
+
+static void test_cs_weapon_events(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    int fw, fh, pitch;
+    r_pixels(c.r, &fw, &fh, &pitch);
+    uint8_t *none, *aim, *punched, *turned, *hl;
+    int n0 = cs_shot(&c, "createexplo", 0, 0, 0, 0, 0, &none);
+    assert_int_equal(n0, 0);
+    int n1 = cs_shot(&c, "ak47", 0, 12, 0, 0, 0, &aim);
+    assert_true(n1 >= 1 && n1 <= 8);
+    // 7 degrees up and 10 to the left by the punch (-700, 1000) = the same by the angles
+    int n2 = cs_shot(&c, "ak47", 0, 12, -700, 1000, 0, &punched);
+    int n3 = cs_shot(&c, "ak47", -7, 22, 0, 0, 0, &turned);
+    assert_true(n2 >= 1 && n3 >= 1);
+    int box[4];
+    int moved = frame_diff(aim, punched, fw, fh, box);
+    printf("ak47: %d decal(s); the punch moves it: %d pixels differ\n", n1, moved);
+    assert_true(moved > 20);
+    assert_int_equal(frame_diff(punched, turned, fw, fh, box), 0);
+    int seen = frame_diff(none, aim, fw, fh, box);
+    printf("the hole: %d pixels (box %d,%d..%d,%d)\n", seen, box[0], box[1], box[2], box[3]);
+    assert_true(seen > 10);   // the hole is seen
+    // Half-Life's guns take no punch: glock1 with the same iparams hits where the aim is
+    cs_shot(&c, "glock1", 0, 12, -700, 1000, 0, &hl);
+    uint8_t *hl0;
+    cs_shot(&c, "glock1", 0, 12, 0, 0, 0, &hl0);
+    assert_int_equal(frame_diff(hl, hl0, fw, fh, box), 0);
+    // buckshot: a decal per pellet (a decal across faces takes more than one slot)
+    uint8_t *m3px;
+    int m3 = cs_shot(&c, "m3", 0, 12, 0, 0, 0, &m3px);
+    free(m3px);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_m3.png"), 0);   // looked at
+    int xm = cs_shot(&c, "xm1014", 0, 12, 0, 0, 0, NULL);
+    printf("m3: %d decals, xm1014: %d\n", m3, xm);
+    assert_true(m3 >= 9 && m3 <= 9 * 8);
+    assert_true(xm >= 6 && xm <= 6 * 8 && xm < m3);
+    // the scout's spread comes x 1000: fparam1 = 100 is 0.1 to the right, not 100
+    uint8_t *scout, *ak;
+    assert_true(cs_shot(&c, "scout", 0, 12, 0, 0, 100, &scout) >= 1);
+    assert_true(cs_shot(&c, "ak47", 0, 12, 0, 0, 0.1f, &ak) >= 1);
+    assert_int_equal(frame_diff(scout, ak, fw, fh, box), 0);
+    assert_true(frame_diff(scout, aim, fw, fh, box) > 20);
+    free(scout);
+    free(ak);
+    free(none);
+    free(aim);
+    free(punched);
+    free(turned);
+    free(hl);
+    free(hl0);
+    close_level(&c);
+}
+
 // gchimp's c1a3d: three infodecals in its entities ({C1A3_RED2, {C1A3_RED3, {BIGBLOOD2),
 // placed with the level; the blood under the dead barney seen from above.
 static void test_infodecal(void **state)
@@ -498,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_golden_c1a0),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_weapon_event),
+        cmocka_unit_test(test_cs_weapon_events),
         cmocka_unit_test(test_infodecal),
         cmocka_unit_test(test_crossfire_log),
     };

@@ -114,6 +114,132 @@ static void test_event_rules(void **state)
     world_free(w);
 }
 
+// Counter-Strike's guns (cs16-client's event_<gun>.cpp): each synthetic shot plays one of the
+// gun's names on CHAN_WEAPON at volume 1, ATTN_NORM, pitch 94..109 %; over many seeds every
+// name of the gun comes up; the m4a1's silencer is bparam1, the usp's bparam2.
+static void test_cs_gun_sounds(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *script;
+        int bparam1, bparam2;
+        const char *names[2];   // what it may play (both come up)
+    } guns[] = {
+        {"events/ak47.sc", 0, 0, {"weapons/ak47-1.wav", "weapons/ak47-2.wav"}},
+        {"events/m4a1.sc", 1, 0, {"weapons/m4a1-1.wav", NULL}},
+        {"events/m4a1.sc", 0, 0, {"weapons/m4a1_unsil-1.wav", "weapons/m4a1_unsil-2.wav"}},
+        {"events/awp.sc", 0, 0, {"weapons/awp1.wav", NULL}},
+        {"events/deagle.sc", 0, 0, {"weapons/deagle-1.wav", "weapons/deagle-2.wav"}},
+        {"events/m3.sc", 0, 0, {"weapons/m3-1.wav", NULL}},
+        {"events/usp.sc", 0, 1, {"weapons/usp1.wav", "weapons/usp2.wav"}},
+        {"events/usp.sc", 0, 0, {"weapons/usp_unsil-1.wav", NULL}},
+        {"events/elite_right.sc", 0, 0, {"weapons/elite_fire.wav", NULL}},
+        {"events/mp5n.sc", 0, 0, {"weapons/mp5-1.wav", "weapons/mp5-2.wav"}},
+    };
+    world_t *w = world_create();
+    for (size_t g = 0; g < sizeof guns / sizeof guns[0]; g++) {
+        int seen[2] = {0, 0};
+        float plo = 9, phi = 0;
+        for (int k = 0; k < 64; k++) {
+            world_begin_frame(w, 1.0 + k);
+            world_game_event_t a = {0};
+            a.entity = 2;
+            a.origin[0] = 100;
+            a.seed = 1000u + 7919u * (uint32_t)k;
+            a.bparam[0] = (uint8_t)guns[g].bparam1;
+            a.bparam[1] = (uint8_t)guns[g].bparam2;
+            assert_true(hl_event_known(guns[g].script));
+            assert_int_equal(hl_event_emit(w, guns[g].script, &a), 1);
+            assert_int_equal(w->num_events, 2);   // the event and one sound
+            const world_sound_event_t *se = &w->events[1].u.sound;
+            assert_int_equal(w->events[1].type, EV_SOUND);
+            const char *name = w->text_arena + se->name - 1;
+            int which = guns[g].names[0] && !strcmp(name, guns[g].names[0])   ? 0
+                        : guns[g].names[1] && !strcmp(name, guns[g].names[1]) ? 1
+                                                                               : -1;
+            if (which < 0)
+                fail_msg("%s (bparam %d %d) played %s", guns[g].script, guns[g].bparam1, guns[g].bparam2, name);
+            seen[which]++;
+            assert_int_equal(se->channel, 1);
+            assert_int_equal(se->entity, 2);
+            assert_float_equal(se->volume, 1.0, 1e-6);
+            assert_float_equal(se->attenuation, 0.8, 1e-6);
+            assert_float_equal(se->origin[0], 100, 1e-6);
+            assert_true(se->pitch >= 0.94f - 1e-4f && se->pitch <= 1.09f + 1e-4f);
+            plo = se->pitch < plo ? se->pitch : plo;
+            phi = se->pitch > phi ? se->pitch : phi;
+        }
+        assert_true(seen[0] > 0);
+        if (guns[g].names[1])
+            assert_true(seen[1] > 0);
+        assert_true(phi - plo > 0.08f);   // the pitch's random range is used, not one value
+    }
+    // what is still unknown: the event alone, no sound
+    assert_false(hl_event_known("events/createsmoke.sc"));
+    world_begin_frame(w, 100);
+    world_game_event_t a = {0};
+    assert_int_equal(hl_event_emit(w, "events/createsmoke.sc", &a), 0);
+    assert_int_equal(w->num_events, 1);
+    world_free(w);
+}
+
+// Find str in buf bit-packed at any bit offset (GoldSrc's bit stream, lowest bit first) and
+// overwrite it with rep (same length). Returns the number of places changed.
+static int patch_bits(uint8_t *buf, size_t size, const char *str, const char *rep)
+{
+    size_t n = strlen(str);
+    int hits = 0;
+    for (int sh = 0; sh < 8; sh++)
+        for (size_t p = 0; p + n + 1 < size; p++) {
+            size_t i = 0;
+            while (i < n && (uint8_t)((buf[p + i] >> sh) | (buf[p + i + 1] << (8 - sh))) == (uint8_t)str[i])
+                i++;
+            if (i < n)
+                continue;
+            for (i = 0; i < n; i++) {
+                unsigned v = (unsigned)(uint8_t)rep[i] << sh;
+                buf[p + i] = (uint8_t)((buf[p + i] & ((1u << sh) - 1)) | (v & 0xff));
+                if (sh)
+                    buf[p + i + 1] = (uint8_t)((buf[p + i + 1] & ~((1u << sh) - 1)) | (v >> 8));
+            }
+            hits++;
+        }
+    return hits;
+}
+
+// crossfire with its usp script renamed (events/zzz.sc): `info` warns once that zzz is not
+// reproduced, and plays no sound for it; the real one warns about nothing of the kind.
+static void test_unknown_event_warning(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data("goldsrc/demos/cstrike_crossfire.dem"), &size);
+    assert_non_null(data);
+    assert_int_equal(patch_bits(data, size, "events/usp.sc", "events/zzz.sc"), 1);
+    const char *path = "build/test_goldsrc_fx_unknown_event.dem";
+    assert_int_equal(tu_write(path, data, size), 0);
+    free(data);
+    char cmd[1024];
+    int status = 0;
+    snprintf(cmd, sizeof cmd, "%s info '%s' 2>&1", tu_bin(), path);
+    char *out = tu_run(cmd, &status);
+    assert_int_equal(status, 0);
+    const char *want = "goldsrc: client event zzz (index 12) is not reproduced";
+    const char *at = strstr(out, want);
+    if (!at)
+        fail_msg("no warning naming zzz in:\n%s", out);
+    assert_null(strstr(at + 1, want));   // once a demo
+    assert_non_null(strstr(out, "events     zzz 10"));   // still counted by its name
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s info '%s' 2>&1", tu_bin(), tu_data("goldsrc/demos/cstrike_crossfire.dem"));
+    out = tu_run(cmd, &status);
+    assert_int_equal(status, 0);
+    assert_null(strstr(out, "is not reproduced"));
+    free(out);
+}
+
 // ---- the exported sound track around each shot ----------------------------------------
 
 static void put_le(uint8_t *p, uint32_t v, int n)
@@ -680,6 +806,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_rules),
+        cmocka_unit_test(test_cs_gun_sounds),
+        cmocka_unit_test(test_unknown_event_warning),
         cmocka_unit_test(test_pool_values),
         cmocka_unit_test(test_beam_brightness_zero),
         cmocka_unit_test(test_beam_width),

@@ -8,6 +8,8 @@
 // docs/goldsrc.md lists what is left out.
 #include "hltent.h"
 
+#include "angles.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,23 +54,25 @@ void hltent_clear(hltent_t *p)
         p->replay = 1;
 }
 
+int hltent_event_gun(const world_decal_t *e, vec3_t src, vec3_t ang)
+{
+    int zero = e->pos[0] == 0 && e->pos[1] == 0 && e->pos[2] == 0;
+    if (e->local && zero && e->eye_valid) {
+        memcpy(src, e->eye, sizeof(vec3_t));
+        memcpy(ang, e->eye_angles, sizeof(vec3_t));
+        return 0;
+    }
+    memcpy(src, e->pos, sizeof(vec3_t));
+    float vh = e->ducking ? 12.0f : 28.0f, eye = e->eye[2] - e->pos[2];
+    if (e->local && e->eye_valid && eye > 0 && eye < 64)
+        vh = eye;
+    src[2] += vh;
+    memcpy(ang, e->angles, sizeof(vec3_t));
+    return 1;
+}
+
 // ---- random numbers: each log entry's own stream ---------------------------------------------
 
-// Quake's AngleVectors (pitch down positive, yaw left, roll right)
-static void angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up)
-{
-    double y = angles[1] * (M_PI / 180), p = angles[0] * (M_PI / 180), ro = angles[2] * (M_PI / 180);
-    double sy = sin(y), cy = cos(y), sp = sin(p), cp = cos(p), sr = sin(ro), cr = cos(ro);
-    forward[0] = (float)(cp * cy);
-    forward[1] = (float)(cp * sy);
-    forward[2] = (float)(-sp);
-    right[0] = (float)(-sr * sp * cy + cr * sy);
-    right[1] = (float)(-sr * sp * sy - cr * cy);
-    right[2] = (float)(-sr * cp);
-    up[0] = (float)(cr * sp * cy + sr * sy);
-    up[1] = (float)(cr * sp * sy - sr * cy);
-    up[2] = (float)(cr * cp);
-}
 
 static uint32_t rnd(uint32_t *x)
 {
@@ -298,22 +302,8 @@ static void eject_brass(hltent_t *p, const world_t *w, uint32_t *x, const world_
     int model = model_index(w, rule->model);
     if (!model)
         return;
-    // the gun as r_hldecal.c takes it (EV_GetGunPosition): origin + view height (28, ducked
-    // 12; the recording player's own from the demo's eye), or the demo's eye and view angles
-    // for the local player's events that come without an origin
     vec3_t src, ang, vel;
-    int zero = e->pos[0] == 0 && e->pos[1] == 0 && e->pos[2] == 0;
-    if (e->local && zero && e->eye_valid) {
-        memcpy(src, e->eye, sizeof src);
-        memcpy(ang, e->eye_angles, sizeof ang);
-    } else {
-        memcpy(src, e->pos, sizeof src);
-        float vh = e->ducking ? 12.0f : 28.0f, eye = e->eye[2] - e->pos[2];
-        if (e->local && e->eye_valid && eye > 0 && eye < 64)
-            vh = eye;
-        src[2] += vh;
-        memcpy(ang, e->angles, sizeof ang);
-    }
+    hltent_event_gun(e, src, ang);
     memcpy(vel, e->velocity, sizeof vel);
     if (!sane(src, 32768) || !sane(ang, 1e5f) || !sane(vel, 1e5f))
         return;

@@ -92,4 +92,10 @@ int hltent_bounces(hltent_t *p, const bsp_t *bsp, double t0, double t1, hltent_b
 // For tests: the models alive at t (after hltent_list stepped them there).
 int hltent_count(const hltent_t *p, double t);
 
+// A client event's gun (the SDK's EV_GetGunPosition): its origin plus the view height (28, ducked
+// 12; the recording player's own from the demo's eye, Counter-Strike's 17) and its angles; or,
+// for the recording player's events that come without an origin, the demo's eye and view angles
+// (returns 0 then, 1 for the event's own). The shells here and the bullets of r_hldecal.c.
+int hltent_event_gun(const world_decal_t *e, vec3_t src, vec3_t ang);
+
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../assets/wad.h"
+#include "../engine/hltent.h"
 #include "../engine/log.h"
 
 enum { WAD_DECALS, WAD_TEMPDECAL, NUM_WADS };
@@ -642,22 +643,9 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
             rule = &bullets[i];
     if (!rule)
         return;
-    // the gun (EV_GetGunPosition): origin + view height, 28 standing, 12 ducked; the
-    // recording player's own: its real view height (EV_LocalPlayerViewheight), from the
-    // demo's eye (Counter-Strike's is 17). Its events may come without origin and angles:
-    // then the demo's eye and view angles
+    // the gun (EV_GetGunPosition, engine/hltent.c: the shells come from the same place)
     vec3_t src, ang;
-    int zero = e->pos[0] == 0 && e->pos[1] == 0 && e->pos[2] == 0;
-    if (e->local && zero && e->eye_valid) {
-        memcpy(src, e->eye, sizeof src);
-        memcpy(ang, e->eye_angles, sizeof ang);
-    } else {
-        memcpy(src, e->pos, sizeof src);
-        float vh = e->ducking ? 12.0f : 28.0f, eye = e->eye[2] - e->pos[2];
-        if (e->local && e->eye_valid && eye > 0 && eye < 64)
-            vh = eye;
-        src[2] += vh;
-        memcpy(ang, e->angles, sizeof ang);
+    if (hltent_event_gun(e, src, ang)) {
         // Counter-Strike fires along the aim + the punch (the server's v_angle + punchangle); the
         // event's angles are the aim, iparam1/2 the punch x 100 (the demo's view above has it)
         if (rule->punch_div > 0) {

@@ -1,21 +1,12 @@
 // r_math.c -- small vector helpers shared by the world, model and sprite drawers
 #include <math.h>
 
+#include "../engine/angles.h"
 #include "r_view.h"
 
 void r_angle_vectors(const vec3_t angles, vec3_t forward, vec3_t right, vec3_t up)
 {
-    double y = angles[1] * (M_PI / 180), p = angles[0] * (M_PI / 180), ro = angles[2] * (M_PI / 180);
-    double sy = sin(y), cy = cos(y), sp = sin(p), cp = cos(p), sr = sin(ro), cr = cos(ro);
-    forward[0] = (float)(cp * cy);
-    forward[1] = (float)(cp * sy);
-    forward[2] = (float)(-sp);
-    right[0] = (float)(-sr * sp * cy + cr * sy);
-    right[1] = (float)(-sr * sp * sy - cr * cy);
-    right[2] = (float)(-sr * cp);
-    up[0] = (float)(cr * sp * cy + sr * sy);
-    up[1] = (float)(cr * sp * sy - sr * cy);
-    up[2] = (float)(cr * cp);
+    angle_vectors(angles, forward, right, up);
 }
 
 static inline float dot3f(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }

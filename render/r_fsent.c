@@ -137,6 +137,7 @@ struct r_fsent_s {
     int num_pages;
     fse_layout_t layouts[FSE_MAX_LAYOUTS];
     int num_layouts;
+    uint8_t *add;            // additive blend table [src * 256 + dst] for the sprites, made the first time
     int hot_color;           // the palette's brightest colour (glints)
     // the level's background objects (r_fsbgo.c), loaded when the world first names the level
     r_fsbgo_t *bgo;
@@ -271,6 +272,8 @@ static void free_assets(r_fsent_t *fe)
     memset(fe->pages, 0, sizeof fe->pages);
     memset(fe->layouts, 0, sizeof fe->layouts);
     fe->num_pages = fe->num_layouts = 0;
+    free(fe->add);
+    fe->add = NULL;
     memset(fe->models, 0, sizeof fe->models);
     memset(fe->tex, 0, sizeof fe->tex);
     fe->num_models = fe->num_tex = 0;
@@ -418,7 +421,8 @@ static fse_model_t *model(r_fsent_t *fe, const char *file)
 // The texture page `file` (lower case, under textures/), loaded and mapped to the palette the
 // first time: 24-bit, power-of-two sides. The game adds these pages to the screen (assumed from
 // the black surrounds of every sprite: the D3D blend mode was not found): texels whose
-// brightest channel is under FSE_PAGE_KEY are keyed out, the rest drawn as painted.
+// brightest channel is under FSE_PAGE_KEY are keyed out; the explosions draw the rest over
+// the scene, the shots add them (add_table).
 static fse_page_t *page(r_fsent_t *fe, const char *file)
 {
     fse_page_t *pg = NULL;
@@ -478,6 +482,36 @@ static fse_page_t *page(r_fsent_t *fe, const char *file)
     free(near);
     free(rgb);
     return pg->state == 1 ? pg : NULL;
+}
+
+// The sprites' additive table (the game adds its FmPolys and trails to the screen: ONE + ONE),
+// made for the palette the first time a sprite is drawn: [src * 256 + dst] is the palette
+// colour nearest the two colours' sum. NULL (drawn over, keyed) if there is no memory.
+static const uint8_t *add_table(r_fsent_t *fe)
+{
+    if (fe->add)
+        return fe->add;
+    uint8_t *t = malloc(65536);
+    uint16_t *near = calloc(32768, sizeof *near);   // 15-bit colour -> 1 + palette index
+    if (t && near) {
+        for (int a = 0; a < 256; a++)
+            for (int b = 0; b < 256; b++) {
+                int c[3];
+                for (int k = 0; k < 3; k++) {
+                    int v = fe->palette[a * 3 + k] + fe->palette[b * 3 + k];
+                    c[k] = v > 255 ? 255 : v;
+                }
+                int key = (c[0] >> 3) << 10 | (c[1] >> 3) << 5 | c[2] >> 3;
+                if (!near[key])
+                    near[key] = (uint16_t)(1 + pal_nearest(fe->palette, 256, c[0], c[1], c[2]));
+                t[a * 256 + b] = (uint8_t)(near[key] - 1);
+            }
+        fe->add = t;
+        t = NULL;
+    }
+    free(t);
+    free(near);
+    return fe->add;
 }
 
 // The sprite layout `file` (under offsets/) and its page, loaded the first time.
@@ -967,7 +1001,7 @@ static int draw_part(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, c
         q[k].t = ts[k];
         q[k].l[0] = q[k].l[1] = q[k].l[2] = (light < 0 ? 0 : light > 1 ? 1 : light) * (R_FS_LEVELS - 1);
     }
-    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, NULL };
+    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
     r_fsvert_t t1v[3] = { q[0], q[1], q[2] }, t2v[3] = { q[0], q[2], q[3] };
     return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
 }
@@ -1066,7 +1100,7 @@ static int draw_pulsar_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t 
             to_cam(v, q[j], cc);
             vv[j] = (r_fsvert_t){ cc[0], cc[1], cc[2], ss[j], ts[j], { R_FS_LEVELS - 1, R_FS_LEVELS - 1, R_FS_LEVELS - 1 } };
         }
-        r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, NULL };
+        r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
         r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
         drawn += r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
     }

@@ -655,7 +655,9 @@ static void test_offsets_bad(void **state)
 // image with a trojax, a transpulse and a pyrolite shot in view too.
 #define SPRITE_Z 100.0f
 #define SPRITE_T 1.02
-static void sprite_demo(const scene_t *sc, const char *path, int weapons)
+// the trojax, the transpulse and the pyrolite at SPRITE_T: ahead, up, right of the eye
+static const float SPRITE_OTHERS[3][3] = { { 300, 30, -110 }, { 300, -60, 70 }, { 160, 30, 60 } };
+static void sprite_demo(const scene_t *sc, const char *path, int mask)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -671,12 +673,18 @@ static void sprite_demo(const scene_t *sc, const char *path, int weapons)
         fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
         if (fabs(t + 0.05 - 1.0) > 1e-6)
             continue;
-        // weapons: 0 none, 1 the pulsar only, 2 also a trojax, a transpulse and a pyrolite further off
+        // mask: bit k fires shots[k] (the pulsar; a trojax, a transpulse and a pyrolite further off)
         static const struct {
             int weapon, power;
-            float fwd, up, speed;   // where it is at SPRITE_T: ahead, up; its speed a tick
-        } shots[] = { { 0, 0, SPRITE_Z, 0, 32 }, { 1, 0, 420, 40, 32 }, { 3, 2, 300, -60, 48 }, { 2, 2, 200, 45, 20 } };
-        for (int k = 0; k < (weapons == 0 ? 0 : weapons == 1 ? 1 : 4); k++) {
+            float fwd, up, side, speed;   // where it is at SPRITE_T: ahead, up, right; its speed a tick
+            int away;   // flies away from the eye (the trojax's disc faces along its path), else to the right
+        } shots[] = { { 0, 0, SPRITE_Z, 0, 0, 32, 0 },
+                      { 1, 0, SPRITE_OTHERS[0][0], SPRITE_OTHERS[0][1], SPRITE_OTHERS[0][2], 32, 1 },
+                      { 3, 2, SPRITE_OTHERS[1][0], SPRITE_OTHERS[1][1], SPRITE_OTHERS[1][2], 48, 0 },
+                      { 2, 2, SPRITE_OTHERS[2][0], SPRITE_OTHERS[2][1], SPRITE_OTHERS[2][2], 20, 0 } };
+        for (int k = 0; k < 4; k++) {
+            if (!(mask >> k & 1))
+                continue;
             fs_primbull_t pb;
             memset(&pb, 0, sizeof pb);
             pb.player = 1;
@@ -685,10 +693,12 @@ static void sprite_demo(const scene_t *sc, const char *path, int weapons)
             pb.bullet_id = (uint16_t)(9 + k);
             pb.weapon = (uint8_t)shots[k].weapon;
             pb.power_level = (uint8_t)shots[k].power;
-            float back = shots[k].speed * 71 * (float)(SPRITE_T - 1.0);   // flies across, to the right
+            float back = shots[k].speed * 71 * (float)(SPRITE_T - 1.0);
+            const float *dir = shots[k].away ? sc->fwd : sc->right;
             for (int j = 0; j < 3; j++) {
-                pb.pos[j] = sc->eye[j] + shots[k].fwd * sc->fwd[j] + shots[k].up * sc->up[j] - back * sc->right[j];
-                pb.dir[j] = sc->right[j];
+                pb.pos[j] = sc->eye[j] + shots[k].fwd * sc->fwd[j] + shots[k].up * sc->up[j] + shots[k].side * sc->right[j] -
+                            back * dir[j];
+                pb.dir[j] = dir[j];
             }
             fs_write_primbull(&wr, fs_ticks(1.0), 7, &pb);
         }
@@ -708,7 +718,7 @@ static void test_sprites(void **state)
     snprintf(demo, sizeof demo, "%s/fs_sprite_%d.dmo", out_dir(), (int)getpid());
     snprintf(all, sizeof all, "%s/fs_sprites_%d.dmo", out_dir(), (int)getpid());
     sprite_demo(&sc, demo, 1);
-    sprite_demo(&sc, all, 2);
+    sprite_demo(&sc, all, 15);
     snprintf(none, sizeof none, "%s/fs_sprites_none_%d.dmo", out_dir(), (int)getpid());
     sprite_demo(&sc, none, 0);
     snprintf(e, sizeof e, "%s/fs_sprites_none.png", out_dir());
@@ -777,6 +787,55 @@ static void test_sprites(void **state)
     stbi_image_free(img);
     stbi_image_free(bg);
     free(rgb);
+    // the others: the trojax (TROJAX2.OFF, 64 texels x 2.625 = 168 units across, flying away)
+    // is its blue swirl; the transpulse (FLARE.OFF 64 x 2.25 = 144 units) and the pyrolite
+    // (expl.off, about 18 units) add to the scene in their boxes
+    // against the same scene without that one shot (its light brightens the walls around it
+    // too: the box beside it, as far again to its side, is counted the same way and must show
+    // fewer)
+    static const struct {
+        const char *what;
+        float half;   // half its size in units
+    } others[] = { { "trojax", 84 }, { "transpulse", 72 }, { "pyrolite", 9 } };
+    int w2, h2, c2;
+    uint8_t *im = stbi_load(b, &w2, &h2, &c2, 3);
+    assert_non_null(im);
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        char bdemo[512], bpng[512];
+        snprintf(bdemo, sizeof bdemo, "%s/fs_sprites_but%zu_%d.dmo", out_dir(), i, (int)getpid());
+        snprintf(bpng, sizeof bpng, "%s/fs_sprites_but%zu.png", out_dir(), i);
+        sprite_demo(&sc, bdemo, 15 & ~(2 << i));
+        shot(bdemo, SPRITE_T, bpng);
+        if (!getenv("FS_MODEL_SHOTS"))
+            remove(bdemo);
+        uint8_t *bg2 = stbi_load(bpng, &w2, &h2, &c2, 3);
+        assert_non_null(bg2);
+        float oc[3], ox, oy, oz;
+        for (int k = 0; k < 3; k++)
+            oc[k] = sc.eye[k] + SPRITE_OTHERS[i][0] * sc.fwd[k] + SPRITE_OTHERS[i][1] * sc.up[k] +
+                    SPRITE_OTHERS[i][2] * sc.right[k];
+        assert_int_equal(project(&sc, oc, &ox, &oy, &oz), 0);
+        float r = others[i].half * 160 / oz;
+        int n[2] = { 0, 0 };
+        for (int side = 0; side < 2; side++) {
+            float cx = ox + (side ? (ox < 160 ? -2 * r : 2 * r) : 0);   // beside it, away from the middle
+            for (int y = (int)(oy - r); y < (int)(oy + r); y++)
+                for (int x = (int)(cx - r); x < (int)(cx + r); x++) {
+                    if (x < 0 || y < 0 || x >= w2 || y >= h2)
+                        continue;
+                    const uint8_t *q = im + ((size_t)y * (size_t)w2 + (size_t)x) * 3,
+                                  *q0 = bg2 + ((size_t)y * (size_t)w2 + (size_t)x) * 3;
+                    n[side] += q[0] + q[1] + q[2] > q0[0] + q0[1] + q0[2] + 48;
+                }
+        }
+        printf("%s at (%.1f, %.1f) %.0f units away, box +-%.0f px: %d pixels brighter than without it, %d in the box "
+               "beside it\n",
+               others[i].what, ox, oy, oz, r, n[0], n[1]);
+        assert_true(n[0] >= (int)(r * r * 0.5f));
+        assert_true(n[0] > 2 * n[1]);   // the transpulse's red light (255 at power 2) reaches the box beside it
+        stbi_image_free(bg2);
+    }
+    stbi_image_free(im);
     tu_golden("pulsar sprite", a, "tests/golden/fs_sprite_pulsar.png", 0.01);
     tu_golden("trojax, transpulse, pyrolite sprites", b, "tests/golden/fs_sprites.png", 0.01);
     if (!getenv("FS_MODEL_SHOTS")) {

@@ -8,6 +8,8 @@
 //   the model's count; GLOBAL_SCALE is 0.25, so a level every 3072 units;
 // - PickupAttribs[] (Pickups.c) names each pickup's model; SecondaryWeaponAttribs[] each
 //   missile's and mine's; PrimaryWeaponAttribs[] (Primary.c) each shot's speed, life and light;
+// - InitOnePrimBull (Primary.c), Primary.h's sizes and FmPolyProcess (2dPolys.c): each primary's
+//   sprite layout (Data/Offsets/*.OFF, assets/fsoff.c), world units a texel, animation, trail;
 // - speeds are per game tick, GAME_SECOND (71) ticks a second;
 // - MISSILE_SPEED is MAXMOVESPEED (45 x GLOBAL_SCALE) x 1.6.
 #include "r_fsent.h"

@@ -674,7 +674,7 @@ static void sprite_demo(const scene_t *sc, const char *path, int mask)
         if (fabs(t + 0.05 - 1.0) > 1e-6)
             continue;
         // mask: bit k fires shots[k] (the pulsar; a trojax, a transpulse and a pyrolite further off)
-        static const struct {
+        const struct {   // not static: SPRITE_OTHERS is not a constant expression for clang
             int weapon, power;
             float fwd, up, side, speed;   // where it is at SPRITE_T: ahead, up, right; its speed a tick
             int away;   // flies away from the eye (the trojax's disc faces along its path), else to the right

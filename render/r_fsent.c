@@ -8,6 +8,8 @@
 //   the model's count; GLOBAL_SCALE is 0.25, so a level every 3072 units;
 // - PickupAttribs[] (Pickups.c) names each pickup's model; SecondaryWeaponAttribs[] each
 //   missile's and mine's; PrimaryWeaponAttribs[] (Primary.c) each shot's speed, life and light;
+// - InitOnePrimBull (Primary.c), Primary.h's sizes and FmPolyProcess (2dPolys.c): each primary's
+//   sprite layout (Data/Offsets/*.OFF, assets/fsoff.c), world units a texel, animation, trail;
 // - speeds are per game tick, GAME_SECOND (71) ticks a second;
 // - MISSILE_SPEED is MAXMOVESPEED (45 x GLOBAL_SCALE) x 1.6.
 #include "r_fsent.h"
@@ -17,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../assets/fsoff.h"
 #include "../assets/mx.h"
 #include "../assets/pal.h"
 #include "../engine/log.h"
@@ -57,6 +60,10 @@
 #define FSE_ORBIT_RADIUS 64.0f        // ORBIT_RADIUS: 256 x GLOBAL_SCALE
 #define FSE_ORBIT_TURN 6.0            // degrees a game tick (AxisRot += 6 x framelag)
 #define FSE_MAX_BGO_PARTS 512        // background object models drawn a frame
+#define FSE_MAX_PAGES 8               // sprite texture pages (Data/Textures, 24-bit)
+#define FSE_MAX_LAYOUTS 16            // sprite layouts (Data/Offsets/*.OFF)
+#define FSE_PAGE_KEY 48               // a page texel darker than this (brightest channel) is not drawn
+#define FSE_TROJAX_CHARGE 100.0f      // assumed: the charge (PLevel 0..100) the world event does not carry
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -72,6 +79,22 @@ typedef struct {
     int tex[MX_MAX_TEXTURES];   // into fe->tex, -1 none
     mx_vertex_t *pose;          // an MXA with frames: its vertices in the pose being drawn (mx_pose)
 } fse_model_t;
+
+// A sprite texture page (Data/Textures/*.bmp, 24-bit), mapped to the palette once.
+typedef struct {
+    char file[FSOFF_NAME_LEN];
+    int state;           // 0 not tried, 1 loaded, -1 missing or bad
+    uint8_t *px, *key;   // palette indices; 0 where the texel is too dark to show (the game adds it)
+    int w, h, wshift;
+} fse_page_t;
+
+// A sprite layout (Data/Offsets/*.OFF) and its page.
+typedef struct {
+    char file[FSOFF_NAME_LEN];
+    int state;           // 0 not tried, 1 loaded, -1 missing or bad
+    fsoff_t *off;
+    int page;            // into fe->pages (the layout's first page: every shot's has one)
+} fse_layout_t;
 
 typedef struct {
     int active, secondary, weapon, power, owner, id;
@@ -111,9 +134,12 @@ struct r_fsent_s {
     fse_blast_t blasts[FSE_MAX_BLASTS];
     fse_track_t tracks[FSW_SHIPS];
     double last_time;
-    // the explosion page (Bigexp1.bmp), mapped to the palette
-    uint8_t *blast_px, *blast_key;
-    int blast_w, blast_h, blast_state;
+    // sprite pages and layouts, loaded the first time a sprite needs them
+    fse_page_t pages[FSE_MAX_PAGES];
+    int num_pages;
+    fse_layout_t layouts[FSE_MAX_LAYOUTS];
+    int num_layouts;
+    uint8_t *add;            // additive blend table [src * 256 + dst] for the sprites, made the first time
     int hot_color;           // the palette's brightest colour (glints)
     // the level's background objects (r_fsbgo.c), loaded when the world first names the level
     r_fsbgo_t *bgo;
@@ -239,10 +265,17 @@ static void free_assets(r_fsent_t *fe)
         free(fe->tex[i].texels);
         free(fe->tex[i].key);
     }
-    free(fe->blast_px);
-    free(fe->blast_key);
-    fe->blast_px = fe->blast_key = NULL;
-    fe->blast_state = 0;
+    for (int i = 0; i < fe->num_pages; i++) {
+        free(fe->pages[i].px);
+        free(fe->pages[i].key);
+    }
+    for (int i = 0; i < fe->num_layouts; i++)
+        fsoff_free(fe->layouts[i].off);
+    memset(fe->pages, 0, sizeof fe->pages);
+    memset(fe->layouts, 0, sizeof fe->layouts);
+    fe->num_pages = fe->num_layouts = 0;
+    free(fe->add);
+    fe->add = NULL;
     memset(fe->models, 0, sizeof fe->models);
     memset(fe->tex, 0, sizeof fe->tex);
     fe->num_models = fe->num_tex = 0;
@@ -387,46 +420,134 @@ static fse_model_t *model(r_fsent_t *fe, const char *file)
     return md->state == 1 ? md : NULL;
 }
 
-static void blast_page(r_fsent_t *fe)
+// The texture page `file` (lower case, under textures/), loaded and mapped to the palette the
+// first time: 24-bit, power-of-two sides. The game adds these pages to the screen (assumed from
+// the black surrounds of every sprite: the D3D blend mode was not found): texels whose
+// brightest channel is under FSE_PAGE_KEY are keyed out; the explosions draw the rest over
+// the scene, the shots add them (add_table).
+static fse_page_t *page(r_fsent_t *fe, const char *file)
 {
-    if (fe->blast_state)
-        return;
-    fe->blast_state = -1;
+    fse_page_t *pg = NULL;
+    for (int i = 0; i < fe->num_pages && !pg; i++)
+        if (!strcmp(fe->pages[i].file, file))
+            pg = &fe->pages[i];
+    if (!pg) {
+        if (fe->num_pages >= FSE_MAX_PAGES)
+            return NULL;
+        pg = &fe->pages[fe->num_pages++];
+        snprintf(pg->file, sizeof pg->file, "%s", file);
+    }
+    if (pg->state)
+        return pg->state == 1 ? pg : NULL;
+    pg->state = -1;
+    char path[64], err[256];
+    snprintf(path, sizeof path, "textures/%s", file);
     size_t size;
-    uint8_t *d = asset_load(&fe->files, "textures/bigexp1.bmp", &size), *rgb = NULL;
-    int w, h;
-    char err[256];
+    uint8_t *d = asset_load(&fe->files, path, &size), *rgb = NULL;
+    int w = 0, h = 0;
     int rc = d ? mx_bmp24_load(d, size, 1024, &w, &h, &rgb, err, sizeof err) : -1;
     free(d);
-    if (rc < 0 || w != 256 || h != 256) {
+    if (rc < 0 || (w & (w - 1)) || (h & (h - 1))) {
+        log_warn("%s: %s; its sprites are drawn as glows", path,
+                 !d ? "not found" : rc < 0 ? err : "expected power-of-two sides");
         free(rgb);
-        return;
+        return NULL;
     }
     size_t n = (size_t)w * (size_t)h;
-    fe->blast_px = malloc(n);
-    fe->blast_key = malloc(n);
+    pg->px = malloc(n);
+    pg->key = malloc(n);
     uint16_t *near = calloc(32768, sizeof *near);   // 15-bit colour -> 1 + palette index, 0 not yet
-    if (fe->blast_px && fe->blast_key && near) {
-        // the game adds it to the screen: dark texels show nothing
+    if (pg->px && pg->key && near) {
         for (size_t i = 0; i < n; i++) {
             const uint8_t *c = rgb + i * 3;
             int mx = c[0] > c[1] ? c[0] : c[1];
             mx = mx > c[2] ? mx : c[2];
-            fe->blast_key[i] = mx >= 48;
-            fe->blast_px[i] = 0;
-            if (!fe->blast_key[i])
+            pg->key[i] = mx >= FSE_PAGE_KEY;
+            pg->px[i] = 0;
+            if (!pg->key[i])
                 continue;
             int k = (c[0] >> 3) << 10 | (c[1] >> 3) << 5 | c[2] >> 3;
             if (!near[k])
                 near[k] = (uint16_t)(1 + pal_nearest(fe->palette, 256, c[0], c[1], c[2]));
-            fe->blast_px[i] = (uint8_t)(near[k] - 1);
+            pg->px[i] = (uint8_t)(near[k] - 1);
         }
-        fe->blast_w = w;
-        fe->blast_h = h;
-        fe->blast_state = 1;
+        pg->w = w;
+        pg->h = h;
+        while ((1 << pg->wshift) < w)
+            pg->wshift++;
+        pg->state = 1;
+    } else {
+        free(pg->px);
+        free(pg->key);
+        pg->px = pg->key = NULL;
     }
     free(near);
     free(rgb);
+    return pg->state == 1 ? pg : NULL;
+}
+
+// The sprites' additive table (the game adds its FmPolys and trails to the screen: ONE + ONE),
+// made for the palette the first time a sprite is drawn: [src * 256 + dst] is the palette
+// colour nearest the two colours' sum. NULL (drawn over, keyed) if there is no memory.
+static const uint8_t *add_table(r_fsent_t *fe)
+{
+    if (fe->add)
+        return fe->add;
+    uint8_t *t = malloc(65536);
+    uint16_t *near = calloc(32768, sizeof *near);   // 15-bit colour -> 1 + palette index
+    if (t && near) {
+        for (int a = 0; a < 256; a++)
+            for (int b = 0; b < 256; b++) {
+                int c[3];
+                for (int k = 0; k < 3; k++) {
+                    int v = fe->palette[a * 3 + k] + fe->palette[b * 3 + k];
+                    c[k] = v > 255 ? 255 : v;
+                }
+                int key = (c[0] >> 3) << 10 | (c[1] >> 3) << 5 | c[2] >> 3;
+                if (!near[key])
+                    near[key] = (uint16_t)(1 + pal_nearest(fe->palette, 256, c[0], c[1], c[2]));
+                t[a * 256 + b] = (uint8_t)(near[key] - 1);
+            }
+        fe->add = t;
+        t = NULL;
+    }
+    free(t);
+    free(near);
+    return fe->add;
+}
+
+// The sprite layout `file` (under offsets/) and its page, loaded the first time.
+static const fse_layout_t *layout(r_fsent_t *fe, const char *file)
+{
+    fse_layout_t *lo = NULL;
+    for (int i = 0; i < fe->num_layouts && !lo; i++)
+        if (!strcmp(fe->layouts[i].file, file))
+            lo = &fe->layouts[i];
+    if (!lo) {
+        if (fe->num_layouts >= FSE_MAX_LAYOUTS)
+            return NULL;
+        lo = &fe->layouts[fe->num_layouts++];
+        snprintf(lo->file, sizeof lo->file, "%s", file);
+    }
+    if (lo->state)
+        return lo->state == 1 ? lo : NULL;
+    lo->state = -1;
+    char path[64], err[256], pfile[FSOFF_NAME_LEN];
+    snprintf(path, sizeof path, "offsets/%s", file);
+    size_t size;
+    uint8_t *d = asset_load(&fe->files, path, &size);
+    lo->off = d ? fsoff_load(d, size, path, err, sizeof err) : NULL;
+    free(d);
+    if (!lo->off) {
+        log_warn("%s; its sprites are drawn as glows", d ? err : "not found");
+        return NULL;
+    }
+    const fse_page_t *pg = page(fe, fsoff_page_file(lo->off->pages[0], pfile, sizeof pfile));
+    if (!pg)
+        return NULL;
+    lo->page = (int)(pg - fe->pages);
+    lo->state = 1;
+    return lo;
 }
 
 // ---- the level: light and walls -----------------------------------------------------
@@ -806,11 +927,11 @@ static void draw_glow(const r_view_t *v, const float p[3], float r, int inner, i
 }
 
 // The explosion page's frame f as a square of half-size r (units) facing the eye.
-static void draw_blast(const r_fsent_t *fe, const r_view_t *v, const float p[3], float r, int f)
+static void draw_blast(const fse_page_t *pg, const r_view_t *v, const float p[3], float r, int f)
 {
     float c[3];
     to_cam(v, p, c);
-    if (c[2] < 1 || fe->blast_state != 1)
+    if (c[2] < 1 || pg->w < 256 || pg->h < 256)
         return;
     float zi = 1 / c[2];
     float sx = v->xcenter + v->xscale * c[0] * zi, sy = v->ycenter - v->yscale * c[1] * zi;
@@ -836,10 +957,225 @@ static void draw_blast(const r_fsent_t *fe, const r_view_t *v, const float p[3],
             int tx = (int)((x + 0.5f - (sx - rp)) * step);
             if (tx < 0 || tx > 63 || zi < zrow[x])
                 continue;
-            size_t at = (size_t)(fy + ty) * (size_t)fe->blast_w + (size_t)(fx + tx);
-            if (fe->blast_key[at])
-                dst[x] = fe->blast_px[at];
+            size_t at = (size_t)(fy + ty) * (size_t)pg->w + (size_t)(fx + tx);
+            if (pg->key[at])
+                dst[x] = pg->px[at];
         }
+    }
+}
+
+// ---- the primaries' sprites (the game's FmPolys and trail polygons) -----------------------
+
+// Part `pt` of a layout, a quad at c with axes ax (texel x, right) and ay (texel y, down) in
+// world units a texel, lit by `light` (0..1: the FmPoly's R G B / 255).
+static int draw_part(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, const fsoff_part_t *pt, const float c[3],
+                     const float ax[3], const float ay[3], float light)
+{
+    const fse_page_t *pg = &fe->pages[lo->page];
+    const fsoff_box_t *b = &lo->off->boxes[pt->box];
+    float x0 = (float)pt->x, x1 = (float)(pt->x + b->width), y0 = (float)pt->y, y1 = (float)(pt->y + b->height);
+    // texel coordinates, a hair inside the box so the page's wrap never shows its other edge
+    float s0 = b->u1 * (float)pg->w + 0.01f, s1 = b->u2 * (float)pg->w - 0.01f;
+    float t0 = b->v1 * (float)pg->h + 0.01f, t1 = b->v2 * (float)pg->h - 0.01f;
+    if (pt->xflip) {
+        float k = s0;
+        s0 = s1;
+        s1 = k;
+    }
+    if (pt->yflip) {
+        float k = t0;
+        t0 = t1;
+        t1 = k;
+    }
+    const float xs[4] = { x0, x1, x1, x0 }, ys[4] = { y0, y0, y1, y1 };
+    const float ss[4] = { s0, s1, s1, s0 }, ts[4] = { t0, t0, t1, t1 };
+    r_fsvert_t q[4];
+    for (int k = 0; k < 4; k++) {
+        float w[3];
+        for (int j = 0; j < 3; j++)
+            w[j] = c[j] + ax[j] * xs[k] + ay[j] * ys[k];
+        float cc[3];
+        to_cam(v, w, cc);
+        q[k].x = cc[0];
+        q[k].y = cc[1];
+        q[k].z = cc[2];
+        q[k].s = ss[k];
+        q[k].t = ts[k];
+        q[k].l[0] = q[k].l[1] = q[k].l[2] = (light < 0 ? 0 : light > 1 ? 1 : light) * (R_FS_LEVELS - 1);
+    }
+    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
+    r_fsvert_t t1v[3] = { q[0], q[1], q[2] }, t2v[3] = { q[0], q[2], q[3] };
+    return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
+}
+
+// Frame f of a layout (every part of it) at c, axes ax / ay as draw_part.
+static int draw_frame(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float c[3],
+                      const float ax[3], const float ay[3], float light)
+{
+    const fsoff_t *o = lo->off;
+    f = f < 0 ? 0 : f >= o->num_frames ? o->num_frames - 1 : f;
+    int drawn = 0;
+    for (int i = 0; i < o->frames[f].count; i++)
+        drawn += draw_part(fe, v, lo, &o->parts[o->frames[f].first + i], c, ax, ay, light);
+    return drawn;
+}
+
+// A face-me sprite (FM_FLAG_ZERO): the eye's right and down, turned `rot` degrees about the
+// line of sight, `scale` world units a texel.
+static int draw_faceme(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float c[3], float scale,
+                       float rot, float light)
+{
+    float sn = sinf(rot * (float)(M_PI / 180)), cs = cosf(rot * (float)(M_PI / 180)), ax[3], ay[3];
+    for (int k = 0; k < 3; k++) {
+        ax[k] = (v->vright[k] * cs - v->vup[k] * sn) * scale;
+        ay[k] = (-v->vup[k] * cs - v->vright[k] * sn) * scale;
+    }
+    return draw_frame(fe, v, lo, f, c, ax, ay, light);
+}
+
+static void normalize3(float a[3])
+{
+    float l = sqrtf(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    if (l > 1e-6f)
+        for (int k = 0; k < 3; k++)
+            a[k] /= l;
+}
+
+// Two unit vectors square to the unit `dir` and each other: `a` across the line from the eye to
+// p as much as it can be (a flat thing along dir seen broadside), b = dir x a.
+static void across(const r_view_t *v, const float p[3], const float dir[3], float a[3], float b[3])
+{
+    float e[3] = { p[0] - v->vieworg[0], p[1] - v->vieworg[1], p[2] - v->vieworg[2] };
+    a[0] = dir[1] * e[2] - dir[2] * e[1];
+    a[1] = dir[2] * e[0] - dir[0] * e[2];
+    a[2] = dir[0] * e[1] - dir[1] * e[0];
+    if (a[0] * a[0] + a[1] * a[1] + a[2] * a[2] < 1e-8f) {   // looking straight along it
+        memcpy(a, v->vright, sizeof(float) * 3);
+    }
+    normalize3(a);
+    b[0] = dir[1] * a[2] - dir[2] * a[1];
+    b[1] = dir[2] * a[0] - dir[0] * a[2];
+    b[2] = dir[0] * a[1] - dir[1] * a[0];
+    normalize3(b);
+}
+
+// The pulsar's trail (InitOnePrimBull): two crossed two-sided quads of PULTRAIL.OFF's frame,
+// from the shot back along its path: half-width PULSAR_TAILSTART (5 units) at the shot,
+// PULSAR_TAILEND (2.5) at the end, power x 30 + 47 units long; the game lays them along the
+// ship's left and up, we along two axes square to the path (the message carries no up).
+static int draw_pulsar_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, const float p[3])
+{
+    const fse_layout_t *lo = layout(fe, "pultrail.off");
+    if (!lo)
+        return 0;
+    float len = sh->power * 30.0f + 47.0f, a[3], b[3], back[3];
+    across(v, p, sh->dir, a, b);
+    // not past where it was fired
+    float flown = (p[0] - sh->org[0]) * sh->dir[0] + (p[1] - sh->org[1]) * sh->dir[1] + (p[2] - sh->org[2]) * sh->dir[2];
+    len = flown < len ? (flown > 0 ? flown : 0) : len;
+    if (len <= 0)
+        return 0;
+    const fsoff_t *o = lo->off;
+    const fsoff_part_t *pt = &o->parts[o->frames[0].first];
+    const fsoff_box_t *bx = &o->boxes[pt->box];
+    int drawn = 0;
+    for (int k = 0; k < 3; k++)
+        back[k] = p[k] - sh->dir[k] * len;
+    for (int side = 0; side < 2; side++) {
+        const float *ax = side ? b : a;
+        // the quad as the box's texels: x across, y from the shot (top) back (bottom), drawn as
+        // a part at the shot; its corners taper from 5 to 2.5 units across
+        float q[4][3];
+        for (int k = 0; k < 3; k++) {
+            q[0][k] = p[k] - ax[k] * 5.0f;
+            q[1][k] = p[k] + ax[k] * 5.0f;
+            q[2][k] = back[k] + ax[k] * 2.5f;
+            q[3][k] = back[k] - ax[k] * 2.5f;
+        }
+        const fse_page_t *pg = &fe->pages[lo->page];
+        float s0 = bx->u1 * (float)pg->w + 0.01f, s1 = bx->u2 * (float)pg->w - 0.01f;
+        float t0 = bx->v1 * (float)pg->h + 0.01f, t1 = bx->v2 * (float)pg->h - 0.01f;
+        const float ss[4] = { s0, s1, s1, s0 }, ts[4] = { t0, t0, t1, t1 };
+        r_fsvert_t vv[4];
+        for (int j = 0; j < 4; j++) {
+            float cc[3];
+            to_cam(v, q[j], cc);
+            vv[j] = (r_fsvert_t){ cc[0], cc[1], cc[2], ss[j], ts[j], { R_FS_LEVELS - 1, R_FS_LEVELS - 1, R_FS_LEVELS - 1 } };
+        }
+        r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
+        r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
+        drawn += r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
+    }
+    return drawn;
+}
+
+// A primary shot as the game's InitOnePrimBull made it (facts in docs/forsaken.md): its FmPoly
+// sprite, size, animation and trail. Returns the triangles drawn, -1 when the weapon's sprite
+// is not known or its files did not load (the caller draws the glow).
+static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, const float p[3], double t)
+{
+    float ticks = (float)((t - sh->t0) * FSE_TICKS), pw = (float)sh->power;
+    const fse_layout_t *lo;
+    switch (sh->weapon) {
+    case FSW_PULSAR:   // PULSAR.OFF, PULSAR_FMSIZE 0.625 units a texel, FM_PULSAR: still; the trail
+        if (!(lo = layout(fe, "pulsar.off")))
+            return -1;
+        return draw_faceme(fe, v, lo, 0, p, 0.625f, 0, 1) + draw_pulsar_trail(fe, v, sh, p);
+    case FSW_ORBITPULSAR:   // MULTIPLE.OFF, ORBITPULSAR_FMSIZE 0.25, FM_PULSAR: still
+        if (!(lo = layout(fe, "multiple.off")))
+            return -1;
+        return draw_faceme(fe, v, lo, 0, p, 0.25f, 0, 1);
+    case FSW_TROJAX: {   // TROJAX1.OFF, TROJAX2.OFF at full charge; (3 + PLevel x 0.075) x 0.25 a
+                         // texel; square to its path (FM_FLAG_DIRCONST, two-sided), turning
+                         // PLevel + 10 degrees a tick; R G B 205 + PLevel / 2
+        float plevel = FSE_TROJAX_CHARGE;
+        if (!(lo = layout(fe, plevel >= 100 ? "trojax2.off" : "trojax1.off")))
+            return -1;
+        float a[3], b[3], ax[3], ay[3], scale = (3 + plevel * 0.075f) * 0.25f;
+        across(v, p, sh->dir, a, b);
+        float rot = fmodf(ticks * (plevel + 10), 360.0f) * (float)(M_PI / 180), sn = sinf(rot), cs = cosf(rot);
+        for (int k = 0; k < 3; k++) {
+            float up = a[k] * cs + b[k] * sn, right = b[k] * cs - a[k] * sn;
+            ax[k] = right * scale;
+            ay[k] = -up * scale;
+        }
+        return draw_frame(fe, v, lo, 0, p, ax, ay, (205 + plevel * 0.5f) / 255);
+    }
+    case FSW_PYROLITE: {   // expl.off, FM_FLAME: a frame a tick up to 12, turning a random 20..49
+                           // degrees a tick from a random start; power x 0.125 + 0.1875 a texel,
+                           // growing 0.01875 a tick; R G B 128
+        if (!(lo = layout(fe, "expl.off")))
+            return -1;
+        unsigned h = (unsigned)sh->id * 2654435761u + (unsigned)sh->owner * 40503u;   // ours: the game's Random_Range
+        float rot0 = (float)(h % 360), speed = (float)(20 + (h >> 9) % 30);
+        float scale = pw * 0.125f + 0.1875f + ticks * 0.01875f;
+        int f = (int)ticks;
+        return draw_faceme(fe, v, lo, f > 12 ? 12 : f, p, scale, fmodf(rot0 + ticks * speed, 360.0f), 128.0f / 255);
+    }
+    case FSW_TRANSPULSE: {   // FLARE.OFF facing the eye, power x 0.6 + 1.05 a texel; ARC.OFF along
+                             // its path (DIRCONST, two-sided), power x 0.75 + 1.5 across, 3 along;
+                             // both still (FM_ARC2, FM_ARC)
+        const fse_layout_t *arc = layout(fe, "arc.off");
+        if (!(lo = layout(fe, "flare.off")) || !arc)
+            return -1;
+        float a[3], b[3], ax[3], ay[3], across_scale = pw * 0.75f + 1.5f;
+        across(v, p, sh->dir, a, b);
+        for (int k = 0; k < 3; k++) {
+            ax[k] = a[k] * across_scale;
+            ay[k] = -sh->dir[k] * 3.0f;
+        }
+        return draw_faceme(fe, v, lo, 0, p, pw * 0.6f + 1.05f, 0, 1) + draw_frame(fe, v, arc, 0, p, ax, ay, 1);
+    }
+    case FSW_SUSSGUN:   // FLARE.OFF, power x 0.125 + 0.125 a texel, FM_ARC2: still
+        if (!(lo = layout(fe, "flare.off")))
+            return -1;
+        return draw_faceme(fe, v, lo, 0, p, pw * 0.125f + 0.125f, 0, 1);
+    case FSW_LASER:   // FLARE.OFF at the gun, 6 x 0.25 = 1.5 a texel (the beam: draw_beam)
+        if (!(lo = layout(fe, "flare.off")))
+            return -1;
+        return draw_faceme(fe, v, lo, 0, sh->org, 1.5f, 0, 1);
+    default:
+        return -1;
     }
 }
 
@@ -1095,17 +1431,19 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
                 drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL, NULL);
             continue;
         }
+        int sprite = draw_primary(fe, v, sh, p, t);
+        drawn += sprite > 0 ? sprite : 0;
         const fse_primary_t *pw = &primaries[sh->weapon];
         const uint8_t *rgb = pw->rgb[sh->power];
         int outer = pal_nearest(fe->palette, 256, rgb[0], rgb[1], rgb[2]);
         int inner = pal_nearest(fe->palette, 256, (rgb[0] + 255) / 2, (rgb[1] + 255) / 2, (rgb[2] + 255) / 2);
         if (sh->weapon == FSW_LASER)
-            draw_beam(v, sh->org, sh->end, pw->radius, outer);
-        else
+            draw_beam(v, sh->org, sh->end, pw->radius, outer);   // the beam's own polygons: not found
+        else if (sprite < 0)
             draw_glow(v, p, pw->radius * (sh->weapon == FSW_TROJAX ? 1 + sh->power * 0.5f : 1), inner, outer);
     }
     // explosions
-    blast_page(fe);
+    const fse_page_t *blast_pg = page(fe, "bigexp1.bmp");
     for (int i = 0; i < FSE_MAX_BLASTS; i++) {
         const fse_blast_t *b = &fe->blasts[i];
         if (!b->active || t < b->t0)
@@ -1113,8 +1451,8 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         int f = (int)((t - b->t0) * FSE_BLAST_FPS);
         if (f >= FSE_BLAST_FRAMES)
             continue;
-        if (fe->blast_state == 1)
-            draw_blast(fe, v, b->org, b->size, f);
+        if (blast_pg)
+            draw_blast(blast_pg, v, b->org, b->size, f);
         else
             draw_glow(v, b->org, b->size * (f + 1) / FSE_BLAST_FRAMES, fe->hot_color,
                       pal_nearest(fe->palette, 256, 255, 128, 0));

@@ -14,6 +14,7 @@
 
 #include <stb_image.h>
 
+#include "assets/fsoff.h"
 #include "assets/mx.h"
 #include "assets/mxv.h"
 #include "engine/vfs.h"
@@ -489,6 +490,361 @@ static void test_scene(void **state)
     }
 }
 
+// ---- sprite layouts (Data/Offsets/*.OFF) and the primaries' sprites --------------------
+
+static fsoff_t *load_off(const char *name, uint8_t **bytes, size_t *size, char *err, size_t cap)
+{
+    char path[256];
+    snprintf(path, sizeof path, "offsets/%s", name);
+    *bytes = fs_file(NULL, path, size);
+    assert_non_null(*bytes);
+    return fsoff_load(*bytes, *size, name, err, cap);
+}
+
+// Every .OFF of the game data loads, to its last byte; pinned counts of the shared files the
+// shots use.
+static void test_offsets_load(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/forsaken/Data/Offsets", tu_data_dir());
+    DIR *dp = opendir(dir);
+    assert_non_null(dp);
+    struct dirent *de;
+    int files = 0, boxes = 0, frames = 0, parts = 0;
+    while ((de = readdir(dp))) {
+        if (de->d_name[0] == '.')
+            continue;
+        char err[256] = "";
+        uint8_t *d;
+        size_t n;
+        fsoff_t *o = load_off(de->d_name, &d, &n, err, sizeof err);
+        if (!o)
+            fail_msg("%s: %s", de->d_name, err);
+        assert_int_equal(o->end, n);
+        files++;
+        boxes += o->num_boxes;
+        frames += o->num_frames;
+        parts += o->num_parts;
+        fsoff_free(o);
+        free(d);
+    }
+    closedir(dp);
+    printf("offsets: %d files, %d boxes, %d frames, %d parts\n", files, boxes, frames, parts);
+    assert_int_equal(files, 54);
+    static const struct {
+        const char *name, *page;
+        int boxes, frames, parts, f0_x, f0_y, f0_box, w, h;
+    } pins[] = {
+        { "PULSAR.OFF", "HOOP.PPM", 82, 1, 1, -17, -16, 0, 32, 32 },
+        { "PULTRAIL.OFF", "HOOP.PPM", 82, 1, 1, -17, 0, 1, 32, 48 },
+        { "TROJAX1.OFF", "HOOP.PPM", 82, 1, 1, -33, -32, 15, 64, 64 },
+        { "TROJAX2.OFF", "HOOP.PPM", 82, 1, 1, -31, -30, 16, 64, 64 },
+        { "ARC.OFF", "SPLAT.PPM", 55, 1, 1, -32, -16, 35, 64, 64 },
+        { "FLARE.OFF", "SPLAT.PPM", 55, 1, 1, -33, -32, 42, 64, 64 },
+        { "MULTIPLE.OFF", "SPLAT.PPM", 55, 1, 1, -33, -32, 36, 62, 64 },
+        { "LASER.OFF", "HOOP.PPM", 82, 3, 3, -9, -8, 32, 16, 14 },
+        { "expl.off", "EXPL.PPM", 16, 16, 16, -25, -24, 0, 40, 40 },
+        { "BIGEXP1.OFF", "BIGEXP1.PPM", 16, 16, 16, 0, 0, 0, 64, 64 },
+    };
+    for (size_t i = 0; i < sizeof pins / sizeof pins[0]; i++) {
+        char err[256] = "";
+        uint8_t *d;
+        size_t n;
+        fsoff_t *o = load_off(pins[i].name, &d, &n, err, sizeof err);
+        assert_non_null(o);
+        assert_int_equal(o->num_pages, 1);
+        assert_string_equal(o->pages[0], pins[i].page);
+        assert_int_equal(o->num_boxes, pins[i].boxes);
+        assert_int_equal(o->num_frames, pins[i].frames);
+        assert_int_equal(o->num_parts, pins[i].parts);
+        const fsoff_part_t *pt = &o->parts[o->frames[0].first];
+        if (strcmp(pins[i].name, "BIGEXP1.OFF")) {   // its offsets are not centred: not pinned here
+            assert_int_equal(pt->x, pins[i].f0_x);
+            assert_int_equal(pt->y, pins[i].f0_y);
+        }
+        assert_int_equal(pt->box, pins[i].f0_box);
+        assert_int_equal(o->boxes[pt->box].width, pins[i].w);
+        assert_int_equal(o->boxes[pt->box].height, pins[i].h);
+        fsoff_free(o);
+        free(d);
+    }
+    char f[32];
+    assert_string_equal(fsoff_page_file("HOOP.PPM", f, sizeof f), "hoop.bmp");
+}
+
+// Every cut of the shared files is refused with an offset; hostile indices and counts too.
+static void test_offsets_bad(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    static const char *const names[] = { "PULSAR.OFF", "PULTRAIL.OFF", "TROJAX1.OFF", "TROJAX2.OFF", "ARC.OFF",
+                                         "FLARE.OFF",  "MULTIPLE.OFF", "LASER.OFF",   "expl.off",    "BIGEXP1.OFF" };
+    int cuts = 0;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char err[256] = "";
+        uint8_t *d;
+        size_t n;
+        fsoff_t *o = load_off(names[i], &d, &n, err, sizeof err);
+        assert_non_null(o);
+        fsoff_free(o);
+        for (size_t k = 0; k < n; k++, cuts++) {
+            uint8_t *cut = malloc(k ? k : 1);   // exact size: a read past it is caught by ASan
+            memcpy(cut, d, k);
+            err[0] = 0;
+            o = fsoff_load(cut, k, names[i], err, sizeof err);
+            if (o || !strstr(err, "offset "))
+                fail_msg("%s cut to %zu bytes: %s", names[i], k, o ? "loaded" : err);
+            free(cut);
+        }
+        free(d);
+    }
+    printf("offsets: %d cuts refused\n", cuts);
+    uint8_t *d;
+    size_t n;
+    char err[256];
+    fsoff_t *o = load_off("PULSAR.OFF", &d, &n, err, sizeof err);
+    assert_non_null(o);
+    fsoff_free(o);
+    // PULSAR.OFF: pages at 0, the name at 2, boxes at 11 (82 of 24 bytes from 13), frames at 1981,
+    // parts at 1987 (one, from 1989)
+    static const struct {
+        size_t at;
+        uint8_t b0, b1;
+        const char *msg;
+    } bad[] = {
+        { 0, 0, 0, "offset 0: expected texture pages 1..8, not 0" },
+        { 0, 9, 0, "offset 0: expected texture pages 1..8, not 9" },
+        { 11, 0x00, 0x10, "offset 13: expected 4096 boxes of 24 bytes" },
+        { 13, 1, 0, "offset 13: expected box 0's page 0..0, not 1" },
+        { 1981, 0xff, 0xff, "offset 1981: expected frames 1..32767, not -1" },
+        { 1983, 1, 0, "offset 1983: expected frame 0's parts within 0..1, not 1 + 1" },
+        { 1993, 82, 0, "offset 1993: expected part 0's box 0..81, not 82" },
+        { 2, '/', 'x', "offset 2: expected a printable page name character without a path separator" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        uint8_t *c = malloc(n);
+        memcpy(c, d, n);
+        c[bad[i].at] = bad[i].b0;
+        c[bad[i].at + 1] = bad[i].b1;
+        err[0] = 0;
+        o = fsoff_load(c, n, "PULSAR.OFF", err, sizeof err);
+        assert_null(o);
+        if (!strstr(err, bad[i].msg))
+            fail_msg("byte %zu: \"%s\", expected \"%s\"", bad[i].at, err, bad[i].msg);
+        free(c);
+    }
+    // a float coordinate that is not a number
+    uint8_t *c = malloc(n);
+    memcpy(c, d, n);
+    memset(c + 17, 0xff, 4);
+    assert_null(fsoff_load(c, n, "PULSAR.OFF", err, sizeof err));
+    assert_non_null(strstr(err, "offset 17: expected box 0's texture coordinate"));
+    free(c);
+    free(d);
+    assert_null(fsoff_load(NULL, 0, "none.off", err, sizeof err));
+    assert_non_null(strstr(err, "offset 0"));
+}
+
+// A pulsar shot crossing the view 100 units ahead of the eye: its sprite is PULSAR.OFF's frame
+// on Hoop.bmp at 0.625 units a texel (at 100 units, one texel a pixel across): the shot's
+// pixels follow the page's texels: the brightness they add to the scene rises and falls with the texels', the
+// middle is the page's white, many colours (the old glow was two flat greens and fails all
+// three; the palette's few greens keep the colours themselves from matching closely); golden
+// image with a trojax, a transpulse and a pyrolite shot in view too.
+#define SPRITE_Z 100.0f
+#define SPRITE_T 1.02
+// the trojax, the transpulse and the pyrolite at SPRITE_T: ahead, up, right of the eye
+static const float SPRITE_OTHERS[3][3] = { { 300, 30, -110 }, { 300, -60, 70 }, { 160, 30, 60 } };
+static void sprite_demo(const scene_t *sc, const char *path, int mask)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; i <= 12; i++) {
+        double t = 0.05 + i * 0.1;
+        fs_ship_t s0 = ship_at(0, sc->eye, sc->ang, 0);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (fabs(t + 0.05 - 1.0) > 1e-6)
+            continue;
+        // mask: bit k fires shots[k] (the pulsar; a trojax, a transpulse and a pyrolite further off)
+        const struct {   // not static: SPRITE_OTHERS is not a constant expression for clang
+            int weapon, power;
+            float fwd, up, side, speed;   // where it is at SPRITE_T: ahead, up, right; its speed a tick
+            int away;   // flies away from the eye (the trojax's disc faces along its path), else to the right
+        } shots[] = { { 0, 0, SPRITE_Z, 0, 0, 32, 0 },
+                      { 1, 0, SPRITE_OTHERS[0][0], SPRITE_OTHERS[0][1], SPRITE_OTHERS[0][2], 32, 1 },
+                      { 3, 2, SPRITE_OTHERS[1][0], SPRITE_OTHERS[1][1], SPRITE_OTHERS[1][2], 48, 0 },
+                      { 2, 2, SPRITE_OTHERS[2][0], SPRITE_OTHERS[2][1], SPRITE_OTHERS[2][2], 20, 0 } };
+        for (int k = 0; k < 4; k++) {
+            if (!(mask >> k & 1))
+                continue;
+            fs_primbull_t pb;
+            memset(&pb, 0, sizeof pb);
+            pb.player = 1;
+            pb.owner_type = 1;
+            pb.owner = 1;
+            pb.bullet_id = (uint16_t)(9 + k);
+            pb.weapon = (uint8_t)shots[k].weapon;
+            pb.power_level = (uint8_t)shots[k].power;
+            float back = shots[k].speed * 71 * (float)(SPRITE_T - 1.0);
+            const float *dir = shots[k].away ? sc->fwd : sc->right;
+            for (int j = 0; j < 3; j++) {
+                pb.pos[j] = sc->eye[j] + shots[k].fwd * sc->fwd[j] + shots[k].up * sc->up[j] + shots[k].side * sc->right[j] -
+                            back * dir[j];
+                pb.dir[j] = dir[j];
+            }
+            fs_write_primbull(&wr, fs_ticks(1.0), 7, &pb);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+static void test_sprites(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    char demo[512], all[512], none[512], a[512], b[512], e[512];
+    snprintf(demo, sizeof demo, "%s/fs_sprite_%d.dmo", out_dir(), (int)getpid());
+    snprintf(all, sizeof all, "%s/fs_sprites_%d.dmo", out_dir(), (int)getpid());
+    sprite_demo(&sc, demo, 1);
+    sprite_demo(&sc, all, 15);
+    snprintf(none, sizeof none, "%s/fs_sprites_none_%d.dmo", out_dir(), (int)getpid());
+    sprite_demo(&sc, none, 0);
+    snprintf(e, sizeof e, "%s/fs_sprites_none.png", out_dir());
+    shot(none, SPRITE_T, e);
+    snprintf(a, sizeof a, "%s/fs_sprite_pulsar.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_sprites.png", out_dir());
+    shot(demo, SPRITE_T, a);
+    shot(all, SPRITE_T, b);
+
+    // the page, as the game's 24-bit texels
+    size_t size;
+    uint8_t *d = fs_file(NULL, "textures/hoop.bmp", &size), *rgb = NULL;
+    assert_non_null(d);
+    int pw, ph;
+    char err[256];
+    assert_int_equal(mx_bmp24_load(d, size, 1024, &pw, &ph, &rgb, err, sizeof err), 0);
+    free(d);
+    int iw, ih, ic;
+    uint8_t *img = stbi_load(a, &iw, &ih, &ic, 3), *bg = stbi_load(e, &iw, &ih, &ic, 3);
+    assert_non_null(img);
+    assert_non_null(bg);
+    float c[3], sx, sy, z;
+    for (int k = 0; k < 3; k++)
+        c[k] = sc.eye[k] + SPRITE_Z * sc.fwd[k];
+    assert_int_equal(project(&sc, c, &sx, &sy, &z), 0);
+    // PULSAR.OFF frame 0: box 0 (texels 0..32 x 0..32) placed at (-17, -16); 0.625 units a texel
+    float kx = 0.625f * 160 / z, ky = 0.625f * 160 / 1.2f / z;
+    int compared = 0, match = 0, ncolors = 0;
+    uint32_t colors[64];
+    double sp = 0, st = 0, spp = 0, stt = 0, spt = 0;
+    for (int y = (int)(sy - 16 * ky) - 1; y <= (int)(sy + 16 * ky) + 1; y++)
+        for (int x = (int)sx + 1; x <= (int)(sx + 15 * kx) + 1; x++) {   // the right half: no trail there
+            float tx = (x + 0.5f - sx) / kx + 17, ty = (y + 0.5f - sy) / ky + 16;
+            if (tx < 1 || tx > 31 || ty < 1 || ty > 31 || x < 0 || y < 0 || x >= iw || y >= ih)
+                continue;
+            const uint8_t *t = rgb + ((size_t)(int)ty * (size_t)pw + (size_t)(int)tx) * 3;
+            int bright = t[0] > t[1] ? t[0] : t[1];
+            bright = bright > t[2] ? bright : t[2];
+            if (bright < 96)
+                continue;   // keyed out or nearly: the level shows there
+            const uint8_t *px = img + ((size_t)y * (size_t)iw + (size_t)x) * 3;
+            compared++;
+            match += abs(px[0] - t[0]) < 48 && abs(px[1] - t[1]) < 48 && abs(px[2] - t[2]) < 48;
+            // added to the scene: what it adds follows the texel
+            const uint8_t *q = bg + ((size_t)y * (size_t)iw + (size_t)x) * 3;
+            double lp = px[0] + px[1] + px[2] - (q[0] + q[1] + q[2]), lt = t[0] + t[1] + t[2];
+            sp += lp, st += lt, spp += lp * lp, stt += lt * lt, spt += lp * lt;
+            uint32_t col = (uint32_t)px[0] << 16 | (uint32_t)px[1] << 8 | px[2];
+            int seen = 0;
+            for (int i = 0; i < ncolors; i++)
+                seen |= colors[i] == col;
+            if (!seen && ncolors < 64)
+                colors[ncolors++] = col;
+        }
+    double cov = spt / compared - sp / compared * st / compared, vp = spp / compared - sp / compared * sp / compared,
+           vt = stt / compared - st / compared * st / compared;
+    double corr = vp > 0 && vt > 0 ? cov / sqrt(vp * vt) : 0;
+    const uint8_t *mid = img + ((size_t)(int)sy * (size_t)iw + (size_t)(int)sx) * 3;
+    printf("pulsar sprite at (%.1f, %.1f) %.0f units away: %d bright texels, %d of them within 48 of the page's "
+           "colour, brightness correlation %.3f, %d colours, middle %d %d %d\n",
+           sx, sy, z, compared, match, corr, ncolors, mid[0], mid[1], mid[2]);
+    assert_true(compared >= 40);
+    assert_true(corr > 0.6);   // 0.745 (the sum saturates where the scene is bright); the old glow 0.00
+    assert_true(ncolors >= 6);
+    assert_true(mid[0] > 200 && mid[1] > 200 && mid[2] > 200);
+    stbi_image_free(img);
+    stbi_image_free(bg);
+    free(rgb);
+    // the others: the trojax (TROJAX2.OFF, 64 texels x 2.625 = 168 units across, flying away)
+    // is its blue swirl; the transpulse (FLARE.OFF 64 x 2.25 = 144 units) and the pyrolite
+    // (expl.off, about 18 units) add to the scene in their boxes
+    // against the same scene without that one shot (its light brightens the walls around it
+    // too: the box beside it, as far again to its side, is counted the same way and must show
+    // fewer)
+    static const struct {
+        const char *what;
+        float half;   // half its size in units
+    } others[] = { { "trojax", 84 }, { "transpulse", 72 }, { "pyrolite", 9 } };
+    int w2, h2, c2;
+    uint8_t *im = stbi_load(b, &w2, &h2, &c2, 3);
+    assert_non_null(im);
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        char bdemo[512], bpng[512];
+        snprintf(bdemo, sizeof bdemo, "%s/fs_sprites_but%zu_%d.dmo", out_dir(), i, (int)getpid());
+        snprintf(bpng, sizeof bpng, "%s/fs_sprites_but%zu.png", out_dir(), i);
+        sprite_demo(&sc, bdemo, 15 & ~(2 << i));
+        shot(bdemo, SPRITE_T, bpng);
+        if (!getenv("FS_MODEL_SHOTS"))
+            remove(bdemo);
+        uint8_t *bg2 = stbi_load(bpng, &w2, &h2, &c2, 3);
+        assert_non_null(bg2);
+        float oc[3], ox, oy, oz;
+        for (int k = 0; k < 3; k++)
+            oc[k] = sc.eye[k] + SPRITE_OTHERS[i][0] * sc.fwd[k] + SPRITE_OTHERS[i][1] * sc.up[k] +
+                    SPRITE_OTHERS[i][2] * sc.right[k];
+        assert_int_equal(project(&sc, oc, &ox, &oy, &oz), 0);
+        float r = others[i].half * 160 / oz;
+        int n[2] = { 0, 0 };
+        for (int side = 0; side < 2; side++) {
+            float cx = ox + (side ? (ox < 160 ? -2 * r : 2 * r) : 0);   // beside it, away from the middle
+            for (int y = (int)(oy - r); y < (int)(oy + r); y++)
+                for (int x = (int)(cx - r); x < (int)(cx + r); x++) {
+                    if (x < 0 || y < 0 || x >= w2 || y >= h2)
+                        continue;
+                    const uint8_t *q = im + ((size_t)y * (size_t)w2 + (size_t)x) * 3,
+                                  *q0 = bg2 + ((size_t)y * (size_t)w2 + (size_t)x) * 3;
+                    n[side] += q[0] + q[1] + q[2] > q0[0] + q0[1] + q0[2] + 48;
+                }
+        }
+        printf("%s at (%.1f, %.1f) %.0f units away, box +-%.0f px: %d pixels brighter than without it, %d in the box "
+               "beside it\n",
+               others[i].what, ox, oy, oz, r, n[0], n[1]);
+        assert_true(n[0] >= (int)(r * r * 0.5f));
+        assert_true(n[0] > 2 * n[1]);   // the transpulse's red light (255 at power 2) reaches the box beside it
+        stbi_image_free(bg2);
+    }
+    stbi_image_free(im);
+    tu_golden("pulsar sprite", a, "tests/golden/fs_sprite_pulsar.png", 0.01);
+    tu_golden("trojax, transpulse, pyrolite sprites", b, "tests/golden/fs_sprites.png", 0.01);
+    if (!getenv("FS_MODEL_SHOTS")) {
+        remove(demo);
+        remove(all);
+        remove(none);
+    }
+}
+
 // ---- the game's tables and the ships' motion, in-process ------------------------------
 
 extern const decoder_t fs_decoder;
@@ -699,6 +1055,9 @@ int main(void)
         cmocka_unit_test(test_pinned),
         cmocka_unit_test(test_bad_bytes),
         cmocka_unit_test(test_scene),
+        cmocka_unit_test(test_offsets_load),
+        cmocka_unit_test(test_offsets_bad),
+        cmocka_unit_test(test_sprites),
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_motion),
     };

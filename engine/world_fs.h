@@ -33,7 +33,8 @@ enum {
     FSW_FX_TITANBITS = 0xfd,     // one of the titan star's shrapnel bits, dir = its direction
     FSW_FX_SHOCKWAVE = 0xff      // radius = size
 };
-enum { FSW_FX_ARG_WEAPON = 0, FSW_FX_ARG_POWER = 1, FSW_FX_ARG_ID = 2, FSW_FX_ARG_OWNER = 3 };
+enum { FSW_FX_ARG_WEAPON = 0, FSW_FX_ARG_POWER = 1, FSW_FX_ARG_ID = 2, FSW_FX_ARG_OWNER = 3,
+       FSW_FX_ARG_CHARGE = 4 };   // CHARGE: the trojax's PLevel 0..100 (MSG_PRIMBULLPOSDIR), -1 not sent
 
 // The ship flag bits kept in entity_state_t.raw_effects (the u32 of every update).
 enum {

@@ -891,15 +891,17 @@ static world_fx_event_t *fx_event(world_t *w, world_fx_t kind, int raw, int owne
 }
 
 // The weapon facts a renderer needs (render/r_fsent.c): args[0] weapon, [1] power level,
-// [2] bullet id, [3] owner.
-static void fx_weapon(world_fx_event_t *fx, int weapon, int power, int id, int owner)
+// [2] bullet id, [3] owner, [4] the trojax's charge (-1: not sent).
+static world_fx_event_t *fx_weapon(world_fx_event_t *fx, int weapon, int power, int id, int owner)
 {
     if (!fx)
-        return;
+        return NULL;
     fx->args[0] = weapon;
     fx->args[1] = power;
     fx->args[2] = id;
     fx->args[3] = owner;
+    fx->args[4] = -1;
+    return fx;
 }
 
 static int owner_entity(unsigned owner)
@@ -1119,10 +1121,15 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
         apply_kill(st, &ev->u.kill);
         break;
     case FS_MSG_PRIMBULLPOSDIR:
-        fx_weapon(fx_event(w, FX_GENERIC, ev->type, ev->u.prim.owner_type == 1 ? owner_entity(ev->u.prim.owner) : 0,
-                           ev->u.prim.pos, ev->u.prim.dir, 4, 0),
-                  ev->u.prim.weapon, ev->u.prim.power_level, ev->u.prim.bullet_id, ev->u.prim.owner);
+    {
+        world_fx_event_t *fx = fx_weapon(fx_event(w, FX_GENERIC, ev->type, ev->u.prim.owner_type == 1 ? owner_entity(ev->u.prim.owner) : 0,
+                                                   ev->u.prim.pos, ev->u.prim.dir, 4, 0),
+                                          ev->u.prim.weapon, ev->u.prim.power_level, ev->u.prim.bullet_id, ev->u.prim.owner);
+        float pl = ev->u.prim.plevel;   // the trojax's charge, 0..100 (PrimBulls' PLevel)
+        if (fx)
+            fx->args[FSW_FX_ARG_CHARGE] = isfinite(pl) ? (int)(pl < 0 ? 0 : pl > 100 ? 100 : pl) : -1;
         break;
+    }
     case FS_MSG_EXPSECONDARY:
         fx_weapon(fx_event(w, FX_EXPLOSION, ev->type, ev->u.expsec.owner_type == 1 ? owner_entity(ev->u.expsec.owner) : 0,
                            ev->u.expsec.pos, NULL, 0, ev->u.expsec.size),

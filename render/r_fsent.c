@@ -63,7 +63,7 @@
 #define FSE_MAX_PAGES 8               // sprite texture pages (Data/Textures, 24-bit)
 #define FSE_MAX_LAYOUTS 16            // sprite layouts (Data/Offsets/*.OFF)
 #define FSE_PAGE_KEY 48               // a page texel darker than this (brightest channel) is not drawn
-#define FSE_TROJAX_CHARGE 100.0f      // assumed: the charge (PLevel 0..100) the world event does not carry
+#define FSE_TROJAX_CHARGE 100.0f      // the charge (PLevel 0..100) of a trojax whose message carried none
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -98,6 +98,7 @@ typedef struct {
 
 typedef struct {
     int active, secondary, weapon, power, owner, id;
+    float charge;        // the trojax's PLevel 0..100 (FSE_TROJAX_CHARGE when the message had none)
     float org[3], dir[3], end[3];
     float speed;         // units a second (0: a mine, staying)
     double t0, t_end;
@@ -650,6 +651,8 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     slot->weapon = weapon;
     slot->power = fx->args[FSW_FX_ARG_POWER] < 0 ? 0 : fx->args[FSW_FX_ARG_POWER] > 2 ? 2 : fx->args[FSW_FX_ARG_POWER];
     slot->owner = fx->args[FSW_FX_ARG_OWNER];
+    int charge = fx->args[FSW_FX_ARG_CHARGE];
+    slot->charge = charge >= 0 && charge <= 100 ? (float)charge : FSE_TROJAX_CHARGE;
     slot->id = fx->args[FSW_FX_ARG_ID];
     slot->t0 = t0;
     for (int k = 0; k < 3; k++) {
@@ -1128,7 +1131,7 @@ static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, 
     case FSW_TROJAX: {   // TROJAX1.OFF, TROJAX2.OFF at full charge; (3 + PLevel x 0.075) x 0.25 a
                          // texel; square to its path (FM_FLAG_DIRCONST, two-sided), turning
                          // PLevel + 10 degrees a tick; R G B 205 + PLevel / 2
-        float plevel = FSE_TROJAX_CHARGE;
+        float plevel = sh->charge;
         if (!(lo = layout(fe, plevel >= 100 ? "trojax2.off" : "trojax1.off")))
             return -1;
         float a[3], b[3], ax[3], ay[3], scale = (3 + plevel * 0.075f) * 0.25f;

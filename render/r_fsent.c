@@ -424,8 +424,7 @@ static fse_model_t *model(r_fsent_t *fe, const char *file)
 // The texture page `file` (lower case, under textures/), loaded and mapped to the palette the
 // first time: 24-bit, power-of-two sides. The game adds these pages to the screen (assumed from
 // the black surrounds of every sprite: the D3D blend mode was not found): texels whose
-// brightest channel is under FSE_PAGE_KEY are keyed out; the explosions draw the rest over
-// the scene, the shots add them (add_table).
+// brightest channel is under FSE_PAGE_KEY are keyed out; the rest is added (add_table).
 static fse_page_t *page(r_fsent_t *fe, const char *file)
 {
     fse_page_t *pg = NULL;
@@ -929,8 +928,9 @@ static void draw_glow(const r_view_t *v, const float p[3], float r, int inner, i
     }
 }
 
-// The explosion page's frame f as a square of half-size r (units) facing the eye.
-static void draw_blast(const fse_page_t *pg, const r_view_t *v, const float p[3], float r, int f)
+// The explosion page's frame f as a square of half-size r (units) facing the eye, added to the
+// scene through `add` as the shots' sprites are (NULL: drawn over it).
+static void draw_blast(const fse_page_t *pg, const r_view_t *v, const float p[3], float r, int f, const uint8_t *add)
 {
     float c[3];
     to_cam(v, p, c);
@@ -962,7 +962,7 @@ static void draw_blast(const fse_page_t *pg, const r_view_t *v, const float p[3]
                 continue;
             size_t at = (size_t)(fy + ty) * (size_t)pg->w + (size_t)(fx + tx);
             if (pg->key[at])
-                dst[x] = pg->px[at];
+                dst[x] = add ? add[pg->px[at] * 256 + dst[x]] : pg->px[at];
         }
     }
 }
@@ -1455,7 +1455,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         if (f >= FSE_BLAST_FRAMES)
             continue;
         if (blast_pg)
-            draw_blast(blast_pg, v, b->org, b->size, f);
+            draw_blast(blast_pg, v, b->org, b->size, f, add_table(fe));
         else
             draw_glow(v, b->org, b->size * (f + 1) / FSE_BLAST_FRAMES, fe->hot_color,
                       pal_nearest(fe->palette, 256, 255, 128, 0));

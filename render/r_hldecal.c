@@ -16,6 +16,7 @@
 #include "../assets/wad.h"
 #include "../engine/hltent.h"
 #include "../engine/log.h"
+#include "r_hlfx.h"
 
 enum { WAD_DECALS, WAD_TEMPDECAL, NUM_WADS };
 
@@ -678,15 +679,24 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
             sx = isfinite(e->fparam[0]) ? e->fparam[0] / div : 0;
             sy = isfinite(e->fparam[1]) ? e->fparam[1] / div : 0;
         }
-        // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted
-        // a player) leave no decal
-        if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0)
-            continue;
         vec3_t end;
         for (int k = 0; k < 3; k++)
             end[k] = src[k] + rule->range * (fwd[k] + sx * right[k] + sy * up[k]);
         bsp_trace_t tr;
         const float *org;
+        // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted
+        // a player) leave no decal; the tracer runs from the gun (a player's: 4 down, 2 right, 16
+        // ahead) to where the bullet stops, made when the event comes (not again after a seek)
+        if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0) {
+            if (fabs(w->time - e->time) < 1e-6 && trace_all(r, w, src, end, &tr, &org) >= 0) {
+                int player = e->entity >= 1 && e->entity <= (w->maxclients > 0 ? w->maxclients : WORLD_MAX_PLAYERS);
+                vec3_t ts;
+                for (int k = 0; k < 3; k++)
+                    ts[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
+                r_hlfx_tracer(r_models_hlfx(r->models), ts, tr.endpos);
+            }
+            continue;
+        }
         int model = trace_all(r, w, src, end, &tr, &org);
         if (model < 0)
             continue;

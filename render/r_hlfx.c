@@ -604,6 +604,14 @@ static const uint8_t tracer_colors[12][3] = {
     {255, 130, 90}, {55, 60, 144}, {255, 130, 90}, {255, 140, 90}, {200, 130, 90}, {255, 120, 70}};
 
 // A tracer: a streak from start toward end at 6000 units a second (tracerspeed).
+static void tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end, int color, float length);
+
+void r_hlfx_tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end)
+{
+    if (fx && finite3(start) && finite3(end))
+        tracer(fx, start, end, 4, 64);   // R_TracerEffect, as TE_TRACER
+}
+
 static void tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end, int color, float length)
 {
     vec3_t d = {end[0] - start[0], end[1] - start[1], end[2] - start[2]};

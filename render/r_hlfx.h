@@ -107,6 +107,9 @@ int r_hlfx_num_particles(const r_hlfx_t *fx, double t);
 // here a hash of the slot and the moment decides (a moment always shows the same blobs), and the
 // first frame follows the blob's starting type. Not a blob: always.
 int r_hlfx_blob_shown(const r_hlparticle_t *p, uint32_t slot, double t);
+// A client event's tracer (EV_CreateTracer: the engine's R_TracerEffect, drawn as TE_TRACER), made
+// now (the frame r_hlfx_frame was last given).
+void r_hlfx_tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end);
 // Where a particle is `age` seconds after its birth.
 void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t out);
 // The particles alive at t (copies, at most max), for tests.

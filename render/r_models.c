@@ -641,6 +641,8 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
     return missing;
 }
 
+struct r_hlfx_s *r_models_hlfx(r_models_t *m) { return m ? m->hlfx : NULL; }
+
 void r_models_clear(r_models_t *m)
 {
     r_part_clear(&m->part);

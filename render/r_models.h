@@ -33,6 +33,8 @@ void r_models_set_bsp(r_models_t *m, const bsp_t *bsp);
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_clear(r_models_t *m);
+// Half-Life's temp entity state (r_hlfx.c), for the events' tracers r_hldecal.c traces.
+struct r_hlfx_s *r_models_hlfx(r_models_t *m);
 // GoldSrc's temp models (engine/hltent.c): stepped to the view's time and drawn with their
 // studio model or sprite (the world's model index in their log entry).
 void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp);

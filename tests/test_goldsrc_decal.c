@@ -355,6 +355,68 @@ static void test_weapon_event(void **state)
     close_level(&c);
 }
 
+// The mp5's tracer (EV_HLDM_CheckTracer, iTracerFreq 2): the player's bullets 0, 2, 4 ... draw a
+// tracer (EV_CreateTracer, the engine's R_TracerEffect) from the gun to where the bullet stops and
+// leave no decal; 1, 3 ... leave a decal and no tracer. The tracer is seen in the frame it is
+// made, gone a second later.
+static void render_at(renderer_t *r, const world_t *w, double t, uint8_t *out)
+{
+    r_render(r, w, t);
+    int fw, fh, pitch;
+    const uint8_t *px = r_pixels(r, &fw, &fh, &pitch);
+    for (int y = 0; y < fh; y++)
+        memcpy(out + (size_t)y * (size_t)fw, px + (size_t)y * (size_t)pitch, (size_t)fw);
+}
+
+static void test_mp5_tracer(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    int fw, fh, pitch;
+    r_pixels(c.r, &fw, &fh, &pitch);
+    uint8_t *before = malloc((size_t)fw * (size_t)fh), *now = malloc((size_t)fw * (size_t)fh);
+    int changed[2], decals[2];
+    for (int fired = 0; fired < 2; fired++) {
+        w->decal_log_count = 0;
+        r_clear_transients(c.r, 1);
+        empty_frame(w);
+        r_frame(c.r, w);
+        render_at(c.r, w, w->time + 0.001, before);
+        int n0 = r_hldecal_count(c.r);
+        world_decal_t *ev = world_add_decal(w);
+        snprintf(ev->script, sizeof ev->script, "mp5");
+        ev->entity = 1;
+        ev->local = 1;
+        ev->seed = 777;
+        ev->fired = (uint32_t)fired;
+        ev->eye_valid = 1;
+        memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+        memcpy(ev->eye_angles, w->view.angles, sizeof ev->eye_angles);
+        ev->eye_angles[1] += 20;   // aimed off the middle, so the streak crosses the view
+        r_frame(c.r, w);
+        decals[fired] = r_hldecal_count(c.r) - n0;
+        render_at(c.r, w, w->time + 0.001, now);
+        if (fired == 0)
+            assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_mp5_tracer.png"), 0);   // looked at
+        changed[fired] = 0;
+        for (int i = 0; i < fw * fh; i++)
+            changed[fired] += now[i] != before[i];
+    }
+    // a second later the tracer is gone: only the decal of bullet 1 is left of both
+    render_at(c.r, w, w->time + 1, now);
+    printf("mp5: bullet 0 (tracer) %d pixels changed, %d decals; bullet 1 %d pixels, %d decals\n", changed[0], decals[0],
+           changed[1], decals[1]);
+    assert_int_equal(decals[0], 0);
+    assert_true(decals[1] >= 1);
+    assert_true(changed[0] > 0);
+    free(before);
+    free(now);
+    close_level(&c);
+}
+
 // Counter-Strike's gun events on c1a0 (cs16-client's rules): another player's shot (the
 // event's origin + 28, its angles) from where the view stands. The punch in iparam1/2 (x 100)
 // turns the aim as much as turning the angles does; m3 fires 9 pellets, xm1014 6, ak47 one;
@@ -583,6 +645,7 @@ int main(void)
         cmocka_unit_test(test_golden_c1a0),
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_weapon_event),
+        cmocka_unit_test(test_mp5_tracer),
         cmocka_unit_test(test_cs_weapon_events),
         cmocka_unit_test(test_infodecal),
         cmocka_unit_test(test_crossfire_log),

@@ -262,7 +262,7 @@ typedef struct {
     vec3_t velocity;        // event: the shooter's; TE_MODEL / TE_BREAKMODEL / TE_PROJECTILE: the model's
     vec3_t size;            // TE_BREAKMODEL: the box the pieces fill
     int32_t args[5];        // TE_MODEL / TE_BREAKMODEL: the message's shorts and bytes (world_fx_event_t.args);
-                            // event: iparam1, iparam2
+                            // event: iparam1, iparam2, bparam1, bparam2
     uint32_t seed;
     uint32_t fired;         // event: how many times before this entity fired this event
     uint8_t local, ducking, eye_valid;

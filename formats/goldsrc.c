@@ -676,6 +676,8 @@ static void client_event(hl_state_t *s, world_t *w, int index, world_game_event_
     memcpy(dl->fparam, a->fparam, sizeof dl->fparam);
     dl->args[0] = a->iparam[0];   // Counter-Strike's punch x 100 (render/r_hldecal.c)
     dl->args[1] = a->iparam[1];
+    dl->args[2] = a->bparam[0];   // the gauss: primary fire / stop
+    dl->args[3] = a->bparam[1];
     memcpy(dl->velocity, a->velocity, sizeof dl->velocity);
     dl->seed = a->seed;
     dl->local = a->local;

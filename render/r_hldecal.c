@@ -707,6 +707,132 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
     }
 }
 
+// Whether the world's point p is inside solid (model 0's leaves).
+static int in_solid(const bsp_t *b, const vec3_t p)
+{
+    int leaf = bsp_point_leaf(b, p);
+    return leaf <= 0 || leaf >= b->num_leafs || b->leafs[leaf].contents == BSP_CONTENTS_SOLID;
+}
+
+// EV_FireGauss (the SDK's ev_hldm.cpp; facts and what is assumed in docs/goldsrc.md): the shot
+// from the gun along the aim, up to 10 hits while its damage (fparam1) is over 10. A wall met at
+// more than 60 degrees from its normal reflects it (a glow and three balls there; the damage
+// loses that share); one met head on takes a decal and a glow, and stops a primary shot (a small
+// glow, eight balls); a secondary one goes through a wall thinner than its damage (losing that
+// many) once, with balls and a decal on the way out. Each leg is a beam of sprites/smoke.spr for
+// 0.1 s, orange and 1 wide (primary, brightness 128) or white and 2.5 wide (brightness = damage).
+// Its decals are placed again after a seek; its beams and sprites only when the event comes.
+static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
+{
+    static const uint8_t orange[3] = {255, 128, 0}, white[3] = {255, 255, 255};
+    if (e->args[3])
+        return;   // bparam2: the charge is stopped (the spin sound's end only)
+    vec3_t src, ang, fwd, right, up;
+    hltent_event_gun(e, src, ang);
+    if (!valid_pos(src) || !isfinite(ang[0]) || !isfinite(ang[1]) || !isfinite(ang[2]))
+        return;
+    r_angle_vectors(ang, fwd, right, up);
+    int primary = e->args[2] != 0;
+    float damage = isfinite(e->fparam[0]) ? (e->fparam[0] < 1000 ? e->fparam[0] : 1000) : 0;
+    r_hlfx_t *fx = fabs(w->time - e->time) < 1e-6 ? r_models_hlfx(r->models) : NULL;
+    uint32_t x = e->seed ? e->seed : 1;
+    vec3_t dest, beam_from;
+    for (int k = 0; k < 3; k++)
+        dest[k] = src[k] + fwd[k] * 8192;
+    // the first leg starts at the gun's attachment (idx | 0x1000): the recording player's view
+    // model's muzzle; another player's: 4 down, 2 right, 16 ahead of the gun (as the tracers)
+    int player = e->entity >= 1 && e->entity <= (w->maxclients > 0 ? w->maxclients : WORLD_MAX_PLAYERS);
+    if (!(e->local && fx && r_hlfx_muzzle(fx, beam_from)))
+        for (int k = 0; k < 3; k++)
+            beam_from[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
+    int punched = 0;
+    for (int hits = 10; damage > 10 && hits > 0; hits--) {
+        bsp_trace_t tr;
+        const float *org;
+        int model = trace_all(r, w, src, dest, &tr, &org);
+        if (fx)
+            r_hlfx_event_beam(fx, w, beam_from, model >= 0 ? tr.endpos : dest, "sprites/smoke.spr", 0.1f,
+                              primary ? 1.0f : 2.5f, primary ? 128 : damage, primary ? orange : white);
+        if (model < 0)
+            break;   // nothing hit (EV_GetPhysent of no entity)
+        float n = -(tr.normal[0] * fwd[0] + tr.normal[1] * fwd[1] + tr.normal[2] * fwd[2]);
+        vec3_t off;
+        for (int k = 0; k < 3; k++)
+            off[k] = tr.endpos[k] + tr.normal[k];
+        if (n < 0.5f) {   // reflect
+            for (int k = 0; k < 3; k++) {
+                fwd[k] += tr.normal[k] * 2 * n;
+                src[k] = tr.endpos[k] + fwd[k] * 8;
+                dest[k] = src[k] + fwd[k] * 8192;
+            }
+            if (fx) {
+                r_hlfx_event_glow(fx, w, tr.endpos, "sprites/hotglow.spr", 0.2f, damage * n / 255, damage * n * 0.05f);
+                r_hlfx_event_trail(fx, w, tr.endpos, off, "sprites/hotglow.spr", 3, 0.1f, frand(&x, 10, 20) / 100, 100,
+                                   100);
+            }
+            damage *= 1 - (n == 0 ? 0.1f : n);
+            memcpy(beam_from, src, sizeof beam_from);
+            continue;
+        }
+        // head on: EV_HLDM_DecalGunshot (BULLET_MONSTER_12MM: a {shot decal) and a glow
+        char name[24];
+        snprintf(name, sizeof name, "{shot%d", (int)frand(&x, 0, 4.999f) + 1);
+        r_hldecal_place(r, name, tr.endpos, model, org, e->time, 0);
+        if (fx)
+            r_hlfx_event_glow(fx, w, tr.endpos, "sprites/hotglow.spr", 1.0f, damage / 255, 6.0f);
+        if (punched)
+            break;
+        punched = 1;
+        if (primary) {   // the slug never goes through: a little glow and balls
+            if (fx) {
+                r_hlfx_event_glow(fx, w, tr.endpos, "sprites/hotglow.spr", 0.2f, 200.0f / 255, 0.3f);
+                r_hlfx_event_trail(fx, w, tr.endpos, off, "sprites/hotglow.spr", 8, 0.6f, frand(&x, 10, 20) / 100, 100,
+                                   200);
+            }
+            break;
+        }
+        // through the wall: the client traces on from 8 units in and back to find the way out;
+        // here the world's leaves are stepped through a unit at a time, up to the damage left
+        vec3_t out;
+        float thick = -1;
+        for (int step = 8; step <= 8192 && (float)step <= damage + 8; step++) {
+            for (int k = 0; k < 3; k++)
+                out[k] = tr.endpos[k] + fwd[k] * (float)step;
+            if (!in_solid(r->bsp, out)) {
+                thick = (float)step;
+                break;
+            }
+        }
+        if (thick < 0 || thick >= damage)
+            break;   // too thick (or solid to the end): the beam stops in it
+        damage -= thick > 0 ? thick : 1;
+        if (fx) {
+            vec3_t back;
+            for (int k = 0; k < 3; k++)
+                back[k] = tr.endpos[k] - fwd[k];
+            r_hlfx_event_trail(fx, w, tr.endpos, back, "sprites/hotglow.spr", 3, 0.1f, frand(&x, 10, 20) / 100, 100,
+                               100);
+            r_hlfx_event_glow(fx, w, out, "sprites/hotglow.spr", 0.1f, damage / 255, 6.0f);
+            for (int k = 0; k < 3; k++)
+                back[k] = out[k] - fwd[k];
+            r_hlfx_event_trail(fx, w, out, back, "sprites/hotglow.spr", (int)(damage * 0.3f), 0.1f,
+                               frand(&x, 10, 20) / 100, 200, 40);
+        }
+        // the decal on the way out faces back along the shot
+        bsp_trace_t back_tr;
+        vec3_t back_end;
+        for (int k = 0; k < 3; k++)
+            back_end[k] = out[k] - fwd[k] * (thick + 1);
+        if (bsp_trace(r->bsp, r->bsp->models[0].headnode, out, back_end, &back_tr) && !back_tr.startsolid) {
+            snprintf(name, sizeof name, "{shot%d", (int)frand(&x, 0, 4.999f) + 1);
+            r_hldecal_place(r, name, back_tr.endpos, 0, NULL, e->time, 0);
+        }
+        for (int k = 0; k < 3; k++)
+            src[k] = out[k] + fwd[k];
+        memcpy(beam_from, src, sizeof beam_from);
+    }
+}
+
 void r_hldecal_frame(renderer_t *r, const world_t *w)
 {
     r_hldecal_t *d = r->hldecal;
@@ -728,6 +854,8 @@ void r_hldecal_frame(renderer_t *r, const world_t *w)
             continue;   // temp models (engine/hltent.c)
         if (l->te)
             te_decal(r, d, w, l);
+        else if (!strcmp(l->script, "gauss"))
+            gauss_event(r, w, l);
         else
             weapon_event(r, d, w, l);
     }

@@ -629,6 +629,53 @@ static void tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end, int color
     memcpy(b->b.color, tracer_colors[color >= 0 && color < 12 ? color : 4], 3);
 }
 
+// The precache index of a model named by the client dll (EV_FindModelIndex), 0 when none.
+static int model_named(const world_t *w, const char *name)
+{
+    for (int i = 1; i < w->num_models && w->models; i++)
+        if (!strcmp(w->models[i], name))
+            return i;
+    return 0;
+}
+
+void r_hlfx_event_beam(r_hlfx_t *fx, const world_t *w, const vec3_t start, const vec3_t end, const char *sprite,
+                       float life, float width, float brightness, const uint8_t rgb3[3])
+{
+    int model = fx ? model_named(w, sprite) : 0;
+    if (!model || !finite3(start) || !finite3(end))
+        return;
+    beam_t *b = beam(fx, life);
+    memcpy(b->b.start, start, sizeof(vec3_t));
+    memcpy(b->b.end, end, sizeof(vec3_t));
+    b->b.model = model;
+    b->b.width = width;
+    rgb(b->b.color, rgb3[0], rgb3[1], rgb3[2]);
+    b->b.amount = brightness > 255 ? 255 : brightness > 0 ? (int)brightness : 0;
+}
+
+// CL_TempSprite's fading (FTENT_FADEOUT): whole for its life, then renderamt x (1 + over x
+// fadeSpeed), fadeSpeed 0.5: gone 2 s after its life. No FTENT_SPRANIMATE: frame 0.
+void r_hlfx_event_glow(r_hlfx_t *fx, const world_t *w, const vec3_t org, const char *name, float scale,
+                       float amount, float life)
+{
+    int model = fx ? model_named(w, name) : 0;
+    if (!model || !finite3(org) || !(life >= 0) || !(amount > 0))
+        return;
+    sprite_t *s = sprite(fx, model, org, (life < 30 ? life : 30) + 2);
+    s->s.scale = scale;
+    s->s.amount = amount >= 1 ? 255 : (int)(amount * 255);
+    s->s.rendermode = RM_GLOW;
+    s->fade = 2;
+}
+
+void r_hlfx_event_trail(r_hlfx_t *fx, const world_t *w, const vec3_t start, const vec3_t end, const char *sprite,
+                        int count, float life, float scale, float amplitude, float speed)
+{
+    int model = fx ? model_named(w, sprite) : 0;
+    if (model && finite3(start) && finite3(end) && count > 0)
+        sprite_trail(fx, start, end, model, count > 255 ? 255 : count, life, scale, amplitude, speed);
+}
+
 static void beam_args(beam_t *b, int model, int width10, const int32_t *rgb3, int bright)
 {
     b->b.model = model;
@@ -1145,6 +1192,14 @@ void r_hlfx_set_level(r_hlfx_t *fx, const bsp_t *bsp)
 {
     if (fx)
         fx->bsp = bsp;
+}
+
+int r_hlfx_muzzle(const r_hlfx_t *fx, vec3_t out)
+{
+    if (!fx || !fx->muzzle_valid)
+        return 0;
+    memcpy(out, fx->muzzle, sizeof(vec3_t));
+    return 1;
 }
 
 void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid)

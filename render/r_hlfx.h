@@ -110,6 +110,18 @@ int r_hlfx_blob_shown(const r_hlparticle_t *p, uint32_t slot, double t);
 // A client event's tracer (EV_CreateTracer: the engine's R_TracerEffect, drawn as TE_TRACER), made
 // now (the frame r_hlfx_frame was last given).
 void r_hlfx_tracer(r_hlfx_t *fx, const vec3_t start, const vec3_t end);
+// A client event's own beams and sprites, made now, by the engine's calls the client dll makes
+// (the gauss: r_hldecal.c traces its shot). Each names its sprite; one the level did not precache
+// makes nothing, as EV_FindModelIndex's 0 makes nothing in the engine.
+// R_BeamPoints: life in seconds, width (drawn 2 x), brightness and colour 0..255.
+void r_hlfx_event_beam(r_hlfx_t *fx, const world_t *w, const vec3_t start, const vec3_t end, const char *sprite,
+                       float life, float width, float brightness, const uint8_t rgb[3]);
+// CL_TempSprite in glow mode with FTENT_FADEOUT: `amount` (0..1) for `life` s, then fading out.
+void r_hlfx_event_glow(r_hlfx_t *fx, const world_t *w, const vec3_t org, const char *sprite, float scale,
+                       float amount, float life);
+// R_Sprite_Trail (as TE_SPRITETRAIL): count glow sprites from start toward end.
+void r_hlfx_event_trail(r_hlfx_t *fx, const world_t *w, const vec3_t start, const vec3_t end, const char *sprite,
+                        int count, float life, float scale, float amplitude, float speed);
 // Where a particle is `age` seconds after its birth.
 void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t out);
 // The particles alive at t (copies, at most max), for tests.
@@ -117,6 +129,8 @@ int r_hlfx_particles(const r_hlfx_t *fx, double t, r_hlparticle_t *out, int max)
 // An index of the engine's particle palette as r_hlfx colours it (see docs/goldsrc.md).
 void r_hlfx_palette(int index, uint8_t *rgb);
 double r_hlfx_flash_time(const r_hlfx_t *fx);
+// The view model's muzzle as last drawn (r_hlfx_set_muzzle); 0 when none.
+int r_hlfx_muzzle(const r_hlfx_t *fx, vec3_t out);
 // Whether the client dll's rules draw a muzzle flash for this event script ("glock1").
 int r_hlfx_event_flashes(const char *name);
 

@@ -15,6 +15,8 @@
 #include "engine/world.h"
 #include "formats/decoder.h"
 #include "render/r_hldecal.h"
+#include "render/r_hlfx.h"
+#include "render/r_models.h"
 #include "render/render.h"
 
 extern const decoder_t hl_decoder;
@@ -417,6 +419,171 @@ static void test_mp5_tracer(void **state)
     close_level(&c);
 }
 
+// The gauss (EV_FireGauss) on c1a0, fired by the recording player: a shot's legs as beams, its
+// decals and glows. Head on (primary): one orange beam 1 wide at brightness 128 to the wall, a
+// decal there; aimed down at the tram's floor at 10 degrees it reflects (the second leg leaves
+// the floor upward, mirrored); secondary: white, 2.5 wide, brightness = damage; damage 10 or
+// less, or bparam2 (the stop), make nothing; without the sprites precached, no beam, still the decal.
+static int gauss_shot(level_t *c, float dpitch, float dyaw, float damage, int primary, int stop, r_hlbeam_t *beams,
+                      int *nbeams, uint8_t *px)
+{
+    world_t *w = c->w;
+    w->decal_log_count = 0;
+    r_clear_transients(c->r, 1);
+    empty_frame(w);
+    r_frame(c->r, w);
+    int n0 = r_hldecal_count(c->r);
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "gauss");
+    ev->entity = 1;
+    ev->local = 1;
+    ev->seed = 99;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    memcpy(ev->eye_angles, w->view.angles, sizeof ev->eye_angles);
+    ev->eye_angles[0] += dpitch;
+    ev->eye_angles[1] += dyaw;
+    ev->fparam[0] = damage;
+    ev->args[2] = primary;
+    ev->args[3] = stop;
+    r_frame(c->r, w);
+    *nbeams = r_hlfx_beams(r_models_hlfx(c->r->models), w->time + 0.01, beams, 16);
+    if (px)
+        render_at(c->r, w, w->time + 0.01, px);
+    return r_hldecal_count(c->r) - n0;
+}
+
+static void test_gauss(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    int fw, fh, pitch;
+    r_pixels(c.r, &fw, &fh, &pitch);
+    uint8_t *before = malloc((size_t)fw * (size_t)fh), *now = malloc((size_t)fw * (size_t)fh);
+    r_hlbeam_t b[16];
+    int nb, box[4];
+    // c1a0 precaches sprites/smoke.spr (its index) but not hotglow.spr
+    int smoke = 0, glow = w->num_models;
+    for (int i = 1; i < w->num_models; i++)
+        if (!strcmp(w->models[i], "sprites/smoke.spr"))
+            smoke = i;
+    assert_true(smoke > 0);
+    // without the beam's sprite: the decal, no beam
+    world_set_model(w, smoke, "sprites/not_smoke.spr");
+    int decals = gauss_shot(&c, 0, 20, 50, 1, 0, b, &nb, NULL);
+    assert_true(decals >= 1);   // (a decal counts once a face it lies on)
+    assert_int_equal(nb, 0);
+    world_set_model(w, smoke, "sprites/smoke.spr");
+    world_set_model(w, glow, "sprites/hotglow.spr");
+    r_frame(c.r, w);   // the sprites load
+
+    w->decal_log_count = 0;
+    r_clear_transients(c.r, 1);
+    empty_frame(w);
+    r_frame(c.r, w);
+    render_at(c.r, w, w->time + 0.01, before);
+    decals = gauss_shot(&c, 0, 20, 50, 1, 0, b, &nb, now);
+    int changed = frame_diff(before, now, fw, fh, box);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_gauss.png"), 0);   // looked at
+    vec3_t wall;
+    view_hit(w, c.r, 20, 0, wall);
+    printf("gauss primary: %d beam(s), model %d, width %.2f, colour %d %d %d, brightness %d; end %.1f %.1f %.1f (wall "
+           "%.1f %.1f %.1f); %d decal(s); %d pixels changed in %d,%d..%d,%d\n",
+           nb, nb ? b[0].model : -1, nb ? b[0].width : 0, nb ? b[0].color[0] : 0, nb ? b[0].color[1] : 0,
+           nb ? b[0].color[2] : 0, nb ? b[0].amount : 0, nb ? b[0].end[0] : 0, nb ? b[0].end[1] : 0,
+           nb ? b[0].end[2] : 0, wall[0], wall[1], wall[2], decals, changed, box[0], box[1], box[2], box[3]);
+    assert_int_equal(nb, 1);
+    assert_int_equal(b[0].model, smoke);
+    assert_true(fabsf(b[0].width - 1.0f) < 1e-6f);
+    assert_int_equal(b[0].color[0], 255);
+    assert_int_equal(b[0].color[1], 128);
+    assert_int_equal(b[0].color[2], 0);
+    assert_int_equal(b[0].amount, 128);
+    for (int k = 0; k < 3; k++)
+        assert_true(fabsf(b[0].end[k] - wall[k]) < 1.0f);
+    assert_true(decals >= 1);
+    assert_true(changed > 100);
+    // 0.2 s on the beam is gone (life 0.1), the glow and the decal stay
+    render_at(c.r, w, w->time + 0.2, now);
+    int later = frame_diff(before, now, fw, fh, box);
+    assert_int_equal(r_hlfx_beams(r_models_hlfx(c.r->models), w->time + 0.2, b, 16), 0);
+    printf("gauss: 0.2 s later %d pixels differ\n", later);
+    assert_true(later > 0 && later < changed);
+
+    // 20 degrees down and 150 to the right the line meets the floor at 70 degrees from its normal
+    // (n = 0.35 < 0.5): reflected, going up again, x and y going on
+    decals = gauss_shot(&c, 20, -150, 200, 1, 0, b, &nb, NULL);
+    printf("gauss at the floor: %d beam(s), %d decal(s)", nb, decals);
+    for (int i = 0; i < nb; i++)
+        printf("; %.1f %.1f %.1f -> %.1f %.1f %.1f", b[i].start[0], b[i].start[1], b[i].start[2], b[i].end[0],
+               b[i].end[1], b[i].end[2]);
+    printf("\n");
+    assert_true(nb >= 2);
+    float d0[3], d1[3], l0 = 0, l1 = 0;
+    for (int k = 0; k < 3; k++) {
+        d0[k] = b[0].end[k] - b[0].start[k];
+        d1[k] = b[1].end[k] - b[1].start[k];
+        l0 += d0[k] * d0[k];
+        l1 += d1[k] * d1[k];
+        assert_true(fabsf(b[1].start[k] - b[0].end[k]) < 9);   // 8 units out along the new line
+    }
+    l0 = sqrtf(l0);
+    l1 = sqrtf(l1);
+    // the mirror of a unit line in the floor: the same x and y, z negated
+    assert_true(fabsf(d1[0] / l1 - d0[0] / l0) < 0.02f);
+    assert_true(fabsf(d1[1] / l1 - d0[1] / l0) < 0.02f);
+    assert_true(fabsf(d1[2] / l1 + d0[2] / l0) < 0.02f);
+    assert_true(d0[2] < 0);
+
+    // secondary: white, 2.5 wide, brightness = damage
+    decals = gauss_shot(&c, 0, 20, 150, 0, 0, b, &nb, NULL);
+    printf("gauss secondary: %d beam(s), width %.2f, colour %d %d %d, brightness %d, %d decal(s)\n", nb,
+           nb ? b[0].width : 0, nb ? b[0].color[0] : 0, nb ? b[0].color[1] : 0, nb ? b[0].color[2] : 0,
+           nb ? b[0].amount : 0, decals);
+    assert_true(nb >= 1);
+    assert_true(fabsf(b[0].width - 2.5f) < 1e-6f);
+    assert_int_equal(b[0].color[1], 255);
+    assert_int_equal(b[0].amount, 150);
+    assert_true(decals >= 1);
+    // another player's secondary shot from 60 units to the right, across the view to the wall
+    w->decal_log_count = 0;
+    r_clear_transients(c.r, 1);
+    empty_frame(w);
+    r_frame(c.r, w);
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "gauss");
+    ev->entity = 2;
+    ev->seed = 5;
+    float yaw = w->view.angles[1] * (float)M_PI / 180;
+    memcpy(ev->pos, w->view.origin, sizeof ev->pos);
+    ev->pos[0] += 60 * sinf(yaw);
+    ev->pos[1] -= 60 * cosf(yaw);
+    ev->pos[2] -= 28;   // the event's origin: the player's, the gun 28 above (hltent_event_gun)
+    for (int k = 0; k < 3; k++)
+        wall[k] -= ev->pos[k] + (k == 2 ? 28 : 0);
+    ev->angles[1] = atan2f(wall[1], wall[0]) * 180 / (float)M_PI;
+    ev->angles[0] = -atan2f(wall[2], sqrtf(wall[0] * wall[0] + wall[1] * wall[1])) * 180 / (float)M_PI;
+    ev->fparam[0] = 200;
+    r_frame(c.r, w);
+    render_at(c.r, w, w->time + 0.01, now);
+    int across = frame_diff(before, now, fw, fh, box);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_gauss_across.png"), 0);   // looked at
+    printf("gauss across the view: %d pixels changed in %d,%d..%d,%d\n", across, box[0], box[1], box[2], box[3]);
+    assert_true(across > changed);
+    assert_true(box[2] - box[0] > 100);   // from the right edge toward the wall in the middle
+    // too weak, or the stop: nothing
+    assert_int_equal(gauss_shot(&c, 0, 20, 10, 1, 0, b, &nb, NULL), 0);
+    assert_int_equal(nb, 0);
+    assert_int_equal(gauss_shot(&c, 0, 20, 200, 1, 1, b, &nb, NULL), 0);
+    assert_int_equal(nb, 0);
+    free(before);
+    free(now);
+    close_level(&c);
+}
+
 // Counter-Strike's gun events on c1a0 (cs16-client's rules): another player's shot (the
 // event's origin + 28, its angles) from where the view stands. The punch in iparam1/2 (x 100)
 // turns the aim as much as turning the angles does; m3 fires 9 pellets, xm1014 6, ak47 one;
@@ -646,6 +813,7 @@ int main(void)
         cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_weapon_event),
         cmocka_unit_test(test_mp5_tracer),
+        cmocka_unit_test(test_gauss),
         cmocka_unit_test(test_cs_weapon_events),
         cmocka_unit_test(test_infodecal),
         cmocka_unit_test(test_crossfire_log),

@@ -1433,7 +1433,9 @@ void r_q2fx_lights(const r_q2fx_t *fx, const world_t *w, r_view_t *v, double t)
             static const int ramp[6] = {300, 400, 600, 300, 150, 75};
             radius = (ef & F_ANIM_ALLFAST) ? 200 : e->cur.frame >= 0 && e->cur.frame < 6 ? (float)ramp[e->cur.frame] : 0;
         } else if (ef & F_TRAP) {
-            radius = 150;   // 100 + rand % 100: its middle, steady
+            // 100 + rand() % 100 each frame the client draws: here a hash of the picture's
+            // millisecond and the entity (the same moment always shows the same light)
+            radius = 100 + (float)(world_hash32((uint32_t)llround(t * 1000) * 0x9e3779b9u ^ (uint32_t)n) % 100);
             org[2] += 32;
         } else if (ef & (F_FLAG1 | F_FLAG2 | F_TAGTRAIL)) {
             radius = 225;

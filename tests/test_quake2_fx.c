@@ -3,6 +3,7 @@
 #include "testutil.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "engine/world.h"
@@ -168,6 +169,49 @@ static void test_dark_lights(void **state)
     r_q2fx_destroy(fx);
 }
 
+// EF_TRAP's light: the client's V_AddLight(origin + 32 up, 100 + rand() % 100) each frame it
+// draws; here a hash of the picture's millisecond: 100..199, the same at the same moment, changing.
+static void test_trap_flicker(void **state)
+{
+    (void)state;
+    r_q2fx_t *fx = r_q2fx_create();
+    world_t *w = q2world();
+    world_begin_frame(w, 20.0);
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = 1;
+    st.origin[0] = 300;
+    st.origin[2] = 40;
+    st.raw_effects = 0x2000000;   // EF_TRAP
+    world_entity_update(w, 2, &st);
+    r_q2fx_frame(fx, w, w->time, 5);
+    static r_view_t v;
+    int seen[100] = {0}, distinct = 0;
+    float lo = 1e9f, hi = 0;
+    for (int i = 0; i < 50; i++) {
+        double t = 20.0 + i * 0.002;
+        float r[2];
+        for (int again = 0; again < 2; again++) {
+            memset(&v, 0, sizeof v);
+            r_q2fx_lights(fx, w, &v, t);
+            assert_int_equal(v.num_dlights, 1);
+            assert_true(v.dlights[0].origin[0] == 300 && v.dlights[0].origin[2] == 72);
+            r[again] = v.dlights[0].radius;
+        }
+        assert_true(r[0] == r[1]);
+        assert_true(r[0] >= 100 && r[0] <= 199 && r[0] == floorf(r[0]));
+        lo = r[0] < lo ? r[0] : lo;
+        hi = r[0] > hi ? r[0] : hi;
+        if (!seen[(int)r[0] - 100]++)
+            distinct++;
+    }
+    printf("trap light over 50 pictures: %d radii, %.0f..%.0f\n", distinct, lo, hi);
+    assert_true(distinct >= 25);
+    assert_true(hi - lo >= 60);
+    world_free(w);
+    r_q2fx_destroy(fx);
+}
+
 // TE_ROCKET_EXPLOSION: r_explode starting a frame back (frame 2 or 17 first), 256 particles
 // of 0xe0..0xe7, a light of 350 * (16 - f) / 16; the pool holds at most 4096.
 static void test_explosion_and_pool(void **state)
@@ -267,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_rail),
         cmocka_unit_test(test_bfg_laser),
         cmocka_unit_test(test_dark_lights),
+        cmocka_unit_test(test_trap_flicker),
         cmocka_unit_test(test_explosion_and_pool),
         cmocka_unit_test(test_flashes),
     };

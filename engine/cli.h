@@ -6,7 +6,8 @@
 
 typedef struct {
     const char *command;      // "info", "dump", ...
-    const char *basedir;      // --basedir (default ".")
+    const char *basedir;      // --basedir (default "."; see demo_basedir)
+    int basedir_given;        // --basedir was on the command line
     const char *game;         // --game (NULL = the demo's own game dir, else base)
     int json;                 // --json
     int width, height;        // --size WxH (0 = command default)

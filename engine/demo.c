@@ -193,6 +193,42 @@ void demo_close(demo_t *d)
     memset(d, 0, sizeof(*d));
 }
 
+// Whether dir/sub is a folder (its name matched without regard to case, as the games' files).
+static int has_folder(const char *dir, const char *sub)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, sub);
+    char *real = vfs_resolve_path(path);
+    struct stat st;
+    int ok = real && stat(real, &st) == 0 && S_ISDIR(st.st_mode);
+    free(real);
+    return ok;
+}
+
+const char *demo_basedir(const demo_t *d, const cli_t *cli, char *buf, size_t cap)
+{
+    const char *given = cli->basedir ? cli->basedir : ".";
+    world_game_t g = d->dec ? d->dec->game : GAME_QUAKE;
+    const char *base = base_folders[g >= 0 && g < GAME_COUNT ? g : GAME_QUAKE];
+    if (cli->basedir_given || has_folder(given, base) || !strchr(d->name, '/') || cap < 2)
+        return given;
+    snprintf(buf, cap, "%s", d->name);
+    for (int up = 0; up < 5; up++) {
+        char *slash = strrchr(buf, '/');
+        if (!slash)
+            break;
+        if (slash == buf)
+            slash[1] = 0;   // "/": the root
+        else
+            *slash = 0;
+        if (has_folder(buf, base))
+            return buf;
+        if (slash == buf)
+            break;
+    }
+    return given;
+}
+
 vfs_t *demo_mount(const demo_t *d, const cli_t *cli)
 {
     vfs_t *fs = vfs_create();
@@ -202,9 +238,13 @@ vfs_t *demo_mount(const demo_t *d, const cli_t *cli)
     const char *mod = cli->game;
     if (!mod && d->world && d->world->game_dir[0])
         mod = d->world->game_dir;
-    if (vfs_mount_game(fs, cli->basedir, base_folders[g], mod) == 0)
-        log_warn("no game data for %s under '%s' (looked for %s/%s)", d->name, cli->basedir, cli->basedir,
-                 base_folders[g]);
+    char found[4096];
+    const char *basedir = demo_basedir(d, cli, found, sizeof found);
+    if (vfs_mount_game(fs, basedir, base_folders[g], mod) == 0)
+        log_warn("no game data for %s under '%s' (looked for %s/%s, and in the demo's folder and its parents)",
+                 d->name, basedir, basedir, base_folders[g]);
+    else if (basedir == found && !cli->quiet)
+        log_info("%s: the game data is under %s (the demo's folders; --basedir sets it)", d->name, basedir);
     return fs;
 }
 
@@ -278,7 +318,8 @@ int demo_check_mod(const demo_t *d, const cli_t *cli)
             listed++;
     }
     const char *base = base_folders[GAME_QUAKE];
-    const char *basedir = cli->basedir ? cli->basedir : ".";
+    char found[4096];
+    const char *basedir = demo_basedir(d, cli, found, sizeof found);
     int have = brush_models_in(basedir, base, w->map);
     if (have < 0 || have == listed)
         return 0;

@@ -51,6 +51,11 @@ void demo_close(demo_t *d);
 
 // Base game folder of a game: "id1", "baseq2", "valve", "Data".
 const char *demo_base_folder(world_game_t game);
+// The folder a demo's game data is under: --basedir when given; else "." when it holds the
+// game's base folder (id1, baseq2, valve, Data); else the nearest of the demo's own folder and
+// its four parents that holds it (a demo in Quake/id1/ or Half-Life/valve/demos/ needs no
+// --basedir); else ".". `buf` holds the path found (cap bytes).
+const char *demo_basedir(const demo_t *d, const cli_t *cli, char *buf, size_t cap);
 // Mount the game data a demo needs: basedir/base, then --game or the demo's own
 // game dir over it. Returns a new vfs (never NULL unless out of memory).
 vfs_t *demo_mount(const demo_t *d, const cli_t *cli);

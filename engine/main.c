@@ -57,7 +57,7 @@ typedef struct {
 } option_t;
 
 static const option_t options[] = {
-    { "--basedir", NULL, A_STR, C_ALL, "DIR", "game install folder (default: current directory)" },
+    { "--basedir", NULL, A_STR, C_ALL, "DIR", "game install folder (default: the current directory, else the nearest of the demo's folder and its parents holding the game's base folder)" },
     { "--game", NULL, A_STR, C_ALL, "NAME", "mod folder; falls back to the base game folder (id1, baseq2, valve, Data)" },
     { "--json", NULL, A_NONE, C_INFO | C_DUMP | C_TIMEDEMO, NULL, "machine-readable output" },
     { "--size", NULL, A_SIZE, C_RENDER, "WxH", "render size (default 320x200 for shot)" },
@@ -134,7 +134,7 @@ static int set_option(cli_t *cli, const option_t *o, const char *arg)
         return -1;
     }
     const char *n = o->name;
-    if (!strcmp(n, "--basedir")) cli->basedir = arg;
+    if (!strcmp(n, "--basedir")) cli->basedir = arg, cli->basedir_given = 1;
     else if (!strcmp(n, "--game")) cli->game = arg;
     else if (!strcmp(n, "--json")) cli->json = 1;
     else if (!strcmp(n, "--at")) {

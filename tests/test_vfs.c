@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "engine/cli.h"
+#include "engine/demo.h"
 #include "engine/vfs.h"
 
 static char root[64];
@@ -155,12 +157,61 @@ static void test_real_hook_pak(void **state)
     vfs_free(fs);
 }
 
+// Where a demo's game data is looked for without --basedir: "." when it holds the base folder,
+// else the nearest of the demo's folder and its parents (4 up) that does (a demo in Quake/id1/demos/
+// plays from anywhere); --basedir always wins; a bare name or a demo too deep keeps ".".
+static void test_basedir_from_demo(void **state)
+{
+    (void)state;
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = ".";
+    demo_t *d = calloc(1, sizeof *d);   // no decoder: Quake's base folder, id1
+    char buf[4096];
+    mkdir(path_of("id1/demos"), 0755);
+    snprintf(d->name, sizeof d->name, "%s", path_of("id1/demos/a.dem"));
+    assert_string_equal(demo_basedir(d, &cli, buf, sizeof buf), root);
+    snprintf(d->name, sizeof d->name, "%s", path_of("a.dem"));
+    assert_string_equal(demo_basedir(d, &cli, buf, sizeof buf), root);
+    snprintf(d->name, sizeof d->name, "%s", path_of("Mod/a/b/c/d/e/a.dem"));   // 6 up: too far
+    assert_string_equal(demo_basedir(d, &cli, buf, sizeof buf), ".");
+    snprintf(d->name, sizeof d->name, "a.dem");
+    assert_string_equal(demo_basedir(d, &cli, buf, sizeof buf), ".");
+    cli.basedir = "/nowhere";
+    cli.basedir_given = 1;
+    snprintf(d->name, sizeof d->name, "%s", path_of("id1/demos/a.dem"));
+    assert_string_equal(demo_basedir(d, &cli, buf, sizeof buf), "/nowhere");
+    free(d);
+}
+
+// The real data: GoldSrc's c1a0 in goldsrc/demos/, its map from goldsrc/valve/ with no --basedir.
+static void test_basedir_real(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = ".";
+    cli.quiet = 1;
+    char buf[4096];
+    demo_t *g = calloc(1, sizeof *g);
+    assert_int_equal(demo_open(g, &cli, tu_data("goldsrc/demos/valve_c1a0.dem"), NULL, 0), 0);
+    assert_string_equal(demo_basedir(g, &cli, buf, sizeof buf), tu_data("goldsrc"));
+    vfs_t *fs = demo_mount(g, &cli);
+    assert_true(vfs_exists(fs, "maps/c1a0.bsp"));
+    vfs_free(fs);
+    demo_close(g);
+    free(g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_priority_and_case),
         cmocka_unit_test(test_bad_paks),
         cmocka_unit_test(test_real_hook_pak),
+        cmocka_unit_test(test_basedir_from_demo),
+        cmocka_unit_test(test_basedir_real),
     };
     return cmocka_run_group_tests_name("vfs", tests, setup, teardown);
 }

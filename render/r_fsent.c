@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../assets/fsoff.h"
+#include "r_fsfx.h"
 #include "../assets/mx.h"
 #include "../assets/pal.h"
 #include "../engine/log.h"
@@ -60,6 +61,7 @@
 #define FSE_ORBIT_RADIUS 64.0f        // ORBIT_RADIUS: 256 x GLOBAL_SCALE
 #define FSE_ORBIT_TURN 6.0            // degrees a game tick (AxisRot += 6 x framelag)
 #define FSE_MAX_BGO_PARTS 512        // background object models drawn a frame
+#define FSE_MAX_BITS 260              // invulnerability bits a ship: 5 a tick for 52 ticks
 #define FSE_MAX_PAGES 8               // sprite texture pages (Data/Textures, 24-bit)
 #define FSE_MAX_LAYOUTS 16            // sprite layouts (Data/Offsets/*.OFF)
 #define FSE_PAGE_KEY 48               // a page texel darker than this (brightest channel) is not drawn
@@ -122,6 +124,7 @@ typedef struct {
 
 struct r_fsent_s {
     int on;                  // a Forsaken level is loaded
+    r_fsfx_bit_t bits[FSE_MAX_BITS];   // scratch: one invulnerable ship's bits while drawing
     asset_files_t files;
     uint8_t palette[768];
     const mxv_t *level;
@@ -1112,6 +1115,70 @@ static int draw_pulsar_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t 
     return drawn;
 }
 
+// A frame of a layout (its first part's box) stretched over the quad q[0..3] (the box's
+// top-left, top-right, bottom-right, bottom-left), coloured rgb (0..1 a channel), added: the
+// game's Polys (two-sided, textured by a frame, not faced to the eye).
+static int draw_poly(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, float q[4][3], const float rgb[3])
+{
+    const fsoff_t *o = lo->off;
+    f = f < 0 ? 0 : f >= o->num_frames ? o->num_frames - 1 : f;
+    if (o->frames[f].count < 1)
+        return 0;
+    const fsoff_part_t *pt = &o->parts[o->frames[f].first];
+    const fsoff_box_t *b = &o->boxes[pt->box];
+    const fse_page_t *pg = &fe->pages[lo->page];
+    float s0 = b->u1 * (float)pg->w + 0.01f, s1 = b->u2 * (float)pg->w - 0.01f;
+    float t0 = b->v1 * (float)pg->h + 0.01f, t1 = b->v2 * (float)pg->h - 0.01f;
+    const float ss[4] = { s0, s1, s1, s0 }, ts[4] = { t0, t0, t1, t1 };
+    r_fsvert_t vv[4];
+    for (int j = 0; j < 4; j++) {
+        float cc[3];
+        to_cam(v, q[j], cc);
+        vv[j] = (r_fsvert_t){ cc[0], cc[1], cc[2], ss[j], ts[j], { 0, 0, 0 } };
+        for (int k = 0; k < 3; k++)
+            vv[j].l[k] = (rgb[k] < 0 ? 0 : rgb[k] > 1 ? 1 : rgb[k]) * (R_FS_LEVELS - 1);
+    }
+    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
+    r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
+    return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
+}
+
+// An invulnerable ship's bits (CreateInvEffect, ProcessPolys' POLY_INVBITS; r_fsfx.c works out
+// which at t): squares of BITS.OFF's frames 32 units across, 75 units out from the ship's centre,
+// facing out, red fading to black, added.
+static int draw_inv_bits(r_fsent_t *fe, const r_view_t *v, int num, const float org[3], double t)
+{
+    const fse_layout_t *lo = layout(fe, "bits.off");
+    if (!lo)
+        return 0;
+    int n = r_fsfx_inv_bits(num, t, -1e9, lo->off->num_frames, fe->bits, FSE_MAX_BITS);
+    int drawn = 0;
+    for (int i = 0; i < n; i++) {
+        const r_fsfx_bit_t *b = &fe->bits[i];
+        // two axes square to the way out (the game's: QuatFrom2Vectors(Forward, dir) of its x, y)
+        float a[3], c[3], up[3] = { 0, 1, 0 };
+        if (fabsf(b->dir[1]) > 0.9f)
+            up[0] = 1, up[1] = 0;
+        a[0] = up[1] * b->dir[2] - up[2] * b->dir[1];
+        a[1] = up[2] * b->dir[0] - up[0] * b->dir[2];
+        a[2] = up[0] * b->dir[1] - up[1] * b->dir[0];
+        normalize3(a);
+        c[0] = b->dir[1] * a[2] - b->dir[2] * a[1];
+        c[1] = b->dir[2] * a[0] - b->dir[0] * a[2];
+        c[2] = b->dir[0] * a[1] - b->dir[1] * a[0];
+        float q[4][3], h = FSFX_INV_HALF;
+        for (int k = 0; k < 3; k++) {
+            float m = org[k] + b->dir[k] * FSFX_INV_RADIUS;
+            q[0][k] = m - a[k] * h - c[k] * h;
+            q[1][k] = m + a[k] * h - c[k] * h;
+            q[2][k] = m + a[k] * h + c[k] * h;
+            q[3][k] = m - a[k] * h + c[k] * h;
+        }
+        drawn += draw_poly(fe, v, lo, b->frame, q, b->rgb);
+    }
+    return drawn;
+}
+
 // A primary shot as the game's InitOnePrimBull made it (facts in docs/forsaken.md): its FmPoly
 // sprite, size, animation and trail. Returns the triangles drawn, -1 when the weapon's sprite
 // is not known or its files did not load (the caller draws the glow).
@@ -1418,6 +1485,16 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
                             s->origin[2] + r * (float)sin(a) };
             draw_glow(v, gp, 2.5f * (float)(1 - ph / 0.35) + 0.5f, fe->hot_color, fe->hot_color);
         }
+    }
+    // invulnerable ships' bits, added after everything solid (the viewer's own: none, as the
+    // game made them only for the ships other than the camera's)
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        int num = p + 1;
+        float org[3];
+        int own = v->detached ? num == v->hide_entity : num == w->view.entity;
+        if (!own && world_entity_visible(w, num) && (w->entities[num].cur.raw_effects & FSW_SHIP_INVUL) &&
+            r_fsent_ship_origin(fe, num, t, org))
+            drawn += draw_inv_bits(fe, v, num, org, t);
     }
     // shots in flight
     for (int i = 0; i < FSE_MAX_SHOTS; i++) {

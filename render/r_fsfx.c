@@ -1,0 +1,84 @@
+// r_fsfx.c -- Forsaken's invulnerability bits, worked out from the time alone (see r_fsfx.h)
+#include "r_fsfx.h"
+
+#include <math.h>
+#include <stdint.h>
+
+#include "../engine/world.h"
+
+static uint32_t next(uint32_t *x)
+{
+    *x = world_hash32(*x + 0x9e3779b9u);
+    return *x;
+}
+
+// CreateInvEffect's direction: each axis Random_Range(5120) / 20480 - 0.125, normalised.
+static void random_dir(uint32_t *x, float d[3])
+{
+    float l = 0;
+    for (int k = 0; k < 3; k++) {
+        d[k] = (float)(next(x) % 5120u) / 20480.0f - 0.125f;
+        l += d[k] * d[k];
+    }
+    l = sqrtf(l);
+    if (l < 1e-6f) {
+        d[0] = d[1] = 0;
+        d[2] = 1;
+        return;
+    }
+    for (int k = 0; k < 3; k++)
+        d[k] /= l;
+}
+
+int r_fsfx_inv_bits(int ship, double t, double since, int frames, r_fsfx_bit_t *out, int max)
+{
+    if (!isfinite(t) || !out || max <= 0)
+        return 0;
+    if (frames < 1)
+        frames = 1;
+    double now = t * FSFX_TICKS_PER_SEC;
+    double last = floor(now), first = last - (FSFX_INV_MAX_AGE - 1);
+    if (isfinite(since) && since * FSFX_TICKS_PER_SEC > first)
+        first = ceil(since * FSFX_TICKS_PER_SEC);
+    int n = 0;
+    for (double tick = last; tick >= first && n < max; tick--) {
+        float age = (float)(now - tick);
+        for (int k = 0; k < FSFX_INV_PER_TICK && n < max; k++) {
+            uint32_t x = world_hash32((uint32_t)ship * 0x85ebca6bu ^ (uint32_t)(int64_t)tick * 0xc2b2ae35u ^ (uint32_t)k);
+            float s[3], e[3];
+            random_dir(&x, s);
+            random_dir(&x, e);
+            float c = s[0] * e[0] + s[1] * e[1] + s[2] * e[2];
+            c = c > 1 ? 1 : c < -1 ? -1 : c;
+            float angle = acosf(c);
+            // the lerp's step a tick: 2 degrees of its angle (D2R(2 / Angle)), at most all of it
+            float step = angle > 0 ? (2.0f / angle) * (float)(M_PI / 180) : 1;
+            step = step > 1 ? 1 : step;
+            // ProcessPolys kills it the tick after its lerp reached the end
+            if ((age - 1) * step >= 1)
+                continue;
+            float red = 255 - 5 * age, rest = 64 - 5 * age;
+            if (red <= 0)
+                continue;   // black, added: nothing to see
+            float u = age * step < 1 ? age * step : 1;
+            r_fsfx_bit_t *b = &out[n++];
+            // along the great circle from s to e
+            float sn = sinf(angle);
+            float wa = sn > 1e-5f ? sinf((1 - u) * angle) / sn : 1 - u, wb = sn > 1e-5f ? sinf(u * angle) / sn : u;
+            float l = 0;
+            for (int j = 0; j < 3; j++) {
+                b->dir[j] = s[j] * wa + e[j] * wb;
+                l += b->dir[j] * b->dir[j];
+            }
+            l = sqrtf(l);
+            for (int j = 0; j < 3; j++)
+                b->dir[j] = l > 1e-6f ? b->dir[j] / l : s[j];
+            b->rgb[0] = red / 255;
+            b->rgb[1] = b->rgb[2] = rest > 0 ? rest / 255 : 0;
+            b->age = age;
+            b->frame = (int)(age / 6) % frames;
+            b->id = (uint32_t)(int64_t)tick * 8u + (uint32_t)k;
+        }
+    }
+    return n;
+}

@@ -1,0 +1,213 @@
+// test_forsaken_fx.c -- Forsaken's invulnerability bits (render/r_fsfx.c) by the game's rules
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stb_image.h>
+
+#include "engine/vfs.h"
+#include "formats/forsaken.h"
+#include "formats/forsaken_write.h"
+#include "render/r_fsfx.h"
+#include "render/r_fsworld.h"
+#include "fs_data.h"
+
+static float angle_deg(const float a[3], const float b[3])
+{
+    float c = a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+    c = c > 1 ? 1 : c < -1 ? -1 : c;
+    return acosf(c) * 180 / (float)M_PI;
+}
+
+// Five bits a tick, each red 255 - 5 a tick and green / blue 64 - 5 a tick, gone when black;
+// unit directions moving 2 degrees a tick; BITS.OFF's frame a sixth of the age; the same at
+// the same moment; none made before `since`.
+static void test_inv_bits(void **state)
+{
+    (void)state;
+    static r_fsfx_bit_t a[1024], b[1024];
+    double t = 100.0;
+    int n = r_fsfx_inv_bits(3, t, -1e9, 4, a, 1024);
+    int again = r_fsfx_inv_bits(3, t, -1e9, 4, b, 1024);
+    assert_int_equal(n, again);
+    assert_memory_equal(a, b, sizeof a[0] * (size_t)n);
+    // at most five bits a tick over the 51 ticks a bit can be seen
+    assert_true(n > 5 * 10 && n <= 5 * 52);
+    int young = 0;
+    for (int i = 0; i < n; i++) {
+        const r_fsfx_bit_t *x = &a[i];
+        float l = sqrtf(x->dir[0] * x->dir[0] + x->dir[1] * x->dir[1] + x->dir[2] * x->dir[2]);
+        assert_true(fabsf(l - 1) < 1e-4f);
+        assert_true(x->age >= 0 && x->age < 51);
+        assert_true(fabsf(x->rgb[0] - (255 - 5 * x->age) / 255) < 1e-5f);
+        float rest = 64 - 5 * x->age;
+        assert_true(fabsf(x->rgb[1] - (rest > 0 ? rest / 255 : 0)) < 1e-5f);
+        assert_true(x->rgb[2] == x->rgb[1]);
+        assert_int_equal(x->frame, (int)(x->age / 6) % 4);
+        young += x->age < 1;
+    }
+    assert_int_equal(young, 5);   // the tick now made five
+    // 0.005 s on (a third of a tick, the same ticks): each bit moved 2 degrees a tick at most
+    double dt = 0.005;
+    int m = r_fsfx_inv_bits(3, t + dt, -1e9, 4, b, 1024);
+    int moved = 0;
+    float most = 0;
+    for (int i = 0, j = 0; i < n; i++) {
+        while (j < m && b[j].id != a[i].id)
+            j++;
+        if (j == m) {
+            j = 0;
+            continue;   // finished in between
+        }
+        assert_true(fabsf(b[j].age - a[i].age - (float)(dt * 71)) < 1e-3f);
+        float d = angle_deg(a[i].dir, b[j].dir);
+        most = d > most ? d : most;
+        assert_true(d <= 2 * (float)(dt * 71) + 1e-2f);
+        moved += d > 1e-3f;
+    }
+    printf("invulnerability: %d bits at t = 100 s, %d moved in 5 ms, at most %.3f degrees (2 a tick: %.3f)\n", n, moved,
+           most, 2 * dt * 71);
+    assert_true(moved > n / 2);
+    assert_true(most > 2 * (float)(dt * 71) * 0.9f);
+    // another ship: other bits
+    int o = r_fsfx_inv_bits(4, t, -1e9, 4, b, 1024);
+    assert_true(o > 0);
+    assert_true(memcmp(a, b, sizeof a[0] * 5) != 0);
+    // invulnerable since this very tick: only its five
+    int fresh = r_fsfx_inv_bits(3, t, floor(t * 71) / 71, 4, b, 1024);
+    assert_int_equal(fresh, 5);
+    // since after t: none; hostile times and sizes
+    assert_int_equal(r_fsfx_inv_bits(3, t, t + 1, 4, b, 1024), 0);
+    assert_int_equal(r_fsfx_inv_bits(3, NAN, -1e9, 4, b, 1024), 0);
+    assert_int_equal(r_fsfx_inv_bits(3, t, NAN, 0, b, 3), 3);
+    assert_int_equal(r_fsfx_inv_bits(3, 1e12, -1e9, 4, b, 1024) > 0, 1);
+}
+
+// A scene on `ship`: alice records at the first start position; bob hangs 260 units ahead,
+// invulnerable or not. Shot at 1.0 s at 320x200: with the flag, pixels change round bob (inside
+// the shield's projected box, 75 + 16 units about his centre) and nowhere else, and what changed
+// is red; the bits of one moment are the same drawn twice; golden fs_invul.png (looked at).
+static void write_scene(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+    fs_write_bikenum(&wr, fs_ticks(0.02), 7, &(fs_bikenum_t){ .player = 1, .bike = 3 });
+    float side[3] = { 0, ang[1] + 90, 0 };
+    for (int i = 0; i <= 15; i++) {
+        double t = 0.05 + i * 0.1;
+        fs_ship_t s0, s1;
+        memset(&s0, 0, sizeof s0);
+        s0.player = 0;
+        s0.flags = FS_SHIP_ENABLE;
+        memcpy(s0.pos, eye, sizeof s0.pos);
+        fs_angles_to_quat(ang, s0.quat);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        memset(&s1, 0, sizeof s1);
+        s1.player = 1;
+        s1.flags = FS_SHIP_ENABLE | (invul ? FS_SHIP_INVUL : 0);
+        memcpy(s1.pos, bob, sizeof s1.pos);
+        fs_angles_to_quat(side, s1.quat);
+        fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+static void shoot(const char *demo, double at, const char *png)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s/forsaken --at %.3f -o %s 2>&1", tu_bin(), demo, tu_data_dir(), at,
+             png);
+    int status = -1;
+    char *out = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, out ? out : "");
+    free(out);
+}
+
+static void test_invul_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;   // down the hall, as test_forsaken_models' scene
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 260 * fwd[k];
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char dplain[512], dinv[512], pplain[512], pinv[512], pinv2[512];
+    int pid = (int)getpid();
+    snprintf(dplain, sizeof dplain, "%s/fs_fx_plain_%d.dmo", dir, pid);
+    snprintf(dinv, sizeof dinv, "%s/fs_fx_invul_%d.dmo", dir, pid);
+    snprintf(pplain, sizeof pplain, "%s/fs_fx_plain_%d.png", dir, pid);
+    snprintf(pinv, sizeof pinv, "%s/fs_fx_invul_%d.png", dir, pid);
+    snprintf(pinv2, sizeof pinv2, "%s/fs_fx_invul2_%d.png", dir, pid);
+    write_scene(dplain, eye, ang, bob, 0);
+    write_scene(dinv, eye, ang, bob, 1);
+    shoot(dplain, 1.0, pplain);
+    shoot(dinv, 1.0, pinv);
+    shoot(dinv, 1.0, pinv2);
+    // the shield's box on the screen (320x200: xscale 160, yscale 160 / 1.2)
+    float reach = FSFX_INV_RADIUS + FSFX_INV_HALF * 1.5f, z = 260;
+    int x0 = (int)(160 - 160 * reach / (z - reach)) - 1, x1 = (int)(160 + 160 * reach / (z - reach)) + 2;
+    int y0 = (int)(100 - 160 / 1.2f * reach / (z - reach)) - 1, y1 = (int)(100 + 160 / 1.2f * reach / (z - reach)) + 2;
+    int w, h, c, w2, h2, c2, w3, h3, c3;
+    uint8_t *a = stbi_load(pplain, &w, &h, &c, 3), *b = stbi_load(pinv, &w2, &h2, &c2, 3), *b2 = stbi_load(pinv2, &w3, &h3, &c3, 3);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(b2);
+    assert_int_equal(w * h, w2 * h2);
+    assert_memory_equal(b, b2, (size_t)w * (size_t)h * 3);   // the same moment, the same bits
+    int in = 0, out = 0, redder = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            if (!memcmp(a + i, b + i, 3))
+                continue;
+            if (x >= x0 && x < x1 && y >= y0 && y < y1)
+                in++;
+            else
+                out++;
+            // added red: red grows more than green and blue
+            redder += (b[i] - a[i]) > (b[i + 1] - a[i + 1]) && (b[i] - a[i]) > (b[i + 2] - a[i + 2]);
+        }
+    printf("invulnerable bob: %d pixels changed in the shield's box %d,%d..%d,%d, %d outside, %d of them redder\n", in,
+           x0, y0, x1, y1, out, redder);
+    assert_true(in > 300);
+    assert_int_equal(out, 0);
+    assert_true(redder > (in + out) * 3 / 4);
+    stbi_image_free(a);
+    stbi_image_free(b);
+    stbi_image_free(b2);
+    tu_golden("invulnerable bob", pinv, "tests/golden/fs_invul.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        remove(dplain);
+        remove(dinv);
+        remove(pplain);
+        remove(pinv);
+        remove(pinv2);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_inv_bits),
+        cmocka_unit_test(test_invul_scene),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -79,7 +79,15 @@ static void test_info_real_demos(void **state)
         snprintf(want, sizeof(want), "\"events\":%s", e->events);
         if (!strstr(out, want))
             fail_msg("%s: expected %s in %s", e->file, want, out);
-        // no --basedir: no map to build the level's see-through tables from
+        // no --basedir: the game data is found next to the demo (goldsrc/valve, two folders up),
+        // and the level's see-through tables are built from its map
+        if (tu_json_num(out, "level_tables_ms", &d) != 0 || !(d > 0))
+            fail_msg("%s: expected level_tables_ms from the map found next to the demo: %s", e->file, out);
+        free(out);
+        // a --basedir without the game: no map to build them from
+        snprintf(cmd, sizeof(cmd), "%s info --json --basedir /nonexistent '%s' 2>/dev/null", tu_bin(), tu_data(e->file));
+        out = tu_run(cmd, &status);
+        assert_non_null(out);
         if (!strstr(out, "\"level_tables_ms\":null"))
             fail_msg("%s: expected level_tables_ms null without the map: %s", e->file, out);
         free(out);

@@ -113,6 +113,12 @@ struct snd_s {
     bsp_t *hl_bsp;
     hltent_t *hltent;
     hltent_bounce_t bounces[SND_BOUNCES];
+    // GoldSrc's bullets (engine/hlbullet.c) on the same tree, for their impact sounds and ricochets;
+    // sound/materials.txt read from `fs` on the first bullet (mat_fs: the fs it was read from)
+    hlbullet_t bullets[HLBULLET_MAX];
+    uint32_t bullets_applied;          // world->decal_log entries looked at
+    hlmat_t mat[2];                    // HLMAT_HL, HLMAT_CS
+    const vfs_t *mat_fs;
     int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
     char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
     snd_cache_t cache;
@@ -819,6 +825,56 @@ static void play_bounces(snd_t *s, const world_t *w)
     }
 }
 
+// GoldSrc: sound/materials.txt from the game folders (both clients' readings), once per fs. Without
+// it every texture is concrete, as the game's client has it (PM_FindTextureType's default).
+static void load_materials(snd_t *s)
+{
+    if (s->mat_fs == s->fs)
+        return;
+    s->mat_fs = s->fs;
+    size_t size = 0;
+    char *text = s->fs ? (char *)vfs_load(s->fs, "sound/materials.txt", &size) : NULL;
+    int n = hlmat_load(&s->mat[HLMAT_HL], text, size, HLMAT_HL);
+    hlmat_load(&s->mat[HLMAT_CS], text, size, HLMAT_CS);
+    if (!text && s->fs)
+        log_warn("sound: no sound/materials.txt in the game folders: every bullet hit sounds as concrete "
+                 "(player/pl_step1, pl_step2), the game's default");
+    else if (!n)
+        log_warn("sound: sound/materials.txt names no texture: every bullet hit sounds as concrete");
+    free(text);
+}
+
+// GoldSrc: the bullets of the client events logged in this frame (engine/hlbullet.c traces them
+// as the renderer does for their decals), each sounding where it hit by its texture's material and
+// one time in two a ricochet (audio/snd_client.c has the rules). Entries of earlier frames (after a
+// seek, the log's older ones) are not heard.
+static void play_bullets(snd_t *s, const world_t *w)
+{
+    uint32_t count = w->decal_log_count, from = s->bullets_applied;
+    if (count < from || count - from > WORLD_MAX_DECAL_LOG)
+        from = count > WORLD_MAX_DECAL_LOG ? count - WORLD_MAX_DECAL_LOG : 0;   // a new level or a seek
+    s->bullets_applied = count;
+    if (!s->hl_bsp)
+        return;
+    snd_req_t req[SND_CLIENT_REQS];
+    for (uint32_t i = from; i < count; i++) {
+        const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
+        if (l->te != 0 || fabs(l->time - w->time) > 1e-6)
+            continue;
+        int kind = HLBULLET_SOUND_HL;
+        int n = hlbullet_fire(s->hl_bsp, w, l, s->bullets, HLBULLET_MAX, &kind);
+        if (n > 0)
+            load_materials(s);
+        for (int b = 0; b < n; b++) {
+            const hlmat_t *mat = &s->mat[kind == HLBULLET_SOUND_CS ? HLMAT_CS : HLMAT_HL];
+            int k = snd_client_hl_bullet(&s->bullets[b], kind, mat, world_hash32(l->seed ^ (uint32_t)b * 0x85ebca6bU),
+                                         req, SND_CLIENT_REQS);
+            for (int j = 0; j < k; j++)
+                play_request(s, w, &req[j]);
+        }
+    }
+}
+
 // Static sounds of the level (Quake's spawnstaticsound): started once per level
 // or seek, as they are added. Quake plays only sounds with a loop point there.
 static void start_statics(snd_t *s, const world_t *w)
@@ -1025,8 +1081,10 @@ void snd_frame(snd_t *s, const world_t *w)
             for (int k = 0; k < n; k++)
                 play_request(s, w, &req[k]);
         }
-        if (w->game == GAME_GOLDSRC)
+        if (w->game == GAME_GOLDSRC) {
             play_bounces(s, w);
+            play_bullets(s, w);
+        }
         if (w->game == GAME_QUAKE2)
             for (int e = 1; e < w->num_entities; e++)
                 if (w->entities[e].cur.event && w->entities[e].seq == w->seq) {

@@ -327,6 +327,81 @@ int snd_client_hl_bounce(const hltent_bounce_t *b, snd_req_t *out, int max)
     return n;
 }
 
+// ---- Half-Life: bullets hitting the world ---------------------------------------
+
+// The texture sounds of EV_HLDM_PlayTextureSound (the SDK's ev_hldm.cpp; Counter-Strike's the same
+// with snow added, cs16-client's ev_cs16.cpp): names by material, the volume.
+typedef struct {
+    char type;
+    float volume;
+    int count;
+    const char *names[4];
+} hl_texsound_t;
+
+static const hl_texsound_t hl_texsounds[] = {
+    {HLMAT_CONCRETE, 0.9f, 2, {"player/pl_step1.wav", "player/pl_step2.wav"}},   // also the default
+    {HLMAT_METAL, 0.9f, 2, {"player/pl_metal1.wav", "player/pl_metal2.wav"}},
+    {HLMAT_DIRT, 0.9f, 3, {"player/pl_dirt1.wav", "player/pl_dirt2.wav", "player/pl_dirt3.wav"}},
+    {HLMAT_VENT, 0.5f, 2, {"player/pl_duct1.wav", "player/pl_duct1.wav"}},
+    {HLMAT_GRATE, 0.9f, 2, {"player/pl_grate1.wav", "player/pl_grate4.wav"}},
+    {HLMAT_TILE, 0.8f, 4, {"player/pl_tile1.wav", "player/pl_tile3.wav", "player/pl_tile2.wav", "player/pl_tile4.wav"}},
+    {HLMAT_SLOSH, 0.9f, 4, {"player/pl_slosh1.wav", "player/pl_slosh3.wav", "player/pl_slosh2.wav",
+                            "player/pl_slosh4.wav"}},
+    {HLMAT_WOOD, 0.9f, 3, {"debris/wood1.wav", "debris/wood2.wav", "debris/wood3.wav"}},
+    {HLMAT_GLASS, 0.8f, 3, {"debris/glass1.wav", "debris/glass2.wav", "debris/glass3.wav"}},
+    {HLMAT_COMPUTER, 0.8f, 3, {"debris/glass1.wav", "debris/glass2.wav", "debris/glass3.wav"}},
+    {HLMAT_FLESH, 1.0f, 2, {"weapons/bullet_hit1.wav", "weapons/bullet_hit2.wav"}},
+    {HLMAT_SNOW, 0.7f, 4, {"debris/pl_snow1.wav", "debris/pl_snow2.wav", "debris/pl_snow3.wav",
+                           "debris/pl_snow4.wav"}},   // Counter-Strike only
+};
+static const char *const cs_ric_metal[2] = {"weapons/ric_metal-1.wav", "weapons/ric_metal-2.wav"};
+static const char *const cs_ric[7] = {"weapons/ric1.wav", "weapons/ric2.wav", "weapons/ric3.wav",
+                                      "weapons/ric4.wav", "weapons/ric5.wav", "weapons/ric_conc-1.wav",
+                                      "weapons/ric_conc-2.wav"};
+
+// Draw k of a bullet's own random numbers: COM_RandomLong(lo, hi).
+static int bullet_rand(uint32_t seed, uint32_t k, int lo, int hi)
+{
+    return lo + (int)(world_hash32(world_hash32(seed) + k * 0x9e3779b9U) % (uint32_t)(hi - lo + 1));
+}
+
+#define HL_ATTN_NORM 0.8f   // GoldSrc's ATTN_NORM (const.h)
+
+int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint32_t seed, snd_req_t *out, int max)
+{
+    if (b->tracer || b->model < 0)
+        return 0;   // a tracer sounds nothing (the mp5's); a bullet that hit nothing here neither
+    int n = 0;
+    // the material: a player's body is flesh (no player is traced here), the world's by its texture,
+    // anything else (a brush entity) no type, which sounds as concrete
+    char type = b->entity == 0 && mat ? hlmat_type(mat, b->texture) : 0;
+    if (type == HLMAT_SNOW && kind != HLBULLET_SOUND_CS)
+        type = 0;   // Half-Life's client knows no snow: its default
+    if (kind != HLBULLET_SOUND_HL_BUCK) {
+        const hl_texsound_t *t = &hl_texsounds[0];
+        for (size_t i = 0; i < sizeof hl_texsounds / sizeof hl_texsounds[0]; i++)
+            if (hl_texsounds[i].type == type)
+                t = &hl_texsounds[i];
+        // EV_PlaySound(0, endpos, CHAN_STATIC, name, volume, ATTN_NORM (flesh 1), 0, 96 + 0..15)
+        n = add(out, n, max, t->names[bullet_rand(seed, 0, 0, t->count - 1)], 0, CHAN_AUTO, t->volume,
+                type == HLMAT_FLESH ? 1.0f : HL_ATTN_NORM, b->endpos, 0.0f);
+        if (n > 0)
+            out[n - 1].pitch = (float)(96 + bullet_rand(seed, 1, 0, 15)) / 100.0f;
+    }
+    // EV_HLDM_GunshotDecalTrace: RandomLong(0, 0x7fff) below 0x7fff / 2 makes a ricochet
+    int r = bullet_rand(seed, 2, 0, 0x7fff);
+    if (r >= 0x7fff / 2)
+        return n;
+    const char *name;
+    if (kind != HLBULLET_SOUND_CS)
+        name = hl_ric[r % 5];
+    else if (type == HLMAT_VENT || type == HLMAT_METAL)
+        name = cs_ric_metal[r % 2];
+    else
+        name = cs_ric[r % 7];
+    return add(out, n, max, name, -1, CHAN_AUTO, 1.0f, HL_ATTN_NORM, b->endpos, 0.0f);
+}
+
 int snd_client_entity_event(const world_t *w, int e, snd_req_t *out, int max)
 {
     if (w->game != GAME_QUAKE2 || e <= 0 || e >= w->num_entities)
@@ -373,7 +448,13 @@ static const char *const hl_preload[] = {
     "debris/metal5.wav", "debris/metal6.wav", "debris/flesh1.wav", "debris/flesh2.wav", "debris/flesh3.wav",
     "debris/flesh4.wav", "debris/flesh5.wav", "debris/flesh6.wav", "debris/flesh7.wav", "debris/wood1.wav",
     "debris/wood2.wav", "debris/wood3.wav", "debris/wood4.wav", "debris/concrete1.wav", "debris/concrete2.wav",
-    "debris/concrete3.wav", NULL
+    "debris/concrete3.wav", "player/pl_step1.wav", "player/pl_step2.wav", "player/pl_metal1.wav",
+    "player/pl_metal2.wav", "player/pl_dirt1.wav", "player/pl_dirt2.wav", "player/pl_dirt3.wav", "player/pl_duct1.wav",
+    "player/pl_grate1.wav", "player/pl_grate4.wav", "player/pl_tile1.wav", "player/pl_tile2.wav", "player/pl_tile3.wav",
+    "player/pl_tile4.wav", "player/pl_slosh1.wav", "player/pl_slosh2.wav", "player/pl_slosh3.wav",
+    "player/pl_slosh4.wav", "weapons/bullet_hit1.wav", "weapons/bullet_hit2.wav", "debris/pl_snow1.wav",
+    "debris/pl_snow2.wav", "debris/pl_snow3.wav", "debris/pl_snow4.wav", "weapons/ric_metal-1.wav",
+    "weapons/ric_metal-2.wav", "weapons/ric_conc-1.wav", "weapons/ric_conc-2.wav", NULL
 };
 static const char *const no_preload[] = { NULL };
 

@@ -4,6 +4,8 @@
 
 #include <AL/al.h>
 
+#include "../assets/hlmat.h"
+#include "../engine/hlbullet.h"
 #include "../engine/hltent.h"
 #include "../engine/vfs.h"
 #include "../engine/world.h"
@@ -70,6 +72,10 @@ int snd_client_event(const world_t *w, const world_event_t *ev, int index, snd_r
 // GoldSrc: the sound the engine's client plays when a temp model hits the world (its
 // CL_TempEntPlaySound), or none (0) by the rules of its type and chance.
 int snd_client_hl_bounce(const hltent_bounce_t *b, snd_req_t *out, int max);
+// GoldSrc: the sounds a client event's bullet makes where it hits (EV_HLDM_PlayTextureSound's
+// sound of the texture's material from `mat`, and the ricochet of EV_HLDM_GunshotDecalTrace one
+// time in two), by the rules of `kind` (HLBULLET_SOUND_*); the random draws from `seed`.
+int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint32_t seed, snd_req_t *out, int max);
 // Quake II entity events (entity_state.event: footsteps, falls, teleports) of entity e.
 int snd_client_entity_event(const world_t *w, int e, snd_req_t *out, int max);
 // The names those may use, to load with the level. NULL-terminated.

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "../assets/wad.h"
-#include "../engine/hltent.h"
+#include "../engine/hlbullet.h"
 #include "../engine/log.h"
 #include "r_hlfx.h"
 
@@ -483,14 +483,6 @@ void r_hldecal_clear(renderer_t *r, int from_start)
 
 // ---- the demo's decals -------------------------------------------------------------------
 
-static float frand(uint32_t *x, float lo, float hi)
-{
-    *x ^= *x << 13;
-    *x ^= *x >> 17;
-    *x ^= *x << 5;
-    return lo + (hi - lo) * (float)(*x & 0xffff) / 65535.0f;
-}
-
 // The brush model of entity `ent` (0: the world); -1 when it is none.
 static int entity_model(renderer_t *r, r_hldecal_t *d, const world_t *w, int ent)
 {
@@ -545,164 +537,26 @@ static void te_decal(renderer_t *r, r_hldecal_t *d, const world_t *w, const worl
         warn_once(d, W_NAME, "decal %s (TE %d) is in no decal WAD: not drawn", name, t);
 }
 
-// A bullet's line against the world and the brush entities standing in this frame (the
-// client's physents: doors, trains, walls), each traced in its model's space (origin only).
-// Returns the model hit (0 the world, -1 nothing), its entity's origin in *org.
-static int trace_all(renderer_t *r, const world_t *w, const vec3_t src, const vec3_t end, bsp_trace_t *best,
-                     const float **org)
-{
-    int model = -1;
-    *org = NULL;
-    best->fraction = 2;
-    bsp_trace_t tr;
-    if (bsp_trace(r->bsp, r->bsp->models[0].headnode, src, end, &tr) && !tr.startsolid) {
-        *best = tr;
-        model = 0;
-    }
-    for (int i = 1; i < w->num_entities && w->entities; i++) {
-        if (!world_entity_visible(w, i))
-            continue;
-        const world_entity_t *e = &w->entities[i];
-        int mi = e->cur.modelindex;
-        const char *name = mi > 0 && mi < w->num_models ? w->models[mi] : "";
-        int sub = name[0] == '*' ? atoi(name + 1) : -1;
-        if (sub <= 0 || sub >= r->bsp->num_models || !valid_pos(e->cur.origin))
-            continue;
-        vec3_t s, t;
-        for (int k = 0; k < 3; k++) {
-            s[k] = src[k] - e->cur.origin[k];
-            t[k] = end[k] - e->cur.origin[k];
-        }
-        if (bsp_trace(r->bsp, r->bsp->models[sub].headnode, s, t, &tr) && !tr.startsolid && tr.fraction < best->fraction) {
-            *best = tr;
-            for (int k = 0; k < 3; k++)
-                best->endpos[k] += e->cur.origin[k];
-            model = sub;
-            *org = e->cur.origin;
-        }
-    }
-    return model;
-}
-
-// The weapons whose client events fire bullets (ev_hldm.cpp; Counter-Strike's: cs16-client's
-// event_<gun>.cpp): pellets a shot, range, and the spread (buckshot: random in the cone; the
-// others: the server's own spread, fparam1/2, divided by fparam_div).
-typedef struct {
-    const char *name;
-    int shots_sp, shots_mp;
-    float range;
-    float spread_sp[2], spread_mp[2];   // buckshot cones; 0: fparam1/2 are the offsets
-    int tracer_freq;                    // the mp5: every other bullet is a tracer and leaves no decal
-    float fparam_div;                   // 0: 1 (the scout sends its spread x 1000)
-    float punch_div;                    // Counter-Strike: the aim + iparam1 / this (pitch), iparam2 / this (yaw),
-                                        // the punch the server fired with; 0: none
-} bullet_rule_t;
-
-// A Counter-Strike pistol or rifle: one bullet, the server's spread, the punch in iparam x 100.
-#define CS_RIFLE(n, range) { n, 1, 1, range, { 0, 0 }, { 0, 0 }, 0, 0, 100 }
-
-static const bullet_rule_t bullets[] = {
-    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },
-    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },
-    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2, 0, 0 },
-    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },
-    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0, 0, 0 },
-    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0, 0, 0 },
-    // Counter-Strike 1.6 (docs/goldsrc.md): the shotguns' buckshot in a 0.0725 cone, 8192 units
-    { "m3", 9, 9, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, 100 },
-    { "xm1014", 6, 6, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, 100 },
-    CS_RIFLE("usp", 8192),
-    CS_RIFLE("glock18", 4096),
-    CS_RIFLE("p228", 8192),
-    { "elite_left", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },    // the aim as it comes (no punch)
-    { "elite_right", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },
-    CS_RIFLE("fiveseven", 8192),
-    CS_RIFLE("deagle", 8192),
-    CS_RIFLE("tmp", 8192),
-    CS_RIFLE("ump45", 8192),
-    CS_RIFLE("mac10", 8192),
-    CS_RIFLE("mp5n", 8192),
-    CS_RIFLE("p90", 8192),
-    { "famas", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0 },         // cs16-client: punch / 10^7, nothing
-    CS_RIFLE("galil", 8192),
-    CS_RIFLE("ak47", 8192),
-    CS_RIFLE("aug", 8192),
-    CS_RIFLE("m4a1", 8192),
-    CS_RIFLE("sg552", 8192),
-    { "scout", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 1000, 100 },   // its spread comes x 1000
-    CS_RIFLE("awp", 8192),
-    CS_RIFLE("g3sg1", 8192),
-    CS_RIFLE("sg550", 8192),
-    CS_RIFLE("m249", 8192),
-};
-
+// A weapon's client event: its bullets (engine/hlbullet.c traces them, as the sound system does
+// for their impact sounds), a "{shotN" where each stops; the tracers (the mp5's every other
+// bullet) leave none and are drawn from the gun to where the bullet stops, made when the event
+// comes (not again after a seek)
 static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
 {
-    const bullet_rule_t *rule = NULL;
-    for (size_t i = 0; i < sizeof bullets / sizeof bullets[0]; i++)
-        if (!strcmp(bullets[i].name, e->script))
-            rule = &bullets[i];
-    if (!rule)
-        return;
-    // the gun (EV_GetGunPosition, engine/hltent.c: the shells come from the same place)
-    vec3_t src, ang;
-    if (hltent_event_gun(e, src, ang)) {
-        // Counter-Strike fires along the aim + the punch (the server's v_angle + punchangle); the
-        // event's angles are the aim, iparam1/2 the punch x 100 (the demo's view above has it)
-        if (rule->punch_div > 0) {
-            ang[0] += (float)e->args[0] / rule->punch_div;
-            ang[1] += (float)e->args[1] / rule->punch_div;
-        }
-    }
-    if (!valid_pos(src) || !isfinite(ang[0]) || !isfinite(ang[1]) || !isfinite(ang[2]))
-        return;
-    vec3_t fwd, right, up;
-    r_angle_vectors(ang, fwd, right, up);
-    int mp = w->maxclients > 1;
-    int shots = mp ? rule->shots_mp : rule->shots_sp;
-    const float *cone = mp ? rule->spread_mp : rule->spread_sp;
-    uint32_t x = e->seed ? e->seed : 1;
-    for (int shot = 0; shot < shots; shot++) {
-        float sx, sy;
-        if (cone[0] > 0) {
-            float z;
-            int guard = 0;
-            do {
-                sx = frand(&x, -0.5f, 0.5f) + frand(&x, -0.5f, 0.5f);
-                sy = frand(&x, -0.5f, 0.5f) + frand(&x, -0.5f, 0.5f);
-                z = sx * sx + sy * sy;
-            } while (z > 1 && ++guard < 32);
-            sx *= cone[0];
-            sy *= cone[1];
-        } else {
-            float div = rule->fparam_div > 0 ? rule->fparam_div : 1;
-            sx = isfinite(e->fparam[0]) ? e->fparam[0] / div : 0;
-            sy = isfinite(e->fparam[1]) ? e->fparam[1] / div : 0;
-        }
-        vec3_t end;
-        for (int k = 0; k < 3; k++)
-            end[k] = src[k] + rule->range * (fwd[k] + sx * right[k] + sy * up[k]);
-        bsp_trace_t tr;
-        const float *org;
-        // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted
-        // a player) leave no decal; the tracer runs from the gun (a player's: 4 down, 2 right, 16
-        // ahead) to where the bullet stops, made when the event comes (not again after a seek)
-        if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0) {
-            if (fabs(w->time - e->time) < 1e-6 && trace_all(r, w, src, end, &tr, &org) >= 0) {
-                int player = e->entity >= 1 && e->entity <= (w->maxclients > 0 ? w->maxclients : WORLD_MAX_PLAYERS);
-                vec3_t ts;
-                for (int k = 0; k < 3; k++)
-                    ts[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
-                r_hlfx_tracer(r_models_hlfx(r->models), ts, tr.endpos);
-            }
+    hlbullet_t b[HLBULLET_MAX];
+    int n = hlbullet_fire(r->bsp, w, e, b, HLBULLET_MAX, NULL);
+    for (int shot = 0; shot < n; shot++) {
+        if (b[shot].tracer) {
+            if (fabs(w->time - e->time) < 1e-6 && b[shot].model >= 0)
+                r_hlfx_tracer(r_models_hlfx(r->models), b[shot].tracer_src, b[shot].endpos);
             continue;
         }
-        int model = trace_all(r, w, src, end, &tr, &org);
-        if (model < 0)
+        if (!b[shot].decal)
             continue;
         char name[24];
-        snprintf(name, sizeof name, "{shot%d", (int)frand(&x, 0, 4.999f) + 1);   // RandomLong(0, 4) + 1
-        if (r_hldecal_place(r, name, tr.endpos, model, org, e->time, 0) < 0)
+        snprintf(name, sizeof name, "{shot%d", b[shot].decal);
+        if (r_hldecal_place(r, name, b[shot].endpos, b[shot].model, b[shot].model ? b[shot].ent_origin : NULL, e->time,
+                            0) < 0)
             warn_once(d, W_NAME, "decal %s (%d) is in no decal WAD: not drawn", name, shot);
     }
 }
@@ -747,12 +601,15 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
             beam_from[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
     int punched = 0;
     for (int hits = 10; damage > 10 && hits > 0; hits--) {
-        bsp_trace_t tr;
-        const float *org;
-        int model = trace_all(r, w, src, dest, &tr, &org);
+        hlbullet_t tr;
+        memcpy(tr.src, src, sizeof tr.src);
+        memcpy(tr.end, dest, sizeof tr.end);
+        hlbullet_trace(r->bsp, w, &tr);
+        int model = tr.model;
+        const float *org = model > 0 ? tr.ent_origin : NULL;
         if (fx)
-            r_hlfx_event_beam(fx, w, beam_from, model >= 0 ? tr.endpos : dest, "sprites/smoke.spr", 0.1f,
-                              primary ? 1.0f : 2.5f, primary ? 128 : damage, primary ? orange : white);
+            r_hlfx_event_beam(fx, w, beam_from, tr.endpos, "sprites/smoke.spr", 0.1f, primary ? 1.0f : 2.5f,
+                              primary ? 128 : damage, primary ? orange : white);
         if (model < 0)
             break;   // nothing hit (EV_GetPhysent of no entity)
         float n = -(tr.normal[0] * fwd[0] + tr.normal[1] * fwd[1] + tr.normal[2] * fwd[2]);
@@ -767,7 +624,7 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
             }
             if (fx) {
                 r_hlfx_event_glow(fx, w, tr.endpos, "sprites/hotglow.spr", 0.2f, damage * n / 255, damage * n * 0.05f);
-                r_hlfx_event_trail(fx, w, tr.endpos, off, "sprites/hotglow.spr", 3, 0.1f, frand(&x, 10, 20) / 100, 100,
+                r_hlfx_event_trail(fx, w, tr.endpos, off, "sprites/hotglow.spr", 3, 0.1f, hlbullet_frand(&x, 10, 20) / 100, 100,
                                    100);
             }
             damage *= 1 - (n == 0 ? 0.1f : n);
@@ -776,7 +633,7 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
         }
         // head on: EV_HLDM_DecalGunshot (BULLET_MONSTER_12MM: a {shot decal) and a glow
         char name[24];
-        snprintf(name, sizeof name, "{shot%d", (int)frand(&x, 0, 4.999f) + 1);
+        snprintf(name, sizeof name, "{shot%d", (int)hlbullet_frand(&x, 0, 4.999f) + 1);
         r_hldecal_place(r, name, tr.endpos, model, org, e->time, 0);
         if (fx)
             r_hlfx_event_glow(fx, w, tr.endpos, "sprites/hotglow.spr", 1.0f, damage / 255, 6.0f);
@@ -786,7 +643,7 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
         if (primary) {   // the slug never goes through: a little glow and balls
             if (fx) {
                 r_hlfx_event_glow(fx, w, tr.endpos, "sprites/hotglow.spr", 0.2f, 200.0f / 255, 0.3f);
-                r_hlfx_event_trail(fx, w, tr.endpos, off, "sprites/hotglow.spr", 8, 0.6f, frand(&x, 10, 20) / 100, 100,
+                r_hlfx_event_trail(fx, w, tr.endpos, off, "sprites/hotglow.spr", 8, 0.6f, hlbullet_frand(&x, 10, 20) / 100, 100,
                                    200);
             }
             break;
@@ -810,13 +667,13 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
             vec3_t back;
             for (int k = 0; k < 3; k++)
                 back[k] = tr.endpos[k] - fwd[k];
-            r_hlfx_event_trail(fx, w, tr.endpos, back, "sprites/hotglow.spr", 3, 0.1f, frand(&x, 10, 20) / 100, 100,
+            r_hlfx_event_trail(fx, w, tr.endpos, back, "sprites/hotglow.spr", 3, 0.1f, hlbullet_frand(&x, 10, 20) / 100, 100,
                                100);
             r_hlfx_event_glow(fx, w, out, "sprites/hotglow.spr", 0.1f, damage / 255, 6.0f);
             for (int k = 0; k < 3; k++)
                 back[k] = out[k] - fwd[k];
             r_hlfx_event_trail(fx, w, out, back, "sprites/hotglow.spr", (int)(damage * 0.3f), 0.1f,
-                               frand(&x, 10, 20) / 100, 200, 40);
+                               hlbullet_frand(&x, 10, 20) / 100, 200, 40);
         }
         // the decal on the way out faces back along the shot
         bsp_trace_t back_tr;
@@ -824,7 +681,7 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
         for (int k = 0; k < 3; k++)
             back_end[k] = out[k] - fwd[k] * (thick + 1);
         if (bsp_trace(r->bsp, r->bsp->models[0].headnode, out, back_end, &back_tr) && !back_tr.startsolid) {
-            snprintf(name, sizeof name, "{shot%d", (int)frand(&x, 0, 4.999f) + 1);
+            snprintf(name, sizeof name, "{shot%d", (int)hlbullet_frand(&x, 0, 4.999f) + 1);
             r_hldecal_place(r, name, back_tr.endpos, 0, NULL, e->time, 0);
         }
         for (int k = 0; k < 3; k++)

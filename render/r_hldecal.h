@@ -5,9 +5,9 @@
 // the map's infodecal entities placed. Once a decoded frame (r_frame): the new entries of the
 // world's decal log (world->decal_log, which the decoder fills): the decal temp
 // entities (TE_BSPDECAL, TE_DECAL, TE_DECALHIGH, TE_WORLDDECAL, TE_WORLDDECALHIGH,
-// TE_GUNSHOTDECAL, TE_PLAYERDECAL) and the bullets of the weapons' client events (a trace
-// from the gun along the event's angles, a "{shot1".."{shot5" where it hits, as the SDK's
-// ev_hldm.cpp does). A decal belongs to the faces its square overlaps, in each face's texture
+// TE_GUNSHOTDECAL, TE_PLAYERDECAL) and the bullets of the weapons' client events (traced from
+// the gun along the event's angles by engine/hlbullet.c, which the sound system shares; a
+// "{shot1".."{shot5" where each hits, as the SDK's ev_hldm.cpp does). A decal belongs to the faces its square overlaps, in each face's texture
 // space; r_surf.c calls r_hldecal_surface (through r->surf_overlay) when it builds a face's
 // surface, which blends the decals over the lit texels. A fixed pool of HLDECAL_MAX decals,
 // the oldest reused; a new decal drops the cached surfaces of the faces it lands on.

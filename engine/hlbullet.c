@@ -1,0 +1,206 @@
+// hlbullet.c -- the bullets of the weapons' client events (see hlbullet.h)
+//
+// The rules, from the public sources (facts only): the SDK's cl_dll/ev_hldm.cpp (EV_HLDM_FireBullets,
+// EV_HLDM_CheckTracer, the guns' calls: pellets, range, spread, bullet type), and for Counter-Strike
+// cs16-client's cl_dll/events/event_<gun>.cpp and ev_cs16.cpp; docs/goldsrc.md has the tables.
+// Moved here from render/r_hldecal.c so that the sound system traces the same bullets.
+#include "hlbullet.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "angles.h"
+#include "hltent.h"
+
+float hlbullet_frand(uint32_t *x, float lo, float hi)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return lo + (hi - lo) * (float)(*x & 0xffff) / 65535.0f;
+}
+
+static int valid_pos(const float *p)
+{
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(p[k]) || fabsf(p[k]) > 32768.0f)
+            return 0;
+    return 1;
+}
+
+// A bullet's line against the world and the brush entities standing in this frame (the
+// client's physents: doors, trains, walls), each traced in its model's space (origin only).
+// Fills b's model, entity, endpos, ent_origin, normal and texture.
+void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
+{
+    b->model = -1;
+    b->entity = -1;
+    memcpy(b->endpos, b->end, sizeof(vec3_t));
+    memset(b->normal, 0, sizeof(vec3_t));
+    bsp_trace_t best, tr;
+    best.fraction = 2;
+    if (bsp_trace(bsp, bsp->models[0].headnode, b->src, b->end, &tr) && !tr.startsolid) {
+        best = tr;
+        b->model = 0;
+        b->entity = 0;
+    }
+    for (int i = 1; i < w->num_entities && w->entities; i++) {
+        if (!world_entity_visible(w, i))
+            continue;
+        const world_entity_t *e = &w->entities[i];
+        int mi = e->cur.modelindex;
+        const char *name = mi > 0 && mi < w->num_models ? w->models[mi] : "";
+        int sub = name[0] == '*' ? atoi(name + 1) : -1;
+        if (sub <= 0 || sub >= bsp->num_models || !valid_pos(e->cur.origin))
+            continue;
+        vec3_t s, t;
+        for (int k = 0; k < 3; k++) {
+            s[k] = b->src[k] - e->cur.origin[k];
+            t[k] = b->end[k] - e->cur.origin[k];
+        }
+        if (bsp_trace(bsp, bsp->models[sub].headnode, s, t, &tr) && !tr.startsolid && tr.fraction < best.fraction) {
+            best = tr;
+            for (int k = 0; k < 3; k++)
+                best.endpos[k] += e->cur.origin[k];
+            b->model = sub;
+            b->entity = i;
+            memcpy(b->ent_origin, e->cur.origin, sizeof(vec3_t));
+        }
+    }
+    b->texture[0] = 0;
+    if (b->model < 0)
+        return;
+    memcpy(b->endpos, best.endpos, sizeof(vec3_t));
+    memcpy(b->normal, best.normal, sizeof(vec3_t));
+    // the texture under the hit (the engine's EV_TraceTexture): the face the trace found there
+    if (best.face >= 0 && best.face < bsp->num_faces) {
+        const bsp_texinfo_t *ti = &bsp->texinfo[bsp->faces[best.face].texinfo];
+        snprintf(b->texture, sizeof b->texture, "%s", bsp->textures[ti->texture].name);
+    }
+}
+
+// The weapons whose client events fire bullets (ev_hldm.cpp; Counter-Strike's: cs16-client's
+// event_<gun>.cpp): pellets a shot, range, and the spread (buckshot: random in the cone; the
+// others: the server's own spread, fparam1/2, divided by fparam_div).
+typedef struct {
+    const char *name;
+    int shots_sp, shots_mp;
+    float range;
+    float spread_sp[2], spread_mp[2];   // buckshot cones; 0: fparam1/2 are the offsets
+    int tracer_freq;                    // the mp5: every other bullet is a tracer and leaves no decal
+    float fparam_div;                   // 0: 1 (the scout sends its spread x 1000)
+    float punch_div;                    // Counter-Strike: the aim + iparam1 / this (pitch), iparam2 / this (yaw),
+                                        // the punch the server fired with; 0: none
+    int sound;                          // HLBULLET_SOUND_*
+} bullet_rule_t;
+
+// A Counter-Strike pistol or rifle: one bullet, the server's spread, the punch in iparam x 100.
+#define CS_RIFLE(n, range) { n, 1, 1, range, { 0, 0 }, { 0, 0 }, 0, 0, 100, HLBULLET_SOUND_CS }
+
+static const bullet_rule_t bullets[] = {
+    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_HL },   // BULLET_PLAYER_9MM
+    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_HL },
+    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2, 0, 0, HLBULLET_SOUND_HL },      // BULLET_PLAYER_MP5
+    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_HL },   // BULLET_PLAYER_357
+    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0, 0, 0, HLBULLET_SOUND_HL_BUCK },
+    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0, 0, 0, HLBULLET_SOUND_HL_BUCK },
+    // Counter-Strike 1.6 (docs/goldsrc.md): the shotguns' buckshot in a 0.0725 cone, 8192 units
+    { "m3", 9, 9, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, 100, HLBULLET_SOUND_CS },
+    { "xm1014", 6, 6, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, 100, HLBULLET_SOUND_CS },
+    CS_RIFLE("usp", 8192),
+    CS_RIFLE("glock18", 4096),
+    CS_RIFLE("p228", 8192),
+    { "elite_left", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_CS },    // the aim as it comes (no punch)
+    { "elite_right", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_CS },
+    CS_RIFLE("fiveseven", 8192),
+    CS_RIFLE("deagle", 8192),
+    CS_RIFLE("tmp", 8192),
+    CS_RIFLE("ump45", 8192),
+    CS_RIFLE("mac10", 8192),
+    CS_RIFLE("mp5n", 8192),
+    CS_RIFLE("p90", 8192),
+    { "famas", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_CS },         // cs16-client: punch / 10^7, nothing
+    CS_RIFLE("galil", 8192),
+    CS_RIFLE("ak47", 8192),
+    CS_RIFLE("aug", 8192),
+    CS_RIFLE("m4a1", 8192),
+    CS_RIFLE("sg552", 8192),
+    { "scout", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 1000, 100, HLBULLET_SOUND_CS },   // its spread comes x 1000
+    CS_RIFLE("awp", 8192),
+    CS_RIFLE("g3sg1", 8192),
+    CS_RIFLE("sg550", 8192),
+    CS_RIFLE("m249", 8192),
+};
+
+int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hlbullet_t *out, int max,
+                  int *sound)
+{
+    if (!bsp || !w || !e || e->te != 0 || bsp->num_models <= 0 || max <= 0)
+        return 0;
+    const bullet_rule_t *rule = NULL;
+    for (size_t i = 0; i < sizeof bullets / sizeof bullets[0]; i++)
+        if (!strcmp(bullets[i].name, e->script))
+            rule = &bullets[i];
+    if (!rule)
+        return 0;
+    if (sound)
+        *sound = rule->sound;
+    // the gun (EV_GetGunPosition, engine/hltent.c: the shells come from the same place)
+    vec3_t src, ang;
+    if (hltent_event_gun(e, src, ang)) {
+        // Counter-Strike fires along the aim + the punch (the server's v_angle + punchangle); the
+        // event's angles are the aim, iparam1/2 the punch x 100 (the demo's view above has it)
+        if (rule->punch_div > 0) {
+            ang[0] += (float)e->args[0] / rule->punch_div;
+            ang[1] += (float)e->args[1] / rule->punch_div;
+        }
+    }
+    if (!valid_pos(src) || !isfinite(ang[0]) || !isfinite(ang[1]) || !isfinite(ang[2]))
+        return 0;
+    vec3_t fwd, right, up;
+    angle_vectors(ang, fwd, right, up);
+    int mp = w->maxclients > 1;
+    int shots = mp ? rule->shots_mp : rule->shots_sp;
+    const float *cone = mp ? rule->spread_mp : rule->spread_sp;
+    int player = e->entity >= 1 && e->entity <= (w->maxclients > 0 ? w->maxclients : WORLD_MAX_PLAYERS);
+    uint32_t x = e->seed ? e->seed : 1;
+    int n = 0;
+    for (int shot = 0; shot < shots && n < max; shot++) {
+        float sx, sy;
+        if (cone[0] > 0) {
+            float z;
+            int guard = 0;
+            do {
+                sx = hlbullet_frand(&x, -0.5f, 0.5f) + hlbullet_frand(&x, -0.5f, 0.5f);
+                sy = hlbullet_frand(&x, -0.5f, 0.5f) + hlbullet_frand(&x, -0.5f, 0.5f);
+                z = sx * sx + sy * sy;
+            } while (z > 1 && ++guard < 32);
+            sx *= cone[0];
+            sy *= cone[1];
+        } else {
+            float div = rule->fparam_div > 0 ? rule->fparam_div : 1;
+            sx = isfinite(e->fparam[0]) ? e->fparam[0] / div : 0;
+            sy = isfinite(e->fparam[1]) ? e->fparam[1] / div : 0;
+        }
+        hlbullet_t *b = &out[n++];
+        memset(b, 0, sizeof *b);
+        memcpy(b->src, src, sizeof(vec3_t));
+        for (int k = 0; k < 3; k++) {
+            b->end[k] = src[k] + rule->range * (fwd[k] + sx * right[k] + sy * up[k]);
+            b->tracer_src[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
+        }
+        hlbullet_trace(bsp, w, b);
+        // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted a
+        // player) leave no decal (and, the mp5's, no texture sound)
+        if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0) {
+            b->tracer = 1;
+            continue;
+        }
+        if (b->model < 0)
+            continue;
+        b->decal = (uint8_t)((int)hlbullet_frand(&x, 0, 4.999f) + 1);   // RandomLong(0, 4) + 1
+    }
+    return n;
+}

@@ -1,0 +1,57 @@
+// hlbullet.h -- the bullets of Half-Life's and Counter-Strike's client events, traced through the level
+//
+// One trace that the renderer (the bullet holes and tracers of render/r_hldecal.c) and the sound
+// system (the impact sounds by texture and the ricochets of audio/snd_client.c) each run on their
+// own copy of the level: both get the same bullets from the same log entry, so they agree without
+// talking to each other (as engine/hltent.c's temp models do).
+//
+// A weapon's client event (a `world->decal_log` entry with te 0) fires its bullets from the gun
+// (hltent_event_gun) along the event's angles with the gun's spread (the SDK's
+// EV_HLDM_FireBullets, cs16-client's for Counter-Strike's guns), each traced against the world and
+// the brush entities standing in the frame; every bullet says where it stopped, what it hit (the
+// model, the entity, the texture under the hit) and whether it is a tracer. Random numbers come
+// from the entry's seed, in the order the decals have always drawn them.
+#ifndef HLBULLET_H
+#define HLBULLET_H
+
+#include <stdint.h>
+
+#include "../assets/bsp.h"
+#include "world.h"
+
+#define HLBULLET_MAX 16   // bullets one event fires at most (shotgun2: 12)
+
+// How the game's client sounds a bullet's hit (docs/goldsrc.md, "Impact sounds").
+enum {
+    HLBULLET_SOUND_HL,        // Half-Life: the texture's sound and a ricochet (BULLET_PLAYER_9MM, 357, MP5)
+    HLBULLET_SOUND_HL_BUCK,   // Half-Life's buckshot: the ricochet only (no texture sound)
+    HLBULLET_SOUND_CS,        // Counter-Strike (cs16-client): the texture's sound and its own ricochets
+};
+
+typedef struct {
+    vec3_t src, end;          // the gun, the end of the bullet's range
+    vec3_t tracer_src;        // a tracer's start (a player's: 4 down, 2 right, 16 ahead of the gun)
+    int model;                // what it hit: 0 the world, > 0 a brush model (*N), -1 nothing
+    int entity;               // the entity hit: 0 the world, > 0 a brush entity, -1 nothing
+    vec3_t endpos;            // where it stopped (the range's end when it hit nothing)
+    vec3_t ent_origin;        // the brush entity's origin (model > 0)
+    vec3_t normal;            // the hit plane's normal, facing the gun (0 0 0 when nothing was hit)
+    char texture[16];         // the texture's name under the hit ("" none: no face there)
+    uint8_t tracer;           // EV_HLDM_CheckTracer: a tracer, which leaves no decal and no sound
+    uint8_t decal;            // 1..5: the "{shotN" it leaves (0: none, a tracer or a miss)
+} hlbullet_t;
+
+// The bullets of log entry e (te 0): how many were written (<= max), 0 for an event that fires
+// none (or bad values: a gun outside the world, non-finite angles). *sound: HLBULLET_SOUND_*.
+// bsp: the level (its world and brush models); w: the frame (its brush entities, maxclients).
+int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hlbullet_t *out, int max,
+                  int *sound);
+
+// The events' random stream (xorshift from the entry's seed): lo..hi.
+float hlbullet_frand(uint32_t *x, float lo, float hi);
+// One line from b->src to b->end against the world and the frame's brush entities, as the bullets
+// are traced: fills b's model, entity, endpos, ent_origin, normal and texture (the gauss's legs,
+// render/r_hldecal.c).
+void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b);
+
+#endif

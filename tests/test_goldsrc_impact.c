@@ -1,0 +1,520 @@
+// test_goldsrc_impact.c -- the bullets of Half-Life's and Counter-Strike's client events, heard where
+// they hit: sound/materials.txt's reading (assets/hlmat.c), the clients' rules for the texture's
+// sound and the ricochets (audio/snd_client.c), the bullets traced through c1a0 and crossfire by the
+// shared trace (engine/hlbullet.c), and the sound track an OpenAL loopback mixes from c1a0 with shots
+// in its log and a mod folder of generated tones under the impact sounds' names.
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assets/bsp.h"
+#include "assets/hlmat.h"
+#include "audio/snd.h"
+#include "audio/snd_local.h"
+#include "engine/hlbullet.h"
+#include "engine/vfs.h"
+#include "engine/world.h"
+#include "formats/decoder.h"
+#include "render/r_local.h"
+#include "render/render.h"
+
+#define TW 64
+#define TH 48
+#include "hl_level.h"
+
+#define RATE 48000
+
+// c1a0's walls as the shared trace names them (a world face, a brush entity's)
+static const char *const materials_txt =
+    "// demoplay test materials\n"
+    "\n"
+    "M c2a4e_w1b\n"
+    "w generic015v2\t\n"
+    "G lab1_door2a\n"
+    "  T   crossfire_x\n"
+    "1 not_a_type\n"
+    "V last_line_without_newline";
+
+// ---- sound/materials.txt -------------------------------------------------------------------
+
+static void test_materials(void **state)
+{
+    (void)state;
+    hlmat_t m;
+    assert_int_equal(hlmat_load(&m, materials_txt, strlen(materials_txt), HLMAT_HL), 4);
+    // sorted without case; the lower-case letter upper-cased; the digit line and the last line
+    // (no blank after its name) skipped
+    assert_string_equal(m.names[0], "c2a4e_w1b");
+    assert_string_equal(m.names[1], "crossfire_x");
+    assert_int_equal(m.types[1], 'T');
+    assert_int_equal(hlmat_type(&m, "c2a4e_w1b"), HLMAT_METAL);
+    assert_int_equal(hlmat_type(&m, "C2A4E_W1B"), HLMAT_METAL);        // without case
+    assert_int_equal(hlmat_type(&m, "generic015v2"), HLMAT_WOOD);
+    assert_int_equal(hlmat_type(&m, "-0generic015v2"), HLMAT_WOOD);    // random tiling prefix
+    assert_int_equal(hlmat_type(&m, "+Ageneric015v2"), HLMAT_WOOD);    // animation prefix
+    assert_int_equal(hlmat_type(&m, "{lab1_door2a"), HLMAT_GRATE);     // see-through prefix
+    assert_int_equal(hlmat_type(&m, "!lab1_door2a"), HLMAT_GRATE);     // water
+    assert_int_equal(hlmat_type(&m, "-0{lab1_door2a"), HLMAT_GRATE);   // both
+    assert_int_equal(hlmat_type(&m, "last_line_wit"), HLMAT_CONCRETE); // not read
+    assert_int_equal(hlmat_type(&m, "c2a4e"), HLMAT_CONCRETE);         // unknown: concrete
+    assert_int_equal(hlmat_type(&m, ""), HLMAT_CONCRETE);
+    assert_int_equal(hlmat_type(&m, NULL), HLMAT_CONCRETE);
+    // Half-Life compares 12 characters, Counter-Strike 16
+    const char *lng = "M abcdefghijklmnopq\n";
+    assert_int_equal(hlmat_load(&m, lng, strlen(lng), HLMAT_HL), 1);
+    assert_string_equal(m.names[0], "abcdefghijkl");
+    assert_int_equal(hlmat_type(&m, "abcdefghijklXYZ"), HLMAT_METAL);
+    assert_int_equal(hlmat_load(&m, lng, strlen(lng), HLMAT_CS), 1);
+    assert_string_equal(m.names[0], "abcdefghijklmnop");
+    assert_int_equal(hlmat_type(&m, "abcdefghijklXYZ"), HLMAT_CONCRETE);
+    assert_int_equal(hlmat_type(&m, "abcdefghijklmnop"), HLMAT_METAL);
+    // no file: every texture concrete
+    assert_int_equal(hlmat_load(&m, NULL, 0, HLMAT_HL), 0);
+    assert_int_equal(hlmat_type(&m, "c2a4e_w1b"), HLMAT_CONCRETE);
+    // Half-Life keeps 512 entries, Counter-Strike 1024
+    size_t cap = 1100 * 16 + 1;
+    char *big = malloc(cap);
+    assert_non_null(big);
+    size_t len = 0;
+    for (int i = 0; i < 1100; i++)
+        len += (size_t)snprintf(big + len, cap - len, "D t%05d\n", i);
+    assert_int_equal(hlmat_load(&m, big, len, HLMAT_HL), 512);
+    assert_int_equal(hlmat_type(&m, "t00511"), HLMAT_DIRT);
+    assert_int_equal(hlmat_type(&m, "t00512"), HLMAT_CONCRETE);
+    assert_int_equal(hlmat_load(&m, big, len, HLMAT_CS), 1024);
+    assert_int_equal(hlmat_type(&m, "t01023"), HLMAT_DIRT);
+    free(big);
+}
+
+// ---- the clients' rules --------------------------------------------------------------------
+
+static int starts(const char *s, const char *prefix)
+{
+    return !strncmp(s, prefix, strlen(prefix));
+}
+
+static void test_bullet_rules(void **state)
+{
+    (void)state;
+    hlmat_t hl, cs;
+    hlmat_load(&hl, materials_txt, strlen(materials_txt), HLMAT_HL);
+    hlmat_load(&cs, materials_txt, strlen(materials_txt), HLMAT_CS);
+    hlbullet_t b;
+    memset(&b, 0, sizeof b);
+    b.model = 0;
+    b.entity = 0;
+    b.endpos[0] = 10;
+    b.endpos[1] = 20;
+    b.endpos[2] = 30;
+    snprintf(b.texture, sizeof b.texture, "c2a4e_w1b");   // metal
+    snd_req_t r[4];
+    int metal[2] = {0}, ric[5] = {0}, rics = 0, lowest = 200, highest = 0;
+    for (uint32_t seed = 0; seed < 4000; seed++) {
+        int n = snd_client_hl_bullet(&b, HLBULLET_SOUND_HL, &hl, seed, r, 4);
+        assert_true(n == 1 || n == 2);
+        // EV_HLDM_PlayTextureSound: at the hit, entity 0, volume 0.9, ATTN_NORM, pitch 96..111
+        assert_true(starts(r[0].name, "player/pl_metal"));
+        metal[r[0].name[15] - '1']++;
+        assert_float_equal(r[0].volume, 0.9, 1e-6);
+        assert_float_equal(r[0].attenuation, 0.8, 1e-6);
+        assert_int_equal(r[0].entity, 0);
+        assert_int_equal(r[0].channel, 0);
+        assert_int_equal(r[0].has_origin, 1);
+        assert_float_equal(r[0].origin[2], 30, 0);
+        int p = (int)lroundf(r[0].pitch * 100);
+        lowest = p < lowest ? p : lowest;
+        highest = p > highest ? p : highest;
+        if (n == 2) {   // the ricochet: one of ric1..5 at volume 1, ATTN_NORM, pitch 100
+            assert_true(starts(r[1].name, "weapons/ric"));
+            int k = atoi(r[1].name + 11);
+            assert_true(k >= 1 && k <= 5);
+            ric[k - 1]++;
+            rics++;
+            assert_float_equal(r[1].volume, 1.0, 0);
+            assert_float_equal(r[1].attenuation, 0.8, 1e-6);
+            assert_float_equal(r[1].pitch, 0, 0);   // the sample's own
+            assert_int_equal(r[1].entity, -1);
+            assert_float_equal(r[1].origin[0], 10, 0);
+        }
+    }
+    printf("  metal: pl_metal1 %d, pl_metal2 %d; ricochets %d of 4000; pitch %d..%d\n", metal[0], metal[1], rics,
+           lowest, highest);
+    assert_true(metal[0] > 1800 && metal[1] > 1800);
+    assert_true(rics > 1850 && rics < 2150);   // RandomLong(0, 0x7fff) < 0x7fff / 2
+    for (int k = 0; k < 5; k++)
+        assert_true(ric[k] > 300);
+    assert_int_equal(lowest, 96);
+    assert_int_equal(highest, 111);
+    // another material, another sound: wood (debris/wood1..3, 0.9), vent (pl_duct1, 0.5), unknown: concrete
+    static const struct { const char *tex; const char *prefix; float vol; } mats[] = {
+        {"generic015v2", "debris/wood", 0.9f}, {"-0generic015v2", "debris/wood", 0.9f},
+        {"no_such_tex", "player/pl_step", 0.9f}, {"", "player/pl_step", 0.9f},
+    };
+    for (size_t i = 0; i < sizeof mats / sizeof mats[0]; i++) {
+        snprintf(b.texture, sizeof b.texture, "%s", mats[i].tex);
+        for (uint32_t seed = 0; seed < 50; seed++) {
+            assert_true(snd_client_hl_bullet(&b, HLBULLET_SOUND_HL, &hl, seed, r, 4) >= 1);
+            assert_true(starts(r[0].name, mats[i].prefix));
+            assert_float_equal(r[0].volume, mats[i].vol, 1e-6);
+        }
+    }
+    // a brush entity (a door): no texture type, concrete whatever its texture
+    snprintf(b.texture, sizeof b.texture, "lab1_door2a");
+    b.model = 13;
+    b.entity = 57;
+    assert_true(snd_client_hl_bullet(&b, HLBULLET_SOUND_HL, &hl, 1, r, 4) >= 1);
+    assert_true(starts(r[0].name, "player/pl_step"));
+    b.entity = 0;
+    b.model = 0;
+    assert_true(snd_client_hl_bullet(&b, HLBULLET_SOUND_HL, &hl, 1, r, 4) >= 1);
+    assert_true(starts(r[0].name, "player/pl_grate"));   // the same texture on the world: grate
+    // buckshot: the ricochet only; a tracer or a miss: nothing
+    int heard = 0;
+    for (uint32_t seed = 0; seed < 400; seed++) {
+        int n = snd_client_hl_bullet(&b, HLBULLET_SOUND_HL_BUCK, &hl, seed, r, 4);
+        assert_true(n <= 1);
+        if (n)
+            assert_true(starts(r[0].name, "weapons/ric"));
+        heard += n;
+    }
+    assert_true(heard > 150 && heard < 250);
+    b.tracer = 1;
+    assert_int_equal(snd_client_hl_bullet(&b, HLBULLET_SOUND_HL, &hl, 1, r, 4), 0);
+    b.tracer = 0;
+    b.model = -1;
+    assert_int_equal(snd_client_hl_bullet(&b, HLBULLET_SOUND_HL, &hl, 1, r, 4), 0);
+    b.model = 0;
+    // Counter-Strike: metal and vents ricochet as ric_metal-1/2, the rest as ric1..5 and ric_conc-1/2
+    int csric[7] = {0}, csmetal = 0;
+    snprintf(b.texture, sizeof b.texture, "c2a4e_w1b");
+    for (uint32_t seed = 0; seed < 2000; seed++) {
+        int n = snd_client_hl_bullet(&b, HLBULLET_SOUND_CS, &cs, seed, r, 4);
+        assert_true(starts(r[0].name, "player/pl_metal"));
+        if (n == 2) {
+            assert_true(starts(r[1].name, "weapons/ric_metal-"));
+            csmetal++;
+        }
+    }
+    assert_true(csmetal > 900 && csmetal < 1100);
+    snprintf(b.texture, sizeof b.texture, "generic015v2");
+    static const char *const csnames[7] = {"weapons/ric1.wav", "weapons/ric2.wav", "weapons/ric3.wav",
+                                           "weapons/ric4.wav", "weapons/ric5.wav", "weapons/ric_conc-1.wav",
+                                           "weapons/ric_conc-2.wav"};
+    for (uint32_t seed = 0; seed < 4000; seed++)
+        if (snd_client_hl_bullet(&b, HLBULLET_SOUND_CS, &cs, seed, r, 4) == 2)
+            for (int k = 0; k < 7; k++)
+                csric[k] += !strcmp(r[1].name, csnames[k]);
+    for (int k = 0; k < 7; k++)
+        assert_true(csric[k] > 200);
+    // snow is Counter-Strike's alone
+    const char *snow = "N snowy\n";
+    hlmat_load(&cs, snow, strlen(snow), HLMAT_CS);
+    hlmat_load(&hl, snow, strlen(snow), HLMAT_HL);
+    snprintf(b.texture, sizeof b.texture, "snowy");
+    assert_true(snd_client_hl_bullet(&b, HLBULLET_SOUND_CS, &cs, 3, r, 4) >= 1);
+    assert_true(starts(r[0].name, "debris/pl_snow"));
+    assert_float_equal(r[0].volume, 0.7, 1e-6);
+    assert_true(snd_client_hl_bullet(&b, HLBULLET_SOUND_HL, &hl, 3, r, 4) >= 1);
+    assert_true(starts(r[0].name, "player/pl_step"));
+}
+
+// ---- the bullets through real levels ---------------------------------------------------------
+
+// The recording player's glock shot along its view turned by pitch / yaw (as the decoder logs it).
+static world_decal_t *shoot(world_t *w, float pitch, float yaw, uint32_t seed)
+{
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "glock1");
+    ev->entity = 1;
+    ev->local = 1;
+    ev->seed = seed;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    ev->eye_angles[0] = pitch;
+    ev->eye_angles[1] = w->view.angles[1] + yaw;
+    return ev;
+}
+
+static float dist(const float *a, const float *b)
+{
+    return sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+// c1a0's tram at 0.33 s: to the right a wall of the world (c2a4e_w1b), below the floor
+// (generic015v2), ahead a door (entity 123, lab1_door2a); each bullet stops on it, and the texture
+// under the hit is the one the materials name, so each sounds its own material.
+static void test_c1a0_bullets(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    hlmat_t m;
+    hlmat_load(&m, materials_txt, strlen(materials_txt), HLMAT_HL);
+    static const struct {
+        float pitch, yaw;
+        int model, entity;
+        const char *texture, *sound;
+        float dist;
+    } shots[] = {
+        {0, 90, 0, 0, "c2a4e_w1b", "player/pl_metal", 102},
+        {60, 0, 0, 0, "generic015v2", "debris/wood", 74},
+        {0, 0, 32, 123, "lab1_door2a", "player/pl_step", 156},
+    };
+    for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
+        world_decal_t *ev = shoot(w, shots[i].pitch, shots[i].yaw, 777);
+        hlbullet_t b[HLBULLET_MAX];
+        int kind = -1;
+        assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, b, HLBULLET_MAX, &kind), 1);
+        assert_int_equal(kind, HLBULLET_SOUND_HL);
+        printf("  pitch %3.0f yaw %3.0f: model %d entity %d '%s' %.1f units\n", shots[i].pitch, shots[i].yaw,
+               b[0].model, b[0].entity, b[0].texture, dist(b[0].src, b[0].endpos));
+        assert_int_equal(b[0].model, shots[i].model);
+        assert_int_equal(b[0].entity, shots[i].entity);
+        assert_string_equal(b[0].texture, shots[i].texture);
+        assert_true(fabsf(dist(b[0].src, b[0].endpos) - shots[i].dist) < 1.0f);
+        assert_int_equal(b[0].tracer, 0);
+        assert_true(b[0].decal >= 1 && b[0].decal <= 5);
+        snd_req_t r[4];
+        assert_true(snd_client_hl_bullet(&b[0], kind, &m, 9, r, 4) >= 1);
+        assert_true(starts(r[0].name, shots[i].sound));
+        assert_memory_equal(r[0].origin, b[0].endpos, sizeof(vec3_t));
+    }
+    // the shotgun: 6 pellets, each where it stops, sounding only ricochets
+    world_decal_t *ev = shoot(w, 60, 0, 4242);
+    snprintf(ev->script, sizeof ev->script, "shotgun1");
+    hlbullet_t b[HLBULLET_MAX];
+    int kind = -1;
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, b, HLBULLET_MAX, &kind), 6);
+    assert_int_equal(kind, HLBULLET_SOUND_HL_BUCK);
+    // the crowbar fires nothing
+    snprintf(ev->script, sizeof ev->script, "crowbar");
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, b, HLBULLET_MAX, &kind), 0);
+    close_level(&L);
+}
+
+// crossfire's ten usp shots (Counter-Strike's rules) hit the wall 1250 units ahead: the world,
+// its texture named, every one a hit the client sounds (too far to be heard: ATTN_NORM fades to
+// nothing at 1000 / 0.8 = 1250 units).
+static void test_crossfire_bullets(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data("goldsrc/demos/cstrike_crossfire.dem"), &size);
+    assert_non_null(data);
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    world_t *w = world_create();
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    bsp_t *bsp = NULL;
+    int fired = 0, hits = 0;
+    uint32_t seen = 0;
+    char texture[16] = "";
+    while (hl_decoder.read_frame(st, w, &err) > 0) {
+        if (!bsp && w->map[0]) {
+            size_t n = 0;
+            uint8_t *b = vfs_load(fs, w->map, &n);
+            assert_non_null(b);
+            char e[256];
+            bsp = bsp_load(b, n, w->map, e, sizeof e);
+            assert_non_null(bsp);
+            free(b);
+        }
+        for (; seen < w->decal_log_count; seen++) {
+            const world_decal_t *l = &w->decal_log[seen % WORLD_MAX_DECAL_LOG];
+            hlbullet_t b[HLBULLET_MAX];
+            int kind = -1;
+            assert_int_equal(hlbullet_fire(bsp, w, l, b, HLBULLET_MAX, &kind), 1);
+            assert_int_equal(kind, HLBULLET_SOUND_CS);
+            fired++;
+            if (b[0].model != 0)
+                continue;
+            hits++;
+            assert_int_equal(b[0].entity, 0);
+            if (!texture[0])
+                snprintf(texture, sizeof texture, "%s", b[0].texture);
+            assert_string_equal(b[0].texture, texture);
+            assert_true(fabsf(b[0].endpos[1] + 1632.0f) < 1.0f);   // the wall's plane
+            snd_req_t r[4];
+            assert_true(snd_client_hl_bullet(&b[0], kind, NULL, l->seed, r, 4) >= 1);
+            assert_true(starts(r[0].name, "player/pl_step"));   // no materials: concrete
+        }
+    }
+    printf("  crossfire: %d usp bullets, %d on the world's '%s'\n", fired, hits, texture);
+    assert_int_equal(fired, 10);
+    assert_int_equal(hits, 10);
+    assert_true(texture[0] != 0);
+    bsp_free(bsp);
+    hl_decoder.close(st);
+    free(st);
+    world_free(w);
+    vfs_free(fs);
+    free(data);
+}
+
+// ---- the sound track ---------------------------------------------------------------------------
+
+static void put_le(uint8_t *p, uint32_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+// A 22050 Hz mono 16-bit WAV: a 440 Hz tone of `seconds`.
+static void write_tone(const char *path, double seconds)
+{
+    int frames = (int)(22050 * seconds);
+    size_t n = 44 + (size_t)frames * 2;
+    uint8_t *b = calloc(1, n);
+    assert_non_null(b);
+    memcpy(b, "RIFF", 4);
+    put_le(b + 4, (uint32_t)(n - 8), 4);
+    memcpy(b + 8, "WAVEfmt ", 8);
+    put_le(b + 16, 16, 4);
+    put_le(b + 20, 1, 2);
+    put_le(b + 22, 1, 2);
+    put_le(b + 24, 22050, 4);
+    put_le(b + 28, 22050 * 2, 4);
+    put_le(b + 32, 2, 2);
+    put_le(b + 34, 16, 2);
+    memcpy(b + 36, "data", 4);
+    put_le(b + 40, (uint32_t)frames * 2, 4);
+    for (int i = 0; i < frames; i++)
+        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * 440 * i / 22050.0)), 2);
+    char cmd[900];
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_write(path, b, n), 0);
+    free(b);
+}
+
+static double energy(const int16_t *pcm, long frames, double t0, double t1)
+{
+    long a = (long)(t0 * RATE), b = (long)(t1 * RATE);
+    double e = 0;
+    for (long i = a < 0 ? 0 : a; i < b && i < frames; i++)
+        e += (double)pcm[2 * i] * pcm[2 * i] + (double)pcm[2 * i + 1] * pcm[2 * i + 1];
+    return e;
+}
+
+// The last sample after t0 that is not silent, in seconds after t0 (0: none).
+static double sounding(const int16_t *pcm, long frames, double t0, double t1)
+{
+    long a = (long)(t0 * RATE), last = -1;
+    for (long i = a; i < (long)(t1 * RATE) && i < frames; i++)
+        if (pcm[2 * i] || pcm[2 * i + 1])
+            last = i;
+    return last < 0 ? 0 : (double)(last - a) / RATE;
+}
+
+// c1a0 through a loopback with two glock shots in its log: at 0.3 s at the metal wall on the
+// right, at 1.2 s at the wooden floor. The mod folder has sound/materials.txt and tones under the
+// metal sounds' names (0.03 s) and the wood's (0.25 s), no ricochet or concrete sound: each shot
+// is heard from its frame, as long as its material's tone, and the track is silent before and
+// between them.
+static void test_track(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/impactmod", tu_tmpdir(NULL));
+    static const char *const metal[] = {"player/pl_metal1.wav", "player/pl_metal2.wav"};
+    static const char *const wood[] = {"debris/wood1.wav", "debris/wood2.wav", "debris/wood3.wav"};
+    char path[700];
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/sound/%s", dir, metal[i]);
+        write_tone(path, 0.03);
+    }
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/sound/%s", dir, wood[i]);
+        write_tone(path, 0.25);
+    }
+    snprintf(path, sizeof path, "%s/sound/materials.txt", dir);
+    assert_int_equal(tu_write(path, materials_txt, strlen(materials_txt)), 0);
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    assert_int_equal(vfs_add_dir(fs, dir), 0);
+    snd_t *s = snd_create_loopback(RATE, 1.0f);
+    assert_non_null(s);
+    snd_load_level(s, fs, w);
+    hlmat_t m;
+    hlmat_load(&m, materials_txt, strlen(materials_txt), HLMAT_HL);
+
+    const double seconds = 2.0;
+    long total = (long)(seconds * RATE) + RATE;
+    int16_t *pcm = calloc((size_t)total * 2, sizeof *pcm);
+    assert_non_null(pcm);
+    double start = w->time, at[2] = {0, 0};
+    int shot = 0;
+    long pos = 0;
+    dec_error_t err;
+    while (hl_decoder.read_frame(L.st, w, &err) > 0 && w->time - start < seconds) {
+        double t = w->time - start;
+        if (shot < 2 && t > (shot == 0 ? 0.3 : 1.2)) {
+            world_decal_t *ev = shot == 0 ? shoot(w, 0, 90, 1001) : shoot(w, 60, 0, 2002);
+            // what the sound system should request: the same trace and rules beside it
+            hlbullet_t b[HLBULLET_MAX];
+            int kind;
+            assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, b, HLBULLET_MAX, &kind), 1);
+            snd_req_t r[4];
+            assert_true(snd_client_hl_bullet(&b[0], kind, &m, world_hash32(ev->seed), r, 4) >= 1);
+            printf("  shot %d at %.3f s: '%s' -> %s (volume %.2f, attenuation %.2f, pitch %.2f)\n", shot, t,
+                   b[0].texture, r[0].name, r[0].volume, r[0].attenuation, r[0].pitch);
+            assert_true(starts(r[0].name, shot == 0 ? "player/pl_metal" : "debris/wood"));
+            at[shot++] = t;
+        }
+        long upto = lround(t * RATE);
+        if (upto > pos) {
+            assert_int_equal(snd_render(s, pcm + 2 * pos, (int)(upto - pos)), 0);
+            pos = upto;
+        }
+        snd_listener(s, w->view.origin, w->view.angles);
+        snd_frame(s, w);
+    }
+    assert_int_equal(shot, 2);
+    long upto = pos + RATE / 2;
+    assert_int_equal(snd_render(s, pcm + 2 * pos, (int)(upto - pos)), 0);
+    for (int i = 0; i < 2; i++) {
+        double before = energy(pcm, upto, at[i] - 0.2, at[i]);
+        double after = energy(pcm, upto, at[i], at[i] + 0.03);
+        double len = sounding(pcm, upto, at[i], at[i] + 0.6);
+        printf("  shot %d: energy before %.3g, after %.3g; sounding %.3f s\n", i, before, after, len);
+        assert_true(before == 0);
+        assert_true(after > 1e7);
+        // the material's own tone: metal 0.03 s, wood 0.25 s (at pitch 0.96..1.11)
+        if (i == 0)
+            assert_true(len > 0.02 && len < 0.04);
+        else
+            assert_true(len > 0.2 && len < 0.27);
+    }
+    assert_true(energy(pcm, upto, 0, at[0]) == 0);
+    assert_true(energy(pcm, upto, at[0] + 0.05, at[1]) == 0);
+    free(pcm);
+    snd_destroy(s);
+    vfs_free(fs);
+    close_level(&L);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_materials),
+        cmocka_unit_test(test_bullet_rules),
+        cmocka_unit_test(test_c1a0_bullets),
+        cmocka_unit_test(test_crossfire_bullets),
+        cmocka_unit_test(test_track),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#define HL_ATTN_NORM 0.8f   // GoldSrc's ATTN_NORM (const.h)
+
 // Quake II attenuations and channels
 #define ATTN_NONE   0.0f
 #define ATTN_NORM   1.0f
@@ -321,7 +323,7 @@ int snd_client_hl_bounce(const hltent_bounce_t *b, snd_req_t *out, int max)
     if (!(vol > 0.0f))
         return 0;   // a zero-volume voice: nothing to hear
     float pitch = !shell && hl_rand(b, 2, 0, 3) == 0 ? (float)hl_rand(b, 3, 95, 105) * 0.01f : 1.0f;
-    int n = add(out, 0, max, name, -1 - (int)(b->id & 0xffffff), CHAN_BODY, vol, ATTN_NORM, b->org, 0.0f);
+    int n = add(out, 0, max, name, -1 - (int)(b->id & 0xffffff), CHAN_BODY, vol, HL_ATTN_NORM, b->org, 0.0f);
     if (n > 0)
         out[0].pitch = pitch;
     return n;
@@ -365,7 +367,6 @@ static int bullet_rand(uint32_t seed, uint32_t k, int lo, int hi)
     return lo + (int)(world_hash32(world_hash32(seed) + k * 0x9e3779b9U) % (uint32_t)(hi - lo + 1));
 }
 
-#define HL_ATTN_NORM 0.8f   // GoldSrc's ATTN_NORM (const.h)
 
 int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint32_t seed, snd_req_t *out, int max)
 {

@@ -160,7 +160,7 @@ static void test_bounce_rules(void **state)
         assert_float_equal(r[0].volume, 0.8 * 280 / 350.0, 1e-6);
         assert_float_equal(r[0].pitch, 1.0, 0);
         assert_int_equal(r[0].channel, 4);             // CHAN_BODY
-        assert_float_equal(r[0].attenuation, 1.0, 0);  // ATTN_NORM
+        assert_float_equal(r[0].attenuation, 0.8, 1e-6);  // GoldSrc's ATTN_NORM
         assert_int_equal(r[0].entity, -6);             // the model's own
         assert_int_equal(r[0].has_origin, 1);
         assert_float_equal(r[0].origin[2], 30, 0);

@@ -70,7 +70,7 @@ int hlmat_load(hlmat_t *m, const char *text, size_t size, int flavour)
 
 char hlmat_type(const hlmat_t *m, const char *name)
 {
-    if (!name || !name[0] || m->count <= 0)
+    if (!m || !name || !name[0] || m->count <= 0)
         return HLMAT_CONCRETE;
     // the prefixes the texture's name carries that the file does not
     if ((name[0] == '-' || name[0] == '+') && name[1])

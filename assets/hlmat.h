@@ -47,6 +47,6 @@ typedef struct {
 int hlmat_load(hlmat_t *m, const char *text, size_t size, int flavour);
 // The material letter of a texture as the level names it ("-0crete2", "{grate"); 'C' when the
 // table does not hold it (or name is NULL or empty).
-char hlmat_type(const hlmat_t *m, const char *name);
+char hlmat_type(const hlmat_t *m, const char *name);   // m NULL: concrete
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../assets/hlmat.h"
 #include "../assets/wad.h"
 #include "../engine/hlbullet.h"
 #include "../engine/log.h"
@@ -53,6 +54,8 @@ struct r_hldecal_s {
     uint32_t applied;                // the world's decal log entries placed so far
     int replay;                      // after a seek: place the log's decals again
     int warned;                      // bit flags: warnings given once a level
+    hlmat_t *mat;                    // sound/materials.txt read as Counter-Strike's client (its sparks
+                                     // skip wood); NULL: none read, every texture concrete
 };
 
 enum { W_NAME = 1, W_INDEX = 2, W_ENTITY = 4, W_POS = 8, W_FULL = 16, W_WAD = 32, W_BSPDECAL = 64 };
@@ -359,6 +362,8 @@ static void free_level(r_hldecal_t *d)
     }
     free(d->face_head);
     d->face_head = NULL;
+    free(d->mat);
+    d->mat = NULL;
     d->num_faces = 0;
     d->num_tex = 0;
     d->bsp = NULL;
@@ -464,6 +469,11 @@ void r_hldecal_load_level(renderer_t *r, vfs_t *fs, const world_t *w)
             d->wad_bytes[k] = NULL;
         }
     }
+    size_t msize = 0;
+    char *mtext = fs ? (char *)vfs_load(fs, "sound/materials.txt", &msize) : NULL;
+    if (mtext && (d->mat = malloc(sizeof *d->mat)) != NULL)
+        hlmat_load(d->mat, mtext, msize, HLMAT_CS);
+    free(mtext);
     r->surf_overlay = r_hldecal_surface;
     int n = place_infodecals(r);
     if (n)
@@ -544,12 +554,30 @@ static void te_decal(renderer_t *r, r_hldecal_t *d, const world_t *w, const worl
 static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
 {
     hlbullet_t b[HLBULLET_MAX];
-    int n = hlbullet_fire(r->bsp, w, e, b, HLBULLET_MAX, NULL);
+    int kind = HLBULLET_SOUND_HL;
+    int n = hlbullet_fire(r->bsp, w, e, b, HLBULLET_MAX, &kind);
+    int fresh = fabs(w->time - e->time) < 1e-6;   // effects when the event comes, not after a seek
+    r_hlfx_t *fx = fresh ? r_models_hlfx(r->models) : NULL;
     for (int shot = 0; shot < n; shot++) {
         if (b[shot].tracer) {
-            if (fabs(w->time - e->time) < 1e-6 && b[shot].model >= 0)
-                r_hlfx_tracer(r_models_hlfx(r->models), b[shot].tracer_src, b[shot].endpos);
+            if (fx && b[shot].model >= 0)
+                r_hlfx_tracer(fx, b[shot].tracer_src, b[shot].endpos);
             continue;
+        }
+        // EV_HLDM_GunshotDecalTrace: R_BulletImpactParticles at every hit (both clients);
+        // Counter-Strike's EV_HLDM_DecalGunshot adds sparks (R_StreakSplash, cl_weapon_sparks 1)
+        // but on wood: dir = the normal's squares x 4..12 each, 5..7 of colour 4, speed dir.z
+        if (fx && b[shot].model >= 0) {
+            r_hlfx_bullet_impact(fx, b[shot].endpos, w->view.origin_valid ? w->view.origin : NULL);
+            if (kind == HLBULLET_SOUND_CS &&
+                hlmat_type(d->mat, b[shot].model == 0 ? b[shot].texture : "") != HLMAT_WOOD) {
+                uint32_t x = (e->seed ^ (uint32_t)(shot + 1) * 0x9e3779b9u) | 1u;
+                vec3_t dir;
+                for (int k = 0; k < 3; k++)
+                    dir[k] = b[shot].normal[k] * b[shot].normal[k] * hlbullet_frand(&x, 4, 12);
+                int count = 5 + (int)hlbullet_frand(&x, 0, 2.999f);
+                r_hlfx_event_streaks(fx, b[shot].endpos, dir, 4, count, dir[2], 75);
+            }
         }
         if (!b[shot].decal)
             continue;

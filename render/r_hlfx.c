@@ -759,6 +759,56 @@ static void streak_splash(r_hlfx_t *fx, const vec3_t org, const vec3_t dir, int 
     }
 }
 
+// R_SparkStreaks: count tracers from the point, each axis -vmax..vmax (the engine's velocityMin,
+// velocityMax), 0.1..0.5 s, colour 5 of gTracerColors, half a tracer's length (ramp 0.5),
+// falling as pt_grav tracers do (the streak splash's rules).
+static void spark_streaks(r_hlfx_t *fx, const vec3_t org, int count, float vmin, float vmax)
+{
+    for (int i = 0; i < count; i++) {
+        r_hlparticle_t *p = particle(fx, org, frand(fx, 0.1f, 0.5f));
+        for (int k = 0; k < 3; k++)
+            p->vel[k] = frand(fx, vmin, vmax);
+        p->gravity = 800;
+        p->grow = -0.9f;
+        p->grow_xy = 1;
+        p->streak = 0.5f;
+        p->additive = 1;
+        p->fade = 1;
+        rgb(p->color, tracer_colors[5][0], tracer_colors[5][1], tracer_colors[5][2]);
+    }
+}
+
+void r_hlfx_bullet_impact(r_hlfx_t *fx, const vec3_t pos, const vec3_t vieworg)
+{
+    if (!fx || !finite3(pos))
+        return;
+    float dist = 1000;
+    if (vieworg && finite3(vieworg)) {
+        vec3_t d = {pos[0] - vieworg[0], pos[1] - vieworg[1], pos[2] - vieworg[2]};
+        dist = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        dist = dist > 1000 ? 1000 : dist;
+    }
+    int quantity = (int)((1000 - dist) / 100);
+    quantity = quantity ? quantity : 1;
+    int index = 30 * quantity / 100;   // the palette's darkest greys (0..3)
+    spark_streaks(fx, pos, 2, -200, 200);
+    for (int i = 0; i < quantity * 4; i++) {
+        r_hlparticle_t *p = particle(fx, pos, 0.5f);
+        float sp = frand(fx, 50, 100);
+        for (int k = 0; k < 3; k++)
+            p->vel[k] = frand(fx, -1, 1) * sp;
+        p->gravity = SLOWGRAV_PART;   // pt_grav
+        r_hlfx_palette(index, p->color);
+    }
+}
+
+void r_hlfx_event_streaks(r_hlfx_t *fx, const vec3_t pos, const vec3_t dir, int color, int count, float speed,
+                          float random)
+{
+    if (fx && finite3(pos) && finite3(dir) && isfinite(speed) && isfinite(random))
+        streak_splash(fx, pos, dir, color, count, speed, random);
+}
+
 // PM_ParticleLine: a still particle every `step` units from start to end (both ends when the
 // length is a whole number of steps), of palette colour `index`, for `life` seconds; at most
 // `budget` of them (the engine stops when its pool is out). Returns how many were made.

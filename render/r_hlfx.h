@@ -119,6 +119,12 @@ void r_hlfx_event_beam(r_hlfx_t *fx, const world_t *w, const vec3_t start, const
 // CL_TempSprite in glow mode with FTENT_FADEOUT: `amount` (0..1) for `life` s, then fading out.
 void r_hlfx_event_glow(r_hlfx_t *fx, const world_t *w, const vec3_t org, const char *sprite, float scale,
                        float amount, float life);
+// R_BulletImpactParticles (each bullet's hit, EV_HLDM_GunshotDecalTrace): two spark streaks and 4
+// dark specks for every 100 units nearer the eye than 1000 (at least 4), for 0.5 s.
+void r_hlfx_bullet_impact(r_hlfx_t *fx, const vec3_t pos, const vec3_t vieworg);
+// R_StreakSplash (as TE_STREAK_SPLASH): Counter-Strike's sparks at a bullet's hit.
+void r_hlfx_event_streaks(r_hlfx_t *fx, const vec3_t pos, const vec3_t dir, int color, int count, float speed,
+                          float random);
 // R_Sprite_Trail (as TE_SPRITETRAIL): count glow sprites from start toward end.
 void r_hlfx_event_trail(r_hlfx_t *fx, const world_t *w, const vec3_t start, const vec3_t end, const char *sprite,
                         int count, float life, float scale, float amplitude, float speed);

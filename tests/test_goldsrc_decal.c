@@ -584,6 +584,60 @@ static void test_gauss(void **state)
     close_level(&c);
 }
 
+// Each bullet's hit makes R_BulletImpactParticles (2 spark streaks and 4 dark specks a 100 units
+// nearer the eye than 1000), Counter-Strike's also 5..7 sparks (R_StreakSplash, concrete without
+// materials.txt); only when the event comes (not when a seek places its decal again).
+static int impact_particles(level_t *c, const char *script, int entity, vec3_t hit, int fresh)
+{
+    world_t *w = c->w;
+    w->decal_log_count = 0;
+    r_clear_transients(c->r, 1);
+    empty_frame(w);
+    r_frame(c->r, w);
+    r_hlfx_t *fx = r_models_hlfx(c->r->models);
+    int before = r_hlfx_num_particles(fx, w->time);
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "%s", script);
+    ev->entity = entity;
+    ev->local = 1;
+    ev->seed = 31;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    memcpy(ev->eye_angles, w->view.angles, sizeof ev->eye_angles);
+    ev->eye_angles[1] += 20;
+    if (!fresh)
+        ev->time = w->time - 1;   // an older entry (as after a seek)
+    r_frame(c->r, w);
+    view_hit(w, c->r, 20, 0, hit);
+    return r_hlfx_num_particles(fx, w->time) - before;
+}
+
+static void test_bullet_impact(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    vec3_t hit;
+    int hl = impact_particles(&c, "glock1", 1, hit, 1);
+    float d = sqrtf((hit[0] - w->view.origin[0]) * (hit[0] - w->view.origin[0]) +
+                    (hit[1] - w->view.origin[1]) * (hit[1] - w->view.origin[1]) +
+                    (hit[2] - w->view.origin[2]) * (hit[2] - w->view.origin[2]));
+    int q = (int)((1000 - (d < 1000 ? d : 1000)) / 100);
+    q = q ? q : 1;
+    int cs = impact_particles(&c, "usp", 1, hit, 1);
+    r_render(c.r, w, w->time + 0.05);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_impact.png"), 0);   // looked at
+    int old = impact_particles(&c, "glock1", 1, hit, 0);
+    printf("bullet impact %.0f units away: glock %d particles (2 + 4 x %d), usp %d (and 5..7 sparks), an older entry %d\n",
+           d, hl, q, cs, old);
+    assert_int_equal(hl, 2 + 4 * q);
+    assert_true(cs >= hl + 5 && cs <= hl + 7);
+    assert_int_equal(old, 0);
+    close_level(&c);
+}
+
 // Counter-Strike's gun events on c1a0 (cs16-client's rules): another player's shot (the
 // event's origin + 28, its angles) from where the view stands. The punch in iparam1/2 (x 100)
 // turns the aim as much as turning the angles does; m3 fires 9 pellets, xm1014 6, ak47 one;
@@ -814,6 +868,7 @@ int main(void)
         cmocka_unit_test(test_weapon_event),
         cmocka_unit_test(test_mp5_tracer),
         cmocka_unit_test(test_gauss),
+        cmocka_unit_test(test_bullet_impact),
         cmocka_unit_test(test_cs_weapon_events),
         cmocka_unit_test(test_infodecal),
         cmocka_unit_test(test_crossfire_log),

@@ -85,6 +85,9 @@
 #define FSE_ARCTRAIL_ADD 145
 #define FSE_ARC_SPARK_SPEED 4.0f      // 16 x 0.25 units a tick along the shot, 0.5 less every tick
 #define FSE_ARC_SPARK_SIZE 1.0f       // TRANSPULSE_SPARKSIZE (4 x 0.25); FM_ARC_SPARK: a frame every 5 ticks
+#define FSE_PICKUP_SLOTS (FSW_BGO_ENT0 - FSW_PICKUP_ENT0)
+#define FSE_REGEN_SIZE 2.0f           // PICKUP_REGEN_SIZE (8 x 0.25): PIKGEN.OFF, a frame every 6 ticks, R G B 192
+#define FSE_REGEN_HIDDEN 32.0f        // ticks a twinkling pickup's model stays hidden (PICKUPMODE_Appear)
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -163,7 +166,13 @@ struct r_fsent_s {
     fse_layout_t layouts[FSE_MAX_LAYOUTS];
     int num_layouts;
     uint8_t *add;            // additive blend table [src * 256 + dst] for the sprites, made the first time
-    int hot_color;           // the palette's brightest colour (glints)
+    int hot_color;           // the palette's brightest colour
+    // pickups twinkling into life (InitOnePickup's Sparkle): per pickup slot, when it appeared
+    // (-1e30: not twinkling), where, and whether it was there at the last decoded frame
+    double pickup_appear[FSE_PICKUP_SLOTS];
+    float pickup_org[FSE_PICKUP_SLOTS][3];
+    uint8_t pickup_seen[FSE_PICKUP_SLOTS];
+    int pickups_primed;      // a frame was seen since the last clear (pickups already there then do not twinkle)
     // the level's background objects (r_fsbgo.c), loaded when the world first names the level
     r_fsbgo_t *bgo;
     int bgo_tried;
@@ -332,6 +341,10 @@ void r_fsent_clear(r_fsent_t *fe)
     memset(fe->shots, 0, sizeof fe->shots);
     memset(fe->blasts, 0, sizeof fe->blasts);
     memset(fe->tracks, 0, sizeof fe->tracks);
+    memset(fe->pickup_seen, 0, sizeof fe->pickup_seen);
+    for (int i = 0; i < FSE_PICKUP_SLOTS; i++)
+        fe->pickup_appear[i] = -1e30;
+    fe->pickups_primed = 0;
     fe->last_time = -1e30;
 }
 
@@ -749,6 +762,26 @@ static void track_ships(r_fsent_t *fe, const world_t *w)
     }
 }
 
+// A pickup that appears (or is dropped again somewhere else) with FSW_PICKUP_SPARKLE twinkles
+// from this frame's time; one already there at the first frame after a clear (a seek) does not.
+static void track_pickups(r_fsent_t *fe, const world_t *w)
+{
+    for (int slot = 0; slot < FSE_PICKUP_SLOTS; slot++) {
+        int n = FSW_PICKUP_ENT0 + slot;
+        if (n >= w->num_entities || !world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP) {
+            fe->pickup_seen[slot] = 0;
+            continue;
+        }
+        const entity_state_t *s = &w->entities[n].cur;
+        if (!fe->pickup_seen[slot] || memcmp(fe->pickup_org[slot], s->origin, sizeof fe->pickup_org[slot])) {
+            fe->pickup_appear[slot] = fe->pickups_primed && (s->raw_effects & FSW_PICKUP_SPARKLE) ? w->time : -1e30;
+            memcpy(fe->pickup_org[slot], s->origin, sizeof fe->pickup_org[slot]);
+        }
+        fe->pickup_seen[slot] = 1;
+    }
+    fe->pickups_primed = 1;
+}
+
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
 {
     if (!fe || !fe->on)
@@ -758,6 +791,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     fe->last_time = w->time;
     load_bgo(fe, w);
     track_ships(fe, w);
+    track_pickups(fe, w);
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         if (ev->type != EV_TEMPENT)
@@ -1628,14 +1662,28 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_model(fe, v, om, orb[k], ox, orb_up[k], fwd, level_light(fe, orb[k]), NULL, NULL);
         }
     }
-    // pickups: turning, glinting
+    // pickups: turning; one twinkling into life (InitOnePickup's Sparkle) is PIKGEN.OFF's 14
+    // frames (FM_PICKUP_REGEN: a frame every 6 ticks; PICKUP_REGEN_SIZE 2 units a texel, R G B 192,
+    // FM_FLAG_MOVEOUT) while its model stays hidden for its first 32 ticks (PICKUPMODE_Appear)
     for (int n = FSW_PICKUP_ENT0; n < w->num_entities; n++) {
         if (!world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP)
             continue;
         const entity_state_t *s = &w->entities[n].cur;
-        int type = s->skin;
+        int type = s->skin, slot = n - FSW_PICKUP_ENT0;
         if (type < 0 || type >= FSE_NUM_PICKUPS)
             continue;
+        double age = slot < FSE_PICKUP_SLOTS ? (t - fe->pickup_appear[slot]) * FSE_TICKS : 1e9;
+        if (age >= 0 && age < 1e6) {
+            const fse_layout_t *lo = layout(fe, "pikgen.off");
+            int f = (int)(age / 6);
+            if (lo && f < lo->off->num_frames) {
+                float p[3], l = 192.0f / 255;
+                moveout(v, s->origin, p);
+                drawn += draw_faceme(fe, v, lo, f, p, FSE_REGEN_SIZE, 0, (const float[3]){ l, l, l });
+            }
+            if (age < FSE_REGEN_HIDDEN)
+                continue;
+        }
         float c[3];
         to_cam(v, s->origin, c);
         int lod = r_fsent_lod(sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2])) > 0 && pickup_files[type][1] ? 1 : 0;
@@ -1648,17 +1696,6 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         float ang[3] = { 0, (float)turn, 0 };
         r_fs_angle_vectors(ang, fwd, right, up);
         drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL, NULL);
-        // glints: three points on a ring around it, each lit for part of a 0.6 s cycle
-        for (int g = 0; g < 3; g++) {
-            double ph = fmod(t / 0.6 + g / 3.0 + n * 0.13, 1.0);
-            if (ph > 0.35)
-                continue;
-            double a = (t * 2 + g * 2.1 + n) * 1.7;
-            float r = md->mx->radius * 0.9f;
-            float gp[3] = { s->origin[0] + r * (float)cos(a), s->origin[1] + r * (float)sin(a * 1.3) * 0.6f,
-                            s->origin[2] + r * (float)sin(a) };
-            draw_glow(v, gp, 2.5f * (float)(1 - ph / 0.35) + 0.5f, fe->hot_color, fe->hot_color);
-        }
     }
     // shots in flight, the primaries' impacts where they hit, the transpulse's trail
     int viewed = v->detached ? v->hide_entity : w->view.entity;

@@ -10,7 +10,7 @@
 // table) at one of five levels of detail chosen by distance as the game did, oriented by
 // the entity's angles (quaternion and bank), moved on from their last update by the
 // velocity of the last two, lit by the level's baked light around them. Pickups are the
-// game's pickup models, turning, with glints. Shots fly from the muzzle along the
+// game's pickup models, turning (twinkling into life when dropped so). Shots fly from the muzzle along the
 // message's direction at the weapon's speed until the first level wall, primaries drawn
 // with the game's sprites (Data/Offsets/*.OFF frames on the Data/Textures pages, added to
 // the scene), the pulsar's trail, the transpulse's sparks and the laser's beam, and where a

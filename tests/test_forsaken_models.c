@@ -1174,6 +1174,81 @@ static void test_trans_trail(void **state)
     }
 }
 
+// A pickup dropped at 1.0 s with the message's sparkle set (`sparkle` 1), without (0), or none (-1).
+static void pickup_demo(const scene_t *sc, const char *path, int sparkle)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; 0.05 * i <= 3.0; i++) {
+        double t = 0.05 + i * 0.05;
+        fs_ship_t s0 = ship_at(0, sc->eye, sc->ang, 0);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (sparkle >= 0 && fabs(t + 0.05 - 1.0) < 1e-6) {
+            fs_droppickup_t d;
+            memset(&d, 0, sizeof d);
+            d.player = 1;
+            d.id = 5;
+            d.type = 24;   // shield
+            d.sparkle = (uint32_t)sparkle;
+            memcpy(d.pos, sc->pickup, sizeof d.pos);
+            fs_write_droppickup(&wr, fs_ticks(1.0), 7, &d);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// A pickup that twinkles into life (InitOnePickup's Sparkle, MSG_DROPPICKUP's sparkle): PIKGEN.OFF's
+// 14 frames (a frame every 6 ticks, 2 units a texel, pulled out) where it appears and its model
+// hidden for 32 ticks: 10 ticks after the drop its box is brighter than the same drop without
+// sparkle (the model shown) in many pixels and differs from it only round the pickup; after 90
+// ticks (the sprite done, the model shown) it is the same as that drop, pixel for pixel; golden.
+static void test_pickup_sparkle(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    char dem[3][512], png[3][512], late[3][512];
+    for (int i = 0; i < 3; i++) {
+        snprintf(dem[i], sizeof dem[i], "%s/fs_sparkle_%d_%d.dmo", out_dir(), i, (int)getpid());
+        snprintf(png[i], sizeof png[i], "%s/fs_sparkle_%d.png", out_dir(), i);
+        snprintf(late[i], sizeof late[i], "%s/fs_sparkle_%d_late.png", out_dir(), i);
+        pickup_demo(&sc, dem[i], 1 - i);   // 0: sparkle, 1: none, 2: no pickup
+        shot(dem[i], 1.0 + 10 / 71.0, png[i]);
+        shot(dem[i], 1.0 + 90 / 71.0, late[i]);
+    }
+    float sx, sy, z;
+    assert_int_equal(project(&sc, sc.pickup, &sx, &sy, &z), 0);
+    // PIKGEN.OFF: 32 x 32 texels x 2 = 64 units, 64 units nearer the eye
+    float r = 32 * 160 / (z * (1 - 64 / sqrtf((sc.pickup[0] - sc.eye[0]) * (sc.pickup[0] - sc.eye[0]) +
+                                            (sc.pickup[1] - sc.eye[1]) * (sc.pickup[1] - sc.eye[1]) +
+                                            (sc.pickup[2] - sc.eye[2]) * (sc.pickup[2] - sc.eye[2]))));
+    // the sprite's box, and a box half as large again that holds the model too (the shield is wider)
+    float rb = r * 1.5f;
+    int bright = brighter_box(png[0], png[1], sx, sy, r), in, out, late_in, late_out;
+    diff_box(png[0], png[1], (int)(sx - rb), (int)(sy - rb), (int)(sx + rb) + 1, (int)(sy + rb) + 1, &in, &out);
+    diff_box(late[0], late[1], 0, 0, 320, 200, &late_in, &late_out);
+    printf("pickup sparkle at (%.1f, %.1f) +-%.0f px: 10 ticks after the drop %d pixels brighter than the drop without "
+           "sparkle (its model shown), %d differ within +-%.0f px, %d outside; after 90 ticks %d differ\n",
+           sx, sy, r, bright, in, rb, out, late_in + late_out);
+    assert_true(bright >= 100);   // 0 without the twinkle
+    assert_true(in >= (int)(r * r));
+    assert_int_equal(out, 0);
+    assert_int_equal(late_in + late_out, 0);
+    tu_golden("pickup twinkling into life", png[0], "tests/golden/fs_pickup_sparkle.png", 0.01);
+    if (!getenv("FS_MODEL_SHOTS"))
+        for (int i = 0; i < 3; i++)
+            remove(dem[i]);
+}
+
 // The laser (CreateLaserPulse): a beam of LASER.OFF from the gun to the wall for its 12 ticks,
 // power x 2 + 6 units either side of its line, two quads crossed (another pilot's laser), and
 // FLARE.OFF where it ends: along its projected line the scene is brighter than without it at
@@ -1466,6 +1541,7 @@ int main(void)
         cmocka_unit_test(test_impacts),
         cmocka_unit_test(test_laser),
         cmocka_unit_test(test_trans_trail),
+        cmocka_unit_test(test_pickup_sparkle),
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_motion),
     };

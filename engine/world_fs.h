@@ -8,9 +8,12 @@
 // Model indices: the demo has no precache lists; the renderer picks the real model from the skin.
 enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_BGO = 4 };
 
-// Entities: ship of player p is p + 1 (p 0..32); pickups are FSW_PICKUP_ENT0 + slot.
+// Entities: ship of player p is p + 1 (p 0..32); pickups are FSW_PICKUP_ENT0 + slot. A pickup's
+// raw_effects: FSW_PICKUP_SPARKLE when its message asked for it to twinkle into life
+// (InitOnePickup's Sparkle: the regeneration sprite, the model hidden for 32 ticks).
 #define FSW_SHIPS 33
 #define FSW_PICKUP_ENT0 64
+#define FSW_PICKUP_SPARKLE 1u
 
 // Background objects (doors ..., the level's .BGO list): object i is entity FSW_BGO_ENT0 + i once a
 // MSG_BGOUPDATE named it (before that it is in the state the level starts it in). Its fields:

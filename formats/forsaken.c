@@ -911,7 +911,8 @@ static int owner_entity(unsigned owner)
 
 // A pickup appears (MSG_DROPPICKUP, MSG_VERYSHORTDROPPICKUP, a MSG_SHORTPICKUP list), or moves
 // when the same owner drops the same id again; found again by owner and id (InitOnePickup's key).
-static void apply_pickup(fs_state_t *st, world_t *w, uint16_t owner, uint16_t id, int type, const float pos[3])
+static void apply_pickup(fs_state_t *st, world_t *w, uint16_t owner, uint16_t id, int type, const float pos[3],
+                         uint32_t sparkle)
 {
     int slot = -1;
     for (int i = 0; i < st->pickup_hi; i++) {
@@ -940,6 +941,7 @@ static void apply_pickup(fs_state_t *st, world_t *w, uint16_t owner, uint16_t id
     e.modelindex = FS_MODEL_PICKUP;
     e.skin = type;
     e.effects = EF_ROTATE;
+    e.raw_effects = sparkle ? FSW_PICKUP_SPARKLE : 0;
     world_entity_update(w, FS_PICKUP_ENT0 + slot, &e);
 }
 
@@ -1114,7 +1116,7 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
         break;
     }
     case FS_MSG_DROPPICKUP:
-        apply_pickup(st, w, ev->u.drop.player, ev->u.drop.id, ev->u.drop.type, ev->u.drop.pos);
+        apply_pickup(st, w, ev->u.drop.player, ev->u.drop.id, ev->u.drop.type, ev->u.drop.pos, ev->u.drop.sparkle);
         break;
     case FS_MSG_KILLPICKUP:
     case FS_MSG_SERVERKILLPICKUP:
@@ -1180,13 +1182,14 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
         break;
     }
     case FS_MSG_VERYSHORTDROPPICKUP:   // as MSG_DROPPICKUP (InitOnePickup from the short fields)
-        apply_pickup(st, w, ev->u.vsdrop.player, ev->u.vsdrop.id, ev->u.vsdrop.type, ev->u.vsdrop.pos);
+        apply_pickup(st, w, ev->u.vsdrop.player, ev->u.vsdrop.id, ev->u.vsdrop.type, ev->u.vsdrop.pos,
+                     ev->u.vsdrop.sparkle);
         break;
     case FS_MSG_SHORTPICKUP: {   // the pickups already in the level when a player joins (RegenPickupList)
         int n = count_ok(st, ev, FS_GEN_PICKUPS);
         for (int i = 0; i < n; i++) {
             const fs_pickupinfo_t *e = &ev->u.list.e.pickups[i];
-            apply_pickup(st, w, e->owner, e->id, e->type, e->pos);
+            apply_pickup(st, w, e->owner, e->id, e->type, e->pos, e->sparkle);
         }
         break;
     }

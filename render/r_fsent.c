@@ -63,9 +63,33 @@
 #define FSE_MAX_BGO_PARTS 512        // background object models drawn a frame
 #define FSE_MAX_BITS 260              // invulnerability bits a ship: 5 a tick for 52 ticks
 #define FSE_MAX_PAGES 8               // sprite texture pages (Data/Textures, 24-bit)
-#define FSE_MAX_LAYOUTS 16            // sprite layouts (Data/Offsets/*.OFF)
+#define FSE_MAX_LAYOUTS 24            // sprite layouts (Data/Offsets/*.OFF: 15 used today)
 #define FSE_PAGE_KEY 48               // a page texel darker than this (brightest channel) is not drawn
 #define FSE_TROJAX_CHARGE 100.0f      // the charge (PLevel 0..100) of a trojax whose message carried none
+// the primaries' impacts and beams (Primary.c, Primary.h, 2dPolys.c; GLOBAL_SCALE 0.25; docs/forsaken.md)
+#define FSE_EXPLO_DISTANCE 64.0f      // FM_FLAG_MOVEOUT: EXPLO_DISTANCE (256 x 0.25) nearer the eye ..
+#define FSE_MOVEOUT_NEAR 110.0f       // .. or to 110 units from it when nearer than 174, by at least 32
+#define FSE_PULSAR_EXPSIZE 1.0f       // PULSAR_EXPSIZE (8 x 0.25 x 0.5) units a texel; FM_PULSAR_EXP: a frame every 4 ticks
+#define FSE_RING_OUT 8.0f             // 32 x 0.25: the trojax's and transpulse's rings stand off the wall
+#define FSE_RING_FADE 8.0f            // FM_TROJAX_EXP, FM_ARC_RING: R G B lose 8 a tick ..
+#define FSE_RING_GROW 0.08325f        // .. and the size grows 0.333 x 0.25 a tick ..
+#define FSE_RING_MAX 4.0f             // .. until 16 x 0.25 (TROJAX_EXPMAXSIZE, TRANSPULSE_EXP_MAXSIZE)
+#define FSE_TROJAX_EXPSIZE 1.0f       // TROJAX_EXPSIZE (4 x 0.25), R G B 128
+#define FSE_ARC_EXPSIZE 0.25f         // TRANSPULSE_EXP_MINSIZE (1 x 0.25), R G B 255 32 32
+#define FSE_ARC_FLARE 2.5f            // TRANSPULSE_FLARE_SIZE (10 x 0.25): FLARE.OFF, FM_FLARE for 48 ticks
+#define FSE_ARC_FLARE_LIFE 48.0f
+#define FSE_SUSS_FLARE 1.0f           // SUSSGUN_FLARESIZE (4 x 0.25): FLARE.OFF for 5 ticks ..
+#define FSE_SUSS_FLARE_TICKS 5.0f
+#define FSE_SUSS_EXPSIZE 2.0f         // .. then SHRAPNEL.OFF, SUSSGUN_EXPSIZE (8 x 0.25), a frame a tick
+#define FSE_LASER_WIDTH_MUL 2.0f      // LaserDiameter: power x LASER_WIDTH_POWERMUL (8 x 0.25) ..
+#define FSE_LASER_WIDTH_ADD 6.0f      // .. + LASER_WIDTH_ADDMIN (24 x 0.25): half the beam's width
+#define FSE_ARCTRAIL_MUL 90           // CreateTransTrail: sparks up to (power x 90 + 145) x 0.25 units aside
+#define FSE_ARCTRAIL_ADD 145
+#define FSE_ARC_SPARK_SPEED 4.0f      // 16 x 0.25 units a tick along the shot, 0.5 less every tick
+#define FSE_ARC_SPARK_SIZE 1.0f       // TRANSPULSE_SPARKSIZE (4 x 0.25); FM_ARC_SPARK: a frame every 5 ticks
+#define FSE_PICKUP_SLOTS (FSW_BGO_ENT0 - FSW_PICKUP_ENT0)
+#define FSE_REGEN_SIZE 2.0f           // PICKUP_REGEN_SIZE (8 x 0.25): PIKGEN.OFF, a frame every 6 ticks, R G B 192
+#define FSE_REGEN_HIDDEN 32.0f        // ticks a twinkling pickup's model stays hidden (PICKUPMODE_Appear)
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -104,8 +128,9 @@ typedef struct {
     float org[3], dir[3], end[3];
     float speed;         // units a second (0: a mine, staying)
     double t0, t_end;
-    int hit;             // ends on a wall (an impact flash at t_end)
+    int hit;             // ends on a wall (a secondary's flash at t_end; a primary's impact, draw_impact)
     int impact_done;
+    float normal[3];     // the wall's unit normal where it ends, facing back along the shot
 } fse_shot_t;
 
 typedef struct {
@@ -144,7 +169,13 @@ struct r_fsent_s {
     fse_layout_t layouts[FSE_MAX_LAYOUTS];
     int num_layouts;
     uint8_t *add;            // additive blend table [src * 256 + dst] for the sprites, made the first time
-    int hot_color;           // the palette's brightest colour (glints)
+    int hot_color;           // the palette's brightest colour
+    // pickups twinkling into life (InitOnePickup's Sparkle): per pickup slot, when it appeared
+    // (-1e30: not twinkling), where, and whether it was there at the last decoded frame
+    double pickup_appear[FSE_PICKUP_SLOTS];
+    float pickup_org[FSE_PICKUP_SLOTS][3];
+    uint8_t pickup_seen[FSE_PICKUP_SLOTS];
+    int pickups_primed;      // a frame was seen since the last clear (pickups already there then do not twinkle)
     // the level's background objects (r_fsbgo.c), loaded when the world first names the level
     r_fsbgo_t *bgo;
     int bgo_tried;
@@ -313,6 +344,10 @@ void r_fsent_clear(r_fsent_t *fe)
     memset(fe->shots, 0, sizeof fe->shots);
     memset(fe->blasts, 0, sizeof fe->blasts);
     memset(fe->tracks, 0, sizeof fe->tracks);
+    memset(fe->pickup_seen, 0, sizeof fe->pickup_seen);
+    for (int i = 0; i < FSE_PICKUP_SLOTS; i++)
+        fe->pickup_appear[i] = -1e30;
+    fe->pickups_primed = 0;
     fe->last_time = -1e30;
 }
 
@@ -576,11 +611,13 @@ static float level_light(const r_fsent_t *fe, const float p[3])
     return l < FSE_MIN_LIGHT ? FSE_MIN_LIGHT : l > 1 ? 1 : l;
 }
 
-// Distance along the unit `dir` from `org` to the first level triangle (either side), or `max`.
-static float first_wall(const r_fsent_t *fe, const float org[3], const float dir[3], float max)
+// Distance along the unit `dir` from `org` to the first level triangle (either side), or `max`;
+// `normal` (may be NULL) gets that triangle's unit normal turned to face `org` (-dir when none).
+static float first_wall(const r_fsent_t *fe, const float org[3], const float dir[3], float max, float normal[3])
 {
     const mxv_t *m = fe->level;
     float best = max;
+    int hit = -1;
     for (int i = 0; m && i < m->num_tris; i++) {
         const float *a = m->verts[m->tris[i].v[0]].pos, *b = m->verts[m->tris[i].v[1]].pos,
                     *c = m->verts[m->tris[i].v[2]].pos;
@@ -599,8 +636,26 @@ static float first_wall(const r_fsent_t *fe, const float org[3], const float dir
         if (vv < 0 || u + vv > 1)
             continue;
         float t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
-        if (t > 0.5f && t < best)
+        if (t > 0.5f && t < best) {
             best = t;
+            hit = i;
+        }
+    }
+    if (normal) {
+        for (int k = 0; k < 3; k++)
+            normal[k] = -dir[k];
+        if (hit >= 0) {
+            const float *a = m->verts[m->tris[hit].v[0]].pos, *b = m->verts[m->tris[hit].v[1]].pos,
+                        *c = m->verts[m->tris[hit].v[2]].pos;
+            float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] }, e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+            float n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+            float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+            if (len > 1e-12f) {
+                float sgn = n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0 ? -1.0f : 1.0f;
+                for (int k = 0; k < 3; k++)
+                    normal[k] = n[k] * sgn / len;
+            }
+        }
     }
     return best;
 }
@@ -673,7 +728,7 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     }
     // the laser reaches the wall at once; everything else flies until it meets one
     float reach = slot->speed > 0 ? slot->speed * life : weapon == FSW_LASER && !secondary ? 16384 : 0;
-    float wall = reach > 0 ? first_wall(fe, slot->org, slot->dir, reach) : 0;
+    float wall = reach > 0 ? first_wall(fe, slot->org, slot->dir, reach, slot->normal) : 0;
     slot->hit = wall < reach;
     for (int k = 0; k < 3; k++)
         slot->end[k] = slot->org[k] + slot->dir[k] * wall;
@@ -710,6 +765,26 @@ static void track_ships(r_fsent_t *fe, const world_t *w)
     }
 }
 
+// A pickup that appears (or is dropped again somewhere else) with FSW_PICKUP_SPARKLE twinkles
+// from this frame's time; one already there at the first frame after a clear (a seek) does not.
+static void track_pickups(r_fsent_t *fe, const world_t *w)
+{
+    for (int slot = 0; slot < FSE_PICKUP_SLOTS; slot++) {
+        int n = FSW_PICKUP_ENT0 + slot;
+        if (n >= w->num_entities || !world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP) {
+            fe->pickup_seen[slot] = 0;
+            continue;
+        }
+        const entity_state_t *s = &w->entities[n].cur;
+        if (!fe->pickup_seen[slot] || memcmp(fe->pickup_org[slot], s->origin, sizeof fe->pickup_org[slot])) {
+            fe->pickup_appear[slot] = fe->pickups_primed && (s->raw_effects & FSW_PICKUP_SPARKLE) ? w->time : -1e30;
+            memcpy(fe->pickup_org[slot], s->origin, sizeof fe->pickup_org[slot]);
+        }
+        fe->pickup_seen[slot] = 1;
+    }
+    fe->pickups_primed = 1;
+}
+
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
 {
     if (!fe || !fe->on)
@@ -719,6 +794,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     fe->last_time = w->time;
     load_bgo(fe, w);
     track_ships(fe, w);
+    track_pickups(fe, w);
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         if (ev->type != EV_TEMPENT)
@@ -756,11 +832,12 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
             break;
         }
     }
-    // shots that reached their wall flash there
+    // secondaries that reached their wall flash there (a primary's impact is drawn from its shot:
+    // draw_impact)
     for (int s = 0; s < FSE_MAX_SHOTS; s++) {
         fse_shot_t *sh = &fe->shots[s];
-        if (sh->active && sh->hit && !sh->impact_done && sh->t_end <= w->time) {
-            add_blast(fe, sh->end, sh->secondary ? 128 : 24, sh->t_end);
+        if (sh->active && sh->secondary && sh->hit && !sh->impact_done && sh->t_end <= w->time) {
+            add_blast(fe, sh->end, 128, sh->t_end);
             sh->impact_done = 1;
         }
     }
@@ -973,9 +1050,11 @@ static void draw_blast(const fse_page_t *pg, const r_view_t *v, const float p[3]
 // ---- the primaries' sprites (the game's FmPolys and trail polygons) -----------------------
 
 // Part `pt` of a layout, a quad at c with axes ax (texel x, right) and ay (texel y, down) in
-// world units a texel, lit by `light` (0..1: the FmPoly's R G B / 255).
+// world units a texel, coloured `rgb` (0..1 each: the FmPoly's R G B / 255). A mirrored part
+// (2dPolys.c: its size negated) runs from its x (y) back by its width (height), the texture
+// turned with it.
 static int draw_part(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, const fsoff_part_t *pt, const float c[3],
-                     const float ax[3], const float ay[3], float light)
+                     const float ax[3], const float ay[3], const float rgb[3])
 {
     const fse_page_t *pg = &fe->pages[lo->page];
     const fsoff_box_t *b = &lo->off->boxes[pt->box];
@@ -987,11 +1066,15 @@ static int draw_part(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, c
         float k = s0;
         s0 = s1;
         s1 = k;
+        x0 = (float)(pt->x - b->width);
+        x1 = (float)pt->x;
     }
     if (pt->yflip) {
         float k = t0;
         t0 = t1;
         t1 = k;
+        y0 = (float)(pt->y - b->height);
+        y1 = (float)pt->y;
     }
     const float xs[4] = { x0, x1, x1, x0 }, ys[4] = { y0, y0, y1, y1 };
     const float ss[4] = { s0, s1, s1, s0 }, ts[4] = { t0, t0, t1, t1 };
@@ -1007,36 +1090,56 @@ static int draw_part(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, c
         q[k].z = cc[2];
         q[k].s = ss[k];
         q[k].t = ts[k];
-        q[k].l[0] = q[k].l[1] = q[k].l[2] = (light < 0 ? 0 : light > 1 ? 1 : light) * (R_FS_LEVELS - 1);
+        for (int j = 0; j < 3; j++)
+            q[k].l[j] = (rgb[j] < 0 ? 0 : rgb[j] > 1 ? 1 : rgb[j]) * (R_FS_LEVELS - 1);
     }
     r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
     r_fsvert_t t1v[3] = { q[0], q[1], q[2] }, t2v[3] = { q[0], q[2], q[3] };
     return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
 }
 
+static const float fse_white[3] = { 1, 1, 1 };
+
 // Frame f of a layout (every part of it) at c, axes ax / ay as draw_part.
 static int draw_frame(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float c[3],
-                      const float ax[3], const float ay[3], float light)
+                      const float ax[3], const float ay[3], const float rgb[3])
 {
     const fsoff_t *o = lo->off;
     f = f < 0 ? 0 : f >= o->num_frames ? o->num_frames - 1 : f;
     int drawn = 0;
     for (int i = 0; i < o->frames[f].count; i++)
-        drawn += draw_part(fe, v, lo, &o->parts[o->frames[f].first + i], c, ax, ay, light);
+        drawn += draw_part(fe, v, lo, &o->parts[o->frames[f].first + i], c, ax, ay, rgb);
     return drawn;
 }
 
 // A face-me sprite (FM_FLAG_ZERO): the eye's right and down, turned `rot` degrees about the
 // line of sight, `scale` world units a texel.
 static int draw_faceme(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float c[3], float scale,
-                       float rot, float light)
+                       float rot, const float rgb[3])
 {
     float sn = sinf(rot * (float)(M_PI / 180)), cs = cosf(rot * (float)(M_PI / 180)), ax[3], ay[3];
     for (int k = 0; k < 3; k++) {
         ax[k] = (v->vright[k] * cs - v->vup[k] * sn) * scale;
         ay[k] = (-v->vup[k] * cs - v->vright[k] * sn) * scale;
     }
-    return draw_frame(fe, v, lo, f, c, ax, ay, light);
+    return draw_frame(fe, v, lo, f, c, ax, ay, rgb);
+}
+
+// FM_FLAG_MOVEOUT (2dPolys.c): the sprite is drawn pulled towards the eye, EXPLO_DISTANCE (64
+// units) when it is 174 or more away, else to 110 units from the eye but by at least 32 (so an
+// impact on a wall is not cut by the wall; a very near one goes behind the eye).
+static void moveout(const r_view_t *v, const float p[3], float out[3])
+{
+    float d[3] = { p[0] - v->vieworg[0], p[1] - v->vieworg[1], p[2] - v->vieworg[2] };
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (!(len > 1e-3f)) {
+        memcpy(out, p, sizeof(float) * 3);
+        return;
+    }
+    float m = len >= FSE_EXPLO_DISTANCE + FSE_MOVEOUT_NEAR ? FSE_EXPLO_DISTANCE : len - FSE_MOVEOUT_NEAR;
+    m = m < 32 ? 32 : m;
+    for (int k = 0; k < 3; k++)
+        out[k] = p[k] - d[k] / len * m;
 }
 
 static void normalize3(float a[3])
@@ -1065,6 +1168,34 @@ static void across(const r_view_t *v, const float p[3], const float dir[3], floa
     normalize3(b);
 }
 
+// One of the game's trail polygons (Polys.c's POLY): the quad q[0..3] textured with frame f's
+// first box, q[0] -> q[1] its width (u1 -> u2), q[1] -> q[2] its height (v1 -> v2), two-sided,
+// added to the scene.
+static int draw_quad(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float q[4][3],
+                     const float rgb[3])
+{
+    const fsoff_t *o = lo->off;
+    f = f < 0 ? 0 : f >= o->num_frames ? o->num_frames - 1 : f;
+    if (o->frames[f].count < 1)
+        return 0;
+    const fsoff_box_t *bx = &o->boxes[o->parts[o->frames[f].first].box];
+    const fse_page_t *pg = &fe->pages[lo->page];
+    float s0 = bx->u1 * (float)pg->w + 0.01f, s1 = bx->u2 * (float)pg->w - 0.01f;
+    float t0 = bx->v1 * (float)pg->h + 0.01f, t1 = bx->v2 * (float)pg->h - 0.01f;
+    const float ss[4] = { s0, s1, s1, s0 }, ts[4] = { t0, t0, t1, t1 };
+    r_fsvert_t vv[4];
+    for (int j = 0; j < 4; j++) {
+        float cc[3];
+        to_cam(v, q[j], cc);
+        vv[j] = (r_fsvert_t){ cc[0], cc[1], cc[2], ss[j], ts[j], { 0, 0, 0 } };
+        for (int c = 0; c < 3; c++)
+            vv[j].l[c] = (rgb[c] < 0 ? 0 : rgb[c] > 1 ? 1 : rgb[c]) * (R_FS_LEVELS - 1);
+    }
+    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
+    r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
+    return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
+}
+
 // The pulsar's trail (InitOnePrimBull): two crossed two-sided quads of PULTRAIL.OFF's frame,
 // from the shot back along its path: half-width PULSAR_TAILSTART (5 units) at the shot,
 // PULSAR_TAILEND (2.5) at the end, power x 30 + 47 units long; the game lays them along the
@@ -1081,16 +1212,12 @@ static int draw_pulsar_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t 
     len = flown < len ? (flown > 0 ? flown : 0) : len;
     if (len <= 0)
         return 0;
-    const fsoff_t *o = lo->off;
-    const fsoff_part_t *pt = &o->parts[o->frames[0].first];
-    const fsoff_box_t *bx = &o->boxes[pt->box];
     int drawn = 0;
     for (int k = 0; k < 3; k++)
         back[k] = p[k] - sh->dir[k] * len;
     for (int side = 0; side < 2; side++) {
         const float *ax = side ? b : a;
-        // the quad as the box's texels: x across, y from the shot (top) back (bottom), drawn as
-        // a part at the shot; its corners taper from 5 to 2.5 units across
+        // x across, y from the shot (top) back (bottom); its corners taper from 5 to 2.5 units across
         float q[4][3];
         for (int k = 0; k < 3; k++) {
             q[0][k] = p[k] - ax[k] * 5.0f;
@@ -1098,19 +1225,7 @@ static int draw_pulsar_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t 
             q[2][k] = back[k] + ax[k] * 2.5f;
             q[3][k] = back[k] - ax[k] * 2.5f;
         }
-        const fse_page_t *pg = &fe->pages[lo->page];
-        float s0 = bx->u1 * (float)pg->w + 0.01f, s1 = bx->u2 * (float)pg->w - 0.01f;
-        float t0 = bx->v1 * (float)pg->h + 0.01f, t1 = bx->v2 * (float)pg->h - 0.01f;
-        const float ss[4] = { s0, s1, s1, s0 }, ts[4] = { t0, t0, t1, t1 };
-        r_fsvert_t vv[4];
-        for (int j = 0; j < 4; j++) {
-            float cc[3];
-            to_cam(v, q[j], cc);
-            vv[j] = (r_fsvert_t){ cc[0], cc[1], cc[2], ss[j], ts[j], { R_FS_LEVELS - 1, R_FS_LEVELS - 1, R_FS_LEVELS - 1 } };
-        }
-        r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
-        r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
-        drawn += r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
+        drawn += draw_quad(fe, v, lo, 0, q, fse_white);
     }
     return drawn;
 }
@@ -1190,11 +1305,11 @@ static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, 
     case FSW_PULSAR:   // PULSAR.OFF, PULSAR_FMSIZE 0.625 units a texel, FM_PULSAR: still; the trail
         if (!(lo = layout(fe, "pulsar.off")))
             return -1;
-        return draw_faceme(fe, v, lo, 0, p, 0.625f, 0, 1) + draw_pulsar_trail(fe, v, sh, p);
+        return draw_faceme(fe, v, lo, 0, p, 0.625f, 0, fse_white) + draw_pulsar_trail(fe, v, sh, p);
     case FSW_ORBITPULSAR:   // MULTIPLE.OFF, ORBITPULSAR_FMSIZE 0.25, FM_PULSAR: still
         if (!(lo = layout(fe, "multiple.off")))
             return -1;
-        return draw_faceme(fe, v, lo, 0, p, 0.25f, 0, 1);
+        return draw_faceme(fe, v, lo, 0, p, 0.25f, 0, fse_white);
     case FSW_TROJAX: {   // TROJAX1.OFF, TROJAX2.OFF at full charge; (3 + PLevel x 0.075) x 0.25 a
                          // texel; square to its path (FM_FLAG_DIRCONST, two-sided), turning
                          // PLevel + 10 degrees a tick; R G B 205 + PLevel / 2
@@ -1209,7 +1324,8 @@ static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, 
             ax[k] = right * scale;
             ay[k] = -up * scale;
         }
-        return draw_frame(fe, v, lo, 0, p, ax, ay, (205 + plevel * 0.5f) / 255);
+        float l = (205 + plevel * 0.5f) / 255;
+        return draw_frame(fe, v, lo, 0, p, ax, ay, (const float[3]){ l, l, l });
     }
     case FSW_PYROLITE: {   // expl.off, FM_FLAME: a frame a tick up to 12, turning a random 20..49
                            // degrees a tick from a random start; power x 0.125 + 0.1875 a texel,
@@ -1218,9 +1334,10 @@ static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, 
             return -1;
         unsigned h = (unsigned)sh->id * 2654435761u + (unsigned)sh->owner * 40503u;   // ours: the game's Random_Range
         float rot0 = (float)(h % 360), speed = (float)(20 + (h >> 9) % 30);
-        float scale = pw * 0.125f + 0.1875f + ticks * 0.01875f;
+        float scale = pw * 0.125f + 0.1875f + ticks * 0.01875f, l = 128.0f / 255;
         int f = (int)ticks;
-        return draw_faceme(fe, v, lo, f > 12 ? 12 : f, p, scale, fmodf(rot0 + ticks * speed, 360.0f), 128.0f / 255);
+        return draw_faceme(fe, v, lo, f > 12 ? 12 : f, p, scale, fmodf(rot0 + ticks * speed, 360.0f),
+                           (const float[3]){ l, l, l });
     }
     case FSW_TRANSPULSE: {   // FLARE.OFF facing the eye, power x 0.6 + 1.05 a texel; ARC.OFF along
                              // its path (DIRCONST, two-sided), power x 0.75 + 1.5 across, 3 along;
@@ -1234,34 +1351,192 @@ static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, 
             ax[k] = a[k] * across_scale;
             ay[k] = -sh->dir[k] * 3.0f;
         }
-        return draw_faceme(fe, v, lo, 0, p, pw * 0.6f + 1.05f, 0, 1) + draw_frame(fe, v, arc, 0, p, ax, ay, 1);
+        return draw_faceme(fe, v, lo, 0, p, pw * 0.6f + 1.05f, 0, fse_white) +
+               draw_frame(fe, v, arc, 0, p, ax, ay, fse_white);
     }
     case FSW_SUSSGUN:   // FLARE.OFF, power x 0.125 + 0.125 a texel, FM_ARC2: still
         if (!(lo = layout(fe, "flare.off")))
             return -1;
-        return draw_faceme(fe, v, lo, 0, p, pw * 0.125f + 0.125f, 0, 1);
-    case FSW_LASER:   // FLARE.OFF at the gun, 6 x 0.25 = 1.5 a texel (the beam: draw_beam)
-        if (!(lo = layout(fe, "flare.off")))
-            return -1;
-        return draw_faceme(fe, v, lo, 0, sh->org, 1.5f, 0, 1);
+        return draw_faceme(fe, v, lo, 0, p, pw * 0.125f + 0.125f, 0, fse_white);
+    case FSW_LASER:   // its beam and the flare where it ends: draw_laser
+        return 0;
     default:
         return -1;
     }
 }
 
-// The laser: glows along the beam, a few pixels apart on the screen.
-static void draw_beam(const r_view_t *v, const float a[3], const float b[3], float r, int color)
+// The laser (InitOnePrimBull's LASER, CreateLaserPulse): while it lasts (12 ticks), a two-sided
+// quad of LASER.OFF (frame every 4 ticks, looping: POLY_LASER) from the gun to the wall,
+// LaserDiameter = power x 2 + 6 units either side of its line along the ship's left, and a second
+// along its up that only the other players see (the pilot's own view has one); FLARE.OFF, 1.5
+// units a texel, R G B 255, pulled out (FM_FLAG_MOVEOUT) where it ends. The ship's left and up are
+// not in the message: the quads lie across and along the line of sight (assumed, as the trail's).
+// Only a laser that hits something is drawn (the game cleans up one that does not).
+static int draw_laser(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t, int own)
 {
-    float d[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] };
-    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    int n = (int)(len / (r * 1.5f));
-    n = n < 1 ? 1 : n > 512 ? 512 : n;
-    for (int i = 0; i <= n; i++) {
-        float p[3] = { a[0] + d[0] * i / n, a[1] + d[1] * i / n, a[2] + d[2] * i / n };
-        draw_glow(v, p, r, color, color);
+    const fse_layout_t *lo = layout(fe, "laser.off"), *flare = layout(fe, "flare.off");
+    if (!lo || !sh->hit)
+        return -1;
+    float ticks = (float)((t - sh->t0) * FSE_TICKS), half = sh->power * FSE_LASER_WIDTH_MUL + FSE_LASER_WIDTH_ADD;
+    float mid[3], a[3], b[3];
+    for (int k = 0; k < 3; k++)
+        mid[k] = (sh->org[k] + sh->end[k]) * 0.5f;
+    across(v, mid, sh->dir, a, b);
+    int f = (int)(ticks / 4) % lo->off->num_frames, drawn = 0;
+    for (int side = 0; side < (own ? 1 : 2); side++) {
+        const float *ax = side ? b : a;
+        float q[4][3];
+        for (int k = 0; k < 3; k++) {
+            q[0][k] = sh->org[k] - ax[k] * half;
+            q[1][k] = sh->org[k] + ax[k] * half;
+            q[2][k] = sh->end[k] + ax[k] * half;
+            q[3][k] = sh->end[k] - ax[k] * half;
+        }
+        drawn += draw_quad(fe, v, lo, f, q, fse_white);
     }
+    if (flare) {
+        float p[3];
+        moveout(v, sh->end, p);
+        drawn += draw_faceme(fe, v, flare, 0, p, 1.5f, 0, fse_white);
+    }
+    return drawn;
 }
 
+// The transpulse's trail (CreateTransTrail, called every tick while it flies): a spark of BITS.OFF
+// (FM_ARC_SPARK: a frame every 5 ticks, 6 frames), TRANSPULSE_SPARKSIZE 1 unit a texel, R G B 255
+// 64 64, born where the shot is, a random (power x 90 + 145) x 0.25 units or less to either side
+// along the shot's right (its path x the ship's up: here across the line of sight, assumed),
+// then moving along the shot's path at 4 units a tick, 0.5 less each tick (assumed a tick: the
+// game takes 0.5 every frame). The random side comes from a hash of the shot and the tick (ours).
+static int draw_trans_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    const fse_layout_t *lo = layout(fe, "bits.off");
+    if (!lo || t < sh->t0)
+        return 0;
+    float life = 5.0f * (float)lo->off->num_frames;   // ticks a spark lasts
+    double now = (t - sh->t0) * FSE_TICKS, last = (sh->t_end - sh->t0) * FSE_TICKS;
+    int k1 = (int)floor(now < last ? now : last), k0 = (int)ceil(now - life);
+    k0 = k0 < 1 ? 1 : k0;
+    if (k1 < k0)
+        return 0;
+    float here[3], a[3], b[3];
+    float flown = sh->speed * (float)((t < sh->t_end ? t : sh->t_end) - sh->t0);
+    for (int k = 0; k < 3; k++)
+        here[k] = sh->org[k] + sh->dir[k] * flown;
+    across(v, here, sh->dir, a, b);
+    int size = (int)(sh->power * FSE_ARCTRAIL_MUL + FSE_ARCTRAIL_ADD), drawn = 0;
+    const float rgb[3] = { 1, 64.0f / 255, 64.0f / 255 };
+    for (int k = k0; k <= k1; k++) {
+        float age = (float)(now - k);
+        int f = (int)(age / 5);
+        if (age < 0 || f >= lo->off->num_frames)
+            continue;
+        unsigned h = ((unsigned)sh->id * 2654435761u) ^ ((unsigned)sh->owner * 40503u) ^ ((unsigned)k * 2246822519u);
+        h ^= h >> 15;
+        h *= 2654435761u;
+        h ^= h >> 13;
+        float side = (float)((int)(h % (unsigned)(2 * size)) - size) * 0.25f;
+        float n = age < 8 ? age : 8, moved = FSE_ARC_SPARK_SPEED * n - 0.25f * n * (n + 1);   // 4 - 0.5 i, i = 1 .. n
+        float along = sh->speed * (float)k / FSE_TICKS + moved, p[3];
+        for (int j = 0; j < 3; j++)
+            p[j] = sh->org[j] + sh->dir[j] * along + a[j] * side;
+        drawn += draw_faceme(fe, v, lo, f, p, FSE_ARC_SPARK_SIZE, 0, rgb);
+    }
+    return drawn;
+}
+
+// The up vector the game gives a ring on a wall of unit normal n: SlideUp (0 1 0) turned by the
+// shortest turn from Forward (0 0 1) to n (QuatFrom2Vectors), and right = up x n.
+static void ring_axes(const float n[3], float right[3], float up[3])
+{
+    float c = n[2], kx = -n[1], ky = n[0];   // axis z x n = (-n.y, n.x, 0), |axis| = sin
+    float s2 = kx * kx + ky * ky;
+    if (s2 < 1e-10f) {
+        up[0] = 0, up[1] = 1, up[2] = 0;
+    } else {
+        float s = sqrtf(s2);
+        kx /= s, ky /= s;
+        // Rodrigues on (0 1 0): v cos + (k x v) sin + k (k . v)(1 - cos), k = (kx ky 0)
+        up[0] = kx * ky * (1 - c);
+        up[1] = c + ky * ky * (1 - c);
+        up[2] = kx * s;
+    }
+    right[0] = up[1] * n[2] - up[2] * n[1];
+    right[1] = up[2] * n[0] - up[0] * n[2];
+    right[2] = up[0] * n[1] - up[1] * n[0];
+    normalize3(right);
+}
+
+// A flat ring of TROJ_EXP.OFF on the wall (FM_TROJAX_EXP, FM_ARC_RING; FM_FLAG_DIRCONST): 8 units
+// off it along its normal, `size` units a texel, coloured rgb.
+static int draw_ring(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, float size, const float rgb[3])
+{
+    const fse_layout_t *lo = layout(fe, "troj_exp.off");
+    if (!lo)
+        return 0;
+    float c[3], right[3], up[3], ax[3], ay[3];
+    ring_axes(sh->normal, right, up);
+    for (int k = 0; k < 3; k++) {
+        c[k] = sh->end[k] + sh->normal[k] * FSE_RING_OUT;
+        ax[k] = right[k] * size;
+        ay[k] = -up[k] * size;
+    }
+    return draw_frame(fe, v, lo, 0, c, ax, ay, rgb);
+}
+
+// Where a primary hit its wall, `ticks` (game ticks) after (ProcessPrimaryBullets' "hit
+// background": facts in docs/forsaken.md): the pulsar's and orbit pulsar's PULS_EXP.OFF, the
+// trojax's TROJ_EXP.OFF ring, the transpulse's red ring and flare, the suss-gun's flare then
+// SHRAPNEL.OFF. The pyrolite bounces and the laser has its flare (draw_laser): nothing here.
+static int draw_impact(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, float ticks)
+{
+    const fse_layout_t *lo;
+    float p[3];
+    switch (sh->weapon) {
+    case FSW_PULSAR:
+    case FSW_ORBITPULSAR: {   // CreatePulsarExplosion: FM_PULSAR_EXP, a frame every 4 ticks, R G B 128, MOVEOUT
+        int f = (int)(ticks / 4);
+        if (!(lo = layout(fe, "puls_exp.off")) || f >= lo->off->num_frames)
+            return 0;
+        moveout(v, sh->end, p);
+        float l = 128.0f / 255;
+        return draw_faceme(fe, v, lo, f, p, FSE_PULSAR_EXPSIZE, 0, (const float[3]){ l, l, l });
+    }
+    case FSW_TROJAX: {   // CreateTrojaxExplosion (type 0): R G B 128 fading 8 a tick, growing to its end
+        float size = FSE_TROJAX_EXPSIZE + FSE_RING_GROW * ticks, l = (128 - FSE_RING_FADE * ticks) / 255;
+        if (size >= FSE_RING_MAX || l <= 0)
+            return 0;
+        return draw_ring(fe, v, sh, size, (const float[3]){ l, l, l });
+    }
+    case FSW_TRANSPULSE: {   // CreateArcExplosion: the ring R G B 255 32 32 fading; FLARE.OFF for 48 ticks
+        int drawn = 0;
+        float size = FSE_ARC_EXPSIZE + FSE_RING_GROW * ticks, fade = FSE_RING_FADE * ticks;
+        float rgb[3] = { (255 - fade) / 255, (32 - fade) / 255, (32 - fade) / 255 };
+        if (size < FSE_RING_MAX && rgb[0] > 0)
+            drawn += draw_ring(fe, v, sh, size, rgb);
+        if (ticks < FSE_ARC_FLARE_LIFE && (lo = layout(fe, "flare.off"))) {
+            float c[3];
+            for (int k = 0; k < 3; k++)
+                c[k] = sh->end[k] + sh->normal[k] * FSE_RING_OUT;
+            moveout(v, c, p);
+            drawn += draw_faceme(fe, v, lo, 0, p, FSE_ARC_FLARE, 0, fse_white);
+        }
+        return drawn;
+    }
+    case FSW_SUSSGUN: {   // CreateShrapnelExplosion: FM_SHRAPNEL_EXP, R G B 128, MOVEOUT
+        float l = 128.0f / 255;
+        moveout(v, sh->end, p);
+        if (ticks < FSE_SUSS_FLARE_TICKS)
+            return (lo = layout(fe, "flare.off")) ? draw_faceme(fe, v, lo, 0, p, FSE_SUSS_FLARE, 0, (const float[3]){ l, l, l }) : 0;
+        int f = (int)(ticks - FSE_SUSS_FLARE_TICKS);
+        if (!(lo = layout(fe, "shrapnel.off")) || f >= lo->off->num_frames)
+            return 0;
+        return draw_faceme(fe, v, lo, f, p, FSE_SUSS_EXPSIZE, 0, (const float[3]){ l, l, l });
+    }
+    default:
+        return 0;
+    }
+}
 
 // ---- moving lights on the level (the game's XLights) ------------------------------------
 
@@ -1454,14 +1729,28 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_model(fe, v, om, orb[k], ox, orb_up[k], fwd, level_light(fe, orb[k]), NULL, NULL);
         }
     }
-    // pickups: turning, glinting
+    // pickups: turning; one twinkling into life (InitOnePickup's Sparkle) is PIKGEN.OFF's 14
+    // frames (FM_PICKUP_REGEN: a frame every 6 ticks; PICKUP_REGEN_SIZE 2 units a texel, R G B 192,
+    // FM_FLAG_MOVEOUT) while its model stays hidden for its first 32 ticks (PICKUPMODE_Appear)
     for (int n = FSW_PICKUP_ENT0; n < w->num_entities; n++) {
         if (!world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP)
             continue;
         const entity_state_t *s = &w->entities[n].cur;
-        int type = s->skin;
+        int type = s->skin, slot = n - FSW_PICKUP_ENT0;
         if (type < 0 || type >= FSE_NUM_PICKUPS)
             continue;
+        double age = slot < FSE_PICKUP_SLOTS ? (t - fe->pickup_appear[slot]) * FSE_TICKS : 1e9;
+        if (age >= 0 && age < 1e6) {
+            const fse_layout_t *lo = layout(fe, "pikgen.off");
+            int f = (int)(age / 6);
+            if (lo && f < lo->off->num_frames) {
+                float p[3], l = 192.0f / 255;
+                moveout(v, s->origin, p);
+                drawn += draw_faceme(fe, v, lo, f, p, FSE_REGEN_SIZE, 0, (const float[3]){ l, l, l });
+            }
+            if (age < FSE_REGEN_HIDDEN)
+                continue;
+        }
         float c[3];
         to_cam(v, s->origin, c);
         int lod = r_fsent_lod(sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2])) > 0 && pickup_files[type][1] ? 1 : 0;
@@ -1474,17 +1763,6 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         float ang[3] = { 0, (float)turn, 0 };
         r_fs_angle_vectors(ang, fwd, right, up);
         drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL, NULL);
-        // glints: three points on a ring around it, each lit for part of a 0.6 s cycle
-        for (int g = 0; g < 3; g++) {
-            double ph = fmod(t / 0.6 + g / 3.0 + n * 0.13, 1.0);
-            if (ph > 0.35)
-                continue;
-            double a = (t * 2 + g * 2.1 + n) * 1.7;
-            float r = md->mx->radius * 0.9f;
-            float gp[3] = { s->origin[0] + r * (float)cos(a), s->origin[1] + r * (float)sin(a * 1.3) * 0.6f,
-                            s->origin[2] + r * (float)sin(a) };
-            draw_glow(v, gp, 2.5f * (float)(1 - ph / 0.35) + 0.5f, fe->hot_color, fe->hot_color);
-        }
     }
     // invulnerable ships' bits, added after everything solid (the viewer's own: none, as the
     // game made them only for the ships other than the camera's)
@@ -1496,10 +1774,15 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             r_fsent_ship_origin(fe, num, t, org))
             drawn += draw_inv_bits(fe, v, num, org, t);
     }
-    // shots in flight
+    // shots in flight, the primaries' impacts where they hit, the transpulse's trail
+    int viewed = v->detached ? v->hide_entity : w->view.entity;
     for (int i = 0; i < FSE_MAX_SHOTS; i++) {
         const fse_shot_t *sh = &fe->shots[i];
         float p[3];
+        if (sh->active && !sh->secondary && sh->weapon == FSW_TRANSPULSE)
+            drawn += draw_trans_trail(fe, v, sh, t);
+        if (sh->active && !sh->secondary && sh->hit && t >= sh->t_end)
+            drawn += draw_impact(fe, v, sh, (float)((t - sh->t_end) * FSE_TICKS));
         if (!shot_at(sh, t, p))
             continue;
         if (sh->secondary) {
@@ -1511,16 +1794,16 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
                 drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL, NULL);
             continue;
         }
-        int sprite = draw_primary(fe, v, sh, p, t);
+        int sprite = sh->weapon == FSW_LASER ? draw_laser(fe, v, sh, t, sh->owner + 1 == viewed)
+                                             : draw_primary(fe, v, sh, p, t);
         drawn += sprite > 0 ? sprite : 0;
-        const fse_primary_t *pw = &primaries[sh->weapon];
-        const uint8_t *rgb = pw->rgb[sh->power];
-        int outer = pal_nearest(fe->palette, 256, rgb[0], rgb[1], rgb[2]);
-        int inner = pal_nearest(fe->palette, 256, (rgb[0] + 255) / 2, (rgb[1] + 255) / 2, (rgb[2] + 255) / 2);
-        if (sh->weapon == FSW_LASER)
-            draw_beam(v, sh->org, sh->end, pw->radius, outer);   // the beam's own polygons: not found
-        else if (sprite < 0)
+        if (sprite < 0 && !(sh->weapon == FSW_LASER && !sh->hit)) {   // its files did not load
+            const fse_primary_t *pw = &primaries[sh->weapon];
+            const uint8_t *rgb = pw->rgb[sh->power];
+            int outer = pal_nearest(fe->palette, 256, rgb[0], rgb[1], rgb[2]);
+            int inner = pal_nearest(fe->palette, 256, (rgb[0] + 255) / 2, (rgb[1] + 255) / 2, (rgb[2] + 255) / 2);
             draw_glow(v, p, pw->radius * (sh->weapon == FSW_TROJAX ? 1 + sh->power * 0.5f : 1), inner, outer);
+        }
     }
     // explosions
     const fse_page_t *blast_pg = page(fe, "bigexp1.bmp");

@@ -10,11 +10,12 @@
 // table) at one of five levels of detail chosen by distance as the game did, oriented by
 // the entity's angles (quaternion and bank), moved on from their last update by the
 // velocity of the last two, lit by the level's baked light around them. Pickups are the
-// game's pickup models, turning, with glints. Shots fly from the muzzle along the
+// game's pickup models, turning (twinkling into life when dropped so). Shots fly from the muzzle along the
 // message's direction at the weapon's speed until the first level wall, primaries drawn
 // with the game's sprites (Data/Offsets/*.OFF frames on the Data/Textures pages, added to
-// the scene) and the pulsar's trail; explosions are
-// the game's 16-frame BIGEXP1 animation sized by the message. Everything lives in fixed
+// the scene), the pulsar's trail, the transpulse's sparks and the laser's beam, and where a
+// primary meets its wall the game's impact sprite (PULS_EXP, TROJ_EXP, SHRAPNEL ...);
+// explosions are the game's 16-frame BIGEXP1 animation sized by the message. Everything lives in fixed
 // pools; models and textures are loaded the first time they are needed, then kept.
 #ifndef R_FSENT_H
 #define R_FSENT_H

@@ -1,7 +1,7 @@
 // test_forsaken_models.c -- Forsaken models (.MX/.MXA): every model of the game data loads,
 // pinned counts, cuts and corruptions refused with offsets; ships, shots, explosions and
 // pickups drawn by render/r_fsent.c on a real level (goldens), the bike table and the
-// level-of-detail rule.
+// level-of-detail rule; the primaries' impacts, the laser's beam and the transpulse's trail.
 #include "testutil.h"
 
 #include <dirent.h>
@@ -903,6 +903,427 @@ static void test_sprites(void **state)
     }
 }
 
+// ---- the primaries' impacts on the walls and the laser's beam ------------------------------
+
+// The first level triangle along the unit dir from org (either side), as the renderer finds it:
+// the distance, or -1.
+static float level_ray(const mxv_t *m, const float org[3], const float dir[3])
+{
+    float best = -1;
+    for (int i = 0; i < m->num_tris; i++) {
+        const float *a = m->verts[m->tris[i].v[0]].pos, *b = m->verts[m->tris[i].v[1]].pos,
+                    *c = m->verts[m->tris[i].v[2]].pos;
+        double e1[3], e2[3], s[3];
+        for (int k = 0; k < 3; k++) {
+            e1[k] = b[k] - a[k];
+            e2[k] = c[k] - a[k];
+            s[k] = org[k] - a[k];
+        }
+        double p[3] = { dir[1] * e2[2] - dir[2] * e2[1], dir[2] * e2[0] - dir[0] * e2[2], dir[0] * e2[1] - dir[1] * e2[0] };
+        double det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+        if (fabs(det) < 1e-8)
+            continue;
+        double u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) / det;
+        double q[3] = { s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0] };
+        double vv = (dir[0] * q[0] + dir[1] * q[1] + dir[2] * q[2]) / det;
+        double t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) / det;
+        if (u < 0 || u > 1 || vv < 0 || u + vv > 1 || t <= 0.5)
+            continue;
+        if (best < 0 || t < best)
+            best = (float)t;
+    }
+    return best;
+}
+
+// A primary fired in impact_demo: weapon, power, from org along dir at t (a multiple of 0.05 s).
+typedef struct {
+    int weapon, power;
+    float org[3], dir[3];
+    double t;
+} imp_fire_t;
+
+// A demo of the recorder at the start position (updates every 0.05 s until `until`) and the
+// primaries `fires` (bullet ids 21, 22 ...).
+static void impact_demo(const scene_t *sc, const char *path, const imp_fire_t *fires, int nfires, double until)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; 0.05 * i <= until; i++) {
+        double t = 0.05 + i * 0.05;
+        fs_ship_t s0 = ship_at(0, sc->eye, sc->ang, 0);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        for (int f = 0; f < nfires; f++) {
+            if (fabs(t + 0.05 - fires[f].t) > 1e-6)
+                continue;
+            fs_primbull_t pb;
+            memset(&pb, 0, sizeof pb);
+            pb.player = 1;
+            pb.owner_type = 1;
+            pb.owner = 1;
+            pb.bullet_id = (uint16_t)(21 + f);
+            pb.weapon = (uint8_t)fires[f].weapon;
+            pb.power_level = (int16_t)fires[f].power;
+            pb.plevel = fires[f].weapon == 1 ? 100 : 0;
+            memcpy(pb.pos, fires[f].org, sizeof pb.pos);
+            memcpy(pb.dir, fires[f].dir, sizeof pb.dir);
+            fs_write_primbull(&wr, fs_ticks(fires[f].t), 7, &pb);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// Pixels of box (cx +- r, cy +- r) brighter (r + g + b more than `by` up) in a than in b.
+static int brighter_by(const char *a, const char *b, float cx, float cy, float r, int by)
+{
+    int w, h, c, w2, h2;
+    uint8_t *pa = stbi_load(a, &w, &h, &c, 3), *pb = stbi_load(b, &w2, &h2, &c, 3);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    assert_int_equal(w, w2);
+    int n = 0;
+    for (int y = (int)floorf(cy - r); y < (int)ceilf(cy + r); y++)
+        for (int x = (int)floorf(cx - r); x < (int)ceilf(cx + r); x++) {
+            if (x < 0 || y < 0 || x >= w || y >= h)
+                continue;
+            size_t p = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            n += pa[p] + pa[p + 1] + pa[p + 2] > pb[p] + pb[p + 1] + pb[p + 2] + by;
+        }
+    stbi_image_free(pa);
+    stbi_image_free(pb);
+    return n;
+}
+
+static int brighter_box(const char *a, const char *b, float cx, float cy, float r)
+{
+    return brighter_by(a, b, cx, cy, r, 48);
+}
+
+// The gun: 30 units ahead of the eye, 15 below, as a ship's would be; the aim: `side` units right
+// of the middle of the view, 700 ahead.
+static void impact_aim(const scene_t *sc, float side, float upward, float org[3], float dir[3])
+{
+    for (int k = 0; k < 3; k++) {
+        org[k] = sc->eye[k] + 30 * sc->fwd[k] - 15 * sc->up[k];
+        dir[k] = sc->eye[k] + 700 * sc->fwd[k] + side * sc->right[k] + upward * sc->up[k] - org[k];
+    }
+    float l = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    for (int k = 0; k < 3; k++)
+        dir[k] /= l;
+}
+
+// Each primary's impact where it meets the wall (the wall point found here by the same ray on
+// the level's triangles): the pulsar's PULS_EXP.OFF (a frame every 4 ticks, 5 frames: gone after
+// 20), the trojax's TROJ_EXP.OFF ring on the wall (fading 8 a tick from 128), the transpulse's red
+// ring and flare (48 ticks), the suss-gun's flare then SHRAPNEL.OFF (5 + 24 ticks): each brightens
+// the box round its (pulled out, FM_FLAG_MOVEOUT) wall point against the same scene without the
+// shot a few ticks after the hit, and no longer once its time is over; golden of the four.
+static void test_impacts(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    size_t size;
+    char map[128], err[256] = "";
+    uint8_t *d = fs_level_bytes("ship", &size, map, sizeof map);
+    assert_non_null(d);
+    mxv_t *m = mxv_load(d, size, map, err, sizeof err);
+    free(d);
+    if (!m)
+        fail_msg("%s", err);
+    static const struct {
+        const char *what;
+        int weapon, power;
+        float speed;      // units a tick
+        float side, up;   // the aim
+        float half;       // units, half the sprite's size at the time looked at (pulled out: nearer)
+        float at, gone;   // ticks after the hit: looked at, and when it is over
+    } shots[] = {
+        { "pulsar", 0, 2, 32, -200, -200, 16, 10, 24 },    // on the floor
+        { "trojax", 1, 0, 32, 200, 100, 128, 4, 40 },      // on the wall ahead
+        { "transpulse", 3, 2, 48, 400, -200, 40, 6, 60 },  // on the floor
+        { "suss-gun", 4, 2, 32, -100, 300, 16, 10, 32 },   // on the ceiling
+    };
+    char none[512], e[512], gold[512];
+    snprintf(none, sizeof none, "%s/fs_impact_none_%d.dmo", out_dir(), (int)getpid());
+    impact_demo(&sc, none, NULL, 0, 3.0);
+    for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
+        float org[3], dir[3], wall[3], sx, sy, z;
+        impact_aim(&sc, shots[i].side, shots[i].up, org, dir);
+        float dist = level_ray(m, org, dir);
+        assert_true(dist > 200);
+        for (int k = 0; k < 3; k++)
+            wall[k] = org[k] + dir[k] * dist;
+        assert_int_equal(project(&sc, wall, &sx, &sy, &z), 0);
+        assert_true(sx > 20 && sx < 300 && sy > 20 && sy < 180);
+        double hit = 1.0 + dist / (shots[i].speed * 71);
+        char demo[512], a[512], b[512], c[512];
+        snprintf(demo, sizeof demo, "%s/fs_impact_%zu_%d.dmo", out_dir(), i, (int)getpid());
+        imp_fire_t fire = { shots[i].weapon, shots[i].power, { org[0], org[1], org[2] }, { dir[0], dir[1], dir[2] }, 1.0 };
+        impact_demo(&sc, demo, &fire, 1, 3.0);
+        snprintf(a, sizeof a, "%s/fs_impact_%zu.png", out_dir(), i);
+        snprintf(b, sizeof b, "%s/fs_impact_%zu_none.png", out_dir(), i);
+        snprintf(c, sizeof c, "%s/fs_impact_%zu_gone.png", out_dir(), i);
+        double at = hit + shots[i].at / 71.0, gone = hit + (shots[i].gone + 2) / 71.0;
+        shot(demo, at, a);
+        shot(none, at, b);
+        // pulled out: 64 units nearer the eye (it is more than 174 away), so larger on the screen
+        float zc = z - 64 * z / sqrtf((wall[0] - sc.eye[0]) * (wall[0] - sc.eye[0]) + (wall[1] - sc.eye[1]) * (wall[1] - sc.eye[1]) +
+                                      (wall[2] - sc.eye[2]) * (wall[2] - sc.eye[2]));
+        float r = shots[i].half * 160 / zc;
+        int n = brighter_box(a, b, sx, sy, r);
+        char c2[512];
+        snprintf(c2, sizeof c2, "%s/fs_impact_%zu_gone_none.png", out_dir(), i);
+        shot(demo, gone, c);
+        shot(none, gone, c2);
+        int n_gone = brighter_box(c, c2, sx, sy, r);
+        printf("%s: hits the wall %.0f units away at %.3f s, (%.1f, %.1f) on the screen: %d pixels of its box (+-%.0f) "
+               "brighter %.0f ticks after, %d after %.0f ticks\n",
+               shots[i].what, dist, hit, sx, sy, n, r, shots[i].at, n_gone, shots[i].gone + 2);
+        assert_true(n >= (int)(r * r * 0.25f));
+        assert_true(n_gone * 20 < n);
+        if (!getenv("FS_MODEL_SHOTS"))
+            remove(demo);
+    }
+    // the four at once at 1.5 s, each fired (on the demo's 0.05 s steps) to be about its `at`
+    // ticks past its hit then
+    imp_fire_t all[4];
+    for (int i = 0; i < 4; i++) {
+        impact_aim(&sc, shots[i].side, shots[i].up, all[i].org, all[i].dir);
+        float flight = level_ray(m, all[i].org, all[i].dir) / (shots[i].speed * 71);
+        all[i].weapon = shots[i].weapon;
+        all[i].power = shots[i].power;
+        all[i].t = floor((1.5 - flight - shots[i].at / 71.0) / 0.05 + 0.5) * 0.05;
+        double age = (1.5 - all[i].t - flight) * 71;
+        assert_true(age > 1 && age < shots[i].gone - 4);
+    }
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_impacts_%d.dmo", out_dir(), (int)getpid());
+    impact_demo(&sc, demo, all, 4, 2.0);
+    snprintf(e, sizeof e, "%s/fs_impacts.png", out_dir());
+    shot(demo, 1.5, e);
+    snprintf(gold, sizeof gold, "tests/golden/fs_impacts.png");
+    tu_golden("the primaries' impacts", e, gold, 0.01);
+    mxv_free(m);
+    if (!getenv("FS_MODEL_SHOTS")) {
+        remove(demo);
+        remove(none);
+    }
+}
+
+// The transpulse's trail (CreateTransTrail): a spark of BITS.OFF every tick where the shot is,
+// up to (power x 90 + 145) x 0.25 units to its side, drifting on along its path, 30 ticks each:
+// fired down the hall at the far wall (1273 units), 20 ticks later the part of the view where it
+// flew its first 60 .. 300 units is much brighter than without it in some pixels (its light on
+// the far walls there brightens them less), and 60 ticks later (all its sparks out) in none; golden.
+static void test_trans_trail(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    imp_fire_t fire = { 3, 2, { 0 }, { 0 }, 1.0 };
+    impact_aim(&sc, 0, 0, fire.org, fire.dir);
+    char demo[512], none[512], a[512], b[512], c[512], c2[512];
+    snprintf(demo, sizeof demo, "%s/fs_trail_%d.dmo", out_dir(), (int)getpid());
+    snprintf(none, sizeof none, "%s/fs_trail_none_%d.dmo", out_dir(), (int)getpid());
+    impact_demo(&sc, demo, &fire, 1, 2.5);
+    impact_demo(&sc, none, NULL, 0, 2.5);
+    snprintf(a, sizeof a, "%s/fs_trail.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_trail_none.png", out_dir());
+    snprintf(c, sizeof c, "%s/fs_trail_gone.png", out_dir());
+    snprintf(c2, sizeof c2, "%s/fs_trail_gone_none.png", out_dir());
+    shot(demo, 1.0 + 20 / 71.0, a);
+    shot(none, 1.0 + 20 / 71.0, b);
+    shot(demo, 1.0 + 60 / 71.0, c);
+    shot(none, 1.0 + 60 / 71.0, c2);
+    float p0[3], p1[3], x0, y0, x1, y1, z;
+    for (int k = 0; k < 3; k++) {
+        p0[k] = fire.org[k] + fire.dir[k] * 60;
+        p1[k] = fire.org[k] + fire.dir[k] * 300;
+    }
+    assert_int_equal(project(&sc, p0, &x0, &y0, &z), 0);
+    assert_int_equal(project(&sc, p1, &x1, &y1, &z), 0);
+    // the band of rows between them, but for the 80 columns in the middle (where the shot, far
+    // down the hall, and its flare are: sparks are far out to the sides of its path there)
+    float cy = (y0 + y1) / 2, r = (y0 - y1) / 2;
+    int n = 0, n_gone = 0;
+    for (float cx = 0; cx < 320; cx += 2 * r) {
+        if (cx + 2 * r > 120 && cx < 200)
+            continue;
+        n += brighter_by(a, b, cx + r, cy, r, 120);
+        n_gone += brighter_by(c, c2, cx + r, cy, r, 120);
+    }
+    printf("transpulse trail: rows %.0f .. %.0f: %d pixels brighter (r + g + b up more than 120) than without it 20 ticks "
+           "after it was fired, %d after 60\n",
+           y1, y0, n, n_gone);
+    assert_true(n >= 10);   // 21; 0 with the trail not drawn (the shot's light on the far walls is not that bright)
+    assert_int_equal(n_gone, 0);
+    tu_golden("the transpulse's trail", a, "tests/golden/fs_trail.png", 0.01);
+    if (!getenv("FS_MODEL_SHOTS")) {
+        remove(demo);
+        remove(none);
+    }
+}
+
+// A pickup dropped at 1.0 s with the message's sparkle set (`sparkle` 1), without (0), or none (-1).
+static void pickup_demo(const scene_t *sc, const char *path, int sparkle)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; 0.05 * i <= 3.0; i++) {
+        double t = 0.05 + i * 0.05;
+        fs_ship_t s0 = ship_at(0, sc->eye, sc->ang, 0);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (sparkle >= 0 && fabs(t + 0.05 - 1.0) < 1e-6) {
+            fs_droppickup_t d;
+            memset(&d, 0, sizeof d);
+            d.player = 1;
+            d.id = 5;
+            d.type = 24;   // shield
+            d.sparkle = (uint32_t)sparkle;
+            memcpy(d.pos, sc->pickup, sizeof d.pos);
+            fs_write_droppickup(&wr, fs_ticks(1.0), 7, &d);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// A pickup that twinkles into life (InitOnePickup's Sparkle, MSG_DROPPICKUP's sparkle): PIKGEN.OFF's
+// 14 frames (a frame every 6 ticks, 2 units a texel, pulled out) where it appears and its model
+// hidden for 32 ticks: 10 ticks after the drop its box is brighter than the same drop without
+// sparkle (the model shown) in many pixels and differs from it only round the pickup; after 90
+// ticks (the sprite done, the model shown) it is the same as that drop, pixel for pixel; golden.
+static void test_pickup_sparkle(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    char dem[3][512], png[3][512], late[3][512];
+    for (int i = 0; i < 3; i++) {
+        snprintf(dem[i], sizeof dem[i], "%s/fs_sparkle_%d_%d.dmo", out_dir(), i, (int)getpid());
+        snprintf(png[i], sizeof png[i], "%s/fs_sparkle_%d.png", out_dir(), i);
+        snprintf(late[i], sizeof late[i], "%s/fs_sparkle_%d_late.png", out_dir(), i);
+        pickup_demo(&sc, dem[i], 1 - i);   // 0: sparkle, 1: none, 2: no pickup
+        shot(dem[i], 1.0 + 10 / 71.0, png[i]);
+        shot(dem[i], 1.0 + 90 / 71.0, late[i]);
+    }
+    float sx, sy, z;
+    assert_int_equal(project(&sc, sc.pickup, &sx, &sy, &z), 0);
+    // PIKGEN.OFF: 32 x 32 texels x 2 = 64 units, 64 units nearer the eye
+    float r = 32 * 160 / (z * (1 - 64 / sqrtf((sc.pickup[0] - sc.eye[0]) * (sc.pickup[0] - sc.eye[0]) +
+                                            (sc.pickup[1] - sc.eye[1]) * (sc.pickup[1] - sc.eye[1]) +
+                                            (sc.pickup[2] - sc.eye[2]) * (sc.pickup[2] - sc.eye[2]))));
+    // the sprite's box, and a box half as large again that holds the model too (the shield is wider)
+    float rb = r * 1.5f;
+    int bright = brighter_box(png[0], png[1], sx, sy, r), in, out, late_in, late_out;
+    diff_box(png[0], png[1], (int)(sx - rb), (int)(sy - rb), (int)(sx + rb) + 1, (int)(sy + rb) + 1, &in, &out);
+    diff_box(late[0], late[1], 0, 0, 320, 200, &late_in, &late_out);
+    printf("pickup sparkle at (%.1f, %.1f) +-%.0f px: 10 ticks after the drop %d pixels brighter than the drop without "
+           "sparkle (its model shown), %d differ within +-%.0f px, %d outside; after 90 ticks %d differ\n",
+           sx, sy, r, bright, in, rb, out, late_in + late_out);
+    assert_true(bright >= 100);   // 0 without the twinkle
+    assert_true(in >= (int)(r * r));
+    assert_int_equal(out, 0);
+    assert_int_equal(late_in + late_out, 0);
+    tu_golden("pickup twinkling into life", png[0], "tests/golden/fs_pickup_sparkle.png", 0.01);
+    if (!getenv("FS_MODEL_SHOTS"))
+        for (int i = 0; i < 3; i++)
+            remove(dem[i]);
+}
+
+// The laser (CreateLaserPulse): a beam of LASER.OFF from the gun to the wall for its 12 ticks,
+// power x 2 + 6 units either side of its line, two quads crossed (another pilot's laser), and
+// FLARE.OFF where it ends: along its projected line the scene is brighter than without it at
+// nearly every point, beside the line (30 pixels off) not; after its 12 ticks nothing is left
+// but the dying light where it ended; golden.
+static void test_laser(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    size_t size;
+    char map[128], err[256] = "";
+    uint8_t *d = fs_level_bytes("ship", &size, map, sizeof map);
+    assert_non_null(d);
+    mxv_t *m = mxv_load(d, size, map, err, sizeof err);
+    free(d);
+    if (!m)
+        fail_msg("%s", err);
+    imp_fire_t fire = { 5, 2, { 0 }, { 0 }, 1.0 };
+    impact_aim(&sc, 200, 100, fire.org, fire.dir);
+    // the gun off to the left and below, so the beam crosses the view
+    for (int k = 0; k < 3; k++)
+        fire.org[k] += -60 * sc.right[k] - 10 * sc.up[k];
+    float aim[3];
+    for (int k = 0; k < 3; k++)
+        aim[k] = sc.eye[k] + 700 * sc.fwd[k] + 200 * sc.right[k] + 100 * sc.up[k] - fire.org[k];
+    float l = sqrtf(aim[0] * aim[0] + aim[1] * aim[1] + aim[2] * aim[2]);
+    for (int k = 0; k < 3; k++)
+        fire.dir[k] = aim[k] / l;
+    float dist = level_ray(m, fire.org, fire.dir);
+    mxv_free(m);
+    assert_true(dist > 300);
+    char demo[512], none[512], a[512], b[512], c[512], c2[512];
+    snprintf(demo, sizeof demo, "%s/fs_laser_%d.dmo", out_dir(), (int)getpid());
+    snprintf(none, sizeof none, "%s/fs_laser_none_%d.dmo", out_dir(), (int)getpid());
+    impact_demo(&sc, demo, &fire, 1, 2.0);
+    impact_demo(&sc, none, NULL, 0, 2.0);
+    snprintf(a, sizeof a, "%s/fs_laser.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_laser_none.png", out_dir());
+    snprintf(c, sizeof c, "%s/fs_laser_gone.png", out_dir());
+    snprintf(c2, sizeof c2, "%s/fs_laser_gone_none.png", out_dir());
+    double at = 1.0 + 2 / 71.0, gone = 1.0 + 14 / 71.0;   // frame 0 (the bright one of three)
+    shot(demo, at, a);
+    shot(none, at, b);
+    shot(demo, gone, c);
+    shot(none, gone, c2);
+    // sample the beam's line from 15 % to 85 % of its length (in front of the eye)
+    int on = 0, off = 0, gone_on = 0, samples = 0;
+    for (int i = 0; i <= 14; i++) {
+        float f = 0.15f + 0.05f * (float)i, p[3], sx, sy, z;
+        for (int k = 0; k < 3; k++)
+            p[k] = fire.org[k] + fire.dir[k] * dist * f;
+        if (project(&sc, p, &sx, &sy, &z) || sx < 3 || sx > 316 || sy < 33 || sy > 196)
+            continue;
+        samples++;
+        on += brighter_box(a, b, sx, sy, 1.5f) > 0;
+        off += brighter_box(a, b, sx, sy - 30, 1.5f) > 0;
+        if (f <= 0.6f)   // (the dying light where it ended still brightens the walls near it)
+            gone_on += brighter_box(c, c2, sx, sy, 1.5f) > 0;
+    }
+    printf("laser: %.0f units to the wall; of %d points along its projected line %d brighter than without it, %d of the "
+           "points 30 pixels above, %d of those on its first 60 %% after 14 ticks\n",
+           dist, samples, on, off, gone_on);
+    assert_true(samples >= 10);
+    assert_true(on >= samples - 1);
+    assert_true(off <= 1);
+    assert_int_equal(gone_on, 0);
+    tu_golden("the laser's beam", a, "tests/golden/fs_laser.png", 0.01);
+    if (!getenv("FS_MODEL_SHOTS")) {
+        remove(demo);
+        remove(none);
+    }
+}
+
 // ---- the game's tables and the ships' motion, in-process ------------------------------
 
 extern const decoder_t fs_decoder;
@@ -1117,6 +1538,10 @@ int main(void)
         cmocka_unit_test(test_offsets_bad),
         cmocka_unit_test(test_sprites),
         cmocka_unit_test(test_trojax_charge),
+        cmocka_unit_test(test_impacts),
+        cmocka_unit_test(test_laser),
+        cmocka_unit_test(test_trans_trail),
+        cmocka_unit_test(test_pickup_sparkle),
         cmocka_unit_test(test_tables),
         cmocka_unit_test(test_motion),
     };

@@ -61,6 +61,8 @@
 #define FSE_ORBIT_RADIUS 64.0f        // ORBIT_RADIUS: 256 x GLOBAL_SCALE
 #define FSE_ORBIT_TURN 6.0            // degrees a game tick (AxisRot += 6 x framelag)
 #define FSE_MAX_BGO_PARTS 512        // background object models drawn a frame
+#define FSE_SHIP_RADIUS 75.0f         // SHIP_RADIUS: 300 x GLOBAL_SCALE (Ships.h)
+#define FSE_HIT_AHEAD 0.1             // seconds a shot is tried against the ships past the frame
 #define FSE_MAX_BITS 260              // invulnerability bits a ship: 5 a tick for 52 ticks
 #define FSE_MAX_PAGES 8               // sprite texture pages (Data/Textures, 24-bit)
 #define FSE_MAX_LAYOUTS 24            // sprite layouts (Data/Offsets/*.OFF: 15 used today)
@@ -131,6 +133,12 @@ typedef struct {
     int hit;             // ends on a wall (a secondary's flash at t_end; a primary's impact, draw_impact)
     int impact_done;
     float normal[3];     // the wall's unit normal where it ends, facing back along the shot
+    // a primary against the ships (hit_ships): where its wall was, the time swept up to, and
+    // the ship it hit (entity number, 0 none) and where on it (unit, from its centre)
+    double wall_t_end, checked;
+    float wall_end[3], wall_normal[3];
+    int wall_hit, ship;
+    float ship_dir[3];
 } fse_shot_t;
 
 typedef struct {
@@ -733,6 +741,87 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     for (int k = 0; k < 3; k++)
         slot->end[k] = slot->org[k] + slot->dir[k] * wall;
     slot->t_end = t0 + (slot->speed > 0 ? wall / slot->speed : life);
+    slot->wall_t_end = slot->t_end;
+    slot->wall_hit = slot->hit;
+    memcpy(slot->wall_end, slot->end, sizeof slot->end);
+    memcpy(slot->wall_normal, slot->normal, sizeof slot->normal);
+    slot->checked = t0;
+}
+
+static int shot_at(const fse_shot_t *sh, double t, float p[3]);
+
+// A primary against the ships, as every client's CheckHitShip ran it: the shot's line against
+// each ship's sphere of SHIP_RADIUS (300 x GLOBAL_SCALE = 75 units), never its owner's. Swept
+// from the time checked last to this frame and on by FSE_HIT_AHEAD (the frames drawn before the
+// next one), each ship moving straight between its places at the two ends; the first hit ends
+// the shot there (its impact drawn as on a wall) and the ship's shield flashes. A hit found in
+// the part ahead is tried again when the next frame brings the ships' new places. A shot fired
+// from inside a ship's sphere does not hit that ship (only a way in counts).
+static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
+{
+    if (!sh->active || sh->secondary || sh->weapon == FSW_LASER || !(sh->speed > 0))
+        return;
+    if (sh->ship && sh->t_end > sh->checked) {   // found ahead of the last frame: again
+        sh->ship = 0;
+        sh->t_end = sh->wall_t_end;
+        sh->hit = sh->wall_hit;
+        memcpy(sh->end, sh->wall_end, sizeof sh->end);
+        memcpy(sh->normal, sh->wall_normal, sizeof sh->normal);
+    }
+    if (sh->ship)
+        return;
+    double ta = sh->checked, tb = now + FSE_HIT_AHEAD;
+    tb = tb < sh->wall_t_end ? tb : sh->wall_t_end;
+    sh->checked = now > sh->checked ? now : sh->checked;
+    if (!(tb > ta))
+        return;
+    double best = tb + 1;
+    int who = 0;
+    float sa[3], sb[3], dir[3] = { 0, 0, 0 };
+    shot_at(sh, ta, sa);
+    shot_at(sh, tb, sb);
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        int num = p + 1;
+        float pa[3], pb[3];
+        if (num == sh->owner + 1 || !world_entity_visible(w, num) || w->entities[num].cur.modelindex != FSW_MODEL_SHIP ||
+            !r_fsent_ship_origin(fe, num, ta, pa) || !r_fsent_ship_origin(fe, num, tb, pb))
+            continue;
+        // |d0 + (d1 - d0) u| = R for the first u in 0..1
+        float d0[3], dd[3], A = 0, B = 0, C = 0;
+        for (int k = 0; k < 3; k++) {
+            d0[k] = sa[k] - pa[k];
+            dd[k] = (sb[k] - pb[k]) - d0[k];
+            A += dd[k] * dd[k];
+            B += 2 * d0[k] * dd[k];
+            C += d0[k] * d0[k];
+        }
+        C -= FSE_SHIP_RADIUS * FSE_SHIP_RADIUS;
+        // inside already: fired from within that sphere (a ship entering it later is met on the way in)
+        float disc = B * B - 4 * A * C;
+        if (C <= 0 || A < 1e-9f || disc < 0)
+            continue;
+        float u = (-B - sqrtf(disc)) / (2 * A);
+        if (u < 0 || u > 1)
+            continue;
+        double th = ta + u * (tb - ta);
+        if (th < best) {
+            best = th;
+            who = num;
+            for (int k = 0; k < 3; k++)
+                dir[k] = d0[k] + dd[k] * u;
+        }
+    }
+    if (!who)
+        return;
+    sh->ship = who;
+    sh->t_end = best;
+    sh->hit = 1;
+    shot_at(sh, best, sh->end);
+    float l = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
+    for (int k = 0; k < 3; k++) {
+        sh->ship_dir[k] = l > 1e-6f ? dir[k] / l : -sh->dir[k];
+        sh->normal[k] = sh->ship_dir[k];   // the impact lies on the sphere, facing out
+    }
 }
 
 static void track_ships(r_fsent_t *fe, const world_t *w)
@@ -832,6 +921,9 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
             break;
         }
     }
+    // primaries that meet a ship end there
+    for (int s = 0; s < FSE_MAX_SHOTS; s++)
+        hit_ships(fe, w, &fe->shots[s], w->time);
     // secondaries that reached their wall flash there (a primary's impact is drawn from its shot:
     // draw_impact)
     for (int s = 0; s < FSE_MAX_SHOTS; s++) {
@@ -1258,18 +1350,14 @@ static int draw_poly(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, i
     return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
 }
 
-// An invulnerable ship's bits (CreateInvEffect, ProcessPolys' POLY_INVBITS; r_fsfx.c works out
-// which at t): squares of BITS.OFF's frames 32 units across, 75 units out from the ship's centre,
-// facing out, red fading to black, added.
-static int draw_inv_bits(r_fsent_t *fe, const r_view_t *v, int num, const float org[3], double t)
+// Squares on a ship's shield (the game's Polys with ShieldVerts: 75 units out from its centre at
+// `org`, facing out, two-sided), each a frame of `lo` in its colour, added.
+static int draw_shield_squares(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, const float org[3],
+                               const r_fsfx_bit_t *bits, int n)
 {
-    const fse_layout_t *lo = layout(fe, "bits.off");
-    if (!lo)
-        return 0;
-    int n = r_fsfx_inv_bits(num, t, -1e9, lo->off->num_frames, fe->bits, FSE_MAX_BITS);
     int drawn = 0;
     for (int i = 0; i < n; i++) {
-        const r_fsfx_bit_t *b = &fe->bits[i];
+        const r_fsfx_bit_t *b = &bits[i];
         // two axes square to the way out (the game's: QuatFrom2Vectors(Forward, dir) of its x, y)
         float a[3], c[3], up[3] = { 0, 1, 0 };
         if (fabsf(b->dir[1]) > 0.9f)
@@ -1281,7 +1369,7 @@ static int draw_inv_bits(r_fsent_t *fe, const r_view_t *v, int num, const float 
         c[0] = b->dir[1] * a[2] - b->dir[2] * a[1];
         c[1] = b->dir[2] * a[0] - b->dir[0] * a[2];
         c[2] = b->dir[0] * a[1] - b->dir[1] * a[0];
-        float q[4][3], h = FSFX_INV_HALF;
+        float q[4][3], h = FSFX_SHIELD_HALF * b->scale;
         for (int k = 0; k < 3; k++) {
             float m = org[k] + b->dir[k] * FSFX_INV_RADIUS;
             q[0][k] = m - a[k] * h - c[k] * h;
@@ -1292,6 +1380,37 @@ static int draw_inv_bits(r_fsent_t *fe, const r_view_t *v, int num, const float 
         drawn += draw_poly(fe, v, lo, b->frame, q, b->rgb);
     }
     return drawn;
+}
+
+// An invulnerable ship's bits (CreateInvEffect, ProcessPolys' POLY_INVBITS; r_fsfx.c works out
+// which at t): squares of BITS.OFF's frames 32 units across, red fading to black.
+static int draw_inv_bits(r_fsent_t *fe, const r_view_t *v, int num, const float org[3], double t)
+{
+    const fse_layout_t *lo = layout(fe, "bits.off");
+    if (!lo)
+        return 0;
+    int n = r_fsfx_inv_bits(num, t, -1e9, lo->off->num_frames, fe->bits, FSE_MAX_BITS);
+    return draw_shield_squares(fe, v, lo, org, fe->bits, n);
+}
+
+// The shield's flash where a primary hit a ship (CreateShieldEffect: the game's spirals and
+// colours by weapon; r_fsfx.c places the CIRCLE.OFF squares), following the ship.
+static int draw_shield_hit(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    static const struct { int spirals; float rgb[3]; } by_weapon[FSW_NUM_PRIMARY] = {
+        [FSW_PULSAR] = { 2, { 0, 255, 0 } },         [FSW_TROJAX] = { 4, { 128, 128, 255 } },
+        [FSW_PYROLITE] = { 1, { 255, 100, 100 } },   [FSW_TRANSPULSE] = { 4, { 255, 100, 100 } },
+        [FSW_SUSSGUN] = { 1, { 255, 100, 100 } },    [FSW_LASER] = { 1, { 200, 200, 255 } },
+        [FSW_ORBITPULSAR] = { 2, { 0, 255, 0 } },
+    };
+    float org[3];
+    const fse_layout_t *lo = layout(fe, "circle.off");
+    if (!lo || sh->weapon < 0 || sh->weapon >= FSW_NUM_PRIMARY || !r_fsent_ship_origin(fe, sh->ship, t, org))
+        return 0;
+    int n = r_fsfx_shield_hit(sh->ship_dir, (uint32_t)sh->id * 2654435761u ^ (uint32_t)sh->owner,
+                              by_weapon[sh->weapon].spirals, by_weapon[sh->weapon].rgb,
+                              (float)((t - sh->t_end) * FSE_TICKS), fe->bits, FSE_MAX_BITS);
+    return draw_shield_squares(fe, v, lo, org, fe->bits, n);
 }
 
 // A primary shot as the game's InitOnePrimBull made it (facts in docs/forsaken.md): its FmPoly
@@ -1783,6 +1902,8 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_trans_trail(fe, v, sh, t);
         if (sh->active && !sh->secondary && sh->hit && t >= sh->t_end)
             drawn += draw_impact(fe, v, sh, (float)((t - sh->t_end) * FSE_TICKS));
+        if (sh->active && !sh->secondary && sh->ship && t >= sh->t_end && sh->ship != viewed)
+            drawn += draw_shield_hit(fe, v, sh, t);
         if (!shot_at(sh, t, p))
             continue;
         if (sh->secondary) {

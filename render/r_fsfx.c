@@ -76,8 +76,71 @@ int r_fsfx_inv_bits(int ship, double t, double since, int frames, r_fsfx_bit_t *
             b->rgb[0] = red / 255;
             b->rgb[1] = b->rgb[2] = rest > 0 ? rest / 255 : 0;
             b->age = age;
+            b->scale = 0.5f;
             b->frame = (int)(age / 6) % frames;
             b->id = (uint32_t)(int64_t)tick * 8u + (uint32_t)k;
+        }
+    }
+    return n;
+}
+
+int r_fsfx_shield_hit(const float hit_dir[3], uint32_t seed, int spirals, const float rgb[3], float ticks,
+                      r_fsfx_bit_t *out, int max)
+{
+    if (!out || max <= 0 || !(ticks >= 0) || !isfinite(ticks) || spirals <= 0)
+        return 0;
+    float s[3], l = 0;
+    for (int k = 0; k < 3; k++) {
+        s[k] = isfinite(hit_dir[k]) ? hit_dir[k] : 0;
+        l += s[k] * s[k];
+    }
+    l = sqrtf(l);
+    if (l < 1e-6f)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        s[k] /= l;
+    int n = 0;
+    for (int sp = 0; sp < spirals && sp < 16 && n < max; sp++) {
+        uint32_t x = world_hash32(seed * 0x85ebca6bu ^ (uint32_t)sp * 0xc2b2ae35u);
+        float e[3];
+        random_dir(&x, e);
+        float c = s[0] * e[0] + s[1] * e[1] + s[2] * e[2];
+        c = c > 1 ? 1 : c < -1 ? -1 : c;
+        float angle = acosf(c);
+        float step = angle > 0 ? (2.0f / angle) * (float)(M_PI / 180) : 1;
+        step = step > 1 ? 1 : step;
+        float start = 0;
+        for (int q = 0; q < 4 && n < max && start < 1; q++, start += step * 6) {
+            // ProcessPolys kills it the tick after its lerp reached the end
+            if (start + (ticks - 1) * step >= 1)
+                continue;
+            float val = (255.0f - (float)(3 - q) * 40.0f) / 256.0f, lit[3];
+            int any = 0;
+            for (int k = 0; k < 3; k++) {
+                float v = (rgb[k] > 0 ? rgb[k] : 0) * val - 5 * ticks;
+                lit[k] = v > 0 ? v / 255 : 0;
+                any |= v > 0;
+            }
+            if (!any)
+                continue;
+            float u = start + ticks * step;
+            u = u < 1 ? u : 1;
+            r_fsfx_bit_t *b = &out[n++];
+            float sn = sinf(angle);
+            float wa = sn > 1e-5f ? sinf((1 - u) * angle) / sn : 1 - u, wb = sn > 1e-5f ? sinf(u * angle) / sn : u, m = 0;
+            for (int j = 0; j < 3; j++) {
+                b->dir[j] = s[j] * wa + e[j] * wb;
+                m += b->dir[j] * b->dir[j];
+            }
+            m = sqrtf(m);
+            for (int j = 0; j < 3; j++) {
+                b->dir[j] = m > 1e-6f ? b->dir[j] / m : s[j];
+                b->rgb[j] = lit[j];
+            }
+            b->age = ticks;
+            b->scale = 1.0f - (float)(3 - q) * 0.15f;
+            b->frame = 0;
+            b->id = (uint32_t)(sp * 4 + q);
         }
     }
     return n;

@@ -91,7 +91,9 @@ static void test_inv_bits(void **state)
 // invulnerable or not. Shot at 1.0 s at 320x200: with the flag, pixels change round bob (inside
 // the shield's projected box, 75 + 16 units about his centre) and nowhere else, and what changed
 // is red; the bits of one moment are the same drawn twice; golden fs_invul.png (looked at).
-static void write_scene(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul)
+// with_bob 0: bob is not in it; shot: alice fires a pulsar at bob at 1.0 s.
+static void write_scene_ex(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
+                           int with_bob, int shot)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -118,11 +120,32 @@ static void write_scene(const char *path, const float eye[3], const float ang[3]
         s1.flags = FS_SHIP_ENABLE | (invul ? FS_SHIP_INVUL : 0);
         memcpy(s1.pos, bob, sizeof s1.pos);
         fs_angles_to_quat(side, s1.quat);
-        fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
+        if (with_bob)
+            fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
+        if (shot && i == 9) {   // 0.95 + 0.05: the pulsar leaves alice's nose at 1.0 s
+            fs_primbull_t pb;
+            memset(&pb, 0, sizeof pb);
+            pb.player = 0;
+            pb.owner_type = 1;
+            pb.owner = 0;
+            pb.bullet_id = 3;
+            pb.weapon = 0;   // pulsar
+            pb.power_level = 2;
+            for (int k = 0; k < 3; k++) {
+                pb.pos[k] = eye[k];
+                pb.dir[k] = bob[k] - eye[k];
+            }
+            fs_write_primbull(&wr, fs_ticks(1.0), 1, &pb);
+        }
     }
     assert_false(wr.failed);
     assert_int_equal(tu_write(path, wr.data, wr.size), 0);
     fs_writer_free(&wr);
+}
+
+static void write_scene(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul)
+{
+    write_scene_ex(path, eye, ang, bob, invul, 1, 0);
 }
 
 static void shoot(const char *demo, double at, const char *png)
@@ -203,11 +226,89 @@ static void test_invul_scene(void **state)
     }
 }
 
+// A pulsar alice fires at bob 260 units ahead (Primary.c's CheckHitShip: a sphere of 75 units):
+// it stops on bob's shield (185 units out, 0.081 s at 32 units a tick) and the shield flashes
+// green (CreateShieldEffect: 2 spirals of CIRCLE.OFF, 0 255 0); without bob it flies on.
+static int greener(const uint8_t *a, const uint8_t *b, int w, int x0, int y0, int x1, int y1)
+{
+    int n = 0;
+    for (int y = y0; y < y1; y++)
+        for (int x = x0; x < x1; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            int dr = b[i] - a[i], dg = b[i + 1] - a[i + 1], db = b[i + 2] - a[i + 2];
+            n += dg > 8 && dg > dr && dg > db;
+        }
+    return n;
+}
+
+static void test_shield_hit(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 260 * fwd[k];
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[3][512], png[4][512];
+    for (int i = 0; i < 3; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_hit%d_%d.dmo", dir, i, pid);
+    for (int i = 0; i < 4; i++)
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_hit%d_%d.png", dir, i, pid);
+    write_scene_ex(demo[0], eye, ang, bob, 0, 1, 1);   // bob, the shot
+    write_scene_ex(demo[1], eye, ang, bob, 0, 1, 0);   // bob alone
+    write_scene_ex(demo[2], eye, ang, bob, 0, 0, 1);   // the shot alone
+    double at = 1.0 + 185.0 / (32 * 71) + 5.0 / 71;   // 5 ticks after the hit
+    shoot(demo[0], at, png[0]);
+    shoot(demo[1], at, png[1]);
+    shoot(demo[2], at, png[2]);
+    shoot(demo[0], 1.0 + 185.0 / (32 * 71) - 2.0 / 71, png[3]);   // 2 ticks before it
+    int w, h, c;
+    uint8_t *a = stbi_load(png[0], &w, &h, &c, 3), *b = stbi_load(png[1], &w, &h, &c, 3);
+    uint8_t *e = stbi_load(png[2], &w, &h, &c, 3), *before = stbi_load(png[3], &w, &h, &c, 3);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(e);
+    assert_non_null(before);
+    float reach = FSFX_INV_RADIUS + FSFX_SHIELD_HALF, z = 260;
+    int x0 = (int)(160 - 160 * reach / (z - reach)), x1 = (int)(160 + 160 * reach / (z - reach));
+    int y0 = (int)(100 - 160 / 1.2f * reach / (z - reach)), y1 = (int)(100 + 160 / 1.2f * reach / (z - reach));
+    x0 = x0 < 0 ? 0 : x0, y0 = y0 < 0 ? 0 : y0, x1 = x1 > w ? w : x1, y1 = y1 > h ? h : y1;
+    // in the shield's box the flash; outside it the pulsar's green light on the walls, gone with
+    // the shot when it stopped on bob (its dying light is red), still there when it flew on
+    int in = greener(b, a, w, x0, y0, x1, y1), all = greener(b, a, w, 0, 0, w, h);
+    int no_bob = greener(b, e, w, 0, 0, w, h) - greener(b, e, w, x0, y0, x1, y1);
+    int flying = greener(b, before, w, 0, 0, w, h) - greener(b, before, w, x0, y0, x1, y1);
+    printf("pulsar on bob's shield, 5 ticks after the hit: %d greener pixels in the shield's box %d,%d..%d,%d, %d "
+           "outside (2 ticks before the hit: %d outside; without bob: %d outside)\n",
+           in, x0, y0, x1, y1, all - in, flying, no_bob);
+    assert_true(in > 300);
+    assert_true(all - in < in / 10);
+    assert_true(no_bob > 10 * (all - in + 1));
+    assert_true(flying > 10 * (all - in + 1));
+    stbi_image_free(a);
+    stbi_image_free(b);
+    stbi_image_free(e);
+    stbi_image_free(before);
+    tu_golden("pulsar on bob's shield", png[0], "tests/golden/fs_shield_hit.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        for (int i = 0; i < 3; i++)
+            remove(demo[i]);
+        for (int i = 0; i < 4; i++)
+            remove(png[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inv_bits),
         cmocka_unit_test(test_invul_scene),
+        cmocka_unit_test(test_shield_hit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -87,6 +87,41 @@ static void test_inv_bits(void **state)
     assert_int_equal(r_fsfx_inv_bits(3, 1e12, -1e9, 4, b, 1024) > 0, 1);
 }
 
+// CreateShieldEffect's squares: per spiral 4 (while their start is on the way), scaled 0.55 ..
+// 1, lit (255 - (3 - k) x 40) / 256 of the colour less 5 a tick, all starting at the hit; gone
+// once black.
+static void test_shield_rules(void **state)
+{
+    (void)state;
+    static r_fsfx_bit_t b[64];
+    const float hit[3] = { 0, 0, 2 }, green[3] = { 0, 255, 0 };
+    int n = r_fsfx_shield_hit(hit, 77, 2, green, 0, b, 64);
+    assert_true(n >= 2 && n <= 8);
+    int leading = 0;
+    for (int i = 0; i < n; i++) {
+        int q = (int)(b[i].id % 4);
+        assert_true(fabsf(b[i].scale - (1.0f - (float)(3 - q) * 0.15f)) < 1e-6f);
+        assert_true(fabsf(b[i].rgb[1] - (255.0f - (float)(3 - q) * 40) / 256) < 1e-5f);
+        assert_true(b[i].rgb[0] == 0 && b[i].rgb[2] == 0);
+        if (q == 0) {   // the first square of a spiral starts at the hit
+            assert_true(fabsf(b[i].dir[2] - 1) < 1e-5f);
+            leading++;
+        }
+    }
+    assert_int_equal(leading, 2);
+    int later = r_fsfx_shield_hit(hit, 77, 2, green, 10, b, 64);
+    for (int i = 0; i < later; i++) {
+        int q = (int)(b[i].id % 4);
+        assert_true(fabsf(b[i].rgb[1] - ((255.0f - (float)(3 - q) * 40) / 256 * 255 - 50) / 255) < 1e-4f);
+    }
+    assert_int_equal(r_fsfx_shield_hit(hit, 77, 2, green, 52, b, 64), 0);   // 255 - 5 x 52 < 0
+    const float none[3] = { 0, 0, 0 };
+    assert_int_equal(r_fsfx_shield_hit(none, 77, 2, green, 0, b, 64), 0);
+    assert_int_equal(r_fsfx_shield_hit(hit, 77, 0, green, 0, b, 64), 0);
+    assert_int_equal(r_fsfx_shield_hit(hit, 77, 2, green, NAN, b, 64), 0);
+    printf("shield hit: %d squares at the hit, %d 10 ticks on\n", n, later);
+}
+
 // A scene on `ship`: alice records at the first start position; bob hangs 260 units ahead,
 // invulnerable or not. Shot at 1.0 s at 320x200: with the flag, pixels change round bob (inside
 // the shield's projected box, 75 + 16 units about his centre) and nowhere else, and what changed
@@ -307,6 +342,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_inv_bits),
+        cmocka_unit_test(test_shield_rules),
         cmocka_unit_test(test_invul_scene),
         cmocka_unit_test(test_shield_hit),
     };

@@ -775,6 +775,9 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
     sh->checked = now > sh->checked ? now : sh->checked;
     if (!(tb > ta))
         return;
+    // the trojax's own collision radius, (3 + PLevel x 0.075) x GLOBAL_SCALE x 30, adds to the
+    // ship's (InitOnePrimBull's ColRadius; CheckHitShip's COLTYPE_Trojax)
+    float radius = FSE_SHIP_RADIUS + (sh->weapon == FSW_TROJAX ? (3 + sh->charge * 0.075f) * 0.25f * 30 : 0);
     double best = tb + 1;
     int who = 0;
     float sa[3], sb[3], dir[3] = { 0, 0, 0 };
@@ -795,7 +798,7 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
             B += 2 * d0[k] * dd[k];
             C += d0[k] * d0[k];
         }
-        C -= FSE_SHIP_RADIUS * FSE_SHIP_RADIUS;
+        C -= radius * radius;
         // inside already: fired from within that sphere (a ship entering it later is met on the way in)
         float disc = B * B - 4 * A * C;
         if (C <= 0 || A < 1e-9f || disc < 0)

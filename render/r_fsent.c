@@ -1325,34 +1325,6 @@ static int draw_pulsar_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t 
     return drawn;
 }
 
-// A frame of a layout (its first part's box) stretched over the quad q[0..3] (the box's
-// top-left, top-right, bottom-right, bottom-left), coloured rgb (0..1 a channel), added: the
-// game's Polys (two-sided, textured by a frame, not faced to the eye).
-static int draw_poly(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, float q[4][3], const float rgb[3])
-{
-    const fsoff_t *o = lo->off;
-    f = f < 0 ? 0 : f >= o->num_frames ? o->num_frames - 1 : f;
-    if (o->frames[f].count < 1)
-        return 0;
-    const fsoff_part_t *pt = &o->parts[o->frames[f].first];
-    const fsoff_box_t *b = &o->boxes[pt->box];
-    const fse_page_t *pg = &fe->pages[lo->page];
-    float s0 = b->u1 * (float)pg->w + 0.01f, s1 = b->u2 * (float)pg->w - 0.01f;
-    float t0 = b->v1 * (float)pg->h + 0.01f, t1 = b->v2 * (float)pg->h - 0.01f;
-    const float ss[4] = { s0, s1, s1, s0 }, ts[4] = { t0, t0, t1, t1 };
-    r_fsvert_t vv[4];
-    for (int j = 0; j < 4; j++) {
-        float cc[3];
-        to_cam(v, q[j], cc);
-        vv[j] = (r_fsvert_t){ cc[0], cc[1], cc[2], ss[j], ts[j], { 0, 0, 0 } };
-        for (int k = 0; k < 3; k++)
-            vv[j].l[k] = (rgb[k] < 0 ? 0 : rgb[k] > 1 ? 1 : rgb[k]) * (R_FS_LEVELS - 1);
-    }
-    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
-    r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
-    return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
-}
-
 // Squares on a ship's shield (the game's Polys with ShieldVerts: 75 units out from its centre at
 // `org`, facing out, two-sided), each a frame of `lo` in its colour, added.
 static int draw_shield_squares(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, const float org[3],
@@ -1380,7 +1352,7 @@ static int draw_shield_squares(r_fsent_t *fe, const r_view_t *v, const fse_layou
             q[2][k] = m + a[k] * h + c[k] * h;
             q[3][k] = m - a[k] * h + c[k] * h;
         }
-        drawn += draw_poly(fe, v, lo, b->frame, q, b->rgb);
+        drawn += draw_quad(fe, v, lo, b->frame, (const float(*)[3])q, b->rgb);
     }
     return drawn;
 }

@@ -30,6 +30,31 @@ static void random_dir(uint32_t *x, float d[3])
         d[k] /= l;
 }
 
+// The slide from s to e: its angle, and the lerp's step a tick (2 degrees of it: D2R(2 / Angle),
+// at most all of it).
+static float slide_step(const float s[3], const float e[3], float *angle)
+{
+    float c = s[0] * e[0] + s[1] * e[1] + s[2] * e[2];
+    c = c > 1 ? 1 : c < -1 ? -1 : c;
+    *angle = acosf(c);
+    float step = *angle > 0 ? (2.0f / *angle) * (float)(M_PI / 180) : 1;
+    return step > 1 ? 1 : step;
+}
+
+// u (0..1) of the way from s to e along the great circle (`angle` apart), unit.
+static void slide_at(const float s[3], const float e[3], float angle, float u, float out[3])
+{
+    float sn = sinf(angle);
+    float wa = sn > 1e-5f ? sinf((1 - u) * angle) / sn : 1 - u, wb = sn > 1e-5f ? sinf(u * angle) / sn : u, l = 0;
+    for (int j = 0; j < 3; j++) {
+        out[j] = s[j] * wa + e[j] * wb;
+        l += out[j] * out[j];
+    }
+    l = sqrtf(l);
+    for (int j = 0; j < 3; j++)
+        out[j] = l > 1e-6f ? out[j] / l : s[j];
+}
+
 int r_fsfx_inv_bits(int ship, double t, double since, int frames, r_fsfx_bit_t *out, int max)
 {
     if (!isfinite(t) || !out || max <= 0)
@@ -48,12 +73,7 @@ int r_fsfx_inv_bits(int ship, double t, double since, int frames, r_fsfx_bit_t *
             float s[3], e[3];
             random_dir(&x, s);
             random_dir(&x, e);
-            float c = s[0] * e[0] + s[1] * e[1] + s[2] * e[2];
-            c = c > 1 ? 1 : c < -1 ? -1 : c;
-            float angle = acosf(c);
-            // the lerp's step a tick: 2 degrees of its angle (D2R(2 / Angle)), at most all of it
-            float step = angle > 0 ? (2.0f / angle) * (float)(M_PI / 180) : 1;
-            step = step > 1 ? 1 : step;
+            float angle, step = slide_step(s, e, &angle);
             // ProcessPolys kills it the tick after its lerp reached the end
             if ((age - 1) * step >= 1)
                 continue;
@@ -62,17 +82,7 @@ int r_fsfx_inv_bits(int ship, double t, double since, int frames, r_fsfx_bit_t *
                 continue;   // black, added: nothing to see
             float u = age * step < 1 ? age * step : 1;
             r_fsfx_bit_t *b = &out[n++];
-            // along the great circle from s to e
-            float sn = sinf(angle);
-            float wa = sn > 1e-5f ? sinf((1 - u) * angle) / sn : 1 - u, wb = sn > 1e-5f ? sinf(u * angle) / sn : u;
-            float l = 0;
-            for (int j = 0; j < 3; j++) {
-                b->dir[j] = s[j] * wa + e[j] * wb;
-                l += b->dir[j] * b->dir[j];
-            }
-            l = sqrtf(l);
-            for (int j = 0; j < 3; j++)
-                b->dir[j] = l > 1e-6f ? b->dir[j] / l : s[j];
+            slide_at(s, e, angle, u, b->dir);
             b->rgb[0] = red / 255;
             b->rgb[1] = b->rgb[2] = rest > 0 ? rest / 255 : 0;
             b->age = age;
@@ -104,12 +114,7 @@ int r_fsfx_shield_hit(const float hit_dir[3], uint32_t seed, int spirals, const 
         uint32_t x = world_hash32(seed * 0x85ebca6bu ^ (uint32_t)sp * 0xc2b2ae35u);
         float e[3];
         random_dir(&x, e);
-        float c = s[0] * e[0] + s[1] * e[1] + s[2] * e[2];
-        c = c > 1 ? 1 : c < -1 ? -1 : c;
-        float angle = acosf(c);
-        float step = angle > 0 ? (2.0f / angle) * (float)(M_PI / 180) : 1;
-        step = step > 1 ? 1 : step;
-        float start = 0;
+        float angle, step = slide_step(s, e, &angle), start = 0;
         for (int q = 0; q < 4 && n < max && start < 1; q++, start += step * 6) {
             // ProcessPolys kills it the tick after its lerp reached the end
             if (start + (ticks - 1) * step >= 1)
@@ -126,17 +131,9 @@ int r_fsfx_shield_hit(const float hit_dir[3], uint32_t seed, int spirals, const 
             float u = start + ticks * step;
             u = u < 1 ? u : 1;
             r_fsfx_bit_t *b = &out[n++];
-            float sn = sinf(angle);
-            float wa = sn > 1e-5f ? sinf((1 - u) * angle) / sn : 1 - u, wb = sn > 1e-5f ? sinf(u * angle) / sn : u, m = 0;
-            for (int j = 0; j < 3; j++) {
-                b->dir[j] = s[j] * wa + e[j] * wb;
-                m += b->dir[j] * b->dir[j];
-            }
-            m = sqrtf(m);
-            for (int j = 0; j < 3; j++) {
-                b->dir[j] = m > 1e-6f ? b->dir[j] / m : s[j];
+            slide_at(s, e, angle, u, b->dir);
+            for (int j = 0; j < 3; j++)
                 b->rgb[j] = lit[j];
-            }
             b->age = ticks;
             b->scale = 1.0f - (float)(3 - q) * 0.15f;
             b->frame = 0;

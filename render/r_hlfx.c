@@ -735,6 +735,21 @@ static void tar_explosion(r_hlfx_t *fx, const vec3_t org)
     }
 }
 
+// A pt_grav tracer (R_AllocTracer's): 0.1..0.5 s, sv_gravity, the horizontal speed falling by 0.9
+// of itself a second, additive, fading over its last 0.5 s; `length` its streak's (ramp) scale.
+static r_hlparticle_t *grav_tracer(r_hlfx_t *fx, const vec3_t org, const uint8_t *color, float length)
+{
+    r_hlparticle_t *p = particle(fx, org, frand(fx, 0.1f, 0.5f));
+    p->gravity = 800;
+    p->grow = -0.9f;
+    p->grow_xy = 1;
+    p->streak = length;
+    p->additive = 1;
+    p->fade = 1;
+    rgb(p->color, color[0], color[1], color[2]);
+    return p;
+}
+
 // R_StreakSplash: count tracers from the point along dir x speed, each with one random
 // -random..random added to all three axes; 0.1..0.5 s; pt_grav tracers: sv_gravity (800), the
 // horizontal speed falling by 0.9 of itself a second, fading over their last 0.5 s; the tracer
@@ -745,17 +760,10 @@ static void streak_splash(r_hlfx_t *fx, const vec3_t org, const vec3_t dir, int 
     const uint8_t *c = tracer_colors[color >= 0 && color < 12 ? color : 4];
     count = count < 0 ? 0 : count > HLFX_MAX_PARTICLES ? HLFX_MAX_PARTICLES : count;
     for (int i = 0; i < count; i++) {
-        r_hlparticle_t *p = particle(fx, org, frand(fx, 0.1f, 0.5f));
+        r_hlparticle_t *p = grav_tracer(fx, org, c, 1);
         float add = frand(fx, -random, random);
         for (int k = 0; k < 3; k++)
             p->vel[k] = dir[k] * speed + add;
-        p->gravity = 800;
-        p->grow = -0.9f;
-        p->grow_xy = 1;
-        p->streak = 1;
-        p->additive = 1;
-        p->fade = 1;
-        rgb(p->color, c[0], c[1], c[2]);
     }
 }
 
@@ -765,16 +773,9 @@ static void streak_splash(r_hlfx_t *fx, const vec3_t org, const vec3_t dir, int 
 static void spark_streaks(r_hlfx_t *fx, const vec3_t org, int count, float vmin, float vmax)
 {
     for (int i = 0; i < count; i++) {
-        r_hlparticle_t *p = particle(fx, org, frand(fx, 0.1f, 0.5f));
+        r_hlparticle_t *p = grav_tracer(fx, org, tracer_colors[5], 0.5f);
         for (int k = 0; k < 3; k++)
             p->vel[k] = frand(fx, vmin, vmax);
-        p->gravity = 800;
-        p->grow = -0.9f;
-        p->grow_xy = 1;
-        p->streak = 0.5f;
-        p->additive = 1;
-        p->fade = 1;
-        rgb(p->color, tracer_colors[5][0], tracer_colors[5][1], tracer_colors[5][2]);
     }
 }
 

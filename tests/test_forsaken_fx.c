@@ -10,8 +10,10 @@
 #include <stb_image.h>
 
 #include "engine/vfs.h"
+#include "formats/decoder.h"
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
+#include "render/r_fsent.h"
 #include "render/r_fsfx.h"
 #include "render/r_fsworld.h"
 #include "fs_data.h"
@@ -126,9 +128,10 @@ static void test_shield_rules(void **state)
 // invulnerable or not. Shot at 1.0 s at 320x200: with the flag, pixels change round bob (inside
 // the shield's projected box, 75 + 16 units about his centre) and nowhere else, and what changed
 // is red; the bits of one moment are the same drawn twice; golden fs_invul.png (looked at).
-// with_bob 0: bob is not in it; shot: alice fires a pulsar at bob at 1.0 s.
+// with_bob 0: bob is not in it; shot: alice fires at 1.0 s, weapon `weapon` (trojax: its charge
+// `plevel`) towards `aim` (NULL: bob).
 static void write_scene_ex(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
-                           int with_bob, int shot)
+                           int with_bob, int shot, int weapon, float plevel, const float *aim)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -157,18 +160,19 @@ static void write_scene_ex(const char *path, const float eye[3], const float ang
         fs_angles_to_quat(side, s1.quat);
         if (with_bob)
             fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
-        if (shot && i == 9) {   // 0.95 + 0.05: the pulsar leaves alice's nose at 1.0 s
+        if (shot && i == 9) {   // 0.95 + 0.05: the shot leaves alice's nose at 1.0 s
             fs_primbull_t pb;
             memset(&pb, 0, sizeof pb);
             pb.player = 0;
             pb.owner_type = 1;
             pb.owner = 0;
             pb.bullet_id = 3;
-            pb.weapon = 0;   // pulsar
+            pb.weapon = (uint8_t)weapon;
             pb.power_level = 2;
+            pb.plevel = plevel;
             for (int k = 0; k < 3; k++) {
                 pb.pos[k] = eye[k];
-                pb.dir[k] = bob[k] - eye[k];
+                pb.dir[k] = (aim ? aim[k] : bob[k]) - eye[k];
             }
             fs_write_primbull(&wr, fs_ticks(1.0), 1, &pb);
         }
@@ -180,7 +184,7 @@ static void write_scene_ex(const char *path, const float eye[3], const float ang
 
 static void write_scene(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul)
 {
-    write_scene_ex(path, eye, ang, bob, invul, 1, 0);
+    write_scene_ex(path, eye, ang, bob, invul, 1, 0, 0, 0, NULL);
 }
 
 static void shoot(const char *demo, double at, const char *png)
@@ -294,9 +298,9 @@ static void test_shield_hit(void **state)
         snprintf(demo[i], sizeof demo[i], "%s/fs_fx_hit%d_%d.dmo", dir, i, pid);
     for (int i = 0; i < 4; i++)
         snprintf(png[i], sizeof png[i], "%s/fs_fx_hit%d_%d.png", dir, i, pid);
-    write_scene_ex(demo[0], eye, ang, bob, 0, 1, 1);   // bob, the shot
-    write_scene_ex(demo[1], eye, ang, bob, 0, 1, 0);   // bob alone
-    write_scene_ex(demo[2], eye, ang, bob, 0, 0, 1);   // the shot alone
+    write_scene_ex(demo[0], eye, ang, bob, 0, 1, 1, 0, 0, NULL);   // bob, the pulsar
+    write_scene_ex(demo[1], eye, ang, bob, 0, 1, 0, 0, 0, NULL);   // bob alone
+    write_scene_ex(demo[2], eye, ang, bob, 0, 0, 1, 0, 0, NULL);   // the pulsar alone
     double at = 1.0 + 185.0 / (32 * 71) + 5.0 / 71;   // 5 ticks after the hit
     shoot(demo[0], at, png[0]);
     shoot(demo[1], at, png[1]);
@@ -338,6 +342,79 @@ static void test_shield_hit(void **state)
     }
 }
 
+// A trojax aimed to pass 120 units beside bob's centre: outside his 75-unit sphere, inside it plus
+// the trojax's own radius at full charge ((3 + 100 x 0.075) x 0.25 x 30 = 78.75), not at no
+// charge (22.5). Run in-process with no level (no walls): 10 ticks after it left, the charged one
+// has stopped on bob, the uncharged one still flies; a pulsar aimed at bob stops too.
+extern const decoder_t fs_decoder;
+
+static int in_flight(const char *path, double at)
+{
+    size_t size;
+    uint8_t *data = tu_read(path, &size);
+    assert_non_null(data);
+    void *st = calloc(1, fs_decoder.state_size);
+    world_t *w = world_create();
+    assert_non_null(st);
+    assert_non_null(w);
+    dec_opts_t o = { 0 };
+    dec_error_t err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
+    r_fsent_t *fe = r_fsent_create();
+    asset_files_t files = { fs_file, NULL };
+    r_fsent_load(fe, &files, tu_palette(), NULL);
+    int n = -1;
+    float p[3];
+    while (fs_decoder.read_frame(st, w, &err) > 0) {
+        r_fsent_frame(fe, w);
+        if (w->time <= at && w->time + 0.1 > at)
+            n = r_fsent_shots(fe, at, p);
+    }
+    r_fsent_destroy(fe);
+    fs_decoder.close(st);
+    world_free(w);
+    free(st);
+    free(data);
+    return n;
+}
+
+static void test_trojax_reach(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], aim[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + 260 * fwd[k];
+        aim[k] = bob[k] + 120 * up[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[4][512];
+    for (int i = 0; i < 4; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_reach%d_%d.dmo", dir, i, pid);
+    write_scene_ex(demo[0], eye, ang, bob, 0, 1, 1, 1, 100, aim);    // full charge, beside bob
+    write_scene_ex(demo[1], eye, ang, bob, 0, 1, 1, 1, 0, aim);      // no charge, beside bob
+    write_scene_ex(demo[2], eye, ang, bob, 0, 1, 1, 0, 0, NULL);     // a pulsar at bob
+    write_scene_ex(demo[3], eye, ang, bob, 0, 0, 1, 0, 0, NULL);     // a pulsar, no bob
+    double at = 1.0 + 10.0 / 71;
+    int full = in_flight(demo[0], at), none = in_flight(demo[1], at), pulsar = in_flight(demo[2], at);
+    int alone = in_flight(demo[3], at);
+    printf("10 ticks after firing: charged trojax beside bob %d in flight, uncharged %d, pulsar at bob %d, without "
+           "bob %d\n", full, none, pulsar, alone);
+    assert_int_equal(full, 0);
+    assert_int_equal(none, 1);
+    assert_int_equal(pulsar, 0);
+    assert_int_equal(alone, 1);
+    if (!getenv("FS_FX_SHOTS"))
+        for (int i = 0; i < 4; i++)
+            remove(demo[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -345,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_shield_rules),
         cmocka_unit_test(test_invul_scene),
         cmocka_unit_test(test_shield_hit),
+        cmocka_unit_test(test_trojax_reach),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

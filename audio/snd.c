@@ -861,6 +861,14 @@ static void play_bullets(snd_t *s, const world_t *w)
         const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
         if (l->te != 0 || fabs(l->time - w->time) > 1e-6)
             continue;
+        hlbullet_t bolt;
+        vec3_t fwd;
+        if (hltent_crossbow_hit(s->hl_bsp, w, l, &bolt, fwd)) {   // the zoomed crossbow's bolt
+            int k = snd_client_hl_crossbow(bolt.endpos, l->seed, req, SND_CLIENT_REQS);
+            for (int j = 0; j < k; j++)
+                play_request(s, w, &req[j]);
+            continue;
+        }
         int kind = HLBULLET_SOUND_HL;
         int n = hlbullet_fire(s->hl_bsp, w, l, s->bullets, HLBULLET_MAX, &kind);
         if (n > 0)

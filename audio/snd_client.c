@@ -464,3 +464,10 @@ const char *const *snd_client_preload(world_game_t game)
     return game == GAME_QUAKE ? q1_preload : game == GAME_QUAKE2 ? q2_preload : game == GAME_GOLDSRC ? hl_preload
                                                                                                    : no_preload;
 }
+
+int snd_client_hl_crossbow(const float pos[3], uint32_t seed, snd_req_t *out, int max)
+{
+    // EV_FireCrossbow2: EV_PlaySound(0, endpos, CHAN_BODY, "weapons/xbow_hit1.wav", 0.95..1, ATTN_NORM, 0, PITCH_NORM)
+    float volume = 0.95f + 0.05f * (float)bullet_rand(seed, 3, 0, 1000) / 1000.0f;
+    return add(out, 0, max, "weapons/xbow_hit1.wav", 0, CHAN_BODY, volume, HL_ATTN_NORM, pos, 0.0f);
+}

@@ -28,7 +28,7 @@ enum {
     HLBULLET_SOUND_CS,        // Counter-Strike (cs16-client): the texture's sound and its own ricochets
 };
 
-typedef struct {
+typedef struct hlbullet_s {
     vec3_t src, end;          // the gun, the end of the bullet's range
     vec3_t tracer_src;        // a tracer's start (a player's: 4 down, 2 right, 16 ahead of the gun)
     int model;                // what it hit: 0 the world, > 0 a brush model (*N), -1 nothing

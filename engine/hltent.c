@@ -9,6 +9,7 @@
 #include "hltent.h"
 
 #include "angles.h"
+#include "hlbullet.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -322,6 +323,47 @@ static void eject_brass(hltent_t *p, const world_t *w, uint32_t *x, const world_
     }
 }
 
+int hltent_crossbow_hit(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hlbullet_t *b, vec3_t fwd)
+{
+    vec3_t ang, r, u;
+    if (!bsp || strcmp(e->script, "crossbow2") != 0)
+        return 0;
+    hltent_event_gun(e, b->src, ang);
+    if (!sane(b->src, 32768) || !sane(ang, 1e5f))
+        return 0;
+    angle_vectors(ang, fwd, r, u);
+    for (int k = 0; k < 3; k++)
+        b->end[k] = b->src[k] + fwd[k] * 8192;
+    hlbullet_trace(bsp, w, b);
+    if (b->model < 0)
+        return 0;
+    // not glass (a brush entity of another render mode: the bolt would float when it breaks)
+    if (b->entity > 0 && b->entity < w->num_entities && w->entities[b->entity].cur.rendermode != RM_NORMAL)
+        return 0;
+    return 1;
+}
+
+// EV_FireCrossbow2's bolt: crossbow_bolt.mdl 10 units short of the hit, along the shot, still
+// (TE_BOUNCE_NULL, its callback holding it there) for 5 s.
+static void crossbow_bolt(hltent_t *p, const bsp_t *bsp, const world_t *w, const world_decal_t *e, double now)
+{
+    int model = model_index(w, "models/crossbow_bolt.mdl");
+    hlbullet_t b;
+    vec3_t fwd, pos;
+    if (!model || !hltent_crossbow_hit(bsp, w, e, &b, fwd))
+        return;
+    for (int k = 0; k < 3; k++)
+        pos[k] = b.endpos[k] - fwd[k] * 10;
+    tent_t *t = alloc(p, model, pos, now);
+    if (!t)
+        return;
+    float xy = sqrtf(fwd[0] * fwd[0] + fwd[1] * fwd[1]);
+    t->ang[0] = atan2f(fwd[2], xy) * (180.0f / (float)M_PI);
+    t->ang[1] = xy > 0 ? atan2f(fwd[1], fwd[0]) * (180.0f / (float)M_PI) : 0;
+    t->flags = 0;
+    t->die = now + 5;
+}
+
 static void reset(hltent_t *p)
 {
     memset(p->t, 0, sizeof p->t);
@@ -360,6 +402,7 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
             projectile(p, l, l->time);
         } else if (l->te == 0) {
             eject_brass(p, w, &x, l, l->time);
+            crossbow_bolt(p, bsp, w, l, l->time);
         }
     }
     p->applied = count;

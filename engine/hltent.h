@@ -98,4 +98,11 @@ int hltent_count(const hltent_t *p, double t);
 // (returns 0 then, 1 for the event's own). The shells here and the bullets of r_hldecal.c.
 int hltent_event_gun(const world_decal_t *e, vec3_t src, vec3_t ang);
 
+// EV_FireCrossbow2 (the zoomed crossbow's shot, cl_dll/ev_hldm.cpp): log entry e's line from the gun
+// 8192 units along its aim; 1 when it stops on the world or a brush entity drawn normally (where the
+// client sticks a bolt, plays weapons/xbow_hit1.wav and throws sparks), with the hit in *b and the
+// shot's direction in fwd; 0 for another event, a miss or glass.
+struct hlbullet_s;
+int hltent_crossbow_hit(const bsp_t *bsp, const world_t *w, const world_decal_t *e, struct hlbullet_s *b, vec3_t fwd);
+
 #endif

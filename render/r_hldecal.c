@@ -718,6 +718,20 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
     }
 }
 
+// EV_FireCrossbow2: where the zoomed crossbow's shot sticks its bolt (engine/hltent.c draws the
+// bolt), a spark shower unless the point is under water; when the event comes.
+static void crossbow_event(renderer_t *r, const world_t *w, const world_decal_t *e)
+{
+    hlbullet_t b;
+    vec3_t fwd;
+    if (fabs(w->time - e->time) > 1e-6 || !hltent_crossbow_hit(r->bsp, w, e, &b, fwd))
+        return;
+    int leaf = bsp_point_leaf(r->bsp, b.endpos);
+    if (leaf > 0 && leaf < r->bsp->num_leafs && r->bsp->leafs[leaf].contents == BSP_CONTENTS_WATER)
+        return;
+    r_hlfx_event_sparks(r_models_hlfx(r->models), b.endpos);
+}
+
 void r_hldecal_frame(renderer_t *r, const world_t *w)
 {
     r_hldecal_t *d = r->hldecal;
@@ -741,6 +755,8 @@ void r_hldecal_frame(renderer_t *r, const world_t *w)
             te_decal(r, d, w, l);
         else if (!strcmp(l->script, "gauss"))
             gauss_event(r, w, l);
+        else if (!strcmp(l->script, "crossbow2"))
+            crossbow_event(r, w, l);
         else
             weapon_event(r, d, w, l);
     }

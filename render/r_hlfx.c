@@ -803,6 +803,12 @@ void r_hlfx_bullet_impact(r_hlfx_t *fx, const vec3_t pos, const vec3_t vieworg)
     }
 }
 
+void r_hlfx_event_sparks(r_hlfx_t *fx, const vec3_t pos)
+{
+    if (fx && finite3(pos))
+        sparks(fx, pos);
+}
+
 void r_hlfx_event_streaks(r_hlfx_t *fx, const vec3_t pos, const vec3_t dir, int color, int count, float speed,
                           float random)
 {

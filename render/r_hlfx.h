@@ -122,6 +122,8 @@ void r_hlfx_event_glow(r_hlfx_t *fx, const world_t *w, const vec3_t org, const c
 // R_BulletImpactParticles (each bullet's hit, EV_HLDM_GunshotDecalTrace): two spark streaks and 4
 // dark specks for every 100 units nearer the eye than 1000 (at least 4), for 0.5 s.
 void r_hlfx_bullet_impact(r_hlfx_t *fx, const vec3_t pos, const vec3_t vieworg);
+// R_SparkShower (as TE_SPARKS): the zoomed crossbow's bolt striking a wall.
+void r_hlfx_event_sparks(r_hlfx_t *fx, const vec3_t pos);
 // R_StreakSplash (as TE_STREAK_SPLASH): Counter-Strike's sparks at a bullet's hit.
 void r_hlfx_event_streaks(r_hlfx_t *fx, const vec3_t pos, const vec3_t dir, int color, int count, float speed,
                           float random);

@@ -11,6 +11,7 @@
 
 #include "assets/bsp.h"
 #include "assets/wad.h"
+#include "engine/hltent.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
@@ -638,6 +639,60 @@ static void test_bullet_impact(void **state)
     close_level(&c);
 }
 
+// The zoomed crossbow (EV_FireCrossbow2): its bolt stuck 10 units short of the wall it hits, along
+// the shot, for 5 s (when models/crossbow_bolt.mdl is precached), and a spark shower there.
+static void test_crossbow_bolt(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    int bolt = 0;   // c1a0 precaches it (else add it)
+    for (int i = 1; i < w->num_models && !bolt; i++)
+        if (!strcmp(w->models[i], "models/crossbow_bolt.mdl"))
+            bolt = i;
+    if (!bolt)
+        world_set_model(w, bolt = w->num_models, "models/crossbow_bolt.mdl");
+    r_frame(c.r, w);
+    w->decal_log_count = 0;
+    r_clear_transients(c.r, 1);
+    empty_frame(w);
+    r_frame(c.r, w);
+    r_hlfx_t *fx = r_models_hlfx(c.r->models);
+    int before = r_hlfx_num_particles(fx, w->time), models0 = hltent_count(c.r->hltent, w->time);
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "crossbow2");
+    ev->entity = 1;
+    ev->local = 1;
+    ev->seed = 5;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    memcpy(ev->eye_angles, w->view.angles, sizeof ev->eye_angles);
+    ev->eye_angles[1] += 20;
+    r_frame(c.r, w);
+    vec3_t hit;
+    view_hit(w, c.r, 20, 0, hit);
+    hltent_draw_t d[8];
+    int n = hltent_list(c.r->hltent, c.r->bsp, w->time + 0.5, d, 8);
+    int sparks = r_hlfx_num_particles(fx, w->time) - before;
+    float dist = n ? sqrtf((d[0].org[0] - hit[0]) * (d[0].org[0] - hit[0]) + (d[0].org[1] - hit[1]) * (d[0].org[1] - hit[1]) +
+                           (d[0].org[2] - hit[2]) * (d[0].org[2] - hit[2]))
+                   : -1;
+    printf("crossbow bolt: %d model(s) at 0.5 s (%d before), %.2f units short of the wall, yaw %.1f (aim %.1f); %d sparks; "
+           "%d left at 5.5 s\n",
+           n, models0, dist, n ? d[0].ang[1] : 0, w->view.angles[1] + 20, sparks, hltent_count(c.r->hltent, w->time + 5.5));
+    assert_int_equal(models0, 0);
+    assert_int_equal(n, 1);
+    assert_int_equal(d[0].model, bolt);
+    assert_true(fabsf(dist - 10) < 0.5f);
+    float yaw = fmodf(d[0].ang[1] - (w->view.angles[1] + 20) + 720, 360);
+    assert_true(yaw < 0.5f || yaw > 359.5f);
+    assert_int_equal(sparks, 16);
+    assert_int_equal(hltent_count(c.r->hltent, w->time + 5.5), 0);
+    close_level(&c);
+}
+
 // Counter-Strike's gun events on c1a0 (cs16-client's rules): another player's shot (the
 // event's origin + 28, its angles) from where the view stands. The punch in iparam1/2 (x 100)
 // turns the aim as much as turning the angles does; m3 fires 9 pellets, xm1014 6, ak47 one;
@@ -869,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_mp5_tracer),
         cmocka_unit_test(test_gauss),
         cmocka_unit_test(test_bullet_impact),
+        cmocka_unit_test(test_crossbow_bolt),
         cmocka_unit_test(test_cs_weapon_events),
         cmocka_unit_test(test_infodecal),
         cmocka_unit_test(test_crossfire_log),

@@ -243,6 +243,30 @@ static float dist(const float *a, const float *b)
     return sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }
 
+// The zoomed crossbow's bolt striking the world (EV_FireCrossbow2): weapons/xbow_hit1.wav at the
+// hit on entity 0, CHAN_BODY, volume 0.95..1 (every value over 200 seeds in range, not all the
+// same), ATTN_NORM 0.8, the normal pitch.
+static void test_crossbow_sound(void **state)
+{
+    (void)state;
+    snd_req_t r[4];
+    const float at[3] = { 10, 20, 30 };
+    float lo = 2, hi = 0;
+    for (uint32_t seed = 1; seed <= 200; seed++) {
+        assert_int_equal(snd_client_hl_crossbow(at, seed, r, 4), 1);
+        assert_string_equal(r[0].name, "weapons/xbow_hit1.wav");
+        assert_int_equal(r[0].entity, 0);
+        assert_int_equal(r[0].channel, 4);   // CHAN_BODY
+        assert_true(r[0].volume >= 0.95f && r[0].volume <= 1.0f);
+        assert_true(fabsf(r[0].attenuation - 0.8f) < 1e-6f);
+        assert_true(r[0].has_origin && r[0].origin[2] == 30);
+        lo = r[0].volume < lo ? r[0].volume : lo;
+        hi = r[0].volume > hi ? r[0].volume : hi;
+    }
+    assert_true(hi - lo > 0.03f);
+    assert_int_equal(snd_client_hl_crossbow(at, 1, r, 0), 0);
+}
+
 // c1a0's tram at 0.33 s: to the right a wall of the world (c2a4e_w1b), below the floor
 // (generic015v2), ahead a door (entity 123, lab1_door2a); each bullet stops on it, and the texture
 // under the hit is the one the materials name, so each sounds its own material.
@@ -512,6 +536,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_materials),
         cmocka_unit_test(test_bullet_rules),
+        cmocka_unit_test(test_crossbow_sound),
         cmocka_unit_test(test_c1a0_bullets),
         cmocka_unit_test(test_crossfire_bullets),
         cmocka_unit_test(test_track),

@@ -147,40 +147,6 @@ static void test_join_quake2(void **state)
     check_join("q2demo1", args, tu_data("quake2/demos/q2demo1_p31.dm2"), 20, 25, 30);
 }
 
-static void put_le(uint8_t *p, uint32_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-// A 22050 Hz tone of `secs` (GoldSrc's data set has no sounds).
-static void write_tone(const char *path, double secs, double freq)
-{
-    int frames = (int)(22050 * secs);
-    size_t n = 44 + (size_t)frames * 2;
-    uint8_t *b = calloc(1, n);
-    assert_non_null(b);
-    memcpy(b, "RIFF", 4);
-    put_le(b + 4, (uint32_t)(n - 8), 4);
-    memcpy(b + 8, "WAVEfmt ", 8);
-    put_le(b + 16, 16, 4);
-    put_le(b + 20, 1, 2);
-    put_le(b + 22, 1, 2);
-    put_le(b + 24, 22050, 4);
-    put_le(b + 28, 22050 * 2, 4);
-    put_le(b + 32, 2, 2);
-    put_le(b + 34, 16, 2);
-    memcpy(b + 36, "data", 4);
-    put_le(b + 40, (uint32_t)frames * 2, 4);
-    for (int i = 0; i < frames; i++)
-        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * freq * i / 22050.0)), 2);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
-    assert_int_equal(system(cmd), 0);
-    assert_int_equal(tu_write(path, b, n), 0);
-    free(b);
-}
-
 static void test_join_goldsrc(void **state)
 {
     (void)state;
@@ -193,7 +159,7 @@ static void test_join_goldsrc(void **state)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[256];
         snprintf(path, sizeof path, WORK "/hl/fxmod/sound/%s", names[i]);
-        write_tone(path, 0.5, 300 + 100 * (double)i);
+        tu_write_tone(path, 0.5, 300 + 100 * (double)i);
     }
     char cmd[8192], valve[4096];
     assert_non_null(realpath(tu_data("goldsrc/valve"), valve));

@@ -228,48 +228,6 @@ static void test_bounce_rules(void **state)
 
 // ---- the sound track --------------------------------------------------------------------------
 
-static void put_le(uint8_t *p, uint32_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-// A 22050 Hz mono 16-bit WAV: a 440 Hz tone of 0.03 s.
-static void write_tone(const char *path)
-{
-    int frames = 22050 * 3 / 100;
-    size_t n = 44 + (size_t)frames * 2;
-    uint8_t *b = calloc(1, n);
-    memcpy(b, "RIFF", 4);
-    put_le(b + 4, (uint32_t)(n - 8), 4);
-    memcpy(b + 8, "WAVEfmt ", 8);
-    put_le(b + 16, 16, 4);
-    put_le(b + 20, 1, 2);
-    put_le(b + 22, 1, 2);
-    put_le(b + 24, 22050, 4);
-    put_le(b + 28, 22050 * 2, 4);
-    put_le(b + 32, 2, 2);
-    put_le(b + 34, 16, 2);
-    memcpy(b + 36, "data", 4);
-    put_le(b + 40, (uint32_t)frames * 2, 4);
-    for (int i = 0; i < frames; i++)
-        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * 440 * i / 22050.0)), 2);
-    char cmd[900];
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
-    assert_int_equal(system(cmd), 0);
-    assert_int_equal(tu_write(path, b, n), 0);
-    free(b);
-}
-
-static double energy(const int16_t *pcm, long frames, double t0, double t1)
-{
-    long a = (long)(t0 * RATE), b = (long)(t1 * RATE);
-    double e = 0;
-    for (long i = a < 0 ? 0 : a; i < b && i < frames; i++)
-        e += (double)pcm[2 * i] * pcm[2 * i] + (double)pcm[2 * i + 1] * pcm[2 * i + 1];
-    return e;
-}
-
 #define SECONDS 5.0
 #define MAX_PLAYED 64
 
@@ -302,7 +260,7 @@ static void track(double seek_at, track_t *T)
     for (size_t i = 0; i < 6; i++) {
         char path[700];
         snprintf(path, sizeof path, "%s/sound/%s", dir, shell_names[i]);
-        write_tone(path);
+        tu_write_tone(path, 0.03, 440);
     }
     vfs_t *fs = vfs_create();
     assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
@@ -393,7 +351,7 @@ static void test_track(void **state)
     track(-1, &T);
     assert_true(T.played >= 3);   // the two shells' first hits at least, and the shotgun shell's
     assert_true(T.hits > T.played);
-    assert_true(energy(T.pcm, T.upto, 0, T.played_at[0]) == 0);
+    assert_true(tu_energy(T.pcm, T.upto, RATE, 0, T.played_at[0]) == 0);
     int checked = 0;
     for (int i = 0; i < T.played; i++) {
         int known = 0;
@@ -402,8 +360,8 @@ static void test_track(void **state)
         assert_true(known);
         if (i > 0 && T.played_at[i] - T.played_at[i - 1] < 0.06)
             continue;   // the one before still sounds
-        double before = energy(T.pcm, T.upto, T.played_at[i] - 0.03, T.played_at[i]);
-        double after = energy(T.pcm, T.upto, T.played_at[i], T.played_at[i] + 0.03);
+        double before = tu_energy(T.pcm, T.upto, RATE, T.played_at[i] - 0.03, T.played_at[i]);
+        double after = tu_energy(T.pcm, T.upto, RATE, T.played_at[i], T.played_at[i] + 0.03);
         printf("  heard %-22s at %.3f s: energy before %.3g, after %.3g\n", T.names[i], T.played_at[i], before,
                after);
         assert_true(after > 100 * before + 1e5);
@@ -411,7 +369,7 @@ static void test_track(void **state)
     }
     assert_true(checked >= 3);
     for (double a = 0; a < SECONDS; a += 0.05) {
-        if (energy(T.pcm, T.upto, a, a + 0.05) == 0)
+        if (tu_energy(T.pcm, T.upto, RATE, a, a + 0.05) == 0)
             continue;
         int near = 0;
         for (int i = 0; i < T.played; i++)
@@ -435,9 +393,9 @@ static void test_track(void **state)
     assert_true(skipped >= 1 && later >= 1);
     assert_int_equal(S.played, T.played - skipped);
     long from = (long)((seek + 0.35) * RATE);
-    assert_true(energy(S.pcm, S.upto, seek + 0.35, SECONDS) > 0);
+    assert_true(tu_energy(S.pcm, S.upto, RATE, seek + 0.35, SECONDS) > 0);
     assert_memory_equal(S.pcm + 2 * from, T.pcm + 2 * from, (size_t)(T.upto - from) * 4);
-    assert_true(energy(S.pcm, S.upto, seek + 0.05, seek + 0.3) == 0);
+    assert_true(tu_energy(S.pcm, S.upto, RATE, seek + 0.05, seek + 0.3) == 0);
     free(T.pcm);
     free(S.pcm);
 }

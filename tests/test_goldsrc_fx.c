@@ -242,49 +242,6 @@ static void test_unknown_event_warning(void **state)
 
 // ---- the exported sound track around each shot ----------------------------------------
 
-static void put_le(uint8_t *p, uint32_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-// A 22050 Hz mono 16-bit WAV: a 440 Hz tone of `secs` seconds.
-static void write_tone(const char *path, double secs)
-{
-    int frames = (int)(22050 * secs);
-    size_t n = 44 + (size_t)frames * 2;
-    uint8_t *b = calloc(1, n);
-    memcpy(b, "RIFF", 4);
-    put_le(b + 4, (uint32_t)(n - 8), 4);
-    memcpy(b + 8, "WAVEfmt ", 8);
-    put_le(b + 16, 16, 4);
-    put_le(b + 20, 1, 2);
-    put_le(b + 22, 1, 2);
-    put_le(b + 24, 22050, 4);
-    put_le(b + 28, 22050 * 2, 4);
-    put_le(b + 32, 2, 2);
-    put_le(b + 34, 16, 2);
-    memcpy(b + 36, "data", 4);
-    put_le(b + 40, (uint32_t)frames * 2, 4);
-    for (int i = 0; i < frames; i++)
-        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * 440 * i / 22050.0)), 2);
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
-    assert_int_equal(system(cmd), 0);
-    assert_int_equal(tu_write(path, b, n), 0);
-    free(b);
-}
-
-// Energy of the stereo 16-bit track between t0 and t1 (seconds from its start).
-static double energy(const int16_t *pcm, size_t frames, int rate, double t0, double t1)
-{
-    long a = (long)(t0 * rate), b = (long)(t1 * rate);
-    double e = 0;
-    for (long i = a < 0 ? 0 : a; i < b && i < (long)frames; i++)
-        e += (double)pcm[2 * i] * pcm[2 * i] + (double)pcm[2 * i + 1] * pcm[2 * i + 1];
-    return e;
-}
-
 static void test_crossfire_export_shots(void **state)
 {
     (void)state;
@@ -300,7 +257,7 @@ static void test_crossfire_export_shots(void **state)
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
         char path[256];
         snprintf(path, sizeof path, "%s/fxmod/sound/%s", base, names[i]);
-        write_tone(path, 0.04);
+        tu_write_tone(path, 0.04, 440);
     }
     for (int i = 0; i < sh.n; i++) {   // every name the demo plays was one of those
         int found = 0;
@@ -334,8 +291,8 @@ static void test_crossfire_export_shots(void **state)
         printf("  shot %d at %.3f s: %s\n", i, sh.time[i], sh.sound[i]);
         if (sh.time[i] > 6.2 || (i > 0 && sh.time[i] - sh.time[i - 1] < 0.25))
             continue;   // a shot with another just before it: its window is not quiet
-        double before = energy(pcm, frames, rate, sh.time[i] - 0.2, sh.time[i]);
-        double after = energy(pcm, frames, rate, sh.time[i], sh.time[i] + 0.2);
+        double before = tu_energy(pcm, (long)frames, rate, sh.time[i] - 0.2, sh.time[i]);
+        double after = tu_energy(pcm, (long)frames, rate, sh.time[i], sh.time[i] + 0.2);
         printf("  shot %d at %.3f s: energy before %.3g, after %.3g\n", i, sh.time[i], before, after);
         assert_true(after > 10 * before + 1e6);
         checked++;

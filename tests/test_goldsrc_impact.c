@@ -386,49 +386,6 @@ static void test_crossfire_bullets(void **state)
 
 // ---- the sound track ---------------------------------------------------------------------------
 
-static void put_le(uint8_t *p, uint32_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-// A 22050 Hz mono 16-bit WAV: a 440 Hz tone of `seconds`.
-static void write_tone(const char *path, double seconds)
-{
-    int frames = (int)(22050 * seconds);
-    size_t n = 44 + (size_t)frames * 2;
-    uint8_t *b = calloc(1, n);
-    assert_non_null(b);
-    memcpy(b, "RIFF", 4);
-    put_le(b + 4, (uint32_t)(n - 8), 4);
-    memcpy(b + 8, "WAVEfmt ", 8);
-    put_le(b + 16, 16, 4);
-    put_le(b + 20, 1, 2);
-    put_le(b + 22, 1, 2);
-    put_le(b + 24, 22050, 4);
-    put_le(b + 28, 22050 * 2, 4);
-    put_le(b + 32, 2, 2);
-    put_le(b + 34, 16, 2);
-    memcpy(b + 36, "data", 4);
-    put_le(b + 40, (uint32_t)frames * 2, 4);
-    for (int i = 0; i < frames; i++)
-        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * 440 * i / 22050.0)), 2);
-    char cmd[900];
-    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
-    assert_int_equal(system(cmd), 0);
-    assert_int_equal(tu_write(path, b, n), 0);
-    free(b);
-}
-
-static double energy(const int16_t *pcm, long frames, double t0, double t1)
-{
-    long a = (long)(t0 * RATE), b = (long)(t1 * RATE);
-    double e = 0;
-    for (long i = a < 0 ? 0 : a; i < b && i < frames; i++)
-        e += (double)pcm[2 * i] * pcm[2 * i] + (double)pcm[2 * i + 1] * pcm[2 * i + 1];
-    return e;
-}
-
 // The last sample after t0 that is not silent, in seconds after t0 (0: none).
 static double sounding(const int16_t *pcm, long frames, double t0, double t1)
 {
@@ -459,11 +416,11 @@ static void test_track(void **state)
     char path[700];
     for (int i = 0; i < 2; i++) {
         snprintf(path, sizeof path, "%s/sound/%s", dir, metal[i]);
-        write_tone(path, 0.03);
+        tu_write_tone(path, 0.03, 440);
     }
     for (int i = 0; i < 3; i++) {
         snprintf(path, sizeof path, "%s/sound/%s", dir, wood[i]);
-        write_tone(path, 0.25);
+        tu_write_tone(path, 0.25, 440);
     }
     snprintf(path, sizeof path, "%s/sound/materials.txt", dir);
     assert_int_equal(tu_write(path, materials_txt, strlen(materials_txt)), 0);
@@ -511,8 +468,8 @@ static void test_track(void **state)
     long upto = pos + RATE / 2;
     assert_int_equal(snd_render(s, pcm + 2 * pos, (int)(upto - pos)), 0);
     for (int i = 0; i < 2; i++) {
-        double before = energy(pcm, upto, at[i] - 0.2, at[i]);
-        double after = energy(pcm, upto, at[i], at[i] + 0.03);
+        double before = tu_energy(pcm, upto, RATE, at[i] - 0.2, at[i]);
+        double after = tu_energy(pcm, upto, RATE, at[i], at[i] + 0.03);
         double len = sounding(pcm, upto, at[i], at[i] + 0.6);
         printf("  shot %d: energy before %.3g, after %.3g; sounding %.3f s\n", i, before, after, len);
         assert_true(before == 0);
@@ -523,8 +480,8 @@ static void test_track(void **state)
         else
             assert_true(len > 0.2 && len < 0.27);
     }
-    assert_true(energy(pcm, upto, 0, at[0]) == 0);
-    assert_true(energy(pcm, upto, at[0] + 0.05, at[1]) == 0);
+    assert_true(tu_energy(pcm, upto, RATE, 0, at[0]) == 0);
+    assert_true(tu_energy(pcm, upto, RATE, at[0] + 0.05, at[1]) == 0);
     free(pcm);
     snd_destroy(s);
     vfs_free(fs);

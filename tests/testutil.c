@@ -1,6 +1,7 @@
 // testutil.c -- shared helpers for the cmocka tests
 #include "testutil.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,6 +123,48 @@ int tu_write(const char *path, const void *data, size_t size)
     size_t w = fwrite(data, 1, size, f);
     fclose(f);
     return w == size ? 0 : -1;
+}
+
+static void put_le(uint8_t *p, uint32_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+void tu_write_tone(const char *path, double secs, double freq)
+{
+    int frames = (int)(22050 * secs);
+    size_t n = 44 + (size_t)frames * 2;
+    uint8_t *b = calloc(1, n);
+    assert_non_null(b);
+    memcpy(b, "RIFF", 4);
+    put_le(b + 4, (uint32_t)(n - 8), 4);
+    memcpy(b + 8, "WAVEfmt ", 8);
+    put_le(b + 16, 16, 4);
+    put_le(b + 20, 1, 2);          // PCM
+    put_le(b + 22, 1, 2);          // mono
+    put_le(b + 24, 22050, 4);
+    put_le(b + 28, 22050 * 2, 4);
+    put_le(b + 32, 2, 2);
+    put_le(b + 34, 16, 2);
+    memcpy(b + 36, "data", 4);
+    put_le(b + 40, (uint32_t)frames * 2, 4);
+    for (int i = 0; i < frames; i++)
+        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * freq * i / 22050.0)), 2);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(tu_write(path, b, n), 0);
+    free(b);
+}
+
+double tu_energy(const int16_t *pcm, long frames, int rate, double t0, double t1)
+{
+    long a = (long)(t0 * rate), b = (long)(t1 * rate);
+    double e = 0;
+    for (long i = a < 0 ? 0 : a; i < b && i < frames; i++)
+        e += (double)pcm[2 * i] * pcm[2 * i] + (double)pcm[2 * i + 1] * pcm[2 * i + 1];
+    return e;
 }
 
 static const char *find_key(const char *json, const char *key)

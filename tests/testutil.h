@@ -48,6 +48,12 @@ char *tu_run(const char *cmd, int *status);
 // Read a whole file; NULL if missing.
 uint8_t *tu_read(const char *path, size_t *size);
 int tu_write(const char *path, const void *data, size_t size);
+// A 22050 Hz mono 16-bit WAV at `path` (its folders made): a `freq` Hz tone of `secs` seconds
+// (games' sounds that shared/ does not have, for the sound tests' mod folders).
+void tu_write_tone(const char *path, double secs, double freq);
+// The energy (sum of squares of both channels) of a 16-bit stereo track of `frames` frames at
+// `rate` between t0 and t1 seconds from its start.
+double tu_energy(const int16_t *pcm, long frames, int rate, double t0, double t1);
 
 // An RGB PNG (stb_image_write). 0, or -1.
 int tu_write_png_rgb(const char *path, const uint8_t *rgb, int w, int h);

@@ -1,5 +1,5 @@
-// fs_data.h -- for the Forsaken level, model and light tests (test_forsaken_level.c,
-// test_forsaken_models.c, test_forsaken_light.c): files of the shared Forsaken data, a level
+// fs_data.h -- for the Forsaken tests (test_forsaken_level.c, _models.c, _light.c, _fx.c,
+// _hud.c): files of the shared Forsaken data, a level
 // loaded into a level drawer, and a level's first start position.
 // Include after testutil.h, engine/vfs.h and render/r_fsworld.h.
 // static inline: a test may leave some of them unused.
@@ -66,6 +66,20 @@ static inline int fs_start_pos(const char *level, float org[3], float ang[3])
     ang[1] = (float)(atan2(f[3], f[5]) * 180 / M_PI);
     ang[2] = 0;
     return 0;
+}
+
+// `demoplay shot DEMO --at AT -o PNG` on the Forsaken data (the test fails with the command's
+// output when it does not succeed).
+static inline void fs_shot(const char *demo, double at, const char *png)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s/forsaken --at %.3f -o %s 2>&1", tu_bin(), demo, tu_data_dir(), at,
+             png);
+    int status = -1;
+    char *out = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, out ? out : "");
+    free(out);
 }
 
 #endif

@@ -17,18 +17,10 @@
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
 #include "render/render.h"
+#include "render/r_fsworld.h"
+#include "fs_data.h"
 
 // ---- the RLE8 loader ---------------------------------------------------------------
-
-static uint8_t *data_file(const char *rel, size_t *size)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/forsaken/Data/%s", tu_data_dir(), rel);
-    char *real = vfs_resolve_path(path);
-    uint8_t *d = real ? tu_read(real, size) : NULL;
-    free(real);
-    return d;
-}
 
 // The game's pictures: RLE8, sizes and a few pixels pinned; every prefix and byte change of
 // PANEL.BMP either loads or is refused with an offset (never read out of bounds: ASan).
@@ -42,7 +34,7 @@ static void test_bmp8(void **state)
     char err[256];
     for (size_t i = 0; i < sizeof pics / sizeof pics[0]; i++) {
         size_t size;
-        uint8_t *d = data_file(pics[i].file, &size);
+        uint8_t *d = fs_file(NULL, pics[i].file, &size);
         assert_non_null(d);
         bmp8_t b;
         if (bmp8_load(&b, d, size, 1024, err, sizeof err) < 0)
@@ -53,7 +45,7 @@ static void test_bmp8(void **state)
         free(d);
     }
     size_t size;
-    uint8_t *d = data_file("Pictures/PANEL.BMP", &size);
+    uint8_t *d = fs_file(NULL, "Pictures/PANEL.BMP", &size);
     bmp8_t b;
     assert_int_equal(bmp8_load(&b, d, size, 1024, err, sizeof err), 0);
     // the crosshair's corner (0,0) is drawn, the bar row 24 is a colour from x 0 to 63, not beyond
@@ -90,24 +82,6 @@ static void test_bmp8(void **state)
 
 // ---- a demo on `ship` ----------------------------------------------------------------
 
-static int start_pos(float org[3], float ang[3])
-{
-    size_t size;
-    uint8_t *d = data_file("levels/ship/ship.stp", &size);
-    if (!d || size < 10 + 40 || memcmp(d, "PRJX", 4)) {
-        free(d);
-        return -1;
-    }
-    float f[9];
-    memcpy(f, d + 10, sizeof f);
-    free(d);
-    memcpy(org, f, 12);
-    ang[0] = (float)(asin(-f[4]) * 180 / M_PI);
-    ang[1] = (float)(atan2(f[3], f[5]) * 180 / M_PI);
-    ang[2] = 0;
-    return 0;
-}
-
 #define CHAT_TIME 1.0
 #define KILL_TIME 1.5
 #define END_TIME 3.5
@@ -121,7 +95,7 @@ static const char kill_text[] = "alice killed bob with a mug";
 static void write_demo(const char *path)
 {
     float org[3], ang[3];
-    assert_int_equal(start_pos(org, ang), 0);
+    assert_int_equal(fs_start_pos("ship", org, ang), 0);
     ang[0] = 8;
     ang[1] -= 35;
     fs_writer_t wr;

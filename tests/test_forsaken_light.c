@@ -466,18 +466,6 @@ static void light_demo(const char *path, int lights, int shot, int pickup, int b
     fs_writer_free(&wr);
 }
 
-static void shot_png(const char *demo, double at, const char *png)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s/forsaken --at %.3f -o %s 2>&1", tu_bin(), demo, tu_data_dir(), at,
-             png);
-    int status = -1;
-    char *out = tu_run(cmd, &status);
-    if (status != 0)
-        fail_msg("%s: %s", cmd, out ? out : "");
-    free(out);
-}
-
 // Sums of r, g, b over a box of a PNG.
 static void box_rgb(const char *png, int x0, int y0, int x1, int y1, double sum[3])
 {
@@ -507,8 +495,8 @@ static void test_demo_lights(void **state)
     // headlights: the wall ahead brighter in the middle of the view than without
     snprintf(a, sizeof a, "%s/fs_light_plain.png", out_dir());
     snprintf(b, sizeof b, "%s/fs_light_headlights.png", out_dir());
-    shot_png(plain, 0.5, a);
-    shot_png(lit, 0.5, b);
+    fs_shot(plain, 0.5, a);
+    fs_shot(lit, 0.5, b);
     double s0[3], s1[3];
     box_rgb(a, 120, 60, 200, 140, s0);
     box_rgb(b, 120, 60, 200, 140, s1);
@@ -521,8 +509,8 @@ static void test_demo_lights(void **state)
     // than without, in the lower middle of the view
     snprintf(c, sizeof c, "%s/fs_light_pulsar.png", out_dir());
     snprintf(d, sizeof d, "%s/fs_light_pickup.png", out_dir());
-    shot_png(fire, 1.05, c);
-    shot_png(fire, 0.9, d);
+    fs_shot(fire, 1.05, c);
+    fs_shot(fire, 0.9, d);
     double sp[3], sk[3];
     box_rgb(c, 60, 100, 260, 200, sp);
     box_rgb(d, 60, 100, 260, 200, sk);
@@ -609,9 +597,9 @@ static void test_ship_in_headlights(void **state)
     snprintf(a, sizeof a, "%s/fs_bob_dark.png", out_dir());
     snprintf(b, sizeof b, "%s/fs_bob_lit.png", out_dir());
     snprintf(c, sizeof c, "%s/fs_bob_none.png", out_dir());
-    shot_png(dark, 0.5, a);
-    shot_png(lit, 0.5, b);
-    shot_png(empty, 0.5, c);
+    fs_shot(dark, 0.5, a);
+    fs_shot(lit, 0.5, b);
+    fs_shot(empty, 0.5, c);
     int w, h, n, w2, h2, w3, h3;
     uint8_t *pd = stbi_load(a, &w, &h, &n, 3), *pl = stbi_load(b, &w2, &h2, &n, 3), *pe = stbi_load(c, &w3, &h3, &n, 3);
     assert_non_null(pd);

@@ -315,18 +315,6 @@ static void scene_demo(const scene_t *sc, int others, const char *path)
     fs_writer_free(&wr);
 }
 
-static void shot(const char *demo, double at, const char *png)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s/forsaken --at %.3f -o %s 2>&1", tu_bin(), demo, tu_data_dir(), at,
-             png);
-    int status = -1;
-    char *out = tu_run(cmd, &status);
-    if (status != 0)
-        fail_msg("%s: %s", cmd, out ? out : "");
-    free(out);
-}
-
 // Screen position of p in the 320x200 shot (the view as r_main sets it: xscale 160, yscale 160 / 1.2).
 static int project(const scene_t *sc, const float p[3], float *sx, float *sy, float *z)
 {
@@ -405,8 +393,8 @@ static void test_scene(void **state)
     char a[512], b[512];
     snprintf(a, sizeof a, "%s/fs_ship.png", out_dir());
     snprintf(b, sizeof b, "%s/fs_ship_empty.png", out_dir());
-    shot(with, t, a);
-    shot(without, t, b);
+    fs_shot(with, t, a);
+    fs_shot(without, t, b);
     float p[3], sx, sy, z;
     for (int k = 0; k < 3; k++)
         p[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)t * sc.right[k];
@@ -425,7 +413,7 @@ static void test_scene(void **state)
     snprintf(stealth, sizeof stealth, "%s/fs_scene_stealth_%d.dmo", out_dir(), (int)getpid());
     snprintf(c, sizeof c, "%s/fs_ship_stealth.png", out_dir());
     scene_demo(&sc, 2, stealth);
-    shot(stealth, t, c);
+    fs_shot(stealth, t, c);
     int in_s, out_s, in_sa;
     diff_box(c, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in_s, &out_s);
     diff_box(c, a, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in_sa, &out_s);
@@ -446,8 +434,8 @@ static void test_scene(void **state)
     t = 1.06;
     snprintf(a, sizeof a, "%s/fs_shot.png", out_dir());
     snprintf(b, sizeof b, "%s/fs_shot_empty.png", out_dir());
-    shot(with, t, a);
-    shot(without, t, b);
+    fs_shot(with, t, a);
+    fs_shot(without, t, b);
     float org[3], dir[3], len = 0;
     for (int k = 0; k < 3; k++) {
         org[k] = sc.other0[k] + SCENE_SHIP_SPEED * (float)SCENE_SHOT_TIME * sc.right[k];
@@ -469,8 +457,8 @@ static void test_scene(void **state)
     t = 1.6;
     snprintf(a, sizeof a, "%s/fs_blast.png", out_dir());
     snprintf(b, sizeof b, "%s/fs_blast_empty.png", out_dir());
-    shot(with, t, a);
-    shot(without, t, b);
+    fs_shot(with, t, a);
+    fs_shot(without, t, b);
     assert_int_equal(project(&sc, sc.blast, &sx, &sy, &z), 0);
     r = 96 * 160 / z;
     diff_box(a, b, (int)(sx - r), (int)(sy - r), (int)(sx + r), (int)(sy + r), &in, &out);
@@ -726,7 +714,7 @@ static void test_trojax_charge(void **state)
     snprintf(none, sizeof none, "%s/fs_trojax_none_%d.dmo", out_dir(), (int)getpid());
     sprite_demo(&sc, none, 0);
     snprintf(e, sizeof e, "%s/fs_trojax_none.png", out_dir());
-    shot(none, SPRITE_T, e);
+    fs_shot(none, SPRITE_T, e);
     int w, h, c;
     uint8_t *bg = stbi_load(e, &w, &h, &c, 3);
     assert_non_null(bg);
@@ -735,7 +723,7 @@ static void test_trojax_charge(void **state)
         snprintf(demo, sizeof demo, "%s/fs_trojax_%d_%d.dmo", out_dir(), (int)charge[i], (int)getpid());
         snprintf(png, sizeof png, "%s/fs_trojax_%d.png", out_dir(), (int)charge[i]);
         sprite_demo_charge(&sc, demo, 2, charge[i]);
-        shot(demo, SPRITE_T, png);
+        fs_shot(demo, SPRITE_T, png);
         uint8_t *im = stbi_load(png, &w, &h, &c, 3);
         assert_non_null(im);
         // within its full-charge box (168 units across, as test_sprites): its light brightens the
@@ -780,11 +768,11 @@ static void test_sprites(void **state)
     snprintf(none, sizeof none, "%s/fs_sprites_none_%d.dmo", out_dir(), (int)getpid());
     sprite_demo(&sc, none, 0);
     snprintf(e, sizeof e, "%s/fs_sprites_none.png", out_dir());
-    shot(none, SPRITE_T, e);
+    fs_shot(none, SPRITE_T, e);
     snprintf(a, sizeof a, "%s/fs_sprite_pulsar.png", out_dir());
     snprintf(b, sizeof b, "%s/fs_sprites.png", out_dir());
-    shot(demo, SPRITE_T, a);
-    shot(all, SPRITE_T, b);
+    fs_shot(demo, SPRITE_T, a);
+    fs_shot(all, SPRITE_T, b);
 
     // the page, as the game's 24-bit texels
     size_t size;
@@ -863,7 +851,7 @@ static void test_sprites(void **state)
         snprintf(bdemo, sizeof bdemo, "%s/fs_sprites_but%zu_%d.dmo", out_dir(), i, (int)getpid());
         snprintf(bpng, sizeof bpng, "%s/fs_sprites_but%zu.png", out_dir(), i);
         sprite_demo(&sc, bdemo, 15 & ~(2 << i));
-        shot(bdemo, SPRITE_T, bpng);
+        fs_shot(bdemo, SPRITE_T, bpng);
         if (!getenv("FS_MODEL_SHOTS"))
             remove(bdemo);
         uint8_t *bg2 = stbi_load(bpng, &w2, &h2, &c2, 3);
@@ -1073,8 +1061,8 @@ static void test_impacts(void **state)
         snprintf(b, sizeof b, "%s/fs_impact_%zu_none.png", out_dir(), i);
         snprintf(c, sizeof c, "%s/fs_impact_%zu_gone.png", out_dir(), i);
         double at = hit + shots[i].at / 71.0, gone = hit + (shots[i].gone + 2) / 71.0;
-        shot(demo, at, a);
-        shot(none, at, b);
+        fs_shot(demo, at, a);
+        fs_shot(none, at, b);
         // pulled out: 64 units nearer the eye (it is more than 174 away), so larger on the screen
         float zc = z - 64 * z / sqrtf((wall[0] - sc.eye[0]) * (wall[0] - sc.eye[0]) + (wall[1] - sc.eye[1]) * (wall[1] - sc.eye[1]) +
                                       (wall[2] - sc.eye[2]) * (wall[2] - sc.eye[2]));
@@ -1082,8 +1070,8 @@ static void test_impacts(void **state)
         int n = brighter_box(a, b, sx, sy, r);
         char c2[512];
         snprintf(c2, sizeof c2, "%s/fs_impact_%zu_gone_none.png", out_dir(), i);
-        shot(demo, gone, c);
-        shot(none, gone, c2);
+        fs_shot(demo, gone, c);
+        fs_shot(none, gone, c2);
         int n_gone = brighter_box(c, c2, sx, sy, r);
         printf("%s: hits the wall %.0f units away at %.3f s, (%.1f, %.1f) on the screen: %d pixels of its box (+-%.0f) "
                "brighter %.0f ticks after, %d after %.0f ticks\n",
@@ -1109,7 +1097,7 @@ static void test_impacts(void **state)
     snprintf(demo, sizeof demo, "%s/fs_impacts_%d.dmo", out_dir(), (int)getpid());
     impact_demo(&sc, demo, all, 4, 2.0);
     snprintf(e, sizeof e, "%s/fs_impacts.png", out_dir());
-    shot(demo, 1.5, e);
+    fs_shot(demo, 1.5, e);
     snprintf(gold, sizeof gold, "tests/golden/fs_impacts.png");
     tu_golden("the primaries' impacts", e, gold, 0.01);
     mxv_free(m);
@@ -1141,10 +1129,10 @@ static void test_trans_trail(void **state)
     snprintf(b, sizeof b, "%s/fs_trail_none.png", out_dir());
     snprintf(c, sizeof c, "%s/fs_trail_gone.png", out_dir());
     snprintf(c2, sizeof c2, "%s/fs_trail_gone_none.png", out_dir());
-    shot(demo, 1.0 + 20 / 71.0, a);
-    shot(none, 1.0 + 20 / 71.0, b);
-    shot(demo, 1.0 + 60 / 71.0, c);
-    shot(none, 1.0 + 60 / 71.0, c2);
+    fs_shot(demo, 1.0 + 20 / 71.0, a);
+    fs_shot(none, 1.0 + 20 / 71.0, b);
+    fs_shot(demo, 1.0 + 60 / 71.0, c);
+    fs_shot(none, 1.0 + 60 / 71.0, c2);
     float p0[3], p1[3], x0, y0, x1, y1, z;
     for (int k = 0; k < 3; k++) {
         p0[k] = fire.org[k] + fire.dir[k] * 60;
@@ -1222,8 +1210,8 @@ static void test_pickup_sparkle(void **state)
         snprintf(png[i], sizeof png[i], "%s/fs_sparkle_%d.png", out_dir(), i);
         snprintf(late[i], sizeof late[i], "%s/fs_sparkle_%d_late.png", out_dir(), i);
         pickup_demo(&sc, dem[i], 1 - i);   // 0: sparkle, 1: none, 2: no pickup
-        shot(dem[i], 1.0 + 10 / 71.0, png[i]);
-        shot(dem[i], 1.0 + 90 / 71.0, late[i]);
+        fs_shot(dem[i], 1.0 + 10 / 71.0, png[i]);
+        fs_shot(dem[i], 1.0 + 90 / 71.0, late[i]);
     }
     float sx, sy, z;
     assert_int_equal(project(&sc, sc.pickup, &sx, &sy, &z), 0);
@@ -1292,10 +1280,10 @@ static void test_laser(void **state)
     snprintf(c, sizeof c, "%s/fs_laser_gone.png", out_dir());
     snprintf(c2, sizeof c2, "%s/fs_laser_gone_none.png", out_dir());
     double at = 1.0 + 2 / 71.0, gone = 1.0 + 14 / 71.0;   // frame 0 (the bright one of three)
-    shot(demo, at, a);
-    shot(none, at, b);
-    shot(demo, gone, c);
-    shot(none, gone, c2);
+    fs_shot(demo, at, a);
+    fs_shot(none, at, b);
+    fs_shot(demo, gone, c);
+    fs_shot(none, gone, c2);
     // sample the beam's line from 15 % to 85 % of its length (in front of the eye)
     int on = 0, off = 0, gone_on = 0, samples = 0;
     for (int i = 0; i <= 14; i++) {
@@ -1476,8 +1464,8 @@ static void test_orbitals(void **state)
     char a[512], b[512];
     snprintf(a, sizeof a, "%s/fs_orbit.png", out_dir());
     snprintf(b, sizeof b, "%s/fs_orbit_plain.png", out_dir());
-    shot(path, t, a);
-    shot(plain, t, b);
+    fs_shot(path, t, a);
+    fs_shot(plain, t, b);
     float sx, sy, z;
     assert_int_equal(project(&sc, org, &sx, &sy, &z), 0);
     float r = (80 + 64 + 20) * 160 / z;

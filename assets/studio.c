@@ -123,6 +123,7 @@ void studio_free(studio_t *m)
     free(m->bones);
     free(m->controllers);
     free(m->seqs);
+    free(m->events);
     free(m->group_loaded);
     if (m->textures)
         for (int i = 0; i < m->numtextures; i++)
@@ -379,6 +380,23 @@ static int load_seqs(studio_t *m, const rd_t *r, const char *path, const asset_f
                 rc = fail(r, o + 48, "expected 0..1024 events inside the file, found %d at offset %d", s->numevents,
                           evix);
                 break;
+            }
+            s->first_event = m->numevents;
+            if (s->numevents > 0) {
+                studio_event_t *ev = realloc(m->events, (size_t)(m->numevents + s->numevents) * sizeof *ev);
+                if (!ev) {
+                    rc = fail(r, o + 48, "expected memory for %d events", m->numevents + s->numevents);
+                    break;
+                }
+                m->events = ev;
+                for (int k = 0; k < s->numevents; k++) {
+                    size_t e = (size_t)evix + (size_t)k * EVENT_SIZE;
+                    studio_event_t *d = &m->events[m->numevents++];
+                    d->frame = s32(r, e);
+                    d->event = s32(r, e + 4);
+                    d->type = s32(r, e + 8);
+                    name_at(r, e + 12, 64, d->options);
+                }
             }
             if (s->motionbone < 0 || s->motionbone >= m->numbones)
                 s->motionbone = 0;
@@ -933,6 +951,20 @@ const studio_texture_t *studio_skin_texture(const studio_t *m, int skin, int ski
     if (skinref < 0 || skinref >= m->numskinref)
         skinref = 0;
     return &m->textures[m->skinrefs[skin * m->numskinref + skinref]];
+}
+
+int studio_events_between(const studio_t *m, int seq, float from, float to, const studio_event_t **out, int max)
+{
+    if (seq < 0 || seq >= m->numseq)
+        return 0;
+    const studio_seq_t *s = &m->seqs[seq];
+    int n = 0;
+    for (int i = 0; i < s->numevents && n < max; i++) {
+        const studio_event_t *e = &m->events[s->first_event + i];
+        if ((float)e->frame > from && (float)e->frame <= to)
+            out[n++] = e;
+    }
+    return n;
 }
 
 float studio_frame(const studio_t *m, int seq, float frame_byte, double elapsed, float framerate)

@@ -75,7 +75,16 @@ typedef struct {
     int32_t seqgroup;
     int32_t nextseq;
     int32_t first_chan;           // into chan[]: numblends * numbones * 6 entries, or -1 (no animation: reference pose)
+    int32_t first_event;          // into events[]: numevents of them
 } studio_seq_t;
+
+// An animation event: at `frame` of its sequence, event number `event` (GoldSrc's client events are
+// 5000 and up: 5001/5011/5021/5031 muzzle flashes at attachments 0..3, 5004 a sound) with its
+// options text (a sound's name, a flash's type).
+typedef struct {
+    int32_t frame, event, type;
+    char options[65];
+} studio_event_t;
 
 typedef struct {
     char name[65];
@@ -141,6 +150,8 @@ typedef struct {
     uint16_t *anim;
     int32_t numanim;
     uint8_t default_ctl[5];       // controller settings that give no adjustment (4 = mouth)
+    studio_event_t *events;       // every sequence's events, each sequence's together (first_event)
+    int32_t numevents;
 } studio_t;
 
 // Caller-owned pose buffers, sized for one model by studio_pose_alloc.
@@ -191,5 +202,9 @@ const studio_texture_t *studio_skin_texture(const studio_t *m, int skin, int ski
 // GoldSrc's frame of a sequence: entity frame byte (0..255 of the sequence) plus
 // elapsed seconds * framerate * fps; looping sequences wrap, others clamp.
 float studio_frame(const studio_t *m, int seq, float frame_byte, double elapsed, float framerate);
+// The events of sequence `seq` that a frame moving from `from` to `to` passes: frame in (from, to]
+// (the engine's StudioClientEvents; a sequence that has just begun starts from below 0). At most
+// max pointers into m->events, in the file's order; their count.
+int studio_events_between(const studio_t *m, int seq, float from, float to, const studio_event_t **out, int max);
 
 #endif

@@ -77,6 +77,14 @@ static void run(const uint8_t *d, size_t n)
         if (m.corners[i].vert < 0 || m.corners[i].vert >= m.numverts || m.corners[i].norm < 0 ||
             m.corners[i].norm >= m.numnorms)
             abort();
+    // every sequence's events, through the lookup the sound system uses
+    for (int s = 0; s < m.numseq; s++) {
+        const studio_event_t *ev[8];
+        int n = studio_events_between(&m, s, -1e9f, 1e9f, ev, 8);
+        for (int i = 0; i < n; i++)
+            if (ev[i] < m.events || ev[i] >= m.events + m.numevents || strlen(ev[i]->options) > 64)
+                abort();
+    }
     (void)sum;
     studio_pose_free(&p);
     studio_free(&m);

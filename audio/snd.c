@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../assets/bsp.h"
+#include "../assets/studio.h"
 #include "../engine/log.h"
 #include "snd_local.h"
 
@@ -59,6 +60,7 @@ typedef struct {
 
 #define SND_PENDING 64
 #define SND_BOUNCES 64      // GoldSrc temp model hits heard in one frame (more are dropped)
+#define SND_VIEW_MODELS 8   // GoldSrc view models kept read for their animation events
 #define SND_CLIENT_REQS 4
 
 struct snd_s {
@@ -119,10 +121,22 @@ struct snd_s {
     uint32_t bullets_applied;          // world->decal_log entries looked at
     hlmat_t mat[2];                    // HLMAT_HL, HLMAT_CS
     const vfs_t *mat_fs;
+    // GoldSrc's view models, read for their animation events (the reloads' sounds), by model index
+    // of the level (index 0: a free slot); the view model's animation as last heard
+    struct {
+        int index, ok;
+        studio_t m;
+    } vmodels[SND_VIEW_MODELS];
+    int next_vmodel;
+    int vm_valid, vm_index, vm_seq;
+    double vm_start;
+    float vm_frame;
     int16_t idx_slot[WORLD_MAX_SOUNDS];               // cache entry + 1 for sounds[i]; 0 = unresolved
     char idx_name[WORLD_MAX_SOUNDS][WORLD_NAME_LEN];  // the name it was resolved for
     snd_cache_t cache;
 };
+
+static void free_view_models(snd_t *s);
 
 // ---- set-up ------------------------------------------------------------------
 
@@ -348,6 +362,7 @@ void snd_destroy(snd_t *s)
     snd_sentences_free(&s->sentences);
     hltent_free(s->hltent);
     bsp_free(s->hl_bsp);
+    free_view_models(s);
     alcMakeContextCurrent(NULL);
     alcDestroyContext(s->ctx);
     alcCloseDevice(s->dev);
@@ -883,6 +898,81 @@ static void play_bullets(snd_t *s, const world_t *w)
     }
 }
 
+// GoldSrc: view model `index` of the level, read once for its events (NULL: none, or not a studio
+// model the game folders have; the renderer says what is wrong with it).
+static const studio_t *view_model(snd_t *s, const world_t *w, int index)
+{
+    if (index <= 0 || index >= w->num_models || !s->fs)
+        return NULL;
+    for (int i = 0; i < SND_VIEW_MODELS; i++)
+        if (s->vmodels[i].index == index)
+            return s->vmodels[i].ok ? &s->vmodels[i].m : NULL;
+    int slot = s->next_vmodel;
+    s->next_vmodel = (slot + 1) % SND_VIEW_MODELS;
+    if (s->vmodels[slot].ok)
+        studio_free(&s->vmodels[slot].m);
+    s->vmodels[slot].index = index;
+    s->vmodels[slot].ok = 0;
+    const char *name = w->models[index];
+    size_t len = strlen(name), size = 0;
+    if (len < 4 || strcmp(name + len - 4, ".mdl"))
+        return NULL;
+    uint8_t *data = vfs_load(s->fs, name, &size);
+    char err[200];
+    if (data && studio_load(&s->vmodels[slot].m, data, size, name, NULL, NULL, err, sizeof(err)) == 0)
+        s->vmodels[slot].ok = 1;
+    free(data);
+    return s->vmodels[slot].ok ? &s->vmodels[slot].m : NULL;
+}
+
+static void free_view_models(snd_t *s)
+{
+    for (int i = 0; i < SND_VIEW_MODELS; i++) {
+        if (s->vmodels[i].ok)
+            studio_free(&s->vmodels[i].m);
+        s->vmodels[i].ok = s->vmodels[i].index = 0;
+    }
+    s->vm_valid = 0;
+}
+
+// GoldSrc: the sounds of the view model's animation (studio event 5004: the reloads' clip sounds),
+// as the engine's StudioClientEvents gives them to the client while it draws the view model: the
+// events whose frame the animation passed since the frame before, from below frame 0 in the frame
+// its animation began. Nothing while the player is dead or at an intermission (no view model is
+// drawn); after a seek or a change of view the events from the next frame on.
+static void play_view_events(snd_t *s, const world_t *w)
+{
+    const world_view_t *vw = &w->view;
+    int index = vw->stats[STAT_WEAPON], seq = vw->stats[STAT_WEAPONFRAME];
+    const studio_t *m = vw->stats[STAT_HEALTH] > 0 && !vw->intermission ? view_model(s, w, index) : NULL;
+    if (!m || seq < 0 || seq >= m->numseq) {
+        s->vm_valid = 0;
+        return;
+    }
+    float to = studio_frame(m, seq, 0, w->time - vw->weaponanim_time, 1.0f), from = to;
+    if (vw->weaponanim_time > w->prev_time)
+        from = -0.01f;   // begun in this frame
+    else if (s->vm_valid && s->vm_index == index && s->vm_seq == seq && s->vm_start == vw->weaponanim_time)
+        from = s->vm_frame;
+    s->vm_valid = 1;
+    s->vm_index = index;
+    s->vm_seq = seq;
+    s->vm_start = vw->weaponanim_time;
+    s->vm_frame = to;
+    const studio_event_t *ev[16];
+    int n = 0;
+    if (to >= from) {
+        n = studio_events_between(m, seq, from, to, ev, 16);
+    } else {   // a looping sequence went round
+        n = studio_events_between(m, seq, from, (float)m->seqs[seq].numframes, ev, 16);
+        n += studio_events_between(m, seq, -0.01f, to, ev + n, 16 - n);
+    }
+    snd_req_t req[1];
+    for (int i = 0; i < n; i++)
+        if (ev[i]->event == 5004 && snd_client_hl_view_sound(ev[i]->options, vw->origin, req, 1) == 1)
+            play_request(s, w, &req[0]);
+}
+
 // Static sounds of the level (Quake's spawnstaticsound): started once per level
 // or seek, as they are added. Quake plays only sounds with a loop point there.
 static void start_statics(snd_t *s, const world_t *w)
@@ -996,6 +1086,7 @@ static void update_ambients(snd_t *s, double time)
 static void new_level(snd_t *s, const world_t *w)
 {
     stop_all_voices(s);
+    free_view_models(s);   // model indices are the level's
     s->game = w->game;
     s->level_seq = w->level_seq;
     s->have_level = 1;
@@ -1092,6 +1183,7 @@ void snd_frame(snd_t *s, const world_t *w)
         if (w->game == GAME_GOLDSRC) {
             play_bounces(s, w);
             play_bullets(s, w);
+            play_view_events(s, w);
         }
         if (w->game == GAME_QUAKE2)
             for (int e = 1; e < w->num_entities; e++)
@@ -1157,6 +1249,7 @@ void snd_stop_all(snd_t *s)
     // loops of the new time start at the next snd_frame
     stop_all_voices(s);
     hltent_clear(s->hltent);   // the temp models step again from the log (their hits of the window only)
+    s->vm_valid = 0;           // the view model's events from the next frame on
 }
 
 int snd_render(snd_t *s, int16_t *stereo, int frames)

@@ -471,3 +471,13 @@ int snd_client_hl_crossbow(const float pos[3], uint32_t seed, snd_req_t *out, in
     float volume = 0.95f + 0.05f * (float)bullet_rand(seed, 3, 0, 1000) / 1000.0f;
     return add(out, 0, max, "weapons/xbow_hit1.wav", 0, CHAN_BODY, volume, HL_ATTN_NORM, pos, 0.0f);
 }
+
+int snd_client_hl_view_sound(const char *name, const float pos[3], snd_req_t *out, int max)
+{
+    // HUD_StudioEvent 5004: pfnPlaySoundByNameAtLocation(options, 1.0, attachment 0); the engine
+    // starts it as S_StartSound(origin, entity 0, CHAN_AUTO, volume, ATTN_NORM, PITCH_NORM)
+    // (Xash3D's reading: CHAN_ITEM, attenuation 1.0)
+    if (!name || !name[0])
+        return 0;
+    return add(out, 0, max, name, 0, CHAN_AUTO, 1.0f, HL_ATTN_NORM, pos, 0.0f);
+}

@@ -78,6 +78,8 @@ int snd_client_hl_bounce(const hltent_bounce_t *b, snd_req_t *out, int max);
 int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint32_t seed, snd_req_t *out, int max);
 // The zoomed crossbow's bolt striking the world at pos (EV_FireCrossbow2).
 int snd_client_hl_crossbow(const float pos[3], uint32_t seed, snd_req_t *out, int max);
+// GoldSrc: a view model's animation sound (studio event 5004, its options the sound's name) at pos.
+int snd_client_hl_view_sound(const char *name, const float pos[3], snd_req_t *out, int max);
 // Quake II entity events (entity_state.event: footsteps, falls, teleports) of entity e.
 int snd_client_entity_event(const world_t *w, int e, snd_req_t *out, int max);
 // The names those may use, to load with the level. NULL-terminated.

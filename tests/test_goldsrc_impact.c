@@ -488,6 +488,95 @@ static void test_track(void **state)
     close_level(&L);
 }
 
+// The view model's own sounds (studio event 5004): c1a0 through a loopback with the glock's view
+// model (models/v_9mmhandgun.mdl, which shared/ has) put in the player's hand, its reload (sequence
+// 5, 18 frames a second) begun at 0.3 s: the clip's sounds come where the animation passes frames 4
+// (items/9mmclip2.wav) and 23 (items/9mmclip1.wav), at 0.3 + 4 / 18 and 0.3 + 23 / 18 s, not
+// before; the same model idling (sequence 0, no events) is silent. Tones in a mod folder.
+static void view_model_track(int seq, int16_t **pcm_out, long *frames_out, double *begun)
+{
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    char dir[512], path[700];
+    snprintf(dir, sizeof dir, "%s/viewmod", tu_tmpdir(NULL));
+    static const char *const clips[] = {"items/9mmclip1.wav", "items/9mmclip2.wav"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, sizeof path, "%s/sound/%s", dir, clips[i]);
+        tu_write_tone(path, 0.03, 440);
+    }
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    assert_int_equal(vfs_add_dir(fs, dir), 0);
+    int vm = model_index(w, "models/v_9mmhandgun.mdl");
+    if (!vm) {
+        vm = w->num_models;
+        assert_int_equal(world_set_model(w, vm, "models/v_9mmhandgun.mdl"), 0);
+    }
+    snd_t *s = snd_create_loopback(RATE, 1.0f);
+    assert_non_null(s);
+    snd_load_level(s, fs, w);
+    const double seconds = 2.0;
+    long total = (long)(seconds * RATE) + RATE;
+    int16_t *pcm = calloc((size_t)total * 2, sizeof *pcm);
+    assert_non_null(pcm);
+    double start = w->time, anim = -1;
+    long pos = 0;
+    dec_error_t err;
+    while (hl_decoder.read_frame(L.st, w, &err) > 0 && w->time - start < seconds) {
+        double t = w->time - start;
+        if (anim < 0 && t > 0.3)
+            anim = w->time;
+        if (anim >= 0) {   // the demo's own view (no weapon) replaced in every frame
+            w->view.stats[STAT_WEAPON] = vm;
+            w->view.stats[STAT_WEAPONFRAME] = seq;
+            w->view.weaponanim_time = anim;
+        }
+        long upto = lround(t * RATE);
+        if (upto > pos) {
+            assert_int_equal(snd_render(s, pcm + 2 * pos, (int)(upto - pos)), 0);
+            pos = upto;
+        }
+        snd_listener(s, w->view.origin, w->view.angles);
+        snd_frame(s, w);
+    }
+    long upto = pos + RATE / 2;
+    assert_int_equal(snd_render(s, pcm + 2 * pos, (int)(upto - pos)), 0);
+    *pcm_out = pcm;
+    *frames_out = upto;
+    *begun = anim - start;
+    snd_destroy(s);
+    vfs_free(fs);
+    close_level(&L);
+}
+
+static void test_view_model_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    int16_t *pcm;
+    long n;
+    double begun;
+    view_model_track(5, &pcm, &n, &begun);
+    double at[2] = {begun + 4 / 18.0, begun + 23 / 18.0};
+    for (int i = 0; i < 2; i++) {
+        double before = tu_energy(pcm, n, RATE, at[i] - 0.15, at[i] - 0.02);
+        double after = tu_energy(pcm, n, RATE, at[i], at[i] + 0.06);
+        double len = sounding(pcm, n, at[i] - 0.02, at[i] + 0.5);
+        printf("  clip %d at %.3f s: energy before %.3g, after %.3g, sounding %.3f s\n", i, at[i], before, after, len);
+        assert_true(before == 0);
+        assert_true(after > 1e7);
+    }
+    assert_true(tu_energy(pcm, n, RATE, 0, at[0] - 0.02) == 0);
+    assert_true(tu_energy(pcm, n, RATE, at[0] + 0.1, at[1] - 0.02) == 0);
+    assert_true(tu_energy(pcm, n, RATE, at[1] + 0.1, (double)n / RATE) == 0);
+    free(pcm);
+    view_model_track(0, &pcm, &n, &begun);   // idle1: no events
+    assert_true(tu_energy(pcm, n, RATE, 0, (double)n / RATE) == 0);
+    free(pcm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +586,7 @@ int main(void)
         cmocka_unit_test(test_c1a0_bullets),
         cmocka_unit_test(test_crossfire_bullets),
         cmocka_unit_test(test_track),
+        cmocka_unit_test(test_view_model_sounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -40,4 +40,60 @@ int r_fsfx_inv_bits(int ship, double t, double since, int frames, r_fsfx_bit_t *
 int r_fsfx_shield_hit(const float hit_dir[3], uint32_t seed, int spirals, const float rgb[3], float ticks,
                       r_fsfx_bit_t *out, int max);
 
+// ---- other ships dying and damaged (secondary.c DoDamagedEffects, called by ProcessShips for every
+// ship each frame; spotfx.c CreateSpotFXBurning; 2dPolys.c FmPolyProcess's FM_SPOTFX_BURNING,
+// FM_ANIMSPEED, FM_BLACK_SMOKE; facts in docs/forsaken.md "Dying and damaged ships"). Every sprite is
+// a frame of expl.off (Exp_Header), worked out from the time alone like the bits above.
+#define FSFX_BURN_PER_TICK   5        // CreateSpotFXBurning: five FM_SPOTFX_BURNING ..
+#define FSFX_BURN_AHEAD      48.75f   // .. at the ship's centre + its move's direction x SHIP_RADIUS x 0.65
+#define FSFX_BURN_SIZE       1.5f     // 6 x GLOBAL_SCALE units a texel ..
+#define FSFX_BURN_SHRINK     0.0375f  // .. less 0.15 x GLOBAL_SCALE a tick
+#define FSFX_BURN_SPEED      6.0f     // 24 x GLOBAL_SCALE units a tick, less 0.15 a tick
+#define FSFX_BURN_RGB        64       // R G B 64 (the burning ones and the still one)
+#define FSFX_SMOKE_HULL      64       // DoDamagedEffects: black smoke while Hull < 64 ..
+#define FSFX_SMOKE_BACK      62.5f    // .. 250 x GLOBAL_SCALE behind the ship's centre ..
+#define FSFX_SMOKE_DOWN      6.5f     // .. and 26 x GLOBAL_SCALE below it (its own up)
+#define FSFX_SMOKE_SIZE      0.5f     // SMOKE_TRAIL_SIZE: 2 x GLOBAL_SCALE units a texel
+
+// One of the game's face-me sprites (FmPolys), where and how it is at a moment.
+typedef struct {
+    float pos[3];      // its centre (before FM_FLAG_MOVEOUT pulls it towards the eye)
+    float rgb[3];      // 0..1: R G B / 255, added to the scene
+    float scale;       // world units a texel (xsize)
+    float rot;         // degrees about the line of sight
+    float age;         // ticks since it was made
+    int frame;         // expl.off's frame
+    int moveout;       // FM_FLAG_MOVEOUT
+    uint32_t id;       // its tick x 8 + its number in the tick
+} r_fsfx_sprite_t;
+
+// A ship as the drawer knows it: its centre at `time` (seconds), its velocity (units a second: the
+// game's LastMove, its move a tick, is vel / 71 -- assumed) and its forward and up axes. Where it
+// was at another moment: org + vel x (that moment - time).
+typedef struct {
+    float org[3], vel[3], fwd[3], up[3];
+    double time;
+} r_fsfx_ship_t;
+
+// A dying ship's (DEATH_MODE) fire at time t: every tick from `since` (seconds; a large negative
+// number if not known) to `until` (when it stopped dying; a large number while it still is)
+// CreateSpotFXBurning at FSFX_BURN_AHEAD along its move: five sprites flying
+// back along it (each axis jittered by Random_Range(10000) / 7500 - 0.66, normalised) at 6 units a
+// tick slowing 0.15 a tick, rising 0.15 a tick faster (the FmPoly's up, 0 1 0), shrinking, half a
+// frame a tick, gone at the last of `frames`; and one still at the spot, a frame a tick,
+// FM_FLAG_MOVEOUT. At most max.
+int r_fsfx_burning(int ship, double t, double since, double until, const r_fsfx_ship_t *s, int frames,
+                   r_fsfx_sprite_t *out, int max);
+
+// A damaged ship's black smoke (DoDamagedEffects, Hull < 64, only while its move is not more than
+// about 95 degrees from its nose): one FM_BLACK_SMOKE a tick since `since`, 62.5 units behind and
+// 6.5 below its centre, R G B (64 - hull) x 3, flying back at 0.5 .. 1.5 units a tick slowing 0.2 a
+// tick, rising 0.2 a tick faster, half a frame a tick. hull outside 0..63: none.
+int r_fsfx_smoke(int ship, double t, double since, const r_fsfx_ship_t *s, int hull, int frames,
+                 r_fsfx_sprite_t *out, int max);
+
+// ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
+// two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.
+int r_fsfx_headlight_on(int ship, double t, int dying);
+
 #endif

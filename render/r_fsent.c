@@ -139,6 +139,7 @@ typedef struct {
     double wall_t_end, checked;
     float wall_end[3], wall_normal[3];
     int wall_hit, ship;
+    int bare;            // that ship had no shield (its MSG_SHIELDHULL said 0) and was not invulnerable
     float ship_dir[3];
 } fse_shot_t;
 
@@ -779,6 +780,7 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
         return;
     if (sh->ship && sh->t_end > sh->checked) {   // found ahead of the last frame: again
         sh->ship = 0;
+        sh->bare = 0;
         sh->t_end = sh->wall_t_end;
         sh->hit = sh->wall_hit;
         memcpy(sh->end, sh->wall_end, sizeof sh->end);
@@ -833,6 +835,10 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
     if (!who)
         return;
     sh->ship = who;
+    // a ship with no shield and not invulnerable sparks (CreateColSparks); one whose shield the
+    // demo never said is taken to have it
+    sh->bare = w->players[who - 1].shield == 0 &&
+               !(w->entities[who].cur.raw_effects & FSW_SHIP_INVUL);
     sh->t_end = best;
     sh->hit = 1;
     shot_at(sh, best, sh->end);
@@ -1495,6 +1501,33 @@ static int draw_damage(r_fsent_t *fe, const world_t *w, const r_view_t *v, int n
     return drawn;
 }
 
+// The sparks where a primary hit a ship with no shield (CreateColSparks; the suss-gun's and the
+// laser's CreateSmallColSparks), where it hit, added (r_fsfx.c: which, where, at t).
+static int draw_col_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    const fse_layout_t *lo[3] = { layout(fe, "expl.off"), layout(fe, "bits.off"), layout(fe, "bigflash.off") };
+    if (!lo[0] || !lo[1])
+        return 0;
+    int small = sh->weapon == FSW_SUSSGUN || sh->weapon == FSW_LASER;
+    int n = r_fsfx_col_sparks(sh->end, sh->ship_dir, (uint32_t)sh->id * 2654435761u ^ (uint32_t)sh->owner, small,
+                              (float)((t - sh->t_end) * FSE_TICKS), lo[0]->off->num_frames, lo[1]->off->num_frames,
+                              fe->sprites, FSE_MAX_SPRITES);
+    int drawn = 0;
+    for (int i = 0; i < n; i++) {
+        const r_fsfx_sprite_t *sp = &fe->sprites[i];
+        const fse_layout_t *l = lo[sp->kind];
+        float at[3];
+        if (!l)
+            continue;
+        if (sp->moveout)
+            moveout(v, sp->pos, at);
+        else
+            memcpy(at, sp->pos, sizeof at);
+        drawn += draw_faceme(fe, v, l, sp->frame, at, sp->scale, sp->rot, sp->rgb);
+    }
+    return drawn;
+}
+
 // A primary shot as the game's InitOnePrimBull made it (facts in docs/forsaken.md): its FmPoly
 // sprite, size, animation and trail. Returns the triangles drawn, -1 when the weapon's sprite
 // is not known or its files did not load (the caller draws the glow).
@@ -1995,7 +2028,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         if (sh->active && !sh->secondary && sh->hit && t >= sh->t_end)
             drawn += draw_impact(fe, v, sh, (float)((t - sh->t_end) * FSE_TICKS));
         if (sh->active && !sh->secondary && sh->ship && t >= sh->t_end && sh->ship != viewed)
-            drawn += draw_shield_hit(fe, v, sh, t);
+            drawn += sh->bare ? draw_col_sparks(fe, v, sh, t) : draw_shield_hit(fe, v, sh, t);
         if (!shot_at(sh, t, p))
             continue;
         if (sh->secondary) {

@@ -296,3 +296,74 @@ int r_fsfx_headlight_on(int ship, double t, int dying)
         return 0;
     return (int)(tick_seed(ship, floor(t * FSFX_TICKS_PER_SEC), 3) & 1u);
 }
+
+int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int small, float ticks, int expl_frames,
+                      int bits_frames, r_fsfx_sprite_t *out, int max)
+{
+    if (!at || !dir || !out || max <= 0 || !(ticks >= 0) || !isfinite(ticks))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(at[k]) || !isfinite(dir[k]))
+            return 0;
+    uint32_t x = world_hash32(seed * 0x9e3779b1u + 0x632be5abu);
+    if (small && next(&x) % 5u != 0)
+        return 0;   // CreateSmallColSparks: !Random_Range(5)
+    int n = 0;
+    // CreateBigFlash( Pos, Group, 3.5 ): FM_FLASH, 16 ticks of life, shrinking 0.1 a tick
+    if (ticks < 16 && n < max) {
+        r_fsfx_sprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        memcpy(s->pos, at, sizeof s->pos);
+        s->rgb[0] = s->rgb[1] = s->rgb[2] = 1;
+        s->scale = 3.5f - 0.1f * ticks;
+        s->age = ticks;
+        s->moveout = 1;
+        s->kind = FSFX_SPRITE_FLASH;
+        s->id = 0;
+    }
+    // the FM_ANIM explosion: placed and sized at random, a frame every 3 ticks
+    float off[3], rot, scale;
+    for (int k = 0; k < 3; k++)
+        off[k] = ((float)(next(&x) % 128u) - 64.0f) * 0.25f;
+    rot = (float)(next(&x) % 360u);
+    scale = (float)(next(&x) % 5u + 5u) * 0.25f;
+    if (ticks < 3.0f * (float)expl_frames && n < max) {
+        r_fsfx_sprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        for (int k = 0; k < 3; k++)
+            s->pos[k] = at[k] + off[k];
+        s->rgb[0] = s->rgb[1] = s->rgb[2] = 192.0f / 255;
+        s->scale = scale;
+        s->rot = rot;
+        s->age = ticks;
+        s->frame = (int)(ticks / 3);
+        s->moveout = 1;
+        s->kind = FSFX_SPRITE_EXPL;
+        s->id = 1;
+    }
+    // 1 .. 2 FM_BITS sparks flying straight out
+    int sparks = 1 + (int)(next(&x) % 2u);
+    for (int i = 0; i < sparks; i++) {
+        float d[3], l = 0;
+        for (int k = 0; k < 3; k++) {
+            d[k] = dir[k] + (float)(next(&x) % 5120u) / 5120.0f - 0.5f;
+            l += d[k] * d[k];
+        }
+        float speed = ((float)(next(&x) % 5120u) / 640.0f + 8.0f) * 0.25f;
+        if (!(ticks < 6.0f * (float)bits_frames) || n >= max)
+            continue;
+        l = sqrtf(l);
+        r_fsfx_sprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        for (int k = 0; k < 3; k++)
+            s->pos[k] = at[k] + (l > 1e-6f ? d[k] / l : 0) * speed * ticks;
+        s->rgb[0] = 1;
+        s->rgb[1] = s->rgb[2] = 64.0f / 255;
+        s->scale = 2.0f;
+        s->age = ticks;
+        s->frame = (int)(ticks / 6);
+        s->kind = FSFX_SPRITE_BITS;
+        s->id = 2u + (uint32_t)i;
+    }
+    return n;
+}

@@ -64,8 +64,11 @@ typedef struct {
     float age;         // ticks since it was made
     int frame;         // expl.off's frame
     int moveout;       // FM_FLAG_MOVEOUT
+    int kind;          // FSFX_SPRITE_*: which layout it is a frame of
     uint32_t id;       // its tick x 8 + its number in the tick
 } r_fsfx_sprite_t;
+
+enum { FSFX_SPRITE_EXPL, FSFX_SPRITE_BITS, FSFX_SPRITE_FLASH };   // expl.off, BITS.OFF, BIGFLASH.OFF
 
 // A ship as the drawer knows it: its centre at `time` (seconds), its velocity (units a second: the
 // game's LastMove, its move a tick, is vel / 71 -- assumed) and its forward and up axes. Where it
@@ -91,6 +94,19 @@ int r_fsfx_burning(int ship, double t, double since, double until, const r_fsfx_
 // tick, rising 0.2 a tick faster, half a frame a tick. hull outside 0..63: none.
 int r_fsfx_smoke(int ship, double t, double since, const r_fsfx_ship_t *s, int hull, int frames,
                  r_fsfx_sprite_t *out, int max);
+
+// The sparks where a primary hit a ship without shield (Primary.c ProcessPrimaryBullets: a ship
+// with no shield and not invulnerable gets CreateColSparks from the pulsar, orbit pulsar, trojax,
+// transpulse and pyrolite, CreateSmallColSparks from the suss-gun and laser; its shield's flash
+// otherwise), `ticks` after the hit at `at`, `dir` the way out from the ship's centre (unit):
+// BIGFLASH.OFF's frame (FM_FLASH: 3.5 units a texel shrinking 0.1 a tick, 16 ticks, R G B 255,
+// FM_FLAG_MOVEOUT), expl.off (FM_ANIM: a frame every 3 ticks, R G B 192, 1.25 .. 2.25 units a
+// texel, up to 16 units off each way, MOVEOUT) and 1 .. 2 BITS.OFF sparks (FM_BITS: a frame every
+// 6 ticks, flying out along dir + up to 0.5 each way at 2 .. 4 units a tick, R G B 255 64 64,
+// SPARKSIZE 2 units a texel). `small`: CreateSmallColSparks, the same one time in five, else
+// nothing. The random parts from `seed`. Returns how many (at most max).
+int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int small, float ticks, int expl_frames,
+                      int bits_frames, r_fsfx_sprite_t *out, int max);
 
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.

@@ -131,8 +131,9 @@ static void test_shield_rules(void **state)
 // is red; the bits of one moment are the same drawn twice; golden fs_invul.png (looked at).
 // with_bob 0: bob is not in it; shot: alice fires at 1.0 s, weapon `weapon` (trojax: its charge
 // `plevel`) towards `aim` (NULL: bob).
-static void write_scene_ex(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
-                           int with_bob, int shot, int weapon, float plevel, const float *aim)
+// shield: bob's shield as his MSG_SHIELDHULL says (-1: none sent).
+static void write_scene_sh(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
+                           int with_bob, int shot, int weapon, float plevel, const float *aim, int shield)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -144,6 +145,8 @@ static void write_scene_ex(const char *path, const float eye[3], const float ang
     fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
     fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
     fs_write_bikenum(&wr, fs_ticks(0.02), 7, &(fs_bikenum_t){ .player = 1, .bike = 3 });
+    if (shield >= 0)
+        fs_write_shieldhull(&wr, fs_ticks(0.03), 7, &(fs_shieldhull_t){ .player = 1, .shield = (uint8_t)shield, .hull = 128 });
     float side[3] = { 0, ang[1] + 90, 0 };
     for (int i = 0; i <= 15; i++) {
         double t = 0.05 + i * 0.1;
@@ -181,6 +184,12 @@ static void write_scene_ex(const char *path, const float eye[3], const float ang
     assert_false(wr.failed);
     assert_int_equal(tu_write(path, wr.data, wr.size), 0);
     fs_writer_free(&wr);
+}
+
+static void write_scene_ex(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
+                           int with_bob, int shot, int weapon, float plevel, const float *aim)
+{
+    write_scene_sh(path, eye, ang, bob, invul, with_bob, shot, weapon, plevel, aim, -1);
 }
 
 static void write_scene(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul)
@@ -767,6 +776,134 @@ static void test_smoke_scene(void **state)
         }
 }
 
+// CreateColSparks: the flash for 16 ticks shrinking 0.1 a tick, the explosion for 48 (a frame
+// every 3), 1 .. 2 sparks for 36 (a frame every 6) flying 2 .. 4 units a tick; the small ones one
+// time in five.
+static void test_col_spark_rules(void **state)
+{
+    (void)state;
+    static r_fsfx_sprite_t s[16];
+    const float at[3] = { 10, 20, 30 }, out[3] = { 0, 0, -1 };
+    int n0 = r_fsfx_col_sparks(at, out, 9, 0, 0, 16, 6, s, 16);
+    assert_true(n0 == 3 || n0 == 4);
+    int kinds[3] = { 0, 0, 0 };
+    for (int i = 0; i < n0; i++)
+        kinds[s[i].kind]++;
+    assert_int_equal(kinds[FSFX_SPRITE_FLASH], 1);
+    assert_int_equal(kinds[FSFX_SPRITE_EXPL], 1);
+    int n10 = r_fsfx_col_sparks(at, out, 9, 0, 10, 16, 6, s, 16);
+    assert_int_equal(n10, n0);
+    for (int i = 0; i < n10; i++) {
+        float d[3] = { s[i].pos[0] - at[0], s[i].pos[1] - at[1], s[i].pos[2] - at[2] };
+        float l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        switch (s[i].kind) {
+        case FSFX_SPRITE_FLASH:
+            assert_true(l < 1e-5f && fabsf(s[i].scale - 2.5f) < 1e-5f && s[i].moveout);
+            break;
+        case FSFX_SPRITE_EXPL:
+            assert_true(fabsf(d[0]) <= 16 && fabsf(d[1]) <= 16 && fabsf(d[2]) <= 16 && s[i].frame == 3);
+            assert_true(s[i].scale >= 1.25f && s[i].scale <= 2.25f && fabsf(s[i].rgb[0] - 192.0f / 255) < 1e-6f);
+            break;
+        default:   // out of the ship, 2 .. 4 units a tick
+            assert_true(l >= 20 - 1e-3f && l <= 40 + 1e-3f && d[2] < 0 && s[i].frame == 1);
+            assert_true(s[i].rgb[0] == 1 && fabsf(s[i].rgb[1] - 64.0f / 255) < 1e-6f);
+            break;
+        }
+    }
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, 20, 16, 6, s, 16), n0 - 1);   // the flash is gone
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, 40, 16, 6, s, 16), 1);        // the explosion only
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, 48, 16, 6, s, 16), 0);
+    int some = 0;
+    for (uint32_t seed = 0; seed < 1000; seed++)
+        some += r_fsfx_col_sparks(at, out, seed, 1, 0, 16, 6, s, 16) > 0;
+    printf("collision sparks: %d sprites at the hit; the small ones made for %d seeds of 1000\n", n0, some);
+    assert_true(some > 150 && some < 250);
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, NAN, 16, 6, s, 16), 0);
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, -1, 16, 6, s, 16), 0);
+}
+
+// A pulsar on bob (600 units ahead) with no shield (his MSG_SHIELDHULL says 0) against the same
+// with his shield not said: 5 ticks after the hit BIGFLASH.OFF (3.5 units a texel, pulled 64 units
+// nearer) whitens part of the view; 20 ticks after (the flash gone) the explosion and the sparks
+// instead of the green circles, the pictures differing only in their box and the shield's.
+static void test_col_sparks_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 600 * fwd[k];
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[3][512], png[5][512];
+    for (int i = 0; i < 3; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_bare%d_%d.dmo", dir, i, pid);
+    for (int i = 0; i < 5; i++)
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_bare%d_%d.png", dir, i, pid);
+    write_scene_sh(demo[0], eye, ang, bob, 0, 1, 1, 0, 0, NULL, 0);    // no shield
+    write_scene_sh(demo[1], eye, ang, bob, 0, 1, 1, 0, 0, NULL, -1);   // shield not said
+    write_scene_sh(demo[2], eye, ang, bob, 0, 1, 0, 0, 0, NULL, 0);    // no shot
+    double hit = 1.0 + 525.0 / (32 * 71), at = hit + 20.0 / 71;
+    for (int i = 0; i < 3; i++)
+        shoot(demo[i], at, png[i]);
+    shoot(demo[0], hit + 5.0 / 71, png[3]);
+    shoot(demo[1], hit + 5.0 / 71, png[4]);
+    int w, h;
+    uint8_t *bare = load_png(png[0], &w, &h), *shielded = load_png(png[1], &w, &h), *none = load_png(png[2], &w, &h);
+    uint8_t *flash = load_png(png[3], &w, &h), *flash_sh = load_png(png[4], &w, &h);
+    int whiter = 0;
+    for (int i = 0; i < w * h * 3; i += 3)
+        whiter += flash[i] + flash[i + 1] + flash[i + 2] > flash_sh[i] + flash_sh[i + 1] + flash_sh[i + 2] + 60;
+    // the sparks where the renderer puts them: on bob's sphere facing alice (bullet 3, owner 0)
+    static r_fsfx_sprite_t sp[16];
+    float p[3], outw[3];
+    for (int k = 0; k < 3; k++) {
+        p[k] = eye[k] + 525 * fwd[k];
+        outw[k] = -fwd[k];
+    }
+    int n = r_fsfx_col_sparks(p, outw, 3u * 2654435761u, 0, 20, 16, 6, sp, 16);
+    box_t bx = sprite_box(sp, n, eye, fwd, right, up);
+    float reach = FSFX_INV_RADIUS + FSFX_SHIELD_HALF, z = 600;
+    box_t sh = { (int)(160 - 160 * reach / (z - reach)), (int)(100 - 160 / 1.2f * reach / (z - reach)),
+                 (int)(160 + 160 * reach / (z - reach)) + 1, (int)(100 + 160 / 1.2f * reach / (z - reach)) + 1 };
+    int in = 0, outside = 0, shot_bare = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            shot_bare += memcmp(bare + i, none + i, 3) != 0;
+            if (!memcmp(bare + i, shielded + i, 3))
+                continue;
+            int inb = x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1;
+            int ins = x >= sh.x0 && x < sh.x1 && y >= sh.y0 && y < sh.y1;
+            in += inb;
+            outside += !inb && !ins;
+        }
+    printf("pulsar on bob without shield: 5 ticks after, %d of %d pixels whiter (the big flash); 20 ticks after, %d "
+           "sprites, %d pixels unlike the shielded hit in their box %d,%d..%d,%d, %d outside it and the shield's (%d "
+           "unlike no shot at all)\n",
+           whiter, w * h, n, in, bx.x0, bx.y0, bx.x1, bx.y1, outside, shot_bare);
+    assert_true(whiter > 1000);
+    assert_true(n >= 2);
+    assert_true(in > 50);
+    assert_int_equal(outside, 0);
+    stbi_image_free(bare);
+    stbi_image_free(shielded);
+    stbi_image_free(none);
+    stbi_image_free(flash);
+    stbi_image_free(flash_sh);
+    tu_golden("pulsar on bob without shield", png[0], "tests/golden/fs_col_sparks.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        for (int i = 0; i < 3; i++)
+            remove(demo[i]);
+        for (int i = 0; i < 5; i++)
+            remove(png[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -779,6 +916,8 @@ int main(void)
         cmocka_unit_test(test_smoke_rules),
         cmocka_unit_test(test_dying_scene),
         cmocka_unit_test(test_smoke_scene),
+        cmocka_unit_test(test_col_spark_rules),
+        cmocka_unit_test(test_col_sparks_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-// r_fsfx.c -- Forsaken's invulnerability bits, worked out from the time alone (see r_fsfx.h)
+// r_fsfx.c -- Forsaken's ship effects (invulnerability bits, shield hits, dying fire, damaged smoke,
+// collision sparks), worked out from the time alone (see r_fsfx.h)
 #include "r_fsfx.h"
 
 #include <math.h>

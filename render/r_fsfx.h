@@ -1,10 +1,12 @@
-// r_fsfx.h -- Forsaken's ship effects that are neither shots nor models: the invulnerability
-// bits (the game's CreateInvEffect / ProcessPolys POLY_INVBITS), as a function of time
+// r_fsfx.h -- Forsaken's ship effects that are neither shots nor models, as a function of time:
+// the invulnerability bits (the game's CreateInvEffect / ProcessPolys POLY_INVBITS), the shield's
+// flash, a dying ship's fire, a damaged ship's smoke, the sparks on a ship without shield
 //
 // The game makes them on its own clock, with rand(), into a pool it ages a tick at a time; here
-// the bits a ship shows at time t are worked out from t alone (each tick's bits from a hash of
-// the ship and the tick), so a seek, a movie and a window show the same bits at the same moment.
-// r_fsent.c draws them (BITS.OFF, added to the scene). Facts: docs/forsaken.md "Invulnerability".
+// the sprites a ship shows at time t are worked out from t alone (each tick's from a hash of the
+// ship and the tick), so a seek, a movie and a window show the same at the same moment.
+// r_fsent.c draws them (added to the scene). Facts: docs/forsaken.md "Invulnerability", "Dying,
+// damaged and bare ships".
 #ifndef R_FSFX_H
 #define R_FSFX_H
 

@@ -64,6 +64,7 @@
 #define FSE_SHIP_RADIUS 75.0f         // SHIP_RADIUS: 300 x GLOBAL_SCALE (Ships.h)
 #define FSE_HIT_AHEAD 0.1             // seconds a shot is tried against the ships past the frame
 #define FSE_MAX_BITS 260              // invulnerability bits a ship: 5 a tick for 52 ticks
+#define FSE_MAX_SPRITES 256           // a dying ship's fire (6 a tick for 32 ticks) or its smoke
 #define FSE_MAX_PAGES 8               // sprite texture pages (Data/Textures, 24-bit)
 #define FSE_MAX_LAYOUTS 24            // sprite layouts (Data/Offsets/*.OFF: 15 used today)
 #define FSE_PAGE_KEY 48               // a page texel darker than this (brightest channel) is not drawn
@@ -138,6 +139,7 @@ typedef struct {
     double wall_t_end, checked;
     float wall_end[3], wall_normal[3];
     int wall_hit, ship;
+    int bare;            // that ship had no shield (its MSG_SHIELDHULL said 0) and was not invulnerable
     float ship_dir[3];
 } fse_shot_t;
 
@@ -158,6 +160,16 @@ typedef struct {
 struct r_fsent_s {
     int on;                  // a Forsaken level is loaded
     r_fsfx_bit_t bits[FSE_MAX_BITS];   // scratch: one invulnerable ship's bits while drawing
+    r_fsfx_sprite_t sprites[FSE_MAX_SPRITES];   // scratch: one dying or damaged ship's fire or smoke
+    // per ship: since when it is dying (mode 1) and damaged (hull under 64), as the decoded frames
+    // showed it (-1e30: it already was at the first frame after a clear, a seek: not known)
+    double dying_since[FSW_SHIPS], damaged_since[FSW_SHIPS];
+    uint8_t dying_seen[FSW_SHIPS], damaged_seen[FSW_SHIPS];
+    // a dying ship as the last frame of its dying showed it, and when it stopped (1e30: it has
+    // not): its fire's last sprites live on after it (limbo is not drawn)
+    r_fsfx_ship_t dying_ship[FSW_SHIPS];
+    double dying_until[FSW_SHIPS];
+    int ships_primed;
     asset_files_t files;
     uint8_t palette[768];
     const mxv_t *level;
@@ -356,6 +368,11 @@ void r_fsent_clear(r_fsent_t *fe)
     for (int i = 0; i < FSE_PICKUP_SLOTS; i++)
         fe->pickup_appear[i] = -1e30;
     fe->pickups_primed = 0;
+    memset(fe->dying_seen, 0, sizeof fe->dying_seen);
+    for (int p = 0; p < FSW_SHIPS; p++)
+        fe->dying_until[p] = -1e30;
+    memset(fe->damaged_seen, 0, sizeof fe->damaged_seen);
+    fe->ships_primed = 0;
     fe->last_time = -1e30;
 }
 
@@ -763,6 +780,7 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
         return;
     if (sh->ship && sh->t_end > sh->checked) {   // found ahead of the last frame: again
         sh->ship = 0;
+        sh->bare = 0;
         sh->t_end = sh->wall_t_end;
         sh->hit = sh->wall_hit;
         memcpy(sh->end, sh->wall_end, sizeof sh->end);
@@ -817,6 +835,10 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
     if (!who)
         return;
     sh->ship = who;
+    // a ship with no shield and not invulnerable sparks (CreateColSparks); one whose shield the
+    // demo never said is taken to have it
+    sh->bare = w->players[who - 1].shield == 0 &&
+               !(w->entities[who].cur.raw_effects & FSW_SHIP_INVUL);
     sh->t_end = best;
     sh->hit = 1;
     shot_at(sh, best, sh->end);
@@ -857,6 +879,50 @@ static void track_ships(r_fsent_t *fe, const world_t *w)
     }
 }
 
+// A ship's mode (the update's flags, bits 6-7: 0 normal, 1 dying, 2 limbo); -1 not a drawn ship.
+static int ship_mode(const world_t *w, int num)
+{
+    if (num < 1 || num > FSW_SHIPS || num >= w->num_entities || !world_entity_visible(w, num) ||
+        w->entities[num].cur.modelindex != FSW_MODEL_SHIP)
+        return -1;
+    return (int)((w->entities[num].cur.raw_effects >> FSW_SHIP_MODE_SHIFT) & 3u);
+}
+
+// A ship's hull as its MSG_SHIELDHULL said (-1 not said).
+static int ship_hull(const world_t *w, int p)
+{
+    return p >= 0 && p < WORLD_MAX_PLAYERS ? w->players[p].hull : -1;
+}
+
+// When each ship began dying and being damaged (DoDamagedEffects' two effects), from the first
+// decoded frame that showed it; one already so at the first frame after a clear: not known.
+static void track_damage(r_fsent_t *fe, const world_t *w)
+{
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        int mode = ship_mode(w, p + 1), hull = ship_hull(w, p);
+        int dying = mode == 1, damaged = mode >= 0 && hull >= 0 && hull < FSFX_SMOKE_HULL;
+        if (dying && !fe->dying_seen[p])
+            fe->dying_since[p] = fe->ships_primed ? w->time : -1e30;
+        if (dying && fe->tracks[p].valid) {
+            const fse_track_t *tr = &fe->tracks[p];
+            r_fsfx_ship_t *ds = &fe->dying_ship[p];
+            float right[3];
+            memcpy(ds->org, tr->cur, sizeof ds->org);
+            memcpy(ds->vel, tr->vel, sizeof ds->vel);
+            r_fs_angle_vectors(tr->ang, ds->fwd, right, ds->up);
+            ds->time = tr->t_cur;
+            fe->dying_until[p] = 1e30;
+        } else if (!dying && fe->dying_seen[p]) {
+            fe->dying_until[p] = w->time;
+        }
+        if (damaged && !fe->damaged_seen[p])
+            fe->damaged_since[p] = fe->ships_primed ? w->time : -1e30;
+        fe->dying_seen[p] = (uint8_t)dying;
+        fe->damaged_seen[p] = (uint8_t)damaged;
+    }
+    fe->ships_primed = 1;
+}
+
 // A pickup that appears (or is dropped again somewhere else) with FSW_PICKUP_SPARKLE twinkles
 // from this frame's time; one already there at the first frame after a clear (a seek) does not.
 static void track_pickups(r_fsent_t *fe, const world_t *w)
@@ -887,6 +953,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     load_bgo(fe, w);
     track_ships(fe, w);
     track_pickups(fe, w);
+    track_damage(fe, w);
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         if (ev->type != EV_TEMPENT)
@@ -1388,6 +1455,79 @@ static int draw_shield_hit(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *s
     return draw_shield_squares(fe, v, lo, org, fe->bits, n);
 }
 
+// A dying ship's fire (CreateSpotFXBurning every tick of DEATH_MODE; its last sprites live on
+// after it stopped) and a damaged one's black smoke (hull under 64), expl.off's frames facing the
+// eye, added (r_fsfx.c: which, where, at t).
+static int draw_damage(r_fsent_t *fe, const world_t *w, const r_view_t *v, int num, double t)
+{
+    int p = num - 1, mode = ship_mode(w, num), hull = ship_hull(w, p);
+    int smoke = mode >= 0 && hull >= 0 && hull < FSFX_SMOKE_HULL && fe->tracks[p].valid;
+    double until = fe->dying_until[p];
+    int fire = until > -1e29 && t - until < 64.0 / FSE_TICKS;   // dying, or stopped within its fire's life
+    if (!fire && !smoke)
+        return 0;
+    const fse_layout_t *lo = layout(fe, "expl.off");
+    if (!lo)
+        return 0;
+    r_fsfx_ship_t now = fe->dying_ship[p];
+    if (fe->tracks[p].valid && r_fsent_ship_origin(fe, num, t, now.org)) {   // where it is drawn at t
+        float right[3];
+        memcpy(now.vel, fe->tracks[p].vel, sizeof now.vel);
+        r_fs_angle_vectors(w->entities[num].cur.angles, now.fwd, right, now.up);
+        now.time = t;
+    } else if (!smoke && t > until) {
+        now = fe->dying_ship[p];   // gone (limbo): its fire from where it was last
+    } else {
+        return 0;
+    }
+    int drawn = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int n = 0;
+        if (pass == 0 && fire)
+            n = r_fsfx_burning(num, t, fe->dying_since[p], until, t > until ? &fe->dying_ship[p] : &now,
+                               lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES);
+        else if (pass == 1 && smoke)
+            n = r_fsfx_smoke(num, t, fe->damaged_since[p], &now, hull, lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES);
+        for (int i = 0; i < n; i++) {
+            const r_fsfx_sprite_t *sp = &fe->sprites[i];
+            float at[3];
+            if (sp->moveout)
+                moveout(v, sp->pos, at);
+            else
+                memcpy(at, sp->pos, sizeof at);
+            drawn += draw_faceme(fe, v, lo, sp->frame, at, sp->scale, sp->rot, sp->rgb);
+        }
+    }
+    return drawn;
+}
+
+// The sparks where a primary hit a ship with no shield (CreateColSparks; the suss-gun's and the
+// laser's CreateSmallColSparks), where it hit, added (r_fsfx.c: which, where, at t).
+static int draw_col_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    const fse_layout_t *lo[3] = { layout(fe, "expl.off"), layout(fe, "bits.off"), layout(fe, "bigflash.off") };
+    if (!lo[0] || !lo[1])
+        return 0;
+    int small = sh->weapon == FSW_SUSSGUN || sh->weapon == FSW_LASER;
+    int n = r_fsfx_col_sparks(sh->end, sh->ship_dir, (uint32_t)sh->id * 2654435761u ^ (uint32_t)sh->owner, small,
+                              (float)((t - sh->t_end) * FSE_TICKS), lo[0]->off->num_frames, lo[1]->off->num_frames,
+                              fe->sprites, FSE_MAX_SPRITES);
+    int drawn = 0;
+    for (int i = 0; i < n; i++) {
+        const r_fsfx_sprite_t *sp = &fe->sprites[i];
+        const fse_layout_t *l = lo[sp->kind];
+        float at[3];
+        if (!l)
+            continue;
+        if (sp->moveout)
+            moveout(v, sp->pos, at);
+        else
+            memcpy(at, sp->pos, sizeof at);
+        drawn += draw_faceme(fe, v, l, sp->frame, at, sp->scale, sp->rot, sp->rgb);
+    }
+    return drawn;
+}
+
 // A primary shot as the game's InitOnePrimBull made it (facts in docs/forsaken.md): its FmPoly
 // sprite, size, animation and trail. Returns the triangles drawn, -1 when the weapon's sprite
 // is not known or its files did not load (the caller draws the glow).
@@ -1702,6 +1842,8 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
         if (!world_entity_visible(w, num) || w->entities[num].cur.modelindex != FSW_MODEL_SHIP ||
             !(w->entities[num].cur.raw_effects & FSW_SHIP_LIGHT) || !r_fsent_ship_origin(fe, num, t, org))
             continue;
+        if (!r_fsfx_headlight_on(num, t, ship_mode(w, num) == 1))
+            continue;   // a dying ship's light blinks
         r_fs_angle_vectors(w->entities[num].cur.angles, fwd, right, up);
         int before = n;
         n = add_light(out, n, max, org, FSE_HEADLIGHT_SIZE, FSE_HEADLIGHT_RGB, FSE_HEADLIGHT_RGB, FSE_HEADLIGHT_RGB);
@@ -1868,6 +2010,14 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             r_fsent_ship_origin(fe, num, t, org))
             drawn += draw_inv_bits(fe, v, num, org, t);
     }
+    // dying ships' fire and damaged ships' smoke (DoDamagedEffects; r_fsfx.c works out the
+    // sprites at t), added after everything solid; the viewer's own: none (the cockpit shows no bike)
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        int num = p + 1;
+        int own = v->detached ? num == v->hide_entity : num == w->view.entity;
+        if (!own)
+            drawn += draw_damage(fe, w, v, num, t);
+    }
     // shots in flight, the primaries' impacts where they hit, the transpulse's trail
     int viewed = v->detached ? v->hide_entity : w->view.entity;
     for (int i = 0; i < FSE_MAX_SHOTS; i++) {
@@ -1878,7 +2028,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         if (sh->active && !sh->secondary && sh->hit && t >= sh->t_end)
             drawn += draw_impact(fe, v, sh, (float)((t - sh->t_end) * FSE_TICKS));
         if (sh->active && !sh->secondary && sh->ship && t >= sh->t_end && sh->ship != viewed)
-            drawn += draw_shield_hit(fe, v, sh, t);
+            drawn += sh->bare ? draw_col_sparks(fe, v, sh, t) : draw_shield_hit(fe, v, sh, t);
         if (!shot_at(sh, t, p))
             continue;
         if (sh->secondary) {

@@ -1,8 +1,10 @@
-// r_fsfx.c -- Forsaken's invulnerability bits, worked out from the time alone (see r_fsfx.h)
+// r_fsfx.c -- Forsaken's ship effects (invulnerability bits, shield hits, dying fire, damaged smoke,
+// collision sparks), worked out from the time alone (see r_fsfx.h)
 #include "r_fsfx.h"
 
 #include <math.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "../engine/world.h"
 
@@ -139,6 +141,230 @@ int r_fsfx_shield_hit(const float hit_dir[3], uint32_t seed, int spirals, const 
             b->frame = 0;
             b->id = (uint32_t)(sp * 4 + q);
         }
+    }
+    return n;
+}
+
+// ---- dying and damaged ships -------------------------------------------------------------
+
+static uint32_t tick_seed(int ship, double tick, uint32_t kind)
+{
+    return world_hash32((uint32_t)ship * 0x85ebca6bu ^ (uint32_t)(int64_t)tick * 0xc2b2ae35u ^ kind * 0x27d4eb2fu);
+}
+
+// The ticks a trail made at: from the last one at or before t back to `oldest` ticks ago, none
+// before `since`. now = t in ticks.
+static int tick_range(double t, double since, double until, double oldest, double *now, double *last, double *first)
+{
+    if (!isfinite(t))
+        return 0;
+    *now = t * FSFX_TICKS_PER_SEC;
+    *last = floor(*now);
+    if (isfinite(until) && until < t)
+        *last = floor(until * FSFX_TICKS_PER_SEC);
+    *first = *last - oldest;
+    if (isfinite(since) && since * FSFX_TICKS_PER_SEC > *first)
+        *first = ceil(since * FSFX_TICKS_PER_SEC);
+    return *first <= *last;
+}
+
+static int ship_ok(const r_fsfx_ship_t *s)
+{
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(s->org[k]) || !isfinite(s->vel[k]) || !isfinite(s->fwd[k]) || !isfinite(s->up[k]))
+            return 0;
+    return isfinite(s->time);
+}
+
+// Where the ship was at game tick `tick` (moved along its velocity from s->time).
+static void ship_at(const r_fsfx_ship_t *s, double tick, float p[3])
+{
+    float dt = (float)(tick / FSFX_TICKS_PER_SEC - s->time);
+    for (int k = 0; k < 3; k++)
+        p[k] = s->org[k] + s->vel[k] * dt;
+}
+
+int r_fsfx_burning(int ship, double t, double since, double until, const r_fsfx_ship_t *s, int frames,
+                   r_fsfx_sprite_t *out, int max)
+{
+    if (!s || !out || max <= 0 || !ship_ok(s))
+        return 0;
+    frames = frames < 1 ? 1 : frames > 64 ? 64 : frames;
+    double now, last, first;
+    // the flying ones live 2 x frames ticks (half a frame a tick), the still one `frames`
+    if (!tick_range(t, since, until, 2.0 * frames, &now, &last, &first))
+        return 0;
+    // the move's direction (NormaliseVector of no move leaves it 0: the fire sits on the centre)
+    float n[3] = { s->vel[0], s->vel[1], s->vel[2] }, l = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    for (int k = 0; k < 3; k++)
+        n[k] = l > 1e-3f ? n[k] / l : 0;
+    float lc = (float)FSFX_BURN_RGB / 255;
+    int cnt = 0;
+    for (double tick = last; tick >= first && cnt < max; tick--) {
+        float age = (float)(now - tick), at[3];
+        ship_at(s, tick, at);
+        for (int k = 0; k < 3; k++)
+            at[k] += n[k] * FSFX_BURN_AHEAD;
+        uint32_t x = tick_seed(ship, tick, 1);
+        for (int q = 0; q <= FSFX_BURN_PER_TICK && cnt < max; q++) {
+            float d[3], dl = 0;
+            for (int k = 0; k < 3; k++) {
+                d[k] = -n[k] + (float)(next(&x) % 10000u) / 7500.0f - 0.66f;
+                dl += d[k] * d[k];
+            }
+            float rot = (float)(next(&x) % 360u);
+            r_fsfx_sprite_t *sp = &out[cnt];
+            memset(sp, 0, sizeof *sp);
+            sp->rgb[0] = sp->rgb[1] = sp->rgb[2] = lc;
+            sp->rot = rot;
+            sp->age = age;
+            sp->id = (uint32_t)(int64_t)tick * 8u + (uint32_t)q;
+            if (q == FSFX_BURN_PER_TICK) {   // FM_ANIMSPEED, AnimSpeed 1: a frame a tick, still, MOVEOUT
+                if (age >= (float)frames)
+                    continue;
+                memcpy(sp->pos, at, sizeof sp->pos);
+                sp->scale = FSFX_BURN_SIZE;
+                sp->frame = (int)age;
+                sp->moveout = 1;
+                cnt++;
+                continue;
+            }
+            // FM_SPOTFX_BURNING: gone when its frame (half a tick) passes the last or its size is 0
+            float size = FSFX_BURN_SIZE - FSFX_BURN_SHRINK * age;
+            if (age * 0.5f >= (float)frames || !(size > 0))
+                continue;
+            dl = sqrtf(dl);
+            float along = FSFX_BURN_SPEED * age - 0.075f * age * age, rise = 0.075f * age * age;
+            for (int k = 0; k < 3; k++)
+                sp->pos[k] = at[k] + (dl > 1e-6f ? d[k] / dl : 0) * along + (k == 1 ? rise : 0);
+            sp->scale = size;
+            sp->frame = (int)(age * 0.5f);
+            cnt++;
+        }
+    }
+    return cnt;
+}
+
+int r_fsfx_smoke(int ship, double t, double since, const r_fsfx_ship_t *s, int hull, int frames,
+                 r_fsfx_sprite_t *out, int max)
+{
+    if (!s || !out || max <= 0 || hull < 0 || hull >= FSFX_SMOKE_HULL || !ship_ok(s))
+        return 0;
+    frames = frames < 1 ? 1 : frames > 64 ? 64 : frames;
+    // "only when moving forward": the move against the nose, cos > -0.1 (no move: 0, it smokes)
+    float l = sqrtf(s->vel[0] * s->vel[0] + s->vel[1] * s->vel[1] + s->vel[2] * s->vel[2]);
+    float fl = sqrtf(s->fwd[0] * s->fwd[0] + s->fwd[1] * s->fwd[1] + s->fwd[2] * s->fwd[2]);
+    float c = l > 1e-3f && fl > 1e-6f ? (s->vel[0] * s->fwd[0] + s->vel[1] * s->fwd[1] + s->vel[2] * s->fwd[2]) / (l * fl) : 0;
+    if (!(c > -0.1f))
+        return 0;
+    double now, last, first;
+    if (!tick_range(t, since, 1e30, 2.0 * frames, &now, &last, &first))
+        return 0;
+    float lc = (float)((FSFX_SMOKE_HULL - hull) * 3) / 255;
+    int cnt = 0;
+    for (double tick = last; tick >= first && cnt < max; tick--) {
+        float age = (float)(now - tick), at[3];
+        if (age * 0.5f >= (float)frames)
+            continue;
+        ship_at(s, tick, at);
+        uint32_t x = tick_seed(ship, tick, 2);
+        float rot = (float)(next(&x) % 360u);
+        float s0 = ((float)(next(&x) % 4000u) / 1000.0f + 2.0f) * 0.25f;   // 0.5 .. 1.5 units a tick
+        float stop = s0 / 0.2f;
+        float along = age < stop ? s0 * age - 0.1f * age * age : s0 * s0 / 0.4f;
+        float up_t = age < 50 ? age : 50;   // UpSpeed grows 0.2 a tick up to 10
+        float rise = 0.1f * up_t * up_t + (age - up_t) * 10.0f;
+        r_fsfx_sprite_t *sp = &out[cnt++];
+        memset(sp, 0, sizeof *sp);
+        for (int k = 0; k < 3; k++)
+            sp->pos[k] = at[k] - s->fwd[k] / (fl > 1e-6f ? fl : 1) * (FSFX_SMOKE_BACK + along) -
+                         s->up[k] * FSFX_SMOKE_DOWN + (k == 1 ? rise : 0);
+        sp->rgb[0] = sp->rgb[1] = sp->rgb[2] = lc;
+        sp->scale = FSFX_SMOKE_SIZE;
+        sp->rot = rot;
+        sp->age = age;
+        sp->frame = (int)(age * 0.5f);
+        sp->id = (uint32_t)(int64_t)tick * 8u;
+    }
+    return cnt;
+}
+
+int r_fsfx_headlight_on(int ship, double t, int dying)
+{
+    if (!dying)
+        return 1;
+    if (!isfinite(t))
+        return 0;
+    return (int)(tick_seed(ship, floor(t * FSFX_TICKS_PER_SEC), 3) & 1u);
+}
+
+int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int small, float ticks, int expl_frames,
+                      int bits_frames, r_fsfx_sprite_t *out, int max)
+{
+    if (!at || !dir || !out || max <= 0 || !(ticks >= 0) || !isfinite(ticks))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(at[k]) || !isfinite(dir[k]))
+            return 0;
+    uint32_t x = world_hash32(seed * 0x9e3779b1u + 0x632be5abu);
+    if (small && next(&x) % 5u != 0)
+        return 0;   // CreateSmallColSparks: !Random_Range(5)
+    int n = 0;
+    // CreateBigFlash( Pos, Group, 3.5 ): FM_FLASH, 16 ticks of life, shrinking 0.1 a tick
+    if (ticks < 16 && n < max) {
+        r_fsfx_sprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        memcpy(s->pos, at, sizeof s->pos);
+        s->rgb[0] = s->rgb[1] = s->rgb[2] = 1;
+        s->scale = 3.5f - 0.1f * ticks;
+        s->age = ticks;
+        s->moveout = 1;
+        s->kind = FSFX_SPRITE_FLASH;
+        s->id = 0;
+    }
+    // the FM_ANIM explosion: placed and sized at random, a frame every 3 ticks
+    float off[3], rot, scale;
+    for (int k = 0; k < 3; k++)
+        off[k] = ((float)(next(&x) % 128u) - 64.0f) * 0.25f;
+    rot = (float)(next(&x) % 360u);
+    scale = (float)(next(&x) % 5u + 5u) * 0.25f;
+    if (ticks < 3.0f * (float)expl_frames && n < max) {
+        r_fsfx_sprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        for (int k = 0; k < 3; k++)
+            s->pos[k] = at[k] + off[k];
+        s->rgb[0] = s->rgb[1] = s->rgb[2] = 192.0f / 255;
+        s->scale = scale;
+        s->rot = rot;
+        s->age = ticks;
+        s->frame = (int)(ticks / 3);
+        s->moveout = 1;
+        s->kind = FSFX_SPRITE_EXPL;
+        s->id = 1;
+    }
+    // 1 .. 2 FM_BITS sparks flying straight out
+    int sparks = 1 + (int)(next(&x) % 2u);
+    for (int i = 0; i < sparks; i++) {
+        float d[3], l = 0;
+        for (int k = 0; k < 3; k++) {
+            d[k] = dir[k] + (float)(next(&x) % 5120u) / 5120.0f - 0.5f;
+            l += d[k] * d[k];
+        }
+        float speed = ((float)(next(&x) % 5120u) / 640.0f + 8.0f) * 0.25f;
+        if (!(ticks < 6.0f * (float)bits_frames) || n >= max)
+            continue;
+        l = sqrtf(l);
+        r_fsfx_sprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        for (int k = 0; k < 3; k++)
+            s->pos[k] = at[k] + (l > 1e-6f ? d[k] / l : 0) * speed * ticks;
+        s->rgb[0] = 1;
+        s->rgb[1] = s->rgb[2] = 64.0f / 255;
+        s->scale = 2.0f;
+        s->age = ticks;
+        s->frame = (int)(ticks / 6);
+        s->kind = FSFX_SPRITE_BITS;
+        s->id = 2u + (uint32_t)i;
     }
     return n;
 }

@@ -1,10 +1,12 @@
-// r_fsfx.h -- Forsaken's ship effects that are neither shots nor models: the invulnerability
-// bits (the game's CreateInvEffect / ProcessPolys POLY_INVBITS), as a function of time
+// r_fsfx.h -- Forsaken's ship effects that are neither shots nor models, as a function of time:
+// the invulnerability bits (the game's CreateInvEffect / ProcessPolys POLY_INVBITS), the shield's
+// flash, a dying ship's fire, a damaged ship's smoke, the sparks on a ship without shield
 //
 // The game makes them on its own clock, with rand(), into a pool it ages a tick at a time; here
-// the bits a ship shows at time t are worked out from t alone (each tick's bits from a hash of
-// the ship and the tick), so a seek, a movie and a window show the same bits at the same moment.
-// r_fsent.c draws them (BITS.OFF, added to the scene). Facts: docs/forsaken.md "Invulnerability".
+// the sprites a ship shows at time t are worked out from t alone (each tick's from a hash of the
+// ship and the tick), so a seek, a movie and a window show the same at the same moment.
+// r_fsent.c draws them (added to the scene). Facts: docs/forsaken.md "Invulnerability", "Dying,
+// damaged and bare ships".
 #ifndef R_FSFX_H
 #define R_FSFX_H
 
@@ -39,5 +41,77 @@ int r_fsfx_inv_bits(int ship, double t, double since, int frames, r_fsfx_bit_t *
 // hit (out[i].age). Returns how many (at most max).
 int r_fsfx_shield_hit(const float hit_dir[3], uint32_t seed, int spirals, const float rgb[3], float ticks,
                       r_fsfx_bit_t *out, int max);
+
+// ---- other ships dying and damaged (secondary.c DoDamagedEffects, called by ProcessShips for every
+// ship each frame; spotfx.c CreateSpotFXBurning; 2dPolys.c FmPolyProcess's FM_SPOTFX_BURNING,
+// FM_ANIMSPEED, FM_BLACK_SMOKE; facts in docs/forsaken.md "Dying and damaged ships"). Every sprite is
+// a frame of expl.off (Exp_Header), worked out from the time alone like the bits above.
+#define FSFX_BURN_PER_TICK   5        // CreateSpotFXBurning: five FM_SPOTFX_BURNING ..
+#define FSFX_BURN_AHEAD      48.75f   // .. at the ship's centre + its move's direction x SHIP_RADIUS x 0.65
+#define FSFX_BURN_SIZE       1.5f     // 6 x GLOBAL_SCALE units a texel ..
+#define FSFX_BURN_SHRINK     0.0375f  // .. less 0.15 x GLOBAL_SCALE a tick
+#define FSFX_BURN_SPEED      6.0f     // 24 x GLOBAL_SCALE units a tick, less 0.15 a tick
+#define FSFX_BURN_RGB        64       // R G B 64 (the burning ones and the still one)
+#define FSFX_SMOKE_HULL      64       // DoDamagedEffects: black smoke while Hull < 64 ..
+#define FSFX_SMOKE_BACK      62.5f    // .. 250 x GLOBAL_SCALE behind the ship's centre ..
+#define FSFX_SMOKE_DOWN      6.5f     // .. and 26 x GLOBAL_SCALE below it (its own up)
+#define FSFX_SMOKE_SIZE      0.5f     // SMOKE_TRAIL_SIZE: 2 x GLOBAL_SCALE units a texel
+
+// One of the game's face-me sprites (FmPolys), where and how it is at a moment.
+typedef struct {
+    float pos[3];      // its centre (before FM_FLAG_MOVEOUT pulls it towards the eye)
+    float rgb[3];      // 0..1: R G B / 255, added to the scene
+    float scale;       // world units a texel (xsize)
+    float rot;         // degrees about the line of sight
+    float age;         // ticks since it was made
+    int frame;         // expl.off's frame
+    int moveout;       // FM_FLAG_MOVEOUT
+    int kind;          // FSFX_SPRITE_*: which layout it is a frame of
+    uint32_t id;       // its tick x 8 + its number in the tick
+} r_fsfx_sprite_t;
+
+enum { FSFX_SPRITE_EXPL, FSFX_SPRITE_BITS, FSFX_SPRITE_FLASH };   // expl.off, BITS.OFF, BIGFLASH.OFF
+
+// A ship as the drawer knows it: its centre at `time` (seconds), its velocity (units a second: the
+// game's LastMove, its move a tick, is vel / 71 -- assumed) and its forward and up axes. Where it
+// was at another moment: org + vel x (that moment - time).
+typedef struct {
+    float org[3], vel[3], fwd[3], up[3];
+    double time;
+} r_fsfx_ship_t;
+
+// A dying ship's (DEATH_MODE) fire at time t: every tick from `since` (seconds; a large negative
+// number if not known) to `until` (when it stopped dying; a large number while it still is)
+// CreateSpotFXBurning at FSFX_BURN_AHEAD along its move: five sprites flying
+// back along it (each axis jittered by Random_Range(10000) / 7500 - 0.66, normalised) at 6 units a
+// tick slowing 0.15 a tick, rising 0.15 a tick faster (the FmPoly's up, 0 1 0), shrinking, half a
+// frame a tick, gone at the last of `frames`; and one still at the spot, a frame a tick,
+// FM_FLAG_MOVEOUT. At most max.
+int r_fsfx_burning(int ship, double t, double since, double until, const r_fsfx_ship_t *s, int frames,
+                   r_fsfx_sprite_t *out, int max);
+
+// A damaged ship's black smoke (DoDamagedEffects, Hull < 64, only while its move is not more than
+// about 95 degrees from its nose): one FM_BLACK_SMOKE a tick since `since`, 62.5 units behind and
+// 6.5 below its centre, R G B (64 - hull) x 3, flying back at 0.5 .. 1.5 units a tick slowing 0.2 a
+// tick, rising 0.2 a tick faster, half a frame a tick. hull outside 0..63: none.
+int r_fsfx_smoke(int ship, double t, double since, const r_fsfx_ship_t *s, int hull, int frames,
+                 r_fsfx_sprite_t *out, int max);
+
+// The sparks where a primary hit a ship without shield (Primary.c ProcessPrimaryBullets: a ship
+// with no shield and not invulnerable gets CreateColSparks from the pulsar, orbit pulsar, trojax,
+// transpulse and pyrolite, CreateSmallColSparks from the suss-gun and laser; its shield's flash
+// otherwise), `ticks` after the hit at `at`, `dir` the way out from the ship's centre (unit):
+// BIGFLASH.OFF's frame (FM_FLASH: 3.5 units a texel shrinking 0.1 a tick, 16 ticks, R G B 255,
+// FM_FLAG_MOVEOUT), expl.off (FM_ANIM: a frame every 3 ticks, R G B 192, 1.25 .. 2.25 units a
+// texel, up to 16 units off each way, MOVEOUT) and 1 .. 2 BITS.OFF sparks (FM_BITS: a frame every
+// 6 ticks, flying out along dir + up to 0.5 each way at 2 .. 4 units a tick, R G B 255 64 64,
+// SPARKSIZE 2 units a texel). `small`: CreateSmallColSparks, the same one time in five, else
+// nothing. The random parts from `seed`. Returns how many (at most max).
+int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int small, float ticks, int expl_frames,
+                      int bits_frames, r_fsfx_sprite_t *out, int max);
+
+// ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
+// two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.
+int r_fsfx_headlight_on(int ship, double t, int dying);
 
 #endif

@@ -1,4 +1,5 @@
-// test_forsaken_fx.c -- Forsaken's invulnerability bits (render/r_fsfx.c) by the game's rules
+// test_forsaken_fx.c -- Forsaken's ship effects (render/r_fsfx.c) by the game's rules: invulnerability bits,
+// shield hits, dying ships' fire, damaged ships' smoke
 #include "testutil.h"
 
 #include <math.h>
@@ -130,8 +131,9 @@ static void test_shield_rules(void **state)
 // is red; the bits of one moment are the same drawn twice; golden fs_invul.png (looked at).
 // with_bob 0: bob is not in it; shot: alice fires at 1.0 s, weapon `weapon` (trojax: its charge
 // `plevel`) towards `aim` (NULL: bob).
-static void write_scene_ex(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
-                           int with_bob, int shot, int weapon, float plevel, const float *aim)
+// shield: bob's shield as his MSG_SHIELDHULL says (-1: none sent).
+static void write_scene_sh(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
+                           int with_bob, int shot, int weapon, float plevel, const float *aim, int shield)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -143,6 +145,8 @@ static void write_scene_ex(const char *path, const float eye[3], const float ang
     fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
     fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
     fs_write_bikenum(&wr, fs_ticks(0.02), 7, &(fs_bikenum_t){ .player = 1, .bike = 3 });
+    if (shield >= 0)
+        fs_write_shieldhull(&wr, fs_ticks(0.03), 7, &(fs_shieldhull_t){ .player = 1, .shield = (uint8_t)shield, .hull = 128 });
     float side[3] = { 0, ang[1] + 90, 0 };
     for (int i = 0; i <= 15; i++) {
         double t = 0.05 + i * 0.1;
@@ -180,6 +184,12 @@ static void write_scene_ex(const char *path, const float eye[3], const float ang
     assert_false(wr.failed);
     assert_int_equal(tu_write(path, wr.data, wr.size), 0);
     fs_writer_free(&wr);
+}
+
+static void write_scene_ex(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
+                           int with_bob, int shot, int weapon, float plevel, const float *aim)
+{
+    write_scene_sh(path, eye, ang, bob, invul, with_bob, shot, weapon, plevel, aim, -1);
 }
 
 static void write_scene(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul)
@@ -415,6 +425,485 @@ static void test_trojax_reach(void **state)
             remove(demo[i]);
 }
 
+// ---- other ships dying and damaged (DoDamagedEffects, CreateSpotFXBurning) ------------------
+
+#define TICK (1.0 / 71)
+
+// A dying ship's fire: per tick five flying sprites and one still one; the still one at the spot
+// 48.75 units along the move from where the ship was that tick, a frame a tick, pulled out; the
+// flying ones 6a - 0.075a^2 units out along their way plus 0.075a^2 up, half a frame a tick,
+// 1.5 - 0.0375a units a texel; the same at the same moment; none made before `since` or after
+// `until`; all gone 32 ticks after the last.
+static void test_burning_rules(void **state)
+{
+    (void)state;
+    static r_fsfx_sprite_t a[512], b[512];
+    r_fsfx_ship_t s;
+    memset(&s, 0, sizeof s);
+    double t = 7100.5 / 71;   // half a tick past tick 7100
+    s.time = t;
+    s.org[0] = 100, s.org[1] = -50, s.org[2] = 20;
+    s.vel[0] = 142;           // 2 units a tick along x
+    s.fwd[0] = 1;
+    s.up[1] = 1;
+    int n = r_fsfx_burning(5, t, -1e30, 1e30, &s, 16, a, 512);
+    assert_int_equal(n, 32 * 5 + 16);   // ages 0.5 .. 31.5 flying, 0.5 .. 15.5 still
+    assert_int_equal(r_fsfx_burning(5, t, -1e30, 1e30, &s, 16, b, 512), n);
+    assert_memory_equal(a, b, sizeof a[0] * (size_t)n);
+    int still = 0, flying = 0;
+    double back = 0;
+    for (int i = 0; i < n; i++) {
+        const r_fsfx_sprite_t *x = &a[i];
+        double tick = 7100.5 - x->age;
+        float e[3] = { (float)(100 + 142 * (tick / 71 - t) + 48.75), -50, 20 };   // the spot that tick
+        assert_true(x->age > 0 && x->age < 32);
+        assert_true(fabsf(x->rgb[0] - 64.0f / 255) < 1e-6f && x->rgb[1] == x->rgb[0] && x->rgb[2] == x->rgb[0]);
+        if (x->moveout) {
+            still++;
+            assert_true(x->age < 16);
+            assert_int_equal(x->frame, (int)x->age);
+            assert_true(fabsf(x->scale - 1.5f) < 1e-6f);
+            for (int k = 0; k < 3; k++)
+                assert_true(fabsf(x->pos[k] - e[k]) < 1e-2f);
+            continue;
+        }
+        flying++;
+        float age = x->age, rise = 0.075f * age * age, d[3] = { x->pos[0] - e[0], x->pos[1] - e[1] - rise, x->pos[2] - e[2] };
+        float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        assert_true(fabsf(len - (6 * age - 0.075f * age * age)) < 2e-2f);
+        assert_int_equal(x->frame, (int)(age / 2));
+        assert_true(fabsf(x->scale - (1.5f - 0.0375f * age)) < 1e-5f);
+        back += d[0] / len;
+    }
+    assert_int_equal(still, 16);
+    assert_int_equal(flying, 160);
+    printf("dying ship's fire: %d sprites (%d still, %d flying), flying ones on average %.2f of their way back along the "
+           "move\n", n, still, flying, -back / flying);
+    assert_true(back / flying < -0.5);   // thrown back along the move (-LastMove, jittered)
+    // dying since this very tick: its six; stopped 20 ticks ago: the flying ones of 20.5 .. 31.5
+    // ticks; stopped 33 ticks ago: nothing left
+    assert_int_equal(r_fsfx_burning(5, t, 7100.0 / 71, 1e30, &s, 16, b, 512), 6);
+    assert_int_equal(r_fsfx_burning(5, t, -1e30, t - 20 * TICK, &s, 16, b, 512), 12 * 5);
+    assert_int_equal(r_fsfx_burning(5, t, -1e30, t - 33 * TICK, &s, 16, b, 512), 0);
+    // another ship: other sprites; no move: the fire on the centre; hostile input
+    assert_int_equal(r_fsfx_burning(6, t, -1e30, 1e30, &s, 16, b, 512), n);
+    assert_true(memcmp(a, b, sizeof a[0] * 6) != 0);
+    memset(s.vel, 0, sizeof s.vel);
+    int m = r_fsfx_burning(5, t, -1e30, 1e30, &s, 16, b, 512);
+    for (int i = 0; i < m; i++)
+        if (b[i].moveout)
+            assert_true(fabsf(b[i].pos[0] - 100) < 1e-4f);
+    assert_int_equal(r_fsfx_burning(5, NAN, -1e30, 1e30, &s, 16, b, 512), 0);
+    assert_int_equal(r_fsfx_burning(5, t, -1e30, 1e30, &s, 16, b, 7), 7);
+    s.org[1] = NAN;
+    assert_int_equal(r_fsfx_burning(5, t, -1e30, 1e30, &s, 16, b, 512), 0);
+}
+
+// DoDamagedEffects' black smoke: one a tick while the hull is under 64 and the ship is not going
+// backwards, 62.5 behind and 6.5 below its centre, R G B (64 - hull) x 3; the headlight of a
+// dying ship on about half the ticks.
+static void test_smoke_rules(void **state)
+{
+    (void)state;
+    static r_fsfx_sprite_t a[128];
+    r_fsfx_ship_t s;
+    memset(&s, 0, sizeof s);
+    double t = 7100.5 / 71;
+    s.time = t;
+    s.vel[2] = 284;   // 4 units a tick along its nose
+    s.fwd[2] = 1;
+    s.up[1] = 1;
+    int n = r_fsfx_smoke(2, t, -1e30, &s, 40, 16, a, 128);
+    assert_int_equal(n, 32);
+    for (int i = 0; i < n; i++) {
+        const r_fsfx_sprite_t *x = &a[i];
+        assert_true(fabsf(x->rgb[0] - 72.0f / 255) < 1e-6f);
+        assert_true(fabsf(x->scale - 0.5f) < 1e-6f);
+        assert_int_equal(x->frame, (int)(x->age / 2));
+        // where the ship was that tick, 62.5 behind and 6.5 below, then out behind at 0.5 .. 1.5
+        // a tick (slowing 0.2 a tick) and up 0.1a^2
+        float z0 = -4 * x->age - 62.5f, rise = 0.1f * x->age * x->age;
+        assert_true(x->pos[2] <= z0 + 1e-3f && x->pos[2] >= z0 - 5.7f);
+        assert_true(fabsf(x->pos[1] - (-6.5f + rise)) < 1e-3f);
+        assert_true(fabsf(x->pos[0]) < 1e-4f);
+    }
+    assert_int_equal(r_fsfx_smoke(2, t, -1e30, &s, 64, 16, a, 128), 0);    // hull 64: none
+    assert_int_equal(r_fsfx_smoke(2, t, -1e30, &s, -1, 16, a, 128), 0);    // not said
+    assert_int_equal(r_fsfx_smoke(2, t, t - 4 * TICK, &s, 40, 16, a, 128), 4);
+    s.vel[2] = -284;   // backwards: none
+    assert_int_equal(r_fsfx_smoke(2, t, -1e30, &s, 40, 16, a, 128), 0);
+    int on = 0;
+    for (int i = 0; i < 1000; i++) {
+        double at = (3550 + i + 0.3) * TICK;   // within tick 3550 + i
+        on += r_fsfx_headlight_on(3, at, 1);
+        assert_int_equal(r_fsfx_headlight_on(3, at, 0), 1);
+        assert_int_equal(r_fsfx_headlight_on(3, at, 1), r_fsfx_headlight_on(3, at + 0.4 * TICK, 1));
+    }
+    printf("black smoke: %d sprites at hull 40; a dying ship's headlight on %d ticks of 1000\n", n, on);
+    assert_true(on > 430 && on < 570);
+}
+
+// A scene on `ship`: alice at the first start position; bob 400 units ahead crossing the view at
+// 71 units a second (1 a tick), dying (mode 1) from 0.45 s when `dying`, in limbo (mode 2) from
+// 1.25 s; his hull `hull` (MSG_SHIELDHULL; -1 none sent).
+static void write_dying(const char *path, const float eye[3], const float ang[3], const float bob[3], const float dir[3],
+                        int dying, int hull)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+    fs_write_bikenum(&wr, fs_ticks(0.02), 7, &(fs_bikenum_t){ .player = 1, .bike = 3 });
+    if (hull >= 0)
+        fs_write_shieldhull(&wr, fs_ticks(0.03), 7, &(fs_shieldhull_t){ .player = 1, .shield = 0, .hull = (uint8_t)hull });
+    float yaw[3] = { 0, (float)(atan2(dir[0], dir[2]) * 180 / M_PI), 0 };
+    for (int i = 0; i <= 20; i++) {
+        double t = 0.05 + i * 0.1;
+        fs_ship_t s0, s1;
+        memset(&s0, 0, sizeof s0);
+        s0.player = 0;
+        s0.flags = FS_SHIP_ENABLE;
+        memcpy(s0.pos, eye, sizeof s0.pos);
+        fs_angles_to_quat(ang, s0.quat);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        memset(&s1, 0, sizeof s1);
+        s1.player = 1;
+        unsigned mode = t + 0.02 >= 1.25 ? 2 : (dying && t + 0.02 >= 0.45) ? 1 : 0;
+        s1.flags = FS_SHIP_ENABLE | (mode << FS_SHIP_MODE_SHIFT);
+        for (int k = 0; k < 3; k++)
+            s1.pos[k] = bob[k] + dir[k] * 71.0f * (float)(t + 0.02 - 1.0);
+        fs_angles_to_quat(yaw, s1.quat);
+        fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+typedef struct {
+    int x0, y0, x1, y1;
+} box_t;
+
+// The screen box (320x200, the eye at eye looking along fwd) of sprites `sp`: each its centre
+// (pulled out as FM_FLAG_MOVEOUT) give or take expl.off's 36 texels x its scale, grown by 2 pixels.
+static box_t sprite_box(const r_fsfx_sprite_t *sp, int n, const float eye[3], const float fwd[3], const float right[3],
+                        const float up[3])
+{
+    box_t b = { 320, 200, 0, 0 };
+    for (int i = 0; i < n; i++) {
+        float d[3], len = 0;
+        for (int k = 0; k < 3; k++) {
+            d[k] = sp[i].pos[k] - eye[k];
+            len += d[k] * d[k];
+        }
+        len = sqrtf(len);
+        if (sp[i].moveout) {   // 64 nearer (or to 110 away, by at least 32)
+            float m = len >= 174 ? 64 : len - 110;
+            m = m < 32 ? 32 : m;
+            for (int k = 0; k < 3; k++)
+                d[k] -= d[k] / len * m;
+        }
+        float z = d[0] * fwd[0] + d[1] * fwd[1] + d[2] * fwd[2], r = 36 * sp[i].scale;
+        if (z - r < 10) {
+            b = (box_t){ 0, 0, 320, 200 };
+            continue;
+        }
+        float x = d[0] * right[0] + d[1] * right[1] + d[2] * right[2], y = d[0] * up[0] + d[1] * up[1] + d[2] * up[2];
+        int xa = (int)floorf(160 + 160 * (x - r) / (z - r)) - 2, xb = (int)ceilf(160 + 160 * (x + r) / (z - r)) + 2;
+        int ya = (int)floorf(100 - 160 / 1.2f * (y + r) / (z - r)) - 2, yb = (int)ceilf(100 - 160 / 1.2f * (y - r) / (z - r)) + 2;
+        b.x0 = xa < b.x0 ? xa : b.x0, b.x1 = xb > b.x1 ? xb : b.x1;
+        b.y0 = ya < b.y0 ? ya : b.y0, b.y1 = yb > b.y1 ? yb : b.y1;
+    }
+    b.x0 = b.x0 < 0 ? 0 : b.x0, b.y0 = b.y0 < 0 ? 0 : b.y0, b.x1 = b.x1 > 320 ? 320 : b.x1, b.y1 = b.y1 > 200 ? 200 : b.y1;
+    return b;
+}
+
+// Pixels of b that differ from a inside the box and outside it.
+static void diff_box(const uint8_t *a, const uint8_t *b, int w, int h, box_t bx, int *in, int *out)
+{
+    *in = *out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            if (memcmp(a + i, b + i, 3))
+                *(x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1 ? in : out) += 1;
+        }
+}
+
+static uint8_t *load_png(const char *path, int *w, int *h)
+{
+    int c;
+    uint8_t *p = stbi_load(path, w, h, &c, 3);
+    assert_non_null(p);
+    return p;
+}
+
+static void test_dying_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 400 * fwd[k];
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[2][512], png[6][512];
+    for (int i = 0; i < 2; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_dying%d_%d.dmo", dir, i, pid);
+    for (int i = 0; i < 6; i++)
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_dying%d_%d.png", dir, i, pid);
+    write_dying(demo[0], eye, ang, bob, right, 1, -1);   // dying from 0.45 s
+    write_dying(demo[1], eye, ang, bob, right, 0, -1);   // the same path, not dying
+    const double at = 1.0, after = 1.25 + 10 * TICK, gone = 1.25 + 40 * TICK;
+    shoot(demo[0], at, png[0]);
+    shoot(demo[1], at, png[1]);
+    shoot(demo[0], at, png[2]);
+    shoot(demo[0], after, png[3]);
+    shoot(demo[1], after, png[4]);
+    shoot(demo[0], gone, png[5]);
+    int w, h;
+    uint8_t *dy = load_png(png[0], &w, &h), *plain = load_png(png[1], &w, &h), *dy2 = load_png(png[2], &w, &h);
+    assert_memory_equal(dy, dy2, (size_t)w * (size_t)h * 3);   // the same moment, the same fire
+    // where the renderer has bob at 1.0 s (his updates' path) and the fire's sprites then
+    static r_fsfx_sprite_t sp[512];
+    r_fsfx_ship_t s;
+    memset(&s, 0, sizeof s);
+    memcpy(s.org, bob, sizeof s.org);
+    for (int k = 0; k < 3; k++)
+        s.vel[k] = 71 * right[k];
+    s.time = at;
+    s.fwd[0] = right[0], s.fwd[1] = right[1], s.fwd[2] = right[2];
+    s.up[1] = 1;
+    int n = r_fsfx_burning(2, at, -1e30, 1e30, &s, 16, sp, 512);
+    box_t bx = sprite_box(sp, n, eye, fwd, right, up);
+    int in, out;
+    diff_box(plain, dy, w, h, bx, &in, &out);
+    printf("dying bob at 1.0 s: %d sprites, %d pixels changed in their box %d,%d..%d,%d, %d outside\n", n, in, bx.x0,
+           bx.y0, bx.x1, bx.y1, out);
+    assert_int_equal(n, 176);
+    assert_true(in > 300);
+    assert_int_equal(out, 0);
+    // 10 ticks after he went to limbo (not drawn) the fire's last sprites are still there; 40
+    // ticks after, nothing is left: the picture is the one without the fire
+    uint8_t *af = load_png(png[3], &w, &h), *afp = load_png(png[4], &w, &h), *gn = load_png(png[5], &w, &h);
+    int left = 0, none = 0;
+    diff_box(afp, af, w, h, (box_t){ 0, 0, 320, 200 }, &left, &out);
+    diff_box(afp, gn, w, h, (box_t){ 0, 0, 320, 200 }, &none, &out);
+    printf("10 ticks into limbo: %d pixels of fire left; 40 ticks: %d\n", left, none);
+    assert_true(left > 30);
+    assert_int_equal(none, 0);
+    stbi_image_free(dy);
+    stbi_image_free(plain);
+    stbi_image_free(dy2);
+    stbi_image_free(af);
+    stbi_image_free(afp);
+    stbi_image_free(gn);
+    tu_golden("dying bob", png[0], "tests/golden/fs_dying.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        for (int i = 0; i < 2; i++)
+            remove(demo[i]);
+        for (int i = 0; i < 6; i++)
+            remove(png[i]);
+    }
+}
+
+// bob flying along his nose with hull 40 (MSG_SHIELDHULL) against hull 200: black smoke behind him
+// (R G B 72 added), in the smoke's box only.
+static void test_smoke_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 300 * fwd[k];
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[2][512], png[2][512];
+    for (int i = 0; i < 2; i++) {
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_smoke%d_%d.dmo", dir, i, pid);
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_smoke%d_%d.png", dir, i, pid);
+    }
+    write_dying(demo[0], eye, ang, bob, right, 0, 40);
+    write_dying(demo[1], eye, ang, bob, right, 0, 200);
+    shoot(demo[0], 1.0, png[0]);
+    shoot(demo[1], 1.0, png[1]);
+    int w, h;
+    uint8_t *sm = load_png(png[0], &w, &h), *plain = load_png(png[1], &w, &h);
+    static r_fsfx_sprite_t sp[128];
+    r_fsfx_ship_t s;
+    memset(&s, 0, sizeof s);
+    memcpy(s.org, bob, sizeof s.org);
+    for (int k = 0; k < 3; k++) {
+        s.vel[k] = 71 * right[k];
+        s.fwd[k] = right[k];
+    }
+    s.up[1] = 1;
+    s.time = 1.0;
+    int n = r_fsfx_smoke(2, 1.0, -1e30, &s, 40, 16, sp, 128);
+    // the smoke's box, grown by the slowest and fastest smoke (the jitter of its speed is ours)
+    box_t bx = sprite_box(sp, n, eye, fwd, right, up);
+    bx.x0 = bx.x0 > 10 ? bx.x0 - 10 : 0, bx.x1 = bx.x1 + 10 < 320 ? bx.x1 + 10 : 320;
+    int in, out, brighter = 0;
+    diff_box(plain, sm, w, h, bx, &in, &out);
+    for (int i = 0; i < w * h * 3; i += 3)
+        brighter += sm[i] + sm[i + 1] + sm[i + 2] > plain[i] + plain[i + 1] + plain[i + 2];
+    printf("bob at hull 40: %d smoke sprites, %d pixels changed in their box %d,%d..%d,%d, %d outside, %d brighter\n", n,
+           in, bx.x0, bx.y0, bx.x1, bx.y1, out, brighter);
+    assert_int_equal(n, 32);
+    assert_true(in > 50);
+    assert_int_equal(out, 0);
+    assert_true(brighter > (in + out) / 2);
+    stbi_image_free(sm);
+    stbi_image_free(plain);
+    tu_golden("smoking bob", png[0], "tests/golden/fs_smoke.png", 0.01);
+    if (!getenv("FS_FX_SHOTS"))
+        for (int i = 0; i < 2; i++) {
+            remove(demo[i]);
+            remove(png[i]);
+        }
+}
+
+// CreateColSparks: the flash for 16 ticks shrinking 0.1 a tick, the explosion for 48 (a frame
+// every 3), 1 .. 2 sparks for 36 (a frame every 6) flying 2 .. 4 units a tick; the small ones one
+// time in five.
+static void test_col_spark_rules(void **state)
+{
+    (void)state;
+    static r_fsfx_sprite_t s[16];
+    const float at[3] = { 10, 20, 30 }, out[3] = { 0, 0, -1 };
+    int n0 = r_fsfx_col_sparks(at, out, 9, 0, 0, 16, 6, s, 16);
+    assert_true(n0 == 3 || n0 == 4);
+    int kinds[3] = { 0, 0, 0 };
+    for (int i = 0; i < n0; i++)
+        kinds[s[i].kind]++;
+    assert_int_equal(kinds[FSFX_SPRITE_FLASH], 1);
+    assert_int_equal(kinds[FSFX_SPRITE_EXPL], 1);
+    int n10 = r_fsfx_col_sparks(at, out, 9, 0, 10, 16, 6, s, 16);
+    assert_int_equal(n10, n0);
+    for (int i = 0; i < n10; i++) {
+        float d[3] = { s[i].pos[0] - at[0], s[i].pos[1] - at[1], s[i].pos[2] - at[2] };
+        float l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+        switch (s[i].kind) {
+        case FSFX_SPRITE_FLASH:
+            assert_true(l < 1e-5f && fabsf(s[i].scale - 2.5f) < 1e-5f && s[i].moveout);
+            break;
+        case FSFX_SPRITE_EXPL:
+            assert_true(fabsf(d[0]) <= 16 && fabsf(d[1]) <= 16 && fabsf(d[2]) <= 16 && s[i].frame == 3);
+            assert_true(s[i].scale >= 1.25f && s[i].scale <= 2.25f && fabsf(s[i].rgb[0] - 192.0f / 255) < 1e-6f);
+            break;
+        default:   // out of the ship, 2 .. 4 units a tick
+            assert_true(l >= 20 - 1e-3f && l <= 40 + 1e-3f && d[2] < 0 && s[i].frame == 1);
+            assert_true(s[i].rgb[0] == 1 && fabsf(s[i].rgb[1] - 64.0f / 255) < 1e-6f);
+            break;
+        }
+    }
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, 20, 16, 6, s, 16), n0 - 1);   // the flash is gone
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, 40, 16, 6, s, 16), 1);        // the explosion only
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, 48, 16, 6, s, 16), 0);
+    int some = 0;
+    for (uint32_t seed = 0; seed < 1000; seed++)
+        some += r_fsfx_col_sparks(at, out, seed, 1, 0, 16, 6, s, 16) > 0;
+    printf("collision sparks: %d sprites at the hit; the small ones made for %d seeds of 1000\n", n0, some);
+    assert_true(some > 150 && some < 250);
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, NAN, 16, 6, s, 16), 0);
+    assert_int_equal(r_fsfx_col_sparks(at, out, 9, 0, -1, 16, 6, s, 16), 0);
+}
+
+// A pulsar on bob (600 units ahead) with no shield (his MSG_SHIELDHULL says 0) against the same
+// with his shield not said: 5 ticks after the hit BIGFLASH.OFF (3.5 units a texel, pulled 64 units
+// nearer) whitens part of the view; 20 ticks after (the flash gone) the explosion and the sparks
+// instead of the green circles, the pictures differing only in their box and the shield's.
+static void test_col_sparks_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 600 * fwd[k];
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[3][512], png[5][512];
+    for (int i = 0; i < 3; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_bare%d_%d.dmo", dir, i, pid);
+    for (int i = 0; i < 5; i++)
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_bare%d_%d.png", dir, i, pid);
+    write_scene_sh(demo[0], eye, ang, bob, 0, 1, 1, 0, 0, NULL, 0);    // no shield
+    write_scene_sh(demo[1], eye, ang, bob, 0, 1, 1, 0, 0, NULL, -1);   // shield not said
+    write_scene_sh(demo[2], eye, ang, bob, 0, 1, 0, 0, 0, NULL, 0);    // no shot
+    double hit = 1.0 + 525.0 / (32 * 71), at = hit + 20.0 / 71;
+    for (int i = 0; i < 3; i++)
+        shoot(demo[i], at, png[i]);
+    shoot(demo[0], hit + 5.0 / 71, png[3]);
+    shoot(demo[1], hit + 5.0 / 71, png[4]);
+    int w, h;
+    uint8_t *bare = load_png(png[0], &w, &h), *shielded = load_png(png[1], &w, &h), *none = load_png(png[2], &w, &h);
+    uint8_t *flash = load_png(png[3], &w, &h), *flash_sh = load_png(png[4], &w, &h);
+    int whiter = 0;
+    for (int i = 0; i < w * h * 3; i += 3)
+        whiter += flash[i] + flash[i + 1] + flash[i + 2] > flash_sh[i] + flash_sh[i + 1] + flash_sh[i + 2] + 60;
+    // the sparks where the renderer puts them: on bob's sphere facing alice (bullet 3, owner 0)
+    static r_fsfx_sprite_t sp[16];
+    float p[3], outw[3];
+    for (int k = 0; k < 3; k++) {
+        p[k] = eye[k] + 525 * fwd[k];
+        outw[k] = -fwd[k];
+    }
+    int n = r_fsfx_col_sparks(p, outw, 3u * 2654435761u, 0, 20, 16, 6, sp, 16);
+    box_t bx = sprite_box(sp, n, eye, fwd, right, up);
+    float reach = FSFX_INV_RADIUS + FSFX_SHIELD_HALF, z = 600;
+    box_t sh = { (int)(160 - 160 * reach / (z - reach)), (int)(100 - 160 / 1.2f * reach / (z - reach)),
+                 (int)(160 + 160 * reach / (z - reach)) + 1, (int)(100 + 160 / 1.2f * reach / (z - reach)) + 1 };
+    int in = 0, outside = 0, shot_bare = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            shot_bare += memcmp(bare + i, none + i, 3) != 0;
+            if (!memcmp(bare + i, shielded + i, 3))
+                continue;
+            int inb = x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1;
+            int ins = x >= sh.x0 && x < sh.x1 && y >= sh.y0 && y < sh.y1;
+            in += inb;
+            outside += !inb && !ins;
+        }
+    printf("pulsar on bob without shield: 5 ticks after, %d of %d pixels whiter (the big flash); 20 ticks after, %d "
+           "sprites, %d pixels unlike the shielded hit in their box %d,%d..%d,%d, %d outside it and the shield's (%d "
+           "unlike no shot at all)\n",
+           whiter, w * h, n, in, bx.x0, bx.y0, bx.x1, bx.y1, outside, shot_bare);
+    assert_true(whiter > 1000);
+    assert_true(n >= 2);
+    assert_true(in > 50);
+    assert_int_equal(outside, 0);
+    stbi_image_free(bare);
+    stbi_image_free(shielded);
+    stbi_image_free(none);
+    stbi_image_free(flash);
+    stbi_image_free(flash_sh);
+    tu_golden("pulsar on bob without shield", png[0], "tests/golden/fs_col_sparks.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        for (int i = 0; i < 3; i++)
+            remove(demo[i]);
+        for (int i = 0; i < 5; i++)
+            remove(png[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +912,12 @@ int main(void)
         cmocka_unit_test(test_invul_scene),
         cmocka_unit_test(test_shield_hit),
         cmocka_unit_test(test_trojax_reach),
+        cmocka_unit_test(test_burning_rules),
+        cmocka_unit_test(test_smoke_rules),
+        cmocka_unit_test(test_dying_scene),
+        cmocka_unit_test(test_smoke_scene),
+        cmocka_unit_test(test_col_spark_rules),
+        cmocka_unit_test(test_col_sparks_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 // fs_data.h -- for the Forsaken tests (test_forsaken_level.c, _models.c, _light.c, _fx.c,
 // _hud.c): files of the shared Forsaken data, a level
 // loaded into a level drawer, and a level's first start position.
-// Include after testutil.h, engine/vfs.h and render/r_fsworld.h.
+// Include after testutil.h, engine/vfs.h and render/r_fsworld.h (and formats/decoder.h and
+// render/r_fsent.h for fs_play_*).
 // static inline: a test may leave some of them unused.
 #ifndef FS_DATA_H
 #define FS_DATA_H
@@ -72,7 +73,7 @@ static inline int fs_start_pos(const char *level, float org[3], float ang[3])
 // output when it does not succeed).
 static inline void fs_shot(const char *demo, double at, const char *png)
 {
-    char cmd[4096];
+    char cmd[8192];
     snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s/forsaken --at %.3f -o %s 2>&1", tu_bin(), demo, tu_data_dir(), at,
              png);
     int status = -1;
@@ -81,5 +82,56 @@ static inline void fs_shot(const char *demo, double at, const char *png)
         fail_msg("%s: %s", cmd, out ? out : "");
     free(out);
 }
+
+#if defined(R_FSENT_H) && defined(DECODER_H)
+extern const decoder_t fs_decoder;
+
+// A demo file decoded in-process, with an entity drawer beside it (loaded without a level: no
+// walls) when `with_entities`; fs_play_frame reads a frame and gives it to the drawer.
+typedef struct {
+    uint8_t *data;
+    void *st;
+    world_t *w;
+    r_fsent_t *fe;
+    dec_error_t err;
+} fs_play_t;
+
+static inline void fs_play_open(fs_play_t *p, const char *path, int with_entities)
+{
+    memset(p, 0, sizeof *p);
+    size_t size;
+    p->data = tu_read(path, &size);
+    assert_non_null(p->data);
+    p->st = calloc(1, fs_decoder.state_size);
+    p->w = world_create();
+    assert_non_null(p->st);
+    assert_non_null(p->w);
+    dec_opts_t o = { 0 };
+    assert_int_equal(fs_decoder.open(p->st, p->data, size, p->w, &o, &p->err), 0);
+    if (with_entities) {
+        p->fe = r_fsent_create();
+        asset_files_t files = { fs_file, NULL };
+        r_fsent_load(p->fe, &files, tu_palette(), NULL);
+    }
+}
+
+static inline int fs_play_frame(fs_play_t *p)
+{
+    if (fs_decoder.read_frame(p->st, p->w, &p->err) <= 0)
+        return 0;
+    if (p->fe)
+        r_fsent_frame(p->fe, p->w);
+    return 1;
+}
+
+static inline void fs_play_close(fs_play_t *p)
+{
+    r_fsent_destroy(p->fe);
+    fs_decoder.close(p->st);
+    world_free(p->w);
+    free(p->st);
+    free(p->data);
+}
+#endif
 
 #endif

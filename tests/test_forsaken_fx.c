@@ -197,18 +197,6 @@ static void write_scene(const char *path, const float eye[3], const float ang[3]
     write_scene_ex(path, eye, ang, bob, invul, 1, 0, 0, 0, NULL);
 }
 
-static void shoot(const char *demo, double at, const char *png)
-{
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s/forsaken --at %.3f -o %s 2>&1", tu_bin(), demo, tu_data_dir(), at,
-             png);
-    int status = -1;
-    char *out = tu_run(cmd, &status);
-    if (status != 0)
-        fail_msg("%s: %s", cmd, out ? out : "");
-    free(out);
-}
-
 static void test_invul_scene(void **state)
 {
     (void)state;
@@ -230,9 +218,9 @@ static void test_invul_scene(void **state)
     snprintf(pinv2, sizeof pinv2, "%s/fs_fx_invul2_%d.png", dir, pid);
     write_scene(dplain, eye, ang, bob, 0);
     write_scene(dinv, eye, ang, bob, 1);
-    shoot(dplain, 1.0, pplain);
-    shoot(dinv, 1.0, pinv);
-    shoot(dinv, 1.0, pinv2);
+    fs_shot(dplain, 1.0, pplain);
+    fs_shot(dinv, 1.0, pinv);
+    fs_shot(dinv, 1.0, pinv2);
     // the shield's box on the screen (320x200: xscale 160, yscale 160 / 1.2)
     float reach = FSFX_INV_RADIUS + FSFX_INV_HALF * 1.5f, z = 260;
     int x0 = (int)(160 - 160 * reach / (z - reach)) - 1, x1 = (int)(160 + 160 * reach / (z - reach)) + 2;
@@ -312,10 +300,10 @@ static void test_shield_hit(void **state)
     write_scene_ex(demo[1], eye, ang, bob, 0, 1, 0, 0, 0, NULL);   // bob alone
     write_scene_ex(demo[2], eye, ang, bob, 0, 0, 1, 0, 0, NULL);   // the pulsar alone
     double at = 1.0 + 185.0 / (32 * 71) + 5.0 / 71;   // 5 ticks after the hit
-    shoot(demo[0], at, png[0]);
-    shoot(demo[1], at, png[1]);
-    shoot(demo[2], at, png[2]);
-    shoot(demo[0], 1.0 + 185.0 / (32 * 71) - 2.0 / 71, png[3]);   // 2 ticks before it
+    fs_shot(demo[0], at, png[0]);
+    fs_shot(demo[1], at, png[1]);
+    fs_shot(demo[2], at, png[2]);
+    fs_shot(demo[0], 1.0 + 185.0 / (32 * 71) - 2.0 / 71, png[3]);   // 2 ticks before it
     int w, h, c;
     uint8_t *a = stbi_load(png[0], &w, &h, &c, 3), *b = stbi_load(png[1], &w, &h, &c, 3);
     uint8_t *e = stbi_load(png[2], &w, &h, &c, 3), *before = stbi_load(png[3], &w, &h, &c, 3);
@@ -356,36 +344,17 @@ static void test_shield_hit(void **state)
 // the trojax's own radius at full charge ((3 + 100 x 0.075) x 0.25 x 30 = 78.75), not at no
 // charge (22.5). Run in-process with no level (no walls): 10 ticks after it left, the charged one
 // has stopped on bob, the uncharged one still flies; a pulsar aimed at bob stops too.
-extern const decoder_t fs_decoder;
-
 static int in_flight(const char *path, double at)
 {
-    size_t size;
-    uint8_t *data = tu_read(path, &size);
-    assert_non_null(data);
-    void *st = calloc(1, fs_decoder.state_size);
-    world_t *w = world_create();
-    assert_non_null(st);
-    assert_non_null(w);
-    dec_opts_t o = { 0 };
-    dec_error_t err;
-    memset(&err, 0, sizeof err);
-    assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
-    r_fsent_t *fe = r_fsent_create();
-    asset_files_t files = { fs_file, NULL };
-    r_fsent_load(fe, &files, tu_palette(), NULL);
+    fs_play_t pl;
+    fs_play_open(&pl, path, 1);
     int n = -1;
     float p[3];
-    while (fs_decoder.read_frame(st, w, &err) > 0) {
-        r_fsent_frame(fe, w);
-        if (w->time <= at && w->time + 0.1 > at)
-            n = r_fsent_shots(fe, at, p);
+    while (fs_play_frame(&pl)) {
+        if (pl.w->time <= at && pl.w->time + 0.1 > at)
+            n = r_fsent_shots(pl.fe, at, p);
     }
-    r_fsent_destroy(fe);
-    fs_decoder.close(st);
-    world_free(w);
-    free(st);
-    free(data);
+    fs_play_close(&pl);
     return n;
 }
 
@@ -664,12 +633,12 @@ static void test_dying_scene(void **state)
     write_dying(demo[0], eye, ang, bob, right, 1, -1);   // dying from 0.45 s
     write_dying(demo[1], eye, ang, bob, right, 0, -1);   // the same path, not dying
     const double at = 1.0, after = 1.25 + 10 * TICK, gone = 1.25 + 40 * TICK;
-    shoot(demo[0], at, png[0]);
-    shoot(demo[1], at, png[1]);
-    shoot(demo[0], at, png[2]);
-    shoot(demo[0], after, png[3]);
-    shoot(demo[1], after, png[4]);
-    shoot(demo[0], gone, png[5]);
+    fs_shot(demo[0], at, png[0]);
+    fs_shot(demo[1], at, png[1]);
+    fs_shot(demo[0], at, png[2]);
+    fs_shot(demo[0], after, png[3]);
+    fs_shot(demo[1], after, png[4]);
+    fs_shot(demo[0], gone, png[5]);
     int w, h;
     uint8_t *dy = load_png(png[0], &w, &h), *plain = load_png(png[1], &w, &h), *dy2 = load_png(png[2], &w, &h);
     assert_memory_equal(dy, dy2, (size_t)w * (size_t)h * 3);   // the same moment, the same fire
@@ -738,8 +707,8 @@ static void test_smoke_scene(void **state)
     }
     write_dying(demo[0], eye, ang, bob, right, 0, 40);
     write_dying(demo[1], eye, ang, bob, right, 0, 200);
-    shoot(demo[0], 1.0, png[0]);
-    shoot(demo[1], 1.0, png[1]);
+    fs_shot(demo[0], 1.0, png[0]);
+    fs_shot(demo[1], 1.0, png[1]);
     int w, h;
     uint8_t *sm = load_png(png[0], &w, &h), *plain = load_png(png[1], &w, &h);
     static r_fsfx_sprite_t sp[128];
@@ -849,9 +818,9 @@ static void test_col_sparks_scene(void **state)
     write_scene_sh(demo[2], eye, ang, bob, 0, 1, 0, 0, 0, NULL, 0);    // no shot
     double hit = 1.0 + 525.0 / (32 * 71), at = hit + 20.0 / 71;
     for (int i = 0; i < 3; i++)
-        shoot(demo[i], at, png[i]);
-    shoot(demo[0], hit + 5.0 / 71, png[3]);
-    shoot(demo[1], hit + 5.0 / 71, png[4]);
+        fs_shot(demo[i], at, png[i]);
+    fs_shot(demo[0], hit + 5.0 / 71, png[3]);
+    fs_shot(demo[1], hit + 5.0 / 71, png[4]);
     int w, h;
     uint8_t *bare = load_png(png[0], &w, &h), *shielded = load_png(png[1], &w, &h), *none = load_png(png[2], &w, &h);
     uint8_t *flash = load_png(png[3], &w, &h), *flash_sh = load_png(png[4], &w, &h);

@@ -1314,7 +1314,6 @@ static void test_laser(void **state)
 
 // ---- the game's tables and the ships' motion, in-process ------------------------------
 
-extern const decoder_t fs_decoder;
 
 // The bike table and the level of detail rule.
 static void test_tables(void **state)
@@ -1357,24 +1356,13 @@ static void test_motion(void **state)
     char path[512];
     snprintf(path, sizeof path, "%s/fs_motion_%d.dmo", out_dir(), (int)getpid());
     scene_demo(&sc, 1, path);
-    size_t size;
-    uint8_t *data = tu_read(path, &size);
-    assert_non_null(data);
+    fs_play_t pl;
+    fs_play_open(&pl, path, 1);
     remove(path);
-    void *st = calloc(1, fs_decoder.state_size);
-    world_t *w = world_create();
-    assert_non_null(st);
-    assert_non_null(w);
-    dec_opts_t o = { 0 };
-    dec_error_t err;
-    memset(&err, 0, sizeof err);
-    assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
-    r_fsent_t *fe = r_fsent_create();
-    asset_files_t files = { fs_file, NULL };
-    r_fsent_load(fe, &files, tu_palette(), NULL);
+    world_t *w = pl.w;
+    r_fsent_t *fe = pl.fe;
     int checked = 0, shots_seen = 0;
-    while (fs_decoder.read_frame(st, w, &err) > 0) {
-        r_fsent_frame(fe, w);
+    while (fs_play_frame(&pl)) {
         // at a few times after this event and before the next update (updates are 0.1 s apart)
         for (double dt = 0.0; dt < 0.05 && w->time > 0.3 && w->time < 2.0; dt += 0.02) {
             double t = w->time + dt;
@@ -1403,11 +1391,7 @@ static void test_motion(void **state)
     assert_true(checked > 60);
     assert_true(shots_seen > 0);
     assert_int_equal(r_fsent_ship_origin(fe, 5, 1.0, (float[3]){ 0 }), 0);   // nobody
-    r_fsent_destroy(fe);
-    fs_decoder.close(st);
-    free(st);
-    world_free(w);
-    free(data);
+    fs_play_close(&pl);
 }
 
 // Orbit pulsars: bob carries three (flags bits 0-3). Each is 64 units (ORBIT_RADIUS) from
@@ -1424,16 +1408,10 @@ static void test_orbitals(void **state)
     snprintf(plain, sizeof plain, "%s/fs_orbit_plain_%d.dmo", out_dir(), (int)getpid());
     scene_demo(&sc, 3, path);
     scene_demo(&sc, 1, plain);
-    size_t size;
-    uint8_t *data = tu_read(path, &size);
-    assert_non_null(data);
-    void *st = calloc(1, fs_decoder.state_size);
-    world_t *w = world_create();
-    dec_opts_t o = { 0 };
-    dec_error_t err;
-    memset(&err, 0, sizeof err);
-    assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
-    while (w->time < 0.6 && fs_decoder.read_frame(st, w, &err) > 0) {
+    fs_play_t pl;
+    fs_play_open(&pl, path, 0);
+    world_t *w = pl.w;
+    while (w->time < 0.6 && fs_play_frame(&pl)) {
     }
     const double t = 0.6;
     float org[3], pos[8][3], up[8][3], pos2[8][3], up2[8][3], fwd[3], right[3], vup[3];
@@ -1456,10 +1434,7 @@ static void test_orbitals(void **state)
         assert_float_equal(turn, cosf(6 * (float)M_PI / 180), 1e-4f);   // 6 degrees a tick
         assert_float_equal(next, -0.5f, 1e-4f);                          // 120 degrees apart
     }
-    fs_decoder.close(st);
-    free(st);
-    world_free(w);
-    free(data);
+    fs_play_close(&pl);
 
     char a[512], b[512];
     snprintf(a, sizeof a, "%s/fs_orbit.png", out_dir());

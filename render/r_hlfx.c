@@ -65,6 +65,10 @@ struct r_hlfx_s {
         int on;             // an egon_fire came and no egon_stop since
         double since;       // the first egon_fire of this firing
         int mode;           // the latest egon_fire's iparam2 (1 FIRE_WIDE)
+        int fade;           // a wide firing stopped: its flare grows and fades from stop_time
+        double stop_time;
+        float stop_frame;   // the flare's frame then (it no longer cycles)
+        vec3_t stop_end;    // where the eye's line met a wall at the stop
     } egon;
 };
 
@@ -1729,10 +1733,52 @@ void r_hlfx_egon_frame(r_hlfx_t *fx, const world_t *w)
             fx->egon.on = 1;
             fx->egon.mode = l->args[1];
         } else if (!strcmp(l->script, "egon_stop")) {
+            // halflife-updated's EV_EgonStop: a wide firing's flare stays where it was, growing
+            // and fading (the line from the eye and angles the event was logged with)
+            if (fx->egon.on && fx->egon.mode == 1 && l->eye_valid && fx->bsp && finite3(l->eye) &&
+                finite3(l->eye_angles)) {
+                vec3_t fwd, right, up;
+                r_angle_vectors(l->eye_angles, fwd, right, up);
+                hlbullet_t tr;
+                memset(&tr, 0, sizeof tr);
+                for (int k = 0; k < 3; k++) {
+                    tr.src[k] = l->eye[k];
+                    tr.end[k] = l->eye[k] + 2048.0f * fwd[k];
+                }
+                hlbullet_trace(fx->bsp, w, &tr);
+                memcpy(fx->egon.stop_end, tr.endpos, sizeof(vec3_t));
+                fx->egon.stop_time = l->time;
+                fx->egon.stop_frame = (float)(l->time - fx->egon.since) * 10.0f;
+                fx->egon.fade = 1;
+            }
             fx->egon.on = 0;
         }
     }
     fx->egon.applied = count;
+}
+
+// The stopped wide firing's flare at t (halflife-updated: die = the stop, FTENT_FADEOUT with
+// fadeSpeed 2: the amount 255 x (1 - 2 x age), gone at 0.5 s; EV_EgonFlareCallback adds 10 x the
+// time to its scale every 0.1 s; the frame no longer cycles). 0: none.
+static int egon_fade(const r_hlfx_t *fx, const world_t *w, double t, r_hlsprite_t *flare)
+{
+    double age = t - fx->egon.stop_time;
+    if (!fx->egon.fade || age < 0 || age >= 0.5 || w->maxclients > 1)
+        return 0;
+    int fm = model_named_nocase(w, "sprites/XSpark1.spr");
+    int amount = (int)(255.0 * (1.0 - 2.0 * age));
+    if (!fm || amount <= 0)
+        return 0;
+    flare->model = fm;
+    memcpy(flare->org, fx->egon.stop_end, sizeof flare->org);
+    flare->frame = fx->egon.stop_frame;
+    flare->scale = 1.0f + (float)floor(age * 10.0) * 1.0f;   // 10 x 0.1 s a step
+    flare->rendermode = RM_GLOW;
+    flare->amount = amount;
+    rgb(flare->color, 255, 255, 255);
+    flare->anim = HLFX_ANIM_LOOP;
+    flare->renderfx = 14;   // kRenderFxNoDissipation
+    return 1;
 }
 
 int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbeam_t beams[2], int *nbeams,
@@ -1740,8 +1786,13 @@ int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbea
 {
     *nbeams = 0;
     memset(flare, 0, sizeof *flare);
-    if (!fx || !fx->egon.on || !fx->bsp || v->detached || (v->shown && v->shown != &w->view) || w->view.intermission ||
-        w->view.stats[STAT_HEALTH] <= 0)
+    if (!fx || !fx->bsp || v->detached || (v->shown && v->shown != &w->view))
+        return 0;
+    if (!fx->egon.on) {
+        egon_fade(fx, w, v->time, flare);
+        return 0;
+    }
+    if (w->view.intermission || w->view.stats[STAT_HEALTH] <= 0)
         return 0;
     // the weapon changed (the holster's egon_stop not seen): the view model is no longer the egon's
     int vm = w->view.stats[STAT_WEAPON];

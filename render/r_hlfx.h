@@ -151,7 +151,8 @@ int r_hlfx_muzzle(const r_hlfx_t *fx, vec3_t out);
 // model has no attachment) to where the view's line meets the world or a brush entity within
 // 2048 units, and (single player) the flare sprites/XSpark1.spr there. Returns 1 while it fires
 // (the view is the recording player's own, its view model the egon's, alive); *nbeams 0 and
-// flare->model 0 when the level did not precache their sprites.
+// flare->model 0 when the level did not precache their sprites. After a wide firing stops, for
+// 0.5 s, 0 with the flare growing and fading where it was (flare->model set: draw it).
 void r_hlfx_egon_frame(r_hlfx_t *fx, const world_t *w);
 int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbeam_t beams[2], int *nbeams,
                 r_hlsprite_t *flare);

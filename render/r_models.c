@@ -1496,12 +1496,11 @@ static void draw_hlfx(r_models_t *m, const world_t *w, r_view_t *v)
         r_hlfx_draw_beam(v, &beams[i]);
     // the view player's egon: its beams and flare where the view's line meets a wall now
     r_hlsprite_t flare;
-    if (r_hlfx_egon(m->hlfx, w, v, beams, &n, &flare)) {
-        for (int i = 0; i < n; i++)
-            r_hlfx_draw_beam(v, &beams[i]);
-        if (flare.model)
-            draw_hlsprite(m, v, &flare);
-    }
+    r_hlfx_egon(m->hlfx, w, v, beams, &n, &flare);
+    for (int i = 0; i < n; i++)
+        r_hlfx_draw_beam(v, &beams[i]);
+    if (flare.model)   // also the wide mode's flare fading after the stop
+        draw_hlsprite(m, v, &flare);
     r_hlfx_draw_particles(m->hlfx, v, v->time);
 }
 

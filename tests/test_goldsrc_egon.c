@@ -1,7 +1,8 @@
 // test_goldsrc_egon.c -- the egon's beams of the view player (EV_EgonFire / EV_EgonStop and
 // hl_objects.cpp's UpdateBeams, render/r_hlfx.c): drawn from the view model's muzzle to where the
-// view's line meets the wall, following the view, gone after egon_stop, not drawn without their
-// sprite or for another player; a seek into the firing draws the same picture. c1a0 with synthetic
+// view's line meets the wall, following the view, gone after egon_stop (a wide firing's flare
+// fading there for 0.5 s), not drawn without their sprite or for another player; a seek into the
+// firing draws the same picture. c1a0 with synthetic
 // egon events in its log, as the decoder logs a client event.
 #include "testutil.h"
 
@@ -60,6 +61,9 @@ static void egon_event(level_t *c, const char *script, int local, int startup, i
     ev->args[1] = mode;
     ev->args[2] = startup;
     ev->seed = 4242;
+    ev->eye_valid = 1;   // the demo's view then
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    memcpy(ev->eye_angles, w->view.angles, sizeof ev->eye_angles);
     r_frame(c->r, w);
 }
 
@@ -163,6 +167,8 @@ static void test_egon_beams(void **state)
     r_frame(c.r, w);
     double t = w->time + 0.01;
     uint8_t *before = malloc(TW * TH), *now = malloc(TW * TH), *beams_only = malloc(TW * TH), *turned = malloc(TW * TH);
+    uint8_t *before_late = malloc(TW * TH);
+    render_at(c.r, w, t + 0.6, before_late);
     render_at(c.r, w, t, before);
     r_hlbeam_t b[2];
     r_hlsprite_t flare;
@@ -289,18 +295,55 @@ static void test_egon_beams(void **state)
     assert_true(out <= in / 100);
     assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_egon_turned.png"), 0);   // looked at
 
-    // egon_stop: gone, the frame is that of no egon
+    // egon_stop (wide mode): the beams go; the flare stays at the wall's point, growing 10 a
+    // second (a step each 0.1 s) and fading over 0.5 s (halflife-updated's EV_EgonStop)
     memcpy(w->view.angles, ang0, sizeof ang0);
     memcpy(w->view.prev_angles, pang0, sizeof pang0);
     world_set_model(w, flare_model, "sprites/XSpark1.spr");
+    empty_frame(w);
+    r_frame(c.r, w);
     egon_event(&c, "egon_stop", 1, 0, 0);
     render_at(c.r, w, t, now);
     assert_int_equal(r_hlfx_egon(fx, w, &c.r->view, b, &nb, &flare), 0);
-    assert_int_equal(count_diff(before, now), 0);
-    // and a seek to there: still none
+    assert_int_equal(nb, 0);
+    assert_int_equal(flare.model, flare_model);
+    assert_int_equal(flare.amount, 249);   // 255 x (1 - 2 x 0.01)
+    for (int k = 0; k < 3; k++)
+        assert_true(fabsf(flare.org[k] - wall[k]) < 1.0f);
+    int fade_near = 0, fade_far = 0;
+    for (int y = 0; y < TH; y++)
+        for (int x = 0; x < TW; x++)
+            if (now[y * TW + x] != before[y * TW + x]) {
+                float dx = (float)x + 0.5f - ex, dy = (float)y + 0.5f - ey;
+                if (dx * dx + dy * dy < 80.0f * 80.0f)
+                    fade_near++;
+                else
+                    fade_far++;
+            }
+    render_at(c.r, w, t + 0.25, now);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_egon_fade.png"), 0);   // looked at
+    r_hlfx_egon(fx, w, &c.r->view, b, &nb, &flare);
+    printf("egon: stopped (wide): the flare alone, %d pixels about the wall's point, %d elsewhere; 0.25 s on amount "
+           "%d, scale %.1f\n",
+           fade_near, fade_far, flare.amount, flare.scale);
+    assert_int_equal(fade_far, 0);
+    assert_true(fade_near > 50);
+    assert_int_equal(flare.amount, 122);   // 0.26 s after the stop: 255 x 0.48
+    assert_true(fabsf(flare.scale - 3.0f) < 1e-6f);
+    // 0.6 s on: nothing left, the frame is that of no egon; a seek there the same
+    render_at(c.r, w, t + 0.6, now);
+    assert_int_equal(count_diff(before_late, now), 0);
     r_clear_transients(c.r, 0);
     empty_frame(w);
     r_frame(c.r, w);
+    render_at(c.r, w, t + 0.6, now);
+    assert_int_equal(count_diff(before_late, now), 0);
+    // a narrow firing's stop leaves nothing at once (in a log of its own: the wide one's flare
+    // would still be fading at that moment)
+    w->decal_log_count = 0;
+    r_clear_transients(c.r, 1);
+    egon_event(&c, "egon_fire", 1, 1, 0);
+    egon_event(&c, "egon_stop", 1, 0, 0);
     render_at(c.r, w, t, now);
     assert_int_equal(count_diff(before, now), 0);
 
@@ -319,6 +362,7 @@ static void test_egon_beams(void **state)
     assert_int_equal(r_hlfx_egon(fx, w, &c.r->view, b, &nb, &flare), 0);
     free(again);
     free(before);
+    free(before_late);
     free(now);
     free(beams_only);
     free(turned);

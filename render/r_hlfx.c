@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../engine/hlbullet.h"
 #include "r_hlmodes.h"
 #include "r_local.h"
 
@@ -58,7 +59,17 @@ struct r_hlfx_s {
     vec3_t muzzle;
     int muzzle_valid;
     double now;
-    const bsp_t *bsp;    // the level, for TE_FIZZ (r_hlfx_set_level)
+    const bsp_t *bsp;    // the level, for TE_FIZZ (r_hlfx_set_level) and the egon's trace
+    struct {             // the view player's egon, from the world's log (r_hlfx_egon_frame)
+        uint32_t applied;   // log entries read (0 after a clear: the log is read again)
+        int on;             // an egon_fire came and no egon_stop since
+        double since;       // the first egon_fire of this firing
+        int mode;           // the latest egon_fire's iparam2 (1 FIRE_WIDE)
+        int fade;           // a wide firing stopped: its flare grows and fades from stop_time
+        double stop_time;
+        float stop_frame;   // the flare's frame then (it no longer cycles)
+        vec3_t stop_end;    // where the eye's line met a wall at the stop
+    } egon;
 };
 
 r_hlfx_t *r_hlfx_create(void)
@@ -1263,7 +1274,7 @@ void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid)
 {
     if (!fx)
         return;
-    fx->muzzle_valid = valid && finite3(org);
+    fx->muzzle_valid = valid > 0 && finite3(org) ? valid : 0;
     if (fx->muzzle_valid)
         memcpy(fx->muzzle, org, sizeof(vec3_t));
 }
@@ -1577,22 +1588,41 @@ static void noisy_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, f
     float noise[HLFX_NOISE_DIVS + 1];
     noise[0] = noise[HLFX_NOISE_DIVS] = 0;
     uint32_t x = b->seed | 1;
-    frac_noise(noise, HLFX_NOISE_DIVS, &x);
+    if (b->sine)   // SineNoise: half a sine wave over the divisions
+        for (int i = 1; i < HLFX_NOISE_DIVS; i++)
+            noise[i] = sinf(3.14159265f * (float)i / (float)HLFX_NOISE_DIVS);
+    else
+        frac_noise(noise, HLFX_NOISE_DIVS, &x);
     int segments = (int)(len * (b->amplitude >= 0.5f ? 0.25f : 0.075f) + 3.0f);
     segments = segments > HLFX_NOISE_DIVS ? HLFX_NOISE_DIVS : segments;
+    if (b->sine && segments < 16)
+        segments = 16;
     if (segments < 2)
         return;
     float length = len * 0.01f < 0.5f ? 0.5f : len * 0.01f, scale = b->amplitude * length;
+    // R_DrawSegs' FBEAM_SINENOISE (Xash3D FWGS's renderer, as Source's beams): the amplitude x 100,
+    // the wave turning about the line segments x 0.1 half turns along it (up by its sine, right
+    // by its cosine)
+    float turns = 0;
+    if (b->sine) {
+        scale = b->amplitude * 100.0f;
+        turns = (float)segments * 0.1f;
+    }
     float div = 1.0f / (float)(segments - 1);
     int step = (int)((float)HLFX_NOISE_DIVS * div * 65536.0f), at = step;
     vec3_t last;
     memcpy(last, b->start, sizeof last);
     for (int i = 1; i < segments; i++, at += step) {
         float f = (float)i * div, factor = noise[(at >> 16) < HLFX_NOISE_DIVS ? at >> 16 : HLFX_NOISE_DIVS] * scale;
-        float side = factor * cosf(f * 3.14159265f * 3.0f + b->freq);
+        float up = factor, side = factor * cosf(f * 3.14159265f * 3.0f + b->freq);
+        if (b->sine) {
+            float a = f * 3.14159265f * turns + b->freq;
+            up = factor * sinf(a);
+            side = factor * cosf(a);
+        }
         vec3_t p;
         for (int k = 0; k < 3; k++)
-            p[k] = b->start[k] + d[k] * f + factor * v->vup[k] + side * v->vright[k];
+            p[k] = b->start[k] + d[k] * f + up * v->vup[k] + side * v->vright[k];
         if (i == segments - 1)
             memcpy(p, b->end, sizeof p);
         dotted_line(v, last, p, index, add, width);
@@ -1666,4 +1696,173 @@ int r_hlfx_num_particles(const r_hlfx_t *fx, double t)
 double r_hlfx_flash_time(const r_hlfx_t *fx)
 {
     return fx ? fx->flash_time : -1e9;
+}
+
+// ---- the egon (EV_EgonFire, EV_EgonStop, hl_objects.cpp's UpdateBeams) ---------------------------
+
+// The precache index of a model the client dll names, any case ("sprites/XSpark1.spr"); 0 none.
+static int model_named_nocase(const world_t *w, const char *name)
+{
+    for (int i = 1; i < w->num_models && w->models; i++)
+        if (!strcasecmp(w->models[i], name))
+            return i;
+    return 0;
+}
+
+void r_hlfx_egon_frame(r_hlfx_t *fx, const world_t *w)
+{
+    if (!fx)
+        return;
+    uint32_t count = w->decal_log_count;
+    if (count < fx->egon.applied) {   // a new level, or a seek back: read the log again
+        fx->egon.applied = 0;
+        fx->egon.on = 0;
+    }
+    uint32_t from = fx->egon.applied;
+    if (count - from > WORLD_MAX_DECAL_LOG)
+        from = count - WORLD_MAX_DECAL_LOG;   // older entries left the ring
+    for (uint32_t i = from; i < count; i++) {
+        const world_decal_t *l = &w->decal_log[i % WORLD_MAX_DECAL_LOG];
+        if (l->te || !l->local)
+            continue;   // the SDK's client draws the beams of its own player only (EV_IsLocal)
+        if (!strcmp(l->script, "egon_fire")) {
+            // the beams are made by the startup event (bparam1); a later one (the run sound, 2 s
+            // on) while none are there says it fires all the same: the startup left the log
+            if (!fx->egon.on)
+                fx->egon.since = l->time;
+            fx->egon.on = 1;
+            fx->egon.mode = l->args[1];
+        } else if (!strcmp(l->script, "egon_stop")) {
+            // halflife-updated's EV_EgonStop: a wide firing's flare stays where it was, growing
+            // and fading (the line from the eye and angles the event was logged with)
+            if (fx->egon.on && fx->egon.mode == 1 && l->eye_valid && fx->bsp && finite3(l->eye) &&
+                finite3(l->eye_angles)) {
+                vec3_t fwd, right, up;
+                r_angle_vectors(l->eye_angles, fwd, right, up);
+                hlbullet_t tr;
+                memset(&tr, 0, sizeof tr);
+                for (int k = 0; k < 3; k++) {
+                    tr.src[k] = l->eye[k];
+                    tr.end[k] = l->eye[k] + 2048.0f * fwd[k];
+                }
+                hlbullet_trace(fx->bsp, w, &tr);
+                memcpy(fx->egon.stop_end, tr.endpos, sizeof(vec3_t));
+                fx->egon.stop_time = l->time;
+                fx->egon.stop_frame = (float)(l->time - fx->egon.since) * 10.0f;
+                fx->egon.fade = 1;
+            }
+            fx->egon.on = 0;
+        }
+    }
+    fx->egon.applied = count;
+}
+
+// The stopped wide firing's flare at t (halflife-updated: die = the stop, FTENT_FADEOUT with
+// fadeSpeed 2: the amount 255 x (1 - 2 x age), gone at 0.5 s; EV_EgonFlareCallback adds 10 x the
+// time to its scale every 0.1 s; the frame no longer cycles). 0: none.
+static int egon_fade(const r_hlfx_t *fx, const world_t *w, double t, r_hlsprite_t *flare)
+{
+    double age = t - fx->egon.stop_time;
+    if (!fx->egon.fade || age < 0 || age >= 0.5 || w->maxclients > 1)
+        return 0;
+    int fm = model_named_nocase(w, "sprites/XSpark1.spr");
+    int amount = (int)(255.0 * (1.0 - 2.0 * age));
+    if (!fm || amount <= 0)
+        return 0;
+    flare->model = fm;
+    memcpy(flare->org, fx->egon.stop_end, sizeof flare->org);
+    flare->frame = fx->egon.stop_frame;
+    flare->scale = 1.0f + (float)floor(age * 10.0) * 1.0f;   // 10 x 0.1 s a step
+    flare->rendermode = RM_GLOW;
+    flare->amount = amount;
+    rgb(flare->color, 255, 255, 255);
+    flare->anim = HLFX_ANIM_LOOP;
+    flare->renderfx = 14;   // kRenderFxNoDissipation
+    return 1;
+}
+
+int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbeam_t beams[2], int *nbeams,
+                r_hlsprite_t *flare)
+{
+    *nbeams = 0;
+    memset(flare, 0, sizeof *flare);
+    if (!fx || !fx->bsp || v->detached || (v->shown && v->shown != &w->view))
+        return 0;
+    if (!fx->egon.on) {
+        egon_fade(fx, w, v->time, flare);
+        return 0;
+    }
+    if (w->view.intermission || w->view.stats[STAT_HEALTH] <= 0)
+        return 0;
+    // the weapon changed (the holster's egon_stop not seen): the view model is no longer the egon's
+    int vm = w->view.stats[STAT_WEAPON];
+    const char *name = vm > 0 && vm < w->num_models && w->models ? w->models[vm] : "";
+    size_t nl = strlen(name);
+    if (nl < 10 || strcasecmp(name + nl - 10, "v_egon.mdl"))
+        return 0;
+    if (!finite3(v->vieworg) || !finite3(v->vpn))
+        return 0;
+    // UpdateBeams: from the eye along the view, 2048 units, the world and the brush entities
+    // (the client's trace also stops at players and monsters: not here)
+    hlbullet_t tr;
+    memset(&tr, 0, sizeof tr);
+    for (int k = 0; k < 3; k++) {
+        tr.src[k] = v->vieworg[k];
+        tr.end[k] = v->vieworg[k] + 2048.0f * v->vpn[k];
+    }
+    hlbullet_trace(fx->bsp, w, &tr);
+    // R_BeamEntPoint(idx | 0x1000): the player's attachment 0, the view model's muzzle in first
+    // person; without one, egon.cpp's offset from the gun (8 down, 3 right)
+    vec3_t start;
+    if (fx->muzzle_valid == 2)
+        memcpy(start, fx->muzzle, sizeof start);
+    else
+        for (int k = 0; k < 3; k++)
+            start[k] = v->vieworg[k] - 8.0f * v->vup[k] + 3.0f * v->vright[k];
+    double t = v->time;
+    float age = (float)(t - fx->egon.since);
+    if (age < 0)
+        age = 0;
+    uint64_t tb;
+    memcpy(&tb, &t, sizeof tb);
+    uint32_t seed = (uint32_t)(tb ^ tb >> 32) * 2654435761u ^ 0x6e676f65u;
+    int model = model_named_nocase(w, "sprites/xbeam1.spr");
+    if (model) {
+        // EV_EgonFire: two beams, life 99999 (kept by UpdateBeams), colour 50 50 125 (as
+        // halflife-updated passes it, / 255), brightness 0.7: width 3.5, amplitude 0.2, speed 55,
+        // FBEAM_SINENOISE; width 5, amplitude 0.08, speed 25
+        static const float width[2] = {3.5f, 5.0f}, amp[2] = {0.2f, 0.08f}, speed[2] = {55, 25};
+        for (int i = 0; i < 2; i++) {
+            r_hlbeam_t *b = &beams[i];
+            memset(b, 0, sizeof *b);
+            memcpy(b->start, start, sizeof b->start);
+            memcpy(b->end, tr.endpos, sizeof b->end);
+            b->model = model;
+            b->width = width[i];
+            rgb(b->color, 50, 50, 125);
+            b->amount = (int)(0.7f * 255);
+            b->amplitude = amp[i];
+            b->speed = speed[i];
+            b->freq = speed[i] * (float)fx->egon.since + age;   // R_BeamSetup, then each frame's time
+            b->seed = seed ^ (uint32_t)i * 0x9e3779b9u;
+            b->sine = i == 0;
+        }
+        *nbeams = 2;
+    }
+    // halflife-updated's flare (Vit_amiN): R_TempSprite at the end, scale 1, glow at 255 with
+    // kRenderFxNoDissipation, frames cycling 10 a second; drawn in single player only (in
+    // multiplayer only on a creature, which this trace does not meet)
+    int fm = w->maxclients <= 1 ? model_named_nocase(w, "sprites/XSpark1.spr") : 0;
+    if (fm) {
+        flare->model = fm;
+        memcpy(flare->org, tr.endpos, sizeof flare->org);
+        flare->frame = age * 10.0f;
+        flare->scale = 1;
+        flare->rendermode = RM_GLOW;
+        flare->amount = 255;
+        rgb(flare->color, 255, 255, 255);
+        flare->anim = HLFX_ANIM_LOOP;
+        flare->renderfx = 14;   // kRenderFxNoDissipation
+    }
+    return 1;
 }

@@ -32,6 +32,7 @@ typedef struct {
     uint8_t color[3];
     uint8_t view;        // follows the view model's muzzle (attachment 0) when drawn
     uint8_t anim;        // HLFX_ANIM_*: what the drawer does with frames past the sprite's last
+    uint8_t renderfx;    // GoldSrc's kRenderFx* (the egon's flare: kRenderFxNoDissipation); 0 none
 } r_hlsprite_t;
 
 // How a sprite's frames run (the drawer knows the frame count, the effects do not):
@@ -57,6 +58,8 @@ typedef struct {
     float speed;             // the message's speed (byte x 0.1)
     float freq;              // at the time asked: speed x birth + age (the engine's pbeam->freq)
     uint32_t seed;           // at the time asked: the noise of this beam in this frame
+    uint8_t sine;            // FBEAM_SINENOISE: a half sine wave along the beam, turning about it, for the
+                             // fractal noise (the egon's inner beam)
 } r_hlbeam_t;
 
 // The circle beams' shapes (R_DrawTorus, R_DrawDisk, R_DrawCylinder); 0 is a segment or ring.
@@ -90,6 +93,7 @@ void r_hlfx_set_level(r_hlfx_t *fx, const bsp_t *bsp);
 // Once a decoded frame: its temp entities, client events and dlights, born at `now`.
 void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed);
 // The view model's muzzle (attachment 0) as last drawn, for the flash's light and sprite.
+// valid: 0 none, 1 a place ahead of the eye (no view model attachment), 2 the attachment itself.
 void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid);
 // Live lights at t into v->dlights.
 void r_hlfx_lights(const r_hlfx_t *fx, const world_t *w, r_view_t *v, double t);
@@ -139,6 +143,19 @@ void r_hlfx_palette(int index, uint8_t *rgb);
 double r_hlfx_flash_time(const r_hlfx_t *fx);
 // The view model's muzzle as last drawn (r_hlfx_set_muzzle); 0 when none.
 int r_hlfx_muzzle(const r_hlfx_t *fx, vec3_t out);
+// The egon's beams of the view player (EV_EgonFire / EV_EgonStop, cl_dll/hl/hl_objects.cpp's
+// UpdateBeams; docs/goldsrc.md): r_hlfx_egon_frame reads the world's log once a decoded frame
+// (whether the view player's egon fires, since when, in which mode; after a seek or at a new
+// level the log is read again); r_hlfx_egon gives what a view at v->time draws: two beams of
+// sprites/xbeam1.spr from the view model's muzzle (or the eye, 8 down and 3 right, when the view
+// model has no attachment) to where the view's line meets the world or a brush entity within
+// 2048 units, and (single player) the flare sprites/XSpark1.spr there. Returns 1 while it fires
+// (the view is the recording player's own, its view model the egon's, alive); *nbeams 0 and
+// flare->model 0 when the level did not precache their sprites. After a wide firing stops, for
+// 0.5 s, 0 with the flare growing and fading where it was (flare->model set: draw it).
+void r_hlfx_egon_frame(r_hlfx_t *fx, const world_t *w);
+int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbeam_t beams[2], int *nbeams,
+                r_hlsprite_t *flare);
 // Whether the client dll's rules draw a muzzle flash for this event script ("glock1").
 int r_hlfx_event_flashes(const char *name);
 

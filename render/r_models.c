@@ -1282,8 +1282,10 @@ void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw)
     double now = m->part.time;
     if (rules_of(w)->q2fx)   // Quake II's client rules: its own particles, explosions and lights
         r_q2fx_frame(m->q2fx, w, w->time, time_seed(w->time, 5));
-    if (rules_of(w)->hlfx)   // Half-Life's: temp entities, client events (r_hlfx.c)
+    if (rules_of(w)->hlfx) {   // Half-Life's: temp entities, client events (r_hlfx.c)
         r_hlfx_frame(m->hlfx, w, w->time, time_seed(w->time, 6));
+        r_hlfx_egon_frame(m->hlfx, w);
+    }
     for (int i = 0; !rules_of(w)->q2fx && !rules_of(w)->hlfx && i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         if (ev->type == EV_TEMPENT) {
@@ -1409,7 +1411,7 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
         if (!ok)   // no view model (or no attachment): a little ahead of the eye, below and right
             for (int k = 0; k < 3; k++)
                 muzzle[k] = v->vieworg[k] + 24 * v->vpn[k] + 6 * v->vright[k] - 6 * v->vup[k];
-        r_hlfx_set_muzzle(m->hlfx, muzzle, 1);
+        r_hlfx_set_muzzle(m->hlfx, muzzle, ok ? 2 : 1);
         r_hlfx_lights(m->hlfx, w, v, t);
     }
     uint32_t rng = time_seed(t, 3);   // flicker from the drawing time alone
@@ -1451,43 +1453,54 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 
 // ---- Half-Life's effects (r_hlfx.c): sprites through the render-mode tables, beams, particles ----
 
-static void draw_hlfx(r_models_t *m, r_view_t *v)
+static void draw_hlsprite(r_models_t *m, r_view_t *v, const r_hlsprite_t *hs)
+{
+    const r_model_t *rm = hs->model == HLFX_CLIENT_MUZZLE ? &m->hl_muzzle : model_of(m, hs->model);
+    if (!rm || rm->kind != RMOD_SPRITE || rm->spr.numframes <= 0 || !v->hlmodes)
+        return;
+    const spr_t *sp = &rm->spr;
+    int frame = (int)hs->frame, nf = sp->numframes;
+    if (hs->anim == HLFX_ANIM_SPREAD)   // a fraction of the whole animation
+        frame = (int)(hs->frame * (float)nf);
+    if (!(frame >= 0))
+        frame = 0;
+    if (hs->model == HLFX_CLIENT_MUZZLE || hs->anim == HLFX_ANIM_LOOP)
+        frame %= nf;
+    else if (frame >= nf && (hs->anim == HLFX_ANIM_HOLD || hs->anim == HLFX_ANIM_SPREAD))
+        frame = nf - 1;
+    else if (frame >= nf)
+        return;   // its animation has run once
+    entity_state_t st;
+    memset(&st, 0, sizeof st);
+    st.rendermode = hs->rendermode;
+    st.renderfx = hs->renderfx;
+    st.renderamt = hs->amount;
+    st.scale = hs->scale > 0 ? hs->scale : 1;
+    for (int k = 0; k < 3; k++)
+        st.rendercolor[k] = hs->color[k];
+    static const vec3_t zero = {0, 0, 0};
+    float r = (sp->radius > 0 ? sp->radius : 32) * st.scale;
+    if (r_sphere_visible(v, hs->org, r))
+        r_sprite_draw_hl(v, sp, spr_image(sp, frame, v->time), hs->org, zero, &st, 0);
+}
+
+static void draw_hlfx(r_models_t *m, const world_t *w, r_view_t *v)
 {
     r_hlsprite_t list[HLFX_MAX_SPRITES + 1];
     int n = r_hlfx_sprites(m->hlfx, v->time, list, HLFX_MAX_SPRITES + 1);
-    for (int i = 0; i < n; i++) {
-        const r_hlsprite_t *hs = &list[i];
-        const r_model_t *rm = hs->model == HLFX_CLIENT_MUZZLE ? &m->hl_muzzle : model_of(m, hs->model);
-        if (!rm || rm->kind != RMOD_SPRITE || rm->spr.numframes <= 0 || !v->hlmodes)
-            continue;
-        const spr_t *sp = &rm->spr;
-        int frame = (int)hs->frame, nf = sp->numframes;
-        if (hs->anim == HLFX_ANIM_SPREAD)   // a fraction of the whole animation
-            frame = (int)(hs->frame * (float)nf);
-        if (!(frame >= 0))
-            frame = 0;
-        if (hs->model == HLFX_CLIENT_MUZZLE || hs->anim == HLFX_ANIM_LOOP)
-            frame %= nf;
-        else if (frame >= nf && (hs->anim == HLFX_ANIM_HOLD || hs->anim == HLFX_ANIM_SPREAD))
-            frame = nf - 1;
-        else if (frame >= nf)
-            continue;   // its animation has run once
-        entity_state_t st;
-        memset(&st, 0, sizeof st);
-        st.rendermode = hs->rendermode;
-        st.renderamt = hs->amount;
-        st.scale = hs->scale > 0 ? hs->scale : 1;
-        for (int k = 0; k < 3; k++)
-            st.rendercolor[k] = hs->color[k];
-        static const vec3_t zero = {0, 0, 0};
-        float r = (sp->radius > 0 ? sp->radius : 32) * st.scale;
-        if (r_sphere_visible(v, hs->org, r))
-            r_sprite_draw_hl(v, sp, spr_image(sp, frame, v->time), hs->org, zero, &st, 0);
-    }
+    for (int i = 0; i < n; i++)
+        draw_hlsprite(m, v, &list[i]);
     r_hlbeam_t beams[HLFX_MAX_BEAMS];
     n = r_hlfx_beams(m->hlfx, v->time, beams, HLFX_MAX_BEAMS);
     for (int i = 0; i < n; i++)
         r_hlfx_draw_beam(v, &beams[i]);
+    // the view player's egon: its beams and flare where the view's line meets a wall now
+    r_hlsprite_t flare;
+    r_hlfx_egon(m->hlfx, w, v, beams, &n, &flare);
+    for (int i = 0; i < n; i++)
+        r_hlfx_draw_beam(v, &beams[i]);
+    if (flare.model)   // also the wide mode's flare fading after the stop
+        draw_hlsprite(m, v, &flare);
     r_hlfx_draw_particles(m->hlfx, v, v->time);
 }
 
@@ -1831,6 +1844,6 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         return;
     }
     if (ru->hlfx)   // Half-Life's temp entities and client events (r_hlfx.c)
-        draw_hlfx(m, v);
+        draw_hlfx(m, w, v);
     r_part_draw(&m->part, v, t);
 }

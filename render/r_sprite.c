@@ -121,17 +121,24 @@ int r_sprite_hl_blend(const r_view_t *v, const spr_t *s, const entity_state_t *s
         float dist = sqrtf(dot3(d, d)), z = dot3(d, v->vpn), gs;
         if (z < R_NEAR_Z)
             return 0;
-        // the engine traces from the eye to the glow; here the depth buffer at its centre says
-        // whether something solid is nearer
+        // the engine traces from the eye to the glow and hides it when something solid stops
+        // the line more than 8 units short of it (Xash3D's R_SpriteGlowBlend: (1 - fraction) x
+        // dist > 8); here the depth buffer at its centre says how far the solid is: a glow on a
+        // wall (the egon's flare, the gauss's) shows
         int px = (int)(v->xcenter + v->xscale * dot3(d, v->vright) / z);
         int py = (int)(v->ycenter - v->yscale * dot3(d, v->vup) / z);
         if (px >= 0 && py >= 0 && px < v->width && py < v->height && !r_view_pixel_known(v, px, py))
             r_view_pixels_unknown(v, 0, 0, v->width, v->height);   // a band that has not drawn it: nor the glow's pixels
-        if (px >= 0 && py >= 0 && px < v->width && py < v->height &&
-            v->zbuffer[(size_t)py * (size_t)v->width + (size_t)px] > 1.0f / z * 1.001f)
+        float zslack = dist > 8.0f ? z * (1.0f - 8.0f / dist) : 0;   // the depth 8 units back along the line
+        if (px >= 0 && py >= 0 && px < v->width && py < v->height && zslack > 0 &&
+            v->zbuffer[(size_t)py * (size_t)v->width + (size_t)px] > 1.0f / zslack * 1.001f)
             return 0;
-        amt = (int)((float)amt * r_hl_glow(dist, &gs));
-        *scale *= gs;
+        // kRenderFxNoDissipation: the glow keeps its amount and size at any distance (Xash3D's
+        // R_SpriteGlowBlend returns 1 before the distance rules)
+        if (st->renderfx != 14) {
+            amt = (int)((float)amt * r_hl_glow(dist, &gs));
+            *scale *= gs;
+        }
         *zscale = 1.0e6f;
         if (amt <= 0)
             return 0;

@@ -1545,17 +1545,95 @@ static void circle_shape(const r_view_t *v, const r_hlbeam_t *b, uint8_t index, 
     }
 }
 
-// Dots every 2 units from a to b.
-static void dotted_line(const r_view_t *v, const vec3_t a, const vec3_t b, uint8_t index, const uint8_t *add, float width)
+// A point in camera space: right, up, forward (the eye's distances).
+static void to_camera(const r_view_t *v, const vec3_t p, float out[3])
 {
-    vec3_t d = {b[0] - a[0], b[1] - a[1], b[2] - a[2]};
-    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    int steps = (int)(len / 2.0f) + 1;
-    steps = steps > 2048 ? 2048 : steps;
-    for (int i = 0; i <= steps; i++) {
-        float f = (float)i / (float)steps;
-        vec3_t o = {a[0] + d[0] * f, a[1] + d[1] * f, a[2] + d[2] * f};
-        plot(v, o, index, add, width);
+    float d0 = p[0] - v->vieworg[0], d1 = p[1] - v->vieworg[1], d2 = p[2] - v->vieworg[2];
+    out[0] = d0 * v->vright[0] + d1 * v->vright[1] + d2 * v->vright[2];
+    out[1] = d0 * v->vup[0] + d1 * v->vup[1] + d2 * v->vup[2];
+    out[2] = d0 * v->vpn[0] + d1 * v->vpn[1] + d2 * v->vpn[2];
+}
+
+// One straight piece of a beam from a to b, `width` units across and facing the eye, as the
+// engine's strips (R_DrawSegs: the edges +-width / 2 about the line, in the view's plane): the
+// screen quad it projects to, every pixel whose centre it covers once (at least a pixel across),
+// z-tested against the world and added through `add` (NULL: written). Cut at 4 units before the eye.
+static void strip(const r_view_t *v, const vec3_t a, const vec3_t b, uint8_t index, const uint8_t *add, float width)
+{
+    float p[2][3];
+    to_camera(v, a, p[0]);
+    to_camera(v, b, p[1]);
+    const float znear = 4.0f;
+    if (!(p[0][2] >= znear) && !(p[1][2] >= znear))
+        return;
+    for (int e = 0; e < 2; e++) {
+        if (!(p[e][2] >= znear)) {   // move this end to the near plane along the piece
+            const float *q = p[1 - e];
+            float f = (q[2] - znear) / (q[2] - p[e][2]);
+            if (!(f >= 0 && f <= 1))
+                return;
+            for (int k = 0; k < 3; k++)
+                p[e][k] = q[k] + (p[e][k] - q[k]) * f;
+            p[e][2] = znear;
+        }
+    }
+    float sx[2], sy[2], hw[2], iz[2];
+    for (int e = 0; e < 2; e++) {
+        iz[e] = 1.0f / p[e][2];
+        sx[e] = v->xcenter + v->xscale * p[e][0] * iz[e];
+        sy[e] = v->ycenter - v->yscale * p[e][1] * iz[e];
+        hw[e] = 0.5f * width * v->xscale * iz[e];
+        hw[e] = hw[e] < 0.5f ? 0.5f : hw[e];
+        if (!(fabsf(sx[e]) < 1e6f && fabsf(sy[e]) < 1e6f && hw[e] < 1e6f))
+            return;
+    }
+    float ex = sx[1] - sx[0], ey = sy[1] - sy[0], l2 = ex * ex + ey * ey;
+    float nx = 0, ny = 1;   // the quad's across direction (a piece seen end on: a square about it)
+    if (l2 > 1e-6f) {
+        float l = sqrtf(l2);
+        nx = -ey / l;
+        ny = ex / l;
+    }
+    float cx[4] = {sx[0] + nx * hw[0], sx[1] + nx * hw[1], sx[1] - nx * hw[1], sx[0] - nx * hw[0]};
+    float cy[4] = {sy[0] + ny * hw[0], sy[1] + ny * hw[1], sy[1] - ny * hw[1], sy[0] - ny * hw[0]};
+    if (l2 <= 1e-6f) {
+        cx[0] = cx[3] = sx[0] - hw[0];
+        cx[1] = cx[2] = sx[0] + hw[0];
+        cy[0] = cy[1] = sy[0] - hw[0];
+        cy[2] = cy[3] = sy[0] + hw[0];
+    }
+    float ylo = cy[0], yhi = cy[0];
+    for (int k = 1; k < 4; k++) {
+        ylo = cy[k] < ylo ? cy[k] : ylo;
+        yhi = cy[k] > yhi ? cy[k] : yhi;
+    }
+    int y0 = (int)ceilf(ylo - 0.5f), y1 = (int)ceilf(yhi - 0.5f) - 1;   // centres in [lo, hi)
+    int top = v->y0 > 0 ? v->y0 : 0, bottom = r_view_y1(v) - 1;
+    y0 = y0 < top ? top : y0;
+    y1 = y1 > bottom ? bottom : y1;
+    for (int y = y0; y <= y1; y++) {
+        float yc = (float)y + 0.5f, xl = 1e30f, xr = -1e30f;
+        for (int k = 0; k < 4; k++) {   // the row's span: where it crosses the quad's edges
+            int j = (k + 1) & 3;
+            if ((cy[k] <= yc && cy[j] > yc) || (cy[j] <= yc && cy[k] > yc)) {
+                float x = cx[k] + (yc - cy[k]) * (cx[j] - cx[k]) / (cy[j] - cy[k]);
+                xl = x < xl ? x : xl;
+                xr = x > xr ? x : xr;
+            }
+        }
+        int x0 = (int)ceilf(xl - 0.5f), x1 = (int)ceilf(xr - 0.5f) - 1;
+        x0 = x0 < 0 ? 0 : x0;
+        x1 = x1 > v->width - 1 ? v->width - 1 : x1;
+        uint8_t *row = v->buffer + (size_t)y * (size_t)v->rowbytes;
+        const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
+        for (int x = x0; x <= x1; x++) {
+            // 1/z is linear on the screen: the nearest point of the piece's line gives it
+            float t = l2 > 1e-6f ? (((float)x + 0.5f - sx[0]) * ex + (yc - sy[0]) * ey) / l2 : 0;
+            t = t < 0 ? 0 : t > 1 ? 1 : t;
+            if (zrow[x] > iz[0] + (iz[1] - iz[0]) * t)
+                continue;
+            row[x] = add ? add[(size_t)index * 256 + row[x]] : index;
+        }
     }
 }
 
@@ -1625,7 +1703,7 @@ static void noisy_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, f
             p[k] = b->start[k] + d[k] * f + up * v->vup[k] + side * v->vright[k];
         if (i == segments - 1)
             memcpy(p, b->end, sizeof p);
-        dotted_line(v, last, p, index, add, width);
+        strip(v, last, p, index, add, width);
         memcpy(last, p, sizeof last);
     }
 }
@@ -1663,7 +1741,7 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
         noisy_line(v, b, d, len, index, add, width);
         return;
     }
-    dotted_line(v, b->start, b->end, index, add, width);
+    strip(v, b->start, b->end, index, add, width);
 }
 
 void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t o)

@@ -80,7 +80,7 @@ static int project(const r_view_t *v, const vec3_t p, float *sx, float *sy, floa
 
 // The changed pixels inside the band the beams may cover (each point of the line from start to
 // end, widened by the sine noise's 20 units (amplitude 0.2 x 100) x sin(pi f), the wider beam's
-// half thickness 5 and a unit, seen at its depth, plus the dots' 8 pixels) and outside it.
+// half thickness 5 and a unit, seen at its depth, plus 2 pixels) and outside it.
 static void band_count(const r_view_t *v, const uint8_t *a, const uint8_t *b, const vec3_t start, const vec3_t end,
                        int *inside, int *outside)
 {
@@ -93,7 +93,7 @@ static void band_count(const r_view_t *v, const uint8_t *a, const uint8_t *b, co
         for (int k = 0; k < 3; k++)
             p[k] = start[k] + (end[k] - start[k]) * f;
         ok[i] = project(v, p, &sx[i], &sy[i], &z);
-        rad[i] = ok[i] ? (20.0f * sinf(3.14159265f * f) + 6.0f) * v->xscale / z + 9.0f : 0;
+        rad[i] = ok[i] ? (20.0f * sinf(3.14159265f * f) + 6.0f) * v->xscale / z + 2.0f : 0;
     }
     *inside = *outside = 0;
     for (int y = 0; y < TH; y++)

@@ -223,8 +223,9 @@ int hl_event_emit(world_t *w, const char *script, const world_game_event_t *args
         break;
     case SP_EGON_FIRE: {   // bparam1: starting (wind-up), iparam2: wide mode (louder, higher)
         int wide = args->iparam[1] != 0;
-        play(w, args, args->bparam[0] ? "weapons/egon_windup2.wav" : "weapons/egon_run3.wav", CH_STATIC,
-             wide ? 0.98f : 0.9f, wide ? 1.25f : 1.0f);
+        // the wind-up on CHAN_WEAPON, the run (which egon_stop stops) on CHAN_STATIC
+        play(w, args, args->bparam[0] ? "weapons/egon_windup2.wav" : "weapons/egon_run3.wav",
+             args->bparam[0] ? CH_WEAPON : CH_STATIC, wide ? 0.98f : 0.9f, wide ? 1.25f : 1.0f);
         break;
     }
     case SP_EGON_STOP: {
@@ -233,7 +234,8 @@ int hl_event_emit(world_t *w, const char *script, const world_game_event_t *args
             st->u.sound.entity = args->entity;
             st->u.sound.channel = CH_STATIC;
         }
-        play_rule(w, args, &r->s[0], &x, 0);
+        if (args->iparam[0])   // iparam1: the egon ran (the server's m_fireState != FIRE_OFF)
+            play_rule(w, args, &r->s[0], &x, 0);
         break;
     }
     case SP_BPARAM1:   // the m4a1's silencer

@@ -207,6 +207,57 @@ static int patch_bits(uint8_t *buf, size_t size, const char *str, const char *re
     return hits;
 }
 
+// The egon's sounds (the SDK's EV_EgonFire / EV_EgonStop): the wind-up (bparam1) on CHAN_WEAPON,
+// the run on CHAN_STATIC, wide mode (iparam2) louder and higher; egon_stop stops CHAN_STATIC and
+// plays egon_off1 on CHAN_WEAPON only when iparam1 says the egon was firing.
+static void test_egon_sounds(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *script;
+        int bparam1, iparam1, iparam2;
+        int events;              // the event, then a stop and / or a sound
+        const char *name;        // the sound played (NULL: none)
+        int channel;
+        float volume, pitch;
+    } cases[] = {
+        {"events/egon_fire.sc", 1, 0, 0, 2, "weapons/egon_windup2.wav", 1, 0.9f, 1.0f},
+        {"events/egon_fire.sc", 1, 0, 1, 2, "weapons/egon_windup2.wav", 1, 0.98f, 1.25f},
+        {"events/egon_fire.sc", 0, 0, 0, 2, "weapons/egon_run3.wav", 6, 0.9f, 1.0f},
+        {"events/egon_stop.sc", 0, 1, 0, 3, "weapons/egon_off1.wav", 1, 0.98f, 1.0f},
+        {"events/egon_stop.sc", 0, 0, 0, 2, NULL, 0, 0, 0},
+    };
+    world_t *w = world_create();
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        world_begin_frame(w, 1.0 + (double)i);
+        world_game_event_t a = {0};
+        a.entity = 1;
+        a.seed = 77;
+        a.bparam[0] = (uint8_t)cases[i].bparam1;
+        a.iparam[0] = cases[i].iparam1;
+        a.iparam[1] = cases[i].iparam2;
+        assert_int_equal(hl_event_emit(w, cases[i].script, &a), 1);
+        assert_int_equal(w->num_events, cases[i].events);
+        int sounds = 0;
+        for (int k = 1; k < w->num_events; k++) {
+            if (w->events[k].type == EV_STOPSOUND) {
+                assert_int_equal(w->events[k].u.sound.channel, 6);
+                continue;
+            }
+            assert_int_equal(w->events[k].type, EV_SOUND);
+            const world_sound_event_t *se = &w->events[k].u.sound;
+            assert_non_null(cases[i].name);
+            assert_string_equal(w->text_arena + se->name - 1, cases[i].name);
+            assert_int_equal(se->channel, cases[i].channel);
+            assert_float_equal(se->volume, cases[i].volume, 1e-6);
+            assert_float_equal(se->pitch, cases[i].pitch, 1e-6);
+            sounds++;
+        }
+        assert_int_equal(sounds, cases[i].name ? 1 : 0);
+    }
+    world_free(w);
+}
+
 // crossfire with its usp script renamed (events/zzz.sc): `info` warns once that zzz is not
 // reproduced, and plays no sound for it; the real one warns about nothing of the kind.
 static void test_unknown_event_warning(void **state)
@@ -764,6 +815,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_event_rules),
         cmocka_unit_test(test_cs_gun_sounds),
+        cmocka_unit_test(test_egon_sounds),
         cmocka_unit_test(test_unknown_event_warning),
         cmocka_unit_test(test_pool_values),
         cmocka_unit_test(test_beam_brightness_zero),

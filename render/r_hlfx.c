@@ -58,6 +58,11 @@ struct r_hlfx_s {
     float flash_scale;
     vec3_t muzzle;
     int muzzle_valid;
+    struct {             // the view model's own flash in the frame drawn (r_hlfx_set_view_flash)
+        int model, shown, index;
+        float scale;
+        vec3_t org;
+    } vflash;
     double now;
     const bsp_t *bsp;    // the level, for TE_FIZZ (r_hlfx_set_level) and the egon's trace
     struct {             // the view player's egon, from the world's log (r_hlfx_egon_frame)
@@ -1270,6 +1275,19 @@ int r_hlfx_muzzle(const r_hlfx_t *fx, vec3_t out)
     return 1;
 }
 
+void r_hlfx_set_view_flash(r_hlfx_t *fx, int model, int shown, int index, float scale, const vec3_t org)
+{
+    if (!fx)
+        return;
+    fx->vflash.model = model != 0;
+    fx->vflash.shown = model && shown && org && finite3(org) && index >= 0 && index < 3 && scale > 0 && scale < 100;
+    if (fx->vflash.shown) {
+        fx->vflash.index = index;
+        fx->vflash.scale = scale;
+        memcpy(fx->vflash.org, org, sizeof(vec3_t));
+    }
+}
+
 void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid)
 {
     if (!fx)
@@ -1313,9 +1331,23 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
     int n = 0;
     if (!fx)
         return 0;
-    // the local muzzle flash: one sprite at the view model's muzzle (the engine shows it a frame;
-    // 0.05 s here, so a movie at 20..30 frames a second shows it once)
-    if (t >= fx->flash_time - 1e-6 && t < fx->flash_time + 0.05 && n < max) {
+    // the view model's own flash (its animation events), when it has a studio model
+    if (fx->vflash.model && fx->vflash.shown && n < max) {
+        r_hlsprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        s->model = HLFX_CLIENT_MUZZLE1 - fx->vflash.index;
+        memcpy(s->org, fx->vflash.org, sizeof(vec3_t));
+        s->scale = fx->vflash.scale;
+        s->rendermode = RM_ADDITIVE;
+        s->amount = 255;
+        s->view = 1;
+        s->frame = (float)(world_hash32((uint32_t)(t * 1000) * 0x9e3779b9u) % 64);   // a random frame (wrapped)
+        s->anim = HLFX_ANIM_LOOP;
+        rgb(s->color, 255, 255, 255);
+    }
+    // else the weapon events' flash: one sprite at the view model's muzzle (the engine shows it a
+    // frame; 0.05 s here, so a movie at 20..30 frames a second shows it once)
+    if (!fx->vflash.model && t >= fx->flash_time - 1e-6 && t < fx->flash_time + 0.05 && n < max) {
         r_hlsprite_t *s = &out[n++];
         memset(s, 0, sizeof *s);
         s->model = HLFX_CLIENT_MUZZLE;

@@ -21,7 +21,9 @@
 #define HLFX_MAX_LIGHTS 32
 
 // A sprite to draw: the world's model index, or one of the client's own (HLFX_CLIENT_*).
-enum { HLFX_CLIENT_MUZZLE = -1 };
+// HLFX_CLIENT_MUZZLE: the weapon events' flash (the first muzzle sprite that loads); HLFX_CLIENT_MUZZLE1
+// - i: the engine's cl_muzzleflash[i] (sprites/muzzleflash1..3.spr), the view model's own flashes.
+enum { HLFX_CLIENT_MUZZLE = -1, HLFX_CLIENT_MUZZLE1 = -2, HLFX_CLIENT_MUZZLE3 = -4 };
 typedef struct {
     int model;           // index into world models, or HLFX_CLIENT_*
     vec3_t org;
@@ -92,6 +94,11 @@ void r_hlfx_clear(r_hlfx_t *fx);
 void r_hlfx_set_level(r_hlfx_t *fx, const bsp_t *bsp);
 // Once a decoded frame: its temp entities, client events and dlights, born at `now`.
 void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed);
+// The view model's own muzzle flash in the frame drawn (its animation's events 5001, 5011, 5021,
+// 5031 handed to the engine's R_MuzzleFlash): `model` 0 when the view model is not a studio model
+// that can be read (the weapon events' flash is drawn instead, as before), 1 when it is: then the
+// flash is this one, `shown` 0 none; `index` the sprite (0..2: muzzleflash1..3), `scale`, at `org`.
+void r_hlfx_set_view_flash(r_hlfx_t *fx, int model, int shown, int index, float scale, const vec3_t org);
 // The view model's muzzle (attachment 0) as last drawn, for the flash's light and sprite.
 // valid: 0 none, 1 a place ahead of the eye (no view model attachment), 2 the attachment itself.
 void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid);

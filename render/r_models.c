@@ -108,6 +108,9 @@ static const r_rules_t r_rules[GAME_COUNT] = {
 // Half-Life's client-side sprites (the muzzle flash; the first of these names that loads).
 static const char *const hl_muzzle_names[] = {"sprites/muzzleflash1.spr", "sprites/muzzleflash2.spr",
                                               "sprites/muzz1.spr", "sprites/muz1.spr"};
+// The engine's own three (cl_muzzleflash[0..2]), which the view models' flash events name by number.
+static const char *const hl_muzzleflash_names[3] = {"sprites/muzzleflash1.spr", "sprites/muzzleflash2.spr",
+                                                    "sprites/muzzleflash3.spr"};
 
 static const r_rules_t *rules_of(const world_t *w)
 {
@@ -161,6 +164,7 @@ struct r_models_s {
     r_studio_players_t *hlplayers;  // GoldSrc players' own models and legs (r_studio.c)
     r_hlfx_t *hlfx;             // Half-Life's temp entities and client events
     r_model_t hl_muzzle;        // its muzzle flash sprite
+    r_model_t hl_muzzles[3];    // the engine's cl_muzzleflash[0..2] (the view models' flash events)
     hltent_draw_t *hltent_list;   // HLTENT_MAX: the temp models of a drawn frame (engine/hltent.c)
 };
 
@@ -540,6 +544,8 @@ static void free_level(r_models_t *m)
     for (int i = 0; i < Q2M_COUNT; i++)
         free_model(&m->q2extra[i]);
     free_model(&m->hl_muzzle);
+    for (int i = 0; i < 3; i++)
+        free_model(&m->hl_muzzles[i]);
 }
 
 void r_models_destroy(r_models_t *m)
@@ -634,6 +640,14 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
             break;
         free_model(&m->hl_muzzle);
         m->hl_muzzle.kind = RMOD_NONE;
+    }
+    for (int i = 0; rules_of(w)->hlfx && i < 3; i++) {
+        if (fs && vfs_exists(fs, hl_muzzleflash_names[i]))
+            load_model(&m->hl_muzzles[i], fs, hl_muzzleflash_names[i], m->palette);
+        if (m->hl_muzzles[i].kind != RMOD_SPRITE) {
+            free_model(&m->hl_muzzles[i]);
+            m->hl_muzzles[i].kind = RMOD_NONE;
+        }
     }
     if (ensure_scratch(m, 24) < 0)
         return -1;
@@ -1393,6 +1407,49 @@ static int entity_light_replaces(const r_models_t *m, const world_t *w, int n)
     return (e->cur.effects & (EF_BRIGHTLIGHT | EF_DIMLIGHT)) || trail_type(mflags, e->cur.effects) == 0;
 }
 
+// The view model's own muzzle flash (HUD_StudioEvent 5001, 5011, 5021, 5031: R_MuzzleFlash at
+// attachment 0..3 with the event's options as its type): an event the view model's animation passed
+// in the last 0.05 s (the engine keeps the sprite a frame; a movie at 20..30 frames a second shows
+// it once). Type: sprite (type % 10) % 3, scale (type / 10) x 0.1 (0: 0.5), the rifle flash (0) x
+// 0.5..0.6. A view model that is not a studio model: the weapon events' flash (r_hlfx.c).
+static void view_flash(r_models_t *m, const world_t *w, const r_view_t *v, const r_model_t *vm, const vec3_t muzzle)
+{
+    const world_view_t *vw = &w->view;
+    if (!vm || vm->kind != RMOD_STUDIO) {
+        r_hlfx_set_view_flash(m->hlfx, 0, 0, 0, 0, NULL);
+        return;
+    }
+    const studio_t *st = &vm->studio->mdl;
+    int seq = vw->stats[STAT_WEAPONFRAME];
+    double age = v->time - vw->weaponanim_time;
+    if (seq < 0 || seq >= st->numseq || !(age >= 0) || vw->stats[STAT_HEALTH] <= 0 || vw->intermission) {
+        r_hlfx_set_view_flash(m->hlfx, 1, 0, 0, 0, NULL);
+        return;
+    }
+    float to = studio_frame(st, seq, 0, age, 1.0f);
+    float from = age < 0.05 ? -0.01f : studio_frame(st, seq, 0, age - 0.05, 1.0f);
+    const studio_event_t *ev[8];
+    int n = to >= from ? studio_events_between(st, seq, from, to, ev, 8)
+                       : studio_events_between(st, seq, -0.01f, to, ev, 8);   // a loop went round
+    for (int i = 0; i < n; i++) {
+        int e = ev[i]->event;
+        if (e != 5001 && e != 5011 && e != 5021 && e != 5031)
+            continue;
+        int type = atoi(ev[i]->options), index = (type % 10) % 3;
+        index = index < 0 ? 0 : index;
+        float scale = (float)(type / 10) * 0.1f;
+        scale = scale == 0 ? 0.5f : scale;
+        if (index == 0)   // the rifle flash: x 0.5 .. 0.6
+            scale *= 0.5f + 0.1f * (float)(world_hash32((uint32_t)(vw->weaponanim_time * 1000)) % 1001) / 1000.0f;
+        vec3_t org;
+        if (r_studio_view_attachment(v, vm->studio, seq, vw->weaponanim_body, age, (e - 5001) / 10, org) != 0)
+            memcpy(org, muzzle, sizeof org);   // no such attachment: the muzzle as found above
+        r_hlfx_set_view_flash(m->hlfx, 1, 1, index, scale, org);
+        return;
+    }
+    r_hlfx_set_view_flash(m->hlfx, 1, 0, 0, 0, NULL);
+}
+
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 {
     if (rules_of(w)->own_drawer)
@@ -1412,6 +1469,7 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
             for (int k = 0; k < 3; k++)
                 muzzle[k] = v->vieworg[k] + 24 * v->vpn[k] + 6 * v->vright[k] - 6 * v->vup[k];
         r_hlfx_set_muzzle(m->hlfx, muzzle, ok ? 2 : 1);
+        view_flash(m, w, v, vm, muzzle);
         r_hlfx_lights(m->hlfx, w, v, t);
     }
     uint32_t rng = time_seed(t, 3);   // flicker from the drawing time alone
@@ -1455,7 +1513,10 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 
 static void draw_hlsprite(r_models_t *m, r_view_t *v, const r_hlsprite_t *hs)
 {
-    const r_model_t *rm = hs->model == HLFX_CLIENT_MUZZLE ? &m->hl_muzzle : model_of(m, hs->model);
+    const r_model_t *rm = hs->model == HLFX_CLIENT_MUZZLE ? &m->hl_muzzle
+                           : hs->model <= HLFX_CLIENT_MUZZLE1 && hs->model >= HLFX_CLIENT_MUZZLE3
+                               ? &m->hl_muzzles[HLFX_CLIENT_MUZZLE1 - hs->model]
+                               : model_of(m, hs->model);
     if (!rm || rm->kind != RMOD_SPRITE || rm->spr.numframes <= 0 || !v->hlmodes)
         return;
     const spr_t *sp = &rm->spr;

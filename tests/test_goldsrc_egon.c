@@ -15,6 +15,7 @@
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
+#include "formats/goldsrc_events.h"
 #include "render/r_hlfx.h"
 #include "render/r_local.h"
 #include "render/r_models.h"
@@ -369,10 +370,99 @@ static void test_egon_beams(void **state)
     close_level(&c);
 }
 
+// The view model's own muzzle flash (its animation's events 5001..5031, the engine's R_MuzzleFlash):
+// c1a0's player given a weapon in-process. The glock's shoot (v_9mmhandgun sequence 3, "11" at
+// frame 0) shows muzzleflash2 (index 1) at scale 0.1 for 0.05 s from the sequence's start, the
+// python's fire1 ("31") scale 0.3, the mp5's shoot ("20") the rifle flash (index 0) at 0.2 x 0.5..0.6;
+// an idle sequence, or a local weapon event while the view model is a studio model, none. The
+// glock's frame with its flash is a golden (looked at).
+static int view_muzzle(r_hlfx_t *fx, double t, r_hlsprite_t *out)
+{
+    r_hlsprite_t list[HLFX_MAX_SPRITES + 1];
+    int n = r_hlfx_sprites(fx, t, list, HLFX_MAX_SPRITES + 1), found = 0;
+    for (int i = 0; i < n; i++)
+        if (list[i].model < 0) {
+            *out = list[i];
+            found++;
+        }
+    return found;
+}
+
+static void test_view_flash(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    r_hlfx_t *fx = r_models_hlfx(c.r->models);
+    static const struct {
+        const char *model;
+        int seq;
+        int index;           // -1: no flash
+        float lo, hi;        // its scale
+    } cases[] = {
+        {"models/v_9mmhandgun.mdl", 3, 1, 0.1f, 0.1f},
+        {"models/v_357.mdl", 2, 1, 0.3f, 0.3f},
+        {"models/v_9mmAR.mdl", 5, 0, 0.1f, 0.12f},
+        {"models/v_9mmhandgun.mdl", 0, -1, 0, 0},   // idle1: no events
+    };
+    uint8_t *a = malloc(TW * TH), *b = malloc(TW * TH);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int vm = model_index(w, cases[i].model);
+        assert_true(vm > 0);   // c1a0 precaches the weapons' view models
+        w->view.stats[STAT_WEAPON] = vm;
+        w->view.stats[STAT_WEAPONFRAME] = cases[i].seq;
+        w->view.weaponanim_time = w->time;
+        empty_frame(w);
+        r_frame(c.r, w);
+        r_hlsprite_t s;
+        render_at(c.r, w, w->time + 0.01, a);
+        int found = view_muzzle(fx, w->time + 0.01, &s);
+        printf("  %s sequence %d: %d flash sprite(s)", cases[i].model, cases[i].seq, found);
+        if (found)
+            printf(" (model %d, scale %.3f)", s.model, s.scale);
+        printf("\n");
+        if (cases[i].index < 0) {
+            assert_int_equal(found, 0);
+            continue;
+        }
+        assert_int_equal(found, 1);
+        assert_int_equal(s.model, HLFX_CLIENT_MUZZLE1 - cases[i].index);
+        assert_true(s.scale >= cases[i].lo - 1e-5f && s.scale <= cases[i].hi + 1e-5f);
+        render_at(c.r, w, w->time + 0.06, b);   // 0.05 s on: gone
+        assert_int_equal(view_muzzle(fx, w->time + 0.06, &s), 0);
+        if (i == 0) {   // the glock's flash (muzzleflash2.spr is in shared/), as drawn
+            render_at(c.r, w, w->time + 0.01, a);
+            assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_view_flash.png"), 0);   // looked at
+            tu_golden("goldsrc_view_flash", "build/rel/tests/goldsrc_view_flash.png",
+                      "tests/golden/goldsrc/view_flash_c1a0.png", 0.01);
+        }
+    }
+    // a local weapon event's flash (the weapon events' rule) is not drawn over a studio view model's
+    w->view.stats[STAT_WEAPON] = model_index(w, "models/v_9mmhandgun.mdl");
+    w->view.stats[STAT_WEAPONFRAME] = 0;
+    w->view.weaponanim_time = w->time;
+    empty_frame(w);
+    world_game_event_t ge = {0};
+    ge.entity = 1;
+    ge.local = 1;
+    assert_int_equal(hl_event_emit(w, "events/glock1.sc", &ge), 1);
+    r_frame(c.r, w);
+    assert_true(fabs(r_hlfx_flash_time(fx) - w->time) < 1e-6);   // the event was seen (its light)
+    r_hlsprite_t s;
+    render_at(c.r, w, w->time + 0.01, a);
+    assert_int_equal(view_muzzle(fx, w->time + 0.01, &s), 0);
+    free(a);
+    free(b);
+    close_level(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_egon_beams),
+        cmocka_unit_test(test_view_flash),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -370,12 +370,12 @@ static int bullet_rand(uint32_t seed, uint32_t k, int lo, int hi)
 
 int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint32_t seed, snd_req_t *out, int max)
 {
-    if (b->tracer || b->model < 0)
+    if (b->tracer || (b->model < 0 && !b->player))
         return 0;   // a tracer sounds nothing (the mp5's); a bullet that hit nothing here neither
     int n = 0;
-    // the material: a player's body is flesh (no player is traced here), the world's by its texture,
-    // anything else (a brush entity) no type, which sounds as concrete
-    char type = b->entity == 0 && mat ? hlmat_type(mat, b->texture) : 0;
+    // the material: a player's body is flesh, the world's by its texture, anything else (a brush
+    // entity) no type, which sounds as concrete
+    char type = b->player ? HLMAT_FLESH : b->entity == 0 && mat ? hlmat_type(mat, b->texture) : 0;
     if (type == HLMAT_SNOW && kind != HLBULLET_SOUND_CS)
         type = 0;   // Half-Life's client knows no snow: its default
     if (kind != HLBULLET_SOUND_HL_BUCK) {
@@ -389,9 +389,10 @@ int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint
         if (n > 0)
             out[n - 1].pitch = (float)(96 + bullet_rand(seed, 1, 0, 15)) / 100.0f;
     }
-    // EV_HLDM_GunshotDecalTrace: RandomLong(0, 0x7fff) below 0x7fff / 2 makes a ricochet
+    // EV_HLDM_GunshotDecalTrace (brush hits only, not a body): RandomLong(0, 0x7fff) below
+    // 0x7fff / 2 makes a ricochet
     int r = bullet_rand(seed, 2, 0, 0x7fff);
-    if (r >= 0x7fff / 2)
+    if (b->player || r >= 0x7fff / 2)
         return n;
     const char *name;
     if (kind != HLBULLET_SOUND_CS)

@@ -37,6 +37,7 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
 {
     b->model = -1;
     b->entity = -1;
+    b->player = 0;
     memcpy(b->endpos, b->end, sizeof(vec3_t));
     memset(b->normal, 0, sizeof(vec3_t));
     bsp_trace_t best, tr;
@@ -78,6 +79,59 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
     if (best.face >= 0 && best.face < bsp->num_faces) {
         const bsp_texinfo_t *ti = &bsp->texinfo[bsp->faces[best.face].texinfo];
         snprintf(b->texture, sizeof b->texture, "%s", bsp->textures[ti->texture].name);
+    }
+}
+
+// The players the clients make solid for their bullets (EV_SetSolidPlayers(idx - 1): every player
+// but the shooter) as boxes: the player hull's -16 -16 -36 .. 16 16 36 about the origin (the
+// clients trace their hitboxes, PM_STUDIO_BOX: **assumed** the box). A bullet whose line meets one
+// before what hlbullet_trace found stops there: model and entity -1, `player` that player.
+static void trace_players(const world_t *w, hlbullet_t *b, int shooter)
+{
+    static const float mins[3] = {-16, -16, -36}, maxs[3] = {16, 16, 36};
+    int last = w->maxclients > 0 && w->maxclients <= WORLD_MAX_PLAYERS ? w->maxclients : 0;
+    vec3_t d;
+    for (int k = 0; k < 3; k++)
+        d[k] = b->end[k] - b->src[k];
+    float best = 1;   // the fraction of the line the hit found (1: the end)
+    for (int k = 0; k < 3; k++)
+        if (d[k] != 0 && b->model >= 0) {
+            best = (b->endpos[k] - b->src[k]) / d[k];
+            break;
+        }
+    for (int i = 1; i <= last && i < w->num_entities; i++) {
+        if (i == shooter || !world_entity_visible(w, i) || w->entities[i].cur.modelindex <= 0)
+            continue;
+        const float *o = w->entities[i].cur.origin;
+        if (!valid_pos(o))
+            continue;
+        float t0 = 0, t1 = best;   // slab test of the line against the box
+        int ok = 1;
+        for (int k = 0; k < 3 && ok; k++) {
+            float lo = o[k] + mins[k] - b->src[k], hi = o[k] + maxs[k] - b->src[k];
+            if (d[k] == 0) {
+                ok = lo <= 0 && hi >= 0;
+                continue;
+            }
+            float a = lo / d[k], c = hi / d[k];
+            if (a > c) {
+                float tmp = a;
+                a = c;
+                c = tmp;
+            }
+            t0 = a > t0 ? a : t0;
+            t1 = c < t1 ? c : t1;
+            ok = t0 <= t1;
+        }
+        if (!ok || t0 >= best)
+            continue;
+        best = t0;
+        b->player = i;
+        b->model = b->entity = -1;
+        b->texture[0] = 0;
+        memset(b->normal, 0, sizeof(vec3_t));
+        for (int k = 0; k < 3; k++)
+            b->endpos[k] = b->src[k] + d[k] * t0;
     }
 }
 
@@ -192,6 +246,7 @@ int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hl
             b->tracer_src[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
         }
         hlbullet_trace(bsp, w, b);
+        trace_players(w, b, e->entity);
         // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted a
         // player) leave no decal (and, the mp5's, no texture sound)
         if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0) {

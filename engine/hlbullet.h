@@ -37,12 +37,16 @@ typedef struct hlbullet_s {
     vec3_t ent_origin;        // the brush entity's origin (model > 0)
     vec3_t normal;            // the hit plane's normal, facing the gun (0 0 0 when nothing was hit)
     char texture[16];         // the texture's name under the hit ("" none: no face there)
+    int player;               // > 0: the player (entity number) it stopped on before any wall (model -1:
+                              // no decal, no ricochet, a body's sound); 0 none
     uint8_t tracer;           // EV_HLDM_CheckTracer: a tracer, which leaves no decal and no sound
     uint8_t decal;            // 1..5: the "{shotN" it leaves (0: none, a tracer or a miss)
 } hlbullet_t;
 
 // The bullets of log entry e (te 0): how many were written (<= max), 0 for an event that fires
 // none (or bad values: a gun outside the world, non-finite angles). *sound: HLBULLET_SOUND_*.
+// Each stops on the world, a brush entity or, as the clients' EV_SetSolidPlayers makes them
+// solid, another player standing in the frame (its standing box: docs/goldsrc.md).
 // bsp: the level (its world and brush models); w: the frame (its brush entities, maxclients).
 int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hlbullet_t *out, int max,
                   int *sound);

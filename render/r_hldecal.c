@@ -560,7 +560,7 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
     r_hlfx_t *fx = fresh ? r_models_hlfx(r->models) : NULL;
     for (int shot = 0; shot < n; shot++) {
         if (b[shot].tracer) {
-            if (fx && b[shot].model >= 0)
+            if (fx && (b[shot].model >= 0 || b[shot].player))
                 r_hlfx_tracer(fx, b[shot].tracer_src, b[shot].endpos);
             continue;
         }

@@ -488,6 +488,72 @@ static void test_track(void **state)
     close_level(&L);
 }
 
+// A bullet stops on another player (the clients' EV_SetSolidPlayers: every player but the
+// shooter; here the player's standing box, -16 -16 -36 .. 16 16 36): c1a0's glock shot at the
+// metal wall 102 units to the left, with a second player put 60 units along its line, stops where
+// it enters his box, leaves no decal, sounds as flesh (weapons/bullet_hit1 or 2, volume 1,
+// attenuation 1) with no ricochet; the shooter's own box never stops it; a player beside the
+// line (76 units over it) does not either.
+static void test_bullet_player(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    hlmat_t m;
+    hlmat_load(&m, materials_txt, strlen(materials_txt), HLMAT_HL);
+    hlbullet_t b[HLBULLET_MAX];
+    int kind;
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(b[0].model, 0);
+    assert_int_equal(b[0].player, 0);
+    float wall = dist(b[0].src, b[0].endpos), dir[3];
+    for (int k = 0; k < 3; k++)
+        dir[k] = (b[0].endpos[k] - b[0].src[k]) / wall;
+    int pm = model_index(w, "models/player.mdl");
+    assert_true(pm > 0);
+    w->maxclients = 2;
+    for (int side = 0; side < 2; side++) {
+        entity_state_t st;
+        entity_state_clear(&st);
+        st.modelindex = pm;
+        for (int k = 0; k < 3; k++)
+            st.origin[k] = b[0].src[k] + 60 * dir[k];
+        st.origin[2] += side ? 76.0f : 0.0f;   // beside: over the line by more than the box's 36 + 36
+        assert_int_equal(world_entity_update(w, 2, &st), 0);
+        // the shooter (entity 1) stands at the gun: its own box is not in the way
+        entity_state_t me;
+        entity_state_clear(&me);
+        me.modelindex = pm;
+        memcpy(me.origin, b[0].src, sizeof me.origin);
+        assert_int_equal(world_entity_update(w, 1, &me), 0);
+        hlbullet_t p[HLBULLET_MAX];
+        assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), p, HLBULLET_MAX, &kind), 1);
+        printf("  player %s the line: model %d player %d at %.1f units, decal %d\n", side ? "beside" : "on",
+               p[0].model, p[0].player, dist(p[0].src, p[0].endpos), p[0].decal);
+        snd_req_t r[4];
+        int n = snd_client_hl_bullet(&p[0], kind, &m, 1234, r, 4);
+        if (side) {
+            assert_int_equal(p[0].player, 0);
+            assert_int_equal(p[0].model, 0);
+            assert_true(fabsf(dist(p[0].src, p[0].endpos) - wall) < 0.01f);
+            continue;
+        }
+        assert_int_equal(p[0].player, 2);
+        assert_int_equal(p[0].model, -1);
+        assert_int_equal(p[0].decal, 0);
+        // the box's near side: 16 units before the centre straight on, at most 16 x sqrt 2 slanted
+        float d = dist(p[0].src, p[0].endpos);
+        assert_true(d >= 60 - 16 * 1.4143f - 0.01f && d <= 60 - 16 + 0.01f);
+        assert_int_equal(n, 1);   // the body's sound, no ricochet
+        assert_true(starts(r[0].name, "weapons/bullet_hit"));
+        assert_float_equal(r[0].volume, 1.0, 1e-6);
+        assert_float_equal(r[0].attenuation, 1.0, 1e-6);
+    }
+    close_level(&L);
+}
+
 // The view model's own sounds (studio event 5004): c1a0 through a loopback with the glock's view
 // model (models/v_9mmhandgun.mdl, which shared/ has) put in the player's hand, its reload (sequence
 // 5, 18 frames a second) begun at 0.3 s: the clip's sounds come where the animation passes frames 4
@@ -585,6 +651,7 @@ int main(void)
         cmocka_unit_test(test_crossbow_sound),
         cmocka_unit_test(test_c1a0_bullets),
         cmocka_unit_test(test_crossfire_bullets),
+        cmocka_unit_test(test_bullet_player),
         cmocka_unit_test(test_track),
         cmocka_unit_test(test_view_model_sounds),
     };

@@ -90,7 +90,6 @@
 #define FSE_ARCTRAIL_ADD 145
 #define FSE_ARC_SPARK_SPEED 4.0f      // 16 x 0.25 units a tick along the shot, 0.5 less every tick
 #define FSE_ARC_SPARK_SIZE 1.0f       // TRANSPULSE_SPARKSIZE (4 x 0.25); FM_ARC_SPARK: a frame every 5 ticks
-#define FSE_PICKUP_SLOTS (FSW_BGO_ENT0 - FSW_PICKUP_ENT0)
 #define FSE_REGEN_SIZE 2.0f           // PICKUP_REGEN_SIZE (8 x 0.25): PIKGEN.OFF, a frame every 6 ticks, R G B 192
 #define FSE_REGEN_HIDDEN 32.0f        // ticks a twinkling pickup's model stays hidden (PICKUPMODE_Appear)
 
@@ -189,12 +188,6 @@ struct r_fsent_s {
     int num_layouts;
     uint8_t *add;            // additive blend table [src * 256 + dst] for the sprites, made the first time
     int hot_color;           // the palette's brightest colour
-    // pickups twinkling into life (InitOnePickup's Sparkle): per pickup slot, when it appeared
-    // (-1e30: not twinkling), where, and whether it was there at the last decoded frame
-    double pickup_appear[FSE_PICKUP_SLOTS];
-    float pickup_org[FSE_PICKUP_SLOTS][3];
-    uint8_t pickup_seen[FSE_PICKUP_SLOTS];
-    int pickups_primed;      // a frame was seen since the last clear (pickups already there then do not twinkle)
     // the level's background objects (r_fsbgo.c), loaded when the world first names the level
     r_fsbgo_t *bgo;
     int bgo_tried;
@@ -363,10 +356,6 @@ void r_fsent_clear(r_fsent_t *fe)
     memset(fe->shots, 0, sizeof fe->shots);
     memset(fe->blasts, 0, sizeof fe->blasts);
     memset(fe->tracks, 0, sizeof fe->tracks);
-    memset(fe->pickup_seen, 0, sizeof fe->pickup_seen);
-    for (int i = 0; i < FSE_PICKUP_SLOTS; i++)
-        fe->pickup_appear[i] = -1e30;
-    fe->pickups_primed = 0;
     memset(fe->dying_seen, 0, sizeof fe->dying_seen);
     for (int p = 0; p < FSW_SHIPS; p++)
         fe->dying_until[p] = -1e30;
@@ -935,24 +924,14 @@ static void track_damage(r_fsent_t *fe, const world_t *w)
     fe->ships_primed = 1;
 }
 
-// A pickup that appears (or is dropped again somewhere else) with FSW_PICKUP_SPARKLE twinkles
-// from this frame's time; one already there at the first frame after a clear (a seek) does not.
-static void track_pickups(r_fsent_t *fe, const world_t *w)
+double r_fsent_pickup_appear(const world_t *w, int n)
 {
-    for (int slot = 0; slot < FSE_PICKUP_SLOTS; slot++) {
-        int n = FSW_PICKUP_ENT0 + slot;
-        if (n >= w->num_entities || !world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP) {
-            fe->pickup_seen[slot] = 0;
-            continue;
-        }
-        const entity_state_t *s = &w->entities[n].cur;
-        if (!fe->pickup_seen[slot] || memcmp(fe->pickup_org[slot], s->origin, sizeof fe->pickup_org[slot])) {
-            fe->pickup_appear[slot] = fe->pickups_primed && (s->raw_effects & FSW_PICKUP_SPARKLE) ? w->time : -1e30;
-            memcpy(fe->pickup_org[slot], s->origin, sizeof fe->pickup_org[slot]);
-        }
-        fe->pickup_seen[slot] = 1;
-    }
-    fe->pickups_primed = 1;
+    if (!w || n < FSW_PICKUP_ENT0 || n >= FSW_BGO_ENT0 || n >= w->num_entities || !world_entity_visible(w, n))
+        return -1e30;
+    const entity_state_t *s = &w->entities[n].cur;
+    if (s->modelindex != FSW_MODEL_PICKUP || !(s->raw_effects & FSW_PICKUP_SPARKLE) || !isfinite(s->animtime))
+        return -1e30;
+    return s->animtime;
 }
 
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
@@ -964,7 +943,6 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     fe->last_time = w->time;
     load_bgo(fe, w);
     track_ships(fe, w);
-    track_pickups(fe, w);
     track_damage(fe, w);
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
@@ -2016,10 +1994,10 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         if (!world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP)
             continue;
         const entity_state_t *s = &w->entities[n].cur;
-        int type = s->skin, slot = n - FSW_PICKUP_ENT0;
+        int type = s->skin;
         if (type < 0 || type >= FSE_NUM_PICKUPS)
             continue;
-        double age = slot < FSE_PICKUP_SLOTS ? (t - fe->pickup_appear[slot]) * FSE_TICKS : 1e9;
+        double age = (t - r_fsent_pickup_appear(w, n)) * FSE_TICKS;
         if (age >= 0 && age < 1e6) {
             const fse_layout_t *lo = layout(fe, "pikgen.off");
             int f = (int)(age / 6);

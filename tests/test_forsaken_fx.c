@@ -1046,6 +1046,84 @@ static void test_missile_hit_scene(void **state)
     }
 }
 
+// ---- a pickup's twinkle from the world state (InitOnePickup's Sparkle) --------------------------
+
+// alice's view; a shield dropped at 1.0 s with sparkle (and one without, id 6), the first dropped
+// again 300 units on at 2.0 s. Decoded in-process with no drawer at all (as after a seek: nothing
+// seen before): at every frame the world says when each began twinkling, the drop's time (1.0 s,
+// then 2.0 s once moved), the one without sparkle never.
+static void test_pickup_appear(void **state)
+{
+    (void)state;
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char path[512];
+    snprintf(path, sizeof path, "%s/fs_fx_appear_%d.dmo", dir, (int)getpid());
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t hd;
+    memset(&hd, 0, sizeof hd);
+    hd.version = FS_VERSION_MIN;
+    snprintf(hd.level, sizeof hd.level, "ship");
+    fs_write_header(&wr, &hd);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; i <= 60; i++) {
+        double t = 0.05 * i;
+        fs_ship_t s0;
+        memset(&s0, 0, sizeof s0);
+        s0.flags = FS_SHIP_ENABLE;
+        s0.quat[0] = 1;
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (i == 20 || i == 40) {
+            fs_droppickup_t d;
+            memset(&d, 0, sizeof d);
+            d.player = 1;
+            d.id = 5;
+            d.type = 24;
+            d.sparkle = 1;
+            d.pos[2] = i == 20 ? 100 : 400;
+            fs_write_droppickup(&wr, fs_ticks(t), 7, &d);
+            if (i == 20) {
+                d.id = 6;
+                d.sparkle = 0;
+                d.pos[0] = 50;
+                fs_write_droppickup(&wr, fs_ticks(t), 7, &d);
+            }
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+    fs_play_t pl;
+    fs_play_open(&pl, path, 0);
+    int frames = 0, sparkling = 0, plain = 0, moved = 0;
+    while (fs_play_frame(&pl)) {
+        const world_t *w = pl.w;
+        double a = r_fsent_pickup_appear(w, FSW_PICKUP_ENT0), b = r_fsent_pickup_appear(w, FSW_PICKUP_ENT0 + 1);
+        frames++;
+        if (!world_entity_visible(w, FSW_PICKUP_ENT0 + 1)) {   // not dropped yet (the frames to 1.0 s)
+            assert_true(a < -1e29 || fabs(w->time - 1.0) < 1e-6);
+            assert_true(b < -1e29 && w->time < 1.0 + 1e-6);
+            continue;
+        }
+        assert_true(b < -1e29);                    // no sparkle: never twinkles
+        plain++;
+        if (w->entities[FSW_PICKUP_ENT0].cur.origin[2] < 200) {   // not dropped again yet
+            assert_true(fabs(a - 1.0) < 1e-4);
+            sparkling++;
+        } else {
+            assert_true(fabs(a - 2.0) < 1e-4);
+            moved++;
+        }
+    }
+    fs_play_close(&pl);
+    printf("pickup twinkle from the world: %d frames, %d with the drop at 1.0 s, %d after it moved at 2.0 s, the "
+           "plain one never (%d frames)\n", frames, sparkling, moved, plain);
+    assert_true(sparkling >= 20 && moved >= 20);
+    assert_true(r_fsent_pickup_appear(NULL, FSW_PICKUP_ENT0) < -1e29);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1063,6 +1141,7 @@ int main(void)
         cmocka_unit_test(test_explosion_rules),
         cmocka_unit_test(test_missile_reach),
         cmocka_unit_test(test_missile_hit_scene),
+        cmocka_unit_test(test_pickup_appear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,9 @@ enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_
 
 // Entities: ship of player p is p + 1 (p 0..32); pickups are FSW_PICKUP_ENT0 + slot. A pickup's
 // raw_effects: FSW_PICKUP_SPARKLE when its message asked for it to twinkle into life
-// (InitOnePickup's Sparkle: the regeneration sprite, the model hidden for 32 ticks).
+// (InitOnePickup's Sparkle: the regeneration sprite, the model hidden for 32 ticks); its animtime:
+// the world time of the message that put it where it is (dropped, or dropped again elsewhere), so
+// the twinkle at any time follows from the world alone (a seek shows what playing shows).
 #define FSW_SHIPS 33
 #define FSW_PICKUP_ENT0 64
 #define FSW_PICKUP_SPARKLE 1u

@@ -942,6 +942,7 @@ static void apply_pickup(fs_state_t *st, world_t *w, uint16_t owner, uint16_t id
     e.skin = type;
     e.effects = EF_ROTATE;
     e.raw_effects = sparkle ? FSW_PICKUP_SPARKLE : 0;
+    e.animtime = (float)st->time;   // when it appeared here: its twinkle's start (world_fs.h)
     world_entity_update(w, FS_PICKUP_ENT0 + slot, &e);
 }
 

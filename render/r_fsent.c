@@ -90,7 +90,6 @@
 #define FSE_ARCTRAIL_ADD 145
 #define FSE_ARC_SPARK_SPEED 4.0f      // 16 x 0.25 units a tick along the shot, 0.5 less every tick
 #define FSE_ARC_SPARK_SIZE 1.0f       // TRANSPULSE_SPARKSIZE (4 x 0.25); FM_ARC_SPARK: a frame every 5 ticks
-#define FSE_PICKUP_SLOTS (FSW_BGO_ENT0 - FSW_PICKUP_ENT0)
 #define FSE_REGEN_SIZE 2.0f           // PICKUP_REGEN_SIZE (8 x 0.25): PIKGEN.OFF, a frame every 6 ticks, R G B 192
 #define FSE_REGEN_HIDDEN 32.0f        // ticks a twinkling pickup's model stays hidden (PICKUPMODE_Appear)
 
@@ -131,10 +130,9 @@ typedef struct {
     float org[3], dir[3], end[3];
     float speed;         // units a second (0: a mine, staying)
     double t0, t_end;
-    int hit;             // ends on a wall (a secondary's flash at t_end; a primary's impact, draw_impact)
-    int impact_done;
+    int hit;             // ends on a wall or a ship (a primary's impact, draw_impact; a missile's explosion, draw_explosion)
     float normal[3];     // the wall's unit normal where it ends, facing back along the shot
-    // a primary against the ships (hit_ships): where its wall was, the time swept up to, and
+    // a shot against the ships (hit_ships): where its wall was, the time swept up to, and
     // the ship it hit (entity number, 0 none) and where on it (unit, from its centre)
     double wall_t_end, checked;
     float wall_end[3], wall_normal[3];
@@ -190,12 +188,6 @@ struct r_fsent_s {
     int num_layouts;
     uint8_t *add;            // additive blend table [src * 256 + dst] for the sprites, made the first time
     int hot_color;           // the palette's brightest colour
-    // pickups twinkling into life (InitOnePickup's Sparkle): per pickup slot, when it appeared
-    // (-1e30: not twinkling), where, and whether it was there at the last decoded frame
-    double pickup_appear[FSE_PICKUP_SLOTS];
-    float pickup_org[FSE_PICKUP_SLOTS][3];
-    uint8_t pickup_seen[FSE_PICKUP_SLOTS];
-    int pickups_primed;      // a frame was seen since the last clear (pickups already there then do not twinkle)
     // the level's background objects (r_fsbgo.c), loaded when the world first names the level
     r_fsbgo_t *bgo;
     int bgo_tried;
@@ -364,10 +356,6 @@ void r_fsent_clear(r_fsent_t *fe)
     memset(fe->shots, 0, sizeof fe->shots);
     memset(fe->blasts, 0, sizeof fe->blasts);
     memset(fe->tracks, 0, sizeof fe->tracks);
-    memset(fe->pickup_seen, 0, sizeof fe->pickup_seen);
-    for (int i = 0; i < FSE_PICKUP_SLOTS; i++)
-        fe->pickup_appear[i] = -1e30;
-    fe->pickups_primed = 0;
     memset(fe->dying_seen, 0, sizeof fe->dying_seen);
     for (int p = 0; p < FSW_SHIPS; p++)
         fe->dying_until[p] = -1e30;
@@ -767,8 +755,23 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
 
 static int shot_at(const fse_shot_t *sh, double t, float p[3]);
 
-// A primary against the ships, as every client's CheckHitShip ran it: the shot's line against
-// each ship's sphere of SHIP_RADIUS (300 x GLOBAL_SCALE = 75 units), never its owner's. Swept
+// What a shot adds to a ship's SHIP_RADIUS in CheckHitShip: its ColRadius for COLTYPE_Sphere and
+// COLTYPE_Trojax (COLTYPE_Transpulse: ColRadius x a factor of the angles, COLTYPE_Point: nothing).
+// PrimaryWeaponAttribs[] / Primary.h: every primary's ColRadius is 0 but the trojax's, which
+// InitOnePrimBull sets from its charge, (3 + PLevel x 0.075) x GLOBAL_SCALE x 30; the missiles
+// (ProcessMissiles: COLTYPE_Sphere) SecondaryWeaponAttribs[]' ColRadius, 0 but the titan's
+// shrapnel's SHIP_RADIUS.
+static float shot_col_radius(const fse_shot_t *sh)
+{
+    if (sh->secondary)
+        return sh->weapon == FSW_TITANSHRAPNEL ? FSE_SHIP_RADIUS : 0;
+    return sh->weapon == FSW_TROJAX ? (3 + sh->charge * 0.075f) * 0.25f * 30 : 0;
+}
+
+// A shot against the ships, as every client's CheckHitShip ran it (ProcessPrimaryBullets for the
+// primaries, ProcessMissiles for the missiles: every machine, not only the shooter's): the shot's
+// line against each ship's sphere of SHIP_RADIUS (300 x GLOBAL_SCALE = 75 units) plus the shot's
+// own ColRadius, never its owner's. Swept
 // from the time checked last to this frame and on by FSE_HIT_AHEAD (the frames drawn before the
 // next one), each ship moving straight between its places at the two ends; the first hit ends
 // the shot there (its impact drawn as on a wall) and the ship's shield flashes. A hit found in
@@ -776,8 +779,8 @@ static int shot_at(const fse_shot_t *sh, double t, float p[3]);
 // from inside a ship's sphere does not hit that ship (only a way in counts).
 static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
 {
-    if (!sh->active || sh->secondary || sh->weapon == FSW_LASER || !(sh->speed > 0))
-        return;
+    if (!sh->active || (!sh->secondary && sh->weapon == FSW_LASER) || !(sh->speed > 0))
+        return;   // the laser reaches its wall at once; mines stay (their explosion is MSG_EXPSECONDARY's)
     if (sh->ship && sh->t_end > sh->checked) {   // found ahead of the last frame: again
         sh->ship = 0;
         sh->bare = 0;
@@ -793,9 +796,7 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
     sh->checked = now > sh->checked ? now : sh->checked;
     if (!(tb > ta))
         return;
-    // the trojax's own collision radius, (3 + PLevel x 0.075) x GLOBAL_SCALE x 30, adds to the
-    // ship's (InitOnePrimBull's ColRadius; CheckHitShip's COLTYPE_Trojax)
-    float radius = FSE_SHIP_RADIUS + (sh->weapon == FSW_TROJAX ? (3 + sh->charge * 0.075f) * 0.25f * 30 : 0);
+    float radius = FSE_SHIP_RADIUS + shot_col_radius(sh);
     double best = tb + 1;
     int who = 0;
     float sa[3], sb[3], dir[3] = { 0, 0, 0 };
@@ -923,24 +924,14 @@ static void track_damage(r_fsent_t *fe, const world_t *w)
     fe->ships_primed = 1;
 }
 
-// A pickup that appears (or is dropped again somewhere else) with FSW_PICKUP_SPARKLE twinkles
-// from this frame's time; one already there at the first frame after a clear (a seek) does not.
-static void track_pickups(r_fsent_t *fe, const world_t *w)
+double r_fsent_pickup_appear(const world_t *w, int n)
 {
-    for (int slot = 0; slot < FSE_PICKUP_SLOTS; slot++) {
-        int n = FSW_PICKUP_ENT0 + slot;
-        if (n >= w->num_entities || !world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP) {
-            fe->pickup_seen[slot] = 0;
-            continue;
-        }
-        const entity_state_t *s = &w->entities[n].cur;
-        if (!fe->pickup_seen[slot] || memcmp(fe->pickup_org[slot], s->origin, sizeof fe->pickup_org[slot])) {
-            fe->pickup_appear[slot] = fe->pickups_primed && (s->raw_effects & FSW_PICKUP_SPARKLE) ? w->time : -1e30;
-            memcpy(fe->pickup_org[slot], s->origin, sizeof fe->pickup_org[slot]);
-        }
-        fe->pickup_seen[slot] = 1;
-    }
-    fe->pickups_primed = 1;
+    if (!w || n < FSW_PICKUP_ENT0 || n >= FSW_BGO_ENT0 || n >= w->num_entities || !world_entity_visible(w, n))
+        return -1e30;
+    const entity_state_t *s = &w->entities[n].cur;
+    if (s->modelindex != FSW_MODEL_PICKUP || !(s->raw_effects & FSW_PICKUP_SPARKLE) || !isfinite(s->animtime))
+        return -1e30;
+    return s->animtime;
 }
 
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
@@ -952,7 +943,6 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     fe->last_time = w->time;
     load_bgo(fe, w);
     track_ships(fe, w);
-    track_pickups(fe, w);
     track_damage(fe, w);
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
@@ -991,18 +981,10 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
             break;
         }
     }
-    // primaries that meet a ship end there
+    // shots that meet a ship end there (what they leave, a primary's impact or a missile's
+    // explosion, is drawn from the shot: draw_impact, draw_explosion)
     for (int s = 0; s < FSE_MAX_SHOTS; s++)
         hit_ships(fe, w, &fe->shots[s], w->time);
-    // secondaries that reached their wall flash there (a primary's impact is drawn from its shot:
-    // draw_impact)
-    for (int s = 0; s < FSE_MAX_SHOTS; s++) {
-        fse_shot_t *sh = &fe->shots[s];
-        if (sh->active && sh->secondary && sh->hit && !sh->impact_done && sh->t_end <= w->time) {
-            add_blast(fe, sh->end, 128, sh->t_end);
-            sh->impact_done = 1;
-        }
-    }
 }
 
 int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3])
@@ -1392,6 +1374,13 @@ static int draw_pulsar_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t 
     return drawn;
 }
 
+// The random parts of what a shot leaves, from the shot (a missile's apart from a primary's of the
+// same owner and id).
+static uint32_t shot_seed(const fse_shot_t *sh)
+{
+    return ((uint32_t)sh->id * 2654435761u ^ (uint32_t)sh->owner) + (sh->secondary ? 0x5bd1e995u : 0);
+}
+
 // Squares on a ship's shield (the game's Polys with ShieldVerts: 75 units out from its centre at
 // `org`, facing out, two-sided), each a frame of `lo` in its colour, added.
 static int draw_shield_squares(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, const float org[3],
@@ -1435,7 +1424,7 @@ static int draw_inv_bits(r_fsent_t *fe, const r_view_t *v, int num, const float 
     return draw_shield_squares(fe, v, lo, org, fe->bits, n);
 }
 
-// The shield's flash where a primary hit a ship (CreateShieldEffect: the game's spirals and
+// The shield's flash where a shot hit a ship (CreateShieldEffect: the game's spirals and
 // colours by weapon; r_fsfx.c places the CIRCLE.OFF squares), following the ship.
 static int draw_shield_hit(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
 {
@@ -1445,12 +1434,23 @@ static int draw_shield_hit(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *s
         [FSW_SUSSGUN] = { 1, { 255, 100, 100 } },    [FSW_LASER] = { 1, { 200, 200, 255 } },
         [FSW_ORBITPULSAR] = { 2, { 0, 255, 0 } },
     };
+    // ProcessMissiles' "Hit Ship": the thief 2 of (255, 192, 0), the MFRL 1 and every other
+    // missile 5 of (255, 255, 255)
+    static const struct { int spirals; float rgb[3]; } by_missile[FSW_NUM_SECONDARY] = {
+        [FSW_MUG] = { 5, { 255, 255, 255 } },       [FSW_SOLARIS] = { 5, { 255, 255, 255 } },
+        [FSW_THIEF] = { 2, { 255, 192, 0 } },       [FSW_SCATTER] = { 5, { 255, 255, 255 } },
+        [FSW_GRAVGON] = { 5, { 255, 255, 255 } },   [FSW_MFRL] = { 1, { 255, 255, 255 } },
+        [FSW_TITAN] = { 5, { 255, 255, 255 } },     [FSW_PINEMISSILE] = { 5, { 255, 255, 255 } },
+        [FSW_TITANSHRAPNEL] = { 5, { 255, 255, 255 } },
+    };
     float org[3];
     const fse_layout_t *lo = layout(fe, "circle.off");
-    if (!lo || sh->weapon < 0 || sh->weapon >= FSW_NUM_PRIMARY || !r_fsent_ship_origin(fe, sh->ship, t, org))
+    if (!lo || sh->weapon < 0 || sh->weapon >= (sh->secondary ? FSW_NUM_SECONDARY : FSW_NUM_PRIMARY) ||
+        !r_fsent_ship_origin(fe, sh->ship, t, org))
         return 0;
-    int n = r_fsfx_shield_hit(sh->ship_dir, (uint32_t)sh->id * 2654435761u ^ (uint32_t)sh->owner,
-                              by_weapon[sh->weapon].spirals, by_weapon[sh->weapon].rgb,
+    int spirals = sh->secondary ? by_missile[sh->weapon].spirals : by_weapon[sh->weapon].spirals;
+    const float *rgb = sh->secondary ? by_missile[sh->weapon].rgb : by_weapon[sh->weapon].rgb;
+    int n = r_fsfx_shield_hit(sh->ship_dir, shot_seed(sh), spirals, rgb,
                               (float)((t - sh->t_end) * FSE_TICKS), fe->bits, FSE_MAX_BITS);
     return draw_shield_squares(fe, v, lo, org, fe->bits, n);
 }
@@ -1501,15 +1501,16 @@ static int draw_damage(r_fsent_t *fe, const world_t *w, const r_view_t *v, int n
     return drawn;
 }
 
-// The sparks where a primary hit a ship with no shield (CreateColSparks; the suss-gun's and the
-// laser's CreateSmallColSparks), where it hit, added (r_fsfx.c: which, where, at t).
+// The sparks where a shot hit a ship with no shield (CreateColSparks; the suss-gun's and the
+// laser's CreateSmallColSparks; every missile's CreateColSparks), where it hit, added (r_fsfx.c:
+// which, where, at t).
 static int draw_col_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
 {
     const fse_layout_t *lo[3] = { layout(fe, "expl.off"), layout(fe, "bits.off"), layout(fe, "bigflash.off") };
     if (!lo[0] || !lo[1])
         return 0;
-    int small = sh->weapon == FSW_SUSSGUN || sh->weapon == FSW_LASER;
-    int n = r_fsfx_col_sparks(sh->end, sh->ship_dir, (uint32_t)sh->id * 2654435761u ^ (uint32_t)sh->owner, small,
+    int small = !sh->secondary && (sh->weapon == FSW_SUSSGUN || sh->weapon == FSW_LASER);
+    int n = r_fsfx_col_sparks(sh->end, sh->ship_dir, shot_seed(sh), small,
                               (float)((t - sh->t_end) * FSE_TICKS), lo[0]->off->num_frames, lo[1]->off->num_frames,
                               fe->sprites, FSE_MAX_SPRITES);
     int drawn = 0;
@@ -1524,6 +1525,27 @@ static int draw_col_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *s
         else
             memcpy(at, sp->pos, sizeof at);
         drawn += draw_faceme(fe, v, l, sp->frame, at, sp->scale, sp->rot, sp->rgb);
+    }
+    return drawn;
+}
+
+// A missile's explosion where it ended, on its wall or on a ship (DestroySecondary's
+// CreateExplosion; the MFRL's and pine missile's CreateSmallExplosion): expl.off's frames facing
+// the eye, added (r_fsfx.c: which, where, at t).
+static int draw_explosion(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    const fse_layout_t *lo = layout(fe, "expl.off");
+    if (!lo)
+        return 0;
+    int small = sh->weapon == FSW_MFRL || sh->weapon == FSW_PINEMISSILE;
+    int n = r_fsfx_explosion(sh->end, shot_seed(sh), small, (float)((t - sh->t_end) * FSE_TICKS), lo->off->num_frames,
+                             fe->sprites, FSE_MAX_SPRITES);
+    int drawn = 0;
+    for (int i = 0; i < n; i++) {
+        const r_fsfx_sprite_t *sp = &fe->sprites[i];
+        float at[3];
+        moveout(v, sp->pos, at);
+        drawn += draw_faceme(fe, v, lo, sp->frame, at, sp->scale, sp->rot, sp->rgb);
     }
     return drawn;
 }
@@ -1816,7 +1838,7 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
                 const uint8_t *c = primaries[sh->weapon].rgb[sh->power];
                 n = add_light(out, n, max, p, size, c[0], c[1], c[2]);
             }
-        } else if (sh->hit && !sh->secondary && t >= sh->t_end) {
+        } else if (sh->hit && t >= sh->t_end) {   // a missile's too: CleanUpSecBull's SetLightDie
             float ticks = (float)((t - sh->t_end) * FSE_TICKS);
             float left = size - FSE_DIE_SHRINK * ticks, red = 255 - FSE_DIE_FADE * ticks;
             n = add_light(out, n, max, sh->end, left, red, 0, 0);
@@ -1972,10 +1994,10 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         if (!world_entity_visible(w, n) || w->entities[n].cur.modelindex != FSW_MODEL_PICKUP)
             continue;
         const entity_state_t *s = &w->entities[n].cur;
-        int type = s->skin, slot = n - FSW_PICKUP_ENT0;
+        int type = s->skin;
         if (type < 0 || type >= FSE_NUM_PICKUPS)
             continue;
-        double age = slot < FSE_PICKUP_SLOTS ? (t - fe->pickup_appear[slot]) * FSE_TICKS : 1e9;
+        double age = (t - r_fsent_pickup_appear(w, n)) * FSE_TICKS;
         if (age >= 0 && age < 1e6) {
             const fse_layout_t *lo = layout(fe, "pikgen.off");
             int f = (int)(age / 6);
@@ -2018,7 +2040,8 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         if (!own)
             drawn += draw_damage(fe, w, v, num, t);
     }
-    // shots in flight, the primaries' impacts where they hit, the transpulse's trail
+    // shots in flight, the primaries' impacts and the missiles' explosions where they ended, the
+    // shields' flashes and bare ships' sparks where they met a ship, the transpulse's trail
     int viewed = v->detached ? v->hide_entity : w->view.entity;
     for (int i = 0; i < FSE_MAX_SHOTS; i++) {
         const fse_shot_t *sh = &fe->shots[i];
@@ -2027,7 +2050,9 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_trans_trail(fe, v, sh, t);
         if (sh->active && !sh->secondary && sh->hit && t >= sh->t_end)
             drawn += draw_impact(fe, v, sh, (float)((t - sh->t_end) * FSE_TICKS));
-        if (sh->active && !sh->secondary && sh->ship && t >= sh->t_end && sh->ship != viewed)
+        if (sh->active && sh->secondary && sh->hit && t >= sh->t_end)
+            drawn += draw_explosion(fe, v, sh, t);
+        if (sh->active && sh->ship && t >= sh->t_end && sh->ship != viewed)
             drawn += sh->bare ? draw_col_sparks(fe, v, sh, t) : draw_shield_hit(fe, v, sh, t);
         if (!shot_at(sh, t, p))
             continue;

@@ -54,6 +54,9 @@ int r_fsent_lod(float distance);
 // Where entity `num` (a ship) is drawn at time t (its last update moved on by its velocity);
 // 0 when it is not known.
 int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3]);
+// When pickup entity `n` began twinkling into life (its message asked for the sparkle: the world
+// time it was put where it is, carried in the world state), -1e30 when it does not twinkle.
+double r_fsent_pickup_appear(const world_t *w, int n);
 // The orbit pulsars of ship entity `num` drawn at `org` at time t: their centres (and their up
 // vectors, the way out from the ship) into out[0..8); returns how many (the flags' bits 0-3).
 int r_fsent_orbitals(const world_t *w, int num, const float org[3], double t, float out[][3], float up_out[][3]);

@@ -368,3 +368,40 @@ int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int 
     }
     return n;
 }
+
+int r_fsfx_explosion(const float at[3], uint32_t seed, int small, float ticks, int expl_frames, r_fsfx_sprite_t *out,
+                     int max)
+{
+    if (!at || !out || max <= 0 || !(ticks >= 0) || !isfinite(ticks) || expl_frames <= 0 ||
+        !(ticks < 3.0f * (float)expl_frames))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(at[k]))
+            return 0;
+    uint32_t x = world_hash32(seed * 0x85ebca6bu + 0x27d4eb2fu);
+    int n = 0;
+    for (int i = 0; n < max; i++) {
+        if (!small && i > 0 && (int)(next(&x) % 3u) + 1 <= i)
+            break;   // the loop's bound, drawn again each pass
+        r_fsfx_sprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        memcpy(s->pos, at, sizeof s->pos);
+        s->scale = FSFX_EXPLO_SIZE;
+        if (small || i > 0) {
+            for (int k = 0; k < 3; k++)
+                s->pos[k] += ((float)(next(&x) % 256u) - 128.0f) * 0.25f;
+        }
+        s->rot = (float)(next(&x) % 360u);
+        if (small || i > 0)
+            s->scale = (float)(next(&x) % 10u + 6u) * 0.25f;
+        s->rgb[0] = s->rgb[1] = s->rgb[2] = 192.0f / 255;
+        s->age = ticks;
+        s->frame = (int)(ticks / 3);
+        s->moveout = 1;
+        s->kind = FSFX_SPRITE_EXPL;
+        s->id = (uint32_t)i;
+        if (small)
+            break;
+    }
+    return n;
+}

@@ -110,6 +110,19 @@ int r_fsfx_smoke(int ship, double t, double since, const r_fsfx_ship_t *s, int h
 int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int small, float ticks, int expl_frames,
                       int bits_frames, r_fsfx_sprite_t *out, int max);
 
+// DestroySecondary's explosion where a missile ended, on a wall or a ship (secondary.c: the mug,
+// solaris, thief, scatter, gravgon and titan CreateExplosion, the MFRL and pine missile
+// CreateSmallExplosion), `ticks` after it at `at`: FM_ANIM frames of expl.off (a frame every 3
+// ticks, gone after the last of `expl_frames`), R G B 192, FM_FLAG_MOVEOUT, each turned a random
+// 0..359 degrees. CreateExplosion's loop draws its count afresh each pass (Count < Random_Range(3) +
+// 1): 1, 2 or 3 sprites (1/3, 4/9, 2/9); its first at `at`, NORM_EXPLO_SIZE 4 units a texel; the
+// others (and CreateSmallExplosion's one, `small`) up to 32 units off each way ((Random_Range(256) -
+// 128) x 0.25), (Random_Range(10) + 6) x 0.25 = 1.5 .. 3.75 units a texel. The random parts from
+// `seed`. Returns how many (at most max).
+#define FSFX_EXPLO_SIZE 4.0f        // NORM_EXPLO_SIZE: 16 x GLOBAL_SCALE
+int r_fsfx_explosion(const float at[3], uint32_t seed, int small, float ticks, int expl_frames, r_fsfx_sprite_t *out,
+                     int max);
+
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.
 int r_fsfx_headlight_on(int ship, double t, int dying);

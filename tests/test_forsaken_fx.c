@@ -12,6 +12,7 @@
 
 #include "engine/vfs.h"
 #include "formats/decoder.h"
+#include "engine/world_fs.h"
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
 #include "render/r_fsent.h"
@@ -132,8 +133,9 @@ static void test_shield_rules(void **state)
 // with_bob 0: bob is not in it; shot: alice fires at 1.0 s, weapon `weapon` (trojax: its charge
 // `plevel`) towards `aim` (NULL: bob).
 // shield: bob's shield as his MSG_SHIELDHULL says (-1: none sent).
-static void write_scene_sh(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
-                           int with_bob, int shot, int weapon, float plevel, const float *aim, int shield)
+// sec: the shot is a secondary (MSG_SECBULLPOSDIR, weapon `weapon`) instead.
+static void write_scene_full(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
+                             int with_bob, int shot, int weapon, float plevel, const float *aim, int shield, int sec)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -164,7 +166,24 @@ static void write_scene_sh(const char *path, const float eye[3], const float ang
         fs_angles_to_quat(side, s1.quat);
         if (with_bob)
             fs_write_ship(&wr, fs_ticks(t + 0.02), 7, FS_MSG_FUPDATE, &s1);
-        if (shot && i == 9) {   // 0.95 + 0.05: the shot leaves alice's nose at 1.0 s
+        if (shot && sec && i == 9) {
+            fs_secbull_t sb;
+            memset(&sb, 0, sizeof sb);
+            sb.player = 0;
+            sb.owner_type = 1;
+            sb.owner = 0;
+            sb.bullet_id = 4;
+            sb.weapon = (uint8_t)weapon;
+            sb.up[1] = 1;
+            for (int k = 0; k < 3; k++) {
+                sb.pos[k] = eye[k];
+                sb.dir[k] = (aim ? aim[k] : bob[k]) - eye[k];
+            }
+            float l = sqrtf(sb.dir[0] * sb.dir[0] + sb.dir[1] * sb.dir[1] + sb.dir[2] * sb.dir[2]);
+            for (int k = 0; k < 3; k++)
+                sb.dir[k] /= l;
+            fs_write_secbull(&wr, fs_ticks(1.0), 1, &sb);
+        } else if (shot && i == 9) {   // 0.95 + 0.05: the shot leaves alice's nose at 1.0 s
             fs_primbull_t pb;
             memset(&pb, 0, sizeof pb);
             pb.player = 0;
@@ -184,6 +203,12 @@ static void write_scene_sh(const char *path, const float eye[3], const float ang
     assert_false(wr.failed);
     assert_int_equal(tu_write(path, wr.data, wr.size), 0);
     fs_writer_free(&wr);
+}
+
+static void write_scene_sh(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
+                           int with_bob, int shot, int weapon, float plevel, const float *aim, int shield)
+{
+    write_scene_full(path, eye, ang, bob, invul, with_bob, shot, weapon, plevel, aim, shield, 0);
 }
 
 static void write_scene_ex(const char *path, const float eye[3], const float ang[3], const float bob[3], int invul,
@@ -873,6 +898,232 @@ static void test_col_sparks_scene(void **state)
     }
 }
 
+// ---- missiles meeting ships (secondary.c ProcessMissiles' "Hit Ship", DestroySecondary) ------------
+
+// DestroySecondary's CreateExplosion: 1, 2 or 3 expl.off sprites (the loop's bound drawn again each
+// pass: 1/3, 4/9, 2/9), the first at the point 4 units a texel, the others up to 32 units off each
+// way at 1.5 .. 3.75; a frame every 3 ticks, gone after 16 frames; R G B 192, pulled out;
+// CreateSmallExplosion one of the others; the same at the same moment.
+static void test_explosion_rules(void **state)
+{
+    (void)state;
+    static r_fsfx_sprite_t sp[8], again[8];
+    const float at[3] = { 100, -50, 3000 };
+    int count[4] = { 0, 0, 0, 0 };
+    for (uint32_t seed = 0; seed < 900; seed++) {
+        int n = r_fsfx_explosion(at, seed, 0, 7.5f, 16, sp, 8);
+        assert_true(n >= 1 && n <= 3);
+        count[n]++;
+        assert_true(fabsf(sp[0].pos[0] - at[0]) < 1e-6f && fabsf(sp[0].pos[2] - at[2]) < 1e-6f);
+        assert_true(sp[0].scale == FSFX_EXPLO_SIZE);
+        for (int i = 0; i < n; i++) {
+            assert_int_equal(sp[i].frame, 2);
+            assert_true(sp[i].moveout && sp[i].kind == FSFX_SPRITE_EXPL);
+            assert_true(fabsf(sp[i].rgb[1] - 192.0f / 255) < 1e-6f);
+            assert_true(sp[i].rot >= 0 && sp[i].rot < 360);
+            for (int k = 0; k < 3; k++)
+                assert_true(sp[i].pos[k] - at[k] >= -32 && sp[i].pos[k] - at[k] < 32);
+            if (i > 0)
+                assert_true(sp[i].scale >= 1.5f && sp[i].scale <= 3.75f);
+        }
+        assert_int_equal(r_fsfx_explosion(at, seed, 0, 7.5f, 16, again, 8), n);
+        assert_memory_equal(sp, again, sizeof sp[0] * (size_t)n);
+        int m = r_fsfx_explosion(at, seed, 1, 7.5f, 16, sp, 8);
+        assert_int_equal(m, 1);
+        assert_true(sp[0].scale >= 1.5f && sp[0].scale <= 3.75f);
+    }
+    assert_int_equal(r_fsfx_explosion(at, 5, 0, 47.9f, 16, sp, 8) > 0, 1);
+    assert_int_equal(r_fsfx_explosion(at, 5, 0, 48, 16, sp, 8), 0);
+    assert_int_equal(r_fsfx_explosion(at, 5, 0, NAN, 16, sp, 8), 0);
+    assert_int_equal(r_fsfx_explosion(at, 5, 0, 1, 0, sp, 8), 0);
+    printf("explosions of 900 seeds: %d of one sprite, %d of two, %d of three\n", count[1], count[2], count[3]);
+    assert_true(count[1] > 240 && count[1] < 360);   // 300
+    assert_true(count[2] > 340 && count[2] < 460);   // 400
+    assert_true(count[3] > 140 && count[3] < 260);   // 200
+}
+
+// A mug missile alice fires at bob 260 units ahead meets his 75-unit sphere 185 units out (10.3
+// ticks at 18 units a tick) and stops there; one aimed 120 units beside him flies on; the titan's
+// shrapnel (ColRadius SHIP_RADIUS: 150 in all) aimed the same 120 beside him stops; without bob the
+// mug flies on. In-process, no walls, 20 ticks after firing.
+static void test_missile_reach(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], aim[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + 260 * fwd[k];
+        aim[k] = bob[k] + 120 * up[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[4][512];
+    for (int i = 0; i < 4; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_mreach%d_%d.dmo", dir, i, pid);
+    write_scene_full(demo[0], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, NULL, -1, 1);             // at bob
+    write_scene_full(demo[1], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, aim, -1, 1);              // beside bob
+    write_scene_full(demo[2], eye, ang, bob, 0, 1, 1, FSW_TITANSHRAPNEL, 0, aim, -1, 1);    // shrapnel beside
+    write_scene_full(demo[3], eye, ang, bob, 0, 0, 1, FSW_MUG, 0, NULL, -1, 1);             // no bob
+    double at = 1.0 + 20.0 / 71, before = 1.0 + 9.0 / 71;
+    int hit = in_flight(demo[0], at), beside = in_flight(demo[1], at), shrapnel = in_flight(demo[2], at);
+    int alone = in_flight(demo[3], at), early = in_flight(demo[0], before);
+    printf("20 ticks after firing: mug at bob %d in flight (9 ticks after: %d), mug beside bob %d, shrapnel beside "
+           "bob %d, mug without bob %d\n", hit, early, beside, shrapnel, alone);
+    assert_int_equal(early, 1);
+    assert_int_equal(hit, 0);
+    assert_int_equal(beside, 1);
+    assert_int_equal(shrapnel, 0);
+    assert_int_equal(alone, 1);
+    if (!getenv("FS_FX_SHOTS"))
+        for (int i = 0; i < 4; i++)
+            remove(demo[i]);
+}
+
+// The mug on bob (600 ahead, shield 0: CreateColSparks; the hit 525 out) against the same scene
+// without the missile, 8 ticks after the hit (its dying light gone: 384 - 50 x 8 < 0): pixels
+// differ inside the projected box of the explosion's and the sparks' sprites (where the renderer
+// puts them: r_fsfx_explosion / r_fsfx_col_sparks at the hit, bullet 4, owner 0) and nowhere
+// else; the same moment drawn twice is equal; golden fs_missile_hit.png (looked at).
+static void test_missile_hit_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 600 * fwd[k];
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[2][512], png[3][512];
+    for (int i = 0; i < 2; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_mhit%d_%d.dmo", dir, i, pid);
+    for (int i = 0; i < 3; i++)
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_mhit%d_%d.png", dir, i, pid);
+    write_scene_full(demo[0], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, NULL, 0, 1);   // the mug, bob bare
+    write_scene_full(demo[1], eye, ang, bob, 0, 1, 0, FSW_MUG, 0, NULL, 0, 1);   // no mug
+    double hit = 1.0 + 525.0 / (18 * 71), at = hit + 8.0 / 71;
+    fs_shot(demo[0], at, png[0]);
+    fs_shot(demo[1], at, png[1]);
+    fs_shot(demo[0], at, png[2]);
+    int w, h;
+    uint8_t *mug = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h), *twice = load_png(png[2], &w, &h);
+    static r_fsfx_sprite_t sp[16];
+    float p[3], outw[3];
+    for (int k = 0; k < 3; k++) {
+        p[k] = eye[k] + 525 * fwd[k];
+        outw[k] = -fwd[k];
+    }
+    uint32_t seed = 4u * 2654435761u + 0x5bd1e995u;
+    int n = r_fsfx_explosion(p, seed, 0, 8, 16, sp, 16);
+    int ne = n;
+    n += r_fsfx_col_sparks(p, outw, seed, 0, 8, 16, 6, sp + n, 16 - n);
+    box_t bx = sprite_box(sp, n, eye, fwd, right, up);
+    int in, out;
+    diff_box(none, mug, w, h, bx, &in, &out);
+    printf("mug on bare bob, 8 ticks after the hit: %d explosion + %d spark sprites, %d pixels differ in their box "
+           "%d,%d..%d,%d, %d outside; drawn twice %s\n", ne, n - ne, in, bx.x0, bx.y0, bx.x1, bx.y1, out,
+           memcmp(mug, twice, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(ne >= 1);
+    assert_true(in > 200);
+    assert_int_equal(out, 0);
+    assert_memory_equal(mug, twice, (size_t)w * (size_t)h * 3);
+    stbi_image_free(mug);
+    stbi_image_free(none);
+    stbi_image_free(twice);
+    tu_golden("mug on bob without shield", png[0], "tests/golden/fs_missile_hit.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        for (int i = 0; i < 2; i++)
+            remove(demo[i]);
+        for (int i = 0; i < 3; i++)
+            remove(png[i]);
+    }
+}
+
+// ---- a pickup's twinkle from the world state (InitOnePickup's Sparkle) --------------------------
+
+// alice's view; a shield dropped at 1.0 s with sparkle (and one without, id 6), the first dropped
+// again 300 units on at 2.0 s. Decoded in-process with no drawer at all (as after a seek: nothing
+// seen before): at every frame the world says when each began twinkling, the drop's time (1.0 s,
+// then 2.0 s once moved), the one without sparkle never.
+static void test_pickup_appear(void **state)
+{
+    (void)state;
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char path[512];
+    snprintf(path, sizeof path, "%s/fs_fx_appear_%d.dmo", dir, (int)getpid());
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t hd;
+    memset(&hd, 0, sizeof hd);
+    hd.version = FS_VERSION_MIN;
+    snprintf(hd.level, sizeof hd.level, "ship");
+    fs_write_header(&wr, &hd);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; i <= 60; i++) {
+        double t = 0.05 * i;
+        fs_ship_t s0;
+        memset(&s0, 0, sizeof s0);
+        s0.flags = FS_SHIP_ENABLE;
+        s0.quat[0] = 1;
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (i == 20 || i == 40) {
+            fs_droppickup_t d;
+            memset(&d, 0, sizeof d);
+            d.player = 1;
+            d.id = 5;
+            d.type = 24;
+            d.sparkle = 1;
+            d.pos[2] = i == 20 ? 100 : 400;
+            fs_write_droppickup(&wr, fs_ticks(t), 7, &d);
+            if (i == 20) {
+                d.id = 6;
+                d.sparkle = 0;
+                d.pos[0] = 50;
+                fs_write_droppickup(&wr, fs_ticks(t), 7, &d);
+            }
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+    fs_play_t pl;
+    fs_play_open(&pl, path, 0);
+    int frames = 0, sparkling = 0, plain = 0, moved = 0;
+    while (fs_play_frame(&pl)) {
+        const world_t *w = pl.w;
+        double a = r_fsent_pickup_appear(w, FSW_PICKUP_ENT0), b = r_fsent_pickup_appear(w, FSW_PICKUP_ENT0 + 1);
+        frames++;
+        if (!world_entity_visible(w, FSW_PICKUP_ENT0 + 1)) {   // not dropped yet (the frames to 1.0 s)
+            assert_true(a < -1e29 || fabs(w->time - 1.0) < 1e-6);
+            assert_true(b < -1e29 && w->time < 1.0 + 1e-6);
+            continue;
+        }
+        assert_true(b < -1e29);                    // no sparkle: never twinkles
+        plain++;
+        if (w->entities[FSW_PICKUP_ENT0].cur.origin[2] < 200) {   // not dropped again yet
+            assert_true(fabs(a - 1.0) < 1e-4);
+            sparkling++;
+        } else {
+            assert_true(fabs(a - 2.0) < 1e-4);
+            moved++;
+        }
+    }
+    fs_play_close(&pl);
+    printf("pickup twinkle from the world: %d frames, %d with the drop at 1.0 s, %d after it moved at 2.0 s, the "
+           "plain one never (%d frames)\n", frames, sparkling, moved, plain);
+    assert_true(sparkling >= 20 && moved >= 20);
+    assert_true(r_fsent_pickup_appear(NULL, FSW_PICKUP_ENT0) < -1e29);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -887,6 +1138,10 @@ int main(void)
         cmocka_unit_test(test_smoke_scene),
         cmocka_unit_test(test_col_spark_rules),
         cmocka_unit_test(test_col_sparks_scene),
+        cmocka_unit_test(test_explosion_rules),
+        cmocka_unit_test(test_missile_reach),
+        cmocka_unit_test(test_missile_hit_scene),
+        cmocka_unit_test(test_pickup_appear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

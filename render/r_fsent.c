@@ -1455,6 +1455,28 @@ static int draw_shield_hit(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *s
     return draw_shield_squares(fe, v, lo, org, fe->bits, n);
 }
 
+// The sprites r_fsfx.c worked out into fe->sprites[0 .. n), each its kind's layout (expl.off,
+// BITS.OFF, BIGFLASH.OFF; one that did not load: not drawn) facing the eye, pulled towards it
+// when it says so (FM_FLAG_MOVEOUT), added.
+static int draw_fx_sprites(r_fsent_t *fe, const r_view_t *v, int n)
+{
+    const fse_layout_t *lo[3] = { layout(fe, "expl.off"), layout(fe, "bits.off"), layout(fe, "bigflash.off") };
+    int drawn = 0;
+    for (int i = 0; i < n; i++) {
+        const r_fsfx_sprite_t *sp = &fe->sprites[i];
+        const fse_layout_t *l = sp->kind >= 0 && sp->kind < 3 ? lo[sp->kind] : NULL;
+        float at[3];
+        if (!l)
+            continue;
+        if (sp->moveout)
+            moveout(v, sp->pos, at);
+        else
+            memcpy(at, sp->pos, sizeof at);
+        drawn += draw_faceme(fe, v, l, sp->frame, at, sp->scale, sp->rot, sp->rgb);
+    }
+    return drawn;
+}
+
 // A dying ship's fire (CreateSpotFXBurning every tick of DEATH_MODE; its last sprites live on
 // after it stopped) and a damaged one's black smoke (hull under 64), expl.off's frames facing the
 // eye, added (r_fsfx.c: which, where, at t).
@@ -1488,15 +1510,7 @@ static int draw_damage(r_fsent_t *fe, const world_t *w, const r_view_t *v, int n
                                lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES);
         else if (pass == 1 && smoke)
             n = r_fsfx_smoke(num, t, fe->damaged_since[p], &now, hull, lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES);
-        for (int i = 0; i < n; i++) {
-            const r_fsfx_sprite_t *sp = &fe->sprites[i];
-            float at[3];
-            if (sp->moveout)
-                moveout(v, sp->pos, at);
-            else
-                memcpy(at, sp->pos, sizeof at);
-            drawn += draw_faceme(fe, v, lo, sp->frame, at, sp->scale, sp->rot, sp->rgb);
-        }
+        drawn += draw_fx_sprites(fe, v, n);
     }
     return drawn;
 }
@@ -1513,20 +1527,7 @@ static int draw_col_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *s
     int n = r_fsfx_col_sparks(sh->end, sh->ship_dir, shot_seed(sh), small,
                               (float)((t - sh->t_end) * FSE_TICKS), lo[0]->off->num_frames, lo[1]->off->num_frames,
                               fe->sprites, FSE_MAX_SPRITES);
-    int drawn = 0;
-    for (int i = 0; i < n; i++) {
-        const r_fsfx_sprite_t *sp = &fe->sprites[i];
-        const fse_layout_t *l = lo[sp->kind];
-        float at[3];
-        if (!l)
-            continue;
-        if (sp->moveout)
-            moveout(v, sp->pos, at);
-        else
-            memcpy(at, sp->pos, sizeof at);
-        drawn += draw_faceme(fe, v, l, sp->frame, at, sp->scale, sp->rot, sp->rgb);
-    }
-    return drawn;
+    return draw_fx_sprites(fe, v, n);
 }
 
 // A missile's explosion where it ended, on its wall or on a ship (DestroySecondary's
@@ -1540,14 +1541,7 @@ static int draw_explosion(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh
     int small = sh->weapon == FSW_MFRL || sh->weapon == FSW_PINEMISSILE;
     int n = r_fsfx_explosion(sh->end, shot_seed(sh), small, (float)((t - sh->t_end) * FSE_TICKS), lo->off->num_frames,
                              fe->sprites, FSE_MAX_SPRITES);
-    int drawn = 0;
-    for (int i = 0; i < n; i++) {
-        const r_fsfx_sprite_t *sp = &fe->sprites[i];
-        float at[3];
-        moveout(v, sp->pos, at);
-        drawn += draw_faceme(fe, v, lo, sp->frame, at, sp->scale, sp->rot, sp->rgb);
-    }
-    return drawn;
+    return draw_fx_sprites(fe, v, n);
 }
 
 // A primary shot as the game's InitOnePrimBull made it (facts in docs/forsaken.md): its FmPoly

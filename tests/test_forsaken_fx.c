@@ -10,6 +10,9 @@
 
 #include <stb_image.h>
 
+#include "engine/cli.h"
+#include "engine/demo.h"
+#include "engine/playback.h"
 #include "engine/vfs.h"
 #include "formats/decoder.h"
 #include "engine/world_fs.h"
@@ -18,6 +21,7 @@
 #include "render/r_fsent.h"
 #include "render/r_fsfx.h"
 #include "render/r_fsworld.h"
+#include "render/render.h"
 #include "fs_data.h"
 
 static float angle_deg(const float a[3], const float b[3])
@@ -1305,6 +1309,83 @@ static void test_trail_scene(void **state)
     }
 }
 
+// seek == play for the missiles: the MFRL scene drawn while playing on (every 0.02 s) at moments
+// before the launch, in its fall, in flight with its smoke, and after, equals the same moments
+// reached by seeking backwards (the shots and the smoke come from the events and the time alone).
+static void test_trail_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
+        drop[k] = -up[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char demo[512], base[512];
+    snprintf(demo, sizeof demo, "%s/fs_fx_mseek_%d.dmo", dir, (int)getpid());
+    snprintf(base, sizeof base, "%s/forsaken", tu_data_dir());
+    write_missile_scene(demo, eye, ang, 1, FSW_MFRL, org, zero, right, drop);
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = base;
+    const double at[] = { 0.9, 1.02, 1.1, 1.17, 1.3, 1.5 };
+    enum { N = sizeof at / sizeof at[0] };
+    renderer_t *r = r_create(160, 100);
+    assert_non_null(r);
+    uint8_t *played[N];
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    player_t *p = player_create(&d, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    int k = 0;
+    for (double t = player_start(p); k < N && t < 1.6; t += 0.02) {
+        assert_true(player_advance(p, t) >= 0);
+        if (t + 1e-9 >= at[k]) {
+            assert_true(player_advance(p, at[k]) >= 0);
+            r_render(r, d.world, player_demo_time(p, at[k]));
+            int w, h, pitch;
+            const uint8_t *px = r_pixels(r, &w, &h, &pitch);
+            played[k] = malloc((size_t)h * (size_t)pitch);
+            memcpy(played[k], px, (size_t)h * (size_t)pitch);
+            k++;
+        }
+    }
+    assert_int_equal(k, N);
+    player_destroy(p);
+    demo_close(&d);
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    p = player_create(&d, &cli, r, NULL, NULL);
+    assert_int_equal(player_scan(p), 0);
+    int differ = 0, moved = 0;
+    for (int i = N - 1; i >= 0; i--) {   // backwards: every seek goes back
+        assert_int_equal(player_seek(p, at[i]), 0);
+        r_render(r, d.world, player_demo_time(p, at[i]));
+        int w, h, pitch;
+        const uint8_t *px = r_pixels(r, &w, &h, &pitch);
+        if (memcmp(px, played[i], (size_t)h * (size_t)pitch)) {
+            printf("seek to %.2f s differs from play\n", at[i]);
+            differ++;
+        }
+        if (i > 0 && memcmp(played[i], played[i - 1], (size_t)h * (size_t)pitch))
+            moved++;
+    }
+    for (int i = 0; i < N; i++)
+        free(played[i]);
+    printf("MFRL scene: %d moments, %d differ from the one before, %d seeks differ from play\n", N, moved, differ);
+    assert_true(moved >= 3);   // the moments are not all one picture
+    assert_int_equal(differ, 0);
+    player_destroy(p);
+    demo_close(&d);
+    r_destroy(r);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(demo);
+}
+
 // ---- a pickup's twinkle from the world state (InitOnePickup's Sparkle) --------------------------
 
 // alice's view; a shield dropped at 1.0 s with sparkle (and one without, id 6), the first dropped
@@ -1403,6 +1484,7 @@ int main(void)
         cmocka_unit_test(test_missile_motion),
         cmocka_unit_test(test_trail_rules),
         cmocka_unit_test(test_trail_scene),
+        cmocka_unit_test(test_trail_seek),
         cmocka_unit_test(test_pickup_appear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -224,7 +224,8 @@ typedef struct {
     float radius, duration; // dlights
     int32_t model;          // beam / sprite model index, if any
     int32_t args[12];       // GoldSrc: the temp entity's shorts and bytes in message order (r_hlfx.c reads them)
-    vec3_t pos3;            // GoldSrc: its third coordinate triple (TE_BREAKMODEL's velocity ...); TE_PLAYERATTACHMENT: [2] its height; TE_ELIGHT: [0] its decay
+    vec3_t pos3;            // GoldSrc: its third coordinate triple (TE_BREAKMODEL's velocity ...); TE_PLAYERATTACHMENT: [2] its height; TE_ELIGHT: [0] its decay;
+                            // Forsaken MSG_SECBULLPOSDIR: the drop vector (engine/world_fs.h)
 } world_fx_event_t;
 
 // A client event (GoldSrc event_args_t): what the game's client code does with it is the

@@ -31,7 +31,8 @@ enum { FSW_DOOR_CLOSED, FSW_DOOR_OPENING, FSW_DOOR_OPEN, FSW_DOOR_CLOSING, FSW_D
 // world_fx_event_t.raw_type: the message code that made the effect.
 enum {
     FSW_FX_PRIMBULL = 0x55,      // a primary weapon shot: args weapon, power level, bullet id, owner
-    FSW_FX_SECBULL = 0x66,       // a secondary weapon launched: args weapon, 0, bullet id, owner
+    FSW_FX_SECBULL = 0x66,       // a secondary weapon launched at origin (Pos + Offset): args weapon, 0, bullet
+                                 // id, owner; pos3 its drop vector (DropDir: the MFRL falls along it)
     FSW_FX_SHIPDIED = 0x77,      // a ship blew up at origin (entity = its ship)
     FSW_FX_EXPSECONDARY = 0xcc,  // a mine or missile exploded: radius = size; args -1, 0, bullet id, owner
     FSW_FX_EXPLODESHIP = 0xe8,

@@ -904,6 +904,15 @@ static world_fx_event_t *fx_weapon(world_fx_event_t *fx, int weapon, int power, 
     return fx;
 }
 
+// Where InitOneSecBull starts a secondary: the message's position plus its offset (a non-finite
+// offset is left out).
+static void start_pos(const float pos[3], const float offset[3], float out[3])
+{
+    int ok = isfinite(offset[0]) && isfinite(offset[1]) && isfinite(offset[2]);
+    for (int k = 0; k < 3; k++)
+        out[k] = pos[k] + (ok ? offset[k] : 0);
+}
+
 static int owner_entity(unsigned owner)
 {
     return owner < FS_SHIPS ? (int)owner + 1 : 0;
@@ -1074,15 +1083,23 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
             break;
         apply_ship(st, w, ev);
         break;
-    case FS_MSG_SECBULLPOSDIR:
-        fx_weapon(fx_event(w, FX_GENERIC, ev->type, owner_entity(ev->u.mine.owner), ev->u.mine.pos, ev->u.mine.dir, 16, 0),
-                  ev->u.mine.weapon, 0, ev->u.mine.bullet_id, ev->u.mine.owner);
+    case FS_MSG_SECBULLPOSDIR: {   // InitOneSecBull starts it at Pos + Offset; pos3: its DropDir
+        float at[3];
+        start_pos(ev->u.mine.pos, ev->u.mine.offset, at);
+        world_fx_event_t *fx = fx_weapon(fx_event(w, FX_GENERIC, ev->type, owner_entity(ev->u.mine.owner), at,
+                                                  ev->u.mine.dir, 16, 0),
+                                         ev->u.mine.weapon, 0, ev->u.mine.bullet_id, ev->u.mine.owner);
+        if (fx)
+            copy_vec(fx->pos3, ev->u.mine.drop_dir);
         break;
-    case FS_MSG_TITANBITS:
+    }
+    case FS_MSG_TITANBITS: {
+        float at[3];
+        start_pos(ev->u.titan.pos, ev->u.titan.offset, at);
         for (int i = 0; i < FS_NUM_TITANBITS; i++)
-            fx_event(w, FX_SPARKS, ev->type, owner_entity(ev->u.titan.owner), ev->u.titan.pos, ev->u.titan.dirs[i],
-                     8, 0);
+            fx_event(w, FX_SPARKS, ev->type, owner_entity(ev->u.titan.owner), at, ev->u.titan.dirs[i], 8, 0);
         break;
+    }
     case FS_MSG_SHOCKWAVE:
         fx_event(w, FX_EXPLOSION, ev->type, owner_entity(ev->u.shock.owner), ev->u.shock.pos, NULL, 0,
                  ev->u.shock.size);
@@ -1197,7 +1214,8 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
     case FS_MSG_SHORTMINE: {   // the mines already laid (RegenMineList): as MSG_SECBULLPOSDIR
         int n = count_ok(st, ev, FS_GEN_MINES);
         for (int i = 0; i < n; i++) {
-            const float *pos = ev->u.list.e.mines[i].pos;
+            float pos[3];
+            start_pos(ev->u.list.e.mines[i].pos, ev->u.list.e.mines[i].offset, pos);
             unsigned owner = ev->u.list.e.mines[i].owner;
             fx_weapon(fx_event(w, FX_GENERIC, ev->type, owner_entity(owner), pos, ev->u.list.e.mines[i].dir, 16, 0),
                       ev->u.list.e.mines[i].weapon, 0, ev->u.list.e.mines[i].bullet_id, (int)owner);

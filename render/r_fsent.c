@@ -41,7 +41,6 @@
 #define FSE_NUM_BIKES 17
 #define FSE_LOD_STEP 3072.0f          // 12288 x GLOBAL_SCALE
 #define FSE_TICKS 71.0f               // GAME_SECOND: speeds and lives are per tick
-#define FSE_MISSILE_SPEED 18.0f       // MAXMOVESPEED (45 x 0.25) x 1.6
 #define FSE_EXTRAPOLATE_MAX 0.5       // seconds a ship is moved on past its last update
 #define FSE_LIGHT_RADIUS 1024.0f      // level vertices lighting a ship
 #define FSE_MIN_LIGHT 0.35f
@@ -128,7 +127,8 @@ typedef struct {
     int active, secondary, weapon, power, owner, id;
     float charge;        // the trojax's PLevel 0..100 (FSE_TROJAX_CHARGE when the message had none)
     float org[3], dir[3], end[3];
-    float speed;         // units a second (0: a mine, staying)
+    float drop[3];       // a missile's unit drop vector (SECBULLPOSDIR's DropDir; only the MFRL falls along it)
+    float speed;         // units a second (a missile's once flying straight; 0: a mine, staying)
     double t0, t_end;
     int hit;             // ends on a wall or a ship (a primary's impact, draw_impact; a missile's explosion, draw_explosion)
     float normal[3];     // the wall's unit normal where it ends, facing back along the shot
@@ -732,20 +732,43 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     float life;   // seconds
     if (secondary) {
         int mine = weapon == FSW_PURGEMINE || weapon == FSW_PINEMINE || weapon == FSW_QUANTUMMINE || weapon == FSW_SPIDERMINE;
-        slot->speed = mine ? 0 : FSE_MISSILE_SPEED * FSE_TICKS;
+        slot->speed = r_fsfx_missile_move(weapon, 1, NULL) * FSE_TICKS;   // units a second once flying straight
+        if (weapon == FSW_MFRL)
+            slot->speed = (r_fsfx_missile_move(weapon, 5, NULL) - r_fsfx_missile_move(weapon, 4, NULL)) * FSE_TICKS;
         life = mine ? 60 : 10;
+        float dl = sqrtf(fx->pos3[0] * fx->pos3[0] + fx->pos3[1] * fx->pos3[1] + fx->pos3[2] * fx->pos3[2]);
+        for (int k = 0; k < 3 && finite3(fx->pos3) && dl > 1e-6f; k++)
+            slot->drop[k] = fx->pos3[k] / dl;
     } else {
         const fse_primary_t *pw = &primaries[weapon];
         slot->speed = pw->speed * FSE_TICKS;
         life = pw->life / FSE_TICKS;
     }
     // the laser reaches the wall at once; everything else flies until it meets one
-    float reach = slot->speed > 0 ? slot->speed * life : weapon == FSW_LASER && !secondary ? 16384 : 0;
-    float wall = reach > 0 ? first_wall(fe, slot->org, slot->dir, reach, slot->normal) : 0;
-    slot->hit = wall < reach;
-    for (int k = 0; k < 3; k++)
-        slot->end[k] = slot->org[k] + slot->dir[k] * wall;
-    slot->t_end = t0 + (slot->speed > 0 ? wall / slot->speed : life);
+    if (secondary && slot->speed > 0) {
+        // a missile: its fall first (the MFRL's, along its drop vector), then along its direction
+        // from where the fall ended, each at its own pace (r_fsfx_missile_move)
+        float fall, start[3];
+        float reach = r_fsfx_missile_move(weapon, life * FSE_TICKS, &fall);
+        float fwall = fall > 0 ? first_wall(fe, slot->org, slot->drop, fall, slot->normal) : 0;
+        float wall = fwall < fall ? 0 : first_wall(fe, (float[3]){ slot->org[0] + slot->drop[0] * fall,
+                                                                   slot->org[1] + slot->drop[1] * fall,
+                                                                   slot->org[2] + slot->drop[2] * fall },
+                                                   slot->dir, reach, slot->normal);
+        for (int k = 0; k < 3; k++)
+            start[k] = slot->org[k] + slot->drop[k] * (fwall < fall ? fwall : fall);
+        slot->hit = fwall < fall || wall < reach;
+        for (int k = 0; k < 3; k++)
+            slot->end[k] = start[k] + slot->dir[k] * wall;
+        slot->t_end = t0 + (fwall < fall ? fwall / FSFX_MISSILE_SPEED : r_fsfx_missile_ticks(weapon, wall)) / FSE_TICKS;
+    } else {
+        float reach = slot->speed > 0 ? slot->speed * life : weapon == FSW_LASER && !secondary ? 16384 : 0;
+        float wall = reach > 0 ? first_wall(fe, slot->org, slot->dir, reach, slot->normal) : 0;
+        slot->hit = wall < reach;
+        for (int k = 0; k < 3; k++)
+            slot->end[k] = slot->org[k] + slot->dir[k] * wall;
+        slot->t_end = t0 + (slot->speed > 0 ? wall / slot->speed : life);
+    }
     slot->wall_t_end = slot->t_end;
     slot->wall_hit = slot->hit;
     memcpy(slot->wall_end, slot->end, sizeof slot->end);
@@ -766,6 +789,50 @@ static float shot_col_radius(const fse_shot_t *sh)
     if (sh->secondary)
         return sh->weapon == FSW_TITANSHRAPNEL ? FSE_SHIP_RADIUS : 0;
     return sh->weapon == FSW_TROJAX ? (3 + sh->charge * 0.075f) * 0.25f * 30 : 0;
+}
+
+// One straight piece of a shot's sweep, ta..tb, against every ship's sphere (each ship moving
+// straight between its places at the two ends): the ship it meets first (0 none), *best the time
+// and dir the way from that ship's centre to the meeting point.
+static int sweep_ships(const r_fsent_t *fe, const world_t *w, const fse_shot_t *sh, double ta, double tb, float radius,
+                       double *best, float dir[3])
+{
+    float sa[3], sb[3];
+    int who = 0;
+    shot_at(sh, ta, sa);
+    shot_at(sh, tb, sb);
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        int num = p + 1;
+        float pa[3], pb[3];
+        if (num == sh->owner + 1 || !world_entity_visible(w, num) || w->entities[num].cur.modelindex != FSW_MODEL_SHIP ||
+            !r_fsent_ship_origin(fe, num, ta, pa) || !r_fsent_ship_origin(fe, num, tb, pb))
+            continue;
+        // |d0 + (d1 - d0) u| = R for the first u in 0..1
+        float d0[3], dd[3], A = 0, B = 0, C = 0;
+        for (int k = 0; k < 3; k++) {
+            d0[k] = sa[k] - pa[k];
+            dd[k] = (sb[k] - pb[k]) - d0[k];
+            A += dd[k] * dd[k];
+            B += 2 * d0[k] * dd[k];
+            C += d0[k] * d0[k];
+        }
+        C -= radius * radius;
+        // inside already: fired from within that sphere (a ship entering it later is met on the way in)
+        float disc = B * B - 4 * A * C;
+        if (C <= 0 || A < 1e-9f || disc < 0)
+            continue;
+        float u = (-B - sqrtf(disc)) / (2 * A);
+        if (u < 0 || u > 1)
+            continue;
+        double th = ta + u * (tb - ta);
+        if (th < *best) {
+            *best = th;
+            who = num;
+            for (int k = 0; k < 3; k++)
+                dir[k] = d0[k] + dd[k] * u;
+        }
+    }
+    return who;
 }
 
 // A shot against the ships, as every client's CheckHitShip ran it (ProcessPrimaryBullets for the
@@ -799,40 +866,23 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
     float radius = FSE_SHIP_RADIUS + shot_col_radius(sh);
     double best = tb + 1;
     int who = 0;
-    float sa[3], sb[3], dir[3] = { 0, 0, 0 };
-    shot_at(sh, ta, sa);
-    shot_at(sh, tb, sb);
-    for (int p = 0; p < FSW_SHIPS; p++) {
-        int num = p + 1;
-        float pa[3], pb[3];
-        if (num == sh->owner + 1 || !world_entity_visible(w, num) || w->entities[num].cur.modelindex != FSW_MODEL_SHIP ||
-            !r_fsent_ship_origin(fe, num, ta, pa) || !r_fsent_ship_origin(fe, num, tb, pb))
-            continue;
-        // |d0 + (d1 - d0) u| = R for the first u in 0..1
-        float d0[3], dd[3], A = 0, B = 0, C = 0;
-        for (int k = 0; k < 3; k++) {
-            d0[k] = sa[k] - pa[k];
-            dd[k] = (sb[k] - pb[k]) - d0[k];
-            A += dd[k] * dd[k];
-            B += 2 * d0[k] * dd[k];
-            C += d0[k] * d0[k];
+    float dir[3] = { 0, 0, 0 };
+    // the shot moves straight at one pace between these times (the MFRL changes at the end of its
+    // fall and a tick later: swept in those pieces, the first piece with a hit wins)
+    double cut[4] = { ta, tb, tb, tb };
+    int ncut = 2;
+    if (sh->secondary && sh->weapon == FSW_MFRL) {
+        ncut = 0;
+        cut[ncut++] = ta;
+        for (int b = 0; b < 2; b++) {
+            double tc = sh->t0 + (FSFX_MFRL_DROP + b) / FSE_TICKS;
+            if (tc > ta && tc < tb)
+                cut[ncut++] = tc;
         }
-        C -= radius * radius;
-        // inside already: fired from within that sphere (a ship entering it later is met on the way in)
-        float disc = B * B - 4 * A * C;
-        if (C <= 0 || A < 1e-9f || disc < 0)
-            continue;
-        float u = (-B - sqrtf(disc)) / (2 * A);
-        if (u < 0 || u > 1)
-            continue;
-        double th = ta + u * (tb - ta);
-        if (th < best) {
-            best = th;
-            who = num;
-            for (int k = 0; k < 3; k++)
-                dir[k] = d0[k] + dd[k] * u;
-        }
+        cut[ncut++] = tb;
     }
+    for (int piece = 0; piece + 1 < ncut && !who; piece++)
+        who = sweep_ships(fe, w, sh, cut[piece], cut[piece + 1], radius, &best, dir);
     if (!who)
         return;
     sh->ship = who;
@@ -965,8 +1015,17 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
         case FSW_FX_EXPSECONDARY:
             for (int s = 0; s < FSE_MAX_SHOTS; s++) {   // that missile or mine is gone
                 fse_shot_t *sh = &fe->shots[s];
-                if (sh->active && sh->secondary && sh->id == fx->args[FSW_FX_ARG_ID] && sh->owner == fx->args[FSW_FX_ARG_OWNER])
-                    sh->active = 0;
+                if (!(sh->active && sh->secondary && sh->id == fx->args[FSW_FX_ARG_ID] &&
+                      sh->owner == fx->args[FSW_FX_ARG_OWNER]))
+                    continue;
+                if (!(sh->speed > 0)) {
+                    sh->active = 0;   // a mine
+                } else if (w->time < sh->t_end) {
+                    // a missile ends here (the message's own explosion is drawn); its smoke lives on
+                    sh->t_end = sh->wall_t_end = w->time;
+                    sh->hit = sh->wall_hit = 0;
+                    sh->ship = 0;
+                }
             }
             if (finite3(fx->origin))
                 add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 128, w->time)->light = 1;
@@ -1003,6 +1062,12 @@ static int shot_at(const fse_shot_t *sh, double t, float p[3])
 {
     if (!sh->active || t < sh->t0 || t > sh->t_end)
         return 0;
+    if (sh->secondary) {   // at the missile's own pace (its fall, its speed)
+        float fall, along = r_fsfx_missile_move(sh->weapon, (float)((t - sh->t0) * FSE_TICKS), &fall);
+        for (int k = 0; k < 3; k++)
+            p[k] = sh->org[k] + sh->drop[k] * fall + sh->dir[k] * along;
+        return 1;
+    }
     float d = sh->speed > 0 ? (float)((t - sh->t0) * sh->speed) : 0;
     for (int k = 0; k < 3; k++)
         p[k] = sh->org[k] + sh->dir[k] * d;
@@ -1458,13 +1523,28 @@ static int draw_shield_hit(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *s
 // The sprites r_fsfx.c worked out into fe->sprites[0 .. n), each its kind's layout (expl.off,
 // BITS.OFF, BIGFLASH.OFF; one that did not load: not drawn) facing the eye, pulled towards it
 // when it says so (FM_FLAG_MOVEOUT), added.
+// The sprite layouts of r_fsfx.c's FSFX_SPRITE_* kinds.
+static const char *const fx_layout_files[FSFX_SPRITE_KINDS] = {
+    [FSFX_SPRITE_EXPL] = "expl.off",         [FSFX_SPRITE_BITS] = "bits.off",
+    [FSFX_SPRITE_FLASH] = "bigflash.off",    [FSFX_SPRITE_SOLTRAIL] = "soltrail.off",
+    [FSFX_SPRITE_GRVTRAIL] = "grvtrail.off", [FSFX_SPRITE_NEWTRAIL] = "newtrail.off",
+};
+
 static int draw_fx_sprites(r_fsent_t *fe, const r_view_t *v, int n)
 {
-    const fse_layout_t *lo[3] = { layout(fe, "expl.off"), layout(fe, "bits.off"), layout(fe, "bigflash.off") };
+    const fse_layout_t *lo[FSFX_SPRITE_KINDS];
+    uint8_t tried[FSFX_SPRITE_KINDS] = { 0 };
     int drawn = 0;
     for (int i = 0; i < n; i++) {
         const r_fsfx_sprite_t *sp = &fe->sprites[i];
-        const fse_layout_t *l = sp->kind >= 0 && sp->kind < 3 ? lo[sp->kind] : NULL;
+        int kind = sp->kind;
+        if (kind < 0 || kind >= FSFX_SPRITE_KINDS)
+            continue;
+        if (!tried[kind]) {
+            lo[kind] = layout(fe, fx_layout_files[kind]);
+            tried[kind] = 1;
+        }
+        const fse_layout_t *l = lo[kind];
         float at[3];
         if (!l)
             continue;
@@ -1533,6 +1613,22 @@ static int draw_col_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *s
 // A missile's explosion where it ended, on its wall or on a ship (DestroySecondary's
 // CreateExplosion; the MFRL's and pine missile's CreateSmallExplosion): expl.off's frames facing
 // the eye, added (r_fsfx.c: which, where, at t).
+// A missile's smoke trail at t (ProcessMissiles' "Do Trails", 2dPolys.c's puffs: r_fsfx.c), its
+// layout's frames facing the eye, added; the puffs live on after the missile ended.
+static int draw_missile_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    int kind = r_fsfx_missile_trail_kind(sh->weapon);
+    if (kind < 0 || t < sh->t0)
+        return 0;
+    const fse_layout_t *lo = layout(fe, fx_layout_files[kind]);
+    if (!lo)
+        return 0;
+    int n = r_fsfx_missile_trail(sh->weapon, shot_seed(sh), sh->org, sh->drop, sh->dir, (float)((t - sh->t0) * FSE_TICKS),
+                                 (float)((sh->t_end - sh->t0) * FSE_TICKS), lo->off->num_frames, fe->sprites,
+                                 FSE_MAX_SPRITES < FSFX_MAX_TRAIL ? FSE_MAX_SPRITES : FSFX_MAX_TRAIL);
+    return draw_fx_sprites(fe, v, n);
+}
+
 static int draw_explosion(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
 {
     const fse_layout_t *lo = layout(fe, "expl.off");
@@ -2046,6 +2142,8 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_impact(fe, v, sh, (float)((t - sh->t_end) * FSE_TICKS));
         if (sh->active && sh->secondary && sh->hit && t >= sh->t_end)
             drawn += draw_explosion(fe, v, sh, t);
+        if (sh->active && sh->secondary && sh->speed > 0)
+            drawn += draw_missile_trail(fe, v, sh, t);
         if (sh->active && sh->ship && t >= sh->t_end && sh->ship != viewed)
             drawn += sh->bare ? draw_col_sparks(fe, v, sh, t) : draw_shield_hit(fe, v, sh, t);
         if (!shot_at(sh, t, p))

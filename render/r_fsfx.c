@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../engine/world.h"
+#include "../engine/world_fs.h"
 
 static uint32_t next(uint32_t *x)
 {
@@ -402,6 +403,161 @@ int r_fsfx_explosion(const float at[3], uint32_t seed, int small, float ticks, i
         s->id = (uint32_t)i;
         if (small)
             break;
+    }
+    return n;
+}
+
+// ---- secondary weapons in flight
+
+// A missile's speed once it flies straight, units a tick (SecondaryWeaponAttribs[] Speed; the MFRL
+// reaches it after its fall and a tick at StartSpeed; the pine missile's table has SpeedInc and 2 x,
+// but its state is MIS_STRAIGHT, which never accelerates: it flies at its StartSpeed)
+static float missile_speed(int weapon)
+{
+    switch (weapon) {
+    case FSW_TITAN:
+        return FSFX_MISSILE_SPEED * 0.75f;
+    case FSW_TITANSHRAPNEL:
+        return FSFX_MISSILE_SPEED * 1.25f;
+    case FSW_MFRL:
+        return FSFX_MISSILE_SPEED * 2;
+    case FSW_PURGEMINE:
+    case FSW_PINEMINE:
+    case FSW_QUANTUMMINE:
+    case FSW_SPIDERMINE:
+        return 0;
+    default:
+        return weapon >= 0 && weapon < FSW_NUM_SECONDARY ? FSFX_MISSILE_SPEED : 0;
+    }
+}
+
+float r_fsfx_missile_move(int weapon, float ticks, float *drop)
+{
+    float fall = 0, along;
+    if (!(ticks > 0))
+        ticks = 0;   // NaN too
+    if (weapon == FSW_MFRL) {
+        // MIS_DROP: DropCount 2 loses a tick a tick, the missile moving MISSILE_SPEED along its drop
+        // vector; the tick after it reached 0, MIS_ACCELERATE moves it at its StartSpeed along its
+        // direction, then SpeedInc (MISSILE_SPEED, once) takes it to 2 x
+        fall = FSFX_MISSILE_SPEED * (ticks < FSFX_MFRL_DROP ? ticks : FSFX_MFRL_DROP);
+        float f = ticks - FSFX_MFRL_DROP;
+        along = f <= 0 ? 0 : f <= 1 ? FSFX_MISSILE_SPEED * f : FSFX_MISSILE_SPEED + 2 * FSFX_MISSILE_SPEED * (f - 1);
+    } else {
+        along = missile_speed(weapon) * ticks;
+    }
+    if (drop)
+        *drop = fall;
+    return along;
+}
+
+float r_fsfx_missile_ticks(int weapon, float along)
+{
+    if (weapon == FSW_MFRL) {
+        if (!(along > 0))
+            return FSFX_MFRL_DROP;
+        return FSFX_MFRL_DROP + (along <= FSFX_MISSILE_SPEED ? along / FSFX_MISSILE_SPEED
+                                                            : 1 + (along - FSFX_MISSILE_SPEED) / (2 * FSFX_MISSILE_SPEED));
+    }
+    float s = missile_speed(weapon);
+    return s > 0 && along > 0 ? along / s : 0;
+}
+
+// 2dPolys.c's ShadeTable: a smoke puff's R G B by its frame
+static const uint8_t shade_table[16] = { 255, 200, 128, 104, 96, 92, 80, 77, 74, 72, 69, 66, 64, 64, 64, 64 };
+
+typedef struct {
+    int kind;        // FSFX_SPRITE_*
+    float size;      // units a texel at birth ..
+    float grow;      // .. and a tick
+    float slow;      // speed lost a tick
+    float rate;      // frames a tick
+    float shade;     // ShadeTable's index: frame x this
+    int turn;        // turned at random (Random_Range(360)), else 0
+} trail_rule_t;
+
+static int trail_rule(int weapon, trail_rule_t *r)
+{
+    static const trail_rule_t smoke = { FSFX_SPRITE_EXPL, 0.5f, 0, 4, 0.5f, 1, 1 };           // FM_SMOKE_TRAIL
+    static const trail_rule_t solaris = { FSFX_SPRITE_SOLTRAIL, 1.75f, 0, 2, 0.166f, 3, 0 };  // FM_SOLARIS_TRAIL
+    static const trail_rule_t gravgon = { FSFX_SPRITE_GRVTRAIL, 1.75f, 0.1f, 2, 0.1f, 5, 0 }; // FM_GRAVGON_TRAIL
+    static const trail_rule_t newt = { FSFX_SPRITE_NEWTRAIL, 1.75f, 0, 2, 0.166f, 3, 1 };     // FM_NEW_TRAIL
+    switch (weapon) {
+    case FSW_MUG:
+    case FSW_MFRL:
+    case FSW_PINEMISSILE:
+    case FSW_TITAN:
+        *r = smoke;
+        return 1;
+    case FSW_SOLARIS:
+        *r = solaris;
+        return 1;
+    case FSW_GRAVGON:
+        *r = gravgon;
+        return 1;
+    case FSW_THIEF:
+    case FSW_TITANSHRAPNEL:
+        *r = newt;
+        return 1;
+    default:
+        return 0;   // the scatter's CreateScatterTrail is another thing; mines make none
+    }
+}
+
+int r_fsfx_missile_trail_kind(int weapon)
+{
+    trail_rule_t r;
+    return trail_rule(weapon, &r) ? r.kind : -1;
+}
+
+// How far a puff has flown `age` ticks after its birth: FSFX_TRAIL_SPEED the first tick, `slow`
+// less each tick after, never below 0 (whole ticks as the game steps them, linear between).
+static float puff_flight(float age, float slow)
+{
+    float d = 0, s = FSFX_TRAIL_SPEED;
+    int n = (int)age;
+    for (int j = 0; j < n && s > 0; j++, s -= slow)
+        d += s;
+    return d + (s > 0 ? s * (age - (float)n) : 0);
+}
+
+int r_fsfx_missile_trail(int weapon, uint32_t seed, const float org[3], const float drop[3], const float dir[3],
+                         float ticks, float end_ticks, int frames, r_fsfx_sprite_t *out, int max)
+{
+    trail_rule_t r;
+    if (!org || !drop || !dir || !out || max <= 0 || !(ticks >= 0) || !isfinite(ticks) || frames <= 0 ||
+        !trail_rule(weapon, &r) || !(end_ticks > 0))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(org[k]) || !isfinite(drop[k]) || !isfinite(dir[k]))
+            return 0;
+    frames = frames > 64 ? 64 : frames;
+    float life = (float)frames / r.rate;   // ticks until its frame reaches the layout's count
+    float first = weapon == FSW_MFRL ? FSFX_MFRL_DROP + 1 : 1;   // no smoke while it falls
+    float last = floorf(ticks);
+    if (end_ticks <= last)
+        last = ceilf(end_ticks) - 1;   // the tick it ends on makes none
+    int n = 0;
+    for (float k = last; k >= first && n < max; k--) {
+        float age = ticks - k;
+        if (age >= life)
+            break;
+        float fall, along = r_fsfx_missile_move(weapon, k, &fall);
+        float fly = puff_flight(age, r.slow) - FSFX_TRAIL_BACK;
+        r_fsfx_sprite_t *sp = &out[n++];
+        memset(sp, 0, sizeof *sp);
+        for (int j = 0; j < 3; j++)
+            sp->pos[j] = org[j] + drop[j] * fall + dir[j] * (along + fly);
+        int si = (int)(age * r.rate * r.shade);
+        float c = (float)shade_table[si > 15 ? 15 : si] / 255;
+        sp->rgb[0] = sp->rgb[1] = sp->rgb[2] = c;
+        sp->scale = r.size + r.grow * age;
+        uint32_t x = world_hash32(seed * 0x9e3779b1u + (uint32_t)(int32_t)k * 0x85ebca6bu);
+        sp->rot = r.turn ? (float)(next(&x) % 360u) : 0;
+        sp->age = age;
+        sp->frame = (int)(age * r.rate);
+        sp->kind = r.kind;
+        sp->id = (uint32_t)(int32_t)k;
     }
     return n;
 }

@@ -70,7 +70,9 @@ typedef struct {
     uint32_t id;       // its tick x 8 + its number in the tick
 } r_fsfx_sprite_t;
 
-enum { FSFX_SPRITE_EXPL, FSFX_SPRITE_BITS, FSFX_SPRITE_FLASH };   // expl.off, BITS.OFF, BIGFLASH.OFF
+// expl.off, BITS.OFF, BIGFLASH.OFF, SOLTRAIL.OFF, GRVTRAIL.OFF, NEWTRAIL.OFF
+enum { FSFX_SPRITE_EXPL, FSFX_SPRITE_BITS, FSFX_SPRITE_FLASH, FSFX_SPRITE_SOLTRAIL, FSFX_SPRITE_GRVTRAIL,
+       FSFX_SPRITE_NEWTRAIL, FSFX_SPRITE_KINDS };
 
 // A ship as the drawer knows it: its centre at `time` (seconds), its velocity (units a second: the
 // game's LastMove, its move a tick, is vel / 71 -- assumed) and its forward and up axes. Where it
@@ -122,6 +124,40 @@ int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int 
 #define FSFX_EXPLO_SIZE 4.0f        // NORM_EXPLO_SIZE: 16 x GLOBAL_SCALE
 int r_fsfx_explosion(const float at[3], uint32_t seed, int small, float ticks, int expl_frames, r_fsfx_sprite_t *out,
                      int max);
+
+// ---- secondary weapons in flight (secondary.c SecondaryWeaponAttribs[], InitOneSecBull,
+// ProcessMissiles; 2dPolys.c FmPolyProcess; facts in docs/forsaken.md "Missiles in flight").
+// `weapon` is the SECBULLPOSDIR weapon number (0 mug .. 12 titan shrapnel, engine/world_fs.h).
+#define FSFX_MISSILE_SPEED  18.0f   // MISSILE_SPEED: MAXMOVESPEED (45 x GLOBAL_SCALE) x 1.6, units a tick
+#define FSFX_MFRL_DROP      2.0f    // InitOneSecBull's DropCount: ticks the MFRL falls along its drop vector
+#define FSFX_TRAIL_BACK     50.0f   // CreateTrail & co: a puff is born 200 x GLOBAL_SCALE behind the missile
+#define FSFX_TRAIL_SPEED    14.4f   // .. flying on along the missile's direction at MISSILE_SPEED x 0.8
+#define FSFX_MAX_TRAIL      64      // puffs one missile shows at most (32 with the game's layouts)
+
+// Where a missile is `ticks` after it left: returns how far it has gone along its direction and sets
+// *drop to how far along its drop vector (the MFRL's fall: MISSILE_SPEED a tick for its first 2
+// ticks, then one tick at MISSILE_SPEED along its direction, then 2 x; the titan 0.75 x, the
+// shrapnel 1.25 x, every other missile MISSILE_SPEED; mines 0).
+float r_fsfx_missile_move(int weapon, float ticks, float *drop);
+// The inverse along its direction: the ticks at which it has gone `along` (after its fall); a
+// missile that does not move: 0.
+float r_fsfx_missile_ticks(int weapon, float along);
+
+// The smoke trail of a missile `ticks` after it left (ProcessMissiles' "Do Trails": one puff a tick
+// once it no longer falls, never on the tick it ends): mug, MFRL, pine missile and titan
+// CreateTrail (expl.off, FM_SMOKE_TRAIL), solaris CreateSolarisTrail (SOLTRAIL.OFF), gravgon
+// CreateGravgonTrail (GRVTRAIL.OFF), thief and titan shrapnel CreateNewTrail (NEWTRAIL.OFF); the
+// scatter and mines: none. Each puff is born FSFX_TRAIL_BACK behind where the missile was at its
+// tick (org + drop x fall + dir x along) and flies on along dir from FSFX_TRAIL_SPEED, slowing 4
+// (smoke) or 2 a tick, its frame moving 0.5 (smoke), 0.166 (solaris, new) or 0.1 (gravgon) a tick,
+// gone at the last of `frames` (the layout's count), R G B ShadeTable[frame x 1, 3 or 5]; smoke
+// 0.5 units a texel turned at random, the others 1.75 (the gravgon's growing 0.1 a tick), the new
+// trail's turned at random. `end_ticks`: the tick the missile ended (a large number while it flies).
+// Sprites' kind is FSFX_SPRITE_* of their layout. The random turns from `seed`. At most max.
+int r_fsfx_missile_trail(int weapon, uint32_t seed, const float org[3], const float drop[3], const float dir[3],
+                         float ticks, float end_ticks, int frames, r_fsfx_sprite_t *out, int max);
+// The FSFX_SPRITE_* layout a missile's trail is made of; -1 none.
+int r_fsfx_missile_trail_kind(int weapon);
 
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.

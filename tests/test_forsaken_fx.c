@@ -10,6 +10,9 @@
 
 #include <stb_image.h>
 
+#include "engine/cli.h"
+#include "engine/demo.h"
+#include "engine/playback.h"
 #include "engine/vfs.h"
 #include "formats/decoder.h"
 #include "engine/world_fs.h"
@@ -18,6 +21,7 @@
 #include "render/r_fsent.h"
 #include "render/r_fsfx.h"
 #include "render/r_fsworld.h"
+#include "render/render.h"
 #include "fs_data.h"
 
 static float angle_deg(const float a[3], const float b[3])
@@ -1046,6 +1050,342 @@ static void test_missile_hit_scene(void **state)
     }
 }
 
+// ---- missiles in flight: their own pace and their smoke (secondary.c, 2dPolys.c) ---------------
+
+// alice (player 0) at `eye` looking along `ang`, updates every 0.1 s to 1.55 s; when `shot`, bob
+// (player 1) launches secondary `weapon` at 1.0 s: MSG_SECBULLPOSDIR with pos, offset, dir and
+// drop dir as given.
+static void write_missile_scene(const char *path, const float eye[3], const float ang[3], int shot, int weapon,
+                                const float pos[3], const float offset[3], const float dir[3], const float drop[3])
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+    for (int i = 0; i <= 15; i++) {
+        double t = 0.05 + i * 0.1;
+        fs_ship_t s0;
+        memset(&s0, 0, sizeof s0);
+        s0.player = 0;
+        s0.flags = FS_SHIP_ENABLE;
+        memcpy(s0.pos, eye, sizeof s0.pos);
+        fs_angles_to_quat(ang, s0.quat);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (shot && i == 9) {
+            fs_secbull_t sb;
+            memset(&sb, 0, sizeof sb);
+            sb.player = 1;
+            sb.owner_type = 1;
+            sb.owner = 1;
+            sb.bullet_id = 9;
+            sb.weapon = (uint8_t)weapon;
+            sb.up[1] = 1;
+            memcpy(sb.pos, pos, sizeof sb.pos);
+            memcpy(sb.offset, offset, sizeof sb.offset);
+            memcpy(sb.dir, dir, sizeof sb.dir);
+            memcpy(sb.drop_dir, drop, sizeof sb.drop_dir);
+            fs_write_secbull(&wr, fs_ticks(1.0), 7, &sb);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// The rule, from SecondaryWeaponAttribs[] and ProcessMissiles (written out here, not asked of the
+// renderer): units along the direction and along the drop vector `k` ticks after the launch.
+static float rule_along(int weapon, float k, float *fall)
+{
+    *fall = 0;
+    switch (weapon) {
+    case FSW_TITAN:
+        return 18 * 0.75f * k;
+    case FSW_TITANSHRAPNEL:
+        return 18 * 1.25f * k;
+    case FSW_MFRL:   // 2 ticks along the drop vector at 18, a tick along dir at 18, then 36
+        *fall = 18 * (k < 2 ? k : 2);
+        return k <= 2 ? 0 : k <= 3 ? 18 * (k - 2) : 18 + 36 * (k - 3);
+    default:
+        return 18 * k;
+    }
+}
+
+// In-process, no walls: each missile kind launched at 1.0 s from pos + offset (InitOneSecBull's
+// start) is where the rule puts it at 0.5 .. 40 ticks after (r_fsent_shots), to 0.01 units.
+static void test_missile_motion(void **state)
+{
+    (void)state;
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char path[512];
+    snprintf(path, sizeof path, "%s/fs_fx_mmove_%d.dmo", dir, (int)getpid());
+    const float eye[3] = { 0, 0, 0 }, ang[3] = { 0, 0, 0 };
+    const float pos[3] = { 100, 50, -30 }, offset[3] = { 3, -4, 5 };
+    const float fdir[3] = { 0.6f, 0, 0.8f }, drop[3] = { 0, -0.8f, 0.6f };
+    const int weapons[] = { FSW_MUG, FSW_SOLARIS, FSW_GRAVGON, FSW_TITAN, FSW_TITANSHRAPNEL, FSW_PINEMISSILE, FSW_MFRL };
+    const float ticks[] = { 0.5f, 1, 2, 2.5f, 3, 4, 10, 40 };
+    int checked = 0;
+    for (size_t wi = 0; wi < sizeof weapons / sizeof weapons[0]; wi++) {
+        write_missile_scene(path, eye, ang, 1, weapons[wi], pos, offset, fdir, drop);
+        fs_play_t pl;
+        fs_play_open(&pl, path, 1);
+        while (fs_play_frame(&pl) && pl.w->time < 1.05)
+            ;
+        for (size_t ti = 0; ti < sizeof ticks / sizeof ticks[0]; ti++) {
+            float p[3], fall, along = rule_along(weapons[wi], ticks[ti], &fall);
+            assert_int_equal(r_fsent_shots(pl.fe, 1.0 + ticks[ti] / 71.0, p), 1);
+            for (int k = 0; k < 3; k++)
+                assert_float_equal(p[k], pos[k] + offset[k] + drop[k] * fall + fdir[k] * along, 0.01);
+            checked++;
+            if (ticks[ti] == 10)
+                printf("weapon %2d 10 ticks after launch: %.2f %.2f %.2f\n", weapons[wi], p[0], p[1], p[2]);
+        }
+        fs_play_close(&pl);
+    }
+    printf("missiles: %d positions on the rule\n", checked);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(path);
+}
+
+static const uint8_t shade_rule[16] = { 255, 200, 128, 104, 96, 92, 80, 77, 74, 72, 69, 66, 64, 64, 64, 64 };
+
+// A puff's flight `age` ticks after its birth: 14.4 a tick, `slow` less each tick, never below 0.
+static float rule_flight(int age, float slow)
+{
+    float d = 0, s = 14.4f;
+    for (int j = 0; j < age && s > 0; j++, s -= slow)
+        d += s;
+    return d;
+}
+
+// The trails as the rule makes them (r_fsfx_missile_trail): a puff a tick once the missile no
+// longer falls (the MFRL from its 3rd tick), none on the tick it ends, each born 50 behind it and
+// flying on 14.4 a tick slowing 4 (smoke) or 2, its frame 0.5 / 0.166 / 0.1 a tick, gone at the
+// layout's count, R G B ShadeTable; the scatter and mines make none; the same twice.
+static void test_trail_rules(void **state)
+{
+    (void)state;
+    static r_fsfx_sprite_t sp[64], sp2[64];
+    const float org[3] = { 10, 20, 30 }, drop[3] = { 0, -1, 0 }, dir[3] = { 1, 0, 0 };
+    // the mug at tick 10: puffs of ticks 10 .. 1
+    int n = r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 10, 1e30f, 16, sp, 64);
+    assert_int_equal(n, 10);
+    for (int i = 0; i < n; i++) {
+        int k = 10 - i, age = 10 - k;
+        float x = 10 + 18.0f * (float)k - 50 + rule_flight(age, 4);
+        assert_float_equal(sp[i].pos[0], x, 0.01);
+        assert_float_equal(sp[i].pos[1], 20, 0.01);
+        assert_float_equal(sp[i].rgb[0], shade_rule[age / 2] / 255.0f, 1e-6);
+        assert_int_equal(sp[i].frame, age / 2);
+        assert_float_equal(sp[i].scale, 0.5f, 1e-6);
+        assert_int_equal(sp[i].kind, FSFX_SPRITE_EXPL);
+        assert_true(sp[i].rot >= 0 && sp[i].rot < 360);
+    }
+    assert_float_equal(rule_flight(9, 4), 33.6f, 0.001);
+    // 32 ticks of life (16 frames at half a frame a tick): at tick 40, ticks 9 .. 40
+    assert_int_equal(r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 40, 1e30f, 16, sp, 64), 32);
+    // ended at 20.5: none from tick 21 on; at tick 30 ticks 1 .. 20; at tick 53 none
+    assert_int_equal(r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 30, 20.5f, 16, sp, 64), 20);
+    assert_int_equal(r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 30, 20.0f, 16, sp, 64), 19);
+    assert_int_equal(r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 53, 20.5f, 16, sp, 64), 0);
+    // the MFRL: no smoke while it falls; its first puff at tick 3, 36 below, 18 along, 50 back
+    n = r_fsfx_missile_trail(FSW_MFRL, 5, org, drop, dir, 3, 1e30f, 16, sp, 64);
+    assert_int_equal(n, 1);
+    assert_float_equal(sp[0].pos[0], 10 + 18 - 50, 0.01);
+    assert_float_equal(sp[0].pos[1], 20 - 36, 0.01);
+    assert_int_equal(r_fsfx_missile_trail(FSW_MFRL, 5, org, drop, dir, 2.9f, 1e30f, 16, sp, 64), 0);
+    // solaris (SOLTRAIL.OFF, 5 frames at 0.166: 30.1 ticks), still, 1.75 a texel, shade x 3
+    n = r_fsfx_missile_trail(FSW_SOLARIS, 5, org, drop, dir, 40, 1e30f, 5, sp, 64);
+    assert_int_equal(n, 31);
+    assert_int_equal(sp[0].kind, FSFX_SPRITE_SOLTRAIL);
+    assert_float_equal(sp[0].rot, 0, 0);
+    assert_float_equal(sp[0].scale, 1.75f, 1e-6);
+    assert_float_equal(sp[12].rgb[0], shade_rule[(int)(12 * 0.166f * 3)] / 255.0f, 1e-6);
+    assert_float_equal(sp[12].pos[0], 10 + 18.0f * 28 - 50 + rule_flight(12, 2), 0.01);
+    // gravgon (GRVTRAIL.OFF, 3 frames at 0.1: 30 ticks), growing 0.1 a tick, shade x 5
+    n = r_fsfx_missile_trail(FSW_GRAVGON, 5, org, drop, dir, 40, 1e30f, 3, sp, 64);
+    assert_int_equal(n, 30);
+    assert_int_equal(sp[10].kind, FSFX_SPRITE_GRVTRAIL);
+    assert_float_equal(sp[10].scale, 1.75f + 1.0f, 1e-5);
+    assert_float_equal(sp[10].rgb[0], shade_rule[5] / 255.0f, 1e-6);
+    // thief and shrapnel: NEWTRAIL.OFF, turned at random; the titan and pine missile: smoke
+    assert_int_equal(r_fsfx_missile_trail(FSW_THIEF, 5, org, drop, dir, 4, 1e30f, 5, sp, 64), 4);
+    assert_int_equal(sp[0].kind, FSFX_SPRITE_NEWTRAIL);
+    assert_int_equal(r_fsfx_missile_trail(FSW_TITANSHRAPNEL, 5, org, drop, dir, 4, 1e30f, 5, sp, 64), 4);
+    assert_float_equal(sp[0].pos[0], 10 + 22.5f * 4 - 50, 0.01);
+    assert_int_equal(r_fsfx_missile_trail(FSW_TITAN, 5, org, drop, dir, 4, 1e30f, 16, sp, 64), 4);
+    assert_float_equal(sp[0].pos[0], 10 + 13.5f * 4 - 50, 0.01);
+    assert_int_equal(r_fsfx_missile_trail(FSW_PINEMISSILE, 5, org, drop, dir, 4, 1e30f, 16, sp, 64), 4);
+    assert_int_equal(sp[0].kind, FSFX_SPRITE_EXPL);
+    // none for the scatter and the mines; hostile input
+    assert_int_equal(r_fsfx_missile_trail(FSW_SCATTER, 5, org, drop, dir, 10, 1e30f, 16, sp, 64), 0);
+    assert_int_equal(r_fsfx_missile_trail(FSW_PURGEMINE, 5, org, drop, dir, 10, 1e30f, 16, sp, 64), 0);
+    assert_int_equal(r_fsfx_missile_trail(99, 5, org, drop, dir, 10, 1e30f, 16, sp, 64), 0);
+    assert_int_equal(r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, NAN, 1e30f, 16, sp, 64), 0);
+    assert_int_equal(r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 10, 1e30f, 0, sp, 64), 0);
+    assert_int_equal(r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 40, 1e30f, 16, sp, 7), 7);
+    // a moment is the same twice; another seed turns them otherwise
+    n = r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 17.25f, 1e30f, 16, sp, 64);
+    assert_int_equal(r_fsfx_missile_trail(FSW_MUG, 5, org, drop, dir, 17.25f, 1e30f, 16, sp2, 64), n);
+    assert_memory_equal(sp, sp2, sizeof sp[0] * (size_t)n);
+    r_fsfx_missile_trail(FSW_MUG, 6, org, drop, dir, 17.25f, 1e30f, 16, sp2, 64);
+    int turned = 0;
+    for (int i = 0; i < n; i++)
+        turned += sp[i].rot != sp2[i].rot;
+    assert_true(turned > n / 2);
+    printf("trails: mug 10 puffs at tick 10, 32 at most; solaris 31, gravgon 30\n");
+}
+
+// bob's MFRL (no light of its own) crosses alice's view 420 units ahead, left to right, falling
+// along -up first; 12 ticks after the launch the scene differs from the one without it inside the
+// projected box of its smoke (r_fsfx_missile_trail, as the renderer calls it) and of its model (48
+// units about it) and nowhere else; 120 pixels of the smoke's box left of the model's differ; the
+// same moment twice is equal; golden fs_missile_trail.png (looked at).
+static void test_trail_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
+        drop[k] = -up[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[2][512], png[3][512];
+    for (int i = 0; i < 2; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_mtrail%d_%d.dmo", dir, i, pid);
+    for (int i = 0; i < 3; i++)
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_mtrail%d_%d.png", dir, i, pid);
+    write_missile_scene(demo[0], eye, ang, 1, FSW_MFRL, org, zero, right, drop);
+    write_missile_scene(demo[1], eye, ang, 0, FSW_MFRL, org, zero, right, drop);
+    double at = 1.0 + 12.0 / 71;
+    fs_shot(demo[0], at, png[0]);
+    fs_shot(demo[1], at, png[1]);
+    fs_shot(demo[0], at, png[2]);
+    int w, h;
+    uint8_t *with = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h), *twice = load_png(png[2], &w, &h);
+    static r_fsfx_sprite_t sp[64];
+    uint32_t seed = (9u * 2654435761u ^ 1u) + 0x5bd1e995u;   // shot_seed: bullet 9, owner 1, a secondary
+    int n = r_fsfx_missile_trail(FSW_MFRL, seed, org, drop, right, 12, 1e30f, 16, sp, 64);
+    box_t smoke = sprite_box(sp, n, eye, fwd, right, up);
+    r_fsfx_sprite_t body = { .scale = 48.0f / 36 };
+    float fall, along = rule_along(FSW_MFRL, 12, &fall);
+    for (int k = 0; k < 3; k++)
+        body.pos[k] = org[k] + drop[k] * fall + right[k] * along;
+    box_t model = sprite_box(&body, 1, eye, fwd, right, up);
+    box_t all = { smoke.x0 < model.x0 ? smoke.x0 : model.x0, smoke.y0 < model.y0 ? smoke.y0 : model.y0,
+                  smoke.x1 > model.x1 ? smoke.x1 : model.x1, smoke.y1 > model.y1 ? smoke.y1 : model.y1 };
+    box_t behind = smoke;
+    behind.x1 = model.x0 < behind.x1 ? model.x0 : behind.x1;   // the smoke's box left of the model
+    int in, out, trail, trail_out;
+    diff_box(none, with, w, h, all, &in, &out);
+    diff_box(none, with, w, h, behind, &trail, &trail_out);
+    printf("MFRL 12 ticks after launch: %d puffs, %d pixels differ in smoke + model box %d,%d..%d,%d (%d in the "
+           "smoke's box %d,%d..%d,%d behind the model), %d outside; drawn twice %s\n", n, in, all.x0, all.y0, all.x1,
+           all.y1, trail, behind.x0, behind.y0, behind.x1, behind.y1, out,
+           memcmp(with, twice, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_int_equal(n, 10);
+    assert_int_equal(out, 0);
+    assert_true(trail > 120);
+    assert_memory_equal(with, twice, (size_t)w * (size_t)h * 3);
+    stbi_image_free(with);
+    stbi_image_free(none);
+    stbi_image_free(twice);
+    tu_golden("MFRL's smoke trail", png[0], "tests/golden/fs_missile_trail.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        for (int i = 0; i < 2; i++)
+            remove(demo[i]);
+        for (int i = 0; i < 3; i++)
+            remove(png[i]);
+    }
+}
+
+// seek == play for the missiles: the MFRL scene drawn while playing on (every 0.02 s) at moments
+// before the launch, in its fall, in flight with its smoke, and after, equals the same moments
+// reached by seeking backwards (the shots and the smoke come from the events and the time alone).
+static void test_trail_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
+        drop[k] = -up[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char demo[512], base[512];
+    snprintf(demo, sizeof demo, "%s/fs_fx_mseek_%d.dmo", dir, (int)getpid());
+    snprintf(base, sizeof base, "%s/forsaken", tu_data_dir());
+    write_missile_scene(demo, eye, ang, 1, FSW_MFRL, org, zero, right, drop);
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = base;
+    const double at[] = { 0.9, 1.02, 1.1, 1.17, 1.3, 1.5 };
+    enum { N = sizeof at / sizeof at[0] };
+    renderer_t *r = r_create(160, 100);
+    assert_non_null(r);
+    uint8_t *played[N];
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    player_t *p = player_create(&d, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    int k = 0;
+    for (double t = player_start(p); k < N && t < 1.6; t += 0.02) {
+        assert_true(player_advance(p, t) >= 0);
+        if (t + 1e-9 >= at[k]) {
+            assert_true(player_advance(p, at[k]) >= 0);
+            r_render(r, d.world, player_demo_time(p, at[k]));
+            int w, h, pitch;
+            const uint8_t *px = r_pixels(r, &w, &h, &pitch);
+            played[k] = malloc((size_t)h * (size_t)pitch);
+            memcpy(played[k], px, (size_t)h * (size_t)pitch);
+            k++;
+        }
+    }
+    assert_int_equal(k, N);
+    player_destroy(p);
+    demo_close(&d);
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    p = player_create(&d, &cli, r, NULL, NULL);
+    assert_int_equal(player_scan(p), 0);
+    int differ = 0, moved = 0;
+    for (int i = N - 1; i >= 0; i--) {   // backwards: every seek goes back
+        assert_int_equal(player_seek(p, at[i]), 0);
+        r_render(r, d.world, player_demo_time(p, at[i]));
+        int w, h, pitch;
+        const uint8_t *px = r_pixels(r, &w, &h, &pitch);
+        if (memcmp(px, played[i], (size_t)h * (size_t)pitch)) {
+            printf("seek to %.2f s differs from play\n", at[i]);
+            differ++;
+        }
+        if (i > 0 && memcmp(played[i], played[i - 1], (size_t)h * (size_t)pitch))
+            moved++;
+    }
+    for (int i = 0; i < N; i++)
+        free(played[i]);
+    printf("MFRL scene: %d moments, %d differ from the one before, %d seeks differ from play\n", N, moved, differ);
+    assert_true(moved >= 3);   // the moments are not all one picture
+    assert_int_equal(differ, 0);
+    player_destroy(p);
+    demo_close(&d);
+    r_destroy(r);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(demo);
+}
+
 // ---- a pickup's twinkle from the world state (InitOnePickup's Sparkle) --------------------------
 
 // alice's view; a shield dropped at 1.0 s with sparkle (and one without, id 6), the first dropped
@@ -1141,6 +1481,10 @@ int main(void)
         cmocka_unit_test(test_explosion_rules),
         cmocka_unit_test(test_missile_reach),
         cmocka_unit_test(test_missile_hit_scene),
+        cmocka_unit_test(test_missile_motion),
+        cmocka_unit_test(test_trail_rules),
+        cmocka_unit_test(test_trail_scene),
+        cmocka_unit_test(test_trail_seek),
         cmocka_unit_test(test_pickup_appear),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

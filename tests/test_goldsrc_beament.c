@@ -138,7 +138,7 @@ static diff_t draw_beam(level_t *c, const entity_state_t *s, const uint8_t *befo
     assert_int_equal(world_entity_update(c->w, BEAM_ENT, s), 0);
     r_frame(c->r, c->w);
     grab(c->r, c->w, after);
-    float ax, ay, bx, by;
+    float ax = 0, ay = 0, bx = 0, by = 0;
     assert_true(project(c->r, a, &ax, &ay));
     assert_true(project(c->r, b, &bx, &by));
     g_pal = r_palette(c->r);
@@ -175,7 +175,7 @@ static void test_points_beam(void **state)
     print_diff("points, width 10:", &thin);
     const char *out = "build/rel/tests/goldsrc_beament_points.png";
     assert_int_equal(r_write_png(c.r, out), 0);
-    float ax, ay, bx, by;
+    float ax = 0, ay = 0, bx = 0, by = 0;
     assert_true(project(c.r, a, &ax, &ay) && project(c.r, b, &bx, &by));
     printf("  the ends on the screen: (%.1f, %.1f) .. (%.1f, %.1f)\n", ax, ay, bx, by);
     assert_true(ax < 110 && bx > 210);                    // across the middle of the view
@@ -322,7 +322,7 @@ static void test_entpoint_follows(void **state)
     grab(c.r, w, before);
     diff_t d2 = draw_beam(&c, &s, before, after, a, p2);
     print_diff("ent-point, entity moved up-left:", &d2);
-    float ax, ay, x1, y1, x2, y2;
+    float ax = 0, ay = 0, x1 = 0, y1 = 0, x2 = 0, y2 = 0;
     assert_true(project(c.r, a, &ax, &ay) && project(c.r, p1, &x1, &y1) && project(c.r, p2, &x2, &y2));
     // every pixel on the line to where it is now, none on the old line's far half
     assert_true(d2.changed > 50);

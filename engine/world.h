@@ -91,13 +91,13 @@ typedef struct {
     uint32_t effects;       // EF_* above
     uint32_t raw_effects;   // the game's own effect bits, unmapped
     uint32_t renderfx;      // Quake II RF_* / GoldSrc kRenderFx*
-    int32_t rendermode;     // RM_*
+    int32_t rendermode;     // RM_*; GoldSrc beams (solid = 1): the beam's type | flags byte (CBeam)
     int32_t renderamt;      // 0..255 alpha / amount; 255 = opaque
     vec3_t rendercolor;     // GoldSrc
     float scale;            // 1.0 = normal
     int32_t sound;          // Quake II looping sound index (0 = none)
     int32_t event;          // Quake II entity event (footstep, teleport ...)
-    int32_t solid;          // Quake II packed bbox (prediction only)
+    int32_t solid;          // Quake II packed bbox (prediction only); GoldSrc: 1 a custom (beam) entity
     int32_t body;           // GoldSrc studio body / sequence
     int32_t sequence;
     float animtime;         // GoldSrc: when the sequence frame was set

@@ -340,13 +340,19 @@ static void ent_to_world(const hl_state_t *s, const hl_ent_t *e, int custom, ent
     st->raw_effects = fx;
     // GoldSrc EF_BRIGHTFIELD..EF_DIMLIGHT have Quake's values; EF_NODRAW is 128 there
     st->effects = (fx & 15u) | ((fx & 128u) ? EF_NODRAW : 0u);
+    st->solid = custom;  // beams (custom entities) are marked so the renderer can tell them apart
+    if (custom) {
+        // CBeam (the SDK's effects.h) packs the beam's type (low 4 bits) and flags (high 4) into
+        // rendermode: kept as sent, a byte; scale is the width (x 0.1 by the delta) and kept at 0
+        st->rendermode &= 0xff;
+        return;
+    }
     if (st->rendermode < 0 || st->rendermode > RM_ADDITIVE)
         st->rendermode = RM_NORMAL;
-    if (st->rendermode == RM_NORMAL && !custom)
+    if (st->rendermode == RM_NORMAL)
         st->renderamt = 255;
     if (st->scale == 0.0f)
         st->scale = 1.0f;
-    st->solid = custom;  // beams (custom entities) are marked so the renderer can tell them apart
 }
 
 // ---- messages ------------------------------------------------------------------

@@ -1408,6 +1408,54 @@ int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max)
     return n;
 }
 
+// ---- custom (beam) entities: CBeam's encoding (the SDK's effects.h, customentity.h) ---------------
+
+void r_hlfx_beament_ends(const entity_state_t *s, r_hlbeament_t *out)
+{
+    memset(out, 0, sizeof *out);
+    out->type = s->rendermode & 0x0f;
+    if (out->type > HLFX_BEAMENT_HOSE)
+        out->type = HLFX_BEAMENT_POINTS;   // no other type: drawn between its points
+    // BEAMENT_ENTITY / BEAMENT_ATTACHMENT: 12 bits of entity, 4 of attachment; sent as 16 bits
+    int seq = (int)((uint32_t)s->sequence & 0xffffu), skin = (int)((uint32_t)s->skin & 0xffffu);
+    if (out->type == HLFX_BEAMENT_ENTS) {
+        out->start_ent = seq & 0xfff;
+        out->start_att = seq >> 12;
+    }
+    // BEAM_ENTPOINT: the start is the point (the SDK's PointEntInit, the GoldSrc reconstruction's
+    // R_DrawBeamEntList; Xash3D also lets a non-zero sequence move the start: see docs/goldsrc.md)
+    if (out->type == HLFX_BEAMENT_ENTS || out->type == HLFX_BEAMENT_ENTPOINT) {
+        out->end_ent = skin & 0xfff;
+        out->end_att = skin >> 12;
+    }
+}
+
+void r_hlfx_beament(const entity_state_t *s, int entnum, const vec3_t start, const vec3_t end, int amount, double t,
+                    r_hlbeam_t *out)
+{
+    memset(out, 0, sizeof *out);
+    memcpy(out->start, start, sizeof(vec3_t));
+    memcpy(out->end, end, sizeof(vec3_t));
+    out->model = s->modelindex;
+    // R_BeamSetup(origin, angles, modelindex, life 0, scale, body / 100, fx blend / 255, animtime)
+    out->width = isfinite(s->scale) && s->scale > 0 && s->scale < 1000 ? s->scale : 0;
+    out->amplitude = (float)(s->body < 0 ? 0 : s->body > 255 ? 255 : s->body) * 0.01f;
+    out->speed = isfinite(s->animtime) && fabsf(s->animtime) < 1000 ? s->animtime : 0;
+    out->amount = amount < 0 ? 0 : amount > 255 ? 255 : amount;
+    for (int k = 0; k < 3; k++) {
+        float c = s->rendercolor[k];
+        out->color[k] = (uint8_t)(c > 0 && c < 255 ? c : c >= 255 ? 255 : 0);
+    }
+    out->flags = s->rendermode & 0xf0;
+    // R_BeamSetup: freq = speed x the time (the frame's time added by R_BeamDraw is left out: a
+    // moment is one picture); new noise every frame: here from the entity and the moment
+    double tt = isfinite(t) && fabs(t) < 1e7 ? t : 0;
+    out->freq = (float)(out->speed * tt);
+    uint64_t tb;
+    memcpy(&tb, &tt, sizeof tb);
+    out->seed = (uint32_t)entnum * 2246822519u ^ (uint32_t)(tb ^ tb >> 32) ^ 0x9e3779b9u;
+}
+
 // ---- drawing: additive or solid dots -------------------------------------------------------
 
 static void plot(const r_view_t *v, const vec3_t org, uint8_t index, const uint8_t *table, float size)
@@ -1740,12 +1788,104 @@ static void noisy_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, f
     }
 }
 
+// Dots every 2 units from a to b at brightness ba .. bb (0..1): added at amount x brightness, or
+// (solid) the colour x brightness drawn as it is.
+static void shaded_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t p0, const vec3_t p1, float ba, float bb,
+                        float width)
+{
+    vec3_t d = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    int steps = (int)(len / 2.0f) + 1;
+    steps = steps > 2048 ? 2048 : steps;
+    int solid = (b->flags & HLFX_BEAMF_SOLID) != 0;
+    int last_level = -1, draw = 0;
+    const uint8_t *table = NULL;
+    uint8_t index = solid ? 0 : nearest(v, b->color);
+    for (int i = 0; i <= steps; i++) {
+        float f = (float)i / (float)steps, br = ba + (bb - ba) * f;
+        int level = (int)(br * 255.0f + 0.5f);
+        level = level < 0 ? 0 : level > 255 ? 255 : level;
+        if (level != last_level) {   // the table or colour of this brightness
+            last_level = level;
+            if (solid) {
+                uint8_t c[3];
+                for (int k = 0; k < 3; k++)
+                    c[k] = (uint8_t)((int)b->color[k] * level / 255);
+                index = nearest(v, c);
+            }
+            table = !solid && v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, b->amount * level / 255) : NULL;
+            draw = solid || (v->hlmodes ? table != NULL : level > 0);
+        }
+        if (!draw)
+            continue;
+        vec3_t o = {p0[0] + d[0] * f, p0[1] + d[1] * f, p0[2] + d[2] * f};
+        plot(v, o, index, table, width);
+    }
+}
+
+// A custom entity's beam with its flags, by the software engine's R_DrawSegs (the
+// half-life1_win32_722 reconstruction of R_PART.C): segments as R_BeamSetup's; sine noise (at least
+// 16 segments, the noise sin(i x pi / 128), amplitude x 100 units, each point moved by noise x
+// sin(fraction x pi x segments / 10 + freq) along the view's up and cos(...) along its right, the
+// noise read from the first point on); otherwise the fractal noise of noisy_line; the brightness
+// 0 -> 1 (shade in) or 1 -> 0 (shade out) along it.
+static void flagged_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, float len, float width)
+{
+    int sine = (b->flags & HLFX_BEAMF_SINE) != 0;
+    float noise[HLFX_NOISE_DIVS + 1];
+    int segments = (int)(len * (b->amplitude >= 0.5f ? 0.25f : 0.075f) + 3.0f);
+    segments = segments > HLFX_NOISE_DIVS ? HLFX_NOISE_DIVS : segments;
+    if (sine && segments < 16)
+        segments = 16;
+    if (segments < 2)
+        return;
+    float length = len * 0.01f < 0.5f ? 0.5f : len * 0.01f, scale = b->amplitude;
+    if (sine) {
+        for (int i = 0; i < HLFX_NOISE_DIVS; i++)
+            noise[i] = sinf((float)i * 3.14159265f / (float)HLFX_NOISE_DIVS);
+        noise[HLFX_NOISE_DIVS] = 0;
+        scale *= 100.0f;
+        length = (float)segments * 0.1f;
+    } else {
+        noise[0] = noise[HLFX_NOISE_DIVS] = 0;
+        uint32_t x = b->seed | 1;
+        frac_noise(noise, HLFX_NOISE_DIVS, &x);
+        scale *= length;
+    }
+    float div = 1.0f / (float)(segments - 1);
+    int step = (int)((float)HLFX_NOISE_DIVS * div * 65536.0f), at = sine ? 0 : step;
+    int in = (b->flags & HLFX_BEAMF_SHADEIN) != 0, out = (b->flags & HLFX_BEAMF_SHADEOUT) != 0;
+    float bright = in ? 0.0f : 1.0f;
+    vec3_t last;
+    memcpy(last, b->start, sizeof last);
+    for (int i = 1; i < segments; i++, at += step) {
+        float f = (float)i * div;
+        float next = in ? f : out ? 1.0f - f : 1.0f;
+        vec3_t p;
+        for (int k = 0; k < 3; k++)
+            p[k] = b->start[k] + d[k] * f;
+        if (scale != 0) {
+            float factor = noise[(at >> 16) < HLFX_NOISE_DIVS ? at >> 16 : HLFX_NOISE_DIVS] * scale;
+            float up = sine ? factor * sinf(f * 3.14159265f * length + b->freq) : factor;
+            float side = factor * cosf(f * 3.14159265f * (sine ? length : 3.0f) + b->freq);
+            for (int k = 0; k < 3; k++)
+                p[k] += up * v->vup[k] + side * v->vright[k];
+        }
+        shaded_line(v, b, last, p, bright, next, width);
+        memcpy(last, p, sizeof last);
+        bright = next;
+    }
+}
+
 void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
 {
-    if (!v->buffer || !v->zbuffer || !finite3(b->start) || !finite3(b->end) || b->amount <= 0)
+    // a solid beam is drawn in its colour whatever its brightness (kRenderNormal: Xash3D's
+    // TriColor4f scales the colour by the brightness under kRenderTransAdd only)
+    int solid = (b->flags & HLFX_BEAMF_SOLID) != 0;
+    if (!v->buffer || !v->zbuffer || !finite3(b->start) || !finite3(b->end) || (b->amount <= 0 && !solid))
         return;
     const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, b->amount) : NULL;
-    if (v->hlmodes && !add)
+    if (v->hlmodes && !add && !solid)
         return;
     uint8_t index = nearest(v, b->color);
     vec3_t d = {b->end[0] - b->start[0], b->end[1] - b->start[1], b->end[2] - b->start[2]};
@@ -1767,6 +1907,11 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
             vec3_t o = {c[0] + r * cosf(a), c[1] + r * sinf(a), c[2]};
             plot(v, o, index, add, width);
         }
+        return;
+    }
+    if (b->flags && b->shape == HLFX_BEAM_SEGS && !b->ring) {   // a custom entity's flags
+        if (len >= 0.1f)   // R_BeamDraw: no really short beams
+            flagged_line(v, b, d, len, width);
         return;
     }
     if (b->amplitude != 0 && len >= 0.1f) {

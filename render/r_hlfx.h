@@ -62,7 +62,34 @@ typedef struct {
     uint32_t seed;           // at the time asked: the noise of this beam in this frame
     uint8_t sine;            // FBEAM_SINENOISE: a half sine wave along the beam, turning about it, for the
                              // fractal noise (the egon's inner beam)
+    int flags;               // HLFX_BEAMF_*: the custom entities' beam flags (temp entity beams: 0)
 } r_hlbeam_t;
+
+// A beam's flags (CBeam's BEAM_FSINE, FSOLID, FSHADEIN, FSHADEOUT: the engine's FBEAM_*).
+enum {
+    HLFX_BEAMF_SINE = 0x10,      // sine noise: a wave of the amplitude x 100 units, scrolling with freq
+    HLFX_BEAMF_SOLID = 0x20,     // drawn opaque in the beam's colour, not added
+    HLFX_BEAMF_SHADEIN = 0x40,   // brightness 0 at the start to whole at the end
+    HLFX_BEAMF_SHADEOUT = 0x80,  // whole at the start to 0 at the end (SHADEIN wins when both are set)
+};
+
+// GoldSrc's custom (beam) entities (world.h: solid = 1), as the SDK's CBeam packs them: the start
+// point in origin, the end point in angles, type and flags in rendermode, the start / end entity in
+// sequence / skin (entity in the low 12 bits, attachment 1..15 above; 0 its origin), the noise
+// (amplitude x 100) in body, the width (x 0.1) in scale, the scroll speed (x 0.1) in animtime.
+enum { HLFX_BEAMENT_POINTS = 0, HLFX_BEAMENT_ENTPOINT, HLFX_BEAMENT_ENTS, HLFX_BEAMENT_HOSE };
+typedef struct {
+    int type;                 // HLFX_BEAMENT_*
+    int start_ent, start_att; // > 0: the start is at that entity (its attachment start_att - 1 when > 0)
+    int end_ent, end_att;     // > 0: the end is at that entity
+} r_hlbeament_t;
+// Which ends of a custom entity's beam follow entities (0 for the ends that are its points).
+void r_hlfx_beament_ends(const entity_state_t *s, r_hlbeament_t *out);
+// The beam a custom entity draws at time t (R_BeamDrawCustomEntity): from `start` to `end` (its
+// points, or where r_hlfx_beament_ends' entities are), `amount` its brightness after its render fx
+// (0..255), `entnum` its number (its noise). Made anew each frame from the state: nothing is kept.
+void r_hlfx_beament(const entity_state_t *s, int entnum, const vec3_t start, const vec3_t end, int amount, double t,
+                    r_hlbeam_t *out);
 
 // The circle beams' shapes (R_DrawTorus, R_DrawDisk, R_DrawCylinder); 0 is a segment or ring.
 enum { HLFX_BEAM_SEGS = 0, HLFX_BEAM_TORUS, HLFX_BEAM_DISK, HLFX_BEAM_CYLINDER };

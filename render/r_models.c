@@ -19,6 +19,7 @@
 #include "r_q2ent.h"
 #include "r_q2fx.h"
 #include "r_hlfx.h"
+#include "r_hlmodes.h"
 #include "r_studio.h"
 
 #define R_MAX_BEAMS 24
@@ -1565,6 +1566,57 @@ static void draw_hlfx(r_models_t *m, const world_t *w, r_view_t *v)
     r_hlfx_draw_particles(m->hlfx, v, v->time);
 }
 
+// ---- Half-Life's custom (beam) entities: r_hlfx.c's rules, the ends placed here ---------------
+
+// Where a beam's end at entity n is (R_BeamComputePoint): its origin as drawn, or its attachment
+// att - 1 (1..15) posed as the entity is drawn; a player's attachments are its weapon model's (the
+// engine's StudioDrawPlayer leaves the weapon model's in the entity). 0: no such entity now.
+static int beam_point(const r_models_t *m, const world_t *w, const r_view_t *v, float frac, int n, int att, vec3_t out)
+{
+    if (n <= 0 || n >= w->num_entities || !world_entity_visible(w, n))
+        return 0;
+    const world_entity_t *e = &w->entities[n];
+    vec3_t org, ang;
+    entity_place(e, frac, org, ang);
+    memcpy(out, org, sizeof(vec3_t));
+    if (att <= 0)
+        return 1;
+    const r_model_t *rm = model_of(m, n <= w->maxclients && e->cur.weaponmodel > 0 ? e->cur.weaponmodel : e->cur.modelindex);
+    if (rm && rm->kind == RMOD_STUDIO)
+        r_studio_entity_attachment(rm->studio, org, ang, &e->cur, w->server_time + (v->time - w->time), att - 1, out);
+    return 1;
+}
+
+// Each custom entity's beam, made from its state in this frame (nothing is kept between frames):
+// its origin (interpolated, as the engine's ent->origin) to its end point (curstate.angles, as
+// sent), or the entities it names. A beam without a sprite model is not drawn (R_BeamDraw), nor
+// one whose end entity is gone (R_BeamRecomputeEndpoints; a gone start entity leaves its origin).
+static void draw_beaments(const r_models_t *m, const world_t *w, r_view_t *v, float frac)
+{
+    for (int n = 1; n < w->num_entities; n++) {
+        const world_entity_t *e = &w->entities[n];
+        if (!e->cur.solid || !world_entity_visible(w, n) || (e->cur.effects & EF_NODRAW))
+            continue;
+        const r_model_t *rm = model_of(m, e->cur.modelindex);
+        if (!rm || rm->kind != RMOD_SPRITE)
+            continue;
+        r_hlbeament_t ends;
+        r_hlfx_beament_ends(&e->cur, &ends);
+        vec3_t start, end, ang;
+        entity_place(e, frac, start, ang);
+        memcpy(end, e->cur.angles, sizeof end);
+        vec3_t p;
+        if (ends.start_ent > 0 && beam_point(m, w, v, frac, ends.start_ent, ends.start_att, p))
+            memcpy(start, p, sizeof start);
+        if (ends.end_ent > 0 && !beam_point(m, w, v, frac, ends.end_ent, ends.end_att, end))
+            continue;
+        int amount = r_hl_fx_amount(&e->cur, n, v->time, v->vieworg, v->vpn, start);
+        r_hlbeam_t b;
+        r_hlfx_beament(&e->cur, n, start, end, amount, v->time, &b);
+        r_hlfx_draw_beam(v, &b);
+    }
+}
+
 // ---- Half-Life's temp models (engine/hltent.c): shells, gibs, breakable chunks ----------------------
 
 // The variations a temp model picks from (R_TempModel / R_BreakModel: RandomLong(0, frameMax)):
@@ -1825,6 +1877,8 @@ static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float fr
         // followed player's in theirs
         if (v->detached ? n == v->hide_entity : n == view_ent)
             continue;
+        if (ru->hlfx && e->cur.solid)   // GoldSrc's custom entities are beams (draw_beaments)
+            continue;
         if (ru->q2_looks && (e->cur.renderfx & Q2RF_BEAM) && !(e->cur.effects & EF_NODRAW)) {
             // a laser from origin to old_origin (not interpolated), `frame` wide, in one of the
             // four colours of its skin number, picked anew each frame; alpha 0.30
@@ -1904,7 +1958,9 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         draw_q2fx(m, w, v, &rng);
         return;
     }
-    if (ru->hlfx)   // Half-Life's temp entities and client events (r_hlfx.c)
+    if (ru->hlfx) {   // Half-Life's beam entities, temp entities and client events (r_hlfx.c)
+        draw_beaments(m, w, v, frac);
         draw_hlfx(m, w, v);
+    }
     r_part_draw(&m->part, v, t);
 }

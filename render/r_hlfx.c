@@ -1634,11 +1634,58 @@ static void to_camera(const r_view_t *v, const vec3_t p, float out[3])
     out[2] = d0 * v->vpn[0] + d1 * v->vpn[1] + d2 * v->vpn[2];
 }
 
+// How a beam's pixels are painted: its colour added at its amount x the brightness (the level's
+// add tables), or (solid, FBEAM_SOLID) the colour x the brightness written; without the level's
+// tables the colour is written.
+typedef struct {
+    const r_view_t *v;
+    const r_hlbeam_t *b;
+    int solid;
+    uint8_t index;              // the colour's palette index
+    int level;                  // the brightness (0..255) the table and colour below are for; -1 none yet
+    const uint8_t *table;
+    uint8_t shade;              // the colour at that brightness (solid)
+    int draw;
+} beam_paint_t;
+
+static void paint_init(beam_paint_t *pt, const r_view_t *v, const r_hlbeam_t *b)
+{
+    pt->v = v;
+    pt->b = b;
+    pt->solid = (b->flags & HLFX_BEAMF_SOLID) != 0;
+    pt->index = pt->shade = nearest(v, b->color);
+    pt->level = -1;
+    pt->table = NULL;
+    pt->draw = 0;
+}
+
+// The table and colour at brightness `level` (0..255).
+static void paint_level(beam_paint_t *pt, int level)
+{
+    level = level < 0 ? 0 : level > 255 ? 255 : level;
+    if (level == pt->level)
+        return;
+    pt->level = level;
+    if (pt->solid) {
+        uint8_t c[3];
+        for (int k = 0; k < 3; k++)
+            c[k] = (uint8_t)((int)pt->b->color[k] * level / 255);
+        pt->shade = nearest(pt->v, c);
+        pt->table = NULL;
+        pt->draw = 1;
+        return;
+    }
+    pt->table = pt->v->hlmodes ? r_hl_table(pt->v->hlmodes, HL_BLEND_ADD, pt->b->amount * level / 255) : NULL;
+    pt->shade = pt->index;
+    pt->draw = pt->v->hlmodes ? pt->table != NULL : level > 0;
+}
+
 // One straight piece of a beam from a to b, `width` units across and facing the eye, as the
 // engine's strips (R_DrawSegs: the edges +-width / 2 about the line, in the view's plane): the
 // screen quad it projects to, every pixel whose centre it covers once (at least a pixel across),
-// z-tested against the world and added through `add` (NULL: written). Cut at 4 units before the eye.
-static void strip(const r_view_t *v, const vec3_t a, const vec3_t b, uint8_t index, const uint8_t *add, float width)
+// z-tested against the world and painted at the brightness going from ba at a to bb at b (0..1).
+// Cut at 4 units before the eye.
+static void strip(const r_view_t *v, const vec3_t a, const vec3_t b, beam_paint_t *pt, float ba, float bb, float width)
 {
     float p[2][3];
     to_camera(v, a, p[0]);
@@ -1665,6 +1712,12 @@ static void strip(const r_view_t *v, const vec3_t a, const vec3_t b, uint8_t ind
         hw[e] = 0.5f * width * v->xscale * iz[e];
         hw[e] = hw[e] < 0.5f ? 0.5f : hw[e];
         if (!(fabsf(sx[e]) < 1e6f && fabsf(sy[e]) < 1e6f && hw[e] < 1e6f))
+            return;
+    }
+    int shaded = ba != bb;
+    if (!shaded) {
+        paint_level(pt, (int)(ba * 255.0f + 0.5f));
+        if (!pt->draw)
             return;
     }
     float ex = sx[1] - sx[0], ey = sy[1] - sy[0], l2 = ex * ex + ey * ey;
@@ -1707,12 +1760,16 @@ static void strip(const r_view_t *v, const vec3_t a, const vec3_t b, uint8_t ind
         uint8_t *row = v->buffer + (size_t)y * (size_t)v->rowbytes;
         const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
         for (int x = x0; x <= x1; x++) {
-            // 1/z is linear on the screen: the nearest point of the piece's line gives it
+            // 1/z is linear on the screen: the nearest point of the piece's line gives it (and the
+            // brightness: the engine's colours are interpolated on the screen too)
             float t = l2 > 1e-6f ? (((float)x + 0.5f - sx[0]) * ex + (yc - sy[0]) * ey) / l2 : 0;
             t = t < 0 ? 0 : t > 1 ? 1 : t;
             if (zrow[x] > iz[0] + (iz[1] - iz[0]) * t)
                 continue;
-            row[x] = add ? add[(size_t)index * 256 + row[x]] : index;
+            if (shaded)
+                paint_level(pt, (int)((ba + (bb - ba) * t) * 255.0f + 0.5f));
+            if (pt->draw)
+                row[x] = pt->table ? pt->table[(size_t)pt->shade * 256 + row[x]] : pt->shade;
         }
     }
 }
@@ -1736,102 +1793,19 @@ static void frac_noise(float *noise, int divs, uint32_t *x)
     }
 }
 
-// A beam with noise (R_BeamSetup's segments, R_DrawSegs' distortion): one segment per 4 units when
-// the amplitude is at least 0.5, else per 16 (at most the noise's 128); each inner point moved by
-// noise x amplitude x its length / 100 (at least 0.5) along the view's up, and by that times
-// cos(fraction x 3 pi + freq) along its right, so the bolt does not look diagonal. The ends stay.
-static void noisy_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, float len, uint8_t index, const uint8_t *add,
-                       float width)
+// A beam in segments (R_BeamSetup, and R_DrawSegs as the half-life1_win32_722 reconstruction of
+// the software engine's R_PART.C has it): one segment per 4 units when the amplitude is at least
+// 0.5, else per 16 (at most the noise's 128). Fractal noise: each inner point moved by noise x
+// amplitude x its length / 100 (at least 0.5) along the view's up, and by that times
+// cos(fraction x 3 pi + freq) along its right, so the bolt does not look diagonal. Sine noise
+// (FBEAM_SINENOISE: the egon's inner beam, a custom entity's BEAM_FSINE): at least 16 segments,
+// the noise sin(i x pi / 128) read from the first point on, amplitude x 100 units, each point
+// moved by it x sin(fraction x pi x segments / 10 + freq) along the view's up and x cos(...)
+// along its right. The brightness goes 0 -> 1 along it with BEAM_FSHADEIN, 1 -> 0 with
+// BEAM_FSHADEOUT (a custom entity's flags; the first wins). Each segment a strip.
+static void segs_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, float len, beam_paint_t *pt, float width)
 {
-    float noise[HLFX_NOISE_DIVS + 1];
-    noise[0] = noise[HLFX_NOISE_DIVS] = 0;
-    uint32_t x = b->seed | 1;
-    if (b->sine)   // SineNoise: half a sine wave over the divisions
-        for (int i = 1; i < HLFX_NOISE_DIVS; i++)
-            noise[i] = sinf(3.14159265f * (float)i / (float)HLFX_NOISE_DIVS);
-    else
-        frac_noise(noise, HLFX_NOISE_DIVS, &x);
-    int segments = (int)(len * (b->amplitude >= 0.5f ? 0.25f : 0.075f) + 3.0f);
-    segments = segments > HLFX_NOISE_DIVS ? HLFX_NOISE_DIVS : segments;
-    if (b->sine && segments < 16)
-        segments = 16;
-    if (segments < 2)
-        return;
-    float length = len * 0.01f < 0.5f ? 0.5f : len * 0.01f, scale = b->amplitude * length;
-    // R_DrawSegs' FBEAM_SINENOISE (Xash3D FWGS's renderer, as Source's beams): the amplitude x 100,
-    // the wave turning about the line segments x 0.1 half turns along it (up by its sine, right
-    // by its cosine)
-    float turns = 0;
-    if (b->sine) {
-        scale = b->amplitude * 100.0f;
-        turns = (float)segments * 0.1f;
-    }
-    float div = 1.0f / (float)(segments - 1);
-    int step = (int)((float)HLFX_NOISE_DIVS * div * 65536.0f), at = step;
-    vec3_t last;
-    memcpy(last, b->start, sizeof last);
-    for (int i = 1; i < segments; i++, at += step) {
-        float f = (float)i * div, factor = noise[(at >> 16) < HLFX_NOISE_DIVS ? at >> 16 : HLFX_NOISE_DIVS] * scale;
-        float up = factor, side = factor * cosf(f * 3.14159265f * 3.0f + b->freq);
-        if (b->sine) {
-            float a = f * 3.14159265f * turns + b->freq;
-            up = factor * sinf(a);
-            side = factor * cosf(a);
-        }
-        vec3_t p;
-        for (int k = 0; k < 3; k++)
-            p[k] = b->start[k] + d[k] * f + up * v->vup[k] + side * v->vright[k];
-        if (i == segments - 1)
-            memcpy(p, b->end, sizeof p);
-        strip(v, last, p, index, add, width);
-        memcpy(last, p, sizeof last);
-    }
-}
-
-// Dots every 2 units from a to b at brightness ba .. bb (0..1): added at amount x brightness, or
-// (solid) the colour x brightness drawn as it is.
-static void shaded_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t p0, const vec3_t p1, float ba, float bb,
-                        float width)
-{
-    vec3_t d = {p1[0] - p0[0], p1[1] - p0[1], p1[2] - p0[2]};
-    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    int steps = (int)(len / 2.0f) + 1;
-    steps = steps > 2048 ? 2048 : steps;
-    int solid = (b->flags & HLFX_BEAMF_SOLID) != 0;
-    int last_level = -1, draw = 0;
-    const uint8_t *table = NULL;
-    uint8_t index = solid ? 0 : nearest(v, b->color);
-    for (int i = 0; i <= steps; i++) {
-        float f = (float)i / (float)steps, br = ba + (bb - ba) * f;
-        int level = (int)(br * 255.0f + 0.5f);
-        level = level < 0 ? 0 : level > 255 ? 255 : level;
-        if (level != last_level) {   // the table or colour of this brightness
-            last_level = level;
-            if (solid) {
-                uint8_t c[3];
-                for (int k = 0; k < 3; k++)
-                    c[k] = (uint8_t)((int)b->color[k] * level / 255);
-                index = nearest(v, c);
-            }
-            table = !solid && v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, b->amount * level / 255) : NULL;
-            draw = solid || (v->hlmodes ? table != NULL : level > 0);
-        }
-        if (!draw)
-            continue;
-        vec3_t o = {p0[0] + d[0] * f, p0[1] + d[1] * f, p0[2] + d[2] * f};
-        plot(v, o, index, table, width);
-    }
-}
-
-// A custom entity's beam with its flags, by the software engine's R_DrawSegs (the
-// half-life1_win32_722 reconstruction of R_PART.C): segments as R_BeamSetup's; sine noise (at least
-// 16 segments, the noise sin(i x pi / 128), amplitude x 100 units, each point moved by noise x
-// sin(fraction x pi x segments / 10 + freq) along the view's up and cos(...) along its right, the
-// noise read from the first point on); otherwise the fractal noise of noisy_line; the brightness
-// 0 -> 1 (shade in) or 1 -> 0 (shade out) along it.
-static void flagged_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, float len, float width)
-{
-    int sine = (b->flags & HLFX_BEAMF_SINE) != 0;
+    int sine = b->sine || (b->flags & HLFX_BEAMF_SINE) != 0;
     float noise[HLFX_NOISE_DIVS + 1];
     int segments = (int)(len * (b->amplitude >= 0.5f ? 0.25f : 0.075f) + 3.0f);
     segments = segments > HLFX_NOISE_DIVS ? HLFX_NOISE_DIVS : segments;
@@ -1871,7 +1845,7 @@ static void flagged_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d,
             for (int k = 0; k < 3; k++)
                 p[k] += up * v->vup[k] + side * v->vright[k];
         }
-        shaded_line(v, b, last, p, bright, next, width);
+        strip(v, last, p, pt, bright, next, width);
         memcpy(last, p, sizeof last);
         bright = next;
     }
@@ -1909,16 +1883,18 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
         }
         return;
     }
-    if (b->flags && b->shape == HLFX_BEAM_SEGS && !b->ring) {   // a custom entity's flags
+    beam_paint_t pt;
+    paint_init(&pt, v, b);
+    if (b->flags & (HLFX_BEAMF_SINE | HLFX_BEAMF_SHADEIN | HLFX_BEAMF_SHADEOUT | HLFX_BEAMF_SOLID)) {
         if (len >= 0.1f)   // R_BeamDraw: no really short beams
-            flagged_line(v, b, d, len, width);
+            segs_line(v, b, d, len, &pt, width);
         return;
     }
-    if (b->amplitude != 0 && len >= 0.1f) {
-        noisy_line(v, b, d, len, index, add, width);
+    if ((b->amplitude != 0 || b->sine) && len >= 0.1f) {
+        segs_line(v, b, d, len, &pt, width);
         return;
     }
-    strip(v, b->start, b->end, index, add, width);
+    strip(v, b->start, b->end, &pt, 1.0f, 1.0f, width);
 }
 
 void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t o)

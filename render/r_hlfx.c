@@ -1641,6 +1641,8 @@ typedef struct {
     const r_view_t *v;
     const r_hlbeam_t *b;
     int solid;
+    const r_hlbeam_tex_t *tex;  // the sprite's frame (NULL: the colour alone)
+    uint8_t tint[256];          // with a texture: each texel x the beam's colour, as a palette index
     uint8_t index;              // the colour's palette index
     int level;                  // the brightness (0..255) the table and colour below are for; -1 none yet
     const uint8_t *table;
@@ -1657,6 +1659,23 @@ static void paint_init(beam_paint_t *pt, const r_view_t *v, const r_hlbeam_t *b)
     pt->level = -1;
     pt->table = NULL;
     pt->draw = 0;
+    pt->tex = NULL;
+}
+
+// With the sprite's frame: each texel's colour times the beam's (the engine's vertex colour
+// modulating the texture), found in the palette once per beam drawn.
+static void paint_texture(beam_paint_t *pt, const r_hlbeam_tex_t *tex)
+{
+    if (!tex || !tex->pixels || tex->width <= 0 || tex->height <= 0 || !pt->v->palette)
+        return;
+    pt->tex = tex;
+    const uint8_t *pal = pt->v->palette, *c = pt->b->color;
+    for (int i = 0; i < 256; i++) {
+        uint8_t m[3];
+        for (int k = 0; k < 3; k++)
+            m[k] = (uint8_t)(pal[i * 3 + k] * c[k] / 255);
+        pt->tint[i] = nearest(pt->v, m);
+    }
 }
 
 // The table and colour at brightness `level` (0..255).
@@ -1685,7 +1704,8 @@ static void paint_level(beam_paint_t *pt, int level)
 // screen quad it projects to, every pixel whose centre it covers once (at least a pixel across),
 // z-tested against the world and painted at the brightness going from ba at a to bb at b (0..1).
 // Cut at 4 units before the eye.
-static void strip(const r_view_t *v, const vec3_t a, const vec3_t b, beam_paint_t *pt, float ba, float bb, float width)
+static void strip(const r_view_t *v, const vec3_t a, const vec3_t b, beam_paint_t *pt, float ba, float bb, float width,
+                  float v0, float v1)
 {
     float p[2][3];
     to_camera(v, a, p[0]);
@@ -1768,8 +1788,24 @@ static void strip(const r_view_t *v, const vec3_t a, const vec3_t b, beam_paint_
                 continue;
             if (shaded)
                 paint_level(pt, (int)((ba + (bb - ba) * t) * 255.0f + 0.5f));
-            if (pt->draw)
-                row[x] = pt->table ? pt->table[(size_t)pt->shade * 256 + row[x]] : pt->shade;
+            if (!pt->draw)
+                continue;
+            uint8_t c = pt->shade;
+            if (pt->tex) {   // the texel: u across (0 on one edge, 1 on the other), v along
+                const r_hlbeam_tex_t *tx = pt->tex;
+                float across = ((float)x + 0.5f - sx[0]) * nx + (yc - sy[0]) * ny;
+                float half = hw[0] + (hw[1] - hw[0]) * t;
+                int tu = (int)((0.5f + 0.5f * across / half) * (float)tx->width);
+                tu = tu < 0 ? 0 : tu >= tx->width ? tx->width - 1 : tu;
+                float tv = v0 + (v1 - v0) * t;
+                int iv = (int)floorf((tv - floorf(tv)) * (float)tx->height);
+                iv = iv < 0 ? 0 : iv >= tx->height ? tx->height - 1 : iv;
+                uint8_t texel = tx->pixels[(size_t)iv * (size_t)tx->width + (size_t)tu];
+                if (texel == 255)
+                    continue;
+                c = pt->tint[texel];
+            }
+            row[x] = pt->table ? pt->table[(size_t)c * 256 + row[x]] : c;
         }
     }
 }
@@ -1791,6 +1827,13 @@ static void frac_noise(float *noise, int divs, uint32_t *x)
         frac_noise(noise + half, half, x);
         frac_noise(noise, half, x);
     }
+}
+
+// Where the beam's texture starts along it (R_DrawSegs' vLast): fmod(freq x speed, 1).
+static float tex_start(const r_hlbeam_t *b)
+{
+    double f = (double)b->freq * (double)b->speed;
+    return isfinite(f) && fabs(f) < 1e9 ? (float)(f - floor(f)) : 0;
 }
 
 // A beam in segments (R_BeamSetup, and R_DrawSegs as the half-life1_win32_722 reconstruction of
@@ -1830,6 +1873,8 @@ static void segs_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, fl
     int step = (int)((float)HLFX_NOISE_DIVS * div * 65536.0f), at = sine ? 0 : step;
     int in = (b->flags & HLFX_BEAMF_SHADEIN) != 0, out = (b->flags & HLFX_BEAMF_SHADEOUT) != 0;
     float bright = in ? 0.0f : 1.0f;
+    // the texture along it: once every 100 units, from fmod(freq x speed, 1)
+    float tv = tex_start(b), tv_step = len * 0.01f * div;
     vec3_t last;
     memcpy(last, b->start, sizeof last);
     for (int i = 1; i < segments; i++, at += step) {
@@ -1845,13 +1890,19 @@ static void segs_line(const r_view_t *v, const r_hlbeam_t *b, const vec3_t d, fl
             for (int k = 0; k < 3; k++)
                 p[k] += up * v->vup[k] + side * v->vright[k];
         }
-        strip(v, last, p, pt, bright, next, width);
+        strip(v, last, p, pt, bright, next, width, tv, tv + tv_step);
         memcpy(last, p, sizeof last);
         bright = next;
+        tv += tv_step;
     }
 }
 
 void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
+{
+    r_hlfx_draw_beam_tex(v, b, NULL);
+}
+
+void r_hlfx_draw_beam_tex(const r_view_t *v, const r_hlbeam_t *b, const r_hlbeam_tex_t *tex)
 {
     // a solid beam is drawn in its colour whatever its brightness (kRenderNormal: Xash3D's
     // TriColor4f scales the colour by the brightness under kRenderTransAdd only)
@@ -1885,6 +1936,7 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
     }
     beam_paint_t pt;
     paint_init(&pt, v, b);
+    paint_texture(&pt, tex);
     if (b->flags & (HLFX_BEAMF_SINE | HLFX_BEAMF_SHADEIN | HLFX_BEAMF_SHADEOUT | HLFX_BEAMF_SOLID)) {
         if (len >= 0.1f)   // R_BeamDraw: no really short beams
             segs_line(v, b, d, len, &pt, width);
@@ -1894,7 +1946,8 @@ void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b)
         segs_line(v, b, d, len, &pt, width);
         return;
     }
-    strip(v, b->start, b->end, &pt, 1.0f, 1.0f, width);
+    float tv = tex_start(b);
+    strip(v, b->start, b->end, &pt, 1.0f, 1.0f, width, tv, tv + len * 0.01f);
 }
 
 void r_hlfx_particle_at(const r_hlparticle_t *p, float age, vec3_t o)

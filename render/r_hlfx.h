@@ -138,6 +138,15 @@ int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max);
 // Particles and beams as additive dots through the level's blend tables (v->hlmodes).
 void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t);
 void r_hlfx_draw_beam(const r_view_t *v, const r_hlbeam_t *b);
+// The beam's sprite frame as R_DrawSegs maps it: across the strip (u 0..1) and along it, the
+// texture once every 100 units, scrolled by fmod(freq x speed, 1); pixels are level palette
+// indices, 255 not drawn.
+typedef struct {
+    const uint8_t *pixels;
+    int width, height;
+} r_hlbeam_tex_t;
+// The same, textured (tex NULL or empty: the colour alone).
+void r_hlfx_draw_beam_tex(const r_view_t *v, const r_hlbeam_t *b, const r_hlbeam_tex_t *tex);
 // For tests.
 int r_hlfx_num_particles(const r_hlfx_t *fx, double t);
 // Whether particle `slot` is drawn in the frame at t: GoldSrc's R_DrawParticles skips a pt_blob

@@ -1546,6 +1546,25 @@ static void draw_hlsprite(r_models_t *m, r_view_t *v, const r_hlsprite_t *hs)
         r_sprite_draw_hl(v, sp, spr_image(sp, frame, v->time), hs->org, zero, &st, 0);
 }
 
+// A beam with its sprite's first frame as its texture (the frame the messages' beams and the
+// entities' start from; their frame rates are not played).
+static void draw_beam(const r_models_t *m, const r_view_t *v, const r_hlbeam_t *b)
+{
+    const r_model_t *rm = model_of(m, b->model);
+    r_hlbeam_tex_t tex = {0};
+    if (rm && rm->kind == RMOD_SPRITE && rm->spr.numframes > 0 && rm->spr.pixels) {
+        const spr_t *sp = &rm->spr;
+        const spr_image_t *im = spr_image(sp, 0, v->time);
+        if (im->width > 0 && im->height > 0 && im->offset <= sp->pixels_size &&
+            (sp->pixels_size - im->offset) / (size_t)im->width >= (size_t)im->height) {
+            tex.pixels = sp->pixels + im->offset;
+            tex.width = im->width;
+            tex.height = im->height;
+        }
+    }
+    r_hlfx_draw_beam_tex(v, b, tex.pixels ? &tex : NULL);
+}
+
 static void draw_hlfx(r_models_t *m, const world_t *w, r_view_t *v)
 {
     r_hlsprite_t list[HLFX_MAX_SPRITES + 1];
@@ -1555,12 +1574,12 @@ static void draw_hlfx(r_models_t *m, const world_t *w, r_view_t *v)
     r_hlbeam_t beams[HLFX_MAX_BEAMS];
     n = r_hlfx_beams(m->hlfx, v->time, beams, HLFX_MAX_BEAMS);
     for (int i = 0; i < n; i++)
-        r_hlfx_draw_beam(v, &beams[i]);
+        draw_beam(m, v, &beams[i]);
     // the view player's egon: its beams and flare where the view's line meets a wall now
     r_hlsprite_t flare;
     r_hlfx_egon(m->hlfx, w, v, beams, &n, &flare);
     for (int i = 0; i < n; i++)
-        r_hlfx_draw_beam(v, &beams[i]);
+        draw_beam(m, v, &beams[i]);
     if (flare.model)   // also the wide mode's flare fading after the stop
         draw_hlsprite(m, v, &flare);
     r_hlfx_draw_particles(m->hlfx, v, v->time);
@@ -1613,7 +1632,7 @@ static void draw_beaments(const r_models_t *m, const world_t *w, r_view_t *v, fl
         int amount = r_hl_fx_amount(&e->cur, n, v->time, v->vieworg, v->vpn, start);
         r_hlbeam_t b;
         r_hlfx_beament(&e->cur, n, start, end, amount, v->time, &b);
-        r_hlfx_draw_beam(v, &b);
+        draw_beam(m, v, &b);
     }
 }
 

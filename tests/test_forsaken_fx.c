@@ -1464,6 +1464,170 @@ static void test_pickup_appear(void **state)
         remove(path);
 }
 
+// ---- homing --------------------------------------------------------------------------
+
+// The first shot's place at `at` as the drawer has it after the frame just before `at`; returns
+// how many shots fly then (-1: no such frame).
+static int shot_pos(const char *path, double at, float p[3])
+{
+    fs_play_t pl;
+    fs_play_open(&pl, path, 1);
+    int n = -1;
+    while (fs_play_frame(&pl)) {
+        if (pl.w->time <= at && pl.w->time + 0.1 > at)
+            n = r_fsent_shots(pl.fe, at, p);
+    }
+    fs_play_close(&pl);
+    return n;
+}
+
+// The homing rule (secondary.c ProcessMissiles, TargetClosestShip, StillGotTarget; written out here,
+// not asked of the renderer), for one still ship in an open space: each tick the missile, flying
+// straight, takes the ship when the cosine to it is at least the cone's (the state changes, no
+// turn that tick); once it has it, it turns towards it by at most `turn` degrees along the great
+// circle (at once when nearer); then it moves 18 units. Where it is after `k` ticks (k whole) and
+// the tick its move first enters the ship's 75-unit sphere (0: not within `max` ticks).
+static void rule_homing(const float org[3], const float dir0[3], const float ship[3], float turn, float cone_deg,
+                        int ticks, float out[3], int *hit_tick, int max)
+{
+    float p[3], d[3];
+    memcpy(p, org, sizeof p);
+    memcpy(d, dir0, sizeof d);
+    int have = 0;
+    *hit_tick = 0;
+    double rad = turn * M_PI / 180, cone = cos(cone_deg / 2 * M_PI / 180);
+    for (int k = 1; k <= max; k++) {
+        float to[3], l = 0;
+        for (int j = 0; j < 3; j++) {
+            to[j] = ship[j] - p[j];
+            l += to[j] * to[j];
+        }
+        l = sqrtf(l);
+        for (int j = 0; j < 3; j++)
+            to[j] /= l;
+        double c = to[0] * d[0] + to[1] * d[1] + to[2] * d[2];
+        if (!have) {
+            have = c >= cone;
+        } else {
+            double a = acos(c > 1 ? 1 : c);
+            if (a <= rad) {
+                memcpy(d, to, sizeof d);
+            } else {   // d cos(rad) + (the part of `to` square to d, unit) sin(rad)
+                float q[3], ql = 0;
+                for (int j = 0; j < 3; j++) {
+                    q[j] = (float)(to[j] - d[j] * c);
+                    ql += q[j] * q[j];
+                }
+                ql = sqrtf(ql);
+                for (int j = 0; j < 3; j++)
+                    d[j] = (float)(d[j] * cos(rad) + q[j] / ql * sin(rad));
+            }
+        }
+        float np[3];
+        for (int j = 0; j < 3; j++)
+            np[j] = p[j] + d[j] * 18;
+        // the move against the sphere: the nearest point of the segment within 75
+        if (!*hit_tick) {
+            float m[3], mm = 0, mq = 0;
+            for (int j = 0; j < 3; j++) {
+                m[j] = np[j] - p[j];
+                mm += m[j] * m[j];
+                mq += (ship[j] - p[j]) * m[j];
+            }
+            float u = mq / mm;
+            u = u < 0 ? 0 : u > 1 ? 1 : u;
+            float dd = 0;
+            for (int j = 0; j < 3; j++)
+                dd += (p[j] + m[j] * u - ship[j]) * (p[j] + m[j] * u - ship[j]);
+            if (dd < 75 * 75)
+                *hit_tick = k;
+        }
+        memcpy(p, np, sizeof p);
+        if (k == ticks)
+            memcpy(out, p, 3 * sizeof *out);
+    }
+}
+
+// A solaris fired straight ahead past bob (500 ahead, 110 to the right: flying straight it would
+// pass him 110 out, beyond his 75): the drawer's missile is where the rule above puts it at 0.5,
+// 4, 10, 17.5 and 24 ticks (to 0.05 units), reaches bob's sphere on the rule's tick and stops
+// there (in flight the tick before, not the tick after); a mug fired the same way flies on (it does
+// not home); a thief (3 degrees a tick, any direction) fired straight away from bob turns round.
+static void test_homing_path(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], aim[3], back[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + 500 * fwd[k] + 110 * right[k];
+        aim[k] = eye[k] + 500 * fwd[k];
+        back[k] = eye[k] - 500 * fwd[k] + 110 * right[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[3][512];
+    for (int i = 0; i < 3; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_homing%d_%d.dmo", dir, i, pid);
+    write_scene_full(demo[0], eye, ang, bob, 0, 1, 1, FSW_SOLARIS, 0, aim, -1, 1);
+    write_scene_full(demo[1], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, aim, -1, 1);
+    write_scene_full(demo[2], eye, ang, back, 0, 1, 1, FSW_THIEF, 0, aim, -1, 1);
+    static const float at[] = { 0.5f, 4, 10, 17.5f, 24 };
+    int hit = 0;
+    float dummy[3];
+    rule_homing(eye, fwd, bob, 1.5f, 120, 1, dummy, &hit, 200);
+    printf("solaris: the rule reaches bob's sphere on tick %d\n", hit);
+    assert_true(hit > 24 && hit < 40);
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        float lo[3], hi[3], want[3], got[3];
+        int k = (int)at[i], h2;
+        if (k > 0)
+            rule_homing(eye, fwd, bob, 1.5f, 120, k, lo, &h2, k);
+        else
+            memcpy(lo, eye, sizeof lo);
+        rule_homing(eye, fwd, bob, 1.5f, 120, k + 1, hi, &h2, k + 1);
+        for (int j = 0; j < 3; j++)
+            want[j] = lo[j] + (hi[j] - lo[j]) * (at[i] - (float)k);
+        int n = shot_pos(demo[0], 1.0 + at[i] / 71, got);
+        float off = sqrtf((got[0] - want[0]) * (got[0] - want[0]) + (got[1] - want[1]) * (got[1] - want[1]) +
+                          (got[2] - want[2]) * (got[2] - want[2]));
+        float side = (got[0] - eye[0]) * right[0] + (got[1] - eye[1]) * right[1] + (got[2] - eye[2]) * right[2];
+        printf("solaris at %.1f ticks: %d in flight, %.3f units from the rule, %.2f to the right\n", at[i], n, off,
+               side);
+        assert_int_equal(n, 1);
+        assert_true(off < 0.05f);
+    }
+    float p[3];
+    int before = shot_pos(demo[0], 1.0 + (hit - 1.0) / 71, p), after = shot_pos(demo[0], 1.0 + (hit + 1.0) / 71, p);
+    int mug = shot_pos(demo[1], 1.0 + (hit + 1.0) / 71, p);
+    float mug_side = (p[0] - eye[0]) * right[0] + (p[1] - eye[1]) * right[1] + (p[2] - eye[2]) * right[2];
+    printf("solaris the tick before its hit %d in flight, the tick after %d; the mug then %d (%.2f to the right)\n",
+           before, after, mug, mug_side);
+    assert_int_equal(before, 1);
+    assert_int_equal(after, 0);
+    assert_int_equal(mug, 1);
+    assert_true(fabsf(mug_side) < 0.01f);
+    // the thief, fired away from bob behind it: 3 degrees a tick, its cone all round
+    float th[3], want[3];
+    int th_hit;
+    rule_homing(eye, fwd, back, 3.0f, 360, 30, want, &th_hit, 30);
+    int tn = shot_pos(demo[2], 1.0 + 30.0 / 71, th);
+    float toff = sqrtf((th[0] - want[0]) * (th[0] - want[0]) + (th[1] - want[1]) * (th[1] - want[1]) +
+                       (th[2] - want[2]) * (th[2] - want[2]));
+    float ahead = (th[0] - eye[0]) * fwd[0] + (th[1] - eye[1]) * fwd[1] + (th[2] - eye[2]) * fwd[2];
+    printf("thief at 30 ticks: %d in flight, %.3f units from the rule, %.1f ahead of alice (straight: 540)\n", tn,
+           toff, ahead);
+    assert_int_equal(tn, 1);
+    assert_true(toff < 0.05f);
+    assert_true(ahead < 400);
+    if (!getenv("FS_FX_SHOTS"))
+        for (int i = 0; i < 3; i++)
+            remove(demo[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1486,6 +1650,7 @@ int main(void)
         cmocka_unit_test(test_trail_scene),
         cmocka_unit_test(test_trail_seek),
         cmocka_unit_test(test_pickup_appear),
+        cmocka_unit_test(test_homing_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

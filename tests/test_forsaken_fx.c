@@ -633,6 +633,18 @@ static void diff_box(const uint8_t *a, const uint8_t *b, int w, int h, box_t bx,
         }
 }
 
+// Pixels of b brighter than a by more than `by` (r + g + b) inside the box and outside it.
+static void brighter_box(const uint8_t *a, const uint8_t *b, int w, int h, box_t bx, int by, int *in, int *out)
+{
+    *in = *out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            if ((b[i] + b[i + 1] + b[i + 2]) - (a[i] + a[i + 1] + a[i + 2]) > by)
+                *(x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1 ? in : out) += 1;
+        }
+}
+
 static uint8_t *load_png(const char *path, int *w, int *h)
 {
     int c;
@@ -1628,6 +1640,137 @@ static void test_homing_path(void **state)
             remove(demo[i]);
 }
 
+// alice (the view) at eye, bob at `bob`, carol at `carol` firing `weapon` along `dir` at 1.0 s
+// (bullet 5) when `shot`.
+static void write_homing_scene(const char *path, const float eye[3], const float ang[3], const float bob[3],
+                               const float carol[3], const float dir[3], int weapon, int shot)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 2, .name = "carol" });
+    float side[3] = { 0, ang[1] + 90, 0 };
+    for (int i = 0; i <= 15; i++) {
+        double t = 0.05 + i * 0.1;
+        const float *at[3] = { eye, bob, carol };
+        for (int p = 0; p < 3; p++) {
+            fs_ship_t sp;
+            memset(&sp, 0, sizeof sp);
+            sp.player = (uint8_t)p;
+            sp.flags = FS_SHIP_ENABLE;
+            memcpy(sp.pos, at[p], sizeof sp.pos);
+            fs_angles_to_quat(p ? side : ang, sp.quat);
+            fs_write_ship(&wr, fs_ticks(t + p * 0.01), p ? 7 : 1, p ? FS_MSG_FUPDATE : FS_MSG_UPDATE, &sp);
+        }
+        if (shot && i == 9) {
+            fs_secbull_t sb;
+            memset(&sb, 0, sizeof sb);
+            sb.player = 2;
+            sb.owner_type = 1;
+            sb.owner = 2;
+            sb.bullet_id = 5;
+            sb.weapon = (uint8_t)weapon;
+            sb.up[1] = 1;
+            memcpy(sb.pos, carol, sizeof sb.pos);
+            memcpy(sb.dir, dir, sizeof sb.dir);
+            fs_write_secbull(&wr, fs_ticks(1.0), 7, &sb);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// carol's solaris, fired across alice's view (along her right) 300 ahead, turns towards bob (600
+// ahead, 300 to the right; alice is outside its cone): 18 ticks after, against the scene without
+// it, the pixels made far brighter (r + g + b up more than 350: its puffs and model; its red light
+// on the walls and bikes raises them less) lie inside the projected box of its model and its
+// trail's puffs where the rule puts them (the path of rule_homing, the puffs as
+// r_fsfx_missile_trail_path makes them from it), none outside; the same moment twice equal; golden
+// fs_homing.png (looked at).
+static void test_homing_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
+        bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[2][512], png[3][512];
+    for (int i = 0; i < 2; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_hscene%d_%d.dmo", dir, i, pid);
+    for (int i = 0; i < 3; i++)
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_hscene%d_%d.png", dir, i, pid);
+    write_homing_scene(demo[0], eye, ang, bob, carol, right, FSW_SOLARIS, 1);
+    write_homing_scene(demo[1], eye, ang, bob, carol, right, FSW_SOLARIS, 0);
+    const int ticks = 18;
+    double at = 1.0 + ticks / 71.0;
+    fs_shot(demo[0], at, png[0]);
+    fs_shot(demo[1], at, png[1]);
+    fs_shot(demo[0], at, png[2]);
+    static float path[32][3], pdir[32][3];
+    int hit = 0;
+    memcpy(path[0], carol, sizeof path[0]);
+    memcpy(pdir[0], right, sizeof pdir[0]);
+    for (int k = 1; k <= ticks; k++) {
+        rule_homing(carol, right, bob, 1.5f, 120, k, path[k], &hit, k);
+        float l = 0;
+        for (int j = 0; j < 3; j++) {
+            pdir[k][j] = path[k][j] - path[k - 1][j];
+            l += pdir[k][j] * pdir[k][j];
+        }
+        for (int j = 0; j < 3; j++)
+            pdir[k][j] /= sqrtf(l);
+    }
+    assert_int_equal(hit, 0);
+    static r_fsfx_sprite_t sp[64];
+    int n = r_fsfx_missile_trail_path(FSW_SOLARIS, 0, (const float (*)[3])path, (const float (*)[3])pdir, ticks + 1,
+                                      (float)ticks, 1e30f, 5, sp, 63);
+    r_fsfx_sprite_t *body = &sp[n];
+    memset(body, 0, sizeof *body);
+    body->scale = 48.0f / 36;
+    memcpy(body->pos, path[ticks], sizeof body->pos);
+    box_t bx = sprite_box(sp, n + 1, eye, fwd, right, up);
+    int w, h;
+    uint8_t *with = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h), *twice = load_png(png[2], &w, &h);
+    int in, out, dif_in, dif_out;
+    brighter_box(none, with, w, h, bx, 350, &in, &out);
+    diff_box(none, with, w, h, bx, &dif_in, &dif_out);
+    float turned = angle_deg(right, pdir[ticks]);
+    printf("solaris %d ticks after carol fired it: turned %.1f degrees towards bob, %d puffs; %d pixels far brighter "
+           "(r + g + b up more than 350) in the box %d,%d..%d,%d, %d outside (%d and %d differ at all: its red light "
+           "on the walls and bikes); drawn twice %s\n", ticks, turned, n, in, bx.x0, bx.y0, bx.x1, bx.y1, out, dif_in,
+           dif_out, memcmp(with, twice, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(turned > 24 && turned < 27);   // 1.5 degrees a tick from its second tick
+    assert_true(n > 15);
+    assert_true(in > 60);
+    assert_int_equal(out, 0);
+    assert_memory_equal(with, twice, (size_t)w * (size_t)h * 3);
+    stbi_image_free(with);
+    stbi_image_free(none);
+    stbi_image_free(twice);
+    tu_golden("solaris homing on bob", png[0], "tests/golden/fs_homing.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        for (int i = 0; i < 2; i++)
+            remove(demo[i]);
+        for (int i = 0; i < 3; i++)
+            remove(png[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1651,6 +1794,7 @@ int main(void)
         cmocka_unit_test(test_trail_seek),
         cmocka_unit_test(test_pickup_appear),
         cmocka_unit_test(test_homing_path),
+        cmocka_unit_test(test_homing_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,8 @@
 #define FSE_ARC_SPARK_SPEED 4.0f      // 16 x 0.25 units a tick along the shot, 0.5 less every tick
 #define FSE_ARC_SPARK_SIZE 1.0f       // TRANSPULSE_SPARKSIZE (4 x 0.25); FM_ARC_SPARK: a frame every 5 ticks
 #define FSE_REGEN_SIZE 2.0f           // PICKUP_REGEN_SIZE (8 x 0.25): PIKGEN.OFF, a frame every 6 ticks, R G B 192
+#define FSE_SCATTER_FLARE 2.5f        // InitOneSecBull: the scatter's FLARE.OFF, 10 x 0.25 units a texel, R G B
+#define FSE_SCATTER_BACK 47.5f        // 64 64 255, kept 190 x 0.25 behind it (ProcessSecondaryBullets)
 #define FSE_MAX_HOMING 32             // homing missiles' paths kept at once (solaris, thief, scatter)
 #define FSE_HOMING_TICKS 712          // points a path keeps: its start and 10 s of ticks
 #define FSE_REGEN_HIDDEN 32.0f        // ticks a twinkling pickup's model stays hidden (PICKUPMODE_Appear)
@@ -2447,6 +2449,16 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             r_fs_angle_vectors(ang, fwd, right, up);
             if (md)
                 drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL, NULL);
+            const fse_layout_t *flare;
+            if (sh->weapon == FSW_SCATTER && (flare = layout(fe, "flare.off"))) {
+                // its FmPoly (FM_ZERO: frame 0, still), moved with it 47.5 units behind
+                static const float blue[3] = { 64 / 255.0f, 64 / 255.0f, 1 };
+                float c[3];
+                for (int k = 0; k < 3; k++)
+                    c[k] = p[k] - dir[k] * FSE_SCATTER_BACK;
+                int d = draw_faceme(fe, v, flare, 0, c, FSE_SCATTER_FLARE, 0, blue);
+                drawn += d > 0 ? d : 0;
+            }
             continue;
         }
         int sprite = sh->weapon == FSW_LASER ? draw_laser(fe, v, sh, t, sh->owner + 1 == viewed)

@@ -1771,6 +1771,70 @@ static void test_homing_scene(void **state)
     }
 }
 
+// carol's scatter (2 degrees a tick, cone 180), the same scene: 10 ticks after, the pixels made
+// bluer (blue up by more than 60 over red: its flare is R G B 64 64 255, its light red) lie inside
+// the projected box of its flare, 47.5 units behind where the rule puts it (FLARE.OFF, 2.5 units a
+// texel), none outside; the scatter draws no smoke (its own trail is not drawn).
+static void test_scatter_flare(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
+        bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[2][512], png[2][512];
+    for (int i = 0; i < 2; i++) {
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_scatter%d_%d.dmo", dir, i, pid);
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_scatter%d_%d.png", dir, i, pid);
+    }
+    write_homing_scene(demo[0], eye, ang, bob, carol, right, FSW_SCATTER, 1);
+    write_homing_scene(demo[1], eye, ang, bob, carol, right, FSW_SCATTER, 0);
+    const int ticks = 10;
+    fs_shot(demo[0], 1.0 + ticks / 71.0, png[0]);
+    fs_shot(demo[1], 1.0 + ticks / 71.0, png[1]);
+    float prev[3], here[3], d[3], l = 0;
+    int hit;
+    rule_homing(carol, right, bob, 2.0f, 180, ticks - 1, prev, &hit, ticks - 1);
+    rule_homing(carol, right, bob, 2.0f, 180, ticks, here, &hit, ticks);
+    for (int k = 0; k < 3; k++) {
+        d[k] = here[k] - prev[k];
+        l += d[k] * d[k];
+    }
+    r_fsfx_sprite_t flare = { .scale = 2.5f };
+    for (int k = 0; k < 3; k++)
+        flare.pos[k] = here[k] - d[k] / sqrtf(l) * 47.5f;
+    box_t bx = sprite_box(&flare, 1, eye, fwd, right, up);
+    int w, h;
+    uint8_t *with = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h);
+    int in = 0, out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            int db = with[i + 2] - none[i + 2], dr = with[i] - none[i];
+            if (db - dr > 60)
+                *(x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1 ? &in : &out) += 1;
+        }
+    printf("scatter %d ticks after carol fired it: %d pixels bluer in its flare's box %d,%d..%d,%d, %d outside\n",
+           ticks, in, bx.x0, bx.y0, bx.x1, bx.y1, out);
+    assert_true(in > 20);
+    assert_int_equal(out, 0);
+    stbi_image_free(with);
+    stbi_image_free(none);
+    if (!getenv("FS_FX_SHOTS"))
+        for (int i = 0; i < 2; i++) {
+            remove(demo[i]);
+            remove(png[i]);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1795,6 +1859,7 @@ int main(void)
         cmocka_unit_test(test_pickup_appear),
         cmocka_unit_test(test_homing_path),
         cmocka_unit_test(test_homing_scene),
+        cmocka_unit_test(test_scatter_flare),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1324,32 +1324,19 @@ static void test_trail_scene(void **state)
 // seek == play for the missiles: the MFRL scene drawn while playing on (every 0.02 s) at moments
 // before the launch, in its fall, in flight with its smoke, and after, equals the same moments
 // reached by seeking backwards (the shots and the smoke come from the events and the time alone).
-static void test_trail_seek(void **state)
+// The demo drawn while playing on (every 0.02 s) at `at` equals the same moments reached by seeking
+// backwards; returns how many seeks differ, *moved how many moments differ from the one before.
+static int seek_differs(const char *demo, const double *at, int N, int *moved)
 {
-    (void)state;
-    TU_REQUIRE_DATA();
-    float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
-    for (int k = 0; k < 3; k++) {
-        org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
-        drop[k] = -up[k];
-    }
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    char demo[512], base[512];
-    snprintf(demo, sizeof demo, "%s/fs_fx_mseek_%d.dmo", dir, (int)getpid());
+    char base[512];
     snprintf(base, sizeof base, "%s/forsaken", tu_data_dir());
-    write_missile_scene(demo, eye, ang, 1, FSW_MFRL, org, zero, right, drop);
     cli_t cli;
     memset(&cli, 0, sizeof cli);
     cli.basedir = base;
-    const double at[] = { 0.9, 1.02, 1.1, 1.17, 1.3, 1.5 };
-    enum { N = sizeof at / sizeof at[0] };
     renderer_t *r = r_create(160, 100);
     assert_non_null(r);
-    uint8_t *played[N];
+    uint8_t *played[16];
+    assert_true(N <= 16);
     demo_t d;
     assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
     player_t *p = player_create(&d, &cli, r, NULL, NULL);
@@ -1373,7 +1360,8 @@ static void test_trail_seek(void **state)
     assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
     p = player_create(&d, &cli, r, NULL, NULL);
     assert_int_equal(player_scan(p), 0);
-    int differ = 0, moved = 0;
+    int differ = 0;
+    *moved = 0;
     for (int i = N - 1; i >= 0; i--) {   // backwards: every seek goes back
         assert_int_equal(player_seek(p, at[i]), 0);
         r_render(r, d.world, player_demo_time(p, at[i]));
@@ -1384,16 +1372,38 @@ static void test_trail_seek(void **state)
             differ++;
         }
         if (i > 0 && memcmp(played[i], played[i - 1], (size_t)h * (size_t)pitch))
-            moved++;
+            (*moved)++;
     }
     for (int i = 0; i < N; i++)
         free(played[i]);
-    printf("MFRL scene: %d moments, %d differ from the one before, %d seeks differ from play\n", N, moved, differ);
-    assert_true(moved >= 3);   // the moments are not all one picture
-    assert_int_equal(differ, 0);
     player_destroy(p);
     demo_close(&d);
     r_destroy(r);
+    return differ;
+}
+
+static void test_trail_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
+        drop[k] = -up[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_fx_mseek_%d.dmo", dir, (int)getpid());
+    write_missile_scene(demo, eye, ang, 1, FSW_MFRL, org, zero, right, drop);
+    const double at[] = { 0.9, 1.02, 1.1, 1.17, 1.3, 1.5 };
+    int moved, differ = seek_differs(demo, at, 6, &moved);
+    printf("MFRL scene: %d moments, %d differ from the one before, %d seeks differ from play\n", 6, moved, differ);
+    assert_true(moved >= 3);   // the moments are not all one picture
+    assert_int_equal(differ, 0);
     if (!getenv("FS_FX_SHOTS"))
         remove(demo);
 }
@@ -1835,6 +1845,35 @@ static void test_scatter_flare(void **state)
         }
 }
 
+// seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
+// drawn while playing on and by seeking backwards, at moments before, during and after its flight.
+static void test_homing_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
+        bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_fx_hseek_%d.dmo", dir, (int)getpid());
+    write_homing_scene(demo, eye, ang, bob, carol, right, FSW_SOLARIS, 1);
+    const double at[] = { 0.9, 1.05, 1.13, 1.21, 1.3, 1.45 };
+    int moved, differ = seek_differs(demo, at, 6, &moved);
+    printf("solaris homing scene: %d moments, %d differ from the one before, %d seeks differ from play\n", 6, moved,
+           differ);
+    assert_true(moved >= 3);
+    assert_int_equal(differ, 0);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(demo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1860,6 +1899,7 @@ int main(void)
         cmocka_unit_test(test_homing_path),
         cmocka_unit_test(test_homing_scene),
         cmocka_unit_test(test_scatter_flare),
+        cmocka_unit_test(test_homing_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -987,8 +987,15 @@ static int homing_start(r_fsent_t *fe, fse_shot_t *sh)
         return 0;
     fse_homing_t *hm = &fe->homing[pick];
     int s = hm->shot;
-    if (s >= 0 && s < FSE_MAX_SHOTS && s != idx && fe->shots[s].hm == hm)
-        fe->shots[s].hm = NULL;   // that older one flies straight from here on (its path is gone)
+    if (s >= 0 && s < FSE_MAX_SHOTS && s != idx && fe->shots[s].hm == hm) {
+        fse_shot_t *old = &fe->shots[s];   // that older one's path is gone: it ends here if it still flies
+        old->hm = NULL;
+        if (old->t_end > sh->t0) {
+            old->t_end = old->wall_t_end = sh->t0 > old->t0 ? sh->t0 : old->t0;
+            old->hit = old->wall_hit = 0;
+            old->ship = 0;
+        }
+    }
     hm->shot = idx;
     hm->n = hm->n_done = 1;
     memcpy(hm->pos[0], sh->org, sizeof hm->pos[0]);
@@ -1015,7 +1022,7 @@ static int homing_sees(const r_fsent_t *fe, const world_t *w, const fse_shot_t *
     for (int k = 0; k < 3; k++)
         to[k] = d[k] / len;
     float c = to[0] * dir[0] + to[1] * dir[1] + to[2] * dir[2];
-    if (!(c >= cone))
+    if (!(c >= cone - 1e-6f))   // (the thief's cone is all round: cosine -1)
         return 0;
     (void)w;
     if (first_wall(fe, p, to, len, NULL) < len)

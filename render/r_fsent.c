@@ -90,6 +90,10 @@
 #define FSE_ARC_SPARK_SPEED 4.0f      // 16 x 0.25 units a tick along the shot, 0.5 less every tick
 #define FSE_ARC_SPARK_SIZE 1.0f       // TRANSPULSE_SPARKSIZE (4 x 0.25); FM_ARC_SPARK: a frame every 5 ticks
 #define FSE_REGEN_SIZE 2.0f           // PICKUP_REGEN_SIZE (8 x 0.25): PIKGEN.OFF, a frame every 6 ticks, R G B 192
+#define FSE_SCATTER_FLARE 2.5f        // InitOneSecBull: the scatter's FLARE.OFF, 10 x 0.25 units a texel, R G B
+#define FSE_SCATTER_BACK 47.5f        // 64 64 255, kept 190 x 0.25 behind it (ProcessSecondaryBullets)
+#define FSE_MAX_HOMING 32             // homing missiles' paths kept at once (solaris, thief, scatter)
+#define FSE_HOMING_TICKS 712          // points a path keeps: its start and 10 s of ticks
 #define FSE_REGEN_HIDDEN 32.0f        // ticks a twinkling pickup's model stays hidden (PICKUPMODE_Appear)
 
 typedef struct {
@@ -139,7 +143,28 @@ typedef struct {
     int wall_hit, ship;
     int bare;            // that ship had no shield (its MSG_SHIELDHULL said 0) and was not invulnerable
     float ship_dir[3];
+    struct fse_homing_s *hm;   // a homing missile: its path in fe->homing (NULL: it flies straight)
 } fse_shot_t;
+
+// Where a homing missile's stepping stands (ProcessMissiles' state between ticks).
+typedef struct {
+    int target;          // the ship it follows (entity number; 0: none, MIS_STRAIGHT)
+    int ended;           // it met a wall or a ship, or its life ran out
+    float colstart[3];   // flying straight: where its wall ray starts (ColStart) ..
+    float coldist;       // .. and how far the wall is along it (ColDist; < 0: to be found)
+    float colnormal[3];
+} fse_homing_state_t;
+
+// A homing missile's path, stepped a tick at a time as the decoded frames come (the ships it may
+// follow are where those frames put them): pos[k] where it is after tick k's move (pos[0] where it
+// started), dir[k] its direction then. The points up to the last decoded frame are kept; those
+// past it (FSE_HIT_AHEAD, the ships moved on by their speed) are stepped again at the next frame.
+typedef struct fse_homing_s {
+    int shot;            // the shot it belongs to (index in fe->shots); -1 free
+    int n, n_done;       // points stepped; of them, at or before the last decoded frame
+    fse_homing_state_t cur, done;   // the state after point n - 1 and after point n_done - 1
+    float pos[FSE_HOMING_TICKS][3], dir[FSE_HOMING_TICKS][3];
+} fse_homing_t;
 
 typedef struct {
     int active;
@@ -178,6 +203,7 @@ struct r_fsent_s {
     r_fsvert_t *scratch;     // camera-space vertices of the model being drawn
     int scratch_cap;
     fse_shot_t shots[FSE_MAX_SHOTS];
+    fse_homing_t homing[FSE_MAX_HOMING];
     fse_blast_t blasts[FSE_MAX_BLASTS];
     fse_track_t tracks[FSW_SHIPS];
     double last_time;
@@ -300,7 +326,13 @@ int r_fsent_lod(float distance)
 
 // ---- loading ------------------------------------------------------------------------
 
-r_fsent_t *r_fsent_create(void) { return calloc(1, sizeof(r_fsent_t)); }
+r_fsent_t *r_fsent_create(void)
+{
+    r_fsent_t *fe = calloc(1, sizeof(r_fsent_t));
+    for (int i = 0; fe && i < FSE_MAX_HOMING; i++)
+        fe->homing[i].shot = -1;
+    return fe;
+}
 
 static void free_assets(r_fsent_t *fe)
 {
@@ -354,6 +386,8 @@ void r_fsent_clear(r_fsent_t *fe)
     if (!fe)
         return;
     memset(fe->shots, 0, sizeof fe->shots);
+    for (int i = 0; i < FSE_MAX_HOMING; i++)
+        fe->homing[i].shot = -1;
     memset(fe->blasts, 0, sizeof fe->blasts);
     memset(fe->tracks, 0, sizeof fe->tracks);
     memset(fe->dying_seen, 0, sizeof fe->dying_seen);
@@ -696,6 +730,8 @@ static fse_blast_t *add_blast(r_fsent_t *fe, const float org[3], float size, dou
 
 static int finite3(const float *v) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
+static int homing_start(r_fsent_t *fe, fse_shot_t *sh);
+
 static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
 {
     if (!finite3(fx->origin) || !finite3(fx->dir))
@@ -745,7 +781,14 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
         life = pw->life / FSE_TICKS;
     }
     // the laser reaches the wall at once; everything else flies until it meets one
-    if (secondary && slot->speed > 0) {
+    if (secondary && r_fsfx_homing(weapon, NULL, NULL) && homing_start(fe, slot)) {
+        // a homing missile: its path (and where it ends) is stepped as the frames come (homing_frame)
+        slot->hit = 0;
+        slot->t_end = t0 + (weapon == FSW_THIEF ? FSFX_THIEF_LIFE : life * FSE_TICKS) / FSE_TICKS;
+        memcpy(slot->end, slot->org, sizeof slot->end);
+        for (int k = 0; k < 3; k++)
+            slot->normal[k] = -slot->dir[k];
+    } else if (secondary && slot->speed > 0) {
         // a missile: its fall first (the MFRL's, along its drop vector), then along its direction
         // from where the fall ended, each at its own pace (r_fsfx_missile_move)
         float fall, start[3];
@@ -794,6 +837,8 @@ static float shot_col_radius(const fse_shot_t *sh)
 // One straight piece of a shot's sweep, ta..tb, against every ship's sphere (each ship moving
 // straight between its places at the two ends): the ship it meets first (0 none), *best the time
 // and dir the way from that ship's centre to the meeting point.
+static int ship_pos_at(const r_fsent_t *fe, int num, double t, float out[3]);
+
 static int sweep_ships(const r_fsent_t *fe, const world_t *w, const fse_shot_t *sh, double ta, double tb, float radius,
                        double *best, float dir[3])
 {
@@ -801,11 +846,12 @@ static int sweep_ships(const r_fsent_t *fe, const world_t *w, const fse_shot_t *
     int who = 0;
     shot_at(sh, ta, sa);
     shot_at(sh, tb, sb);
+    int (*ship_at)(const r_fsent_t *, int, double, float *) = sh->hm ? ship_pos_at : r_fsent_ship_origin;
     for (int p = 0; p < FSW_SHIPS; p++) {
         int num = p + 1;
         float pa[3], pb[3];
         if (num == sh->owner + 1 || !world_entity_visible(w, num) || w->entities[num].cur.modelindex != FSW_MODEL_SHIP ||
-            !r_fsent_ship_origin(fe, num, ta, pa) || !r_fsent_ship_origin(fe, num, tb, pb))
+            !ship_at(fe, num, ta, pa) || !ship_at(fe, num, tb, pb))
             continue;
         // |d0 + (d1 - d0) u| = R for the first u in 0..1
         float d0[3], dd[3], A = 0, B = 0, C = 0;
@@ -846,8 +892,9 @@ static int sweep_ships(const r_fsent_t *fe, const world_t *w, const fse_shot_t *
 // from inside a ship's sphere does not hit that ship (only a way in counts).
 static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
 {
-    if (!sh->active || (!sh->secondary && sh->weapon == FSW_LASER) || !(sh->speed > 0))
-        return;   // the laser reaches its wall at once; mines stay (their explosion is MSG_EXPSECONDARY's)
+    if (!sh->active || (!sh->secondary && sh->weapon == FSW_LASER) || !(sh->speed > 0) || sh->hm)
+        return;   // the laser reaches its wall at once; mines stay (their explosion is MSG_EXPSECONDARY's);
+                  // a homing missile meets walls and ships as it is stepped (homing_frame)
     if (sh->ship && sh->t_end > sh->checked) {   // found ahead of the last frame: again
         sh->ship = 0;
         sh->bare = 0;
@@ -897,6 +944,217 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
     for (int k = 0; k < 3; k++) {
         sh->ship_dir[k] = l > 1e-6f ? dir[k] / l : -sh->dir[k];
         sh->normal[k] = sh->ship_dir[k];   // the impact lies on the sphere, facing out
+    }
+}
+
+// ---- homing missiles (secondary.c ProcessMissiles' MIS_STRAIGHT / MIS_HOMING, TargetClosestShip,
+// StillGotTarget; docs/forsaken.md "Homing missiles") -----------------------------------
+
+static int ship_mode(const world_t *w, int num);
+
+// A ship's place at t from the decoded frames: between its last two updates, on the line between
+// them; after the last, moved on by its speed (r_fsent_ship_origin); before them, the older one.
+static int ship_pos_at(const r_fsent_t *fe, int num, double t, float out[3])
+{
+    if (!fe || num < 1 || num > FSW_SHIPS || !fe->tracks[num - 1].valid)
+        return 0;
+    const fse_track_t *tr = &fe->tracks[num - 1];
+    if (t >= tr->t_cur || !(tr->t_cur > tr->t_prev))
+        return r_fsent_ship_origin(fe, num, t, out);
+    float u = t <= tr->t_prev ? 0 : (float)((t - tr->t_prev) / (tr->t_cur - tr->t_prev));
+    for (int k = 0; k < 3; k++)
+        out[k] = tr->prev[k] + (tr->cur[k] - tr->prev[k]) * u;
+    return 1;
+}
+
+// A path for a new homing missile (the first free one, else the one of the oldest shot); 0 none.
+static int homing_start(r_fsent_t *fe, fse_shot_t *sh)
+{
+    int idx = (int)(sh - fe->shots), pick = -1;
+    double oldest = 1e300;
+    for (int i = 0; i < FSE_MAX_HOMING; i++) {
+        int s = fe->homing[i].shot;
+        if (s < 0 || s >= FSE_MAX_SHOTS || s == idx || !fe->shots[s].active || fe->shots[s].hm != &fe->homing[i]) {
+            pick = i;
+            break;
+        }
+        if (fe->shots[s].t0 < oldest) {
+            oldest = fe->shots[s].t0;
+            pick = i;
+        }
+    }
+    if (pick < 0)
+        return 0;
+    fse_homing_t *hm = &fe->homing[pick];
+    int s = hm->shot;
+    if (s >= 0 && s < FSE_MAX_SHOTS && s != idx && fe->shots[s].hm == hm) {
+        fse_shot_t *old = &fe->shots[s];   // that older one's path is gone: it ends here if it still flies
+        old->hm = NULL;
+        if (old->t_end > sh->t0) {
+            old->t_end = old->wall_t_end = sh->t0 > old->t0 ? sh->t0 : old->t0;
+            old->hit = old->wall_hit = 0;
+            old->ship = 0;
+        }
+    }
+    hm->shot = idx;
+    hm->n = hm->n_done = 1;
+    memcpy(hm->pos[0], sh->org, sizeof hm->pos[0]);
+    memcpy(hm->dir[0], sh->dir, sizeof hm->dir[0]);
+    memset(&hm->cur, 0, sizeof hm->cur);
+    hm->cur.coldist = -1;
+    hm->done = hm->cur;
+    sh->hm = hm;
+    return 1;
+}
+
+// Whether `num` can be followed from p along dir: a ship other than the owner, in its view cone,
+// no wall between (BackgroundCollide on the line to it); its cosine in *cos_out.
+static int homing_sees(const r_fsent_t *fe, const world_t *w, const fse_shot_t *sh, int num, const float p[3],
+                       const float dir[3], float cone, double t, float to[3], float *cos_out)
+{
+    float at[3];
+    if (num == sh->owner + 1 || !ship_pos_at(fe, num, t, at))
+        return 0;
+    float d[3] = { at[0] - p[0], at[1] - p[1], at[2] - p[2] };
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (!(len > 1e-3f))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        to[k] = d[k] / len;
+    float c = to[0] * dir[0] + to[1] * dir[1] + to[2] * dir[2];
+    if (!(c >= cone - 1e-6f))   // (the thief's cone is all round: cosine -1)
+        return 0;
+    (void)w;
+    if (first_wall(fe, p, to, len, NULL) < len)
+        return 0;
+    *cos_out = c;
+    return 1;
+}
+
+// Step a homing missile's path tick by tick up to `until` (each tick as ProcessMissiles does it:
+// MIS_STRAIGHT looks for the most centred ship in its cone (TargetClosestShip) and becomes
+// MIS_HOMING without turning yet; MIS_HOMING keeps its ship while StillGotTarget (a normal-mode
+// ship still in the cone with no wall between), turning towards it by at most TurnSpeed, else it
+// flies straight again and finds its wall anew; then it moves MISSILE_SPEED along its direction,
+// flying straight against the wall ahead found once (ColStart, ColDist), homing against the move
+// itself, and against the ships' spheres along the move, the nearer ending it). Sets the shot's end.
+static void homing_step(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, fse_homing_t *hm, double until)
+{
+    float turn, cone;
+    if (!r_fsfx_homing(sh->weapon, &turn, &cone))
+        return;
+    const float step = FSFX_MISSILE_SPEED;
+    while (!hm->cur.ended && hm->n < FSE_HOMING_TICKS) {
+        int k = hm->n;
+        double tp = sh->t0 + (k - 1) / FSE_TICKS, tk = sh->t0 + k / FSE_TICKS;
+        if (tk > until)
+            break;
+        fse_homing_state_t *st = &hm->cur;
+        const float *p = hm->pos[k - 1];
+        float dir[3];
+        memcpy(dir, hm->dir[k - 1], sizeof dir);
+        if (sh->weapon == FSW_THIEF && (float)k > FSFX_THIEF_LIFE) {
+            // its LifeSpan: CreateExplosion where it is (no shockwave)
+            st->ended = 1;
+            sh->hit = 1;
+            sh->t_end = tp;
+            memcpy(sh->end, p, sizeof sh->end);
+            for (int j = 0; j < 3; j++)
+                sh->normal[j] = -dir[j];
+            break;
+        }
+        float to[3], c;
+        if (!st->target) {
+            float best = -2;
+            for (int q = 0; q < FSW_SHIPS; q++) {
+                int num = q + 1, mode = ship_mode(w, num);
+                if (mode < 0 || mode == 2)
+                    continue;   // not a ship, or in limbo
+                if (homing_sees(fe, w, sh, num, p, dir, cone, tp, to, &c) && c > best) {
+                    best = c;
+                    st->target = num;
+                }
+            }
+        } else if (ship_mode(w, st->target) == 0 && homing_sees(fe, w, sh, st->target, p, dir, cone, tp, to, &c)) {
+            float nd[3];
+            r_fsfx_turn_towards(dir, to, turn, nd);
+            memcpy(dir, nd, sizeof dir);
+        } else {
+            st->target = 0;   // lost: MIS_STRAIGHT, its wall found anew (ColFlag 0)
+            st->coldist = -1;
+        }
+        // the wall: flying straight, the one ahead found once; homing, along this move
+        float wall, wnormal[3];
+        if (!st->target) {
+            if (st->coldist < 0) {
+                memcpy(st->colstart, p, sizeof st->colstart);
+                st->coldist = first_wall(fe, p, dir, step * FSE_HOMING_TICKS, st->colnormal);
+            }
+            float gone = 0;
+            for (int j = 0; j < 3; j++)
+                gone += (p[j] - st->colstart[j]) * (p[j] - st->colstart[j]);
+            wall = st->coldist - sqrtf(gone);
+            memcpy(wnormal, st->colnormal, sizeof wnormal);
+        } else {
+            wall = first_wall(fe, p, dir, step, wnormal);
+        }
+        for (int j = 0; j < 3; j++) {
+            hm->pos[k][j] = p[j] + dir[j] * step;
+            hm->dir[k][j] = dir[j];
+        }
+        hm->n = k + 1;
+        // the ships along the move (each moving between its places at the move's two ends)
+        double best = tk + 1;
+        float sdir[3] = { 0, 0, 0 };
+        int who = sweep_ships(fe, w, sh, tp, tk, FSE_SHIP_RADIUS + shot_col_radius(sh), &best, sdir);
+        if (who && (best - tp) * FSE_TICKS * step < wall) {
+            st->ended = 1;
+            sh->ship = who;
+            sh->bare = w->players[who - 1].shield == 0 && !(w->entities[who].cur.raw_effects & FSW_SHIP_INVUL);
+            sh->t_end = best;
+            sh->hit = 1;
+            shot_at(sh, best, sh->end);
+            float l = sqrtf(sdir[0] * sdir[0] + sdir[1] * sdir[1] + sdir[2] * sdir[2]);
+            for (int j = 0; j < 3; j++)
+                sh->ship_dir[j] = sh->normal[j] = l > 1e-6f ? sdir[j] / l : -dir[j];
+        } else if (wall < step) {
+            st->ended = 1;
+            sh->hit = 1;
+            sh->t_end = tp + (wall > 0 ? wall : 0) / step / FSE_TICKS;
+            for (int j = 0; j < 3; j++) {
+                sh->end[j] = p[j] + dir[j] * (wall > 0 ? wall : 0);
+                sh->normal[j] = wnormal[j];
+            }
+        }
+    }
+}
+
+// Each decoded frame: a homing missile's points past the last frame are stepped again (the ships
+// are where this frame puts them), then it is stepped to this frame (kept) and FSE_HIT_AHEAD on.
+static void homing_frame(r_fsent_t *fe, const world_t *w, int ahead)
+{
+    for (int i = 0; i < FSE_MAX_HOMING; i++) {
+        fse_homing_t *hm = &fe->homing[i];
+        if (hm->shot < 0 || hm->shot >= FSE_MAX_SHOTS)
+            continue;
+        fse_shot_t *sh = &fe->shots[hm->shot];
+        if (!sh->active || sh->hm != hm)
+            continue;
+        if (hm->n > hm->n_done || (hm->cur.ended && !hm->done.ended)) {
+            hm->n = hm->n_done;
+            hm->cur = hm->done;
+            if (!hm->done.ended) {   // what the points ahead said is undone
+                sh->hit = 0;
+                sh->ship = 0;
+                sh->bare = 0;
+                sh->t_end = sh->wall_t_end;
+            }
+        }
+        homing_step(fe, w, sh, hm, w->time);
+        hm->n_done = hm->n;
+        hm->done = hm->cur;
+        if (ahead)
+            homing_step(fe, w, sh, hm, w->time + FSE_HIT_AHEAD);
     }
 }
 
@@ -994,6 +1252,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     load_bgo(fe, w);
     track_ships(fe, w);
     track_damage(fe, w);
+    homing_frame(fe, w, 0);   // the homing missiles to this frame, before its messages end any
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];
         if (ev->type != EV_TEMPENT)
@@ -1025,6 +1284,11 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
                     sh->t_end = sh->wall_t_end = w->time;
                     sh->hit = sh->wall_hit = 0;
                     sh->ship = 0;
+                    if (sh->hm) {   // its path stops at this frame
+                        fse_homing_t *hm = sh->hm;
+                        hm->n = hm->n_done;
+                        hm->done.ended = hm->cur.ended = 1;
+                    }
                 }
             }
             if (finite3(fx->origin))
@@ -1044,6 +1308,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     // explosion, is drawn from the shot: draw_impact, draw_explosion)
     for (int s = 0; s < FSE_MAX_SHOTS; s++)
         hit_ships(fe, w, &fe->shots[s], w->time);
+    homing_frame(fe, w, 1);   // new ones to this frame, and every one on past it
 }
 
 int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3])
@@ -1058,10 +1323,39 @@ int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3])
     return 1;
 }
 
+// A homing missile's place and direction at t on its stepped path (straight on from its last
+// point when t is past it).
+static void homing_at(const fse_shot_t *sh, double t, float p[3], float dir[3])
+{
+    const fse_homing_t *hm = sh->hm;
+    double ft = (t - sh->t0) * FSE_TICKS;
+    int k = ft < 0 ? 0 : (int)ft;
+    if (k + 1 < hm->n) {
+        float u = (float)(ft - k);
+        for (int j = 0; j < 3; j++) {
+            p[j] = hm->pos[k][j] + (hm->pos[k + 1][j] - hm->pos[k][j]) * u;
+            if (dir)
+                dir[j] = hm->dir[k + 1][j];
+        }
+        return;
+    }
+    int last = hm->n - 1;
+    float u = (float)(ft - last);
+    for (int j = 0; j < 3; j++) {
+        p[j] = hm->pos[last][j] + hm->dir[last][j] * FSFX_MISSILE_SPEED * (u > 0 ? u : 0);
+        if (dir)
+            dir[j] = hm->dir[last][j];
+    }
+}
+
 static int shot_at(const fse_shot_t *sh, double t, float p[3])
 {
     if (!sh->active || t < sh->t0 || t > sh->t_end)
         return 0;
+    if (sh->hm) {
+        homing_at(sh, t, p, NULL);
+        return 1;
+    }
     if (sh->secondary) {   // at the missile's own pace (its fall, its speed)
         float fall, along = r_fsfx_missile_move(sh->weapon, (float)((t - sh->t0) * FSE_TICKS), &fall);
         for (int k = 0; k < 3; k++)
@@ -1623,9 +1917,13 @@ static int draw_missile_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t
     const fse_layout_t *lo = layout(fe, fx_layout_files[kind]);
     if (!lo)
         return 0;
-    int n = r_fsfx_missile_trail(sh->weapon, shot_seed(sh), sh->org, sh->drop, sh->dir, (float)((t - sh->t0) * FSE_TICKS),
-                                 (float)((sh->t_end - sh->t0) * FSE_TICKS), lo->off->num_frames, fe->sprites,
-                                 FSE_MAX_SPRITES < FSFX_MAX_TRAIL ? FSE_MAX_SPRITES : FSFX_MAX_TRAIL);
+    int max = FSE_MAX_SPRITES < FSFX_MAX_TRAIL ? FSE_MAX_SPRITES : FSFX_MAX_TRAIL;
+    float ticks = (float)((t - sh->t0) * FSE_TICKS), end = (float)((sh->t_end - sh->t0) * FSE_TICKS);
+    int n = sh->hm ? r_fsfx_missile_trail_path(sh->weapon, shot_seed(sh), (const float (*)[3])sh->hm->pos,
+                                               (const float (*)[3])sh->hm->dir, sh->hm->n, ticks, end,
+                                               lo->off->num_frames, fe->sprites, max)
+                   : r_fsfx_missile_trail(sh->weapon, shot_seed(sh), sh->org, sh->drop, sh->dir, ticks, end,
+                                          lo->off->num_frames, fe->sprites, max);
     return draw_fx_sprites(fe, v, n);
 }
 
@@ -2150,11 +2448,24 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             continue;
         if (sh->secondary) {
             const fse_model_t *md = model(fe, secondary_files[sh->weapon]);
-            float ang[3];
-            angles_from_dir(sh->dir, ang);
+            float ang[3], dir[3];
+            memcpy(dir, sh->dir, sizeof dir);
+            if (sh->hm)
+                homing_at(sh, t, p, dir);   // nose along its path
+            angles_from_dir(dir, ang);
             r_fs_angle_vectors(ang, fwd, right, up);
             if (md)
                 drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL, NULL);
+            const fse_layout_t *flare;
+            if (sh->weapon == FSW_SCATTER && (flare = layout(fe, "flare.off"))) {
+                // its FmPoly (FM_ZERO: frame 0, still), moved with it 47.5 units behind
+                static const float blue[3] = { 64 / 255.0f, 64 / 255.0f, 1 };
+                float c[3];
+                for (int k = 0; k < 3; k++)
+                    c[k] = p[k] - dir[k] * FSE_SCATTER_BACK;
+                int d = draw_faceme(fe, v, flare, 0, c, FSE_SCATTER_FLARE, 0, blue);
+                drawn += d > 0 ? d : 0;
+            }
             continue;
         }
         int sprite = sh->weapon == FSW_LASER ? draw_laser(fe, v, sh, t, sh->owner + 1 == viewed)

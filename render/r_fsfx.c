@@ -521,16 +521,16 @@ static float puff_flight(float age, float slow)
     return d + (s > 0 ? s * (age - (float)n) : 0);
 }
 
-int r_fsfx_missile_trail(int weapon, uint32_t seed, const float org[3], const float drop[3], const float dir[3],
-                         float ticks, float end_ticks, int frames, r_fsfx_sprite_t *out, int max)
+// The puffs of either a straight missile (org, drop, dir) or one stepped a tick at a time (path,
+// pdir, npath: npath > 0).
+static int trail_puffs(int weapon, uint32_t seed, const float org[3], const float drop[3], const float dir[3],
+                       const float (*path)[3], const float (*pdir)[3], int npath, float ticks, float end_ticks,
+                       int frames, r_fsfx_sprite_t *out, int max)
 {
     trail_rule_t r;
-    if (!org || !drop || !dir || !out || max <= 0 || !(ticks >= 0) || !isfinite(ticks) || frames <= 0 ||
-        !trail_rule(weapon, &r) || !(end_ticks > 0))
+    if (!out || max <= 0 || !(ticks >= 0) || !isfinite(ticks) || frames <= 0 || !trail_rule(weapon, &r) ||
+        !(end_ticks > 0))
         return 0;
-    for (int k = 0; k < 3; k++)
-        if (!isfinite(org[k]) || !isfinite(drop[k]) || !isfinite(dir[k]))
-            return 0;
     frames = frames > 64 ? 64 : frames;
     float life = (float)frames / r.rate;   // ticks until its frame reaches the layout's count
     float first = weapon == FSW_MFRL ? FSFX_MFRL_DROP + 1 : 1;   // no smoke while it falls
@@ -542,12 +542,19 @@ int r_fsfx_missile_trail(int weapon, uint32_t seed, const float org[3], const fl
         float age = ticks - k;
         if (age >= life)
             break;
-        float fall, along = r_fsfx_missile_move(weapon, k, &fall);
         float fly = puff_flight(age, r.slow) - FSFX_TRAIL_BACK;
+        if (npath > 0 && (int)k >= npath)
+            continue;   // not stepped yet
         r_fsfx_sprite_t *sp = &out[n++];
         memset(sp, 0, sizeof *sp);
-        for (int j = 0; j < 3; j++)
-            sp->pos[j] = org[j] + drop[j] * fall + dir[j] * (along + fly);
+        if (npath > 0) {
+            for (int j = 0; j < 3; j++)
+                sp->pos[j] = path[(int)k][j] + pdir[(int)k][j] * fly;
+        } else {
+            float fall, along = r_fsfx_missile_move(weapon, k, &fall);
+            for (int j = 0; j < 3; j++)
+                sp->pos[j] = org[j] + drop[j] * fall + dir[j] * (along + fly);
+        }
         int si = (int)(age * r.rate * r.shade);
         float c = (float)shade_table[si > 15 ? 15 : si] / 255;
         sp->rgb[0] = sp->rgb[1] = sp->rgb[2] = c;
@@ -560,4 +567,79 @@ int r_fsfx_missile_trail(int weapon, uint32_t seed, const float org[3], const fl
         sp->id = (uint32_t)(int32_t)k;
     }
     return n;
+}
+
+int r_fsfx_missile_trail(int weapon, uint32_t seed, const float org[3], const float drop[3], const float dir[3],
+                         float ticks, float end_ticks, int frames, r_fsfx_sprite_t *out, int max)
+{
+    if (!org || !drop || !dir)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(org[k]) || !isfinite(drop[k]) || !isfinite(dir[k]))
+            return 0;
+    return trail_puffs(weapon, seed, org, drop, dir, NULL, NULL, 0, ticks, end_ticks, frames, out, max);
+}
+
+int r_fsfx_missile_trail_path(int weapon, uint32_t seed, const float (*pos)[3], const float (*dir)[3], int n,
+                              float ticks, float end_ticks, int frames, r_fsfx_sprite_t *out, int max)
+{
+    if (!pos || !dir || n <= 0)
+        return 0;
+    return trail_puffs(weapon, seed, NULL, NULL, NULL, pos, dir, n, ticks, end_ticks, frames, out, max);
+}
+
+int r_fsfx_homing(int weapon, float *turn, float *cone_cos)
+{
+    float deg, cone;
+    switch (weapon) {
+    case FSW_SOLARIS:
+        deg = 1.5f, cone = 120;
+        break;
+    case FSW_THIEF:
+        deg = 3.0f, cone = 360;
+        break;
+    case FSW_SCATTER:
+        deg = 2.0f, cone = 180;
+        break;
+    default:
+        return 0;
+    }
+    if (turn)
+        *turn = deg * (float)(3.14159265358979323846 / 180);
+    if (cone_cos)
+        *cone_cos = (float)cos(cone / 2 * 3.14159265358979323846 / 180);
+    return 1;
+}
+
+void r_fsfx_turn_towards(const float dir[3], const float to[3], float max_turn, float out[3])
+{
+    float c = dir[0] * to[0] + dir[1] * to[1] + dir[2] * to[2];
+    c = c < -1 ? -1 : c > 1 ? 1 : c;
+    float angle = acosf(c);
+    if (!(angle > max_turn)) {   // within a tick's turn (or NaN): straight at it
+        memcpy(out, to, 3 * sizeof *out);
+        return;
+    }
+    // the part of `to` square to `dir`: the way to turn (when `to` is straight behind, any square way)
+    float perp[3], l = 0;
+    for (int k = 0; k < 3; k++) {
+        perp[k] = to[k] - dir[k] * c;
+        l += perp[k] * perp[k];
+    }
+    l = sqrtf(l);
+    if (l < 1e-6f) {
+        float a[3] = { fabsf(dir[0]) < 0.9f ? 1.0f : 0.0f, fabsf(dir[0]) < 0.9f ? 0.0f : 1.0f, 0 };
+        perp[0] = dir[1] * a[2] - dir[2] * a[1];
+        perp[1] = dir[2] * a[0] - dir[0] * a[2];
+        perp[2] = dir[0] * a[1] - dir[1] * a[0];
+        l = sqrtf(perp[0] * perp[0] + perp[1] * perp[1] + perp[2] * perp[2]);
+    }
+    float cs = cosf(max_turn), sn = sinf(max_turn), n = 0;
+    for (int k = 0; k < 3; k++) {
+        out[k] = dir[k] * cs + perp[k] / l * sn;
+        n += out[k] * out[k];
+    }
+    n = sqrtf(n);
+    for (int k = 0; k < 3; k++)
+        out[k] /= n;
 }

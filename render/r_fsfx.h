@@ -156,8 +156,26 @@ float r_fsfx_missile_ticks(int weapon, float along);
 // Sprites' kind is FSFX_SPRITE_* of their layout. The random turns from `seed`. At most max.
 int r_fsfx_missile_trail(int weapon, uint32_t seed, const float org[3], const float drop[3], const float dir[3],
                          float ticks, float end_ticks, int frames, r_fsfx_sprite_t *out, int max);
+// The same trail along a path stepped a tick at a time (a homing missile's, r_fsent.c): `pos[k]` is
+// where the missile was after tick k's move and `dir[k]` its direction then (unit), for k = 0 ..
+// n - 1 (pos[0] where it started); ticks past n - 1 make no puff. Each puff is born FSFX_TRAIL_BACK
+// behind pos[k] along -dir[k] and flies on along dir[k], as r_fsfx_missile_trail's.
+int r_fsfx_missile_trail_path(int weapon, uint32_t seed, const float (*pos)[3], const float (*dir)[3], int n,
+                              float ticks, float end_ticks, int frames, r_fsfx_sprite_t *out, int max);
 // The FSFX_SPRITE_* layout a missile's trail is made of; -1 none.
 int r_fsfx_missile_trail_kind(int weapon);
+
+// ---- homing (secondary.c SecondaryWeaponAttribs[]' MISMOVE_HOMING, TurnSpeed and ViewCone;
+// InitOneSecBull: ViewCone = COSD(ViewCone / 2); ProcessMissiles' MIS_STRAIGHT / MIS_HOMING; facts in
+// docs/forsaken.md "Homing missiles").
+#define FSFX_THIEF_LIFE 600.0f      // InitOneSecBull: the thief's LifeSpan in ticks, then CreateExplosion
+// The solaris (1.5 degrees a tick, cone 120), thief (3, 360) and scatter (2, 180): 1 and their turn
+// (radians a tick) and the cosine of half their view cone; any other weapon: 0.
+int r_fsfx_homing(int weapon, float *turn, float *cone_cos);
+// `dir` (unit) turned towards `to` (unit) by at most `max_turn` radians along the great circle
+// between them, into `out` (unit); at once when the angle is smaller (the game's quaternion lerp by
+// D2R(TurnSpeed) x framelag / Angle, at most 1).
+void r_fsfx_turn_towards(const float dir[3], const float to[3], float max_turn, float out[3]);
 
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.

@@ -633,6 +633,18 @@ static void diff_box(const uint8_t *a, const uint8_t *b, int w, int h, box_t bx,
         }
 }
 
+// Pixels of b brighter than a by more than `by` (r + g + b) inside the box and outside it.
+static void brighter_box(const uint8_t *a, const uint8_t *b, int w, int h, box_t bx, int by, int *in, int *out)
+{
+    *in = *out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            if ((b[i] + b[i + 1] + b[i + 2]) - (a[i] + a[i + 1] + a[i + 2]) > by)
+                *(x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1 ? in : out) += 1;
+        }
+}
+
 static uint8_t *load_png(const char *path, int *w, int *h)
 {
     int c;
@@ -1312,32 +1324,19 @@ static void test_trail_scene(void **state)
 // seek == play for the missiles: the MFRL scene drawn while playing on (every 0.02 s) at moments
 // before the launch, in its fall, in flight with its smoke, and after, equals the same moments
 // reached by seeking backwards (the shots and the smoke come from the events and the time alone).
-static void test_trail_seek(void **state)
+// The demo drawn while playing on (every 0.02 s) at `at` equals the same moments reached by seeking
+// backwards; returns how many seeks differ, *moved how many moments differ from the one before.
+static int seek_differs(const char *demo, const double *at, int N, int *moved)
 {
-    (void)state;
-    TU_REQUIRE_DATA();
-    float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
-    for (int k = 0; k < 3; k++) {
-        org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
-        drop[k] = -up[k];
-    }
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    char demo[512], base[512];
-    snprintf(demo, sizeof demo, "%s/fs_fx_mseek_%d.dmo", dir, (int)getpid());
+    char base[512];
     snprintf(base, sizeof base, "%s/forsaken", tu_data_dir());
-    write_missile_scene(demo, eye, ang, 1, FSW_MFRL, org, zero, right, drop);
     cli_t cli;
     memset(&cli, 0, sizeof cli);
     cli.basedir = base;
-    const double at[] = { 0.9, 1.02, 1.1, 1.17, 1.3, 1.5 };
-    enum { N = sizeof at / sizeof at[0] };
     renderer_t *r = r_create(160, 100);
     assert_non_null(r);
-    uint8_t *played[N];
+    uint8_t *played[16];
+    assert_true(N <= 16);
     demo_t d;
     assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
     player_t *p = player_create(&d, &cli, r, NULL, NULL);
@@ -1361,7 +1360,8 @@ static void test_trail_seek(void **state)
     assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
     p = player_create(&d, &cli, r, NULL, NULL);
     assert_int_equal(player_scan(p), 0);
-    int differ = 0, moved = 0;
+    int differ = 0;
+    *moved = 0;
     for (int i = N - 1; i >= 0; i--) {   // backwards: every seek goes back
         assert_int_equal(player_seek(p, at[i]), 0);
         r_render(r, d.world, player_demo_time(p, at[i]));
@@ -1372,16 +1372,38 @@ static void test_trail_seek(void **state)
             differ++;
         }
         if (i > 0 && memcmp(played[i], played[i - 1], (size_t)h * (size_t)pitch))
-            moved++;
+            (*moved)++;
     }
     for (int i = 0; i < N; i++)
         free(played[i]);
-    printf("MFRL scene: %d moments, %d differ from the one before, %d seeks differ from play\n", N, moved, differ);
-    assert_true(moved >= 3);   // the moments are not all one picture
-    assert_int_equal(differ, 0);
     player_destroy(p);
     demo_close(&d);
     r_destroy(r);
+    return differ;
+}
+
+static void test_trail_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
+        drop[k] = -up[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_fx_mseek_%d.dmo", dir, (int)getpid());
+    write_missile_scene(demo, eye, ang, 1, FSW_MFRL, org, zero, right, drop);
+    const double at[] = { 0.9, 1.02, 1.1, 1.17, 1.3, 1.5 };
+    int moved, differ = seek_differs(demo, at, 6, &moved);
+    printf("MFRL scene: %d moments, %d differ from the one before, %d seeks differ from play\n", 6, moved, differ);
+    assert_true(moved >= 3);   // the moments are not all one picture
+    assert_int_equal(differ, 0);
     if (!getenv("FS_FX_SHOTS"))
         remove(demo);
 }
@@ -1464,6 +1486,394 @@ static void test_pickup_appear(void **state)
         remove(path);
 }
 
+// ---- homing --------------------------------------------------------------------------
+
+// The first shot's place at `at` as the drawer has it after the frame just before `at`; returns
+// how many shots fly then (-1: no such frame).
+static int shot_pos(const char *path, double at, float p[3])
+{
+    fs_play_t pl;
+    fs_play_open(&pl, path, 1);
+    int n = -1;
+    while (fs_play_frame(&pl)) {
+        if (pl.w->time <= at && pl.w->time + 0.1 > at)
+            n = r_fsent_shots(pl.fe, at, p);
+    }
+    fs_play_close(&pl);
+    return n;
+}
+
+// The homing rule (secondary.c ProcessMissiles, TargetClosestShip, StillGotTarget; written out here,
+// not asked of the renderer), for one still ship in an open space: each tick the missile, flying
+// straight, takes the ship when the cosine to it is at least the cone's (the state changes, no
+// turn that tick); once it has it, it turns towards it by at most `turn` degrees along the great
+// circle (at once when nearer); then it moves 18 units. Where it is after `k` ticks (k whole) and
+// the tick its move first enters the ship's 75-unit sphere (0: not within `max` ticks).
+static void rule_homing(const float org[3], const float dir0[3], const float ship[3], float turn, float cone_deg,
+                        int ticks, float out[3], int *hit_tick, int max)
+{
+    float p[3], d[3];
+    memcpy(p, org, sizeof p);
+    memcpy(d, dir0, sizeof d);
+    int have = 0;
+    *hit_tick = 0;
+    double rad = turn * M_PI / 180, cone = cos(cone_deg / 2 * M_PI / 180);
+    for (int k = 1; k <= max; k++) {
+        float to[3], l = 0;
+        for (int j = 0; j < 3; j++) {
+            to[j] = ship[j] - p[j];
+            l += to[j] * to[j];
+        }
+        l = sqrtf(l);
+        for (int j = 0; j < 3; j++)
+            to[j] /= l;
+        double c = to[0] * d[0] + to[1] * d[1] + to[2] * d[2];
+        if (!have) {
+            have = c >= cone;
+        } else {
+            double a = acos(c > 1 ? 1 : c);
+            if (a <= rad) {
+                memcpy(d, to, sizeof d);
+            } else {   // d cos(rad) + (the part of `to` square to d, unit) sin(rad)
+                float q[3], ql = 0;
+                for (int j = 0; j < 3; j++) {
+                    q[j] = (float)(to[j] - d[j] * c);
+                    ql += q[j] * q[j];
+                }
+                ql = sqrtf(ql);
+                for (int j = 0; j < 3; j++)
+                    d[j] = (float)(d[j] * cos(rad) + q[j] / ql * sin(rad));
+            }
+        }
+        float np[3];
+        for (int j = 0; j < 3; j++)
+            np[j] = p[j] + d[j] * 18;
+        // the move against the sphere: the nearest point of the segment within 75
+        if (!*hit_tick) {
+            float m[3], mm = 0, mq = 0;
+            for (int j = 0; j < 3; j++) {
+                m[j] = np[j] - p[j];
+                mm += m[j] * m[j];
+                mq += (ship[j] - p[j]) * m[j];
+            }
+            float u = mq / mm;
+            u = u < 0 ? 0 : u > 1 ? 1 : u;
+            float dd = 0;
+            for (int j = 0; j < 3; j++)
+                dd += (p[j] + m[j] * u - ship[j]) * (p[j] + m[j] * u - ship[j]);
+            if (dd < 75 * 75)
+                *hit_tick = k;
+        }
+        memcpy(p, np, sizeof p);
+        if (k == ticks)
+            memcpy(out, p, 3 * sizeof *out);
+    }
+}
+
+// A solaris fired straight ahead past bob (500 ahead, 110 to the right: flying straight it would
+// pass him 110 out, beyond his 75): the drawer's missile is where the rule above puts it at 0.5,
+// 4, 10, 17.5 and 24 ticks (to 0.05 units), reaches bob's sphere on the rule's tick and stops
+// there (in flight the tick before, not the tick after); a mug fired the same way flies on (it does
+// not home); a thief (3 degrees a tick, any direction) fired straight away from bob turns round.
+static void test_homing_path(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], aim[3], back[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + 500 * fwd[k] + 110 * right[k];
+        aim[k] = eye[k] + 500 * fwd[k];
+        back[k] = eye[k] - 500 * fwd[k] + 110 * right[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[3][512];
+    for (int i = 0; i < 3; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_homing%d_%d.dmo", dir, i, pid);
+    write_scene_full(demo[0], eye, ang, bob, 0, 1, 1, FSW_SOLARIS, 0, aim, -1, 1);
+    write_scene_full(demo[1], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, aim, -1, 1);
+    write_scene_full(demo[2], eye, ang, back, 0, 1, 1, FSW_THIEF, 0, aim, -1, 1);
+    static const float at[] = { 0.5f, 4, 10, 17.5f, 24 };
+    int hit = 0;
+    float dummy[3];
+    rule_homing(eye, fwd, bob, 1.5f, 120, 1, dummy, &hit, 200);
+    printf("solaris: the rule reaches bob's sphere on tick %d\n", hit);
+    assert_true(hit > 24 && hit < 40);
+    for (size_t i = 0; i < sizeof at / sizeof at[0]; i++) {
+        float lo[3], hi[3], want[3], got[3];
+        int k = (int)at[i], h2;
+        if (k > 0)
+            rule_homing(eye, fwd, bob, 1.5f, 120, k, lo, &h2, k);
+        else
+            memcpy(lo, eye, sizeof lo);
+        rule_homing(eye, fwd, bob, 1.5f, 120, k + 1, hi, &h2, k + 1);
+        for (int j = 0; j < 3; j++)
+            want[j] = lo[j] + (hi[j] - lo[j]) * (at[i] - (float)k);
+        int n = shot_pos(demo[0], 1.0 + at[i] / 71, got);
+        float off = sqrtf((got[0] - want[0]) * (got[0] - want[0]) + (got[1] - want[1]) * (got[1] - want[1]) +
+                          (got[2] - want[2]) * (got[2] - want[2]));
+        float side = (got[0] - eye[0]) * right[0] + (got[1] - eye[1]) * right[1] + (got[2] - eye[2]) * right[2];
+        printf("solaris at %.1f ticks: %d in flight, %.3f units from the rule, %.2f to the right\n", at[i], n, off,
+               side);
+        assert_int_equal(n, 1);
+        assert_true(off < 0.05f);
+    }
+    float p[3];
+    int before = shot_pos(demo[0], 1.0 + (hit - 1.0) / 71, p), after = shot_pos(demo[0], 1.0 + (hit + 1.0) / 71, p);
+    int mug = shot_pos(demo[1], 1.0 + (hit + 1.0) / 71, p);
+    float mug_side = (p[0] - eye[0]) * right[0] + (p[1] - eye[1]) * right[1] + (p[2] - eye[2]) * right[2];
+    printf("solaris the tick before its hit %d in flight, the tick after %d; the mug then %d (%.2f to the right)\n",
+           before, after, mug, mug_side);
+    assert_int_equal(before, 1);
+    assert_int_equal(after, 0);
+    assert_int_equal(mug, 1);
+    assert_true(fabsf(mug_side) < 0.01f);
+    // the thief, fired away from bob behind it: 3 degrees a tick, its cone all round
+    float th[3], want[3];
+    int th_hit;
+    rule_homing(eye, fwd, back, 3.0f, 360, 30, want, &th_hit, 30);
+    int tn = shot_pos(demo[2], 1.0 + 30.0 / 71, th);
+    float toff = sqrtf((th[0] - want[0]) * (th[0] - want[0]) + (th[1] - want[1]) * (th[1] - want[1]) +
+                       (th[2] - want[2]) * (th[2] - want[2]));
+    float ahead = (th[0] - eye[0]) * fwd[0] + (th[1] - eye[1]) * fwd[1] + (th[2] - eye[2]) * fwd[2];
+    printf("thief at 30 ticks: %d in flight, %.3f units from the rule, %.1f ahead of alice (straight: 540)\n", tn,
+           toff, ahead);
+    assert_int_equal(tn, 1);
+    assert_true(toff < 0.05f);
+    assert_true(ahead < 400);
+    if (!getenv("FS_FX_SHOTS"))
+        for (int i = 0; i < 3; i++)
+            remove(demo[i]);
+}
+
+// alice (the view) at eye, bob at `bob`, carol at `carol` firing `weapon` along `dir` at 1.0 s
+// (bullet 5) when `shot`.
+static void write_homing_scene(const char *path, const float eye[3], const float ang[3], const float bob[3],
+                               const float carol[3], const float dir[3], int weapon, int shot)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 2, .name = "carol" });
+    float side[3] = { 0, ang[1] + 90, 0 };
+    for (int i = 0; i <= 15; i++) {
+        double t = 0.05 + i * 0.1;
+        const float *at[3] = { eye, bob, carol };
+        for (int p = 0; p < 3; p++) {
+            fs_ship_t sp;
+            memset(&sp, 0, sizeof sp);
+            sp.player = (uint8_t)p;
+            sp.flags = FS_SHIP_ENABLE;
+            memcpy(sp.pos, at[p], sizeof sp.pos);
+            fs_angles_to_quat(p ? side : ang, sp.quat);
+            fs_write_ship(&wr, fs_ticks(t + p * 0.01), p ? 7 : 1, p ? FS_MSG_FUPDATE : FS_MSG_UPDATE, &sp);
+        }
+        if (shot && i == 9) {
+            fs_secbull_t sb;
+            memset(&sb, 0, sizeof sb);
+            sb.player = 2;
+            sb.owner_type = 1;
+            sb.owner = 2;
+            sb.bullet_id = 5;
+            sb.weapon = (uint8_t)weapon;
+            sb.up[1] = 1;
+            memcpy(sb.pos, carol, sizeof sb.pos);
+            memcpy(sb.dir, dir, sizeof sb.dir);
+            fs_write_secbull(&wr, fs_ticks(1.0), 7, &sb);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// carol's solaris, fired across alice's view (along her right) 300 ahead, turns towards bob (600
+// ahead, 300 to the right; alice is outside its cone): 18 ticks after, against the scene without
+// it, the pixels made far brighter (r + g + b up more than 350: its puffs and model; its red light
+// on the walls and bikes raises them less) lie inside the projected box of its model and its
+// trail's puffs where the rule puts them (the path of rule_homing, the puffs as
+// r_fsfx_missile_trail_path makes them from it), none outside; the same moment twice equal; golden
+// fs_homing.png (looked at).
+static void test_homing_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
+        bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[2][512], png[3][512];
+    for (int i = 0; i < 2; i++)
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_hscene%d_%d.dmo", dir, i, pid);
+    for (int i = 0; i < 3; i++)
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_hscene%d_%d.png", dir, i, pid);
+    write_homing_scene(demo[0], eye, ang, bob, carol, right, FSW_SOLARIS, 1);
+    write_homing_scene(demo[1], eye, ang, bob, carol, right, FSW_SOLARIS, 0);
+    const int ticks = 18;
+    double at = 1.0 + ticks / 71.0;
+    fs_shot(demo[0], at, png[0]);
+    fs_shot(demo[1], at, png[1]);
+    fs_shot(demo[0], at, png[2]);
+    static float path[32][3], pdir[32][3];
+    int hit = 0;
+    memcpy(path[0], carol, sizeof path[0]);
+    memcpy(pdir[0], right, sizeof pdir[0]);
+    for (int k = 1; k <= ticks; k++) {
+        rule_homing(carol, right, bob, 1.5f, 120, k, path[k], &hit, k);
+        float l = 0;
+        for (int j = 0; j < 3; j++) {
+            pdir[k][j] = path[k][j] - path[k - 1][j];
+            l += pdir[k][j] * pdir[k][j];
+        }
+        for (int j = 0; j < 3; j++)
+            pdir[k][j] /= sqrtf(l);
+    }
+    assert_int_equal(hit, 0);
+    static r_fsfx_sprite_t sp[64];
+    int n = r_fsfx_missile_trail_path(FSW_SOLARIS, 0, (const float (*)[3])path, (const float (*)[3])pdir, ticks + 1,
+                                      (float)ticks, 1e30f, 5, sp, 63);
+    r_fsfx_sprite_t *body = &sp[n];
+    memset(body, 0, sizeof *body);
+    body->scale = 48.0f / 36;
+    memcpy(body->pos, path[ticks], sizeof body->pos);
+    box_t bx = sprite_box(sp, n + 1, eye, fwd, right, up);
+    int w, h;
+    uint8_t *with = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h), *twice = load_png(png[2], &w, &h);
+    int in, out, dif_in, dif_out;
+    brighter_box(none, with, w, h, bx, 350, &in, &out);
+    diff_box(none, with, w, h, bx, &dif_in, &dif_out);
+    float turned = angle_deg(right, pdir[ticks]);
+    printf("solaris %d ticks after carol fired it: turned %.1f degrees towards bob, %d puffs; %d pixels far brighter "
+           "(r + g + b up more than 350) in the box %d,%d..%d,%d, %d outside (%d and %d differ at all: its red light "
+           "on the walls and bikes); drawn twice %s\n", ticks, turned, n, in, bx.x0, bx.y0, bx.x1, bx.y1, out, dif_in,
+           dif_out, memcmp(with, twice, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(turned > 24 && turned < 27);   // 1.5 degrees a tick from its second tick
+    assert_true(n > 15);
+    assert_true(in > 60);
+    assert_int_equal(out, 0);
+    assert_memory_equal(with, twice, (size_t)w * (size_t)h * 3);
+    stbi_image_free(with);
+    stbi_image_free(none);
+    stbi_image_free(twice);
+    tu_golden("solaris homing on bob", png[0], "tests/golden/fs_homing.png", 0.01);
+    if (!getenv("FS_FX_SHOTS")) {
+        for (int i = 0; i < 2; i++)
+            remove(demo[i]);
+        for (int i = 0; i < 3; i++)
+            remove(png[i]);
+    }
+}
+
+// carol's scatter (2 degrees a tick, cone 180), the same scene: 10 ticks after, the pixels made
+// bluer (blue up by more than 60 over red: its flare is R G B 64 64 255, its light red) lie inside
+// the projected box of its flare, 47.5 units behind where the rule puts it (FLARE.OFF, 2.5 units a
+// texel), none outside; the scatter draws no smoke (its own trail is not drawn).
+static void test_scatter_flare(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
+        bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    char demo[2][512], png[2][512];
+    for (int i = 0; i < 2; i++) {
+        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_scatter%d_%d.dmo", dir, i, pid);
+        snprintf(png[i], sizeof png[i], "%s/fs_fx_scatter%d_%d.png", dir, i, pid);
+    }
+    write_homing_scene(demo[0], eye, ang, bob, carol, right, FSW_SCATTER, 1);
+    write_homing_scene(demo[1], eye, ang, bob, carol, right, FSW_SCATTER, 0);
+    const int ticks = 10;
+    fs_shot(demo[0], 1.0 + ticks / 71.0, png[0]);
+    fs_shot(demo[1], 1.0 + ticks / 71.0, png[1]);
+    float prev[3], here[3], d[3], l = 0;
+    int hit;
+    rule_homing(carol, right, bob, 2.0f, 180, ticks - 1, prev, &hit, ticks - 1);
+    rule_homing(carol, right, bob, 2.0f, 180, ticks, here, &hit, ticks);
+    for (int k = 0; k < 3; k++) {
+        d[k] = here[k] - prev[k];
+        l += d[k] * d[k];
+    }
+    r_fsfx_sprite_t flare = { .scale = 2.5f };
+    for (int k = 0; k < 3; k++)
+        flare.pos[k] = here[k] - d[k] / sqrtf(l) * 47.5f;
+    box_t bx = sprite_box(&flare, 1, eye, fwd, right, up);
+    int w, h;
+    uint8_t *with = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h);
+    int in = 0, out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            int db = with[i + 2] - none[i + 2], dr = with[i] - none[i];
+            if (db - dr > 60)
+                *(x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1 ? &in : &out) += 1;
+        }
+    printf("scatter %d ticks after carol fired it: %d pixels bluer in its flare's box %d,%d..%d,%d, %d outside\n",
+           ticks, in, bx.x0, bx.y0, bx.x1, bx.y1, out);
+    assert_true(in > 20);
+    assert_int_equal(out, 0);
+    stbi_image_free(with);
+    stbi_image_free(none);
+    if (!getenv("FS_FX_SHOTS"))
+        for (int i = 0; i < 2; i++) {
+            remove(demo[i]);
+            remove(png[i]);
+        }
+}
+
+// seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
+// drawn while playing on and by seeking backwards, at moments before, during and after its flight.
+static void test_homing_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
+        bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_fx_hseek_%d.dmo", dir, (int)getpid());
+    write_homing_scene(demo, eye, ang, bob, carol, right, FSW_SOLARIS, 1);
+    const double at[] = { 0.9, 1.05, 1.13, 1.21, 1.3, 1.45 };
+    int moved, differ = seek_differs(demo, at, 6, &moved);
+    printf("solaris homing scene: %d moments, %d differ from the one before, %d seeks differ from play\n", 6, moved,
+           differ);
+    assert_true(moved >= 3);
+    assert_int_equal(differ, 0);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(demo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1486,6 +1896,10 @@ int main(void)
         cmocka_unit_test(test_trail_scene),
         cmocka_unit_test(test_trail_seek),
         cmocka_unit_test(test_pickup_appear),
+        cmocka_unit_test(test_homing_path),
+        cmocka_unit_test(test_homing_scene),
+        cmocka_unit_test(test_scatter_flare),
+        cmocka_unit_test(test_homing_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

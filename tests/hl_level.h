@@ -1,5 +1,5 @@
 // hl_level.h -- for the GoldSrc effect tests (test_goldsrc_tent.c, test_goldsrc_te.c,
-// test_goldsrc_decal.c): c1a0 decoded to a frame with its level loaded in a TW x TH renderer,
+// test_goldsrc_decal.c, _egon.c, _beament.c): c1a0 decoded to a frame with its level loaded in a TW x TH renderer,
 // and places ahead of its eye.
 // Include after testutil.h, render/render.h and formats/decoder.h, with TW and TH defined.
 // static inline: a test may leave some of them unused.
@@ -72,6 +72,25 @@ static inline void ahead(const world_t *w, float d, float side, float dz, vec3_t
     out[0] = w->view.origin[0] + d * cosf(y) - side * sinf(y);
     out[1] = w->view.origin[1] + d * sinf(y) + side * cosf(y);
     out[2] = w->view.origin[2] + dz;
+}
+
+// A frame with no new events (the world's time unchanged).
+static inline void empty_frame(world_t *w)
+{
+    w->num_events = 0;
+    w->text_used = 0;
+}
+
+// The frame drawn at time t, copied into out (TW x TH palette indices).
+static inline void render_at(renderer_t *r, const world_t *w, double t, uint8_t *out)
+{
+    r_render(r, w, t);
+    int fw, fh, pitch;
+    const uint8_t *px = r_pixels(r, &fw, &fh, &pitch);
+    assert_int_equal(fw, TW);
+    assert_int_equal(fh, TH);
+    for (int y = 0; y < fh; y++)
+        memcpy(out + (size_t)y * (size_t)fw, px + (size_t)y * (size_t)pitch, (size_t)fw);
 }
 
 #endif

@@ -22,29 +22,10 @@ extern const decoder_t hl_decoder;
 #define BEAM_ENT 900     // numbers no entity of c1a0 uses at frame 150
 #define TARGET_ENT 901
 
-// A frame with no new events (the world's time unchanged).
-static void empty_frame(world_t *w)
-{
-    w->num_events = 0;
-    w->text_used = 0;
-}
-
-// The frame at time t, copied.
-static void grab_at(renderer_t *r, const world_t *w, double t, uint8_t *out)
-{
-    r_render(r, w, t);
-    int fw, fh, pitch;
-    const uint8_t *px = r_pixels(r, &fw, &fh, &pitch);
-    assert_int_equal(fw, TW);
-    assert_int_equal(fh, TH);
-    for (int y = 0; y < TH; y++)
-        memcpy(out + y * TW, px + (size_t)y * (size_t)pitch, TW);
-}
-
 // The frame at the world's time.
 static void grab(renderer_t *r, const world_t *w, uint8_t *out)
 {
-    grab_at(r, w, w->time, out);
+    render_at(r, w, w->time, out);
 }
 
 // Where p is on the screen of the view last drawn (r_main.c's projection of a 320 x 200 frame:
@@ -185,7 +166,7 @@ static void test_points_beam(void **state)
     assert_true(thin.rows_mid >= 1 && thin.rows_mid <= 3);
 
     // a moment draws the same picture whatever was drawn before it
-    grab_at(c.r, w, w->time + 0.05, again);
+    render_at(c.r, w, w->time + 0.05, again);
     grab(c.r, w, again);
     assert_memory_equal(after, again, sizeof after);
 
@@ -205,7 +186,7 @@ static void test_points_beam(void **state)
     assert_true(noisy.max_off > thin.max_off + 2);
     // the noise is new each moment, the same at the same moment
     static uint8_t later[TW * TH];
-    grab_at(c.r, w, w->time + 0.1, later);
+    render_at(c.r, w, w->time + 0.1, later);
     grab(c.r, w, after);
     int moved = 0;
     for (int i = 0; i < TW * TH; i++)

@@ -127,13 +127,6 @@ static uint8_t *grab(renderer_t *r, const world_t *w)
     return copy;
 }
 
-// A frame with no new events (the world's time unchanged).
-static void empty_frame(world_t *w)
-{
-    w->num_events = 0;
-    w->text_used = 0;
-}
-
 // Decals by temp entity on c1a0's tram: a scorch straight ahead, blood to the left, a bullet
 // hole to the right. The frame changes there and only there; the golden has been looked at.
 static void test_golden_c1a0(void **state)
@@ -362,15 +355,6 @@ static void test_weapon_event(void **state)
 // tracer (EV_CreateTracer, the engine's R_TracerEffect) from the gun to where the bullet stops and
 // leave no decal; 1, 3 ... leave a decal and no tracer. The tracer is seen in the frame it is
 // made, gone a second later.
-static void render_at(renderer_t *r, const world_t *w, double t, uint8_t *out)
-{
-    r_render(r, w, t);
-    int fw, fh, pitch;
-    const uint8_t *px = r_pixels(r, &fw, &fh, &pitch);
-    for (int y = 0; y < fh; y++)
-        memcpy(out + (size_t)y * (size_t)fw, px + (size_t)y * (size_t)pitch, (size_t)fw);
-}
-
 static void test_mp5_tracer(void **state)
 {
     (void)state;

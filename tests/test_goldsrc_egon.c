@@ -25,22 +25,6 @@
 #define TH 200
 #include "hl_level.h"   // open_c1a0, close_level, model_index
 
-// A frame with no new events (the world's time unchanged).
-static void empty_frame(world_t *w)
-{
-    w->num_events = 0;
-    w->text_used = 0;
-}
-
-static void render_at(renderer_t *r, const world_t *w, double t, uint8_t *out)
-{
-    r_render(r, w, t);
-    int fw, fh, pitch;
-    const uint8_t *px = r_pixels(r, &fw, &fh, &pitch);
-    for (int y = 0; y < fh; y++)
-        memcpy(out + (size_t)y * (size_t)fw, px + (size_t)y * (size_t)pitch, (size_t)fw);
-}
-
 static int count_diff(const uint8_t *a, const uint8_t *b)
 {
     int n = 0;

@@ -226,15 +226,54 @@ static void write_scene(const char *path, const float eye[3], const float ang[3]
     write_scene_ex(path, eye, ang, bob, invul, 1, 0, 0, 0, NULL);
 }
 
+// ---- the scenes' set-up --------------------------------------------------------------------
+
+// The scenes' view: alice at ship's first start position looking 8 degrees down and 35 to the
+// right (down the hall, as test_forsaken_models' scene); its axes.
+static void scene_view(float eye[3], float ang[3], float fwd[3], float right[3], float up[3])
+{
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    ang[0] = 8;
+    ang[1] -= 35;
+    r_fs_angle_vectors(ang, fwd, right, up);
+}
+
+// A scene test's files: demo[i] and png[i] named fs_fx_NAME<i>_PID.dmo / .png in $FS_FX_SHOTS
+// (kept there to look at) or /tmp (removed by scene_files_done).
+typedef struct {
+    char demo[4][512], png[8][512];
+    int nd, np;
+} scene_files_t;
+
+static void scene_files(scene_files_t *f, const char *name, int nd, int np)
+{
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    int pid = (int)getpid();
+    assert_true(nd <= 4 && np <= 8);
+    f->nd = nd;
+    f->np = np;
+    for (int i = 0; i < nd; i++)
+        snprintf(f->demo[i], sizeof f->demo[i], "%s/fs_fx_%s%d_%d.dmo", dir, name, i, pid);
+    for (int i = 0; i < np; i++)
+        snprintf(f->png[i], sizeof f->png[i], "%s/fs_fx_%s%d_%d.png", dir, name, i, pid);
+}
+
+static void scene_files_done(const scene_files_t *f)
+{
+    if (getenv("FS_FX_SHOTS"))
+        return;
+    for (int i = 0; i < f->nd; i++)
+        remove(f->demo[i]);
+    for (int i = 0; i < f->np; i++)
+        remove(f->png[i]);
+}
+
 static void test_invul_scene(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;   // down the hall, as test_forsaken_models' scene
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++)
         bob[k] = eye[k] + 260 * fwd[k];
     const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
@@ -312,30 +351,22 @@ static void test_shield_hit(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++)
         bob[k] = eye[k] + 260 * fwd[k];
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[3][512], png[4][512];
-    for (int i = 0; i < 3; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_hit%d_%d.dmo", dir, i, pid);
-    for (int i = 0; i < 4; i++)
-        snprintf(png[i], sizeof png[i], "%s/fs_fx_hit%d_%d.png", dir, i, pid);
-    write_scene_ex(demo[0], eye, ang, bob, 0, 1, 1, 0, 0, NULL);   // bob, the pulsar
-    write_scene_ex(demo[1], eye, ang, bob, 0, 1, 0, 0, 0, NULL);   // bob alone
-    write_scene_ex(demo[2], eye, ang, bob, 0, 0, 1, 0, 0, NULL);   // the pulsar alone
+    scene_files_t F;
+    scene_files(&F, "hit", 3, 4);
+    write_scene_ex(F.demo[0], eye, ang, bob, 0, 1, 1, 0, 0, NULL);   // bob, the pulsar
+    write_scene_ex(F.demo[1], eye, ang, bob, 0, 1, 0, 0, 0, NULL);   // bob alone
+    write_scene_ex(F.demo[2], eye, ang, bob, 0, 0, 1, 0, 0, NULL);   // the pulsar alone
     double at = 1.0 + 185.0 / (32 * 71) + 5.0 / 71;   // 5 ticks after the hit
-    fs_shot(demo[0], at, png[0]);
-    fs_shot(demo[1], at, png[1]);
-    fs_shot(demo[2], at, png[2]);
-    fs_shot(demo[0], 1.0 + 185.0 / (32 * 71) - 2.0 / 71, png[3]);   // 2 ticks before it
+    fs_shot(F.demo[0], at, F.png[0]);
+    fs_shot(F.demo[1], at, F.png[1]);
+    fs_shot(F.demo[2], at, F.png[2]);
+    fs_shot(F.demo[0], 1.0 + 185.0 / (32 * 71) - 2.0 / 71, F.png[3]);   // 2 ticks before it
     int w, h, c;
-    uint8_t *a = stbi_load(png[0], &w, &h, &c, 3), *b = stbi_load(png[1], &w, &h, &c, 3);
-    uint8_t *e = stbi_load(png[2], &w, &h, &c, 3), *before = stbi_load(png[3], &w, &h, &c, 3);
+    uint8_t *a = stbi_load(F.png[0], &w, &h, &c, 3), *b = stbi_load(F.png[1], &w, &h, &c, 3);
+    uint8_t *e = stbi_load(F.png[2], &w, &h, &c, 3), *before = stbi_load(F.png[3], &w, &h, &c, 3);
     assert_non_null(a);
     assert_non_null(b);
     assert_non_null(e);
@@ -360,13 +391,8 @@ static void test_shield_hit(void **state)
     stbi_image_free(b);
     stbi_image_free(e);
     stbi_image_free(before);
-    tu_golden("pulsar on bob's shield", png[0], "tests/golden/fs_shield_hit.png", 0.01);
-    if (!getenv("FS_FX_SHOTS")) {
-        for (int i = 0; i < 3; i++)
-            remove(demo[i]);
-        for (int i = 0; i < 4; i++)
-            remove(png[i]);
-    }
+    tu_golden("pulsar on bob's shield", F.png[0], "tests/golden/fs_shield_hit.png", 0.01);
+    scene_files_done(&F);
 }
 
 // A trojax aimed to pass 120 units beside bob's centre: outside his 75-unit sphere, inside it plus
@@ -392,35 +418,27 @@ static void test_trojax_reach(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], aim[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++) {
         bob[k] = eye[k] + 260 * fwd[k];
         aim[k] = bob[k] + 120 * up[k];
     }
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[4][512];
-    for (int i = 0; i < 4; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_reach%d_%d.dmo", dir, i, pid);
-    write_scene_ex(demo[0], eye, ang, bob, 0, 1, 1, 1, 100, aim);    // full charge, beside bob
-    write_scene_ex(demo[1], eye, ang, bob, 0, 1, 1, 1, 0, aim);      // no charge, beside bob
-    write_scene_ex(demo[2], eye, ang, bob, 0, 1, 1, 0, 0, NULL);     // a pulsar at bob
-    write_scene_ex(demo[3], eye, ang, bob, 0, 0, 1, 0, 0, NULL);     // a pulsar, no bob
+    scene_files_t F;
+    scene_files(&F, "reach", 4, 0);
+    write_scene_ex(F.demo[0], eye, ang, bob, 0, 1, 1, 1, 100, aim);    // full charge, beside bob
+    write_scene_ex(F.demo[1], eye, ang, bob, 0, 1, 1, 1, 0, aim);      // no charge, beside bob
+    write_scene_ex(F.demo[2], eye, ang, bob, 0, 1, 1, 0, 0, NULL);     // a pulsar at bob
+    write_scene_ex(F.demo[3], eye, ang, bob, 0, 0, 1, 0, 0, NULL);     // a pulsar, no bob
     double at = 1.0 + 10.0 / 71;
-    int full = in_flight(demo[0], at), none = in_flight(demo[1], at), pulsar = in_flight(demo[2], at);
-    int alone = in_flight(demo[3], at);
+    int full = in_flight(F.demo[0], at), none = in_flight(F.demo[1], at), pulsar = in_flight(F.demo[2], at);
+    int alone = in_flight(F.demo[3], at);
     printf("10 ticks after firing: charged trojax beside bob %d in flight, uncharged %d, pulsar at bob %d, without "
            "bob %d\n", full, none, pulsar, alone);
     assert_int_equal(full, 0);
     assert_int_equal(none, 1);
     assert_int_equal(pulsar, 0);
     assert_int_equal(alone, 1);
-    if (!getenv("FS_FX_SHOTS"))
-        for (int i = 0; i < 4; i++)
-            remove(demo[i]);
+    scene_files_done(&F);
 }
 
 // ---- other ships dying and damaged (DoDamagedEffects, CreateSpotFXBurning) ------------------
@@ -658,30 +676,22 @@ static void test_dying_scene(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++)
         bob[k] = eye[k] + 400 * fwd[k];
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[2][512], png[6][512];
-    for (int i = 0; i < 2; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_dying%d_%d.dmo", dir, i, pid);
-    for (int i = 0; i < 6; i++)
-        snprintf(png[i], sizeof png[i], "%s/fs_fx_dying%d_%d.png", dir, i, pid);
-    write_dying(demo[0], eye, ang, bob, right, 1, -1);   // dying from 0.45 s
-    write_dying(demo[1], eye, ang, bob, right, 0, -1);   // the same path, not dying
+    scene_files_t F;
+    scene_files(&F, "dying", 2, 6);
+    write_dying(F.demo[0], eye, ang, bob, right, 1, -1);   // dying from 0.45 s
+    write_dying(F.demo[1], eye, ang, bob, right, 0, -1);   // the same path, not dying
     const double at = 1.0, after = 1.25 + 10 * TICK, gone = 1.25 + 40 * TICK;
-    fs_shot(demo[0], at, png[0]);
-    fs_shot(demo[1], at, png[1]);
-    fs_shot(demo[0], at, png[2]);
-    fs_shot(demo[0], after, png[3]);
-    fs_shot(demo[1], after, png[4]);
-    fs_shot(demo[0], gone, png[5]);
+    fs_shot(F.demo[0], at, F.png[0]);
+    fs_shot(F.demo[1], at, F.png[1]);
+    fs_shot(F.demo[0], at, F.png[2]);
+    fs_shot(F.demo[0], after, F.png[3]);
+    fs_shot(F.demo[1], after, F.png[4]);
+    fs_shot(F.demo[0], gone, F.png[5]);
     int w, h;
-    uint8_t *dy = load_png(png[0], &w, &h), *plain = load_png(png[1], &w, &h), *dy2 = load_png(png[2], &w, &h);
+    uint8_t *dy = load_png(F.png[0], &w, &h), *plain = load_png(F.png[1], &w, &h), *dy2 = load_png(F.png[2], &w, &h);
     assert_memory_equal(dy, dy2, (size_t)w * (size_t)h * 3);   // the same moment, the same fire
     // where the renderer has bob at 1.0 s (his updates' path) and the fire's sprites then
     static r_fsfx_sprite_t sp[512];
@@ -704,7 +714,7 @@ static void test_dying_scene(void **state)
     assert_int_equal(out, 0);
     // 10 ticks after he went to limbo (not drawn) the fire's last sprites are still there; 40
     // ticks after, nothing is left: the picture is the one without the fire
-    uint8_t *af = load_png(png[3], &w, &h), *afp = load_png(png[4], &w, &h), *gn = load_png(png[5], &w, &h);
+    uint8_t *af = load_png(F.png[3], &w, &h), *afp = load_png(F.png[4], &w, &h), *gn = load_png(F.png[5], &w, &h);
     int left = 0, none = 0;
     diff_box(afp, af, w, h, (box_t){ 0, 0, 320, 200 }, &left, &out);
     diff_box(afp, gn, w, h, (box_t){ 0, 0, 320, 200 }, &none, &out);
@@ -717,13 +727,8 @@ static void test_dying_scene(void **state)
     stbi_image_free(af);
     stbi_image_free(afp);
     stbi_image_free(gn);
-    tu_golden("dying bob", png[0], "tests/golden/fs_dying.png", 0.01);
-    if (!getenv("FS_FX_SHOTS")) {
-        for (int i = 0; i < 2; i++)
-            remove(demo[i]);
-        for (int i = 0; i < 6; i++)
-            remove(png[i]);
-    }
+    tu_golden("dying bob", F.png[0], "tests/golden/fs_dying.png", 0.01);
+    scene_files_done(&F);
 }
 
 // bob flying along his nose with hull 40 (MSG_SHIELDHULL) against hull 200: black smoke behind him
@@ -733,10 +738,7 @@ static void test_smoke_scene(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++)
         bob[k] = eye[k] + 300 * fwd[k];
     const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
@@ -841,30 +843,22 @@ static void test_col_sparks_scene(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++)
         bob[k] = eye[k] + 600 * fwd[k];
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[3][512], png[5][512];
-    for (int i = 0; i < 3; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_bare%d_%d.dmo", dir, i, pid);
-    for (int i = 0; i < 5; i++)
-        snprintf(png[i], sizeof png[i], "%s/fs_fx_bare%d_%d.png", dir, i, pid);
-    write_scene_sh(demo[0], eye, ang, bob, 0, 1, 1, 0, 0, NULL, 0);    // no shield
-    write_scene_sh(demo[1], eye, ang, bob, 0, 1, 1, 0, 0, NULL, -1);   // shield not said
-    write_scene_sh(demo[2], eye, ang, bob, 0, 1, 0, 0, 0, NULL, 0);    // no shot
+    scene_files_t F;
+    scene_files(&F, "bare", 3, 5);
+    write_scene_sh(F.demo[0], eye, ang, bob, 0, 1, 1, 0, 0, NULL, 0);    // no shield
+    write_scene_sh(F.demo[1], eye, ang, bob, 0, 1, 1, 0, 0, NULL, -1);   // shield not said
+    write_scene_sh(F.demo[2], eye, ang, bob, 0, 1, 0, 0, 0, NULL, 0);    // no shot
     double hit = 1.0 + 525.0 / (32 * 71), at = hit + 20.0 / 71;
     for (int i = 0; i < 3; i++)
-        fs_shot(demo[i], at, png[i]);
-    fs_shot(demo[0], hit + 5.0 / 71, png[3]);
-    fs_shot(demo[1], hit + 5.0 / 71, png[4]);
+        fs_shot(F.demo[i], at, F.png[i]);
+    fs_shot(F.demo[0], hit + 5.0 / 71, F.png[3]);
+    fs_shot(F.demo[1], hit + 5.0 / 71, F.png[4]);
     int w, h;
-    uint8_t *bare = load_png(png[0], &w, &h), *shielded = load_png(png[1], &w, &h), *none = load_png(png[2], &w, &h);
-    uint8_t *flash = load_png(png[3], &w, &h), *flash_sh = load_png(png[4], &w, &h);
+    uint8_t *bare = load_png(F.png[0], &w, &h), *shielded = load_png(F.png[1], &w, &h), *none = load_png(F.png[2], &w, &h);
+    uint8_t *flash = load_png(F.png[3], &w, &h), *flash_sh = load_png(F.png[4], &w, &h);
     int whiter = 0;
     for (int i = 0; i < w * h * 3; i += 3)
         whiter += flash[i] + flash[i + 1] + flash[i + 2] > flash_sh[i] + flash_sh[i + 1] + flash_sh[i + 2] + 60;
@@ -905,13 +899,8 @@ static void test_col_sparks_scene(void **state)
     stbi_image_free(none);
     stbi_image_free(flash);
     stbi_image_free(flash_sh);
-    tu_golden("pulsar on bob without shield", png[0], "tests/golden/fs_col_sparks.png", 0.01);
-    if (!getenv("FS_FX_SHOTS")) {
-        for (int i = 0; i < 3; i++)
-            remove(demo[i]);
-        for (int i = 0; i < 5; i++)
-            remove(png[i]);
-    }
+    tu_golden("pulsar on bob without shield", F.png[0], "tests/golden/fs_col_sparks.png", 0.01);
+    scene_files_done(&F);
 }
 
 // ---- missiles meeting ships (secondary.c ProcessMissiles' "Hit Ship", DestroySecondary) ------------
@@ -967,26 +956,20 @@ static void test_missile_reach(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], aim[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++) {
         bob[k] = eye[k] + 260 * fwd[k];
         aim[k] = bob[k] + 120 * up[k];
     }
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[4][512];
-    for (int i = 0; i < 4; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_mreach%d_%d.dmo", dir, i, pid);
-    write_scene_full(demo[0], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, NULL, -1, 1);             // at bob
-    write_scene_full(demo[1], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, aim, -1, 1);              // beside bob
-    write_scene_full(demo[2], eye, ang, bob, 0, 1, 1, FSW_TITANSHRAPNEL, 0, aim, -1, 1);    // shrapnel beside
-    write_scene_full(demo[3], eye, ang, bob, 0, 0, 1, FSW_MUG, 0, NULL, -1, 1);             // no bob
+    scene_files_t F;
+    scene_files(&F, "mreach", 4, 0);
+    write_scene_full(F.demo[0], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, NULL, -1, 1);             // at bob
+    write_scene_full(F.demo[1], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, aim, -1, 1);              // beside bob
+    write_scene_full(F.demo[2], eye, ang, bob, 0, 1, 1, FSW_TITANSHRAPNEL, 0, aim, -1, 1);    // shrapnel beside
+    write_scene_full(F.demo[3], eye, ang, bob, 0, 0, 1, FSW_MUG, 0, NULL, -1, 1);             // no bob
     double at = 1.0 + 20.0 / 71, before = 1.0 + 9.0 / 71;
-    int hit = in_flight(demo[0], at), beside = in_flight(demo[1], at), shrapnel = in_flight(demo[2], at);
-    int alone = in_flight(demo[3], at), early = in_flight(demo[0], before);
+    int hit = in_flight(F.demo[0], at), beside = in_flight(F.demo[1], at), shrapnel = in_flight(F.demo[2], at);
+    int alone = in_flight(F.demo[3], at), early = in_flight(F.demo[0], before);
     printf("20 ticks after firing: mug at bob %d in flight (9 ticks after: %d), mug beside bob %d, shrapnel beside "
            "bob %d, mug without bob %d\n", hit, early, beside, shrapnel, alone);
     assert_int_equal(early, 1);
@@ -994,9 +977,7 @@ static void test_missile_reach(void **state)
     assert_int_equal(beside, 1);
     assert_int_equal(shrapnel, 0);
     assert_int_equal(alone, 1);
-    if (!getenv("FS_FX_SHOTS"))
-        for (int i = 0; i < 4; i++)
-            remove(demo[i]);
+    scene_files_done(&F);
 }
 
 // The mug on bob (600 ahead, shield 0: CreateColSparks; the hit 525 out) against the same scene
@@ -1009,27 +990,19 @@ static void test_missile_hit_scene(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++)
         bob[k] = eye[k] + 600 * fwd[k];
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[2][512], png[3][512];
-    for (int i = 0; i < 2; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_mhit%d_%d.dmo", dir, i, pid);
-    for (int i = 0; i < 3; i++)
-        snprintf(png[i], sizeof png[i], "%s/fs_fx_mhit%d_%d.png", dir, i, pid);
-    write_scene_full(demo[0], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, NULL, 0, 1);   // the mug, bob bare
-    write_scene_full(demo[1], eye, ang, bob, 0, 1, 0, FSW_MUG, 0, NULL, 0, 1);   // no mug
+    scene_files_t F;
+    scene_files(&F, "mhit", 2, 3);
+    write_scene_full(F.demo[0], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, NULL, 0, 1);   // the mug, bob bare
+    write_scene_full(F.demo[1], eye, ang, bob, 0, 1, 0, FSW_MUG, 0, NULL, 0, 1);   // no mug
     double hit = 1.0 + 525.0 / (18 * 71), at = hit + 8.0 / 71;
-    fs_shot(demo[0], at, png[0]);
-    fs_shot(demo[1], at, png[1]);
-    fs_shot(demo[0], at, png[2]);
+    fs_shot(F.demo[0], at, F.png[0]);
+    fs_shot(F.demo[1], at, F.png[1]);
+    fs_shot(F.demo[0], at, F.png[2]);
     int w, h;
-    uint8_t *mug = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h), *twice = load_png(png[2], &w, &h);
+    uint8_t *mug = load_png(F.png[0], &w, &h), *none = load_png(F.png[1], &w, &h), *twice = load_png(F.png[2], &w, &h);
     static r_fsfx_sprite_t sp[16];
     float p[3], outw[3];
     for (int k = 0; k < 3; k++) {
@@ -1053,13 +1026,8 @@ static void test_missile_hit_scene(void **state)
     stbi_image_free(mug);
     stbi_image_free(none);
     stbi_image_free(twice);
-    tu_golden("mug on bob without shield", png[0], "tests/golden/fs_missile_hit.png", 0.01);
-    if (!getenv("FS_FX_SHOTS")) {
-        for (int i = 0; i < 2; i++)
-            remove(demo[i]);
-        for (int i = 0; i < 3; i++)
-            remove(png[i]);
-    }
+    tu_golden("mug on bob without shield", F.png[0], "tests/golden/fs_missile_hit.png", 0.01);
+    scene_files_done(&F);
 }
 
 // ---- missiles in flight: their own pace and their smoke (secondary.c, 2dPolys.c) ---------------
@@ -1262,29 +1230,21 @@ static void test_trail_scene(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++) {
         org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
         drop[k] = -up[k];
     }
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[2][512], png[3][512];
-    for (int i = 0; i < 2; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_mtrail%d_%d.dmo", dir, i, pid);
-    for (int i = 0; i < 3; i++)
-        snprintf(png[i], sizeof png[i], "%s/fs_fx_mtrail%d_%d.png", dir, i, pid);
-    write_missile_scene(demo[0], eye, ang, 1, FSW_MFRL, org, zero, right, drop);
-    write_missile_scene(demo[1], eye, ang, 0, FSW_MFRL, org, zero, right, drop);
+    scene_files_t F;
+    scene_files(&F, "mtrail", 2, 3);
+    write_missile_scene(F.demo[0], eye, ang, 1, FSW_MFRL, org, zero, right, drop);
+    write_missile_scene(F.demo[1], eye, ang, 0, FSW_MFRL, org, zero, right, drop);
     double at = 1.0 + 12.0 / 71;
-    fs_shot(demo[0], at, png[0]);
-    fs_shot(demo[1], at, png[1]);
-    fs_shot(demo[0], at, png[2]);
+    fs_shot(F.demo[0], at, F.png[0]);
+    fs_shot(F.demo[1], at, F.png[1]);
+    fs_shot(F.demo[0], at, F.png[2]);
     int w, h;
-    uint8_t *with = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h), *twice = load_png(png[2], &w, &h);
+    uint8_t *with = load_png(F.png[0], &w, &h), *none = load_png(F.png[1], &w, &h), *twice = load_png(F.png[2], &w, &h);
     static r_fsfx_sprite_t sp[64];
     uint32_t seed = (9u * 2654435761u ^ 1u) + 0x5bd1e995u;   // shot_seed: bullet 9, owner 1, a secondary
     int n = r_fsfx_missile_trail(FSW_MFRL, seed, org, drop, right, 12, 1e30f, 16, sp, 64);
@@ -1312,13 +1272,8 @@ static void test_trail_scene(void **state)
     stbi_image_free(with);
     stbi_image_free(none);
     stbi_image_free(twice);
-    tu_golden("MFRL's smoke trail", png[0], "tests/golden/fs_missile_trail.png", 0.01);
-    if (!getenv("FS_FX_SHOTS")) {
-        for (int i = 0; i < 2; i++)
-            remove(demo[i]);
-        for (int i = 0; i < 3; i++)
-            remove(png[i]);
-    }
+    tu_golden("MFRL's smoke trail", F.png[0], "tests/golden/fs_missile_trail.png", 0.01);
+    scene_files_done(&F);
 }
 
 // seek == play for the missiles: the MFRL scene drawn while playing on (every 0.02 s) at moments
@@ -1387,10 +1342,7 @@ static void test_trail_seek(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], org[3], drop[3], zero[3] = { 0, 0, 0 };
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++) {
         org[k] = eye[k] + 420 * fwd[k] - 150 * right[k] + 30 * up[k];
         drop[k] = -up[k];
@@ -1580,23 +1532,17 @@ static void test_homing_path(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], aim[3], back[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++) {
         bob[k] = eye[k] + 500 * fwd[k] + 110 * right[k];
         aim[k] = eye[k] + 500 * fwd[k];
         back[k] = eye[k] - 500 * fwd[k] + 110 * right[k];
     }
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[3][512];
-    for (int i = 0; i < 3; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_homing%d_%d.dmo", dir, i, pid);
-    write_scene_full(demo[0], eye, ang, bob, 0, 1, 1, FSW_SOLARIS, 0, aim, -1, 1);
-    write_scene_full(demo[1], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, aim, -1, 1);
-    write_scene_full(demo[2], eye, ang, back, 0, 1, 1, FSW_THIEF, 0, aim, -1, 1);
+    scene_files_t F;
+    scene_files(&F, "homing", 3, 0);
+    write_scene_full(F.demo[0], eye, ang, bob, 0, 1, 1, FSW_SOLARIS, 0, aim, -1, 1);
+    write_scene_full(F.demo[1], eye, ang, bob, 0, 1, 1, FSW_MUG, 0, aim, -1, 1);
+    write_scene_full(F.demo[2], eye, ang, back, 0, 1, 1, FSW_THIEF, 0, aim, -1, 1);
     static const float at[] = { 0.5f, 4, 10, 17.5f, 24 };
     int hit = 0;
     float dummy[3];
@@ -1613,7 +1559,7 @@ static void test_homing_path(void **state)
         rule_homing(eye, fwd, bob, 1.5f, 120, k + 1, hi, &h2, k + 1);
         for (int j = 0; j < 3; j++)
             want[j] = lo[j] + (hi[j] - lo[j]) * (at[i] - (float)k);
-        int n = shot_pos(demo[0], 1.0 + at[i] / 71, got);
+        int n = shot_pos(F.demo[0], 1.0 + at[i] / 71, got);
         float off = sqrtf((got[0] - want[0]) * (got[0] - want[0]) + (got[1] - want[1]) * (got[1] - want[1]) +
                           (got[2] - want[2]) * (got[2] - want[2]));
         float side = (got[0] - eye[0]) * right[0] + (got[1] - eye[1]) * right[1] + (got[2] - eye[2]) * right[2];
@@ -1623,8 +1569,8 @@ static void test_homing_path(void **state)
         assert_true(off < 0.05f);
     }
     float p[3];
-    int before = shot_pos(demo[0], 1.0 + (hit - 1.0) / 71, p), after = shot_pos(demo[0], 1.0 + (hit + 1.0) / 71, p);
-    int mug = shot_pos(demo[1], 1.0 + (hit + 1.0) / 71, p);
+    int before = shot_pos(F.demo[0], 1.0 + (hit - 1.0) / 71, p), after = shot_pos(F.demo[0], 1.0 + (hit + 1.0) / 71, p);
+    int mug = shot_pos(F.demo[1], 1.0 + (hit + 1.0) / 71, p);
     float mug_side = (p[0] - eye[0]) * right[0] + (p[1] - eye[1]) * right[1] + (p[2] - eye[2]) * right[2];
     printf("solaris the tick before its hit %d in flight, the tick after %d; the mug then %d (%.2f to the right)\n",
            before, after, mug, mug_side);
@@ -1636,7 +1582,7 @@ static void test_homing_path(void **state)
     float th[3], want[3];
     int th_hit;
     rule_homing(eye, fwd, back, 3.0f, 360, 30, want, &th_hit, 30);
-    int tn = shot_pos(demo[2], 1.0 + 30.0 / 71, th);
+    int tn = shot_pos(F.demo[2], 1.0 + 30.0 / 71, th);
     float toff = sqrtf((th[0] - want[0]) * (th[0] - want[0]) + (th[1] - want[1]) * (th[1] - want[1]) +
                        (th[2] - want[2]) * (th[2] - want[2]));
     float ahead = (th[0] - eye[0]) * fwd[0] + (th[1] - eye[1]) * fwd[1] + (th[2] - eye[2]) * fwd[2];
@@ -1645,9 +1591,7 @@ static void test_homing_path(void **state)
     assert_int_equal(tn, 1);
     assert_true(toff < 0.05f);
     assert_true(ahead < 400);
-    if (!getenv("FS_FX_SHOTS"))
-        for (int i = 0; i < 3; i++)
-            remove(demo[i]);
+    scene_files_done(&F);
 }
 
 // alice (the view) at eye, bob at `bob`, carol at `carol` firing `weapon` along `dir` at 1.0 s
@@ -1709,28 +1653,20 @@ static void test_homing_scene(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++) {
         carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
         bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
     }
-    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
-    int pid = (int)getpid();
-    char demo[2][512], png[3][512];
-    for (int i = 0; i < 2; i++)
-        snprintf(demo[i], sizeof demo[i], "%s/fs_fx_hscene%d_%d.dmo", dir, i, pid);
-    for (int i = 0; i < 3; i++)
-        snprintf(png[i], sizeof png[i], "%s/fs_fx_hscene%d_%d.png", dir, i, pid);
-    write_homing_scene(demo[0], eye, ang, bob, carol, right, FSW_SOLARIS, 1);
-    write_homing_scene(demo[1], eye, ang, bob, carol, right, FSW_SOLARIS, 0);
+    scene_files_t F;
+    scene_files(&F, "hscene", 2, 3);
+    write_homing_scene(F.demo[0], eye, ang, bob, carol, right, FSW_SOLARIS, 1);
+    write_homing_scene(F.demo[1], eye, ang, bob, carol, right, FSW_SOLARIS, 0);
     const int ticks = 18;
     double at = 1.0 + ticks / 71.0;
-    fs_shot(demo[0], at, png[0]);
-    fs_shot(demo[1], at, png[1]);
-    fs_shot(demo[0], at, png[2]);
+    fs_shot(F.demo[0], at, F.png[0]);
+    fs_shot(F.demo[1], at, F.png[1]);
+    fs_shot(F.demo[0], at, F.png[2]);
     static float path[32][3], pdir[32][3];
     int hit = 0;
     memcpy(path[0], carol, sizeof path[0]);
@@ -1755,7 +1691,7 @@ static void test_homing_scene(void **state)
     memcpy(body->pos, path[ticks], sizeof body->pos);
     box_t bx = sprite_box(sp, n + 1, eye, fwd, right, up);
     int w, h;
-    uint8_t *with = load_png(png[0], &w, &h), *none = load_png(png[1], &w, &h), *twice = load_png(png[2], &w, &h);
+    uint8_t *with = load_png(F.png[0], &w, &h), *none = load_png(F.png[1], &w, &h), *twice = load_png(F.png[2], &w, &h);
     int in, out, dif_in, dif_out;
     brighter_box(none, with, w, h, bx, 350, &in, &out);
     diff_box(none, with, w, h, bx, &dif_in, &dif_out);
@@ -1772,13 +1708,8 @@ static void test_homing_scene(void **state)
     stbi_image_free(with);
     stbi_image_free(none);
     stbi_image_free(twice);
-    tu_golden("solaris homing on bob", png[0], "tests/golden/fs_homing.png", 0.01);
-    if (!getenv("FS_FX_SHOTS")) {
-        for (int i = 0; i < 2; i++)
-            remove(demo[i]);
-        for (int i = 0; i < 3; i++)
-            remove(png[i]);
-    }
+    tu_golden("solaris homing on bob", F.png[0], "tests/golden/fs_homing.png", 0.01);
+    scene_files_done(&F);
 }
 
 // carol's scatter (2 degrees a tick, cone 180), the same scene: 10 ticks after, the pixels made
@@ -1790,10 +1721,7 @@ static void test_scatter_flare(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++) {
         carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
         bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
@@ -1852,10 +1780,7 @@ static void test_homing_seek(void **state)
     (void)state;
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
-    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
-    ang[0] = 8;
-    ang[1] -= 35;
-    r_fs_angle_vectors(ang, fwd, right, up);
+    scene_view(eye, ang, fwd, right, up);
     for (int k = 0; k < 3; k++) {
         carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
         bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];

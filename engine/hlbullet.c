@@ -82,11 +82,11 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
     }
 }
 
-// The players the clients make solid for their bullets (EV_SetSolidPlayers(idx - 1): every player
+// The players the clients make solid for their traces (EV_SetSolidPlayers(idx - 1): every player
 // but the shooter) as boxes: the player hull's -16 -16 -36 .. 16 16 36 about the origin (the
 // clients trace their hitboxes, PM_STUDIO_BOX: **assumed** the box). A bullet whose line meets one
 // before what hlbullet_trace found stops there: model and entity -1, `player` that player.
-static void trace_players(const world_t *w, hlbullet_t *b, int shooter)
+void hlbullet_trace_players(const world_t *w, hlbullet_t *b, int shooter)
 {
     static const float mins[3] = {-16, -16, -36}, maxs[3] = {16, 16, 36};
     int last = w->maxclients > 0 && w->maxclients <= WORLD_MAX_PLAYERS ? w->maxclients : 0;
@@ -246,7 +246,7 @@ int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hl
             b->tracer_src[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
         }
         hlbullet_trace(bsp, w, b);
-        trace_players(w, b, e->entity);
+        hlbullet_trace_players(w, b, e->entity);
         // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted a
         // player) leave no decal (and, the mp5's, no texture sound)
         if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0) {

@@ -57,5 +57,9 @@ float hlbullet_frand(uint32_t *x, float lo, float hi);
 // are traced: fills b's model, entity, endpos, ent_origin, normal and texture (the gauss's legs,
 // render/r_hldecal.c).
 void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b);
+// Then the players standing in the frame but `shooter` (1..maxclients, as boxes: the player hull's
+// -16 -16 -36 .. 16 16 36 about the origin): one the line meets before what hlbullet_trace found
+// stops it there (model and entity -1, `player` that player).
+void hlbullet_trace_players(const world_t *w, hlbullet_t *b, int shooter);
 
 #endif

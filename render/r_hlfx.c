@@ -2086,8 +2086,8 @@ int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbea
         return 0;
     if (!finite3(v->vieworg) || !finite3(v->vpn))
         return 0;
-    // UpdateBeams: from the eye along the view, 2048 units, the world and the brush entities
-    // (the client's trace also stops at players and monsters: not here)
+    // UpdateBeams: from the eye along the view, 2048 units, the world, the brush entities and the
+    // other players (EV_SetSolidPlayers; as the bullets' boxes); monsters: not here
     hlbullet_t tr;
     memset(&tr, 0, sizeof tr);
     for (int k = 0; k < 3; k++) {
@@ -2095,6 +2095,7 @@ int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbea
         tr.end[k] = v->vieworg[k] + 2048.0f * v->vpn[k];
     }
     hlbullet_trace(fx->bsp, w, &tr);
+    hlbullet_trace_players(w, &tr, w->playernum + 1);
     // R_BeamEntPoint(idx | 0x1000): the player's attachment 0, the view model's muzzle in first
     // person; without one, egon.cpp's offset from the gun (8 down, 3 right)
     vec3_t start;
@@ -2134,9 +2135,9 @@ int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbea
         *nbeams = 2;
     }
     // halflife-updated's flare (Vit_amiN): R_TempSprite at the end, scale 1, glow at 255 with
-    // kRenderFxNoDissipation, frames cycling 10 a second; drawn in single player only (in
-    // multiplayer only on a creature, which this trace does not meet)
-    int fm = w->maxclients <= 1 ? model_named_nocase(w, "sprites/XSpark1.spr") : 0;
+    // kRenderFxNoDissipation, frames cycling 10 a second; drawn in single player, and in
+    // multiplayer where the beam ends on a creature (here: another player)
+    int fm = w->maxclients <= 1 || tr.player ? model_named_nocase(w, "sprites/XSpark1.spr") : 0;
     if (fm) {
         flare->model = fm;
         memcpy(flare->org, tr.endpos, sizeof flare->org);

@@ -444,11 +444,66 @@ static void test_view_flash(void **state)
     close_level(&c);
 }
 
+// In multiplayer the egon's beams stop on another player in the eye's line (UpdateBeams' trace
+// with the players solid; here the player hull's box) and the flare shows there (halflife-updated
+// draws it in multiplayer only over a creature): c1a0 made a two-player game, a second player put 60
+// units along the view; without him the beams reach the wall and there is no flare.
+static void test_egon_player(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    r_hlfx_t *fx = r_models_hlfx(c.r->models);
+    int v_egon = model_index(w, "models/v_egon.mdl"), pm = model_index(w, "models/player.mdl");
+    int flare_model = model_index(w, "sprites/XSpark1.spr");
+    assert_true(v_egon > 0 && pm > 0 && flare_model > 0);
+    w->maxclients = 2;
+    w->view.stats[STAT_WEAPON] = v_egon;
+    empty_frame(w);
+    r_frame(c.r, w);
+    egon_event(&c, "egon_fire", 1, 1, 0);
+    double t = w->time + 0.01;
+    uint8_t *img = malloc(TW * TH);
+    assert_non_null(img);
+    r_hlbeam_t b[2];
+    r_hlsprite_t flare;
+    int nb;
+    for (int with = 0; with < 2; with++) {
+        entity_state_t st;
+        entity_state_clear(&st);
+        st.modelindex = with ? pm : 0;
+        for (int k = 0; k < 3; k++)
+            st.origin[k] = c.r->view.vieworg[k] + 60 * c.r->view.vpn[k];
+        assert_int_equal(world_entity_update(w, 2, &st), 0);
+        render_at(c.r, w, t, img);
+        assert_int_equal(r_hlfx_egon(fx, w, &c.r->view, b, &nb, &flare), 1);
+        assert_int_equal(nb, 2);
+        float d = 0;
+        for (int k = 0; k < 3; k++)
+            d += (b[0].end[k] - c.r->view.vieworg[k]) * (b[0].end[k] - c.r->view.vieworg[k]);
+        d = sqrtf(d);
+        printf("  egon %s a player in the way: beams end %.1f units from the eye, flare %d\n", with ? "with" : "without",
+               d, flare.model);
+        if (with) {
+            assert_true(d > 60 - 43 && d < 60);   // the box's near side (its half-diagonal is 42.5)
+            assert_int_equal(flare.model, flare_model);
+        } else {
+            assert_true(d > 60);
+            assert_int_equal(flare.model, 0);   // multiplayer, no creature: no flare
+        }
+    }
+    free(img);
+    close_level(&c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_egon_beams),
         cmocka_unit_test(test_view_flash),
+        cmocka_unit_test(test_egon_player),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

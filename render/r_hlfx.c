@@ -1275,6 +1275,34 @@ int r_hlfx_muzzle(const r_hlfx_t *fx, vec3_t out)
     return 1;
 }
 
+int r_hlfx_view_flash(const studio_t *st, int seq, double age, uint32_t seed, int *attachment, int *index,
+                      float *scale)
+{
+    if (!st || seq < 0 || seq >= st->numseq || !(age >= 0))
+        return 0;
+    float to = studio_frame(st, seq, 0, age, 1.0f);
+    float from = age < 0.05 ? -0.01f : studio_frame(st, seq, 0, age - 0.05, 1.0f);
+    const studio_event_t *ev[8];
+    int n = to >= from ? studio_events_between(st, seq, from, to, ev, 8)
+                       : studio_events_between(st, seq, -0.01f, to, ev, 8);   // a loop went round
+    for (int i = 0; i < n; i++) {
+        int e = ev[i]->event;
+        if (e != 5001 && e != 5011 && e != 5021 && e != 5031)
+            continue;
+        int type = atoi(ev[i]->options), ix = (type % 10) % 3;
+        float sc = (float)(type / 10) * 0.1f;
+        sc = sc == 0 ? 0.5f : sc;
+        ix = ix < 0 ? 0 : ix;
+        if (ix == 0)   // the rifle flash: x 0.5 .. 0.6
+            sc *= 0.5f + 0.1f * (float)(world_hash32(seed) % 1001) / 1000.0f;
+        *attachment = (e - 5001) / 10;
+        *index = ix;
+        *scale = sc;
+        return 1;
+    }
+    return 0;
+}
+
 void r_hlfx_set_view_flash(r_hlfx_t *fx, int model, int shown, int index, float scale, const vec3_t org)
 {
     if (!fx)

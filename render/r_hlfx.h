@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "../assets/bsp.h"
+#include "../assets/studio.h"
 #include "../engine/world.h"
 #include "r_view.h"
 
@@ -121,6 +122,14 @@ void r_hlfx_clear(r_hlfx_t *fx);
 void r_hlfx_set_level(r_hlfx_t *fx, const bsp_t *bsp);
 // Once a decoded frame: its temp entities, client events and dlights, born at `now`.
 void r_hlfx_frame(r_hlfx_t *fx, const world_t *w, double now, uint32_t seed);
+// Half-Life's view model flash rule (HUD_StudioEvent 5001, 5011, 5021, 5031: R_MuzzleFlash at
+// attachment 0..3 with the event's options as its type): whether sequence `seq` of the view model,
+// `age` seconds after it began, passed such an event in the last 0.05 s (the engine keeps the
+// sprite a frame; a movie at 20..30 frames a second shows it once), and if so its attachment, the
+// sprite (type % 10) % 3 and the scale (type / 10) x 0.1 (0: 0.5), the rifle flash (0) x 0.5..0.6
+// by `seed`.
+int r_hlfx_view_flash(const studio_t *st, int seq, double age, uint32_t seed, int *attachment, int *index,
+                      float *scale);
 // The view model's own muzzle flash in the frame drawn (its animation's events 5001, 5011, 5021,
 // 5031 handed to the engine's R_MuzzleFlash): `model` 0 when the view model is not a studio model
 // that can be read (the weapon events' flash is drawn instead, as before), 1 when it is: then the

@@ -1408,11 +1408,9 @@ static int entity_light_replaces(const r_models_t *m, const world_t *w, int n)
     return (e->cur.effects & (EF_BRIGHTLIGHT | EF_DIMLIGHT)) || trail_type(mflags, e->cur.effects) == 0;
 }
 
-// The view model's own muzzle flash (HUD_StudioEvent 5001, 5011, 5021, 5031: R_MuzzleFlash at
-// attachment 0..3 with the event's options as its type): an event the view model's animation passed
-// in the last 0.05 s (the engine keeps the sprite a frame; a movie at 20..30 frames a second shows
-// it once). Type: sprite (type % 10) % 3, scale (type / 10) x 0.1 (0: 0.5), the rifle flash (0) x
-// 0.5..0.6. A view model that is not a studio model: the weapon events' flash (r_hlfx.c).
+// The view model's own muzzle flash (r_hlfx_view_flash has Half-Life's rule) at the attachment
+// its event names, posed as the view model is drawn; a view model that is not a studio model: the
+// weapon events' flash (r_hlfx.c).
 static void view_flash(r_models_t *m, const world_t *w, const r_view_t *v, const r_model_t *vm, const vec3_t muzzle)
 {
     const world_view_t *vw = &w->view;
@@ -1420,35 +1418,18 @@ static void view_flash(r_models_t *m, const world_t *w, const r_view_t *v, const
         r_hlfx_set_view_flash(m->hlfx, 0, 0, 0, 0, NULL);
         return;
     }
-    const studio_t *st = &vm->studio->mdl;
-    int seq = vw->stats[STAT_WEAPONFRAME];
+    int seq = vw->stats[STAT_WEAPONFRAME], att = 0, index = 0;
     double age = v->time - vw->weaponanim_time;
-    if (seq < 0 || seq >= st->numseq || !(age >= 0) || vw->stats[STAT_HEALTH] <= 0 || vw->intermission) {
+    float scale = 0;
+    vec3_t org;
+    if (vw->stats[STAT_HEALTH] <= 0 || vw->intermission ||
+        !r_hlfx_view_flash(&vm->studio->mdl, seq, age, (uint32_t)(vw->weaponanim_time * 1000), &att, &index, &scale)) {
         r_hlfx_set_view_flash(m->hlfx, 1, 0, 0, 0, NULL);
         return;
     }
-    float to = studio_frame(st, seq, 0, age, 1.0f);
-    float from = age < 0.05 ? -0.01f : studio_frame(st, seq, 0, age - 0.05, 1.0f);
-    const studio_event_t *ev[8];
-    int n = to >= from ? studio_events_between(st, seq, from, to, ev, 8)
-                       : studio_events_between(st, seq, -0.01f, to, ev, 8);   // a loop went round
-    for (int i = 0; i < n; i++) {
-        int e = ev[i]->event;
-        if (e != 5001 && e != 5011 && e != 5021 && e != 5031)
-            continue;
-        int type = atoi(ev[i]->options), index = (type % 10) % 3;
-        index = index < 0 ? 0 : index;
-        float scale = (float)(type / 10) * 0.1f;
-        scale = scale == 0 ? 0.5f : scale;
-        if (index == 0)   // the rifle flash: x 0.5 .. 0.6
-            scale *= 0.5f + 0.1f * (float)(world_hash32((uint32_t)(vw->weaponanim_time * 1000)) % 1001) / 1000.0f;
-        vec3_t org;
-        if (r_studio_view_attachment(v, vm->studio, seq, vw->weaponanim_body, age, (e - 5001) / 10, org) != 0)
-            memcpy(org, muzzle, sizeof org);   // no such attachment: the muzzle as found above
-        r_hlfx_set_view_flash(m->hlfx, 1, 1, index, scale, org);
-        return;
-    }
-    r_hlfx_set_view_flash(m->hlfx, 1, 0, 0, 0, NULL);
+    if (r_studio_view_attachment(v, vm->studio, seq, vw->weaponanim_body, age, att, org) != 0)
+        memcpy(org, muzzle, sizeof org);   // no such attachment: the muzzle as found above
+    r_hlfx_set_view_flash(m->hlfx, 1, 1, index, scale, org);
 }
 
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)

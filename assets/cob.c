@@ -11,42 +11,21 @@
 #define COB_VERSION 2
 #define BGO_VERSION 3
 
-typedef struct {
-    const uint8_t *d;
-    size_t n, pos;
-    char *err;
-    size_t cap;
-    const char *name;
-} rd_t;
-
-static int fail(rd_t *r, size_t at, const char *what)
+static uint32_t u32(asset_rd_t *r)
 {
-    return asset_fail(r->err, r->cap, at, "%s: expected %s", r->name, what);
-}
-
-static int need(rd_t *r, size_t k, const char *what)
-{
-    if (r->n - r->pos < k)
-        return asset_fail(r->err, r->cap, r->pos, "%s: expected %s (%zu bytes), file has %zu left", r->name, what, k,
-                          r->n - r->pos);
-    return 0;
-}
-
-static uint32_t u32(rd_t *r)
-{
-    const uint8_t *p = r->d + r->pos;
-    r->pos += 4;
+    const uint8_t *p = r->d + r->at;
+    r->at += 4;
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-static int s16(rd_t *r)
+static int s16(asset_rd_t *r)
 {
-    const uint8_t *p = r->d + r->pos;
-    r->pos += 2;
+    const uint8_t *p = r->d + r->at;
+    r->at += 2;
     return (int16_t)(uint16_t)(p[0] | p[1] << 8);
 }
 
-static float f32(rd_t *r)
+static float f32(asset_rd_t *r)
 {
     uint32_t u = u32(r);
     float f;
@@ -55,33 +34,33 @@ static float f32(rd_t *r)
 }
 
 // A NUL-terminated printable name of 1..COB_NAME_LEN-1 characters.
-static int name_at(rd_t *r, char *out, const char *what)
+static int name_at(asset_rd_t *r, char *out, const char *what)
 {
-    size_t start = r->pos, i = 0;
-    while (r->pos < r->n && r->d[r->pos]) {
-        uint8_t c = r->d[r->pos];
+    size_t start = r->at, i = 0;
+    while (r->at < r->n && r->d[r->at]) {
+        uint8_t c = r->d[r->at];
         if (c < 32 || c > 126 || i + 1 >= COB_NAME_LEN)
-            return fail(r, start, what);
+            return asset_rd_fail(r, start, "%s", what);
         out[i++] = (char)c;
-        r->pos++;
+        r->at++;
     }
-    if (r->pos >= r->n || i == 0)
-        return fail(r, start, what);
+    if (r->at >= r->n || i == 0)
+        return asset_rd_fail(r, start, "%s", what);
     out[i] = 0;
-    r->pos++;
+    r->at++;
     return 0;
 }
 
-static int header(rd_t *r, uint32_t version)
+static int header(asset_rd_t *r, uint32_t version)
 {
-    if (need(r, 10, "the PRJX header") < 0)
+    if (asset_rd_need(r, 1, 10, "the PRJX header") < 0)
         return -1;
     if (u32(r) != COB_MAGIC)
-        return fail(r, 0, "PRJX");
-    size_t at = r->pos;
+        return asset_rd_fail(r, 0, "PRJX");
+    size_t at = r->at;
     uint32_t v = u32(r);
     if (v != version)
-        return asset_fail(r->err, r->cap, at, "%s: expected version %u, got %u", r->name, version, v);
+        return asset_rd_fail(r, at, "version %u, got %u", version, v);
     return 0;
 }
 
@@ -108,10 +87,10 @@ typedef struct {
     float mid_file;              // the open state's start (file seconds), 0 none
 } cob_ld_t;
 
-static int load_trans(rd_t *r, cob_ld_t *L, cob_trans_t *t)
+static int load_trans(asset_rd_t *r, cob_ld_t *L, cob_trans_t *t)
 {
-    size_t at = r->pos;
-    if (need(r, 10, "a transform") < 0)
+    size_t at = r->at;
+    if (asset_rd_need(r, 1, 10, "a transform") < 0)
         return -1;
     t->type = s16(r);
     float start = f32(r), dur = f32(r);
@@ -121,14 +100,14 @@ static int load_trans(rd_t *r, cob_ld_t *L, cob_trans_t *t)
         L->c->overall_time = start + dur;   // in file seconds until the end
     switch (t->type) {
     case COB_TRANSLATE:
-        if (need(r, 14, "a translation") < 0)
+        if (asset_rd_need(r, 1, 14, "a translation") < 0)
             return -1;
         for (int k = 0; k < 3; k++)
             t->v[k] = f32(r);
         t->local = s16(r);
         break;
     case COB_ROTATE:
-        if (need(r, 30, "a rotation") < 0)
+        if (asset_rd_need(r, 1, 30, "a rotation") < 0)
             return -1;
         for (int k = 0; k < 3; k++)
             t->v[k] = f32(r);
@@ -140,7 +119,7 @@ static int load_trans(rd_t *r, cob_ld_t *L, cob_trans_t *t)
     case COB_MORPH:
         break;
     case COB_PROPERTY:
-        if (need(r, 2, "a property type") < 0)
+        if (asset_rd_need(r, 1, 2, "a property type") < 0)
             return -1;
         t->prop_type = s16(r);
         if (t->prop_type == 1) {   // a sound: its name
@@ -148,7 +127,7 @@ static int load_trans(rd_t *r, cob_ld_t *L, cob_trans_t *t)
             if (name_at(r, snd, "a sound name") < 0)
                 return -1;
         } else {
-            if (need(r, 2, "a property value") < 0)
+            if (asset_rd_need(r, 1, 2, "a property value") < 0)
                 return -1;
             t->prop_value = s16(r);
             if (t->prop_type == 0 && t->prop_value == 1)   // PROPSTATE_Open: the door is open from here
@@ -156,45 +135,44 @@ static int load_trans(rd_t *r, cob_ld_t *L, cob_trans_t *t)
         }
         break;
     default:
-        return asset_fail(r->err, r->cap, at, "%s: expected a transform type 0..3, got %d", r->name, t->type);
+        return asset_rd_fail(r, at, "a transform type 0..3, got %d", t->type);
     }
     return 0;
 }
 
-static int load_zones(rd_t *r, int count)
+static int load_zones(asset_rd_t *r, int count)
 {
     for (int z = 0; z < count; z++) {
-        if (need(r, 32, "a collision zone") < 0)
+        if (asset_rd_need(r, 1, 32, "a collision zone") < 0)
             return -1;
         int type = s16(r);
-        r->pos += 30;   // sensitive, damage, centre, half size
+        r->at += 30;   // sensitive, damage, centre, half size
         if (type == 1 || type == 2) {   // box, polygonal: their sides
-            size_t at = r->pos;
-            if (need(r, 2, "a side count") < 0)
+            size_t at = r->at;
+            if (asset_rd_need(r, 1, 2, "a side count") < 0)
                 return -1;
             int sides = s16(r);
-            if (sides < 0 || (size_t)sides * 22 > r->n - r->pos)
-                return asset_fail(r->err, r->cap, at, "%s: expected %d zone sides (22 bytes each), file has %zu left",
-                                  r->name, sides, r->n - r->pos);
-            r->pos += (size_t)sides * 22;
+            if (sides < 0 || (size_t)sides * 22 > r->n - r->at)
+                return asset_rd_fail(r, at, "%d zone sides (22 bytes each), file has %zu left", sides, r->n - r->at);
+            r->at += (size_t)sides * 22;
         }
     }
     return 0;
 }
 
-static int load_comps(rd_t *r, cob_ld_t *L, int count, int parent, int depth)
+static int load_comps(asset_rd_t *r, cob_ld_t *L, int count, int parent, int depth)
 {
     cob_t *c = L->c;
     if (depth >= COB_MAX_DEPTH)
-        return fail(r, r->pos, "components at most 32 deep");
+        return asset_rd_fail(r, r->at, "components at most 32 deep");
     for (int i = 0; i < count; i++) {
-        size_t at = r->pos;
-        if (need(r, 8, "a component") < 0)
+        size_t at = r->at;
+        if (asset_rd_need(r, 1, 8, "a component") < 0)
             return -1;
         if (c->num_comps >= COB_MAX_COMPS)
-            return fail(r, at, "at most 256 components");
+            return asset_rd_fail(r, at, "at most 256 components");
         if (grow((void **)&c->comps, &L->comp_cap, c->num_comps + 1, sizeof *c->comps) < 0)
-            return fail(r, at, "memory for the components");
+            return asset_rd_fail(r, at, "memory for the components");
         int me = c->num_comps++;
         cob_comp_t *cp = &c->comps[me];
         memset(cp, 0, sizeof *cp);
@@ -202,15 +180,13 @@ static int load_comps(rd_t *r, cob_ld_t *L, int count, int parent, int depth)
         cp->depth = depth;
         cp->model = s16(r);
         if (cp->model < -1 || cp->model >= c->num_models)
-            return asset_fail(r->err, r->cap, at, "%s: expected a model number -1..%d, got %d", r->name,
-                              c->num_models - 1, cp->model);
-        at = r->pos;
+            return asset_rd_fail(r, at, "a model number -1..%d, got %d", c->num_models - 1, cp->model);
+        at = r->at;
         int nt = s16(r);
-        if (nt < 0 || (size_t)nt * 10 > r->n - r->pos || c->num_trans + nt > COB_MAX_TRANS)
-            return asset_fail(r->err, r->cap, at, "%s: expected a transform count 0..%zu, got %d", r->name,
-                              (r->n - r->pos) / 10, nt);
+        if (nt < 0 || (size_t)nt * 10 > r->n - r->at || c->num_trans + nt > COB_MAX_TRANS)
+            return asset_rd_fail(r, at, "a transform count 0..%zu, got %d", (r->n - r->at) / 10, nt);
         if (grow((void **)&c->trans, &L->trans_cap, c->num_trans + nt, sizeof *c->trans) < 0)
-            return fail(r, at, "memory for the transforms");
+            return asset_rd_fail(r, at, "memory for the transforms");
         c->comps[me].first_trans = c->num_trans;
         c->comps[me].num_trans = nt;
         int morphs = 0;
@@ -222,24 +198,22 @@ static int load_comps(rd_t *r, cob_ld_t *L, int count, int parent, int depth)
             if (t->type == COB_MORPH)   // the game numbers a component's morphs 1, 2, ... (its frames)
                 t->frame = ++morphs;
         }
-        at = r->pos;
-        if (need(r, 2, "a collision zone count") < 0)
+        at = r->at;
+        if (asset_rd_need(r, 1, 2, "a collision zone count") < 0)
             return -1;
         int nz = s16(r);
-        if (nz < 0 || (size_t)nz * 32 > r->n - r->pos)
-            return asset_fail(r->err, r->cap, at, "%s: expected a collision zone count 0..%zu, got %d", r->name,
-                              (r->n - r->pos) / 32, nz);
+        if (nz < 0 || (size_t)nz * 32 > r->n - r->at)
+            return asset_rd_fail(r, at, "a collision zone count 0..%zu, got %d", (r->n - r->at) / 32, nz);
         c->comps[me].num_zones = nz;
         c->num_zones += nz;
         if (load_zones(r, nz) < 0)
             return -1;
-        at = r->pos;
-        if (need(r, 2, "a child count") < 0)
+        at = r->at;
+        if (asset_rd_need(r, 1, 2, "a child count") < 0)
             return -1;
         int nc = s16(r);
-        if (nc < 0 || (size_t)nc * 8 > r->n - r->pos)
-            return asset_fail(r->err, r->cap, at, "%s: expected a child count 0..%zu, got %d", r->name,
-                              (r->n - r->pos) / 8, nc);
+        if (nc < 0 || (size_t)nc * 8 > r->n - r->at)
+            return asset_rd_fail(r, at, "a child count 0..%zu, got %d", (r->n - r->at) / 8, nc);
         if (load_comps(r, L, nc, me, depth + 1) < 0)
             return -1;
     }
@@ -248,18 +222,18 @@ static int load_comps(rd_t *r, cob_ld_t *L, int count, int parent, int depth)
 
 cob_t *cob_load(const uint8_t *d, size_t n, const char *name, char *err, size_t cap)
 {
-    rd_t r = { d, d ? n : 0, 0, err, cap, name ? name : "cob" };
+    asset_rd_t r = { d, d ? n : 0, 0, name ? name : "cob", err, cap, 0 };
     if (header(&r, COB_VERSION) < 0)
         return NULL;
     cob_t *c = calloc(1, sizeof *c);
     if (!c) {
-        asset_fail(err, cap, 0, "%s: expected memory for the object", r.name);
+        asset_rd_fail(&r, 0, "memory for the object");
         return NULL;
     }
-    size_t at = r.pos;
+    size_t at = r.at;
     int nm = s16(&r);
-    if (nm < 0 || nm > COB_MAX_MODELS || (size_t)nm * 2 > r.n - r.pos) {
-        asset_fail(err, cap, at, "%s: expected a model count 0..%d, got %d", r.name, COB_MAX_MODELS, nm);
+    if (nm < 0 || nm > COB_MAX_MODELS || (size_t)nm * 2 > r.n - r.at) {
+        asset_rd_fail(&r, at, "a model count 0..%d, got %d", COB_MAX_MODELS, nm);
         goto bad;
     }
     c->num_models = nm;
@@ -271,7 +245,7 @@ cob_t *cob_load(const uint8_t *d, size_t n, const char *name, char *err, size_t 
         goto bad;
     c->overall_time *= COB_ANIM_SECOND;
     c->mid_time = L.mid_file != 0 ? L.mid_file * COB_ANIM_SECOND : c->overall_time * 0.5f;
-    c->end = r.pos;
+    c->end = r.at;
     return c;
 bad:
     cob_free(c);
@@ -424,22 +398,22 @@ void cob_axes_from_dir_up(const float dir[3], const float up[3], float axes[3][3
 int bgo_load(const uint8_t *d, size_t n, const char *name, bgo_list_t *out, char *err, size_t cap)
 {
     memset(out, 0, sizeof *out);
-    rd_t r = { d, d ? n : 0, 0, err, cap, name ? name : "bgo" };
+    asset_rd_t r = { d, d ? n : 0, 0, name ? name : "bgo", err, cap, 0 };
     if (header(&r, BGO_VERSION) < 0)
         return -1;
-    size_t at = r.pos;
-    if (need(&r, 2, "an object count") < 0)
+    size_t at = r.at;
+    if (asset_rd_need(&r, 1, 2, "an object count") < 0)
         return -1;
     int count = s16(&r);
     // each entry is at least a 2-byte name, type, group and nine floats (42 bytes)
-    if (count < 0 || count > BGO_MAX || (size_t)count * 42 > r.n - r.pos)
-        return asset_fail(err, cap, at, "%s: expected an object count 0..%d, got %d", r.name, BGO_MAX, count);
+    if (count < 0 || count > BGO_MAX || (size_t)count * 42 > r.n - r.at)
+        return asset_rd_fail(&r, at, "an object count 0..%d, got %d", BGO_MAX, count);
     out->e = calloc((size_t)(count ? count : 1), sizeof *out->e);
     if (!out->e)
-        return asset_fail(err, cap, at, "%s: expected memory for %d objects", r.name, count);
+        return asset_rd_fail(&r, at, "memory for %d objects", count);
     for (int i = 0; i < count; i++) {
         bgo_entry_t *e = &out->e[i];
-        if (name_at(&r, e->cob, "a printable .COB file name") < 0 || need(&r, 40, "an object's placement") < 0)
+        if (name_at(&r, e->cob, "a printable .COB file name") < 0 || asset_rd_need(&r, 1, 40, "an object's placement") < 0)
             goto bad;
         e->type = s16(&r);
         e->group = s16(&r);
@@ -453,7 +427,7 @@ int bgo_load(const uint8_t *d, size_t n, const char *name, bgo_list_t *out, char
         e->pickup_needed = -1;
         switch (e->type) {
         case BGO_DOOR:
-            if (need(&r, 18, "a door's fields") < 0)
+            if (asset_rd_need(&r, 1, 18, "a door's fields") < 0)
                 goto bad;
             e->open_event = s16(&r);
             e->close_event = s16(&r);
@@ -466,7 +440,7 @@ int bgo_load(const uint8_t *d, size_t n, const char *name, bgo_list_t *out, char
             break;
         case BGO_LOOPING:
         case BGO_ONEOFF:
-            if (need(&r, e->type == BGO_ONEOFF ? 14 : 12, "an animation's fields") < 0)
+            if (asset_rd_need(&r, 1, e->type == BGO_ONEOFF ? 14 : 12, "an animation's fields") < 0)
                 goto bad;
             e->shot_event = s16(&r);
             e->bump_event = s16(&r);
@@ -477,7 +451,7 @@ int bgo_load(const uint8_t *d, size_t n, const char *name, bgo_list_t *out, char
                 e->destroy_at_end = s16(&r);
             break;
         case BGO_MULTISTEP:
-            if (need(&r, 16, "a multi-step animation's fields") < 0)
+            if (asset_rd_need(&r, 1, 16, "a multi-step animation's fields") < 0)
                 goto bad;
             e->shot_event = s16(&r);
             e->bump_event = s16(&r);

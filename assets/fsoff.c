@@ -1,70 +1,39 @@
 // fsoff.c -- Forsaken's sprite frame layouts (.OFF); see fsoff.h
 #include "fsoff.h"
 
+#include "asset.h"
+
 #include <ctype.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct {
-    const uint8_t *d;
-    size_t n, at;
-    const char *name;
-    char *err;
-    size_t cap;
-} rd_t;
-
-static int fail(rd_t *r, size_t at, const char *fmt, ...)
+static int s16(asset_rd_t *r)
 {
-    if (r->err && r->cap) {
-        char what[160];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(what, sizeof what, fmt, ap);
-        va_end(ap);
-        snprintf(r->err, r->cap, "%s: offset %zu: expected %s", r->name ? r->name : "offsets", at, what);
-    }
-    return -1;
-}
-
-// k more bytes, or an error naming what was wanted
-static int need(rd_t *r, size_t k, const char *what)
-{
-    if (k > r->n - r->at)
-        return fail(r, r->at, "%s (%zu bytes, %zu left)", what, k, r->n - r->at);
-    return 0;
-}
-
-static int s16(rd_t *r)
-{
-    int v = (int16_t)(uint16_t)(r->d[r->at] | r->d[r->at + 1] << 8);
+    int v = asset_s16(r->d + r->at);
     r->at += 2;
     return v;
 }
 
-static float f32(rd_t *r)
+static float f32(asset_rd_t *r)
 {
-    uint32_t u = (uint32_t)r->d[r->at] | (uint32_t)r->d[r->at + 1] << 8 | (uint32_t)r->d[r->at + 2] << 16 |
-                 (uint32_t)r->d[r->at + 3] << 24;
+    float f = asset_f32(r->d + r->at);
     r->at += 4;
-    float f;
-    memcpy(&f, &u, sizeof f);
     return f;
 }
 
 // A count: an s16 from 0 (or 1) up to max, whose records of `size` bytes all fit.
-static int count(rd_t *r, int min, int max, size_t size, const char *what)
+static int count(asset_rd_t *r, int min, int max, size_t size, const char *what)
 {
-    if (need(r, 2, what) < 0)
+    if (asset_rd_need(r, 1, 2, what) < 0)
         return -1;
     size_t at = r->at;
     int c = s16(r);
     if (c < min || c > max)
-        return fail(r, at, "%s %d..%d, not %d", what, min, max, c);
-    if ((size_t)c * size > r->n - r->at)
-        return fail(r, r->at, "%d %s of %zu bytes (%zu bytes left)", c, what, size, r->n - r->at);
+        return asset_rd_fail(r, at, "%s %d..%d, not %d", what, min, max, c);
+    if (asset_rd_need(r, (size_t)c, size, what) < 0)
+        return -1;
     return c;
 }
 
@@ -80,10 +49,10 @@ void fsoff_free(fsoff_t *o)
 
 fsoff_t *fsoff_load(const uint8_t *d, size_t n, const char *name, char *err, size_t cap)
 {
-    rd_t r = { d, d ? n : 0, 0, name, err, cap };
+    asset_rd_t r = { d, d ? n : 0, 0, name ? name : "offsets", err, cap, 0 };
     fsoff_t *o = calloc(1, sizeof *o);
     if (!o) {
-        fail(&r, 0, "memory for the layout");
+        asset_rd_fail(&r, 0, "memory for the layout");
         return NULL;
     }
     if ((o->num_pages = count(&r, 1, FSOFF_MAX_PAGES, 1, "texture pages")) < 0)
@@ -93,12 +62,12 @@ fsoff_t *fsoff_load(const uint8_t *d, size_t n, const char *name, char *err, siz
         while (at + len < r.n && d[at + len] && len < FSOFF_NAME_LEN)
             len++;
         if (at + len >= r.n || len >= FSOFF_NAME_LEN || len == 0) {
-            fail(&r, at, "page name %d: 1..%d characters ending in a NUL", i, FSOFF_NAME_LEN - 1);
+            asset_rd_fail(&r, at, "page name %d: 1..%d characters ending in a NUL", i, FSOFF_NAME_LEN - 1);
             goto bad;
         }
         for (size_t k = 0; k < len; k++)
             if (!isprint(d[at + k]) || d[at + k] == '/' || d[at + k] == '\\') {
-                fail(&r, at + k, "a printable page name character without a path separator, not 0x%02x", d[at + k]);
+                asset_rd_fail(&r, at + k, "a printable page name character without a path separator, not 0x%02x", d[at + k]);
                 goto bad;
             }
         memcpy(o->pages[i], d + at, len);
@@ -109,7 +78,7 @@ fsoff_t *fsoff_load(const uint8_t *d, size_t n, const char *name, char *err, siz
         goto bad;
     o->boxes = calloc((size_t)o->num_boxes, sizeof *o->boxes);
     if (!o->boxes) {
-        fail(&r, r.at, "memory for %d boxes", o->num_boxes);
+        asset_rd_fail(&r, r.at, "memory for %d boxes", o->num_boxes);
         goto bad;
     }
     for (int i = 0; i < o->num_boxes; i++) {
@@ -124,17 +93,17 @@ fsoff_t *fsoff_load(const uint8_t *d, size_t n, const char *name, char *err, siz
         b->width = s16(&r);
         b->height = s16(&r);
         if (b->page < 0 || b->page >= o->num_pages) {
-            fail(&r, at, "box %d's page 0..%d, not %d", i, o->num_pages - 1, b->page);
+            asset_rd_fail(&r, at, "box %d's page 0..%d, not %d", i, o->num_pages - 1, b->page);
             goto bad;
         }
         const float uv[4] = { b->u1, b->v1, b->u2, b->v2 };
         for (int k = 0; k < 4; k++)
             if (!(uv[k] >= -1 && uv[k] <= 2)) {   // the title's font pages reach a texel past 0 and 1
-                fail(&r, at + 4 + 4 * (size_t)k, "box %d's texture coordinate -1..2 (0..1 across the page)", i);
+                asset_rd_fail(&r, at + 4 + 4 * (size_t)k, "box %d's texture coordinate -1..2 (0..1 across the page)", i);
                 goto bad;
             }
         if (b->width < 0 || b->height < 0) {
-            fail(&r, at + 20, "box %d's size 0 or more, not %d x %d", i, b->width, b->height);
+            asset_rd_fail(&r, at + 20, "box %d's size 0 or more, not %d x %d", i, b->width, b->height);
             goto bad;
         }
     }
@@ -143,7 +112,7 @@ fsoff_t *fsoff_load(const uint8_t *d, size_t n, const char *name, char *err, siz
     size_t frames_at = r.at;
     o->frames = calloc((size_t)o->num_frames, sizeof *o->frames);
     if (!o->frames) {
-        fail(&r, r.at, "memory for %d frames", o->num_frames);
+        asset_rd_fail(&r, r.at, "memory for %d frames", o->num_frames);
         goto bad;
     }
     for (int i = 0; i < o->num_frames; i++) {
@@ -154,7 +123,7 @@ fsoff_t *fsoff_load(const uint8_t *d, size_t n, const char *name, char *err, siz
         goto bad;
     o->parts = calloc((size_t)o->num_parts, sizeof *o->parts);
     if (!o->parts) {
-        fail(&r, r.at, "memory for %d parts", o->num_parts);
+        asset_rd_fail(&r, r.at, "memory for %d parts", o->num_parts);
         goto bad;
     }
     for (int i = 0; i < o->num_parts; i++) {
@@ -167,7 +136,7 @@ fsoff_t *fsoff_load(const uint8_t *d, size_t n, const char *name, char *err, siz
         p->xflip = (box & FSOFF_XFLIP) != 0;
         p->yflip = (box & FSOFF_YFLIP) != 0;
         if (p->box >= o->num_boxes) {
-            fail(&r, at + 4, "part %d's box 0..%d, not %d", i, o->num_boxes - 1, p->box);
+            asset_rd_fail(&r, at + 4, "part %d's box 0..%d, not %d", i, o->num_boxes - 1, p->box);
             goto bad;
         }
     }
@@ -175,7 +144,7 @@ fsoff_t *fsoff_load(const uint8_t *d, size_t n, const char *name, char *err, siz
     for (int i = 0; i < o->num_frames; i++) {
         const fsoff_frame_t *f = &o->frames[i];
         if (f->first < 0 || f->count < 1 || f->first + f->count > o->num_parts) {
-            fail(&r, frames_at + 4 * (size_t)i, "frame %d's parts within 0..%d, not %d + %d", i, o->num_parts, f->first,
+            asset_rd_fail(&r, frames_at + 4 * (size_t)i, "frame %d's parts within 0..%d, not %d + %d", i, o->num_parts, f->first,
                  f->count);
             goto bad;
         }

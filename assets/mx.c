@@ -4,7 +4,6 @@
 #include "asset.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,76 +16,22 @@
 #define MX_SPOTFX_TAIL 8        // after the sound name: f32 volume, f32 speed
 #define MX_POLYANIM_TAG 32
 
-static uint16_t rd_u16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd_u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-
-static float rd_f32(const uint8_t *p)
+static int skip(asset_rd_t *c, size_t n, size_t each, const char *what)
 {
-    uint32_t u = rd_u32(p);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-typedef struct {
-    const uint8_t *data;
-    size_t size, at;
-    const char *name;
-    char *err;
-    size_t errcap;
-    int failed;
-} cur_t;
-
-static int failf(cur_t *c, size_t offset, const char *fmt, ...)
-{
-    if (c->failed)
-        return -1;
-    c->failed = 1;
-    if (c->err && c->errcap) {
-        char msg[200];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        snprintf(c->err, c->errcap, "%s: offset %zu: expected %s", c->name, offset, msg);
-    }
-    return -1;
-}
-
-// n items of `each` bytes left? (no multiplication that could overflow)
-static int need(cur_t *c, size_t n, size_t each, const char *what)
-{
-    size_t left = c->size - c->at;
-    if (each && n > left / each)
-        return failf(c, c->at, "%zu %s (%zu bytes), file has %zu left", n, what, n * each, left);
-    return 0;
-}
-
-static int get_u16(cur_t *c, const char *what, int *out)
-{
-    if (c->failed || need(c, 1, 2, what) < 0)
-        return -1;
-    *out = rd_u16(c->data + c->at);
-    c->at += 2;
-    return 0;
-}
-
-static int skip(cur_t *c, size_t n, size_t each, const char *what)
-{
-    if (c->failed || need(c, n, each, what) < 0)
+    if (c->failed || asset_rd_need(c, n, each, what) < 0)
         return -1;
     c->at += n * each;
     return 0;
 }
 
 // A NUL-terminated string of at most `max` bytes before the NUL.
-static int skip_string(cur_t *c, size_t max, const char *what)
+static int skip_string(asset_rd_t *c, size_t max, const char *what)
 {
     size_t start = c->at;
-    while (c->at < c->size && c->data[c->at] && c->at - start < max)
+    while (c->at < c->n && c->d[c->at] && c->at - start < max)
         c->at++;
-    if (c->at >= c->size || c->data[c->at])
-        return failf(c, start, "a %s ending with a NUL within %zu bytes", what, max + 1);
+    if (c->at >= c->n || c->d[c->at])
+        return asset_rd_fail(c, start, "a %s ending with a NUL within %zu bytes", what, max + 1);
     c->at++;
     return 0;
 }
@@ -102,41 +47,41 @@ typedef struct {
     int nbuf;
 } walk_t;
 
-static int texgroup(cur_t *c, walk_t *w, int base, int nv)
+static int texgroup(asset_rd_t *c, walk_t *w, int base, int nv)
 {
-    if (need(c, 1, MX_TEXGROUP_SIZE, "a texture group header") < 0)
+    if (asset_rd_need(c, 1, MX_TEXGROUP_SIZE, "a texture group header") < 0)
         return -1;
     size_t at = c->at;
-    const uint8_t *p = c->data + at;
-    int first = rd_u16(p + 2), count = rd_u16(p + 4), tex = rd_u16(p + 6), ntri = rd_u16(p + 8);
+    const uint8_t *p = c->d + at;
+    int first = asset_u16(p + 2), count = asset_u16(p + 4), tex = asset_u16(p + 6), ntri = asset_u16(p + 8);
     c->at += MX_TEXGROUP_SIZE;
     // snbia200.mxa names a texture past its list: its triangles get none (drawn in their colour)
     int bad_tex = tex >= w->m->num_textures;
     if (bad_tex && !w->m->verts)
         w->m->bad_texture_groups++;
     if (first + count > nv)
-        return failf(c, at + 2, "vertices %d..%d inside the buffer's %d", first, first + count - 1, nv);
+        return asset_rd_fail(c, at + 2, "vertices %d..%d inside the buffer's %d", first, first + count - 1, nv);
     if (w->m->tg_first) {   // drawn from first + the box's 8 (an MXA frame's vertices replace them from there)
         w->m->tg_first[w->ntg] = base + MX_BOX_VERTS + first;
         w->m->tg_end[w->ntg] = base + nv;
     }
     w->ntg++;
-    if (need(c, (size_t)ntri, MX_TRIANGLE_SIZE, "triangles") < 0)
+    if (asset_rd_need(c, (size_t)ntri, MX_TRIANGLE_SIZE, "triangles") < 0)
         return -1;
     for (int i = 0; i < ntri; i++) {
-        const uint8_t *t = c->data + c->at + (size_t)i * MX_TRIANGLE_SIZE;
+        const uint8_t *t = c->d + c->at + (size_t)i * MX_TRIANGLE_SIZE;
         for (int k = 0; k < 3; k++) {
-            int vi = rd_u16(t + k * 2);
+            int vi = asset_u16(t + k * 2);
             if (vi >= nv)
-                return failf(c, c->at + (size_t)i * MX_TRIANGLE_SIZE + (size_t)k * 2,
+                return asset_rd_fail(c, c->at + (size_t)i * MX_TRIANGLE_SIZE + (size_t)k * 2,
                              "a vertex index below the buffer's %d, found %d", nv, vi);
         }
         if (w->m->tris) {
             mx_tri_t *o = &w->m->tris[w->nt];
             for (int k = 0; k < 3; k++)
-                o->v[k] = (uint32_t)(base + rd_u16(t + k * 2));
+                o->v[k] = (uint32_t)(base + asset_u16(t + k * 2));
             o->texture = bad_tex ? -1 : tex;
-            o->flags = rd_u16(t + 6);
+            o->flags = asset_u16(t + 6);
         }
         w->nt++;
     }
@@ -147,38 +92,38 @@ static int texgroup(cur_t *c, walk_t *w, int base, int nv)
 static void vertex(mx_vertex_t *v, const uint8_t *p)
 {
     for (int k = 0; k < 3; k++)
-        v->pos[k] = rd_f32(p + k * 4);
-    uint32_t col = rd_u32(p + 16);
+        v->pos[k] = asset_f32(p + k * 4);
+    uint32_t col = asset_u32(p + 16);
     v->a = (uint8_t)(col >> 24);
     v->r = (uint8_t)(col >> 16);
     v->g = (uint8_t)(col >> 8);
     v->b = (uint8_t)col;
     uint8_t mx = v->r > v->g ? v->r : v->g;
     v->light = mx > v->b ? mx : v->b;
-    v->st[0] = rd_f32(p + 24);
-    v->st[1] = rd_f32(p + 28);
+    v->st[0] = asset_f32(p + 24);
+    v->st[1] = asset_f32(p + 28);
 }
 
-static int buffer(cur_t *c, walk_t *w)
+static int buffer(asset_rd_t *c, walk_t *w)
 {
     int size_word, type, nv, ntg;
-    if (get_u16(c, "a buffer size", &size_word) < 0 || get_u16(c, "a buffer type", &type) < 0 ||
-        get_u16(c, "a vertex count", &nv) < 0)
+    if (asset_rd_u16(c, "a buffer size", &size_word) < 0 || asset_rd_u16(c, "a buffer type", &type) < 0 ||
+        asset_rd_u16(c, "a vertex count", &nv) < 0)
         return -1;
     (void)size_word;
     (void)type;
-    if (need(c, (size_t)nv, MX_VERTEX_SIZE, "vertices") < 0)
+    if (asset_rd_need(c, (size_t)nv, MX_VERTEX_SIZE, "vertices") < 0)
         return -1;
     int base = w->nv;
     if (w->m->verts)
         for (int i = 0; i < nv; i++)
-            vertex(&w->m->verts[base + i], c->data + c->at + (size_t)i * MX_VERTEX_SIZE);
+            vertex(&w->m->verts[base + i], c->d + c->at + (size_t)i * MX_VERTEX_SIZE);
     c->at += (size_t)nv * MX_VERTEX_SIZE;
     w->nv += nv;
-    if (get_u16(c, "a texture group count", &ntg) < 0)
+    if (asset_rd_u16(c, "a texture group count", &ntg) < 0)
         return -1;
     if (w->nbuf >= MX_MAX_GROUPS * MX_MAX_BUFFERS)
-        return failf(c, c->at, "at most %d buffers", MX_MAX_GROUPS * MX_MAX_BUFFERS);
+        return asset_rd_fail(c, c->at, "at most %d buffers", MX_MAX_GROUPS * MX_MAX_BUFFERS);
     w->tgroups[w->nbuf++] = ntg;
     // texture group vertex ranges count from after the bounding box; triangle indices are absolute
     for (int i = 0; i < ntg; i++)
@@ -187,20 +132,20 @@ static int buffer(cur_t *c, walk_t *w)
     return 0;
 }
 
-static int meshes(cur_t *c, walk_t *w)
+static int meshes(asset_rd_t *c, walk_t *w)
 {
     int ng;
-    if (get_u16(c, "a group count", &ng) < 0)
+    if (asset_rd_u16(c, "a group count", &ng) < 0)
         return -1;
     if (ng > MX_MAX_GROUPS)
-        return failf(c, c->at - 2, "at most %d groups, found %d", MX_MAX_GROUPS, ng);
+        return asset_rd_fail(c, c->at - 2, "at most %d groups, found %d", MX_MAX_GROUPS, ng);
     w->m->num_groups = ng;
     for (int g = 0; g < ng; g++) {
         int nb;
-        if (get_u16(c, "a buffer count", &nb) < 0)
+        if (asset_rd_u16(c, "a buffer count", &nb) < 0)
             return -1;
         if (nb > MX_MAX_BUFFERS)
-            return failf(c, c->at - 2, "at most %d buffers in a group, found %d", MX_MAX_BUFFERS, nb);
+            return asset_rd_fail(c, c->at - 2, "at most %d buffers in a group, found %d", MX_MAX_BUFFERS, nb);
         for (int b = 0; b < nb; b++)
             if (buffer(c, w) < 0)
                 return -1;
@@ -209,16 +154,16 @@ static int meshes(cur_t *c, walk_t *w)
 }
 
 // What follows the meshes: read to be sure the file is whole, nothing kept but counts.
-static int tail(cur_t *c, walk_t *w)
+static int tail(asset_rd_t *c, walk_t *w)
 {
     mx_t *m = w->m;
     int kind;
-    if (get_u16(c, "the model kind (0 MX, 2 MXA)", &kind) < 0)
+    if (asset_rd_u16(c, "the model kind (0 MX, 2 MXA)", &kind) < 0)
         return -1;
     if (kind == 2) {
         m->is_mxa = 1;
         int nf;
-        if (get_u16(c, "a frame count", &nf) < 0)
+        if (asset_rd_u16(c, "a frame count", &nf) < 0)
             return -1;
         m->num_frames = nf;
         w->frames_at = c->at;
@@ -226,43 +171,43 @@ static int tail(cur_t *c, walk_t *w)
             for (int b = 0; b < w->nbuf; b++)
                 for (int t = 0; t < w->tgroups[b]; t++) {
                     int na;
-                    if (get_u16(c, "an animated vertex count", &na) < 0 ||
+                    if (asset_rd_u16(c, "an animated vertex count", &na) < 0 ||
                         skip(c, (size_t)na, MX_VERTEX_SIZE, "animated vertices") < 0)
                         return -1;
                     w->nanim += na;
                 }
     } else {
         int nanim;
-        if (get_u16(c, "a texture animation count", &nanim) < 0)
+        if (asset_rd_u16(c, "a texture animation count", &nanim) < 0)
             return -1;
         for (int i = 0; i < nanim; i++) {
             int frames, loops, len;
-            if (get_u16(c, "animation frames", &frames) < 0 || get_u16(c, "animation loops", &loops) < 0 ||
-                get_u16(c, "an animation length", &len) < 0 || skip(c, (size_t)len, 2, "animation steps") < 0)
+            if (asset_rd_u16(c, "animation frames", &frames) < 0 || asset_rd_u16(c, "animation loops", &loops) < 0 ||
+                asset_rd_u16(c, "an animation length", &len) < 0 || skip(c, (size_t)len, 2, "animation steps") < 0)
                 return -1;
         }
         for (int b = 0; nanim && b < w->nbuf; b++) {
             int npoly;
-            if (get_u16(c, "an animated polygon count", &npoly) < 0)
+            if (asset_rd_u16(c, "an animated polygon count", &npoly) < 0)
                 return -1;
             for (int p = 0; p < npoly; p++) {
                 int anim, frames, nverts;
                 if (skip(c, 1, MX_POLYANIM_TAG, "a polygon animation tag") < 0 ||
-                    get_u16(c, "its animation", &anim) < 0 || get_u16(c, "its frames", &frames) < 0 ||
-                    get_u16(c, "its vertex count", &nverts) < 0 || skip(c, (size_t)nverts, 2, "vertex numbers") < 0 ||
+                    asset_rd_u16(c, "its animation", &anim) < 0 || asset_rd_u16(c, "its frames", &frames) < 0 ||
+                    asset_rd_u16(c, "its vertex count", &nverts) < 0 || skip(c, (size_t)nverts, 2, "vertex numbers") < 0 ||
                     skip(c, (size_t)nverts * (size_t)frames, 8, "texture coordinates") < 0)
                     return -1;
             }
         }
     }
     int has_points;
-    if (get_u16(c, "the fire point flag", &has_points) < 0)
+    if (asset_rd_u16(c, "the fire point flag", &has_points) < 0)
         return -1;
     if (!has_points)
-        return c->at < c->size ? skip(c, 1, 2, "padding") : 0;
+        return c->at < c->n ? skip(c, 1, 2, "padding") : 0;
     int nfp, nsp;
-    if (get_u16(c, "a fire point count", &nfp) < 0 || skip(c, (size_t)nfp, MX_FIREPOINT_SIZE, "fire points") < 0 ||
-        get_u16(c, "a spot effect count", &nsp) < 0)
+    if (asset_rd_u16(c, "a fire point count", &nfp) < 0 || skip(c, (size_t)nfp, MX_FIREPOINT_SIZE, "fire points") < 0 ||
+        asset_rd_u16(c, "a spot effect count", &nsp) < 0)
         return -1;
     m->num_fire_points = nfp;
     m->num_spotfx = nsp;
@@ -273,17 +218,17 @@ static int tail(cur_t *c, walk_t *w)
     return 0;
 }
 
-static int header(cur_t *c, mx_t *m)
+static int header(asset_rd_t *c, mx_t *m)
 {
-    if (c->size < 10 || memcmp(c->data, MX_MAGIC, 4) != 0)
-        return failf(c, 0, "\"PRJX\" and a version");
-    m->version = (int)rd_u32(c->data + 4);
+    if (c->n < 10 || memcmp(c->d, MX_MAGIC, 4) != 0)
+        return asset_rd_fail(c, 0, "\"PRJX\" and a version");
+    m->version = (int)asset_u32(c->d + 4);
     c->at = 8;
     int nt;
-    if (get_u16(c, "a texture count", &nt) < 0)
+    if (asset_rd_u16(c, "a texture count", &nt) < 0)
         return -1;
     if (nt > MX_MAX_TEXTURES)
-        return failf(c, 8, "at most %d textures, found %d", MX_MAX_TEXTURES, nt);
+        return asset_rd_fail(c, 8, "at most %d textures, found %d", MX_MAX_TEXTURES, nt);
     m->num_textures = nt;
     for (int i = 0; i < nt; i++) {
         size_t start = c->at;
@@ -291,9 +236,9 @@ static int header(cur_t *c, mx_t *m)
             return -1;
         size_t len = c->at - 1 - start;
         for (size_t k = 0; k < len; k++)
-            if (c->data[start + k] < 32 || c->data[start + k] > 126)
-                return failf(c, start + k, "a printable texture file name");
-        memcpy(m->texture_names[i], c->data + start, len);
+            if (c->d[start + k] < 32 || c->d[start + k] > 126)
+                return asset_rd_fail(c, start + k, "a printable texture file name");
+        memcpy(m->texture_names[i], c->d + start, len);
         m->texture_names[i][len] = 0;
     }
     return 0;
@@ -334,7 +279,7 @@ static void bounds(mx_t *m)
 }
 
 // An MXA's frames, read again into m->anim (their counts were checked by tail()).
-static void read_frames(cur_t *c, walk_t *w)
+static void read_frames(asset_rd_t *c, walk_t *w)
 {
     mx_t *m = w->m;
     c->at = w->frames_at;
@@ -343,22 +288,22 @@ static void read_frames(cur_t *c, walk_t *w)
         int g = 0;
         for (int b = 0; b < w->nbuf; b++)
             for (int t = 0; t < w->tgroups[b]; t++, g++) {
-                int na = rd_u16(c->data + c->at);
+                int na = asset_u16(c->d + c->at);
                 c->at += 2;
                 m->anim_off[f * m->num_texgroups + g] = n;
                 m->anim_num[f * m->num_texgroups + g] = na;
                 for (int k = 0; k < na; k++, n++, c->at += MX_VERTEX_SIZE) {
-                    const uint8_t *p = c->data + c->at;
+                    const uint8_t *p = c->d + c->at;
                     mx_animvert_t *a = &m->anim[n];
                     for (int i = 0; i < 3; i++)
-                        a->pos[i] = rd_f32(p + i * 4);
-                    uint32_t col = rd_u32(p + 12);
+                        a->pos[i] = asset_f32(p + i * 4);
+                    uint32_t col = asset_u32(p + 12);
                     a->r = (uint8_t)(col >> 16);
                     a->g = (uint8_t)(col >> 8);
                     a->b = (uint8_t)col;
-                    a->st[0] = rd_f32(p + 20);
-                    a->st[1] = rd_f32(p + 24);
-                    a->flags = rd_u32(p + 28);
+                    a->st[0] = asset_f32(p + 20);
+                    a->st[1] = asset_f32(p + 24);
+                    a->flags = asset_u32(p + 28);
                 }
             }
     }
@@ -406,7 +351,7 @@ mx_t *mx_load(const uint8_t *data, size_t size, const char *name, char *err, siz
 {
     if (err && errcap)
         err[0] = 0;
-    cur_t c = { data, data ? size : 0, 0, name ? name : "model", err, errcap, 0 };
+    asset_rd_t c = { data, data ? size : 0, 0, name ? name : "model", err, errcap, 0 };
     mx_t *m = calloc(1, sizeof *m);
     walk_t *w = calloc(1, sizeof *w);
     if (!m || !w) {
@@ -479,10 +424,10 @@ int mx_bmp24_load(const uint8_t *data, size_t size, int max_side, int *width, in
     *rgb = NULL;
     if (!data || size < 54 || data[0] != 'B' || data[1] != 'M')
         return asset_fail(err, errcap, 0, "expected a BMP (\"BM\" and a 54-byte header)");
-    uint32_t pix = rd_u32(data + 10);
-    int64_t w = (int32_t)rd_u32(data + 18), h = (int32_t)rd_u32(data + 22);
-    int bpp = rd_u16(data + 28);
-    uint32_t comp = rd_u32(data + 30);
+    uint32_t pix = asset_u32(data + 10);
+    int64_t w = (int32_t)asset_u32(data + 18), h = (int32_t)asset_u32(data + 22);
+    int bpp = asset_u16(data + 28);
+    uint32_t comp = asset_u32(data + 30);
     if (bpp != 24 || comp != 0)
         return asset_fail(err, errcap, 28, "expected 24 bits a pixel, uncompressed, found %d bits, compression %u", bpp, comp);
     int flip = h > 0;   // rows bottom-up unless the height is negative

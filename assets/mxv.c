@@ -17,73 +17,13 @@
 // start points, animations) is not read.
 #include "mxv.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "asset.h"
 #include "bmp8.h"
 #include "pal.h"
-
-static uint16_t rd_u16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd_u32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static int32_t rd_s32(const uint8_t *p) { return (int32_t)rd_u32(p); }
-
-static float rd_f32(const uint8_t *p)
-{
-    uint32_t u = rd_u32(p);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-// A cursor over the file; the first failure is kept, every later read is refused.
-typedef struct {
-    const uint8_t *data;
-    size_t size, at;
-    const char *name;
-    char *err;
-    size_t errcap;
-    int failed;
-} cur_t;
-
-static int failf(cur_t *c, size_t offset, const char *fmt, ...)
-{
-    if (c->failed)
-        return -1;
-    c->failed = 1;
-    if (c->err && c->errcap) {
-        char msg[200];
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(msg, sizeof msg, fmt, ap);
-        va_end(ap);
-        snprintf(c->err, c->errcap, "%s: offset %zu: expected %s", c->name, offset, msg);
-    }
-    return -1;
-}
-
-// Are n items of `each` bytes left? (No multiplication that could overflow.)
-static int need(cur_t *c, size_t n, size_t each, const char *what)
-{
-    if (c->failed)
-        return -1;
-    if (n > (c->size - c->at) / each) {
-        if (n == 1)   // "a group count (2 bytes)"
-            return failf(c, c->at, "%s (%zu bytes), file has %zu left", what, each, c->size - c->at);
-        return failf(c, c->at, "%zu %s (%zu bytes), file has %zu left", n, what, n * each, c->size - c->at);
-    }
-    return 0;
-}
-
-static int get_u16(cur_t *c, const char *what, int *out)
-{
-    if (need(c, 1, 2, what) < 0)
-        return -1;
-    *out = rd_u16(c->data + c->at);
-    c->at += 2;
-    return 0;
-}
 
 typedef struct {
     mxv_t *m;
@@ -94,46 +34,47 @@ typedef struct {
 static void vertex(mxv_vertex_t *v, const uint8_t *p)
 {
     for (int k = 0; k < 3; k++)
-        v->pos[k] = rd_f32(p + k * 4);
-    uint32_t col = rd_u32(p + 16);
+        v->pos[k] = asset_f32(p + k * 4);
+    uint32_t col = asset_u32(p + 16);
     v->a = (uint8_t)(col >> 24);
     v->r = (uint8_t)(col >> 16);
     v->g = (uint8_t)(col >> 8);
     v->b = (uint8_t)col;
     // An 8-bit colormap cannot tint: a coloured light lights as much as its brightest channel.
     v->light = v->r > v->g ? (v->r > v->b ? v->r : v->b) : (v->g > v->b ? v->g : v->b);
-    v->st[0] = rd_f32(p + 24);
-    v->st[1] = rd_f32(p + 28);
+    v->st[0] = asset_f32(p + 24);
+    v->st[1] = asset_f32(p + 28);
 }
 
-static int texgroup(cur_t *c, walk_t *w, int nv, int base)
+static int texgroup(asset_rd_t *c, walk_t *w, int nv, int base)
 {
     size_t at = c->at;
-    if (need(c, 1, MXV_TEXGROUP_SIZE, "a texture group header") < 0)
+    if (asset_rd_need(c, 1, MXV_TEXGROUP_SIZE, "a texture group header") < 0)
         return -1;
-    const uint8_t *p = c->data + at;
-    int first = rd_u16(p + 2), count = rd_u16(p + 4), tex = rd_u16(p + 6), ntri = rd_u16(p + 8);
+    const uint8_t *p = c->d + at;
+    int first = asset_u16(p + 2), count = asset_u16(p + 4), tex = asset_u16(p + 6), ntri = asset_u16(p + 8);
     if (first + count > nv)
-        return failf(c, at + 2, "vertices %d..%d inside the buffer's %d", first, first + count - 1, nv);
+        return asset_rd_fail(c, at + 2, "vertices %d..%d inside the buffer's %d", first, first + count - 1, nv);
     if (tex >= w->m->num_textures)
-        return failf(c, at + 6, "a texture number below %d, got %d", w->m->num_textures, tex);
+        return asset_rd_fail(c, at + 6, "a texture number below %d, got %d", w->m->num_textures, tex);
     c->at += MXV_TEXGROUP_SIZE;
-    if (need(c, (size_t)ntri, MXV_TRIANGLE_SIZE, "triangles") < 0)
+    if (asset_rd_need(c, (size_t)ntri, MXV_TRIANGLE_SIZE, "triangles") < 0)
         return -1;
     for (int i = 0; i < ntri; i++, c->at += MXV_TRIANGLE_SIZE) {
-        const uint8_t *t = c->data + c->at;
-        int v[3] = { rd_u16(t), rd_u16(t + 2), rd_u16(t + 4) };
+        const uint8_t *t = c->d + c->at;
+        int v[3] = { asset_u16(t), asset_u16(t + 2), asset_u16(t + 4) };
         for (int k = 0; k < 3; k++)
             if (v[k] < first || v[k] >= first + count)
-                return failf(c, c->at + (size_t)k * 2, "a vertex of texture group %d..%d, got %d", first, first + count - 1, v[k]);
+                return asset_rd_fail(c, c->at + (size_t)k * 2, "a vertex of texture group %d..%d, got %d", first,
+                                     first + count - 1, v[k]);
         if (w->fill) {
             mxv_tri_t *o = &w->m->tris[w->tris];
             for (int k = 0; k < 3; k++) {
                 o->v[k] = (uint32_t)(base + v[k]);
-                o->normal[k] = rd_f32(t + 8 + k * 4);
+                o->normal[k] = asset_f32(t + 8 + k * 4);
             }
             o->texture = tex;
-            o->flags = (uint16_t)rd_u16(t + 6);
+            o->flags = (uint16_t)asset_u16(t + 6);
             w->m->num_keyed_tris += (o->flags & MXV_TRI_COLOURKEY) != 0;
         }
         w->tris++;
@@ -141,24 +82,24 @@ static int texgroup(cur_t *c, walk_t *w, int nv, int base)
     return 0;
 }
 
-static int buffer(cur_t *c, walk_t *w)
+static int buffer(asset_rd_t *c, walk_t *w)
 {
     size_t at = c->at;
-    if (need(c, 1, 6, "a buffer header (u32 type, u16 vertex count)") < 0)
+    if (asset_rd_need(c, 1, 6, "a buffer header (u32 type, u16 vertex count)") < 0)
         return -1;
-    uint32_t type = rd_u32(c->data + at);
-    int nv = rd_u16(c->data + at + 4);
+    uint32_t type = asset_u32(c->d + at);
+    int nv = asset_u16(c->d + at + 4);
     c->at += 6;
-    if (need(c, (size_t)nv, MXV_VERTEX_SIZE, "vertices") < 0)
+    if (asset_rd_need(c, (size_t)nv, MXV_VERTEX_SIZE, "vertices") < 0)
         return -1;
     int base = w->verts, first_tri = w->tris;
     if (w->fill)
         for (int i = 0; i < nv; i++)
-            vertex(&w->m->verts[base + i], c->data + c->at + (size_t)i * MXV_VERTEX_SIZE);
+            vertex(&w->m->verts[base + i], c->d + c->at + (size_t)i * MXV_VERTEX_SIZE);
     c->at += (size_t)nv * MXV_VERTEX_SIZE;
     w->verts += nv;
     int ntg;
-    if (get_u16(c, "a texture group count", &ntg) < 0)
+    if (asset_rd_u16(c, "a texture group count", &ntg) < 0)
         return -1;
     for (int i = 0; i < ntg; i++)
         if (texgroup(c, w, nv, base) < 0)
@@ -176,16 +117,16 @@ static int buffer(cur_t *c, walk_t *w)
     return 0;
 }
 
-static int walk(cur_t *c, walk_t *w, size_t groups_at)
+static int walk(asset_rd_t *c, walk_t *w, size_t groups_at)
 {
     c->at = groups_at;
     int ng;
-    if (get_u16(c, "a group count", &ng) < 0)
+    if (asset_rd_u16(c, "a group count", &ng) < 0)
         return -1;
     w->m->num_groups = ng;
     for (int g = 0; g < ng; g++) {
         int nb;
-        if (get_u16(c, "a buffer count", &nb) < 0)
+        if (asset_rd_u16(c, "a buffer count", &nb) < 0)
             return -1;
         int first = w->buffers;
         for (int i = 0; i < nb; i++)
@@ -219,30 +160,30 @@ static void group_bounds(mxv_t *m)
     }
 }
 
-static int header(cur_t *c, mxv_t *m)
+static int header(asset_rd_t *c, mxv_t *m)
 {
-    if (need(c, 1, 10, "a header (\"PRJX\", u32 version, u16 texture count)") < 0)
+    if (asset_rd_need(c, 1, 10, "a header (\"PRJX\", u32 version, u16 texture count)") < 0)
         return -1;
-    if (memcmp(c->data, MXV_MAGIC, 4) != 0)
-        return failf(c, 0, "the magic \"PRJX\"");
-    m->version = rd_s32(c->data + 4);
+    if (memcmp(c->d, MXV_MAGIC, 4) != 0)
+        return asset_rd_fail(c, 0, "the magic \"PRJX\"");
+    m->version = asset_s32(c->d + 4);
     if (m->version != MXV_VERSION)
-        return failf(c, 4, "version %d, got %d", MXV_VERSION, m->version);
-    int nt = rd_u16(c->data + 8);
+        return asset_rd_fail(c, 4, "version %d, got %d", MXV_VERSION, m->version);
+    int nt = asset_u16(c->d + 8);
     c->at = 10;
     if (nt > MXV_MAX_TEXTURES)
-        return failf(c, 8, "at most %d textures, got %d", MXV_MAX_TEXTURES, nt);
+        return asset_rd_fail(c, 8, "at most %d textures, got %d", MXV_MAX_TEXTURES, nt);
     m->textures = calloc(nt ? (size_t)nt : 1, sizeof(*m->textures));
     if (!m->textures)
-        return failf(c, 8, "memory for %d textures", nt);
+        return asset_rd_fail(c, 8, "memory for %d textures", nt);
     m->num_textures = nt;
     for (int i = 0; i < nt; i++) {
-        const uint8_t *s = c->data + c->at, *end = memchr(s, 0, c->size - c->at);
+        const uint8_t *s = c->d + c->at, *end = memchr(s, 0, c->n - c->at);
         if (!end)
-            return failf(c, c->at, "a NUL-terminated texture file name");
+            return asset_rd_fail(c, c->at, "a NUL-terminated texture file name");
         size_t len = (size_t)(end - s);
         if (len == 0 || len >= MXV_NAME_LEN)
-            return failf(c, c->at, "a texture file name of 1..%d characters, got %zu", MXV_NAME_LEN - 1, len);
+            return asset_rd_fail(c, c->at, "a texture file name of 1..%d characters, got %zu", MXV_NAME_LEN - 1, len);
         memcpy(m->textures[i].name, s, len);
         c->at += len + 1;
     }
@@ -259,17 +200,17 @@ typedef struct {
 
 // A node seen through `portal` (an index into m->portals): u16 group, u16 child count,
 // then per child its u16 portal (of that group) and its own node.
-static int vis_tree(cur_t *c, pwalk_t *w, int portal, int depth, int *index)
+static int vis_tree(asset_rd_t *c, pwalk_t *w, int portal, int depth, int *index)
 {
     mxv_t *m = w->m;
     size_t at = c->at;
     if (depth > MXV_MAX_VIS_DEPTH)
-        return failf(c, at, "a visibility tree at most %d deep", MXV_MAX_VIS_DEPTH);
-    if (need(c, 1, 4, "a visibility node (u16 group, u16 count)") < 0)
+        return asset_rd_fail(c, at, "a visibility tree at most %d deep", MXV_MAX_VIS_DEPTH);
+    if (asset_rd_need(c, 1, 4, "a visibility node (u16 group, u16 count)") < 0)
         return -1;
-    int group = rd_u16(c->data + at), n = rd_u16(c->data + at + 2);
+    int group = asset_u16(c->d + at), n = asset_u16(c->d + at + 2);
     if (group >= m->num_groups)
-        return failf(c, at, "a group below %d, got %d", m->num_groups, group);
+        return asset_rd_fail(c, at, "a group below %d, got %d", m->num_groups, group);
     c->at += 4;
     int me = w->nodes++;
     *index = me;
@@ -280,10 +221,10 @@ static int vis_tree(cur_t *c, pwalk_t *w, int portal, int depth, int *index)
     for (int i = 0; i < n; i++) {
         size_t pat = c->at;
         int pidx, child;
-        if (get_u16(c, "a portal number", &pidx) < 0)
+        if (asset_rd_u16(c, "a portal number", &pidx) < 0)
             return -1;
         if (pidx >= g->num_portals)
-            return failf(c, pat, "a portal of group %d below %d, got %d", group, g->num_portals, pidx);
+            return asset_rd_fail(c, pat, "a portal of group %d below %d, got %d", group, g->num_portals, pidx);
         if (vis_tree(c, w, g->first_portal + pidx, depth + 1, &child) < 0)
             return -1;
         if (w->fill) {
@@ -297,31 +238,31 @@ static int vis_tree(cur_t *c, pwalk_t *w, int portal, int depth, int *index)
     return 0;
 }
 
-static int portal_walk(cur_t *c, pwalk_t *w, size_t start)
+static int portal_walk(asset_rd_t *c, pwalk_t *w, size_t start)
 {
     mxv_t *m = w->m;
     c->at = start;
     for (int gi = 0; gi < m->num_groups; gi++) {
         mxv_group_t *g = &m->groups[gi];
-        const uint8_t *s = c->data + c->at, *end = memchr(s, 0, c->size - c->at);
+        const uint8_t *s = c->d + c->at, *end = memchr(s, 0, c->n - c->at);
         if (!end)
-            return failf(c, c->at, "a NUL-terminated group name");
+            return asset_rd_fail(c, c->at, "a NUL-terminated group name");
         size_t len = (size_t)(end - s);
         if (len >= MXV_GROUP_NAME_LEN)
-            return failf(c, c->at, "a group name of 0..%d characters, got %zu", MXV_GROUP_NAME_LEN - 1, len);
+            return asset_rd_fail(c, c->at, "a group name of 0..%d characters, got %zu", MXV_GROUP_NAME_LEN - 1, len);
         if (!w->fill)
             memcpy(g->name, s, len);
         c->at += len + 1;
-        if (need(c, 1, 26, "a group box (f32 centre[3], half size[3]) and u16 portal count") < 0)
+        if (asset_rd_need(c, 1, 26, "a group box (f32 centre[3], half size[3]) and u16 portal count") < 0)
             return -1;
         if (!w->fill)
             for (int k = 0; k < 3; k++) {
-                g->center[k] = rd_f32(c->data + c->at + k * 4);
-                g->half_size[k] = rd_f32(c->data + c->at + 12 + k * 4);
+                g->center[k] = asset_f32(c->d + c->at + k * 4);
+                g->half_size[k] = asset_f32(c->d + c->at + 12 + k * 4);
             }
-        int np = rd_u16(c->data + c->at + 24);
+        int np = asset_u16(c->d + c->at + 24);
         if (np > MXV_MAX_PORTALS)
-            return failf(c, c->at + 24, "at most %d portals in group %d, got %d", MXV_MAX_PORTALS, gi, np);
+            return asset_rd_fail(c, c->at + 24, "at most %d portals in group %d, got %d", MXV_MAX_PORTALS, gi, np);
         c->at += 26;
         if (!w->fill) {
             g->first_portal = w->portals;
@@ -330,11 +271,11 @@ static int portal_walk(cur_t *c, pwalk_t *w, size_t start)
         for (int p = 0; p < np; p++, w->portals++) {
             size_t at = c->at;
             int nv, npoly;
-            if (get_u16(c, "a portal corner count", &nv) < 0)
+            if (asset_rd_u16(c, "a portal corner count", &nv) < 0)
                 return -1;
             if (nv > MXV_MAX_PORTAL_VERTS)
-                return failf(c, at, "at most %d portal corners, got %d", MXV_MAX_PORTAL_VERTS, nv);
-            if (need(c, (size_t)nv, 12, "portal corners") < 0)
+                return asset_rd_fail(c, at, "at most %d portal corners, got %d", MXV_MAX_PORTAL_VERTS, nv);
+            if (asset_rd_need(c, (size_t)nv, 12, "portal corners") < 0)
                 return -1;
             if (w->fill) {
                 mxv_portal_t *o = &m->portals[w->portals];
@@ -342,22 +283,22 @@ static int portal_walk(cur_t *c, pwalk_t *w, size_t start)
                 o->num_verts = nv;
                 for (int i = 0; i < nv; i++)
                     for (int k = 0; k < 3; k++)
-                        m->portal_verts[w->pverts + i][k] = rd_f32(c->data + c->at + (size_t)i * 12 + (size_t)k * 4);
+                        m->portal_verts[w->pverts + i][k] = asset_f32(c->d + c->at + (size_t)i * 12 + (size_t)k * 4);
             }
             w->pverts += nv;
             c->at += (size_t)nv * 12;
             at = c->at;
-            if (get_u16(c, "a portal polygon count", &npoly) < 0)
+            if (asset_rd_u16(c, "a portal polygon count", &npoly) < 0)
                 return -1;
             if (npoly > MXV_MAX_PORTAL_POLYS)
-                return failf(c, at, "at most %d portal polygons, got %d", MXV_MAX_PORTAL_POLYS, npoly);
-            if (need(c, (size_t)npoly, MXV_PORTAL_POLY_SIZE, "portal polygons") < 0)
+                return asset_rd_fail(c, at, "at most %d portal polygons, got %d", MXV_MAX_PORTAL_POLYS, npoly);
+            if (asset_rd_need(c, (size_t)npoly, MXV_PORTAL_POLY_SIZE, "portal polygons") < 0)
                 return -1;
             if (w->fill) {
                 mxv_portal_t *o = &m->portals[w->portals];
                 o->has_plane = npoly > 0;
                 for (int k = 0; npoly > 0 && k < 4; k++)
-                    o->plane[k] = rd_f32(c->data + c->at + 4 + (size_t)k * 4);
+                    o->plane[k] = asset_f32(c->d + c->at + 4 + (size_t)k * 4);
             }
             c->at += (size_t)npoly * MXV_PORTAL_POLY_SIZE;
         }
@@ -397,16 +338,16 @@ static void drop_portals(mxv_t *m)
 // drawn whole (as the game draws when the eye is in no group), with portal_warning set.
 static void load_portals(const uint8_t *data, size_t size, const char *name, mxv_t *m)
 {
-    cur_t c = { data, size, m->mesh_end, name, m->portal_warning, sizeof m->portal_warning, 0 };
+    asset_rd_t c = { data, size, m->mesh_end, name, m->portal_warning, sizeof m->portal_warning, 0 };
     int format;
-    if (c.at >= c.size)
+    if (c.at >= c.n)
         return;   // the file ends with its meshes: no portals
-    if (get_u16(&c, "a portal section format (u16)", &format) < 0)
+    if (asset_rd_u16(&c, "a portal section format (u16)", &format) < 0)
         return;
     if (format == 0)
         return;   // no portals: everything is drawn
     if (format != MXV_VIS_FORMAT) {
-        failf(&c, m->mesh_end, "portal section format 0 or %d, got %d", MXV_VIS_FORMAT, format);
+        asset_rd_fail(&c, m->mesh_end, "portal section format 0 or %d, got %d", MXV_VIS_FORMAT, format);
         return;
     }
     size_t start = c.at;
@@ -419,7 +360,7 @@ static void load_portals(const uint8_t *data, size_t size, const char *name, mxv
     m->portal_verts = malloc((w.pverts ? (size_t)w.pverts : 1) * sizeof(*m->portal_verts));
     m->vis = malloc((w.nodes ? (size_t)w.nodes : 1) * sizeof(*m->vis));
     if (!m->portals || !m->portal_verts || !m->vis) {
-        failf(&c, start, "memory for %d portals and %d visibility nodes", w.portals, w.nodes);
+        asset_rd_fail(&c, start, "memory for %d portals and %d visibility nodes", w.portals, w.nodes);
         drop_portals(m);
         return;
     }
@@ -451,16 +392,16 @@ void mxv_free(mxv_t *m)
 
 mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, size_t errcap)
 {
-    cur_t c = { data, size, 0, name ? name : "mxv", err, errcap, 0 };
+    asset_rd_t c = { data, size, 0, name ? name : "mxv", err, errcap, 0 };
     if (err && errcap)
         err[0] = 0;
     mxv_t *m = calloc(1, sizeof(*m));
     if (!m) {
-        failf(&c, 0, "memory for the level");
+        asset_rd_fail(&c, 0, "memory for the level");
         return NULL;
     }
     if (!data)
-        c.size = 0;
+        c.n = 0;
     if (header(&c, m) < 0)
         goto bad;
     size_t groups_at = c.at;
@@ -474,7 +415,7 @@ mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, s
     m->verts = malloc((w.verts ? (size_t)w.verts : 1) * sizeof(*m->verts));
     m->tris = malloc((w.tris ? (size_t)w.tris : 1) * sizeof(*m->tris));
     if (!m->groups || !m->buffers || !m->verts || !m->tris) {
-        failf(&c, groups_at, "memory for %d vertices and %d triangles", w.verts, w.tris);
+        asset_rd_fail(&c, groups_at, "memory for %d vertices and %d triangles", w.verts, w.tris);
         goto bad;
     }
     m->num_buffers = w.buffers;
@@ -483,7 +424,7 @@ mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, s
     walk_t fill = { m, 1, 0, 0, 0 };
     walk(&c, &fill, groups_at);
     group_bounds(m);
-    load_portals(data, c.size, c.name, m);
+    load_portals(data, c.n, c.name, m);
     return m;
 bad:
     mxv_free(m);
@@ -495,21 +436,21 @@ bad:
 int mxv_bmp_load(const uint8_t *data, size_t size, int max_side, int *width, int *height, uint8_t **pixels,
                  uint8_t palette[768], char *err, size_t errcap)
 {
-    cur_t c = { data, data ? size : 0, 0, "bmp", NULL, 0, 0 };
+    asset_rd_t c = { data, data ? size : 0, 0, "bmp", NULL, 0, 0 };
     char msg[256] = "";
     c.err = msg;
-    c.errcap = sizeof msg;
+    c.cap = sizeof msg;
     *pixels = NULL;
-    if (c.size < 54 || data[0] != 'B' || data[1] != 'M') {
-        failf(&c, 0, "a BMP file header (\"BM\", 54 bytes)");
+    if (c.n < 54 || data[0] != 'B' || data[1] != 'M') {
+        asset_rd_fail(&c, 0, "a BMP file header (\"BM\", 54 bytes)");
         goto bad;
     }
-    uint32_t bits_at = rd_u32(data + 10), hsize = rd_u32(data + 14);
-    int32_t w = rd_s32(data + 18), h = rd_s32(data + 22);
-    int bpp = rd_u16(data + 28);
-    uint32_t comp = rd_u32(data + 30), used = rd_u32(data + 46);
-    if (hsize < 40 || hsize > c.size - 14) {
-        failf(&c, 14, "an info header of 40.. bytes, got %u", hsize);
+    uint32_t bits_at = asset_u32(data + 10), hsize = asset_u32(data + 14);
+    int32_t w = asset_s32(data + 18), h = asset_s32(data + 22);
+    int bpp = asset_u16(data + 28);
+    uint32_t comp = asset_u32(data + 30), used = asset_u32(data + 46);
+    if (hsize < 40 || hsize > c.n - 14) {
+        asset_rd_fail(&c, 14, "an info header of 40.. bytes, got %u", hsize);
         goto bad;
     }
     if (bpp == 8 && comp == 1) {
@@ -527,20 +468,20 @@ int mxv_bmp_load(const uint8_t *data, size_t size, int max_side, int *width, int
         return 0;
     }
     if (bpp != 8 || comp != 0) {
-        failf(&c, 28, "8 bits a pixel, uncompressed or RLE8, got %d bits, compression %u", bpp, comp);
+        asset_rd_fail(&c, 28, "8 bits a pixel, uncompressed or RLE8, got %d bits, compression %u", bpp, comp);
         goto bad;
     }
     int flip = h > 0;   // positive height: bottom row first
     int64_t ah = h < 0 ? -(int64_t)h : h;
     if (w < 1 || w > max_side || ah < 1 || ah > max_side) {
-        failf(&c, 18, "a picture of 1..%d pixels a side, got %dx%lld", max_side, w, (long long)ah);
+        asset_rd_fail(&c, 18, "a picture of 1..%d pixels a side, got %dx%lld", max_side, w, (long long)ah);
         goto bad;
     }
     if (used == 0 || used > 256)
         used = 256;
     size_t pal_at = 14 + (size_t)hsize;
-    if ((size_t)used * 4 > c.size - pal_at) {
-        failf(&c, pal_at, "a palette of %u colours", used);
+    if ((size_t)used * 4 > c.n - pal_at) {
+        asset_rd_fail(&c, pal_at, "a palette of %u colours", used);
         goto bad;
     }
     memset(palette, 0, 768);
@@ -550,13 +491,14 @@ int mxv_bmp_load(const uint8_t *data, size_t size, int max_side, int *width, int
         palette[i * 3 + 2] = data[pal_at + i * 4];
     }
     size_t pitch = ((size_t)w + 3) & ~(size_t)3;
-    if (bits_at > c.size || (size_t)ah > (c.size - bits_at) / pitch) {
-        failf(&c, 10, "%lld rows of %zu bytes from offset %u inside the %zu-byte file", (long long)ah, pitch, bits_at, c.size);
+    if (bits_at > c.n || (size_t)ah > (c.n - bits_at) / pitch) {
+        asset_rd_fail(&c, 10, "%lld rows of %zu bytes from offset %u inside the %zu-byte file", (long long)ah, pitch,
+                      bits_at, c.n);
         goto bad;
     }
     *pixels = malloc((size_t)w * (size_t)ah);
     if (!*pixels) {
-        failf(&c, 0, "memory for the picture");
+        asset_rd_fail(&c, 0, "memory for the picture");
         goto bad;
     }
     for (int64_t y = 0; y < ah; y++) {

@@ -1,11 +1,11 @@
 // pcx.c -- 8-bit run-length PCX decoding, bounded by the file
 #include "pcx.h"
 
+#include "asset.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int rd_u16(const uint8_t *p) { return p[0] | p[1] << 8; }
 
 static int fail(pcx_t *p, char *err, size_t errcap, size_t offset, const char *what)
 {
@@ -25,11 +25,11 @@ int pcx_load(pcx_t *p, const uint8_t *data, size_t size, char *err, size_t errca
         return fail(p, err, errcap, 0, "PCX version 5, RLE, 8 bits a pixel");
     if (data[65] != 1)
         return fail(p, err, errcap, 65, "one colour plane");
-    int xmin = rd_u16(data + 4), ymin = rd_u16(data + 6), xmax = rd_u16(data + 8), ymax = rd_u16(data + 10);
+    int xmin = asset_u16(data + 4), ymin = asset_u16(data + 6), xmax = asset_u16(data + 8), ymax = asset_u16(data + 10);
     if (xmax < xmin || ymax < ymin || xmax - xmin >= PCX_MAX_SIDE || ymax - ymin >= PCX_MAX_SIDE)
         return fail(p, err, errcap, 4, "a picture of 1..4096 pixels a side");
     int w = xmax - xmin + 1, h = ymax - ymin + 1;
-    int pitch = rd_u16(data + 66);
+    int pitch = asset_u16(data + 66);
     if (pitch < w || pitch > PCX_MAX_SIDE + 1)
         return fail(p, err, errcap, 66, "bytes per line >= the width");
     // The palette: 0x0C and 768 bytes at the end. Some writers pad the file after

@@ -262,10 +262,10 @@ static void test_bgo_list(void **state)
     // hostile counts and versions
     b.b[8] = 0xff, b.b[9] = 0x7f;
     assert_int_equal(bgo_load(b.b, b.n, "t.bgo", &l, err, sizeof err), -1);
-    assert_non_null(strstr(err, "offset 8: t.bgo: expected an object count 0..256, got 32767"));
+    assert_non_null(strstr(err, "t.bgo: offset 8: expected an object count 0..256, got 32767"));
     b.b[4] = 2;
     assert_int_equal(bgo_load(b.b, b.n, "t.bgo", &l, err, sizeof err), -1);
-    assert_non_null(strstr(err, "offset 4: t.bgo: expected version 3, got 2"));
+    assert_non_null(strstr(err, "t.bgo: offset 4: expected version 3, got 2"));
 }
 
 // The game's door (ProcessBGObjects): opening at one animation tick a game tick up to its

@@ -604,7 +604,7 @@ static void test_offsets_bad(void **state)
     } bad[] = {
         { 0, 0, 0, "offset 0: expected texture pages 1..8, not 0" },
         { 0, 9, 0, "offset 0: expected texture pages 1..8, not 9" },
-        { 11, 0x00, 0x10, "offset 13: expected 4096 boxes of 24 bytes" },
+        { 11, 0x00, 0x10, "offset 13: expected 4096 boxes (98304 bytes), file has 1982 left" },
         { 13, 1, 0, "offset 13: expected box 0's page 0..0, not 1" },
         { 1981, 0xff, 0xff, "offset 1981: expected frames 1..32767, not -1" },
         { 1983, 1, 0, "offset 1983: expected frame 0's parts within 0..1, not 1 + 1" },

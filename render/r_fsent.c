@@ -100,7 +100,7 @@ typedef struct {
     char name[MX_NAME_LEN];
     int width, height, wshift;
     uint8_t *texels;     // in the level's palette
-    uint8_t *key;        // 0 where the painted texel is black (colour-keyed triangles skip it)
+    uint8_t *key;        // 1 where the painted texel is black (colour-keyed triangles skip it)
 } fse_tex_t;
 
 typedef struct {
@@ -115,7 +115,7 @@ typedef struct {
 typedef struct {
     char file[FSOFF_NAME_LEN];
     int state;           // 0 not tried, 1 loaded, -1 missing or bad
-    uint8_t *px, *key;   // palette indices; 0 where the texel is too dark to show (the game adds it)
+    uint8_t *px, *key;   // palette indices; key 1 where the texel is too dark to show (the game adds it)
     int w, h, wshift;
 } fse_page_t;
 
@@ -449,7 +449,7 @@ static int texture(r_fsent_t *fe, const char *name)
     }
     for (size_t i = 0; i < n; i++) {
         const uint8_t *c = pal + px[i] * 3;
-        t->key[i] = (c[0] | c[1] | c[2]) != 0;
+        t->key[i] = (c[0] | c[1] | c[2]) == 0;
         px[i] = map[px[i]];
     }
     t->texels = px;
@@ -547,9 +547,9 @@ static fse_page_t *page(r_fsent_t *fe, const char *file)
             const uint8_t *c = rgb + i * 3;
             int mx = c[0] > c[1] ? c[0] : c[1];
             mx = mx > c[2] ? mx : c[2];
-            pg->key[i] = mx >= FSE_PAGE_KEY;
+            pg->key[i] = mx < FSE_PAGE_KEY;
             pg->px[i] = 0;
-            if (!pg->key[i])
+            if (pg->key[i])
                 continue;
             int k = (c[0] >> 3) << 10 | (c[1] >> 3) << 5 | c[2] >> 3;
             if (!near[k])
@@ -1457,7 +1457,7 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
             smin = in[k].s < smin ? in[k].s : smin;
             tmin = in[k].t < tmin ? in[k].t : tmin;
         }
-        r_fstex_t rt = { fe->shade, NULL, 0, 0, 0, NULL, 0, blend };
+        r_fstex_t rt = { fe->shade, NULL, 0, 0, 0, NULL, 0, blend, NULL, NULL, NULL };
         if (tx) {
             float so = floorf(smin), to = floorf(tmin);
             for (int k = 0; k < 3; k++) {
@@ -1544,7 +1544,7 @@ static void draw_blast(const fse_page_t *pg, const r_view_t *v, const float p[3]
             if (tx < 0 || tx > 63 || zi < zrow[x])
                 continue;
             size_t at = (size_t)(fy + ty) * (size_t)pg->w + (size_t)(fx + tx);
-            if (pg->key[at])
+            if (!pg->key[at])
                 dst[x] = add ? add[pg->px[at] * 256 + dst[x]] : pg->px[at];
         }
     }
@@ -1596,7 +1596,7 @@ static int draw_part(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, c
         for (int j = 0; j < 3; j++)
             q[k].l[j] = (rgb[j] < 0 ? 0 : rgb[j] > 1 ? 1 : rgb[j]) * (R_FS_LEVELS - 1);
     }
-    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
+    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe), NULL, NULL, NULL };
     r_fsvert_t t1v[3] = { q[0], q[1], q[2] }, t2v[3] = { q[0], q[2], q[3] };
     return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
 }
@@ -1694,7 +1694,7 @@ static int draw_quad(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, i
         for (int c = 0; c < 3; c++)
             vv[j].l[c] = (rgb[c] < 0 ? 0 : rgb[c] > 1 ? 1 : rgb[c]) * (R_FS_LEVELS - 1);
     }
-    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
+    r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe), NULL, NULL, NULL };
     r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
     return r_fstri_draw(v, &rt, t1v, 1) + r_fstri_draw(v, &rt, t2v, 1);
 }

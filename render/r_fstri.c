@@ -1,5 +1,6 @@
-// r_fstri.c -- a Forsaken model triangle: near clip, projection, z-test, perspective-correct
-// texture (exact every 16 pixels), the vertex colours per pixel (see r_fstri.h)
+// r_fstri.c -- a Forsaken triangle (the level's, a model's, an effect's): near clip, projection,
+// z-test, perspective-correct texture (exact every 16 pixels), the vertex colours per pixel
+// (see r_fstri.h)
 #include "r_fstri.h"
 
 #include <math.h>
@@ -17,17 +18,25 @@ typedef struct {
 static inline float clampf(float v, float lo, float hi) { return !(v > lo) ? lo : v > hi ? hi : v; }
 
 // One span: 1/z, s/z, t/z and the three light levels linear (levels clamped at both ends, so
-// every pixel between is in range); `rgb`: through the level's tables and dither, else the
-// colormap row of the brightest level. A constant at each call: each is its own loop.
-static inline __attribute__((always_inline)) void span_body(const r_view_t *v, const r_fstex_t *tex, const int rgb, int y, int x0,
-                                                            int x1, float zi, float sz, float tz, const float *l, float dzi,
-                                                            float dsz, float dtz, const float *dl)
+// every pixel between is in range). The modes are constants at each call, so each combination
+// is its own loop: `rgb` through the level's tables and dither (else the colormap row of the
+// brightest level), `textured` (else tex->color), `keyed` (key texels not drawn), `blend`
+// (see-through through the table, z not written).
+static inline __attribute__((always_inline)) void span_body(const r_view_t *v, const r_fstex_t *tex, const int rgb,
+                                                            const int textured, const int keyed, const int blend, int y,
+                                                            int x0, int x1, float zi, float sz, float tz, const float *l,
+                                                            float dzi, float dsz, float dtz, const float *dl)
 {
     uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
     float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
     const uint8_t *cmap = v->colormap;
     const r_fsshade_t *sh = tex->shade;
+    const uint8_t *tr = rgb ? sh->tab[0] : NULL, *tg = rgb ? sh->tab[1] : NULL, *tb = rgb ? sh->tab[2] : NULL;
+    const uint32_t *mix = rgb ? sh->mix : NULL;
     const uint8_t *d1 = rgb ? sh->pattern[y & 3] : NULL, *d2 = rgb ? sh->pattern[(y + 1) & 3] : NULL;
+    const uint8_t *texels = tex->texels, *key = tex->key;
+    const uint32_t wmask = (uint32_t)tex->wmask, hmask = (uint32_t)tex->hmask;
+    const int wshift = tex->wshift;
     int lc[3], dlc[3], last = x1 - x0 - 1;
     for (int k = 0; k < 3; k++) {
         float a = clampf(l[k], 0, R_FS_LEVELS - 0.01f), b = clampf(l[k] + dl[k] * (float)last, 0, R_FS_LEVELS - 0.01f);
@@ -44,25 +53,26 @@ static inline __attribute__((always_inline)) void span_body(const r_view_t *v, c
         float s2 = clampf(sz2 / zc2, -MAX_TEX_COORD, MAX_TEX_COORD), t2 = clampf(tz2 / zc2, -MAX_TEX_COORD, MAX_TEX_COORD);
         int32_t u = (int32_t)(s * 65536), w = (int32_t)(t * 65536);
         int32_t du = (int32_t)((s2 - s) * 65536 / n), dw = (int32_t)((t2 - t) * 65536 / n);
-        for (int i = 0; i < n; i++, x++) {
+        for (const int xe = x + n; x < xe; x++) {
             if (zi >= zrow[x]) {
-                int colour = -1;
-                if (tex->texels) {
-                    uint32_t tu = (uint32_t)(u >> 16) & (uint32_t)tex->wmask, tv = (uint32_t)(w >> 16) & (uint32_t)tex->hmask;
-                    size_t at = ((size_t)tv << tex->wshift) + tu;
-                    if (!tex->key || tex->key[at])
-                        colour = tex->texels[at];
-                } else {
-                    colour = tex->color & 255;
+                unsigned colour = (unsigned)tex->color & 255u;
+                int drawn = 1;
+                if (textured) {
+                    uint32_t tu = (uint32_t)(u >> 16) & wmask, tv = (uint32_t)(w >> 16) & hmask;
+                    uint32_t at = (tv << wshift) + tu;
+                    if (keyed && key[at])
+                        drawn = 0;   // the key colour: nothing drawn, what is behind shows
+                    else
+                        colour = texels[at];
                 }
-                if (colour >= 0) {
+                if (drawn) {
                     uint8_t c;
-                    if (rgb) {
-                        unsigned cu = (unsigned)colour, dd = d1[x & 3] >> 1;
-                        unsigned cr = sh->tab[0][((unsigned)lc[0] & 0x3f00u) + cu] + dd;
-                        unsigned cg = sh->tab[1][((unsigned)lc[1] & 0x3f00u) + cu] + dd;
-                        unsigned cb = sh->tab[2][((unsigned)lc[2] & 0x3f00u) + cu] + dd;
-                        uint32_t e = sh->mix[(cr & 0xf8u) << 7 | (cg & 0xf8u) << 2 | cb >> 3];
+                    if (rgb) {   // r_dither_pick with this row's two pattern rows
+                        unsigned dd = d1[x & 3] >> 1;
+                        unsigned cr = tr[((unsigned)lc[0] & 0x3f00u) + colour] + dd;
+                        unsigned cg = tg[((unsigned)lc[1] & 0x3f00u) + colour] + dd;
+                        unsigned cb = tb[((unsigned)lc[2] & 0x3f00u) + colour] + dd;
+                        uint32_t e = mix[(cr & 0xf8u) << 7 | (cg & 0xf8u) << 2 | cb >> 3];
                         c = (uint8_t)(d2[(x + 2) & 3] < (e >> 16) ? e >> 8 : e);
                     } else {
                         int m = lc[0] > lc[1] ? lc[0] : lc[1];
@@ -70,9 +80,12 @@ static inline __attribute__((always_inline)) void span_body(const r_view_t *v, c
                         int row = 63 - (m >> 8) * 31 / (R_FS_LEVELS - 1);   // 63 = black, 32 = as painted
                         c = cmap[row * 256 + colour];
                     }
-                    if (tex->blend)
-                        dst[x] = tex->blend[c * 256 + dst[x]];
-                    else {
+                    if (blend) {
+                        const uint8_t *brow = tex->blend + c * 256;
+                        if (tex->blend_ready && !tex->blend_ready[c])
+                            brow = tex->blend_row(tex->blend_ctx, c);
+                        dst[x] = brow[dst[x]];
+                    } else {
                         zrow[x] = zi;
                         dst[x] = c;
                     }
@@ -92,16 +105,34 @@ static inline __attribute__((always_inline)) void span_body(const r_view_t *v, c
     }
 }
 
-static void span(const r_view_t *v, const r_fstex_t *tex, int y, int x0, int x1, float zi, float sz, float tz, const float *l,
-                 float dzi, float dsz, float dtz, const float *dl)
+// The span loop for a texture's modes (span_mode).
+static void span(const r_view_t *v, const r_fstex_t *tex, int mode, int y, int x0, int x1, float zi, float sz, float tz,
+                 const float *l, float dzi, float dsz, float dtz, const float *dl)
 {
-    if (tex->shade)
-        span_body(v, tex, 1, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
-    else
-        span_body(v, tex, 0, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
+#define SPAN(rgb, tx, k, b) span_body(v, tex, rgb, tx, k, b, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl)
+    switch (mode) {
+    case 0: SPAN(0, 0, 0, 0); break;
+    case 1: SPAN(0, 0, 0, 1); break;
+    case 4: SPAN(0, 1, 0, 0); break;
+    case 5: SPAN(0, 1, 0, 1); break;
+    case 6: SPAN(0, 1, 1, 0); break;
+    case 7: SPAN(0, 1, 1, 1); break;
+    case 8: SPAN(1, 0, 0, 0); break;
+    case 9: SPAN(1, 0, 0, 1); break;
+    case 12: SPAN(1, 1, 0, 0); break;
+    case 13: SPAN(1, 1, 0, 1); break;
+    case 14: SPAN(1, 1, 1, 0); break;
+    default: SPAN(1, 1, 1, 1); break;
+    }
+#undef SPAN
 }
 
-static void raster(const r_view_t *v, const r_fstex_t *tex, const pvert_t *a, const pvert_t *b, const pvert_t *d)
+static int span_mode(const r_fstex_t *tex)
+{
+    return (tex->shade != NULL) << 3 | (tex->texels != NULL) << 2 | (tex->texels && tex->key) << 1 | (tex->blend != NULL);
+}
+
+static void raster(const r_view_t *v, const r_fstex_t *tex, int mode, const pvert_t *a, const pvert_t *b, const pvert_t *d)
 {
     float det = (b->sx - a->sx) * (d->sy - a->sy) - (d->sx - a->sx) * (b->sy - a->sy);
     if (!(fabsf(det) > 1e-3f))
@@ -151,7 +182,7 @@ static void raster(const r_view_t *v, const r_fstex_t *tex, const pvert_t *a, co
         float px = x0 + 0.5f - a->sx, py = yc - a->sy;
         float l[3] = { a->l[0] + px * dl0dx + py * dl0dy, a->l[1] + px * dl1dx + py * dl1dy, a->l[2] + px * dl2dx + py * dl2dy };
         float dl[3] = { dl0dx, dl1dx, dl2dx };
-        span(v, tex, y, x0, x1, a->zi + px * dzidx + py * dzidy, a->sz + px * dszdx + py * dszdy,
+        span(v, tex, mode, y, x0, x1, a->zi + px * dzidx + py * dzidy, a->sz + px * dszdx + py * dszdy,
              a->tz + px * dtzdx + py * dtzdy, l, dzidx, dszdx, dtzdx, dl);
     }
 }
@@ -168,6 +199,16 @@ static void project(const r_view_t *v, const r_fsvert_t *in, pvert_t *out)
         out->l[k] = in->l[k];
 }
 
+int r_fstri_facing(const r_fsvert_t in[3])
+{
+    if (in[0].z < NEAR_Z && in[1].z < NEAR_Z && in[2].z < NEAR_Z)
+        return 0;
+    float e1[3] = { in[1].x - in[0].x, in[1].y - in[0].y, in[1].z - in[0].z };
+    float e2[3] = { in[2].x - in[0].x, in[2].y - in[0].y, in[2].z - in[0].z };
+    float n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+    return -(n[0] * in[0].x + n[1] * in[0].y + n[2] * in[0].z) > 0;
+}
+
 int r_fstri_draw(const r_view_t *v, const r_fstex_t *tex, const r_fsvert_t in[3], int two_sided)
 {
     int behind = 0;
@@ -177,15 +218,8 @@ int r_fstri_draw(const r_view_t *v, const r_fstex_t *tex, const r_fsvert_t in[3]
             return 0;
         behind += in[k].z < NEAR_Z;
     }
-    if (behind == 3)
+    if (behind == 3 || (!two_sided && !r_fstri_facing(in)))
         return 0;
-    if (!two_sided) {
-        float e1[3] = { in[1].x - in[0].x, in[1].y - in[0].y, in[1].z - in[0].z };
-        float e2[3] = { in[2].x - in[0].x, in[2].y - in[0].y, in[2].z - in[0].z };
-        float n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
-        if (!(-(n[0] * in[0].x + n[1] * in[0].y + n[2] * in[0].z) > 0))
-            return 0;
-    }
     r_fsvert_t clip[4];
     int nc = 0;
     for (int k = 0; k < 3; k++) {
@@ -208,7 +242,8 @@ int r_fstri_draw(const r_view_t *v, const r_fstex_t *tex, const r_fsvert_t in[3]
     pvert_t pv[4];
     for (int k = 0; k < nc; k++)
         project(v, &clip[k], &pv[k]);
+    int mode = span_mode(tex);
     for (int k = 1; k + 1 < nc; k++)
-        raster(v, tex, &pv[0], &pv[k], &pv[k + 1]);
+        raster(v, tex, mode, &pv[0], &pv[k], &pv[k + 1]);
     return 1;
 }

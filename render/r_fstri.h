@@ -1,9 +1,8 @@
-// r_fstri.h -- one Forsaken triangle: camera-space vertices clipped to the near plane, projected,
-// z-tested against v->zbuffer and drawn perspective-correct textured (or in one colour), the
-// vertex colours interpolated per pixel and dithered to the palette (Direct3D's Gouraud
-// MODULATE); the same rules as r_fsworld.c's level triangles
-// (pixel centres, exact texture coordinates every 16 pixels), for models and effects
-// (render/r_fsent.c).
+// r_fstri.h -- the Forsaken rasterizer: one triangle's camera-space vertices clipped to the near
+// plane, projected, z-tested against v->zbuffer and drawn perspective-correct textured (or in one
+// colour), the vertex colours interpolated per pixel and dithered to the palette (Direct3D's
+// Gouraud MODULATE), at pixel centres, exact texture coordinates every 16 pixels: the level's
+// triangles (render/r_fsworld.c), models and effects (render/r_fsent.c).
 #ifndef R_FSTRI_H
 #define R_FSTRI_H
 
@@ -32,10 +31,19 @@ typedef struct {
     const r_fsshade_t *shade;   // the level's tables; NULL: v->colormap by the brightest level
     const uint8_t *texels;   // NULL: every pixel is `color`, lit by the vertex colours
     int wshift, wmask, hmask;
-    const uint8_t *key;      // optional: 0 = texel not drawn (colour-keyed), same layout as texels
+    const uint8_t *key;      // optional, same layout as texels: non-zero = the colour key (not drawn, z untouched)
     int color;
-    const uint8_t *blend;    // optional: see-through, dst = blend[colour * 256 + dst] (pal_t.alphamap), z not written
+    const uint8_t *blend;    // optional: see-through, dst = blend[colour * 256 + dst], z not written
+    // optional, with blend: rows made on first use: row c is there when blend_ready[c], else
+    // blend_row(blend_ctx, c) makes it and returns it
+    const uint8_t *blend_ready;
+    const uint8_t *(*blend_row)(void *ctx, int colour);
+    void *blend_ctx;
 } r_fstex_t;
+
+// 1 when some of the triangle is in front of the near plane and its front faces the eye (the
+// winding rule of the level files); 0 otherwise (NaN coordinates included).
+int r_fstri_facing(const r_fsvert_t in[3]);
 
 // Draw a triangle whose front faces the eye (the winding rule of the level files);
 // `two_sided` draws back faces too. Returns 1 when any of it was in front of the

@@ -18,9 +18,7 @@
 #endif
 
 #define NEAR_Z 1.0f        // level units (a corridor is 256-1024 wide)
-#define SUBDIV 16
 #define MAX_TEX_COORD 4096.0f   // texture wraps kept after the per-triangle shift (16.16 stays in range)
-#define MAX_SCREEN 1.0e6f
 #define FS_MAX_SEEN_GROUPS 1024   // the game's MAXGROUPS: its visibility tables' size
 #define FS_LIGHT_GROUPS 4         // groups whose box holds a light, kept (boxes overlap)
 #define LIGHT_LEVELS R_FS_LEVELS   // a vertex colour channel in 64 levels: 63 = the texture as painted
@@ -66,18 +64,6 @@ struct r_fsworld_s {
 typedef struct {
     float x0, y0, x1, y1;   // screen rectangle, pixels
 } rect_t;
-
-typedef struct {
-    float x, y, z;     // camera space
-    float s, t;        // texels
-    float l[3];        // light level of each channel, 0..63
-} cvert_t;
-
-typedef struct {
-    float sx, sy;      // screen
-    float zi, sz, tz;
-    float l[3];
-} pvert_t;
 
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
@@ -418,183 +404,16 @@ r_fsworld_t *r_fsworld_load(vfs_t *fs, const char *map, char *err, size_t errcap
 
 // ---- rasterizing ------------------------------------------------------------------
 
-typedef struct {
-    const r_view_t *v;
-    const uint8_t *texels;
-    int wshift, wmask, hmask;
-    r_fsworld_t *blend;     // NULL: opaque (z written); else added through its table (z tested only)
-    const r_fsshade_t *shade;   // the level's light tables and dither (r_fsworld_t.shade)
-    const uint8_t *key;     // NULL, or per texel 1 = the colour key (not drawn, z untouched)
-} tri_ctx_t;
-
-// One span row: 1/z, s/z, t/z linear across it; true s, t every SUBDIV pixels; the three
-// light channels linear, clamped at both ends (so every pixel between is in range).
-// `blend` and `keyed` are constants at each call: each combination is its own loop.
-static inline __attribute__((always_inline)) void span_body(const tri_ctx_t *c, int blend, int keyed, int y, int x0, int x1, float zi,
-                                                            float sz, float tz, const float *l, float dzi, float dsz, float dtz,
-                                                            const float *dl)
-{
-    const r_view_t *v = c->v;
-    uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
-    float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
-    const uint8_t *tr = c->shade->tab[0], *tg = c->shade->tab[1], *tb = c->shade->tab[2];
-    const uint32_t *mix = c->shade->mix;
-    const uint8_t *d1 = c->shade->pattern[y & 3], *d2 = c->shade->pattern[(y + 1) & 3];
-    int lc[3], dlc[3], last = x1 - x0 - 1;
-    for (int k = 0; k < 3; k++) {
-        float a = clampf(l[k], 0, LIGHT_LEVELS - 0.01f), b = clampf(l[k] + dl[k] * (float)last, 0, LIGHT_LEVELS - 0.01f);
-        lc[k] = (int)(a * 256);
-        dlc[k] = last > 0 ? (int)((b - a) * 256 / (float)last) : 0;   // cut towards a: never past b
-    }
-    float zc = zi > 1e-6f ? zi : 1e-6f;
-    float s = clampf(sz / zc, -MAX_TEX_COORD, MAX_TEX_COORD), t = clampf(tz / zc, -MAX_TEX_COORD, MAX_TEX_COORD);
-    int x = x0;
-    while (x < x1) {
-        int n = x1 - x < SUBDIV ? x1 - x : SUBDIV;
-        float zi2 = zi + dzi * n, sz2 = sz + dsz * n, tz2 = tz + dtz * n;
-        float zc2 = zi2 > 1e-6f ? zi2 : 1e-6f;
-        float s2 = clampf(sz2 / zc2, -MAX_TEX_COORD, MAX_TEX_COORD), t2 = clampf(tz2 / zc2, -MAX_TEX_COORD, MAX_TEX_COORD);
-        int32_t u = (int32_t)(s * 65536), w = (int32_t)(t * 65536);
-        int32_t du = (int32_t)((s2 - s) * 65536 / n), dw = (int32_t)((t2 - t) * 65536 / n);
-        for (int i = 0; i < n; i++, x++) {
-            if (zi >= zrow[x]) {
-                uint32_t tu = (uint32_t)(u >> 16) & (uint32_t)c->wmask, tv = (uint32_t)(w >> 16) & (uint32_t)c->hmask;
-                uint32_t at = (tv << c->wshift) + tu;
-                if (keyed && c->key[at]) {
-                    // the key colour: nothing drawn, what is behind shows
-                } else {
-                    // r_dither_pick with this row's two pattern rows
-                    unsigned tx = c->texels[at], dd = d1[x & 3] >> 1;
-                    unsigned cr = tr[((unsigned)lc[0] & 0x3f00u) + tx] + dd, cg = tg[((unsigned)lc[1] & 0x3f00u) + tx] + dd;
-                    unsigned cb = tb[((unsigned)lc[2] & 0x3f00u) + tx] + dd;
-                    uint32_t e = mix[(cr & 0xf8u) << 7 | (cg & 0xf8u) << 2 | cb >> 3];
-                    uint8_t src = (uint8_t)(d2[(x + 2) & 3] < (e >> 16) ? e >> 8 : e);
-                    if (blend) {
-                        dst[x] = (c->blend->add_ready[src] ? c->blend->add + src * 256 : add_row(c->blend, src))[dst[x]];
-                    } else {
-                        zrow[x] = zi;
-                        dst[x] = src;
-                    }
-                }
-            }
-            zi += dzi;
-            u += du;
-            w += dw;
-            lc[0] += dlc[0];
-            lc[1] += dlc[1];
-            lc[2] += dlc[2];
-        }
-        sz = sz2;
-        tz = tz2;
-        s = s2;
-        t = t2;
-    }
-}
-
-static void span(const tri_ctx_t *c, int y, int x0, int x1, float zi, float sz, float tz, const float *l, float dzi, float dsz,
-                 float dtz, const float *dl)
-{
-    if (c->key) {
-        if (c->blend)
-            span_body(c, 1, 1, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
-        else
-            span_body(c, 0, 1, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
-    } else if (c->blend) {
-        span_body(c, 1, 0, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
-    } else {
-        span_body(c, 0, 0, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl);
-    }
-}
-
-static void raster_tri(const tri_ctx_t *c, const pvert_t *a, const pvert_t *b, const pvert_t *d)
-{
-    float det = (b->sx - a->sx) * (d->sy - a->sy) - (d->sx - a->sx) * (b->sy - a->sy);
-    if (!(fabsf(det) > 1e-3f))
-        return;
-    float id = 1.0f / det;
-    float e1x = b->sx - a->sx, e1y = b->sy - a->sy, e2x = d->sx - a->sx, e2y = d->sy - a->sy;
-#define GRAD(f, gx, gy)                                                                                              \
-    float gx = (((b->f - a->f) * e2y) - ((d->f - a->f) * e1y)) * id;                                                 \
-    float gy = (((d->f - a->f) * e1x) - ((b->f - a->f) * e2x)) * id;
-    GRAD(zi, dzidx, dzidy)
-    GRAD(sz, dszdx, dszdy)
-    GRAD(tz, dtzdx, dtzdy)
-    GRAD(l[0], dl0dx, dl0dy)
-    GRAD(l[1], dl1dx, dl1dy)
-    GRAD(l[2], dl2dx, dl2dy)
-#undef GRAD
-    const pvert_t *v[3] = { a, b, d };   // sorted top to bottom
-    for (int i = 0; i < 2; i++)
-        for (int j = 0; j < 2 - i; j++)
-            if (v[j]->sy > v[j + 1]->sy) {
-                const pvert_t *tmp = v[j];
-                v[j] = v[j + 1];
-                v[j + 1] = tmp;
-            }
-    int vw = c->v->width, vh = c->v->height;
-    int y0 = (int)clampf(ceilf(v[0]->sy - 0.5f), 0, (float)vh), y1 = (int)clampf(ceilf(v[2]->sy - 0.5f), 0, (float)vh);
-    if (y0 < c->v->y0)   // a band: its rows only (each row is computed from the vertices alone)
-        y0 = c->v->y0;
-    if (y1 > r_view_y1(c->v))
-        y1 = r_view_y1(c->v);
-    float long_dx = (v[2]->sx - v[0]->sx) / (v[2]->sy - v[0]->sy);
-    for (int y = y0; y < y1; y++) {
-        float yc = y + 0.5f;
-        float xa = v[0]->sx + (yc - v[0]->sy) * long_dx, xb;
-        if (yc < v[1]->sy)
-            xb = v[0]->sx + (yc - v[0]->sy) * (v[1]->sx - v[0]->sx) / (v[1]->sy - v[0]->sy);
-        else
-            xb = v[1]->sx + (yc - v[1]->sy) * (v[2]->sx - v[1]->sx) / (v[2]->sy - v[1]->sy);
-        if (xa > xb) {
-            float tmp = xa;
-            xa = xb;
-            xb = tmp;
-        }
-        int x0 = (int)clampf(ceilf(xa - 0.5f), 0, (float)vw), x1 = (int)clampf(ceilf(xb - 0.5f), 0, (float)vw);
-        if (x1 <= x0)
-            continue;
-        float px = x0 + 0.5f - a->sx, py = yc - a->sy;
-        float l[3] = { a->l[0] + px * dl0dx + py * dl0dy, a->l[1] + px * dl1dx + py * dl1dy, a->l[2] + px * dl2dx + py * dl2dy };
-        float dl[3] = { dl0dx, dl1dx, dl2dx };
-        span(c, y, x0, x1, a->zi + px * dzidx + py * dzidy, a->sz + px * dszdx + py * dszdy, a->tz + px * dtzdx + py * dtzdy,
-             l, dzidx, dszdx, dtzdx, dl);
-    }
-}
-
-static void project(const r_view_t *v, const cvert_t *in, pvert_t *out)
-{
-    float zi = 1.0f / in->z;
-    out->sx = clampf(v->xcenter + v->xscale * in->x * zi, -MAX_SCREEN, MAX_SCREEN);
-    out->sy = clampf(v->ycenter - v->yscale * in->y * zi, -MAX_SCREEN, MAX_SCREEN);
-    out->zi = zi;
-    out->sz = in->s * zi;
-    out->tz = in->t * zi;
-    for (int k = 0; k < 3; k++)
-        out->l[k] = in->l[k];
-}
-
-static void lerp_vert(const cvert_t *a, const cvert_t *b, float f, cvert_t *o)
-{
-    o->x = a->x + (b->x - a->x) * f;
-    o->y = a->y + (b->y - a->y) * f;
-    o->z = NEAR_Z;
-    o->s = a->s + (b->s - a->s) * f;
-    o->t = a->t + (b->t - a->t) * f;
-    for (int k = 0; k < 3; k++)
-        o->l[k] = a->l[k] + (b->l[k] - a->l[k]) * f;
-}
+static const uint8_t *blend_row(void *fw, int colour) { return add_row(fw, colour); }
 
 static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int blend, int lit)
 {
     const mxv_t *m = fw->m;
     const mxv_texture_t *tex = &m->textures[t->texture];
-    cvert_t in[3];
+    r_fsvert_t in[3];
     float smin = INFINITY, tmin = INFINITY;
-    int behind = 0;
     for (int k = 0; k < 3; k++) {
         const float *c = fw->cam + (size_t)t->v[k] * 3;
-        if (!isfinite(c[0]) || !isfinite(c[1]) || !isfinite(c[2]))
-            return 0;
         const mxv_vertex_t *mv = &m->verts[t->v[k]];
         // the vertex colour (the baked one, or with this frame's lights), 255 -> level 63;
         // brightness only: the brightest channel on all three
@@ -602,25 +421,17 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
         float lv[3] = { rgb[0], rgb[1], rgb[2] };
         if (!fw->tint)
             lv[0] = lv[1] = lv[2] = fmaxf(lv[0], fmaxf(lv[1], lv[2]));
-        in[k] = (cvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1],
-                           { lv[0] * ((LIGHT_LEVELS - 1) / 255.0f), lv[1] * ((LIGHT_LEVELS - 1) / 255.0f), lv[2] * ((LIGHT_LEVELS - 1) / 255.0f) } };
+        in[k] = (r_fsvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1],
+                              { lv[0] * ((LIGHT_LEVELS - 1) / 255.0f), lv[1] * ((LIGHT_LEVELS - 1) / 255.0f), lv[2] * ((LIGHT_LEVELS - 1) / 255.0f) } };
         if (!isfinite(in[k].s) || fabsf(in[k].s) > 1e6f)
             in[k].s = 0;
         if (!isfinite(in[k].t) || fabsf(in[k].t) > 1e6f)
             in[k].t = 0;
         smin = in[k].s < smin ? in[k].s : smin;
         tmin = in[k].t < tmin ? in[k].t : tmin;
-        behind += c[2] < NEAR_Z;
     }
-    if (behind == 3)
-        return 0;
-    // The triangle's front faces the eye when its winding normal points at it
-    // (the file's normals agree with the winding on every level).
-    float e1[3] = { in[1].x - in[0].x, in[1].y - in[0].y, in[1].z - in[0].z };
-    float e2[3] = { in[2].x - in[0].x, in[2].y - in[0].y, in[2].z - in[0].z };
-    float n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
-    // Camera axes (right, up, forward) have the level's handedness: same test as in level space.
-    if (!(-dot3(n, &in[0].x) > 0))
+    // Front faces only: the file's normals agree with the winding on every level.
+    if (!r_fstri_facing(in))
         return 0;
     // Whole texture wraps off, so texel coordinates stay small.
     float so = floorf(smin), to = floorf(tmin);
@@ -628,27 +439,12 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
         in[k].s = clampf((in[k].s - so) * (float)tex->width, -MAX_TEX_COORD, MAX_TEX_COORD);
         in[k].t = clampf((in[k].t - to) * (float)tex->height, -MAX_TEX_COORD, MAX_TEX_COORD);
     }
-    cvert_t clip[4];
-    int nc = 0;
-    for (int k = 0; k < 3; k++) {
-        const cvert_t *p = &in[k], *q = &in[(k + 1) % 3];
-        int pin = p->z >= NEAR_Z, qin = q->z >= NEAR_Z;
-        if (pin)
-            clip[nc++] = *p;
-        if (pin != qin)
-            lerp_vert(p, q, (NEAR_Z - p->z) / (q->z - p->z), &clip[nc++]);
-    }
-    pvert_t pv[4];
-    for (int k = 0; k < nc; k++)
-        project(v, &clip[k], &pv[k]);
     // The game's colour key (Tload.c): black texels of a texture whose palette starts with black
     // are not drawn, on every triangle of it.
     const uint8_t *key = fw->colour_key && fw->tri_keyed[t - m->tris] ? m->keys + tex->offset : NULL;
-    tri_ctx_t c = { v, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, blend ? fw : NULL,
-                    &fw->shade, key };
-    for (int k = 1; k + 1 < nc; k++)
-        raster_tri(&c, &pv[0], &pv[k], &pv[k + 1]);
-    return 1;
+    r_fstex_t rt = { &fw->shade, m->texels + tex->offset, fw->wshift[t->texture], tex->width - 1, tex->height - 1, key, 0,
+                     blend ? fw->add : NULL, blend ? fw->add_ready : NULL, blend ? blend_row : NULL, fw };
+    return r_fstri_draw(v, &rt, in, 1);
 }
 
 // ---- visibility (the game's visi.c: FindVisible, ProcessVisiblePortal) -------------

@@ -1674,8 +1674,20 @@ static void across(const r_view_t *v, const float p[3], const float dir[3], floa
 // One of the game's trail polygons (Polys.c's POLY): the quad q[0..3] textured with frame f's
 // first box, q[0] -> q[1] its width (u1 -> u2), q[1] -> q[2] its height (v1 -> v2), two-sided,
 // added to the scene.
+static int draw_quad_shaded(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float q[4][3],
+                            const float rgb[4][3]);
+
 static int draw_quad(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float q[4][3],
                      const float rgb[3])
+{
+    const float four[4][3] = { { rgb[0], rgb[1], rgb[2] }, { rgb[0], rgb[1], rgb[2] }, { rgb[0], rgb[1], rgb[2] },
+                               { rgb[0], rgb[1], rgb[2] } };
+    return draw_quad_shaded(fe, v, lo, f, q, four);
+}
+
+// draw_quad with a colour at each corner (Polys.c's Col1 .. Col4), Gouraud between them.
+static int draw_quad_shaded(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float q[4][3],
+                            const float rgb[4][3])
 {
     const fsoff_t *o = lo->off;
     f = f < 0 ? 0 : f >= o->num_frames ? o->num_frames - 1 : f;
@@ -1692,7 +1704,7 @@ static int draw_quad(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, i
         to_cam(v, q[j], cc);
         vv[j] = (r_fsvert_t){ cc[0], cc[1], cc[2], ss[j], ts[j], { 0, 0, 0 } };
         for (int c = 0; c < 3; c++)
-            vv[j].l[c] = (rgb[c] < 0 ? 0 : rgb[c] > 1 ? 1 : rgb[c]) * (R_FS_LEVELS - 1);
+            vv[j].l[c] = (rgb[j][c] < 0 ? 0 : rgb[j][c] > 1 ? 1 : rgb[j][c]) * (R_FS_LEVELS - 1);
     }
     r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe) };
     r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
@@ -1925,6 +1937,70 @@ static int draw_missile_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t
                    : r_fsfx_missile_trail(sh->weapon, shot_seed(sh), sh->org, sh->drop, sh->dir, ticks, end,
                                           lo->off->num_frames, fe->sprites, max);
     return draw_fx_sprites(fe, v, n);
+}
+
+// Where the scatter was after tick k's move and its direction then (its stepped path; straight on
+// from its start when it has none). 0: not known.
+static int scatter_place(const fse_shot_t *sh, int k, float p[3], float dir[3])
+{
+    if (k < 0)
+        return 0;
+    if (sh->hm) {
+        if (k >= sh->hm->n)
+            return 0;
+        memcpy(p, sh->hm->pos[k], 3 * sizeof *p);
+        memcpy(dir, sh->hm->dir[k], 3 * sizeof *dir);
+        return 1;
+    }
+    float along = r_fsfx_missile_move(sh->weapon, (float)k, NULL);
+    for (int j = 0; j < 3; j++) {
+        p[j] = sh->org[j] + sh->dir[j] * along;
+        dir[j] = sh->dir[j];
+    }
+    return 1;
+}
+
+// The scatter's own trail (CreateScatterTrail, made again every frame while it flies): a tube of
+// POLY_SCATTER_TRAIL quads of SCTTRAIL.OFF's frame (its life / 2, round its frames) from the ring
+// behind the missile through the rings behind its kept places, fading (r_fsfx.c: which, where),
+// added as the other trail polygons; gone with the missile.
+static int draw_scatter_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    float p[3], dir[3];
+    if (sh->weapon != FSW_SCATTER || !shot_at(sh, t, p))
+        return 0;
+    const fse_layout_t *lo = layout(fe, "scttrail.off");
+    if (!lo || lo->off->num_frames < 1)
+        return 0;
+    memcpy(dir, sh->dir, sizeof dir);
+    if (sh->hm)
+        homing_at(sh, t, p, dir);
+    float ticks = (float)((t - sh->t0) * FSE_TICKS);
+    int idx[FSFX_SCATTER_MAXOLD];
+    int kept = r_fsfx_scatter_kept(ticks, sh->hm ? sh->hm->n : FSE_HOMING_TICKS, idx, FSFX_SCATTER_MAXOLD);
+    float ring[FSFX_SCATTER_MAXOLD + 1][3][3];
+    r_fsfx_scatter_ring(p, dir, ring[0]);
+    int nr = 1;
+    for (int m = 0; m < kept; m++) {
+        float kp[3], kd[3];
+        if (!scatter_place(sh, idx[m], kp, kd))
+            break;
+        r_fsfx_scatter_ring(kp, kd, ring[nr++]);
+    }
+    int f = (int)(ticks / 2) % lo->off->num_frames, drawn = 0;
+    for (int m = 0; m + 1 < nr; m++) {
+        float a = r_fsfx_scatter_shade(kept, m), b = r_fsfx_scatter_shade(kept, m + 1);
+        const float rgb[4][3] = { { a, a, a }, { b, b, b }, { b, b, b }, { a, a, a } };
+        for (int c = 0; c < 3; c++) {
+            float q[4][3];
+            memcpy(q[0], ring[m][c], sizeof q[0]);
+            memcpy(q[1], ring[m + 1][c], sizeof q[1]);
+            memcpy(q[2], ring[m + 1][(c + 1) % 3], sizeof q[2]);
+            memcpy(q[3], ring[m][(c + 1) % 3], sizeof q[3]);
+            drawn += draw_quad_shaded(fe, v, lo, f, q, rgb);
+        }
+    }
+    return drawn;
 }
 
 static int draw_explosion(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
@@ -2442,6 +2518,8 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_explosion(fe, v, sh, t);
         if (sh->active && sh->secondary && sh->speed > 0)
             drawn += draw_missile_trail(fe, v, sh, t);
+        if (sh->active && sh->secondary && sh->weapon == FSW_SCATTER)
+            drawn += draw_scatter_trail(fe, v, sh, t);
         if (sh->active && sh->ship && t >= sh->t_end && sh->ship != viewed)
             drawn += sh->bare ? draw_col_sparks(fe, v, sh, t) : draw_shield_hit(fe, v, sh, t);
         if (!shot_at(sh, t, p))

@@ -1725,7 +1725,8 @@ static void test_homing_scene(void **state)
 // carol's scatter (2 degrees a tick, cone 180), the same scene: 10 ticks after, the pixels made
 // bluer (blue up by more than 60 over red: its flare is R G B 64 64 255, its light red) lie inside
 // the projected box of its flare, 47.5 units behind where the rule puts it (FLARE.OFF, 2.5 units a
-// texel), none outside; the scatter draws no smoke (its own trail is not drawn).
+// texel), none outside; the scatter draws no smoke (its own trail, a grey tube, greys the blue
+// where it starts at the flare: 24 pixels stay bluer, 58 before the trail was drawn).
 static void test_scatter_flare(void **state)
 {
     (void)state;
@@ -1783,6 +1784,152 @@ static void test_scatter_flare(void **state)
         }
 }
 
+// CreateScatterTrail's rules: a place kept every 8 ticks (the one before that tick's move), the
+// newest first, at most 10, only those of the path known; each ring's three points 6 / 8.49 units
+// round the place 47.5 units behind it, square to its direction; the fading shades.
+static void test_scatter_rules(void **state)
+{
+    (void)state;
+    int idx[16];
+    assert_int_equal(r_fsfx_scatter_kept(7.9f, 100, idx, 16), 0);
+    assert_int_equal(r_fsfx_scatter_kept(8.0f, 100, idx, 16), 1);
+    assert_int_equal(idx[0], 7);
+    assert_int_equal(r_fsfx_scatter_kept(17.5f, 100, idx, 16), 2);
+    assert_int_equal(idx[0], 15);
+    assert_int_equal(idx[1], 7);
+    assert_int_equal(r_fsfx_scatter_kept(100.2f, 1000, idx, 16), 10);   // MAXOLDPOS
+    assert_int_equal(idx[0], 95);
+    assert_int_equal(idx[9], 23);
+    assert_int_equal(r_fsfx_scatter_kept(100.2f, 50, idx, 16), 6);      // the path known: 50 points
+    assert_int_equal(idx[0], 47);
+    assert_int_equal(r_fsfx_scatter_kept(100.2f, 1000, idx, 3), 3);
+    assert_int_equal(r_fsfx_scatter_kept(NAN, 1000, idx, 16), 0);
+    assert_int_equal(r_fsfx_scatter_kept(1e30f, 0, idx, 16), 0);
+    // shades: the missile's ring 255, kept place m (of n) (n - m) x 25 / 256 of 128
+    assert_float_equal(r_fsfx_scatter_shade(10, 0), 1.0f, 1e-6f);
+    assert_float_equal(r_fsfx_scatter_shade(10, 1), 125 / 255.0f, 1e-6f);
+    assert_float_equal(r_fsfx_scatter_shade(10, 10), 12 / 255.0f, 1e-6f);
+    assert_float_equal(r_fsfx_scatter_shade(3, 1), 37 / 255.0f, 1e-6f);
+    assert_float_equal(r_fsfx_scatter_shade(3, 3), 12 / 255.0f, 1e-6f);
+    // the ring along +z: the offsets as they are, 47.5 behind
+    float r[3][3];
+    r_fsfx_scatter_ring((const float[3]){ 10, 20, 30 }, (const float[3]){ 0, 0, 1 }, r);
+    const float want[3][3] = { { 10, 14, -17.5f }, { 16, 26, -17.5f }, { 4, 26, -17.5f } };
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            assert_float_equal(r[i][k], want[i][k], 1e-4f);
+    // any direction: square to it, the same distances round the centre
+    const float dirs[4][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0.48f, -0.6f, 0.64f }, { 0, 0, -1 } };
+    for (int d = 0; d < 4; d++) {
+        r_fsfx_scatter_ring((const float[3]){ 0, 0, 0 }, dirs[d], r);
+        const float len[3] = { 6, 8.4853f, 8.4853f };
+        for (int i = 0; i < 3; i++) {
+            float c[3], l = 0, dot = 0;
+            for (int k = 0; k < 3; k++) {
+                c[k] = r[i][k] + dirs[d][k] * 47.5f;
+                l += c[k] * c[k];
+                dot += c[k] * dirs[d][k];
+            }
+            assert_float_equal(sqrtf(l), len[i], 1e-3f);
+            assert_float_equal(dot, 0, 1e-3f);
+        }
+    }
+}
+
+// carol's scatter (test_scatter_flare's scene) 22 ticks after: its trail, a grey tube from 47.5
+// units behind it through the rings behind its places kept at ticks 16 and 8 (the path the rule
+// puts it on), brightens the pixels along the tube's projected box away from the missile's model
+// and flare (each of r, g, b up more than 50: not the missile's red light); without the trail
+// none of them (0 with the trail not drawn); the same
+// moment twice equal; golden fs_scatter_trail.png (looked at).
+static void test_scatter_trail(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
+        bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "sctrail", 2, 3);
+    write_homing_scene(F.demo[0], eye, ang, bob, carol, right, FSW_SCATTER, 1);
+    write_homing_scene(F.demo[1], eye, ang, bob, carol, right, FSW_SCATTER, 0);
+    const int ticks = 22;
+    double at = 1.0 + ticks / 71.0;
+    fs_shot(F.demo[0], at, F.png[0]);
+    fs_shot(F.demo[1], at, F.png[1]);
+    fs_shot(F.demo[0], at, F.png[2]);
+    // the rule's path: where it is now and its places kept at ticks 16 and 8 (after ticks 15, 7)
+    float path[ticks + 1][3];
+    int hit = 0;
+    memcpy(path[0], carol, sizeof path[0]);
+    for (int k = 1; k <= ticks; k++)
+        rule_homing(carol, right, bob, 2.0f, 180, k, path[k], &hit, k);
+    assert_int_equal(hit, 0);
+    // the tube's points (each ring 47.5 behind its place along the way it flew, 8.5 round), as
+    // sprites of 8.5 units for the box; the model (48 units) and flare (2.5 a texel) boxes apart
+    static r_fsfx_sprite_t tube[64];
+    int nt = 0;
+    const int places[3] = { ticks, 15, 7 };
+    for (int i = 0; i < 3; i++) {
+        int k = places[i];
+        float d[3], l = 0;
+        for (int j = 0; j < 3; j++) {
+            d[j] = path[k][j] - path[k - 1][j];
+            l += d[j] * d[j];
+        }
+        for (int s2 = 0; s2 <= 8 && i < 2; s2++) {   // along the tube to the next ring
+            int k2 = places[i + 1];
+            float d2[3], l2 = 0;
+            for (int j = 0; j < 3; j++) {
+                d2[j] = path[k2][j] - path[k2 - 1][j];
+                l2 += d2[j] * d2[j];
+            }
+            r_fsfx_sprite_t *sp = &tube[nt++];
+            memset(sp, 0, sizeof *sp);
+            sp->scale = 8.5f / 36;
+            for (int j = 0; j < 3; j++) {
+                float a = path[k][j] - d[j] / sqrtf(l) * 47.5f, b = path[k2][j] - d2[j] / sqrtf(l2) * 47.5f;
+                sp->pos[j] = a + (b - a) * (float)s2 / 8;
+            }
+        }
+    }
+    r_fsfx_sprite_t body[2];
+    memset(body, 0, sizeof body);
+    body[0].scale = 48.0f / 36;
+    memcpy(body[0].pos, path[ticks], sizeof body[0].pos);
+    body[1].scale = 2.5f;   // the flare: FLARE.OFF's 36 texels x 2.5
+    for (int j = 0; j < 3; j++)
+        body[1].pos[j] = tube[0].pos[j];
+    box_t tb = sprite_box(tube, nt, eye, fwd, right, up), mb = sprite_box(body, 2, eye, fwd, right, up);
+    int w, h;
+    uint8_t *with = load_png(F.png[0], &w, &h), *none = load_png(F.png[1], &w, &h), *twice = load_png(F.png[2], &w, &h);
+    int in = 0, out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            int dr = with[i] - none[i], dg = with[i + 1] - none[i + 1], db = with[i + 2] - none[i + 2];
+            int least = dr < dg ? (dr < db ? dr : db) : (dg < db ? dg : db);   // grey: every channel up (not the red light)
+            if (least <= 50 || (x >= mb.x0 && x < mb.x1 && y >= mb.y0 && y < mb.y1))
+                continue;
+            *(x >= tb.x0 && x < tb.x1 && y >= tb.y0 && y < tb.y1 ? &in : &out) += 1;
+        }
+    printf("scatter %d ticks after carol fired it: %d pixels greyer (each of r, g, b up more than 50) in its "
+           "trail's box %d,%d..%d,%d outside the model's and flare's %d,%d..%d,%d, %d elsewhere; twice %s\n", ticks, in,
+           tb.x0, tb.y0, tb.x1, tb.y1, mb.x0, mb.y0, mb.x1, mb.y1, out,
+           memcmp(with, twice, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(in > 20);
+    assert_int_equal(out, 0);
+    assert_memory_equal(with, twice, (size_t)w * (size_t)h * 3);
+    stbi_image_free(with);
+    stbi_image_free(none);
+    stbi_image_free(twice);
+    tu_golden("scatter trail", F.png[0], "tests/golden/fs_scatter_trail.png", 0.01);
+    scene_files_done(&F);
+}
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -1834,6 +1981,8 @@ int main(void)
         cmocka_unit_test(test_homing_path),
         cmocka_unit_test(test_homing_scene),
         cmocka_unit_test(test_scatter_flare),
+        cmocka_unit_test(test_scatter_rules),
+        cmocka_unit_test(test_scatter_trail),
         cmocka_unit_test(test_homing_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1930,6 +1930,122 @@ static void test_scatter_trail(void **state)
     scene_files_done(&F);
 }
 
+// alice looking down the hall; a purge mine laid at `mine` at 0.5 s by player `owner` (bob, 1, or
+// carol, 2); carol flying from `carol0` along `vel` (units a second, from 0.05 s); bob parked at
+// `bob` out of the way.
+static void write_mine_scene(const char *path, const float eye[3], const float ang[3], const float bob[3],
+                             const float mine[3], const float carol0[3], const float vel[3], int owner, int weapon)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 2, .name = "carol" });
+    float back[3] = { ang[0], ang[1] + 180, 0 };
+    for (int i = 0; i <= 15; i++) {
+        double t = 0.05 + i * 0.1;
+        for (int p = 0; p < 3; p++) {
+            fs_ship_t sp;
+            memset(&sp, 0, sizeof sp);
+            sp.player = (uint8_t)p;
+            sp.flags = FS_SHIP_ENABLE;
+            double tp = t + p * 0.01;
+            for (int k = 0; k < 3; k++)
+                sp.pos[k] = p == 0 ? eye[k] : p == 1 ? bob[k] : carol0[k] + vel[k] * (float)(tp - 0.05);
+            fs_angles_to_quat(p == 2 ? back : ang, sp.quat);
+            fs_write_ship(&wr, fs_ticks(tp), p ? 7 : 1, p ? FS_MSG_FUPDATE : FS_MSG_UPDATE, &sp);
+        }
+        if (i == 4) {   // 0.45 + 0.05: the mine is laid at 0.5 s
+            fs_secbull_t sb;
+            memset(&sb, 0, sizeof sb);
+            sb.player = (uint8_t)owner;
+            sb.owner_type = 1;
+            sb.owner = (uint16_t)owner;
+            sb.bullet_id = 9;
+            sb.weapon = (uint8_t)weapon;
+            sb.up[1] = 1;
+            memcpy(sb.pos, mine, sizeof sb.pos);
+            sb.dir[2] = 1;
+            fs_write_secbull(&wr, fs_ticks(0.5), 7, &sb);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// ProcessMines' proximity trigger, decided by the player as every machine did (no message): bob's
+// purge mine 600 ahead of alice; carol flies at it down the hall from just ahead of alice at 500
+// units a second and comes within MINE_TRIGGER_RADIUS (200) of it on tick 18 after it was laid (the
+// rule: the first tick whose distance is under 200). The same scene with the mine carol's own (its
+// owner does not set it off in its first 150 ticks) is the control: at 0.73 s (before tick 18) the
+// two pictures are the same; at 0.88 s (the frame after) bob's mine has gone off: pixels far brighter (r + g + b up more than
+// 150) than the control inside the box of its explosion and flash (CreateShockwave's CreateBigFlash
+// 4 units a texel, CreateExplosion), none outside (the control's still-lit mine only makes the
+// control brighter elsewhere); the same twice; golden fs_mine.png (looked at).
+static void test_mine_proximity(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], mine[3], carol0[3], vel[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        mine[k] = eye[k] + 600 * fwd[k];
+        carol0[k] = eye[k] + 50 * fwd[k];   // flying on ahead of alice towards the mine
+        vel[k] = 500 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];   // behind alice
+    }
+    // the rule: tick k (at 0.5 + k / 71) is the first with carol nearer than 200
+    int trig = 0;
+    for (int k = 1; k < 200 && !trig; k++) {
+        double tk = 0.5 + k / 71.0;
+        float d = 550 - 500 * (float)(tk - 0.05);
+        trig = d < 200 ? k : 0;
+    }
+    assert_int_equal(trig, 18);
+    scene_files_t F;
+    scene_files(&F, "mine", 2, 5);
+    write_mine_scene(F.demo[0], eye, ang, bob, mine, carol0, vel, 1, FSW_PURGEMINE);
+    write_mine_scene(F.demo[1], eye, ang, bob, mine, carol0, vel, 2, FSW_PURGEMINE);
+    const double before = 0.73, after = 0.88;
+    fs_shot(F.demo[0], before, F.png[0]);
+    fs_shot(F.demo[1], before, F.png[1]);
+    fs_shot(F.demo[0], after, F.png[2]);
+    fs_shot(F.demo[1], after, F.png[3]);
+    fs_shot(F.demo[0], after, F.png[4]);
+    int w, h;
+    uint8_t *b0 = load_png(F.png[0], &w, &h), *b1 = load_png(F.png[1], &w, &h);
+    uint8_t *a0 = load_png(F.png[2], &w, &h), *a1 = load_png(F.png[3], &w, &h), *a2 = load_png(F.png[4], &w, &h);
+    int same_before = !memcmp(b0, b1, (size_t)w * (size_t)h * 3);
+    // the explosion's and flash's box: at the mine pulled 64 towards the eye, expl.off's 36 texels
+    // x 4 plus its pieces' 32-unit scatter, BIGFLASH's 48 x 4
+    r_fsfx_sprite_t ex = { .scale = (4 * 36 + 45) / 36.0f, .moveout = 1 };
+    memcpy(ex.pos, mine, sizeof ex.pos);
+    box_t bx = sprite_box(&ex, 1, eye, fwd, right, up);
+    int in, out;
+    brighter_box(a1, a0, w, h, bx, 150, &in, &out);
+    printf("bob's purge mine, carol within 200 on tick %d: before it (%.2f s) the picture %s the control's; %.2f s "
+           "(%.1f ticks after) %d pixels far brighter than the control in the blast's box %d,%d..%d,%d, %d outside; "
+           "twice %s\n", trig, before, same_before ? "equals" : "differs from", after, (after - 0.5) * 71 - trig, in,
+           bx.x0, bx.y0, bx.x1, bx.y1, out, memcmp(a0, a2, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(same_before);
+    assert_true(in > 300);
+    assert_int_equal(out, 0);
+    assert_memory_equal(a0, a2, (size_t)w * (size_t)h * 3);
+    stbi_image_free(b0);
+    stbi_image_free(b1);
+    stbi_image_free(a0);
+    stbi_image_free(a1);
+    stbi_image_free(a2);
+    tu_golden("purge mine set off by carol", F.png[2], "tests/golden/fs_mine.png", 0.01);
+    scene_files_done(&F);
+}
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -1983,6 +2099,7 @@ int main(void)
         cmocka_unit_test(test_scatter_flare),
         cmocka_unit_test(test_scatter_rules),
         cmocka_unit_test(test_scatter_trail),
+        cmocka_unit_test(test_mine_proximity),
         cmocka_unit_test(test_homing_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -95,6 +95,9 @@
 #define FSE_MAX_HOMING 32             // homing missiles' paths kept at once (solaris, thief, scatter)
 #define FSE_HOMING_TICKS 712          // points a path keeps: its start and 10 s of ticks
 #define FSE_REGEN_HIDDEN 32.0f        // ticks a twinkling pickup's model stays hidden (PICKUPMODE_Appear)
+#define FSE_MINE_TRIGGER 200.0f       // MINE_TRIGGER_RADIUS: 800 x GLOBAL_SCALE from the mine to a ship's centre
+#define FSE_MINE_OWNER_SAFE 150       // ticks (LifeCount) its owner cannot set his own mine off
+#define FSE_FLASH_LIFE 16.0f          // CreateBigFlash: FM_FLASH lives 16 ticks, its size less 0.1 a tick
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -144,6 +147,7 @@ typedef struct {
     int bare;            // that ship had no shield (its MSG_SHIELDHULL said 0) and was not invulnerable
     float ship_dir[3];
     struct fse_homing_s *hm;   // a homing missile: its path in fe->homing (NULL: it flies straight)
+    float shock;         // a mine that went off (hit): its ShockwaveSize (CreateShockwave's BigFlash size)
 } fse_shot_t;
 
 // Where a homing missile's stepping stands (ProcessMissiles' state between ticks).
@@ -732,6 +736,11 @@ static int finite3(const float *v) { return isfinite(v[0]) && isfinite(v[1]) && 
 
 static int homing_start(r_fsent_t *fe, fse_shot_t *sh);
 
+static int is_mine(int weapon)
+{
+    return weapon == FSW_PURGEMINE || weapon == FSW_PINEMINE || weapon == FSW_QUANTUMMINE || weapon == FSW_SPIDERMINE;
+}
+
 static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
 {
     if (!finite3(fx->origin) || !finite3(fx->dir))
@@ -767,7 +776,7 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     }
     float life;   // seconds
     if (secondary) {
-        int mine = weapon == FSW_PURGEMINE || weapon == FSW_PINEMINE || weapon == FSW_QUANTUMMINE || weapon == FSW_SPIDERMINE;
+        int mine = is_mine(weapon);
         slot->speed = r_fsfx_missile_move(weapon, 1, NULL) * FSE_TICKS;   // units a second once flying straight
         if (weapon == FSW_MFRL)
             slot->speed = (r_fsfx_missile_move(weapon, 5, NULL) - r_fsfx_missile_move(weapon, 4, NULL)) * FSE_TICKS;
@@ -947,10 +956,67 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
     }
 }
 
+static int ship_mode(const world_t *w, int num);
+
+// ---- mines (secondary.c ProcessMines, CheckProximityToShips, DestroySecondary, ExplodeSecondary,
+// CreateShockwave; docs/forsaken.md "Mines") ------------------------------------------
+
+// DestroySecondary's ShockwaveSize of each mine (PURGE_SHOCKWAVE 4, PINE_SHOCKWAVE 4 + its Ammo / 2,
+// the Ammo not known here: 4; QUANTUM_SHOCKWAVE 20, SPIDER_SHOCKWAVE 4)
+static float mine_shockwave(int weapon)
+{
+    return weapon == FSW_QUANTUMMINE ? 20.0f : 4.0f;
+}
+
+// A mine goes off at time te (ExplodeSecondary: CreateShockwave's flash and explosion where it is,
+// the mine gone).
+static void mine_off(fse_shot_t *sh, double te, float shock)
+{
+    sh->hit = 1;
+    sh->t_end = sh->wall_t_end = te;
+    memcpy(sh->end, sh->org, sizeof sh->end);
+    for (int k = 0; k < 3; k++)
+        sh->normal[k] = -sh->dir[k];
+    sh->shock = shock;
+}
+
+// ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
+// recorder's copy decided it, so a demo's player decides it again): each tick of the mine's life up
+// to this frame, any ship (not its owner in its first 150 ticks) not in limbo whose centre is within
+// MINE_TRIGGER_RADIUS of the mine with no wall on the line between sets it off.
+static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
+{
+    if (!sh->active || !sh->secondary || !is_mine(sh->weapon) || sh->hit)
+        return;
+    double until = now < sh->t_end ? now : sh->t_end;
+    int k = (int)floor((sh->checked - sh->t0) * FSE_TICKS + 1e-9) + 1;
+    for (; k >= 1 && sh->t0 + k / FSE_TICKS <= until + 1e-9; k++) {
+        double tk = sh->t0 + k / FSE_TICKS;
+        for (int p = 0; p < FSW_SHIPS; p++) {
+            int num = p + 1, mode = ship_mode(w, num);
+            float at[3];
+            if ((k < FSE_MINE_OWNER_SAFE && num == sh->owner + 1) || mode < 0 || mode == 2 || !ship_pos_at(fe, num, tk, at))
+                continue;
+            float d[3] = { at[0] - sh->org[0], at[1] - sh->org[1], at[2] - sh->org[2] };
+            float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+            if (!(len < FSE_MINE_TRIGGER))
+                continue;
+            if (len > 1e-3f) {
+                for (int j = 0; j < 3; j++)
+                    d[j] /= len;
+                if (first_wall(fe, sh->org, d, len, NULL) < len)
+                    continue;
+            }
+            mine_off(sh, tk, mine_shockwave(sh->weapon));
+            sh->checked = tk;
+            return;
+        }
+        sh->checked = tk;
+    }
+}
+
 // ---- homing missiles (secondary.c ProcessMissiles' MIS_STRAIGHT / MIS_HOMING, TargetClosestShip,
 // StillGotTarget; docs/forsaken.md "Homing missiles") -----------------------------------
-
-static int ship_mode(const world_t *w, int num);
 
 // A ship's place at t from the decoded frames: between its last two updates, on the line between
 // them; after the last, moved on by its speed (r_fsent_ship_origin); before them, the older one.
@@ -1278,7 +1344,13 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
                       sh->owner == fx->args[FSW_FX_ARG_OWNER]))
                     continue;
                 if (!(sh->speed > 0)) {
-                    sh->active = 0;   // a mine
+                    // a mine (shot down, or set off on the recorder's machine): ExplodeSecondary with the
+                    // message's ShockwaveSize, as the proximity trigger does; one already gone stays so
+                    if (is_mine(sh->weapon) && !sh->hit)
+                        mine_off(sh, w->time < sh->t_end ? w->time : sh->t_end,
+                                 fx->radius > 0 && fx->radius < 64 ? fx->radius : mine_shockwave(sh->weapon));
+                    else if (!is_mine(sh->weapon))
+                        sh->active = 0;
                 } else if (w->time < sh->t_end) {
                     // a missile ends here (the message's own explosion is drawn); its smoke lives on
                     sh->t_end = sh->wall_t_end = w->time;
@@ -1306,8 +1378,10 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     }
     // shots that meet a ship end there (what they leave, a primary's impact or a missile's
     // explosion, is drawn from the shot: draw_impact, draw_explosion)
-    for (int s = 0; s < FSE_MAX_SHOTS; s++)
+    for (int s = 0; s < FSE_MAX_SHOTS; s++) {
         hit_ships(fe, w, &fe->shots[s], w->time);
+        mine_proximity(fe, w, &fe->shots[s], w->time);
+    }
     homing_frame(fe, w, 1);   // new ones to this frame, and every one on past it
 }
 
@@ -1674,8 +1748,20 @@ static void across(const r_view_t *v, const float p[3], const float dir[3], floa
 // One of the game's trail polygons (Polys.c's POLY): the quad q[0..3] textured with frame f's
 // first box, q[0] -> q[1] its width (u1 -> u2), q[1] -> q[2] its height (v1 -> v2), two-sided,
 // added to the scene.
+static int draw_quad_shaded(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float q[4][3],
+                            const float rgb[4][3]);
+
 static int draw_quad(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float q[4][3],
                      const float rgb[3])
+{
+    const float four[4][3] = { { rgb[0], rgb[1], rgb[2] }, { rgb[0], rgb[1], rgb[2] }, { rgb[0], rgb[1], rgb[2] },
+                               { rgb[0], rgb[1], rgb[2] } };
+    return draw_quad_shaded(fe, v, lo, f, q, four);
+}
+
+// draw_quad with a colour at each corner (Polys.c's Col1 .. Col4), Gouraud between them.
+static int draw_quad_shaded(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float q[4][3],
+                            const float rgb[4][3])
 {
     const fsoff_t *o = lo->off;
     f = f < 0 ? 0 : f >= o->num_frames ? o->num_frames - 1 : f;
@@ -1692,7 +1778,7 @@ static int draw_quad(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, i
         to_cam(v, q[j], cc);
         vv[j] = (r_fsvert_t){ cc[0], cc[1], cc[2], ss[j], ts[j], { 0, 0, 0 } };
         for (int c = 0; c < 3; c++)
-            vv[j].l[c] = (rgb[c] < 0 ? 0 : rgb[c] > 1 ? 1 : rgb[c]) * (R_FS_LEVELS - 1);
+            vv[j].l[c] = (rgb[j][c] < 0 ? 0 : rgb[j][c] > 1 ? 1 : rgb[j][c]) * (R_FS_LEVELS - 1);
     }
     r_fstex_t rt = { fe->shade, pg->px, pg->wshift, pg->w - 1, pg->h - 1, pg->key, 0, add_table(fe), NULL, NULL, NULL };
     r_fsvert_t t1v[3] = { vv[0], vv[1], vv[2] }, t2v[3] = { vv[0], vv[2], vv[3] };
@@ -1927,14 +2013,91 @@ static int draw_missile_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t
     return draw_fx_sprites(fe, v, n);
 }
 
+// Where the scatter was after tick k's move and its direction then (its stepped path; straight on
+// from its start when it has none). 0: not known.
+static int scatter_place(const fse_shot_t *sh, int k, float p[3], float dir[3])
+{
+    if (k < 0)
+        return 0;
+    if (sh->hm) {
+        if (k >= sh->hm->n)
+            return 0;
+        memcpy(p, sh->hm->pos[k], 3 * sizeof *p);
+        memcpy(dir, sh->hm->dir[k], 3 * sizeof *dir);
+        return 1;
+    }
+    float along = r_fsfx_missile_move(sh->weapon, (float)k, NULL);
+    for (int j = 0; j < 3; j++) {
+        p[j] = sh->org[j] + sh->dir[j] * along;
+        dir[j] = sh->dir[j];
+    }
+    return 1;
+}
+
+// The scatter's own trail (CreateScatterTrail, made again every frame while it flies): a tube of
+// POLY_SCATTER_TRAIL quads of SCTTRAIL.OFF's frame (its life / 2, round its frames) from the ring
+// behind the missile through the rings behind its kept places, fading (r_fsfx.c: which, where),
+// added as the other trail polygons; gone with the missile.
+static int draw_scatter_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    float p[3], dir[3];
+    if (sh->weapon != FSW_SCATTER || !shot_at(sh, t, p))
+        return 0;
+    const fse_layout_t *lo = layout(fe, "scttrail.off");
+    if (!lo || lo->off->num_frames < 1)
+        return 0;
+    memcpy(dir, sh->dir, sizeof dir);
+    if (sh->hm)
+        homing_at(sh, t, p, dir);
+    float ticks = (float)((t - sh->t0) * FSE_TICKS);
+    int idx[FSFX_SCATTER_MAXOLD];
+    int kept = r_fsfx_scatter_kept(ticks, sh->hm ? sh->hm->n : FSE_HOMING_TICKS, idx, FSFX_SCATTER_MAXOLD);
+    float ring[FSFX_SCATTER_MAXOLD + 1][3][3];
+    r_fsfx_scatter_ring(p, dir, ring[0]);
+    int nr = 1;
+    for (int m = 0; m < kept; m++) {
+        float kp[3], kd[3];
+        if (!scatter_place(sh, idx[m], kp, kd))
+            break;
+        r_fsfx_scatter_ring(kp, kd, ring[nr++]);
+    }
+    int f = (int)(ticks / 2) % lo->off->num_frames, drawn = 0;
+    for (int m = 0; m + 1 < nr; m++) {
+        float a = r_fsfx_scatter_shade(kept, m), b = r_fsfx_scatter_shade(kept, m + 1);
+        const float rgb[4][3] = { { a, a, a }, { b, b, b }, { b, b, b }, { a, a, a } };
+        for (int c = 0; c < 3; c++) {
+            float q[4][3];
+            memcpy(q[0], ring[m][c], sizeof q[0]);
+            memcpy(q[1], ring[m + 1][c], sizeof q[1]);
+            memcpy(q[2], ring[m + 1][(c + 1) % 3], sizeof q[2]);
+            memcpy(q[3], ring[m][(c + 1) % 3], sizeof q[3]);
+            drawn += draw_quad_shaded(fe, v, lo, f, q, rgb);
+        }
+    }
+    return drawn;
+}
+
 static int draw_explosion(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
 {
     const fse_layout_t *lo = layout(fe, "expl.off");
     if (!lo)
         return 0;
     int small = sh->weapon == FSW_MFRL || sh->weapon == FSW_PINEMISSILE;
-    int n = r_fsfx_explosion(sh->end, shot_seed(sh), small, (float)((t - sh->t_end) * FSE_TICKS), lo->off->num_frames,
-                             fe->sprites, FSE_MAX_SPRITES);
+    float ticks = (float)((t - sh->t_end) * FSE_TICKS);
+    int n = r_fsfx_explosion(sh->end, shot_seed(sh), small, ticks, lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES - 1);
+    if (is_mine(sh->weapon) && ticks < FSE_FLASH_LIFE && sh->shock - 0.1f * ticks > 0) {
+        // CreateShockwave's CreateBigFlash( Pos, ShockwaveSize ): FM_FLASH of BIGFLASH.OFF, R G B 255,
+        // MOVEOUT, ShockwaveSize units a texel less 0.1 a tick, 16 ticks (its sphere model: not drawn)
+        r_fsfx_sprite_t *f = &fe->sprites[n++];
+        memset(f, 0, sizeof *f);
+        memcpy(f->pos, sh->end, sizeof f->pos);
+        f->rgb[0] = f->rgb[1] = f->rgb[2] = 1;
+        f->scale = sh->shock - 0.1f * ticks;
+        f->age = ticks;
+        f->moveout = 1;
+        f->kind = FSFX_SPRITE_FLASH;
+        f->id = 99;
+    }
     return draw_fx_sprites(fe, v, n);
 }
 
@@ -2442,6 +2605,8 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_explosion(fe, v, sh, t);
         if (sh->active && sh->secondary && sh->speed > 0)
             drawn += draw_missile_trail(fe, v, sh, t);
+        if (sh->active && sh->secondary && sh->weapon == FSW_SCATTER)
+            drawn += draw_scatter_trail(fe, v, sh, t);
         if (sh->active && sh->ship && t >= sh->t_end && sh->ship != viewed)
             drawn += sh->bare ? draw_col_sparks(fe, v, sh, t) : draw_shield_hit(fe, v, sh, t);
         if (!shot_at(sh, t, p))

@@ -643,3 +643,64 @@ void r_fsfx_turn_towards(const float dir[3], const float to[3], float max_turn, 
     for (int k = 0; k < 3; k++)
         out[k] /= n;
 }
+
+// ---- the scatter's own trail
+
+int r_fsfx_scatter_kept(float ticks, int npath, int *out, int max)
+{
+    if (!out || max <= 0 || !(ticks >= FSFX_SCATTER_INTERVAL) || !isfinite(ticks) || npath <= 0)
+        return 0;
+    max = max < FSFX_SCATTER_MAXOLD ? max : FSFX_SCATTER_MAXOLD;
+    // ProcessMissiles: Time += framelag each tick; when it reaches Interval the place before this
+    // tick's move goes in front (OldPos[0]), the oldest beyond MAXOLDPOS dropping off
+    int run = (int)floorf(ticks), n = 0;
+    for (int k = run - run % FSFX_SCATTER_INTERVAL; k >= FSFX_SCATTER_INTERVAL && n < max; k -= FSFX_SCATTER_INTERVAL)
+        if (k - 1 < npath)
+            out[n++] = k - 1;
+    return n;
+}
+
+void r_fsfx_scatter_ring(const float p[3], const float dir[3], float out[3][3])
+{
+    static const float offs[3][2] = { { 0, -FSFX_SCATTER_POINT }, { FSFX_SCATTER_POINT, FSFX_SCATTER_POINT },
+                                      { -FSFX_SCATTER_POINT, FSFX_SCATTER_POINT } };
+    float d[3] = { dir[0], dir[1], dir[2] }, l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (!(l > 1e-6f)) {
+        d[0] = d[1] = 0;
+        d[2] = 1;
+    } else {
+        for (int k = 0; k < 3; k++)
+            d[k] /= l;
+    }
+    // QuatFrom2Vectors( Forward, Dir ): the shortest turn from +z to d, about z x d (Rodrigues);
+    // straight back: half a turn about y (ours: the game's choice there was not read)
+    float ax[3] = { -d[1], d[0], 0 }, s = sqrtf(ax[0] * ax[0] + ax[1] * ax[1]), c = d[2];
+    for (int i = 0; i < 3; i++) {
+        float v[3] = { offs[i][0], offs[i][1], 0 }, r[3];
+        if (s < 1e-6f) {
+            r[0] = c > 0 ? v[0] : -v[0];
+            r[1] = v[1];
+            r[2] = 0;
+        } else {
+            float k[3] = { ax[0] / s, ax[1] / s, 0 };
+            float kv = k[0] * v[0] + k[1] * v[1];
+            float kx[3] = { k[1] * v[2] - k[2] * v[1], k[2] * v[0] - k[0] * v[2], k[0] * v[1] - k[1] * v[0] };
+            for (int j = 0; j < 3; j++)
+                r[j] = v[j] * c + kx[j] * s + k[j] * kv * (1 - c);
+        }
+        for (int j = 0; j < 3; j++)
+            out[i][j] = (isfinite(p[j]) ? p[j] : 0) - d[j] * FSFX_SCATTER_BACK + r[j];
+    }
+}
+
+float r_fsfx_scatter_shade(int kept, int ring)
+{
+    if (ring <= 0)
+        return 1;
+    if (kept > FSFX_SCATTER_MAXOLD)
+        kept = FSFX_SCATTER_MAXOLD;
+    int trans = (kept - (ring - 1)) * (255 / FSFX_SCATTER_MAXOLD);
+    if (trans <= 0)
+        return 0;
+    return (float)(int)((float)trans / 256.0f * 128.0f) / 255.0f;   // the u_int8_t of TransFloat x 128
+}

@@ -177,6 +177,26 @@ int r_fsfx_homing(int weapon, float *turn, float *cone_cos);
 // D2R(TurnSpeed) x framelag / Angle, at most 1).
 void r_fsfx_turn_towards(const float dir[3], const float to[3], float max_turn, float out[3]);
 
+// ---- the scatter's own trail (secondary.c ProcessMissiles' SCATTERMISSILE case and
+// CreateScatterTrail; Include/Secondary.h MAXOLDPOS, NUMSCATTERPOINTS; facts in docs/forsaken.md
+// "The scatter's trail"): a tube of three-sided rings, one 47.5 units behind the missile, one behind
+// each of its kept places (every 8 ticks, the last 10), fading out along it.
+#define FSFX_SCATTER_INTERVAL 8     // InitOneSecBull: the scatter's Interval (ticks)
+#define FSFX_SCATTER_MAXOLD   10    // MAXOLDPOS: places kept
+#define FSFX_SCATTER_BACK     47.5f // each ring 190 x GLOBAL_SCALE behind its place
+#define FSFX_SCATTER_POINT    6.0f  // OutlineOffsets: (0, -6) (6, 6) (-6, 6), not scaled by GLOBAL_SCALE
+// The places kept `ticks` after the launch, newest first: out[i] = the tick index k - 1 of the
+// place kept at tick k (k = 8, 16, ... up to the ticks run: the place after tick k - 1's move,
+// kept before tick k's), at most `max` and FSFX_SCATTER_MAXOLD; only those below `npath` (the
+// points known). Returns how many.
+int r_fsfx_scatter_kept(float ticks, int npath, int *out, int max);
+// The ring behind place p flying along dir (unit): its three points (the offsets turned by the
+// rotation taking the game's Forward, +z, to dir).
+void r_fsfx_scatter_ring(const float p[3], const float dir[3], float out[3][3]);
+// The colour (0..1 of each of R G B) of ring `ring` of a tube with `kept` places: ring 0 (behind the
+// missile) 255; ring m >= 1 (kept place m - 1) (kept - (m - 1)) x (255 / MAXOLDPOS) / 256 of 128.
+float r_fsfx_scatter_shade(int kept, int ring);
+
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.
 int r_fsfx_headlight_on(int ship, double t, int dying);

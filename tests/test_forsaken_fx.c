@@ -732,7 +732,9 @@ static void test_dying_scene(void **state)
 }
 
 // bob flying along his nose with hull 40 (MSG_SHIELDHULL) against hull 200: black smoke behind him
-// (R G B 72 added), in the smoke's box only.
+// (R G B 72 added), in the smoke's box only; added as the game did, so no pixel goes darker (a
+// subtractive or "over" blend would make them darker: the test fails).
+#define FS_SMOKE_ROUNDING 8    // r + g + b a pixel may lose to the palette's nearest colour of a sum
 static void test_smoke_scene(void **state)
 {
     (void)state;
@@ -768,16 +770,24 @@ static void test_smoke_scene(void **state)
     // the smoke's box, grown by the slowest and fastest smoke (the jitter of its speed is ours)
     box_t bx = sprite_box(sp, n, eye, fwd, right, up);
     bx.x0 = bx.x0 > 10 ? bx.x0 - 10 : 0, bx.x1 = bx.x1 + 10 < 320 ? bx.x1 + 10 : 320;
-    int in, out, brighter = 0;
+    int in, out, brighter = 0, darker = 0, most = 0;
     diff_box(plain, sm, w, h, bx, &in, &out);
-    for (int i = 0; i < w * h * 3; i += 3)
-        brighter += sm[i] + sm[i + 1] + sm[i + 2] > plain[i] + plain[i + 1] + plain[i + 2];
-    printf("bob at hull 40: %d smoke sprites, %d pixels changed in their box %d,%d..%d,%d, %d outside, %d brighter\n", n,
-           in, bx.x0, bx.y0, bx.x1, bx.y1, out, brighter);
+    for (int i = 0; i < w * h * 3; i += 3) {
+        int d = (sm[i] + sm[i + 1] + sm[i + 2]) - (plain[i] + plain[i + 1] + plain[i + 2]);
+        brighter += d > 0;
+        darker += d < -FS_SMOKE_ROUNDING;
+        most = -d > most ? -d : most;
+    }
+    printf("bob at hull 40: %d smoke sprites, %d pixels changed in their box %d,%d..%d,%d, %d outside, %d brighter, "
+           "%d darker by more than %d (r + g + b; the most any went down: %d)\n", n, in, bx.x0, bx.y0, bx.x1, bx.y1, out,
+           brighter, darker, FS_SMOKE_ROUNDING, most);
     assert_int_equal(n, 32);
     assert_true(in > 50);
     assert_int_equal(out, 0);
     assert_true(brighter > (in + out) / 2);
+    // the game adds FM_BLACK_SMOKE as every FmPoly (docs/forsaken.md "Dying, damaged and bare
+    // ships"): nothing under it goes darker but by the palette's rounding
+    assert_int_equal(darker, 0);
     stbi_image_free(sm);
     stbi_image_free(plain);
     tu_golden("smoking bob", png[0], "tests/golden/fs_smoke.png", 0.01);
@@ -1715,7 +1725,8 @@ static void test_homing_scene(void **state)
 // carol's scatter (2 degrees a tick, cone 180), the same scene: 10 ticks after, the pixels made
 // bluer (blue up by more than 60 over red: its flare is R G B 64 64 255, its light red) lie inside
 // the projected box of its flare, 47.5 units behind where the rule puts it (FLARE.OFF, 2.5 units a
-// texel), none outside; the scatter draws no smoke (its own trail is not drawn).
+// texel), none outside; the scatter draws no smoke (its own trail, a grey tube, greys the blue
+// where it starts at the flare: 24 pixels stay bluer, 58 before the trail was drawn).
 static void test_scatter_flare(void **state)
 {
     (void)state;
@@ -1773,6 +1784,268 @@ static void test_scatter_flare(void **state)
         }
 }
 
+// CreateScatterTrail's rules: a place kept every 8 ticks (the one before that tick's move), the
+// newest first, at most 10, only those of the path known; each ring's three points 6 / 8.49 units
+// round the place 47.5 units behind it, square to its direction; the fading shades.
+static void test_scatter_rules(void **state)
+{
+    (void)state;
+    int idx[16];
+    assert_int_equal(r_fsfx_scatter_kept(7.9f, 100, idx, 16), 0);
+    assert_int_equal(r_fsfx_scatter_kept(8.0f, 100, idx, 16), 1);
+    assert_int_equal(idx[0], 7);
+    assert_int_equal(r_fsfx_scatter_kept(17.5f, 100, idx, 16), 2);
+    assert_int_equal(idx[0], 15);
+    assert_int_equal(idx[1], 7);
+    assert_int_equal(r_fsfx_scatter_kept(100.2f, 1000, idx, 16), 10);   // MAXOLDPOS
+    assert_int_equal(idx[0], 95);
+    assert_int_equal(idx[9], 23);
+    assert_int_equal(r_fsfx_scatter_kept(100.2f, 50, idx, 16), 6);      // the path known: 50 points
+    assert_int_equal(idx[0], 47);
+    assert_int_equal(r_fsfx_scatter_kept(100.2f, 1000, idx, 3), 3);
+    assert_int_equal(r_fsfx_scatter_kept(NAN, 1000, idx, 16), 0);
+    assert_int_equal(r_fsfx_scatter_kept(1e30f, 0, idx, 16), 0);
+    // shades: the missile's ring 255, kept place m (of n) (n - m) x 25 / 256 of 128
+    assert_float_equal(r_fsfx_scatter_shade(10, 0), 1.0f, 1e-6f);
+    assert_float_equal(r_fsfx_scatter_shade(10, 1), 125 / 255.0f, 1e-6f);
+    assert_float_equal(r_fsfx_scatter_shade(10, 10), 12 / 255.0f, 1e-6f);
+    assert_float_equal(r_fsfx_scatter_shade(3, 1), 37 / 255.0f, 1e-6f);
+    assert_float_equal(r_fsfx_scatter_shade(3, 3), 12 / 255.0f, 1e-6f);
+    // the ring along +z: the offsets as they are, 47.5 behind
+    float r[3][3];
+    r_fsfx_scatter_ring((const float[3]){ 10, 20, 30 }, (const float[3]){ 0, 0, 1 }, r);
+    const float want[3][3] = { { 10, 14, -17.5f }, { 16, 26, -17.5f }, { 4, 26, -17.5f } };
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++)
+            assert_float_equal(r[i][k], want[i][k], 1e-4f);
+    // any direction: square to it, the same distances round the centre
+    const float dirs[4][3] = { { 1, 0, 0 }, { 0, 1, 0 }, { 0.48f, -0.6f, 0.64f }, { 0, 0, -1 } };
+    for (int d = 0; d < 4; d++) {
+        r_fsfx_scatter_ring((const float[3]){ 0, 0, 0 }, dirs[d], r);
+        const float len[3] = { 6, 8.4853f, 8.4853f };
+        for (int i = 0; i < 3; i++) {
+            float c[3], l = 0, dot = 0;
+            for (int k = 0; k < 3; k++) {
+                c[k] = r[i][k] + dirs[d][k] * 47.5f;
+                l += c[k] * c[k];
+                dot += c[k] * dirs[d][k];
+            }
+            assert_float_equal(sqrtf(l), len[i], 1e-3f);
+            assert_float_equal(dot, 0, 1e-3f);
+        }
+    }
+}
+
+// carol's scatter (test_scatter_flare's scene) 22 ticks after: its trail, a grey tube from 47.5
+// units behind it through the rings behind its places kept at ticks 16 and 8 (the path the rule
+// puts it on), brightens the pixels along the tube's projected box away from the missile's model
+// and flare (each of r, g, b up more than 50: not the missile's red light); without the trail
+// none of them (0 with the trail not drawn); the same
+// moment twice equal; golden fs_scatter_trail.png (looked at).
+static void test_scatter_trail(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        carol[k] = eye[k] + 300 * fwd[k] - 150 * right[k];
+        bob[k] = eye[k] + 600 * fwd[k] + 300 * right[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "sctrail", 2, 3);
+    write_homing_scene(F.demo[0], eye, ang, bob, carol, right, FSW_SCATTER, 1);
+    write_homing_scene(F.demo[1], eye, ang, bob, carol, right, FSW_SCATTER, 0);
+    const int ticks = 22;
+    double at = 1.0 + ticks / 71.0;
+    fs_shot(F.demo[0], at, F.png[0]);
+    fs_shot(F.demo[1], at, F.png[1]);
+    fs_shot(F.demo[0], at, F.png[2]);
+    // the rule's path: where it is now and its places kept at ticks 16 and 8 (after ticks 15, 7)
+    float path[ticks + 1][3];
+    int hit = 0;
+    memcpy(path[0], carol, sizeof path[0]);
+    for (int k = 1; k <= ticks; k++)
+        rule_homing(carol, right, bob, 2.0f, 180, k, path[k], &hit, k);
+    assert_int_equal(hit, 0);
+    // the tube's points (each ring 47.5 behind its place along the way it flew, 8.5 round), as
+    // sprites of 8.5 units for the box; the model (48 units) and flare (2.5 a texel) boxes apart
+    static r_fsfx_sprite_t tube[64];
+    int nt = 0;
+    const int places[3] = { ticks, 15, 7 };
+    for (int i = 0; i < 3; i++) {
+        int k = places[i];
+        float d[3], l = 0;
+        for (int j = 0; j < 3; j++) {
+            d[j] = path[k][j] - path[k - 1][j];
+            l += d[j] * d[j];
+        }
+        for (int s2 = 0; s2 <= 8 && i < 2; s2++) {   // along the tube to the next ring
+            int k2 = places[i + 1];
+            float d2[3], l2 = 0;
+            for (int j = 0; j < 3; j++) {
+                d2[j] = path[k2][j] - path[k2 - 1][j];
+                l2 += d2[j] * d2[j];
+            }
+            r_fsfx_sprite_t *sp = &tube[nt++];
+            memset(sp, 0, sizeof *sp);
+            sp->scale = 8.5f / 36;
+            for (int j = 0; j < 3; j++) {
+                float a = path[k][j] - d[j] / sqrtf(l) * 47.5f, b = path[k2][j] - d2[j] / sqrtf(l2) * 47.5f;
+                sp->pos[j] = a + (b - a) * (float)s2 / 8;
+            }
+        }
+    }
+    r_fsfx_sprite_t body[2];
+    memset(body, 0, sizeof body);
+    body[0].scale = 48.0f / 36;
+    memcpy(body[0].pos, path[ticks], sizeof body[0].pos);
+    body[1].scale = 2.5f;   // the flare: FLARE.OFF's 36 texels x 2.5
+    for (int j = 0; j < 3; j++)
+        body[1].pos[j] = tube[0].pos[j];
+    box_t tb = sprite_box(tube, nt, eye, fwd, right, up), mb = sprite_box(body, 2, eye, fwd, right, up);
+    int w, h;
+    uint8_t *with = load_png(F.png[0], &w, &h), *none = load_png(F.png[1], &w, &h), *twice = load_png(F.png[2], &w, &h);
+    int in = 0, out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            int dr = with[i] - none[i], dg = with[i + 1] - none[i + 1], db = with[i + 2] - none[i + 2];
+            int least = dr < dg ? (dr < db ? dr : db) : (dg < db ? dg : db);   // grey: every channel up (not the red light)
+            if (least <= 50 || (x >= mb.x0 && x < mb.x1 && y >= mb.y0 && y < mb.y1))
+                continue;
+            *(x >= tb.x0 && x < tb.x1 && y >= tb.y0 && y < tb.y1 ? &in : &out) += 1;
+        }
+    printf("scatter %d ticks after carol fired it: %d pixels greyer (each of r, g, b up more than 50) in its "
+           "trail's box %d,%d..%d,%d outside the model's and flare's %d,%d..%d,%d, %d elsewhere; twice %s\n", ticks, in,
+           tb.x0, tb.y0, tb.x1, tb.y1, mb.x0, mb.y0, mb.x1, mb.y1, out,
+           memcmp(with, twice, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(in > 20);
+    assert_int_equal(out, 0);
+    assert_memory_equal(with, twice, (size_t)w * (size_t)h * 3);
+    stbi_image_free(with);
+    stbi_image_free(none);
+    stbi_image_free(twice);
+    tu_golden("scatter trail", F.png[0], "tests/golden/fs_scatter_trail.png", 0.01);
+    scene_files_done(&F);
+}
+
+// alice looking down the hall; a purge mine laid at `mine` at 0.5 s by player `owner` (bob, 1, or
+// carol, 2); carol flying from `carol0` along `vel` (units a second, from 0.05 s); bob parked at
+// `bob` out of the way.
+static void write_mine_scene(const char *path, const float eye[3], const float ang[3], const float bob[3],
+                             const float mine[3], const float carol0[3], const float vel[3], int owner, int weapon)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
+    fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 2, .name = "carol" });
+    float back[3] = { ang[0], ang[1] + 180, 0 };
+    for (int i = 0; i <= 15; i++) {
+        double t = 0.05 + i * 0.1;
+        for (int p = 0; p < 3; p++) {
+            fs_ship_t sp;
+            memset(&sp, 0, sizeof sp);
+            sp.player = (uint8_t)p;
+            sp.flags = FS_SHIP_ENABLE;
+            double tp = t + p * 0.01;
+            for (int k = 0; k < 3; k++)
+                sp.pos[k] = p == 0 ? eye[k] : p == 1 ? bob[k] : carol0[k] + vel[k] * (float)(tp - 0.05);
+            fs_angles_to_quat(p == 2 ? back : ang, sp.quat);
+            fs_write_ship(&wr, fs_ticks(tp), p ? 7 : 1, p ? FS_MSG_FUPDATE : FS_MSG_UPDATE, &sp);
+        }
+        if (i == 4) {   // 0.45 + 0.05: the mine is laid at 0.5 s
+            fs_secbull_t sb;
+            memset(&sb, 0, sizeof sb);
+            sb.player = (uint8_t)owner;
+            sb.owner_type = 1;
+            sb.owner = (uint16_t)owner;
+            sb.bullet_id = 9;
+            sb.weapon = (uint8_t)weapon;
+            sb.up[1] = 1;
+            memcpy(sb.pos, mine, sizeof sb.pos);
+            sb.dir[2] = 1;
+            fs_write_secbull(&wr, fs_ticks(0.5), 7, &sb);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// ProcessMines' proximity trigger, decided by the player as every machine did (no message): bob's
+// purge mine 600 ahead of alice; carol flies at it down the hall from just ahead of alice at 500
+// units a second and comes within MINE_TRIGGER_RADIUS (200) of it on tick 18 after it was laid (the
+// rule: the first tick whose distance is under 200). The same scene with the mine carol's own (its
+// owner does not set it off in its first 150 ticks) is the control: at 0.73 s (before tick 18) the
+// two pictures are the same; at 0.88 s (the frame after) bob's mine has gone off: pixels far brighter (r + g + b up more than
+// 150) than the control inside the box of its explosion and flash (CreateShockwave's CreateBigFlash
+// 4 units a texel, CreateExplosion), none outside (the control's still-lit mine only makes the
+// control brighter elsewhere); the same twice; golden fs_mine.png (looked at).
+static void test_mine_proximity(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], mine[3], carol0[3], vel[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        mine[k] = eye[k] + 600 * fwd[k];
+        carol0[k] = eye[k] + 50 * fwd[k];   // flying on ahead of alice towards the mine
+        vel[k] = 500 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];   // behind alice
+    }
+    // the rule: tick k (at 0.5 + k / 71) is the first with carol nearer than 200
+    int trig = 0;
+    for (int k = 1; k < 200 && !trig; k++) {
+        double tk = 0.5 + k / 71.0;
+        float d = 550 - 500 * (float)(tk - 0.05);
+        trig = d < 200 ? k : 0;
+    }
+    assert_int_equal(trig, 18);
+    scene_files_t F;
+    scene_files(&F, "mine", 2, 5);
+    write_mine_scene(F.demo[0], eye, ang, bob, mine, carol0, vel, 1, FSW_PURGEMINE);
+    write_mine_scene(F.demo[1], eye, ang, bob, mine, carol0, vel, 2, FSW_PURGEMINE);
+    const double before = 0.73, after = 0.88;
+    fs_shot(F.demo[0], before, F.png[0]);
+    fs_shot(F.demo[1], before, F.png[1]);
+    fs_shot(F.demo[0], after, F.png[2]);
+    fs_shot(F.demo[1], after, F.png[3]);
+    fs_shot(F.demo[0], after, F.png[4]);
+    int w, h;
+    uint8_t *b0 = load_png(F.png[0], &w, &h), *b1 = load_png(F.png[1], &w, &h);
+    uint8_t *a0 = load_png(F.png[2], &w, &h), *a1 = load_png(F.png[3], &w, &h), *a2 = load_png(F.png[4], &w, &h);
+    int same_before = !memcmp(b0, b1, (size_t)w * (size_t)h * 3);
+    // the explosion's and flash's box: at the mine pulled 64 towards the eye, expl.off's 36 texels
+    // x 4 plus its pieces' 32-unit scatter, BIGFLASH's 48 x 4
+    r_fsfx_sprite_t ex = { .scale = (4 * 36 + 45) / 36.0f, .moveout = 1 };
+    memcpy(ex.pos, mine, sizeof ex.pos);
+    box_t bx = sprite_box(&ex, 1, eye, fwd, right, up);
+    int in, out;
+    brighter_box(a1, a0, w, h, bx, 150, &in, &out);
+    printf("bob's purge mine, carol within 200 on tick %d: before it (%.2f s) the picture %s the control's; %.2f s "
+           "(%.1f ticks after) %d pixels far brighter than the control in the blast's box %d,%d..%d,%d, %d outside; "
+           "twice %s\n", trig, before, same_before ? "equals" : "differs from", after, (after - 0.5) * 71 - trig, in,
+           bx.x0, bx.y0, bx.x1, bx.y1, out, memcmp(a0, a2, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(same_before);
+    assert_true(in > 300);
+    assert_int_equal(out, 0);
+    assert_memory_equal(a0, a2, (size_t)w * (size_t)h * 3);
+    stbi_image_free(b0);
+    stbi_image_free(b1);
+    stbi_image_free(a0);
+    stbi_image_free(a1);
+    stbi_image_free(a2);
+    tu_golden("purge mine set off by carol", F.png[2], "tests/golden/fs_mine.png", 0.01);
+    scene_files_done(&F);
+}
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -1824,6 +2097,9 @@ int main(void)
         cmocka_unit_test(test_homing_path),
         cmocka_unit_test(test_homing_scene),
         cmocka_unit_test(test_scatter_flare),
+        cmocka_unit_test(test_scatter_rules),
+        cmocka_unit_test(test_scatter_trail),
+        cmocka_unit_test(test_mine_proximity),
         cmocka_unit_test(test_homing_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -16,8 +16,13 @@
 #include <string.h>
 
 
+// The places a model with a smoke trail took, one a step (step s at ring[s % HLTENT_RING]): the last
+// HLTENT_TRAIL_LIFE seconds of steps and the place before them.
+#define HLTENT_RING 84
+
 typedef struct {
     uint8_t used;
+    uint8_t trailed;           // spawned with FTENT_SMOKETRAIL: its places are kept in ring
     uint8_t hitsound;          // HLTENT_BOUNCE_* (0: silent)
     uint16_t hits;             // hits with the world so far (each its own random numbers)
     uint32_t id, seed;         // its log entry x 128 + piece; its stream for the bounce sounds
@@ -28,6 +33,9 @@ typedef struct {
     double birth, die;         // die: its life ends (FADEOUT: then fades over 2 s)
     uint32_t steps;            // steps taken: the state is at birth + steps * HLTENT_STEP
     vec3_t org, vel, ang, avel;
+    uint32_t trail_last;       // the last step that left smoke (the flag still set after its collision)
+    uint32_t ring_to;          // the last step whose place is in ring
+    float ring[HLTENT_RING][3];
 } tent_t;
 
 struct hltent_s {
@@ -137,6 +145,14 @@ static tent_t *alloc(hltent_t *p, int model, const vec3_t org, double now)
     return NULL;
 }
 
+// FTENT_SMOKETRAIL: its places are kept from its birth (step 0: where it was made).
+static void start_trail(tent_t *e)
+{
+    e->flags |= HLTENT_SMOKETRAIL;
+    e->trailed = 1;
+    memcpy(e->ring[0], e->org, sizeof e->ring[0]);
+}
+
 // R_TempModel: a model with gravity that collides with the world; shells tumble.
 static void temp_model(hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
                        float life, int soundtype, double now)
@@ -200,7 +216,7 @@ static void break_model(hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_
                 e->avel[k] = frand(x, -256, 255);
         }
         if (irand(x, 0, 255) < 100 && (flags & 0x10))   // BREAK_SMOKE
-            e->flags |= HLTENT_SMOKETRAIL;
+            start_trail(e);
         if (type == 0x01 || (flags & 0x20)) {   // BREAK_GLASS, BREAK_TRANS: see-through at 128
             e->rendermode = RM_TEXTURE;
             e->amount = 128;
@@ -234,7 +250,7 @@ static void explode_model(hltent_t *p, uint32_t *x, const world_decal_t *l, doub
                 e->avel[k] = frand(x, -256, -255);
         }
         if (irand(x, 0, 255) < 100)
-            e->flags |= HLTENT_SMOKETRAIL;   // (the trail itself is not drawn)
+            start_trail(e);
         vec3_t d;
         for (int k = 0; k < 3; k++)
             d[k] = frand(x, -1, 1);
@@ -494,6 +510,12 @@ static void advance(tent_t *e, const bsp_t *bsp, double t, double t0, hltent_bou
         hltent_bounce_t hit;
         int heard = step(e, bsp, &hit);
         e->steps++;
+        if (e->trailed) {   // its place after the step; smoke if the flag outlived the step's collision
+            memcpy(e->ring[e->steps % HLTENT_RING], e->org, sizeof e->ring[0]);
+            e->ring_to = e->steps;
+            if (e->flags & HLTENT_SMOKETRAIL)
+                e->trail_last = e->steps;
+        }
         if (heard && out) {
             hit.time = e->birth + (double)e->steps * HLTENT_STEP;
             if (hit.time > t0 && *n < max)
@@ -550,6 +572,36 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
                 n--;
                 continue;
             }
+        }
+    }
+    return n;
+}
+
+int hltent_trails(hltent_t *p, const bsp_t *bsp, double t, hltent_trail_t *out, int max)
+{
+    int n = 0;
+    if (!p || !bsp || p->bsp != bsp || !isfinite(t) || !out)
+        return 0;
+    for (int i = 0; i < HLTENT_MAX && n < max; i++) {
+        tent_t *e = &p->t[i];
+        double end = end_time(e);
+        if (!e->used || !e->trailed || t < e->birth || t >= end + HLTENT_TRAIL_LIFE)
+            continue;
+        advance(e, bsp, fmin(t, end), 0, NULL, 0, NULL);
+        // the steps ending in (t - life, t] that left smoke and whose places (and the one before) are kept
+        double hi_f = floor((t - e->birth) / HLTENT_STEP + 1e-6);
+        double lo_f = floor((t - HLTENT_TRAIL_LIFE - e->birth) / HLTENT_STEP + 1e-6) + 1;
+        uint32_t last = e->trail_last < e->ring_to ? e->trail_last : e->ring_to;
+        uint32_t hi = hi_f < (double)last ? (uint32_t)hi_f : last;
+        uint32_t lo = lo_f > 1 ? (uint32_t)lo_f : 1;
+        if (e->ring_to + 2 > HLTENT_RING && lo < e->ring_to + 2 - HLTENT_RING)
+            lo = e->ring_to + 2 - HLTENT_RING;
+        for (uint32_t s = lo; s <= hi && n < max; s++) {
+            hltent_trail_t *o = &out[n++];
+            memcpy(o->start, e->ring[(s - 1) % HLTENT_RING], sizeof o->start);
+            memcpy(o->end, e->ring[s % HLTENT_RING], sizeof o->end);
+            o->time = e->birth + (double)s * HLTENT_STEP;
+            o->seed = (e->seed ^ (s * 0x9e3779b9u)) * 0x85ebca6bu + 0x6d2b79f5u;
         }
     }
     return n;

@@ -12,6 +12,7 @@
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
+#include "render/r_hlfx.h"
 #include "render/r_hllight.h"
 #include "render/r_hlmodes.h"
 #include "engine/hltent.h"
@@ -542,6 +543,120 @@ static void test_model_light_colour(void **state)
     assert_true(red > wh + 10);
 }
 
+// FTENT_SMOKETRAIL. R_RocketTrail's smoke (r_hlfx_rocket_trail): a particle every 3 units of the line,
+// within 3 units of it (one random offset on all three axes), ramp 2..5, 0.2..0.8 s, rising. The
+// temp models' trail steps: every step of a model that has the flag, the last 0.8 s, from where it was
+// to where it went. Drawn: TE_BREAKMODEL with BREAK_SMOKE against the same pieces without it (the
+// same random numbers: the flag only gates the draw) changes grey pixels only, near the pieces' paths,
+// and a seek draws the same.
+static void test_smoke_trail(void **state)
+{
+    (void)state;
+    r_hlparticle_t ps[64];
+    vec3_t a = {0, 0, 0}, b = {30, 0, 0}, c = {1, 0, 0};
+    assert_int_equal(r_hlfx_rocket_trail(a, b, 1, 5.0f, 77, ps, 64), 10);
+    assert_int_equal(r_hlfx_rocket_trail(a, c, 1, 5.0f, 77, ps + 10, 54), 1);
+    assert_int_equal(r_hlfx_rocket_trail(a, a, 1, 5.0f, 77, ps, 64), 0);   // it did not move: none
+    assert_int_equal(r_hlfx_rocket_trail(a, b, 2, 5.0f, 77, ps, 64), 0);   // blood: not this one
+    assert_int_equal(r_hlfx_rocket_trail(a, b, 1, 5.0f, 77, ps, 64), 10);
+    int seen[6] = {0};
+    for (int i = 0; i < 10; i++) {
+        float off = ps[i].org[1];
+        assert_float_equal(ps[i].org[2], off, 1e-5);                  // the same offset on every axis
+        assert_float_equal(ps[i].org[0], 3.0f * (float)i + off, 1e-4);
+        assert_true(off >= -3 && off <= 3);
+        assert_true(ps[i].ramp == HLFX_RAMP_FIRE && ps[i].ramp_from >= 2 && ps[i].ramp_from <= 5);
+        seen[ps[i].ramp_from]++;
+        assert_float_equal(ps[i].die - ps[i].birth, (6 - ps[i].ramp_from) * 0.2f, 1e-5);
+        vec3_t o;
+        r_hlfx_particle_at(&ps[i], 0.5f, o);
+        assert_float_equal(o[2] - ps[i].org[2], 20 * 0.25f, 1e-4);   // 40 u/s^2 up from still
+    }
+    assert_true(seen[2] + seen[3] + seen[4] + seen[5] == 10 && seen[2] < 10 && seen[5] < 10);
+
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    const bsp_t *bsp = L.r->bsp;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    int ceil = model_index(w, "models/ceilinggibs.mdl");
+    assert_true(ceil > 0);
+    vec3_t pos, up = {0, 0, 200};
+    along_view(w, 110, 0, 10, pos);
+    log_break(w, pos, 24, up, 8, ceil, 40, 60, 0x40 | 0x10, 31);   // BREAK_CONCRETE | BREAK_SMOKE
+    double t0 = w->time;
+    r_frame(L.r, w);
+    hltent_draw_t d[64];
+    static hltent_trail_t tr[4096];
+    // 0.1 s: ten steps of each smoking piece, end to end, the last one ending where the piece is
+    int n = hltent_list(L.r->hltent, bsp, t0 + 0.1, d, 64);
+    assert_int_equal(n, 40);
+    int nt = hltent_trails(L.r->hltent, bsp, t0 + 0.1, tr, 4096);
+    int smoking = nt / 10;
+    print_message("smoke: %d of 40 pieces smoke (100 in 256 by the engine), %d steps at 0.1 s\n", smoking, nt);
+    assert_int_equal(nt % 10, 0);
+    assert_true(smoking >= 6 && smoking <= 28);
+    for (int i = 0; i < nt; i++) {
+        assert_float_equal(tr[i].time, t0 + 0.01 * (double)(i % 10 + 1), 1e-9);
+        if (i % 10)
+            assert_memory_equal(tr[i].start, tr[i - 1].end, sizeof(vec3_t));
+    }
+    for (int s = 0; s < smoking; s++) {   // each trail's last step ends at one of the pieces
+        int found = 0;
+        for (int i = 0; i < n && !found; i++)
+            found = fabsf(d[i].org[0] - tr[s * 10 + 9].end[0]) < 1e-3f && fabsf(d[i].org[1] - tr[s * 10 + 9].end[1]) < 1e-3f &&
+                    fabsf(d[i].org[2] - tr[s * 10 + 9].end[2]) < 1e-3f;
+        assert_true(found);
+    }
+
+    // drawn at 0.3 s: with BREAK_SMOKE against without (a second level, the same piece)
+    double t = t0 + 0.3;
+    uint8_t *smoke = malloc(TW * TH), *plain = malloc(TW * TH), *seek = malloc(TW * TH);
+    render_at(L.r, w, t, smoke);
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_tent_smoke.png"), 0);
+    {
+        level_t M;
+        open_c1a0(&M, 200);
+        assert_int_equal(hl_decoder.read_frame(M.st, M.w, &(dec_error_t){0}), 1);
+        log_break(M.w, pos, 24, up, 8, ceil, 40, 60, 0x40, 31);
+        r_frame(M.r, M.w);
+        assert_int_equal(hltent_trails(M.r->hltent, M.r->bsp, t, tr, 4096), 0);
+        render_at(M.r, M.w, t, plain);
+        assert_int_equal(r_write_png(M.r, "build/test_goldsrc_tent_nosmoke.png"), 0);
+        close_level(&M);
+    }
+    int changed = 0, grey = 0;
+    const uint8_t *pal = L.r->view.palette;
+    for (int i = 0; i < TW * TH; i++) {
+        if (smoke[i] == plain[i])
+            continue;
+        changed++;
+        const uint8_t *col = pal + smoke[i] * 3;
+        int mx = col[0] > col[1] ? col[0] : col[1], mn = col[0] < col[1] ? col[0] : col[1];
+        mx = col[2] > mx ? col[2] : mx;
+        mn = col[2] < mn ? col[2] : mn;
+        grey += mx - mn <= 24 && mx <= 110;   // the particle palette's 3..6: greys 46..92
+    }
+    print_message("smoke at 0.3 s: %d pixels changed, %d of them dark grey\n", changed, grey);
+    assert_true(changed > 100);
+    assert_true(grey * 10 >= changed * 9);
+    // (after the drawing: steps are only taken forward) 0.5 s: the window is 0.8 s; at 1.5 s only the last 0.8 s of those still flying (or none on the floor)
+    assert_true(hltent_trails(L.r->hltent, bsp, t0 + 0.5, tr, 4096) <= smoking * 50);
+    int late = hltent_trails(L.r->hltent, bsp, t0 + 1.5, tr, 4096);
+    for (int i = 0; i < late; i++)
+        assert_true(tr[i].time > t0 + 1.5 - HLTENT_TRAIL_LIFE && tr[i].time <= t0 + 1.5 + 1e-9);
+    // a seek to the moment: the same smoke
+    r_clear_transients(L.r, 0);
+    r_frame(L.r, w);
+    render_at(L.r, w, t, seek);
+    assert_memory_equal(seek, smoke, TW * TH);
+    free(smoke);
+    free(plain);
+    free(seek);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -550,6 +665,7 @@ int main(void)
         cmocka_unit_test(test_golden_and_seek),
         cmocka_unit_test(test_glow_shell),
         cmocka_unit_test(test_model_light_colour),
+        cmocka_unit_test(test_smoke_trail),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

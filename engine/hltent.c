@@ -23,6 +23,7 @@
 typedef struct {
     uint8_t used;
     uint8_t trailed;           // spawned with FTENT_SMOKETRAIL: its places are kept in ring
+    uint8_t effects;           // FTENT_FLICKER: the frame count (& 31) it lights on
     uint8_t hitsound;          // HLTENT_BOUNCE_* (0: silent)
     uint16_t hits;             // hits with the world so far (each its own random numbers)
     uint32_t id, seed;         // its log entry x 128 + piece; its stream for the bounce sounds
@@ -251,6 +252,8 @@ static void explode_model(hltent_t *p, uint32_t *x, const world_decal_t *l, doub
         }
         if (irand(x, 0, 255) < 100)
             start_trail(e);
+        e->flags |= HLTENT_FLICKER;   // its light: every 32nd frame, the i & 31st (hltent_lights)
+        e->effects = (uint8_t)(i & 31);
         vec3_t d;
         for (int k = 0; k < 3; k++)
             d[k] = frand(x, -1, 1);
@@ -538,6 +541,18 @@ int hltent_bounces(hltent_t *p, const bsp_t *bsp, double t0, double t1, hltent_b
     return n;
 }
 
+// Where a model stepped to t is drawn at t: between steps on along its velocity and spin (no
+// collision inside a step).
+static void place_at(const tent_t *e, double t, vec3_t org, vec3_t ang)
+{
+    float frac = (float)(t - (e->birth + e->steps * HLTENT_STEP));
+    frac = frac < 0 ? 0 : frac > (float)HLTENT_STEP ? (float)HLTENT_STEP : frac;
+    for (int k = 0; k < 3; k++) {
+        org[k] = e->org[k] + e->vel[k] * frac;
+        ang[k] = e->ang[k] + ((e->flags & HLTENT_ROTATE) ? e->avel[k] * frac : 0);
+    }
+}
+
 int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int max)
 {
     int n = 0;
@@ -555,13 +570,7 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
         hltent_draw_t *d = &out[n++];
         d->model = e->model;
         d->pick = e->pick;
-        // between steps: on along its velocity and spin (no collision inside a step)
-        float frac = (float)(t - (e->birth + e->steps * HLTENT_STEP));
-        frac = frac < 0 ? 0 : frac > (float)HLTENT_STEP ? (float)HLTENT_STEP : frac;
-        for (int k = 0; k < 3; k++) {
-            d->org[k] = e->org[k] + e->vel[k] * frac;
-            d->ang[k] = e->ang[k] + ((e->flags & HLTENT_ROTATE) ? e->avel[k] * frac : 0);
-        }
+        place_at(e, t, d->org, d->ang);
         d->rendermode = e->rendermode;
         d->amount = e->amount;
         if (t >= e->die) {   // FADEOUT: solid ones turn see-through, the amount falls to 0 in 2 s
@@ -603,6 +612,25 @@ int hltent_trails(hltent_t *p, const bsp_t *bsp, double t, hltent_trail_t *out, 
             o->time = e->birth + (double)s * HLTENT_STEP;
             o->seed = (e->seed ^ (s * 0x9e3779b9u)) * 0x85ebca6bu + 0x6d2b79f5u;
         }
+    }
+    return n;
+}
+
+int hltent_lights(hltent_t *p, const bsp_t *bsp, double t, vec3_t *out, int max)
+{
+    int n = 0;
+    if (!p || !bsp || p->bsp != bsp || !isfinite(t) || !out || t < 0 || t > 1e7)
+        return 0;
+    uint32_t frame = (uint32_t)floor(t / HLTENT_STEP + 1e-6) & 31u;
+    for (int i = 0; i < HLTENT_MAX && n < max; i++) {
+        tent_t *e = &p->t[i];
+        if (!e->used || !(e->flags & HLTENT_FLICKER) || e->effects != frame || t < e->birth || t >= end_time(e))
+            continue;
+        advance(e, bsp, t, 0, NULL, 0, NULL);
+        if (t >= end_time(e))
+            continue;
+        vec3_t ang;
+        place_at(e, t, out[n++], ang);   // where it is drawn
     }
     return n;
 }

@@ -104,6 +104,13 @@ typedef struct {
 // trail stays after it is gone, while its slot is not taken): steps the models to t as hltent_list
 // does; at most max, the pool's first models and each one's oldest steps first.
 int hltent_trails(hltent_t *p, const bsp_t *bsp, double t, hltent_trail_t *out, int max);
+// FTENT_FLICKER (R_TempSphereModel's models, TE_EXPLODEMODEL): HUD_TempEntUpdate counts its frames
+// (gTempEntFrame, 0..31, one a frame, not by time) and gives the model a light on the frames where
+// the count equals the model's curstate.effects (its number in the message, & 31): radius 60, colour
+// 255 120 0, for 0.01 s. Here a frame is a step (0.01 s) and the count is the step's number since time
+// 0, & 31. The models that light at t (stepped to t as hltent_list does), at most max, where they are.
+#define HLTENT_FLICKER_RADIUS 60.0f
+int hltent_lights(hltent_t *p, const bsp_t *bsp, double t, vec3_t *out, int max);
 // For tests: the models alive at t (after hltent_list stepped them there).
 int hltent_count(const hltent_t *p, double t);
 

@@ -1641,6 +1641,21 @@ static int variations(const r_model_t *rm)
     return (int)(n < (1 << 20) ? n : 1 << 20);
 }
 
+void r_models_hltent_lights(r_view_t *v, hltent_t *tents, const bsp_t *bsp)
+{
+    vec3_t at[R_MAX_DLIGHTS];
+    int n = hltent_lights(tents, bsp, v->time, at, R_MAX_DLIGHTS);
+    for (int i = 0; i < n && v->num_dlights < R_MAX_DLIGHTS; i++) {
+        r_dlight_t *d = &v->dlights[v->num_dlights++];
+        memset(d, 0, sizeof *d);
+        memcpy(d->origin, at[i], sizeof(vec3_t));
+        d->radius = HLTENT_FLICKER_RADIUS;
+        d->die = (float)(v->time + HLTENT_STEP);
+        d->color = -1;
+        d->rgb = 0x1000000u | (255u << 16) | (120u << 8);   // 255 120 0
+    }
+}
+
 void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp)
 {
     hltent_draw_t *l = m->hltent_list;

@@ -70,6 +70,20 @@ static void log_break(world_t *w, const vec3_t pos, float size, const vec3_t vel
     d->seed = seed;
 }
 
+// TE_EXPLODEMODEL: pos, speed, model, count, life (0.1 s).
+static void log_explode(world_t *w, const vec3_t pos, float speed, int model, int count, int life, uint32_t seed)
+{
+    world_decal_t *d = world_add_decal(w);
+    d->te = 107;
+    memcpy(d->pos, pos, sizeof(vec3_t));
+    d->fparam[0] = speed;
+    d->args[0] = model;
+    d->args[1] = count;
+    d->args[2] = life;
+    d->model = model;
+    d->seed = seed;
+}
+
 // The floor under p (a trace 512 units down).
 static float floor_under(const bsp_t *b, const vec3_t p)
 {
@@ -657,6 +671,81 @@ static void test_smoke_trail(void **state)
     close_level(&L);
 }
 
+// FTENT_FLICKER (TE_EXPLODEMODEL's models): a light (radius 60, 255 120 0) on the frames whose count
+// & 31 is the model's number in the message & 31. 40 models: on frame k two of them light (k < 8),
+// else one, each where it is; one model at rest on c1a0's floor: the frame it lights, the floor about
+// it is lit orange (red up more than blue), the next frame not.
+static void test_flicker(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    const bsp_t *bsp = L.r->bsp;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    int gib = model_index(w, "models/ceilinggibs.mdl");
+    assert_true(gib > 0);
+    vec3_t pos;
+    along_view(w, 120, 0, 0, pos);
+    log_explode(w, pos, 150, gib, 40, 50, 5);
+    double t0 = w->time;
+    r_frame(L.r, w);
+    hltent_draw_t d[64];
+    vec3_t at[8];
+    for (int f = 0; f < 32; f++) {
+        double n0 = ceil(t0 / 0.01);
+        double n = n0 + fmod(fmod((double)f - n0, 32) + 32, 32);   // the first step >= t0 numbered f (& 31)
+        double t = n * 0.01 + 0.002;
+        assert_int_equal(hltent_list(L.r->hltent, bsp, t, d, 64), 40);
+        int lit = hltent_lights(L.r->hltent, bsp, t, at, 8);
+        assert_int_equal(lit, f < 8 ? 2 : 1);
+        for (int i = 0; i < lit; i++) {   // the models numbered f and f + 32
+            const float *o = d[f + 32 * i].org;
+            assert_true(fabsf(at[i][0] - o[0]) < 1e-3f && fabsf(at[i][1] - o[1]) < 1e-3f && fabsf(at[i][2] - o[2]) < 1e-3f);
+        }
+        assert_int_equal(hltent_lights(L.r->hltent, bsp, t + 0.01, at, 8), (f + 1) % 32 < 8 ? 2 : 1);
+    }
+    close_level(&L);
+
+    // one model still on the floor
+    open_c1a0(&L, 200);
+    w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    along_view(w, 70, 0, 0, pos);
+    pos[2] = floor_under(L.r->bsp, pos) + 2;
+    log_explode(w, pos, 0, gib, 1, 50, 6);
+    t0 = w->time;
+    r_frame(L.r, w);
+    double n = ceil((t0 + 1) / 0.01);
+    n += fmod(32 - fmod(n, 32), 32);   // a step numbered 0 (& 31), a second on
+    double t = n * 0.01 + 0.002;
+    assert_int_equal(hltent_lights(L.r->hltent, L.r->bsp, t, at, 8), 1);
+    assert_int_equal(hltent_lights(L.r->hltent, L.r->bsp, t + 0.01, at, 8), 0);
+    uint8_t *lit = malloc(TW * TH), *dark = malloc(TW * TH);
+    render_at(L.r, w, t, lit);
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_tent_flicker.png"), 0);
+    render_at(L.r, w, t + 0.01, dark);
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_tent_flicker_off.png"), 0);
+    const uint8_t *pal = L.r->view.palette;
+    int changed = 0;
+    double dr = 0, db = 0;
+    for (int i = 0; i < TW * TH; i++) {
+        if (lit[i] == dark[i])
+            continue;
+        changed++;
+        dr += pal[lit[i] * 3] - pal[dark[i] * 3];
+        db += pal[lit[i] * 3 + 2] - pal[dark[i] * 3 + 2];
+    }
+    print_message("flicker light: %d pixels changed, red +%.1f, blue +%.1f a pixel\n", changed,
+                  changed ? dr / changed : 0, changed ? db / changed : 0);
+    assert_true(changed > 200);
+    assert_true(dr > db + 5.0 * changed);
+    free(lit);
+    free(dark);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -666,6 +755,7 @@ int main(void)
         cmocka_unit_test(test_glow_shell),
         cmocka_unit_test(test_model_light_colour),
         cmocka_unit_test(test_smoke_trail),
+        cmocka_unit_test(test_flicker),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,7 @@ typedef struct {
     uint8_t used;
     uint8_t trailed;           // spawned with FTENT_SMOKETRAIL: its places are kept in ring
     uint8_t effects;           // FTENT_FLICKER: the frame count (& 31) it lights on
+    int owner;                 // FTENT_COLLIDEALL: the player it passes through (clientIndex)
     uint8_t hitsound;          // HLTENT_BOUNCE_* (0: silent)
     uint16_t hits;             // hits with the world so far (each its own random numbers)
     uint32_t id, seed;         // its log entry x 128 + piece; its stream for the bounce sounds
@@ -44,6 +45,7 @@ struct hltent_s {
     uint32_t applied;          // log entries spawned so far
     int replay;                // after a seek: spawn the log's models again
     const bsp_t *bsp;          // the level they were spawned in
+    const world_t *w;          // the frame of the latest hltent_frame: FTENT_COLLIDEALL's entities (NULL: none)
     uint32_t level_seq;
     uint32_t entry, entry_seed, piece;   // the log entry being spawned (alloc numbers its models)
 };
@@ -60,8 +62,10 @@ void hltent_free(hltent_t *p) { free(p); }
 
 void hltent_clear(hltent_t *p)
 {
-    if (p)
+    if (p) {
         p->replay = 1;
+        p->w = NULL;
+    }
 }
 
 int hltent_event_gun(const world_decal_t *e, vec3_t src, vec3_t ang)
@@ -265,9 +269,9 @@ static void explode_model(hltent_t *p, uint32_t *x, const world_decal_t *l, doub
 }
 
 // R_Projectile (TE_PROJECTILE): a model flying straight at its velocity (no gravity), turned
-// along it, for `life` whole seconds or until it hits something (the world here; the engine
-// also stops it on entities other than its owner).
-static void projectile(hltent_t *p, const world_decal_t *l, double now)
+// along it, for `life` whole seconds or until it hits something: FTENT_COLLIDEALL (the world, the
+// brush entities and the players but its owner, bound(1, owner, maxclients)) and FTENT_COLLIDEKILL.
+static void projectile(hltent_t *p, const world_t *w, const world_decal_t *l, double now)
 {
     int model = l->args[0], life = l->args[1];
     const float *v = l->velocity;
@@ -282,7 +286,9 @@ static void projectile(hltent_t *p, const world_decal_t *l, double now)
         e->ang[0] = atan2f(v[2], xy) * (180.0f / (float)M_PI);
         e->ang[1] = xy > 0 ? atan2f(v[1], v[0]) * (180.0f / (float)M_PI) : 0;
     }
-    e->flags = HLTENT_COLLIDEWORLD | HLTENT_COLLIDEKILL;
+    e->flags = HLTENT_COLLIDEALL | HLTENT_COLLIDEKILL;
+    int maxc = w->maxclients > 0 ? w->maxclients : 1;
+    e->owner = l->args[2] < 1 ? 1 : l->args[2] > maxc ? maxc : l->args[2];
     e->die = now + (life > 0 ? life : 0);
 }
 
@@ -401,6 +407,7 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
         p->bsp = bsp;
         p->level_seq = w->level_seq;
     }
+    p->w = w;   // the entities FTENT_COLLIDEALL's steps meet until the next frame
     uint32_t from = p->applied;
     if (count - from > WORLD_MAX_DECAL_LOG)
         from = count - WORLD_MAX_DECAL_LOG;   // older entries left the ring
@@ -418,7 +425,7 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
         } else if (l->te == 107) {
             explode_model(p, &x, l, l->time);
         } else if (l->te == 119) {
-            projectile(p, l, l->time);
+            projectile(p, w, l, l->time);
         } else if (l->te == 0) {
             eject_brass(p, w, &x, l, l->time);
             crossbow_bolt(p, bsp, w, l, l->time);
@@ -430,7 +437,7 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
 // ---- motion: HUD_TempEntUpdate, one step of HLTENT_STEP ---------------------------------------
 
 // One step; 1 when the model hit the world with a bounce sound type (*hit filled but its time).
-static int step(tent_t *e, const bsp_t *bsp, hltent_bounce_t *hit)
+static int step(tent_t *e, const bsp_t *bsp, const world_t *w, hltent_bounce_t *hit)
 {
     int heard = 0;
     const float dt = (float)HLTENT_STEP, gravity = -dt * HLTENT_GRAVITY;
@@ -442,8 +449,31 @@ static int step(tent_t *e, const bsp_t *bsp, hltent_bounce_t *hit)
         for (int k = 0; k < 3; k++)
             e->ang[k] = fmodf(e->ang[k] + e->avel[k] * dt, 360.0f);
     bsp_trace_t tr;
-    if ((e->flags & HLTENT_COLLIDEWORLD) && bsp_trace(bsp, bsp->models[0].headnode, prev, e->org, &tr) &&
-        !tr.allsolid) {
+    int collide = 0;
+    if ((e->flags & HLTENT_COLLIDEALL) && w) {
+        // EV_PlayerTrace without PM_WORLD_ONLY, every player solid (EV_SetSolidPlayers(-1)): the
+        // world, the frame's brush entities and the players' boxes; its owner is passed through
+        hlbullet_t b;
+        memset(&b, 0, sizeof b);
+        memcpy(b.src, prev, sizeof b.src);
+        memcpy(b.end, e->org, sizeof b.end);
+        hlbullet_trace(bsp, w, &b);
+        hlbullet_trace_players(w, &b, e->owner);
+        if (b.model >= 0 || b.player > 0) {
+            float d2 = 0, h2 = 0;
+            for (int k = 0; k < 3; k++) {
+                d2 += (e->org[k] - prev[k]) * (e->org[k] - prev[k]);
+                h2 += (b.endpos[k] - prev[k]) * (b.endpos[k] - prev[k]);
+            }
+            tr.fraction = d2 > 0 ? sqrtf(h2 / d2) : 0;
+            memcpy(tr.normal, b.normal, sizeof tr.normal);
+            collide = 1;
+        }
+    } else if (e->flags & (HLTENT_COLLIDEWORLD | HLTENT_COLLIDEALL)) {
+        // PM_WORLD_ONLY: the world alone (COLLIDEALL without a frame: the world too)
+        collide = bsp_trace(bsp, bsp->models[0].headnode, prev, e->org, &tr) && !tr.allsolid;
+    }
+    if (collide) {
         // at the contact point; damped by half with gravity; on a floor (normal up) slower than
         // three steps of gravity: stops, lies flat (pitch, roll 0) and no longer moves
         for (int k = 0; k < 3; k++)
@@ -495,13 +525,14 @@ static int step(tent_t *e, const bsp_t *bsp, hltent_bounce_t *hit)
 
 static int still(const tent_t *e)
 {
-    return !(e->flags & (HLTENT_ROTATE | HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY | HLTENT_COLLIDEWORLD)) &&
+    return !(e->flags & (HLTENT_ROTATE | HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY | HLTENT_COLLIDEWORLD |
+                         HLTENT_COLLIDEALL)) &&
            e->vel[0] == 0 && e->vel[1] == 0 && e->vel[2] == 0;
 }
 
 // Fixed steps from its birth up to t (a model at rest skips them: nothing changes); the hits of
 // steps ending after t0 go to out (while there is room).
-static void advance(tent_t *e, const bsp_t *bsp, double t, double t0, hltent_bounce_t *out, int max, int *n)
+static void advance(tent_t *e, const bsp_t *bsp, const world_t *w, double t, double t0, hltent_bounce_t *out, int max, int *n)
 {
     double last = t < e->die || !(e->flags & HLTENT_FADEOUT) ? t : e->die + 2.0;
     uint32_t want = (uint32_t)fmin(floor((last - e->birth) / HLTENT_STEP + 1e-6), 1e7);
@@ -511,7 +542,7 @@ static void advance(tent_t *e, const bsp_t *bsp, double t, double t0, hltent_bou
             break;
         }
         hltent_bounce_t hit;
-        int heard = step(e, bsp, &hit);
+        int heard = step(e, bsp, w, &hit);
         e->steps++;
         if (e->trailed) {   // its place after the step; smoke if the flag outlived the step's collision
             memcpy(e->ring[e->steps % HLTENT_RING], e->org, sizeof e->ring[0]);
@@ -536,7 +567,7 @@ int hltent_bounces(hltent_t *p, const bsp_t *bsp, double t0, double t1, hltent_b
         tent_t *e = &p->t[i];
         // the ones that ended before the window are done; the others step to t1 or their end
         if (e->used && t1 >= e->birth && end_time(e) > t0)
-            advance(e, bsp, fmin(t1, end_time(e)), t0, out, max, &n);
+            advance(e, bsp, p->w, fmin(t1, end_time(e)), t0, out, max, &n);
     }
     return n;
 }
@@ -562,7 +593,7 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
         tent_t *e = &p->t[i];
         if (!e->used || t < e->birth || t >= end_time(e))
             continue;
-        advance(e, bsp, t, 0, NULL, 0, NULL);
+        advance(e, bsp, p->w, t, 0, NULL, 0, NULL);
         if (t >= end_time(e))
             continue;   // it ended on the way (a projectile that hit the world)
         if (n >= max)
@@ -596,7 +627,7 @@ int hltent_trails(hltent_t *p, const bsp_t *bsp, double t, hltent_trail_t *out, 
         double end = end_time(e);
         if (!e->used || !e->trailed || t < e->birth || t >= end + HLTENT_TRAIL_LIFE)
             continue;
-        advance(e, bsp, fmin(t, end), 0, NULL, 0, NULL);
+        advance(e, bsp, p->w, fmin(t, end), 0, NULL, 0, NULL);
         // the steps ending in (t - life, t] that left smoke and whose places (and the one before) are kept
         double hi_f = floor((t - e->birth) / HLTENT_STEP + 1e-6);
         double lo_f = floor((t - HLTENT_TRAIL_LIFE - e->birth) / HLTENT_STEP + 1e-6) + 1;
@@ -626,7 +657,7 @@ int hltent_lights(hltent_t *p, const bsp_t *bsp, double t, vec3_t *out, int max)
         tent_t *e = &p->t[i];
         if (!e->used || !(e->flags & HLTENT_FLICKER) || e->effects != frame || t < e->birth || t >= end_time(e))
             continue;
-        advance(e, bsp, t, 0, NULL, 0, NULL);
+        advance(e, bsp, p->w, t, 0, NULL, 0, NULL);
         if (t >= end_time(e))
             continue;
         vec3_t ang;

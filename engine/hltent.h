@@ -78,7 +78,9 @@ void hltent_free(hltent_t *p);
 // After a seek or a new demo: the next hltent_frame spawns the log's models again.
 void hltent_clear(hltent_t *p);
 // Once a decoded frame: the log's new entries spawn their models (the level's bsp for the
-// spots of TE_BREAKMODEL's pieces; NULL: no level, nothing spawns).
+// spots of TE_BREAKMODEL's pieces; NULL: no level, nothing spawns). w is kept (not owned) until the
+// next call or hltent_clear: its brush entities and players are what the steps of FTENT_COLLIDEALL
+// models (TE_PROJECTILE) meet; the other models collide with the world alone (PM_WORLD_ONLY).
 void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w);
 // Step the models to time t (fixed steps, each against the world) and list those alive
 // then (at most max). Steps are only ever taken forward; t before a model's state shows it

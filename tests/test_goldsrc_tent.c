@@ -15,6 +15,7 @@
 #include "render/r_hlfx.h"
 #include "render/r_hllight.h"
 #include "render/r_hlmodes.h"
+#include "engine/hlbullet.h"
 #include "engine/hltent.h"
 #include "render/r_local.h"
 #include "render/render.h"
@@ -746,6 +747,94 @@ static void test_flicker(void **state)
     close_level(&L);
 }
 
+// FTENT_COLLIDEALL (TE_PROJECTILE): c1a0 made a two-player game; a projectile from the eye straight
+// ahead at 500 u/s ends on player 2's box standing 100 units ahead (its near side: 84..100 units, as
+// the egon's beams find it), flies through him when he is its owner and then ends on the brush entity
+// further on (203 units: the world's wall is 796); a model with FTENT_COLLIDEWORLD (a TE_MODEL) is
+// traced against the world only (PM_WORLD_ONLY) and passes that brush entity.
+static void test_projectile_collideall(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float ends[3];
+    for (int run = 0; run < 3; run++) {   // 0: player 2 in the way; 1: he is its owner; 2: nobody
+        level_t L;
+        open_c1a0(&L, 200);
+        world_t *w = L.w;
+        const bsp_t *b = L.r->bsp;
+        assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+        int shell = model_index(w, "models/shell.mdl"), pm = model_index(w, "models/player.mdl");
+        assert_true(shell > 0 && pm > 0);
+        w->maxclients = 2;
+        float y = w->view.angles[1] * (float)M_PI / 180;
+        vec3_t dir = {cosf(y), sinf(y), 0}, start, vel;
+        memcpy(start, w->view.origin, sizeof start);
+        for (int k = 0; k < 3; k++)
+            vel[k] = 500 * dir[k];
+        entity_state_t st;
+        entity_state_clear(&st);
+        st.modelindex = run < 2 ? pm : 0;
+        for (int k = 0; k < 3; k++)
+            st.origin[k] = start[k] + 100 * dir[k];
+        assert_int_equal(world_entity_update(w, 2, &st), 0);
+        world_decal_t *d = world_add_decal(w);
+        d->te = 119;
+        memcpy(d->pos, start, sizeof(vec3_t));
+        memcpy(d->velocity, vel, sizeof(vec3_t));
+        d->args[0] = shell;
+        d->args[1] = 5;
+        d->args[2] = run == 1 ? 2 : 0;   // owner 0: bound to 1, the recording player
+        d->model = shell;
+        d->seed = 77;
+        if (run == 2) {   // a TE_MODEL thrown the same way, without gravity's effect over 0.5 s: it falls, so
+            vec3_t lift = {vel[0], vel[1], 200};   // thrown up a little; COLLIDEWORLD: the world alone
+            log_model(w, start, lift, shell, 0, 10);
+        }
+        double t0 = w->time;
+        r_frame(L.r, w);
+        hltent_draw_t dr[4];
+        // the last moment it is alive, stepped frame by frame (1/100 s)
+        double t = t0, last = t0;
+        vec3_t at = {0, 0, 0};
+        for (; t < t0 + 1.0; t += 0.01) {
+            int n = hltent_list(L.r->hltent, b, t, dr, 4);
+            int found = 0;
+            for (int i = 0; i < n; i++)
+                if (dr[i].ang[0] == 0 && fabsf(dr[i].org[2] - start[2]) < 1e-3f) {
+                    found = 1;
+                    memcpy(at, dr[i].org, sizeof at);
+                }
+            if (!found)
+                break;
+            last = t;
+        }
+        ends[run] = (at[0] - start[0]) * dir[0] + (at[1] - start[1]) * dir[1];
+        print_message("projectile run %d: last seen %.2f s after, %.1f units ahead\n", run, last - t0, ends[run]);
+        if (run == 2) {   // the TE_MODEL: still flying past the brush entity's wall at 0.5 s
+            int n = hltent_list(L.r->hltent, b, t0 + 0.5, dr, 4);
+            assert_int_equal(n, 1);
+            float ahead_by = (dr[0].org[0] - start[0]) * dir[0] + (dr[0].org[1] - start[1]) * dir[1];
+            print_message("TE_MODEL (COLLIDEWORLD) at 0.5 s: %.1f units ahead\n", ahead_by);
+            assert_true(ahead_by > 230);
+            // while the brush entity stands in its way: a line 0..32 units above the projectile's meets it
+            for (int dz = 0; dz <= 32; dz += 16) {
+                hlbullet_t line;
+                memset(&line, 0, sizeof line);
+                for (int k = 0; k < 3; k++) {
+                    line.src[k] = start[k] + (k == 2 ? (float)dz : 0);
+                    line.end[k] = line.src[k] + 400 * dir[k];
+                }
+                hlbullet_trace(b, w, &line);
+                assert_true(line.model > 0);
+            }
+        }
+        close_level(&L);
+    }
+    assert_true(ends[0] > 84 - 5 && ends[0] < 100);     // the box's near side (a step is 5 units)
+    assert_true(ends[1] > 195 && ends[1] < 204);        // through its owner, on to the brush entity
+    assert_true(ends[2] > 195 && ends[2] < 204);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -756,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_model_light_colour),
         cmocka_unit_test(test_smoke_trail),
         cmocka_unit_test(test_flicker),
+        cmocka_unit_test(test_projectile_collideall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

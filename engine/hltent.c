@@ -46,6 +46,7 @@ struct hltent_s {
     int replay;                // after a seek: spawn the log's models again
     const bsp_t *bsp;          // the level they were spawned in
     const world_t *w;          // the frame of the latest hltent_frame: FTENT_COLLIDEALL's entities (NULL: none)
+    uint8_t any_trail, any_flicker;   // a model with a smoke trail / FTENT_FLICKER was spawned (since the reset)
     uint32_t level_seq;
     uint32_t entry, entry_seed, piece;   // the log entry being spawned (alloc numbers its models)
 };
@@ -220,8 +221,10 @@ static void break_model(hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_
             for (int k = 0; k < 3; k++)
                 e->avel[k] = frand(x, -256, 255);
         }
-        if (irand(x, 0, 255) < 100 && (flags & 0x10))   // BREAK_SMOKE
+        if (irand(x, 0, 255) < 100 && (flags & 0x10)) {   // BREAK_SMOKE
             start_trail(e);
+            p->any_trail = 1;
+        }
         if (type == 0x01 || (flags & 0x20)) {   // BREAK_GLASS, BREAK_TRANS: see-through at 128
             e->rendermode = RM_TEXTURE;
             e->amount = 128;
@@ -254,8 +257,11 @@ static void explode_model(hltent_t *p, uint32_t *x, const world_decal_t *l, doub
             for (int k = 0; k < 3; k++)
                 e->avel[k] = frand(x, -256, -255);
         }
-        if (irand(x, 0, 255) < 100)
+        if (irand(x, 0, 255) < 100) {
             start_trail(e);
+            p->any_trail = 1;
+        }
+        p->any_flicker = 1;
         e->flags |= HLTENT_FLICKER;   // its light: every 32nd frame, the i & 31st (hltent_lights)
         e->effects = (uint8_t)(i & 31);
         vec3_t d;
@@ -392,6 +398,7 @@ static void crossbow_bolt(hltent_t *p, const bsp_t *bsp, const world_t *w, const
 static void reset(hltent_t *p)
 {
     memset(p->t, 0, sizeof p->t);
+    p->any_trail = p->any_flicker = 0;
     p->applied = 0;
     p->replay = 0;
 }
@@ -620,7 +627,7 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
 int hltent_trails(hltent_t *p, const bsp_t *bsp, double t, hltent_trail_t *out, int max)
 {
     int n = 0;
-    if (!p || !bsp || p->bsp != bsp || !isfinite(t) || !out)
+    if (!p || !p->any_trail || !bsp || p->bsp != bsp || !isfinite(t) || !out)
         return 0;
     for (int i = 0; i < HLTENT_MAX && n < max; i++) {
         tent_t *e = &p->t[i];
@@ -650,7 +657,7 @@ int hltent_trails(hltent_t *p, const bsp_t *bsp, double t, hltent_trail_t *out, 
 int hltent_lights(hltent_t *p, const bsp_t *bsp, double t, vec3_t *out, int max)
 {
     int n = 0;
-    if (!p || !bsp || p->bsp != bsp || !isfinite(t) || !out || t < 0 || t > 1e7)
+    if (!p || !p->any_flicker || !bsp || p->bsp != bsp || !isfinite(t) || !out || t < 0 || t > 1e7)
         return 0;
     uint32_t frame = (uint32_t)floor(t / HLTENT_STEP + 1e-6) & 31u;
     for (int i = 0; i < HLTENT_MAX && n < max; i++) {

@@ -4,8 +4,10 @@
 // as Xash3D FWGS reimplements them (engine/client/cl_tent.c) and the message layouts the
 // SDK's client reads; the motion is the SDK client's HUD_TempEntUpdate (cl_dll/entity.cpp);
 // the shells are cl_dll/ev_common.cpp's EV_EjectBrass / EV_GetDefaultShellInfo and the
-// calls in ev_hldm.cpp; the bounce sound types are R_TempModel's and R_BreakModel's hitSound.
-// docs/goldsrc.md lists what is left out.
+// calls in ev_hldm.cpp; the bounce sound types are R_TempModel's and R_BreakModel's hitSound;
+// what a step is traced against is HUD_TempEntUpdate's EV_PlayerTrace flags (PM_WORLD_ONLY as
+// ReHLDS's pmovetst.cpp reads it); the smoke trail's particles are Xash3D's cl_efx.c R_RocketTrail
+// (render/r_hlfx.c). docs/goldsrc.md lists what is left out.
 #include "hltent.h"
 
 #include "angles.h"

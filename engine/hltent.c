@@ -4,8 +4,10 @@
 // as Xash3D FWGS reimplements them (engine/client/cl_tent.c) and the message layouts the
 // SDK's client reads; the motion is the SDK client's HUD_TempEntUpdate (cl_dll/entity.cpp);
 // the shells are cl_dll/ev_common.cpp's EV_EjectBrass / EV_GetDefaultShellInfo and the
-// calls in ev_hldm.cpp; the bounce sound types are R_TempModel's and R_BreakModel's hitSound.
-// docs/goldsrc.md lists what is left out.
+// calls in ev_hldm.cpp; the bounce sound types are R_TempModel's and R_BreakModel's hitSound;
+// what a step is traced against is HUD_TempEntUpdate's EV_PlayerTrace flags (PM_WORLD_ONLY as
+// ReHLDS's pmovetst.cpp reads it); the smoke trail's particles are Xash3D's cl_efx.c R_RocketTrail
+// (render/r_hlfx.c). docs/goldsrc.md lists what is left out.
 #include "hltent.h"
 
 #include "angles.h"
@@ -16,8 +18,15 @@
 #include <string.h>
 
 
+// The places a model with a smoke trail took, one a step (step s at ring[s % HLTENT_RING]): the last
+// HLTENT_TRAIL_LIFE seconds of steps and the place before them.
+#define HLTENT_RING 84
+
 typedef struct {
     uint8_t used;
+    uint8_t trailed;           // spawned with FTENT_SMOKETRAIL: its places are kept in ring
+    uint8_t effects;           // FTENT_FLICKER: the frame count (& 31) it lights on
+    int owner;                 // FTENT_COLLIDEALL: the player it passes through (clientIndex)
     uint8_t hitsound;          // HLTENT_BOUNCE_* (0: silent)
     uint16_t hits;             // hits with the world so far (each its own random numbers)
     uint32_t id, seed;         // its log entry x 128 + piece; its stream for the bounce sounds
@@ -28,6 +37,9 @@ typedef struct {
     double birth, die;         // die: its life ends (FADEOUT: then fades over 2 s)
     uint32_t steps;            // steps taken: the state is at birth + steps * HLTENT_STEP
     vec3_t org, vel, ang, avel;
+    uint32_t trail_last;       // the last step that left smoke (the flag still set after its collision)
+    uint32_t ring_to;          // the last step whose place is in ring
+    float ring[HLTENT_RING][3];
 } tent_t;
 
 struct hltent_s {
@@ -35,6 +47,8 @@ struct hltent_s {
     uint32_t applied;          // log entries spawned so far
     int replay;                // after a seek: spawn the log's models again
     const bsp_t *bsp;          // the level they were spawned in
+    const world_t *w;          // the frame of the latest hltent_frame: FTENT_COLLIDEALL's entities (NULL: none)
+    uint8_t any_trail, any_flicker;   // a model with a smoke trail / FTENT_FLICKER was spawned (since the reset)
     uint32_t level_seq;
     uint32_t entry, entry_seed, piece;   // the log entry being spawned (alloc numbers its models)
 };
@@ -51,8 +65,10 @@ void hltent_free(hltent_t *p) { free(p); }
 
 void hltent_clear(hltent_t *p)
 {
-    if (p)
+    if (p) {
         p->replay = 1;
+        p->w = NULL;
+    }
 }
 
 int hltent_event_gun(const world_decal_t *e, vec3_t src, vec3_t ang)
@@ -137,6 +153,14 @@ static tent_t *alloc(hltent_t *p, int model, const vec3_t org, double now)
     return NULL;
 }
 
+// FTENT_SMOKETRAIL: its places are kept from its birth (step 0: where it was made).
+static void start_trail(tent_t *e)
+{
+    e->flags |= HLTENT_SMOKETRAIL;
+    e->trailed = 1;
+    memcpy(e->ring[0], e->org, sizeof e->ring[0]);
+}
+
 // R_TempModel: a model with gravity that collides with the world; shells tumble.
 static void temp_model(hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
                        float life, int soundtype, double now)
@@ -199,8 +223,10 @@ static void break_model(hltent_t *p, const bsp_t *bsp, uint32_t *x, const world_
             for (int k = 0; k < 3; k++)
                 e->avel[k] = frand(x, -256, 255);
         }
-        if (irand(x, 0, 255) < 100 && (flags & 0x10))   // BREAK_SMOKE
-            e->flags |= HLTENT_SMOKETRAIL;
+        if (irand(x, 0, 255) < 100 && (flags & 0x10)) {   // BREAK_SMOKE
+            start_trail(e);
+            p->any_trail = 1;
+        }
         if (type == 0x01 || (flags & 0x20)) {   // BREAK_GLASS, BREAK_TRANS: see-through at 128
             e->rendermode = RM_TEXTURE;
             e->amount = 128;
@@ -233,8 +259,13 @@ static void explode_model(hltent_t *p, uint32_t *x, const world_decal_t *l, doub
             for (int k = 0; k < 3; k++)
                 e->avel[k] = frand(x, -256, -255);
         }
-        if (irand(x, 0, 255) < 100)
-            e->flags |= HLTENT_SMOKETRAIL;   // (the trail itself is not drawn)
+        if (irand(x, 0, 255) < 100) {
+            start_trail(e);
+            p->any_trail = 1;
+        }
+        p->any_flicker = 1;
+        e->flags |= HLTENT_FLICKER;   // its light: every 32nd frame, the i & 31st (hltent_lights)
+        e->effects = (uint8_t)(i & 31);
         vec3_t d;
         for (int k = 0; k < 3; k++)
             d[k] = frand(x, -1, 1);
@@ -246,9 +277,9 @@ static void explode_model(hltent_t *p, uint32_t *x, const world_decal_t *l, doub
 }
 
 // R_Projectile (TE_PROJECTILE): a model flying straight at its velocity (no gravity), turned
-// along it, for `life` whole seconds or until it hits something (the world here; the engine
-// also stops it on entities other than its owner).
-static void projectile(hltent_t *p, const world_decal_t *l, double now)
+// along it, for `life` whole seconds or until it hits something: FTENT_COLLIDEALL (the world, the
+// brush entities and the players but its owner, bound(1, owner, maxclients)) and FTENT_COLLIDEKILL.
+static void projectile(hltent_t *p, const world_t *w, const world_decal_t *l, double now)
 {
     int model = l->args[0], life = l->args[1];
     const float *v = l->velocity;
@@ -263,7 +294,9 @@ static void projectile(hltent_t *p, const world_decal_t *l, double now)
         e->ang[0] = atan2f(v[2], xy) * (180.0f / (float)M_PI);
         e->ang[1] = xy > 0 ? atan2f(v[1], v[0]) * (180.0f / (float)M_PI) : 0;
     }
-    e->flags = HLTENT_COLLIDEWORLD | HLTENT_COLLIDEKILL;
+    e->flags = HLTENT_COLLIDEALL | HLTENT_COLLIDEKILL;
+    int maxc = w->maxclients > 0 ? w->maxclients : 1;
+    e->owner = l->args[2] < 1 ? 1 : l->args[2] > maxc ? maxc : l->args[2];
     e->die = now + (life > 0 ? life : 0);
 }
 
@@ -367,6 +400,7 @@ static void crossbow_bolt(hltent_t *p, const bsp_t *bsp, const world_t *w, const
 static void reset(hltent_t *p)
 {
     memset(p->t, 0, sizeof p->t);
+    p->any_trail = p->any_flicker = 0;
     p->applied = 0;
     p->replay = 0;
 }
@@ -382,6 +416,7 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
         p->bsp = bsp;
         p->level_seq = w->level_seq;
     }
+    p->w = w;   // the entities FTENT_COLLIDEALL's steps meet until the next frame
     uint32_t from = p->applied;
     if (count - from > WORLD_MAX_DECAL_LOG)
         from = count - WORLD_MAX_DECAL_LOG;   // older entries left the ring
@@ -399,7 +434,7 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
         } else if (l->te == 107) {
             explode_model(p, &x, l, l->time);
         } else if (l->te == 119) {
-            projectile(p, l, l->time);
+            projectile(p, w, l, l->time);
         } else if (l->te == 0) {
             eject_brass(p, w, &x, l, l->time);
             crossbow_bolt(p, bsp, w, l, l->time);
@@ -411,7 +446,7 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
 // ---- motion: HUD_TempEntUpdate, one step of HLTENT_STEP ---------------------------------------
 
 // One step; 1 when the model hit the world with a bounce sound type (*hit filled but its time).
-static int step(tent_t *e, const bsp_t *bsp, hltent_bounce_t *hit)
+static int step(tent_t *e, const bsp_t *bsp, const world_t *w, hltent_bounce_t *hit)
 {
     int heard = 0;
     const float dt = (float)HLTENT_STEP, gravity = -dt * HLTENT_GRAVITY;
@@ -423,8 +458,31 @@ static int step(tent_t *e, const bsp_t *bsp, hltent_bounce_t *hit)
         for (int k = 0; k < 3; k++)
             e->ang[k] = fmodf(e->ang[k] + e->avel[k] * dt, 360.0f);
     bsp_trace_t tr;
-    if ((e->flags & HLTENT_COLLIDEWORLD) && bsp_trace(bsp, bsp->models[0].headnode, prev, e->org, &tr) &&
-        !tr.allsolid) {
+    int collide = 0;
+    if ((e->flags & HLTENT_COLLIDEALL) && w) {
+        // EV_PlayerTrace without PM_WORLD_ONLY, every player solid (EV_SetSolidPlayers(-1)): the
+        // world, the frame's brush entities and the players' boxes; its owner is passed through
+        hlbullet_t b;
+        memset(&b, 0, sizeof b);
+        memcpy(b.src, prev, sizeof b.src);
+        memcpy(b.end, e->org, sizeof b.end);
+        hlbullet_trace(bsp, w, &b);
+        hlbullet_trace_players(w, &b, e->owner);
+        if (b.model >= 0 || b.player > 0) {
+            float d2 = 0, h2 = 0;
+            for (int k = 0; k < 3; k++) {
+                d2 += (e->org[k] - prev[k]) * (e->org[k] - prev[k]);
+                h2 += (b.endpos[k] - prev[k]) * (b.endpos[k] - prev[k]);
+            }
+            tr.fraction = d2 > 0 ? sqrtf(h2 / d2) : 0;
+            memcpy(tr.normal, b.normal, sizeof tr.normal);
+            collide = 1;
+        }
+    } else if (e->flags & (HLTENT_COLLIDEWORLD | HLTENT_COLLIDEALL)) {
+        // PM_WORLD_ONLY: the world alone (COLLIDEALL without a frame: the world too)
+        collide = bsp_trace(bsp, bsp->models[0].headnode, prev, e->org, &tr) && !tr.allsolid;
+    }
+    if (collide) {
         // at the contact point; damped by half with gravity; on a floor (normal up) slower than
         // three steps of gravity: stops, lies flat (pitch, roll 0) and no longer moves
         for (int k = 0; k < 3; k++)
@@ -476,13 +534,14 @@ static int step(tent_t *e, const bsp_t *bsp, hltent_bounce_t *hit)
 
 static int still(const tent_t *e)
 {
-    return !(e->flags & (HLTENT_ROTATE | HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY | HLTENT_COLLIDEWORLD)) &&
+    return !(e->flags & (HLTENT_ROTATE | HLTENT_GRAVITY_F | HLTENT_SLOWGRAVITY | HLTENT_COLLIDEWORLD |
+                         HLTENT_COLLIDEALL)) &&
            e->vel[0] == 0 && e->vel[1] == 0 && e->vel[2] == 0;
 }
 
 // Fixed steps from its birth up to t (a model at rest skips them: nothing changes); the hits of
 // steps ending after t0 go to out (while there is room).
-static void advance(tent_t *e, const bsp_t *bsp, double t, double t0, hltent_bounce_t *out, int max, int *n)
+static void advance(tent_t *e, const bsp_t *bsp, const world_t *w, double t, double t0, hltent_bounce_t *out, int max, int *n)
 {
     double last = t < e->die || !(e->flags & HLTENT_FADEOUT) ? t : e->die + 2.0;
     uint32_t want = (uint32_t)fmin(floor((last - e->birth) / HLTENT_STEP + 1e-6), 1e7);
@@ -492,8 +551,14 @@ static void advance(tent_t *e, const bsp_t *bsp, double t, double t0, hltent_bou
             break;
         }
         hltent_bounce_t hit;
-        int heard = step(e, bsp, &hit);
+        int heard = step(e, bsp, w, &hit);
         e->steps++;
+        if (e->trailed) {   // its place after the step; smoke if the flag outlived the step's collision
+            memcpy(e->ring[e->steps % HLTENT_RING], e->org, sizeof e->ring[0]);
+            e->ring_to = e->steps;
+            if (e->flags & HLTENT_SMOKETRAIL)
+                e->trail_last = e->steps;
+        }
         if (heard && out) {
             hit.time = e->birth + (double)e->steps * HLTENT_STEP;
             if (hit.time > t0 && *n < max)
@@ -511,9 +576,21 @@ int hltent_bounces(hltent_t *p, const bsp_t *bsp, double t0, double t1, hltent_b
         tent_t *e = &p->t[i];
         // the ones that ended before the window are done; the others step to t1 or their end
         if (e->used && t1 >= e->birth && end_time(e) > t0)
-            advance(e, bsp, fmin(t1, end_time(e)), t0, out, max, &n);
+            advance(e, bsp, p->w, fmin(t1, end_time(e)), t0, out, max, &n);
     }
     return n;
+}
+
+// Where a model stepped to t is drawn at t: between steps on along its velocity and spin (no
+// collision inside a step).
+static void place_at(const tent_t *e, double t, vec3_t org, vec3_t ang)
+{
+    float frac = (float)(t - (e->birth + e->steps * HLTENT_STEP));
+    frac = frac < 0 ? 0 : frac > (float)HLTENT_STEP ? (float)HLTENT_STEP : frac;
+    for (int k = 0; k < 3; k++) {
+        org[k] = e->org[k] + e->vel[k] * frac;
+        ang[k] = e->ang[k] + ((e->flags & HLTENT_ROTATE) ? e->avel[k] * frac : 0);
+    }
 }
 
 int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int max)
@@ -525,7 +602,7 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
         tent_t *e = &p->t[i];
         if (!e->used || t < e->birth || t >= end_time(e))
             continue;
-        advance(e, bsp, t, 0, NULL, 0, NULL);
+        advance(e, bsp, p->w, t, 0, NULL, 0, NULL);
         if (t >= end_time(e))
             continue;   // it ended on the way (a projectile that hit the world)
         if (n >= max)
@@ -533,13 +610,7 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
         hltent_draw_t *d = &out[n++];
         d->model = e->model;
         d->pick = e->pick;
-        // between steps: on along its velocity and spin (no collision inside a step)
-        float frac = (float)(t - (e->birth + e->steps * HLTENT_STEP));
-        frac = frac < 0 ? 0 : frac > (float)HLTENT_STEP ? (float)HLTENT_STEP : frac;
-        for (int k = 0; k < 3; k++) {
-            d->org[k] = e->org[k] + e->vel[k] * frac;
-            d->ang[k] = e->ang[k] + ((e->flags & HLTENT_ROTATE) ? e->avel[k] * frac : 0);
-        }
+        place_at(e, t, d->org, d->ang);
         d->rendermode = e->rendermode;
         d->amount = e->amount;
         if (t >= e->die) {   // FADEOUT: solid ones turn see-through, the amount falls to 0 in 2 s
@@ -551,6 +622,55 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
                 continue;
             }
         }
+    }
+    return n;
+}
+
+int hltent_trails(hltent_t *p, const bsp_t *bsp, double t, hltent_trail_t *out, int max)
+{
+    int n = 0;
+    if (!p || !p->any_trail || !bsp || p->bsp != bsp || !isfinite(t) || !out)
+        return 0;
+    for (int i = 0; i < HLTENT_MAX && n < max; i++) {
+        tent_t *e = &p->t[i];
+        double end = end_time(e);
+        if (!e->used || !e->trailed || t < e->birth || t >= end + HLTENT_TRAIL_LIFE)
+            continue;
+        advance(e, bsp, p->w, fmin(t, end), 0, NULL, 0, NULL);
+        // the steps ending in (t - life, t] that left smoke and whose places (and the one before) are kept
+        double hi_f = floor((t - e->birth) / HLTENT_STEP + 1e-6);
+        double lo_f = floor((t - HLTENT_TRAIL_LIFE - e->birth) / HLTENT_STEP + 1e-6) + 1;
+        uint32_t last = e->trail_last < e->ring_to ? e->trail_last : e->ring_to;
+        uint32_t hi = hi_f < (double)last ? (uint32_t)hi_f : last;
+        uint32_t lo = lo_f > 1 ? (uint32_t)lo_f : 1;
+        if (e->ring_to + 2 > HLTENT_RING && lo < e->ring_to + 2 - HLTENT_RING)
+            lo = e->ring_to + 2 - HLTENT_RING;
+        for (uint32_t s = lo; s <= hi && n < max; s++) {
+            hltent_trail_t *o = &out[n++];
+            memcpy(o->start, e->ring[(s - 1) % HLTENT_RING], sizeof o->start);
+            memcpy(o->end, e->ring[s % HLTENT_RING], sizeof o->end);
+            o->time = e->birth + (double)s * HLTENT_STEP;
+            o->seed = (e->seed ^ (s * 0x9e3779b9u)) * 0x85ebca6bu + 0x6d2b79f5u;
+        }
+    }
+    return n;
+}
+
+int hltent_lights(hltent_t *p, const bsp_t *bsp, double t, vec3_t *out, int max)
+{
+    int n = 0;
+    if (!p || !p->any_flicker || !bsp || p->bsp != bsp || !isfinite(t) || !out || t < 0 || t > 1e7)
+        return 0;
+    uint32_t frame = (uint32_t)floor(t / HLTENT_STEP + 1e-6) & 31u;
+    for (int i = 0; i < HLTENT_MAX && n < max; i++) {
+        tent_t *e = &p->t[i];
+        if (!e->used || !(e->flags & HLTENT_FLICKER) || e->effects != frame || t < e->birth || t >= end_time(e))
+            continue;
+        advance(e, bsp, p->w, t, 0, NULL, 0, NULL);
+        if (t >= end_time(e))
+            continue;
+        vec3_t ang;
+        place_at(e, t, out[n++], ang);   // where it is drawn
     }
     return n;
 }

@@ -31,7 +31,9 @@ enum {
     HLTENT_SLOWGRAVITY = 0x8, // FTENT_SLOWGRAVITY
     HLTENT_SMOKETRAIL = 0x10,  // FTENT_SMOKETRAIL
     HLTENT_COLLIDEWORLD = 0x20,// FTENT_COLLIDEWORLD
+    HLTENT_FLICKER = 0x40,     // FTENT_FLICKER
     HLTENT_FADEOUT = 0x80,     // FTENT_FADEOUT
+    HLTENT_COLLIDEALL = 0x1000,// FTENT_COLLIDEALL
     HLTENT_COLLIDEKILL = 0x4000,// FTENT_COLLIDEKILL: ends when it hits
 };
 
@@ -76,7 +78,9 @@ void hltent_free(hltent_t *p);
 // After a seek or a new demo: the next hltent_frame spawns the log's models again.
 void hltent_clear(hltent_t *p);
 // Once a decoded frame: the log's new entries spawn their models (the level's bsp for the
-// spots of TE_BREAKMODEL's pieces; NULL: no level, nothing spawns).
+// spots of TE_BREAKMODEL's pieces; NULL: no level, nothing spawns). w is kept (not owned) until the
+// next call or hltent_clear: its brush entities and players are what the steps of FTENT_COLLIDEALL
+// models (TE_PROJECTILE) meet; the other models collide with the world alone (PM_WORLD_ONLY).
 void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w);
 // Step the models to time t (fixed steps, each against the world) and list those alive
 // then (at most max). Steps are only ever taken forward; t before a model's state shows it
@@ -89,6 +93,26 @@ int hltent_list(hltent_t *p, const bsp_t *bsp, double t, hltent_draw_t *out, int
 // gives nothing until hltent_frame spawned the log again, then steps again from it and gives
 // only the window's hits).
 int hltent_bounces(hltent_t *p, const bsp_t *bsp, double t0, double t1, hltent_bounce_t *out, int max);
+// FTENT_SMOKETRAIL: after each step a model with the flag took (its collision done; the stop on a
+// floor clears it), HUD_TempEntUpdate calls the engine's R_RocketTrail(its place before the step,
+// after it, 1): a smoke trail along the step. The steps whose smoke can still be seen at t.
+#define HLTENT_TRAIL_LIFE 0.8   // a smoke particle's longest life (pt_fire from ramp 2, 5 a second, to 6)
+typedef struct {
+    vec3_t start, end;         // the model's place before and after the step
+    double time;               // the end of the step (the particles' birth)
+    uint32_t seed;             // random numbers of this step's trail (the model's stream and the step)
+} hltent_trail_t;
+// The trail steps of the models at t (their steps ending in (t - HLTENT_TRAIL_LIFE, t]; a model's
+// trail stays after it is gone, while its slot is not taken): steps the models to t as hltent_list
+// does; at most max, the pool's first models and each one's oldest steps first.
+int hltent_trails(hltent_t *p, const bsp_t *bsp, double t, hltent_trail_t *out, int max);
+// FTENT_FLICKER (R_TempSphereModel's models, TE_EXPLODEMODEL): HUD_TempEntUpdate counts its frames
+// (gTempEntFrame, 0..31, one a frame, not by time) and gives the model a light on the frames where
+// the count equals the model's curstate.effects (its number in the message, & 31): radius 60, colour
+// 255 120 0, for 0.01 s. Here a frame is a step (0.01 s) and the count is the step's number since time
+// 0, & 31. The models that light at t (stepped to t as hltent_list does), at most max, where they are.
+#define HLTENT_FLICKER_RADIUS 60.0f
+int hltent_lights(hltent_t *p, const bsp_t *bsp, double t, vec3_t *out, int max);
 // For tests: the models alive at t (after hltent_list stepped them there).
 int hltent_count(const hltent_t *p, double t);
 

@@ -1557,6 +1557,50 @@ int r_hlfx_blob_shown(const r_hlparticle_t *p, uint32_t slot, double t)
     return (h & 3) == 0;
 }
 
+// One particle alive at t (its age `age`, `left` seconds to live), through `add` when additive.
+static void draw_particle(const r_view_t *v, const r_hlparticle_t *p, const uint8_t *add, float age, float left)
+{
+    vec3_t o;
+    r_hlfx_particle_at(p, age, o);
+    uint8_t c[3];
+    memcpy(c, p->color, 3);
+    if (p->ramp == HLFX_RAMP_SPARK) {   // gSparkRamp, 10 steps a second
+        static const uint8_t spark_ramp[9] = {254, 253, 252, 111, 110, 109, 108, 103, 96};
+        r_hlfx_palette(spark_ramp[(int)(age * 10) % 9], c);
+    } else if (p->ramp == HLFX_RAMP_FIRE) {   // pt_fire: ramp3, 5 steps a second, gone at 6
+        static const uint8_t ramp3[6] = {0x6d, 0x6b, 6, 5, 4, 3};
+        int step = (int)p->ramp_from + (int)(age * 5);
+        if (step < 0 || step >= 6)
+            return;
+        r_hlfx_palette(ramp3[step], c);
+    }
+    const uint8_t *table = p->additive ? add : NULL;
+    if (p->additive && p->fade && v->hlmodes) {
+        int amt = (int)(255 * 2 * left);
+        table = r_hl_table(v->hlmodes, HL_BLEND_ADD, amt > 255 ? 255 : amt);
+        if (!table)
+            return;
+    }
+    uint8_t index = nearest(v, c);
+    if (p->streak <= 0) {
+        plot(v, o, index, table, 1.5f);
+        return;
+    }
+    // a tracer: from its place along its velocity x streak x min(life left, 0.1)
+    vec3_t vel;
+    particle_vel(p, age, vel);
+    float k = p->streak * (left < 0.1f ? left : 0.1f);
+    vec3_t d = {vel[0] * k, vel[1] * k, vel[2] * k};
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    int steps = (int)(len / 1.5f) + 1;
+    steps = steps > 256 ? 256 : steps;
+    for (int s = 0; s <= steps; s++) {
+        float f = (float)s / (float)steps;
+        vec3_t q = {o[0] + d[0] * f, o[1] + d[1] * f, o[2] + d[2] * f};
+        plot(v, q, index, table, 1.0f);
+    }
+}
+
 void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t)
 {
     if (!fx || !v->buffer || !v->zbuffer)
@@ -1566,41 +1610,64 @@ void r_hlfx_draw_particles(const r_hlfx_t *fx, const r_view_t *v, double t)
         const r_hlparticle_t *p = &fx->p[i];
         if (p->die <= p->birth || t >= p->die || t < p->birth - 1e-6 || !r_hlfx_blob_shown(p, (uint32_t)i, t))
             continue;
-        float age = (float)(t - p->birth), left = (float)(p->die - t);
-        vec3_t o;
-        r_hlfx_particle_at(p, age, o);
-        uint8_t c[3];
-        memcpy(c, p->color, 3);
-        if (p->ramp == HLFX_RAMP_SPARK) {   // gSparkRamp, 10 steps a second
-            static const uint8_t spark_ramp[9] = {254, 253, 252, 111, 110, 109, 108, 103, 96};
-            r_hlfx_palette(spark_ramp[(int)(age * 10) % 9], c);
-        }
-        const uint8_t *table = p->additive ? add : NULL;
-        if (p->additive && p->fade && v->hlmodes) {
-            int amt = (int)(255 * 2 * left);
-            table = r_hl_table(v->hlmodes, HL_BLEND_ADD, amt > 255 ? 255 : amt);
-            if (!table)
-                continue;
-        }
-        uint8_t index = nearest(v, c);
-        if (p->streak <= 0) {
-            plot(v, o, index, table, 1.5f);
-            continue;
-        }
-        // a tracer: from its place along its velocity x streak x min(life left, 0.1)
-        vec3_t vel;
-        particle_vel(p, age, vel);
-        float k = p->streak * (left < 0.1f ? left : 0.1f);
-        vec3_t d = {vel[0] * k, vel[1] * k, vel[2] * k};
-        float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-        int steps = (int)(len / 1.5f) + 1;
-        steps = steps > 256 ? 256 : steps;
-        for (int s = 0; s <= steps; s++) {
-            float f = (float)s / (float)steps;
-            vec3_t q = {o[0] + d[0] * f, o[1] + d[1] * f, o[2] + d[2] * f};
-            plot(v, q, index, table, 1.0f);
-        }
+        draw_particle(v, p, add, (float)(t - p->birth), (float)(p->die - t));
     }
+}
+
+void r_hlfx_draw_particle_list(const r_view_t *v, const r_hlparticle_t *list, int n, double t)
+{
+    if (!list || !v->buffer || !v->zbuffer)
+        return;
+    const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, 255) : NULL;
+    for (int i = 0; i < n; i++) {
+        const r_hlparticle_t *p = &list[i];
+        if (p->die <= p->birth || t >= p->die || t < p->birth - 1e-6 || !r_hlfx_blob_shown(p, (uint32_t)i, t))
+            continue;
+        draw_particle(v, p, add, (float)(t - p->birth), (float)(p->die - t));
+    }
+}
+
+// R_RocketTrail, types 0 and 1 (Xash3D FWGS's cl_efx.c; GoldSrc's own is not released): a particle
+// every 3 units of the line (the first at start; a part of 3 at the end makes one too), each
+// start + one random -3..3 added to all three axes, pt_fire from ramp3 step 0..3 (rocket) or 2..5
+// (smoke): it rises (sv_gravity x 0.05 = 40 u/s^2 up, from still) and steps through the ramp 5 times a
+// second, gone at 6 (so 0.2..0.8 s of smoke).
+int r_hlfx_rocket_trail(const vec3_t start, const vec3_t end, int type, float birth, uint32_t seed,
+                        r_hlparticle_t *out, int max)
+{
+    if ((type != 0 && type != 1) || !out || !finite3(start) || !finite3(end))
+        return 0;
+    vec3_t d = {end[0] - start[0], end[1] - start[1], end[2] - start[2]};
+    float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    if (!(len > 0) || len > 8192)
+        return 0;
+    for (int k = 0; k < 3; k++)
+        d[k] *= 3 / len;   // the line's direction x 3: one particle a step
+    uint32_t x = seed | 1u;
+    int n = 0;
+    vec3_t at = {start[0], start[1], start[2]};
+    for (; len > 0 && n < max; len -= 3) {
+        r_hlparticle_t *p = &out[n++];
+        memset(p, 0, sizeof *p);
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        int from = (int)(x % 4u) + type * 2;   // RandomLong(0 + type x 2, 3 + type x 2)
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        float off = -3.0f + 6.0f * (float)(x & 0xffff) / 65535.0f;   // RandomFloat(-3, 3), all three axes
+        for (int k = 0; k < 3; k++)
+            p->org[k] = at[k] + off;
+        p->birth = birth;
+        p->die = birth + (float)(6 - from) * 0.2f;
+        p->gravity = -SLOWGRAV_PART;   // pt_fire: vel[2] += the same 40 u/s^2, up
+        p->ramp = HLFX_RAMP_FIRE;
+        p->ramp_from = (uint8_t)from;
+        for (int k = 0; k < 3; k++)
+            at[k] += d[k];
+    }
+    return n;
 }
 
 // A horizontal circle of dots about c (radius r, at height z), `size` units each and apart.

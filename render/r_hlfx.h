@@ -96,7 +96,8 @@ void r_hlfx_beament(const entity_state_t *s, int entnum, const vec3_t start, con
 enum { HLFX_BEAM_SEGS = 0, HLFX_BEAM_TORUS, HLFX_BEAM_DISK, HLFX_BEAM_CYLINDER };
 
 // Particle colour ramps (the particle's colour steps through a row of the particle palette).
-enum { HLFX_RAMP_NONE = 0, HLFX_RAMP_SPARK };
+// HLFX_RAMP_FIRE: pt_fire, ramp3 (0x6d, 0x6b, 6, 5, 4, 3) from ramp_from, 5 steps a second, gone at 6.
+enum { HLFX_RAMP_NONE = 0, HLFX_RAMP_SPARK, HLFX_RAMP_FIRE };
 
 typedef struct {
     vec3_t org, vel;
@@ -111,6 +112,7 @@ typedef struct {
     uint8_t fade;            // additive at 255 x 2 x (life left), at most 255 (the tracers' pt_grav)
     uint8_t blob;            // GoldSrc's blobs, drawn in one frame in four (r_hlfx_blob_shown): 1 starts as
                              // pt_blob (not drawn in its first frame), 2 as pt_blob2 (drawn); 0 always drawn
+    uint8_t ramp_from;       // HLFX_RAMP_FIRE: its first step of the ramp (0..5)
 } r_hlparticle_t;
 
 typedef struct r_hlfx_s r_hlfx_t;
@@ -156,6 +158,15 @@ typedef struct {
 } r_hlbeam_tex_t;
 // The same, textured (tex NULL or empty: the colour alone).
 void r_hlfx_draw_beam_tex(const r_view_t *v, const r_hlbeam_t *b, const r_hlbeam_tex_t *tex);
+// R_RocketTrail (the engine's efx API) of type 0 (rocket) or 1 (smoke; the temp models'
+// FTENT_SMOKETRAIL) from start to end, born at `birth`, its random numbers from `seed`: its particles
+// into out (at most max; other types make none). Returns how many. Not kept in the pool: the caller
+// draws them (r_hlfx_draw_particle_list), so a trail made again from the same values is the same.
+int r_hlfx_rocket_trail(const vec3_t start, const vec3_t end, int type, float birth, uint32_t seed,
+                        r_hlparticle_t *out, int max);
+// The caller's particles as r_hlfx_draw_particles draws the pool's (additive or solid dots through
+// the level's tables), those alive at t.
+void r_hlfx_draw_particle_list(const r_view_t *v, const r_hlparticle_t *list, int n, double t);
 // For tests.
 int r_hlfx_num_particles(const r_hlfx_t *fx, double t);
 // Whether particle `slot` is drawn in the frame at t: GoldSrc's R_DrawParticles skips a pt_blob

@@ -605,6 +605,8 @@ double r_render_setup(renderer_t *r, const world_t *w, double t, int sbar)
     setup_view(r, w, t, org, ang, fov);
     r_light_styles(r, w, t);
     r_models_lights(r->models, w, v);
+    if (w->game == GAME_GOLDSRC)   // the temp models' lights (FTENT_FLICKER)
+        r_models_hltent_lights(v, r->hltent, r->bsp);
     if (v->num_dlights > R_MAX_DLIGHTS)
         v->num_dlights = R_MAX_DLIGHTS;
     return frac;

@@ -167,6 +167,8 @@ struct r_models_s {
     r_model_t hl_muzzle;        // its muzzle flash sprite
     r_model_t hl_muzzles[3];    // the engine's cl_muzzleflash[0..2] (the view models' flash events)
     hltent_draw_t *hltent_list;   // HLTENT_MAX: the temp models of a drawn frame (engine/hltent.c)
+    hltent_trail_t *hltent_trails;       // HLFX_MAX_PARTICLES: their smoke trails' steps in a drawn frame
+    r_hlparticle_t *hltent_smoke;        // HLFX_MAX_PARTICLES: those steps' particles
 };
 
 // ---- models ------------------------------------------------------------------
@@ -504,9 +506,12 @@ r_models_t *r_models_create(void)
     m->q2fx = r_q2fx_create();
     m->hlfx = r_hlfx_create();
     m->hltent_list = malloc(HLTENT_MAX * sizeof *m->hltent_list);
+    m->hltent_trails = malloc(HLFX_MAX_PARTICLES * sizeof *m->hltent_trails);
+    m->hltent_smoke = malloc(HLFX_MAX_PARTICLES * sizeof *m->hltent_smoke);
     for (int i = 0; i <= WORLD_MAX_PLAYERS; i++)
         m->clients[i].pmodel = -1;
-    if (!m->trans || !m->anim || !m->alpha_pal || !m->q2fx || !m->hlfx || !m->hltent_list || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
+    if (!m->trans || !m->anim || !m->alpha_pal || !m->q2fx || !m->hlfx || !m->hltent_list || !m->hltent_trails ||
+        !m->hltent_smoke || make_box(&m->box.mdl) < 0 || ensure_scratch(m, 24) < 0) {
         r_models_destroy(m);
         return NULL;
     }
@@ -565,6 +570,8 @@ void r_models_destroy(r_models_t *m)
     r_q2fx_destroy(m->q2fx);
     r_hlfx_destroy(m->hlfx);
     free(m->hltent_list);
+    free(m->hltent_trails);
+    free(m->hltent_smoke);
     free(m);
 }
 
@@ -1634,6 +1641,21 @@ static int variations(const r_model_t *rm)
     return (int)(n < (1 << 20) ? n : 1 << 20);
 }
 
+void r_models_hltent_lights(r_view_t *v, hltent_t *tents, const bsp_t *bsp)
+{
+    vec3_t at[R_MAX_DLIGHTS];
+    int n = hltent_lights(tents, bsp, v->time, at, R_MAX_DLIGHTS);
+    for (int i = 0; i < n && v->num_dlights < R_MAX_DLIGHTS; i++) {
+        r_dlight_t *d = &v->dlights[v->num_dlights++];
+        memset(d, 0, sizeof *d);
+        memcpy(d->origin, at[i], sizeof(vec3_t));
+        d->radius = HLTENT_FLICKER_RADIUS;
+        d->die = (float)(v->time + HLTENT_STEP);
+        d->color = -1;
+        d->rgb = 0x1000000u | (255u << 16) | (120u << 8);   // 255 120 0
+    }
+}
+
 void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp)
 {
     hltent_draw_t *l = m->hltent_list;
@@ -1661,6 +1683,17 @@ void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t
         m->draw_entnum = 0;
         draw_entity(m, w, v, rm, l[i].org, l[i].ang, &s, -1, 0, NULL);
     }
+    // FTENT_SMOKETRAIL: R_RocketTrail(before, after, 1) of each step (r_hlfx.c's rules), made again
+    // from the steps each frame drawn; at most HLFX_MAX_PARTICLES (the engine's particle pool: a full
+    // pool makes no more)
+    n = hltent_trails(tents, bsp, v->time, m->hltent_trails, HLFX_MAX_PARTICLES);
+    int np = 0;
+    for (int i = 0; i < n && np < HLFX_MAX_PARTICLES; i++) {
+        const hltent_trail_t *tr = &m->hltent_trails[i];
+        np += r_hlfx_rocket_trail(tr->start, tr->end, 1, (float)tr->time, tr->seed, m->hltent_smoke + np,
+                                  HLFX_MAX_PARTICLES - np);
+    }
+    r_hlfx_draw_particle_list(v, m->hltent_smoke, np, v->time);
 }
 
 // ---- Quake II's effects (r_q2fx.c): their models, beams and particles ------------------------

@@ -38,5 +38,7 @@ struct r_hlfx_s *r_models_hlfx(r_models_t *m);
 // GoldSrc's temp models (engine/hltent.c): stepped to the view's time and drawn with their
 // studio model or sprite (the world's model index in their log entry).
 void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp);
+// Their lights at the view's time (FTENT_FLICKER: hltent_lights) into v->dlights.
+void r_models_hltent_lights(r_view_t *v, hltent_t *tents, const bsp_t *bsp);
 
 #endif

@@ -12,8 +12,10 @@
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
+#include "render/r_hlfx.h"
 #include "render/r_hllight.h"
 #include "render/r_hlmodes.h"
+#include "engine/hlbullet.h"
 #include "engine/hltent.h"
 #include "render/r_local.h"
 #include "render/render.h"
@@ -65,6 +67,20 @@ static void log_break(world_t *w, const vec3_t pos, float size, const vec3_t vel
     d->args[2] = count;
     d->args[3] = life;
     d->args[4] = flags;
+    d->model = model;
+    d->seed = seed;
+}
+
+// TE_EXPLODEMODEL: pos, speed, model, count, life (0.1 s).
+static void log_explode(world_t *w, const vec3_t pos, float speed, int model, int count, int life, uint32_t seed)
+{
+    world_decal_t *d = world_add_decal(w);
+    d->te = 107;
+    memcpy(d->pos, pos, sizeof(vec3_t));
+    d->fparam[0] = speed;
+    d->args[0] = model;
+    d->args[1] = count;
+    d->args[2] = life;
     d->model = model;
     d->seed = seed;
 }
@@ -542,6 +558,283 @@ static void test_model_light_colour(void **state)
     assert_true(red > wh + 10);
 }
 
+// FTENT_SMOKETRAIL. R_RocketTrail's smoke (r_hlfx_rocket_trail): a particle every 3 units of the line,
+// within 3 units of it (one random offset on all three axes), ramp 2..5, 0.2..0.8 s, rising. The
+// temp models' trail steps: every step of a model that has the flag, the last 0.8 s, from where it was
+// to where it went. Drawn: TE_BREAKMODEL with BREAK_SMOKE against the same pieces without it (the
+// same random numbers: the flag only gates the draw) changes grey pixels only, near the pieces' paths,
+// and a seek draws the same.
+static void test_smoke_trail(void **state)
+{
+    (void)state;
+    r_hlparticle_t ps[64];
+    vec3_t a = {0, 0, 0}, b = {30, 0, 0}, c = {1, 0, 0};
+    assert_int_equal(r_hlfx_rocket_trail(a, b, 1, 5.0f, 77, ps, 64), 10);
+    assert_int_equal(r_hlfx_rocket_trail(a, c, 1, 5.0f, 77, ps + 10, 54), 1);
+    assert_int_equal(r_hlfx_rocket_trail(a, a, 1, 5.0f, 77, ps, 64), 0);   // it did not move: none
+    assert_int_equal(r_hlfx_rocket_trail(a, b, 2, 5.0f, 77, ps, 64), 0);   // blood: not this one
+    assert_int_equal(r_hlfx_rocket_trail(a, b, 1, 5.0f, 77, ps, 64), 10);
+    int seen[6] = {0};
+    for (int i = 0; i < 10; i++) {
+        float off = ps[i].org[1];
+        assert_float_equal(ps[i].org[2], off, 1e-5);                  // the same offset on every axis
+        assert_float_equal(ps[i].org[0], 3.0f * (float)i + off, 1e-4);
+        assert_true(off >= -3 && off <= 3);
+        assert_true(ps[i].ramp == HLFX_RAMP_FIRE && ps[i].ramp_from >= 2 && ps[i].ramp_from <= 5);
+        seen[ps[i].ramp_from]++;
+        assert_float_equal(ps[i].die - ps[i].birth, (6 - ps[i].ramp_from) * 0.2f, 1e-5);
+        vec3_t o;
+        r_hlfx_particle_at(&ps[i], 0.5f, o);
+        assert_float_equal(o[2] - ps[i].org[2], 20 * 0.25f, 1e-4);   // 40 u/s^2 up from still
+    }
+    assert_true(seen[2] + seen[3] + seen[4] + seen[5] == 10 && seen[2] < 10 && seen[5] < 10);
+
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    const bsp_t *bsp = L.r->bsp;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    int ceil = model_index(w, "models/ceilinggibs.mdl");
+    assert_true(ceil > 0);
+    vec3_t pos, up = {0, 0, 200};
+    along_view(w, 110, 0, 10, pos);
+    log_break(w, pos, 24, up, 8, ceil, 40, 60, 0x40 | 0x10, 31);   // BREAK_CONCRETE | BREAK_SMOKE
+    double t0 = w->time;
+    r_frame(L.r, w);
+    hltent_draw_t d[64];
+    static hltent_trail_t tr[4096];
+    // 0.1 s: ten steps of each smoking piece, end to end, the last one ending where the piece is
+    int n = hltent_list(L.r->hltent, bsp, t0 + 0.1, d, 64);
+    assert_int_equal(n, 40);
+    int nt = hltent_trails(L.r->hltent, bsp, t0 + 0.1, tr, 4096);
+    int smoking = nt / 10;
+    print_message("smoke: %d of 40 pieces smoke (100 in 256 by the engine), %d steps at 0.1 s\n", smoking, nt);
+    assert_int_equal(nt % 10, 0);
+    assert_true(smoking >= 6 && smoking <= 28);
+    for (int i = 0; i < nt; i++) {
+        assert_float_equal(tr[i].time, t0 + 0.01 * (double)(i % 10 + 1), 1e-9);
+        if (i % 10)
+            assert_memory_equal(tr[i].start, tr[i - 1].end, sizeof(vec3_t));
+    }
+    for (int s = 0; s < smoking; s++) {   // each trail's last step ends at one of the pieces
+        int found = 0;
+        for (int i = 0; i < n && !found; i++)
+            found = fabsf(d[i].org[0] - tr[s * 10 + 9].end[0]) < 1e-3f && fabsf(d[i].org[1] - tr[s * 10 + 9].end[1]) < 1e-3f &&
+                    fabsf(d[i].org[2] - tr[s * 10 + 9].end[2]) < 1e-3f;
+        assert_true(found);
+    }
+
+    // drawn at 0.3 s: with BREAK_SMOKE against without (a second level, the same piece)
+    double t = t0 + 0.3;
+    uint8_t *smoke = malloc(TW * TH), *plain = malloc(TW * TH), *seek = malloc(TW * TH);
+    render_at(L.r, w, t, smoke);
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_tent_smoke.png"), 0);
+    {
+        level_t M;
+        open_c1a0(&M, 200);
+        assert_int_equal(hl_decoder.read_frame(M.st, M.w, &(dec_error_t){0}), 1);
+        log_break(M.w, pos, 24, up, 8, ceil, 40, 60, 0x40, 31);
+        r_frame(M.r, M.w);
+        assert_int_equal(hltent_trails(M.r->hltent, M.r->bsp, t, tr, 4096), 0);
+        render_at(M.r, M.w, t, plain);
+        assert_int_equal(r_write_png(M.r, "build/test_goldsrc_tent_nosmoke.png"), 0);
+        close_level(&M);
+    }
+    int changed = 0, grey = 0;
+    const uint8_t *pal = L.r->view.palette;
+    for (int i = 0; i < TW * TH; i++) {
+        if (smoke[i] == plain[i])
+            continue;
+        changed++;
+        const uint8_t *col = pal + smoke[i] * 3;
+        int mx = col[0] > col[1] ? col[0] : col[1], mn = col[0] < col[1] ? col[0] : col[1];
+        mx = col[2] > mx ? col[2] : mx;
+        mn = col[2] < mn ? col[2] : mn;
+        grey += mx - mn <= 24 && mx <= 110;   // the particle palette's 3..6: greys 46..92
+    }
+    print_message("smoke at 0.3 s: %d pixels changed, %d of them dark grey\n", changed, grey);
+    assert_true(changed > 100);
+    assert_true(grey * 10 >= changed * 9);
+    // (after the drawing: steps are only taken forward) 0.5 s: the window is 0.8 s; at 1.5 s only the last 0.8 s of those still flying (or none on the floor)
+    assert_true(hltent_trails(L.r->hltent, bsp, t0 + 0.5, tr, 4096) <= smoking * 50);
+    int late = hltent_trails(L.r->hltent, bsp, t0 + 1.5, tr, 4096);
+    for (int i = 0; i < late; i++)
+        assert_true(tr[i].time > t0 + 1.5 - HLTENT_TRAIL_LIFE && tr[i].time <= t0 + 1.5 + 1e-9);
+    // a seek to the moment: the same smoke
+    r_clear_transients(L.r, 0);
+    r_frame(L.r, w);
+    render_at(L.r, w, t, seek);
+    assert_memory_equal(seek, smoke, TW * TH);
+    free(smoke);
+    free(plain);
+    free(seek);
+    close_level(&L);
+}
+
+// FTENT_FLICKER (TE_EXPLODEMODEL's models): a light (radius 60, 255 120 0) on the frames whose count
+// & 31 is the model's number in the message & 31. 40 models: on frame k two of them light (k < 8),
+// else one, each where it is; one model at rest on c1a0's floor: the frame it lights, the floor about
+// it is lit orange (red up more than blue), the next frame not.
+static void test_flicker(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    const bsp_t *bsp = L.r->bsp;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    int gib = model_index(w, "models/ceilinggibs.mdl");
+    assert_true(gib > 0);
+    vec3_t pos;
+    along_view(w, 120, 0, 0, pos);
+    log_explode(w, pos, 150, gib, 40, 50, 5);
+    double t0 = w->time;
+    r_frame(L.r, w);
+    hltent_draw_t d[64];
+    vec3_t at[8];
+    for (int f = 0; f < 32; f++) {
+        double n0 = ceil(t0 / 0.01);
+        double n = n0 + fmod(fmod((double)f - n0, 32) + 32, 32);   // the first step >= t0 numbered f (& 31)
+        double t = n * 0.01 + 0.002;
+        assert_int_equal(hltent_list(L.r->hltent, bsp, t, d, 64), 40);
+        int lit = hltent_lights(L.r->hltent, bsp, t, at, 8);
+        assert_int_equal(lit, f < 8 ? 2 : 1);
+        for (int i = 0; i < lit; i++) {   // the models numbered f and f + 32
+            const float *o = d[f + 32 * i].org;
+            assert_true(fabsf(at[i][0] - o[0]) < 1e-3f && fabsf(at[i][1] - o[1]) < 1e-3f && fabsf(at[i][2] - o[2]) < 1e-3f);
+        }
+        assert_int_equal(hltent_lights(L.r->hltent, bsp, t + 0.01, at, 8), (f + 1) % 32 < 8 ? 2 : 1);
+    }
+    close_level(&L);
+
+    // one model still on the floor
+    open_c1a0(&L, 200);
+    w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    along_view(w, 70, 0, 0, pos);
+    pos[2] = floor_under(L.r->bsp, pos) + 2;
+    log_explode(w, pos, 0, gib, 1, 50, 6);
+    t0 = w->time;
+    r_frame(L.r, w);
+    double n = ceil((t0 + 1) / 0.01);
+    n += fmod(32 - fmod(n, 32), 32);   // a step numbered 0 (& 31), a second on
+    double t = n * 0.01 + 0.002;
+    assert_int_equal(hltent_lights(L.r->hltent, L.r->bsp, t, at, 8), 1);
+    assert_int_equal(hltent_lights(L.r->hltent, L.r->bsp, t + 0.01, at, 8), 0);
+    uint8_t *lit = malloc(TW * TH), *dark = malloc(TW * TH);
+    render_at(L.r, w, t, lit);
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_tent_flicker.png"), 0);
+    render_at(L.r, w, t + 0.01, dark);
+    assert_int_equal(r_write_png(L.r, "build/test_goldsrc_tent_flicker_off.png"), 0);
+    const uint8_t *pal = L.r->view.palette;
+    int changed = 0;
+    double dr = 0, db = 0;
+    for (int i = 0; i < TW * TH; i++) {
+        if (lit[i] == dark[i])
+            continue;
+        changed++;
+        dr += pal[lit[i] * 3] - pal[dark[i] * 3];
+        db += pal[lit[i] * 3 + 2] - pal[dark[i] * 3 + 2];
+    }
+    print_message("flicker light: %d pixels changed, red +%.1f, blue +%.1f a pixel\n", changed,
+                  changed ? dr / changed : 0, changed ? db / changed : 0);
+    assert_true(changed > 200);
+    assert_true(dr > db + 5.0 * changed);
+    free(lit);
+    free(dark);
+    close_level(&L);
+}
+
+// FTENT_COLLIDEALL (TE_PROJECTILE): c1a0 made a two-player game; a projectile from the eye straight
+// ahead at 500 u/s ends on player 2's box standing 100 units ahead (its near side: 84..100 units, as
+// the egon's beams find it), flies through him when he is its owner and then ends on the brush entity
+// further on (203 units: the world's wall is 796); a model with FTENT_COLLIDEWORLD (a TE_MODEL) is
+// traced against the world only (PM_WORLD_ONLY) and passes that brush entity.
+static void test_projectile_collideall(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float ends[3];
+    for (int run = 0; run < 3; run++) {   // 0: player 2 in the way; 1: he is its owner; 2: nobody
+        level_t L;
+        open_c1a0(&L, 200);
+        world_t *w = L.w;
+        const bsp_t *b = L.r->bsp;
+        assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+        int shell = model_index(w, "models/shell.mdl"), pm = model_index(w, "models/player.mdl");
+        assert_true(shell > 0 && pm > 0);
+        w->maxclients = 2;
+        float y = w->view.angles[1] * (float)M_PI / 180;
+        vec3_t dir = {cosf(y), sinf(y), 0}, start, vel;
+        memcpy(start, w->view.origin, sizeof start);
+        for (int k = 0; k < 3; k++)
+            vel[k] = 500 * dir[k];
+        entity_state_t st;
+        entity_state_clear(&st);
+        st.modelindex = run < 2 ? pm : 0;
+        for (int k = 0; k < 3; k++)
+            st.origin[k] = start[k] + 100 * dir[k];
+        assert_int_equal(world_entity_update(w, 2, &st), 0);
+        world_decal_t *d = world_add_decal(w);
+        d->te = 119;
+        memcpy(d->pos, start, sizeof(vec3_t));
+        memcpy(d->velocity, vel, sizeof(vec3_t));
+        d->args[0] = shell;
+        d->args[1] = 5;
+        d->args[2] = run == 1 ? 2 : 0;   // owner 0: bound to 1, the recording player
+        d->model = shell;
+        d->seed = 77;
+        if (run == 2) {   // a TE_MODEL thrown the same way, without gravity's effect over 0.5 s: it falls, so
+            vec3_t lift = {vel[0], vel[1], 200};   // thrown up a little; COLLIDEWORLD: the world alone
+            log_model(w, start, lift, shell, 0, 10);
+        }
+        double t0 = w->time;
+        r_frame(L.r, w);
+        hltent_draw_t dr[4];
+        // the last moment it is alive, stepped frame by frame (1/100 s)
+        double t = t0, last = t0;
+        vec3_t at = {0, 0, 0};
+        for (; t < t0 + 1.0; t += 0.01) {
+            int n = hltent_list(L.r->hltent, b, t, dr, 4);
+            int found = 0;
+            for (int i = 0; i < n; i++)
+                if (dr[i].ang[0] == 0 && fabsf(dr[i].org[2] - start[2]) < 1e-3f) {
+                    found = 1;
+                    memcpy(at, dr[i].org, sizeof at);
+                }
+            if (!found)
+                break;
+            last = t;
+        }
+        ends[run] = (at[0] - start[0]) * dir[0] + (at[1] - start[1]) * dir[1];
+        print_message("projectile run %d: last seen %.2f s after, %.1f units ahead\n", run, last - t0, ends[run]);
+        if (run == 2) {   // the TE_MODEL: still flying past the brush entity's wall at 0.5 s
+            int n = hltent_list(L.r->hltent, b, t0 + 0.5, dr, 4);
+            assert_int_equal(n, 1);
+            float ahead_by = (dr[0].org[0] - start[0]) * dir[0] + (dr[0].org[1] - start[1]) * dir[1];
+            print_message("TE_MODEL (COLLIDEWORLD) at 0.5 s: %.1f units ahead\n", ahead_by);
+            assert_true(ahead_by > 230);
+            // while the brush entity stands in its way: a line 0..32 units above the projectile's meets it
+            for (int dz = 0; dz <= 32; dz += 16) {
+                hlbullet_t line;
+                memset(&line, 0, sizeof line);
+                for (int k = 0; k < 3; k++) {
+                    line.src[k] = start[k] + (k == 2 ? (float)dz : 0);
+                    line.end[k] = line.src[k] + 400 * dir[k];
+                }
+                hlbullet_trace(b, w, &line);
+                assert_true(line.model > 0);
+            }
+        }
+        close_level(&L);
+    }
+    assert_true(ends[0] > 84 - 5 && ends[0] < 100);     // the box's near side (a step is 5 units)
+    assert_true(ends[1] > 195 && ends[1] < 204);        // through its owner, on to the brush entity
+    assert_true(ends[2] > 195 && ends[2] < 204);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -550,6 +843,9 @@ int main(void)
         cmocka_unit_test(test_golden_and_seek),
         cmocka_unit_test(test_glow_shell),
         cmocka_unit_test(test_model_light_colour),
+        cmocka_unit_test(test_smoke_trail),
+        cmocka_unit_test(test_flicker),
+        cmocka_unit_test(test_projectile_collideall),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

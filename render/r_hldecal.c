@@ -719,12 +719,12 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
 }
 
 // EV_FireCrossbow2: where the zoomed crossbow's shot sticks its bolt (engine/hltent.c draws the
-// bolt), a spark shower unless the point is under water; when the event comes.
+// bolt), a spark shower unless the point is under water (none on a player); when the event comes.
 static void crossbow_event(renderer_t *r, const world_t *w, const world_decal_t *e)
 {
     hlbullet_t b;
     vec3_t fwd;
-    if (fabs(w->time - e->time) > 1e-6 || !hltent_crossbow_hit(r->bsp, w, e, &b, fwd))
+    if (fabs(w->time - e->time) > 1e-6 || hltent_crossbow_hit(r->bsp, w, e, &b, fwd) != HLTENT_BOLT_WALL)
         return;
     int leaf = bsp_point_leaf(r->bsp, b.endpos);
     if (leaf > 0 && leaf < r->bsp->num_leafs && r->bsp->leafs[leaf].contents == BSP_CONTENTS_WATER)

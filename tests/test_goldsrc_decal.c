@@ -11,6 +11,7 @@
 
 #include "assets/bsp.h"
 #include "assets/wad.h"
+#include "engine/hlbullet.h"
 #include "engine/hltent.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
@@ -677,6 +678,77 @@ static void test_crossbow_bolt(void **state)
     close_level(&c);
 }
 
+// The zoomed crossbow with the players solid (EV_SetSolidPlayers): a second player 60 units along
+// the shot takes it (hltent_crossbow_hit: HLTENT_BOLT_BODY, where his box begins): no bolt, no
+// sparks; the same player 76 units over the line lets it reach the wall: one bolt, 16 sparks.
+static int crossbow_with_player(level_t *c, int bolt, float over, int *sparks, float *stop)
+{
+    world_t *w = c->w;
+    w->decal_log_count = 0;   // each shot alone
+    r_clear_transients(c->r, 1);
+    empty_frame(w);
+    r_frame(c->r, w);
+    w->maxclients = 2;
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = model_index(w, "models/player.mdl");
+    assert_true(st.modelindex > 0);
+    ahead(w, 60, 0, over, st.origin);   // the eye's line: the event's gun is the eye
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    r_hlfx_t *fx = r_models_hlfx(c->r->models);
+    int before = r_hlfx_num_particles(fx, w->time);
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "crossbow2");
+    ev->entity = 1;
+    ev->local = 1;
+    ev->seed = 5;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    ev->eye_angles[1] = w->view.angles[1];
+    hlbullet_t b;
+    vec3_t fwd;
+    int hit = hltent_crossbow_hit(c->r->bsp, w, ev, &b, fwd);
+    *stop = sqrtf((b.endpos[0] - b.src[0]) * (b.endpos[0] - b.src[0]) + (b.endpos[1] - b.src[1]) * (b.endpos[1] - b.src[1]) +
+                  (b.endpos[2] - b.src[2]) * (b.endpos[2] - b.src[2]));
+    r_frame(c->r, w);
+    hltent_draw_t d[8];
+    int n = hltent_list(c->r->hltent, c->r->bsp, w->time + 0.5, d, 8);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(d[i].model, bolt);
+    *sparks = r_hlfx_num_particles(fx, w->time) - before;
+    w->maxclients = 1;
+    st.modelindex = 0;
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    return hit * 10 + n;
+}
+
+static void test_crossbow_player(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    int bolt = model_index(w, "models/crossbow_bolt.mdl");
+    if (!bolt)
+        world_set_model(w, bolt = w->num_models, "models/crossbow_bolt.mdl");
+    r_frame(c.r, w);
+    int sparks_on, sparks_over;
+    float on, over;
+    int r_on = crossbow_with_player(&c, bolt, 0, &sparks_on, &on);
+    int r_over = crossbow_with_player(&c, bolt, 76, &sparks_over, &over);
+    printf("crossbow and a player 60 units ahead: on the line hit %d, %d bolt(s), %d sparks, stops %.1f units out; "
+           "76 over it hit %d, %d bolt(s), %d sparks, stops %.1f units out\n",
+           r_on / 10, r_on % 10, sparks_on, on, r_over / 10, r_over % 10, sparks_over, over);
+    assert_int_equal(r_on, HLTENT_BOLT_BODY * 10);
+    assert_int_equal(sparks_on, 0);
+    assert_true(on >= 60 - 16 * 1.4143f - 0.01f && on <= 60 - 16 + 0.01f);
+    assert_int_equal(r_over, HLTENT_BOLT_WALL * 10 + 1);
+    assert_int_equal(sparks_over, 16);
+    assert_true(over > 60);
+    close_level(&c);
+}
+
 // Counter-Strike's gun events on c1a0 (cs16-client's rules): another player's shot (the
 // event's origin + 28, its angles) from where the view stands. The punch in iparam1/2 (x 100)
 // turns the aim as much as turning the angles does; m3 fires 9 pellets, xm1014 6, ak47 one;
@@ -909,6 +981,7 @@ int main(void)
         cmocka_unit_test(test_gauss),
         cmocka_unit_test(test_bullet_impact),
         cmocka_unit_test(test_crossbow_bolt),
+        cmocka_unit_test(test_crossbow_player),
         cmocka_unit_test(test_cs_weapon_events),
         cmocka_unit_test(test_infodecal),
         cmocka_unit_test(test_crossfire_log),

@@ -878,8 +878,10 @@ static void play_bullets(snd_t *s, const world_t *w)
             continue;
         hlbullet_t bolt;
         vec3_t fwd;
-        if (hltent_crossbow_hit(s->hl_bsp, w, l, &bolt, fwd)) {   // the zoomed crossbow's bolt
-            int k = snd_client_hl_crossbow(bolt.endpos, l->seed, req, SND_CLIENT_REQS);
+        int hit = hltent_crossbow_hit(s->hl_bsp, w, l, &bolt, fwd);
+        if (hit) {   // the zoomed crossbow's bolt, on a wall or a player
+            int k = snd_client_hl_crossbow(bolt.endpos, hit == HLTENT_BOLT_BODY, l->entity, l->seed, req,
+                                           SND_CLIENT_REQS);
             for (int j = 0; j < k; j++)
                 play_request(s, w, &req[j]);
             continue;

@@ -466,8 +466,15 @@ const char *const *snd_client_preload(world_game_t game)
                                                                                                    : no_preload;
 }
 
-int snd_client_hl_crossbow(const float pos[3], uint32_t seed, snd_req_t *out, int max)
+int snd_client_hl_crossbow(const float pos[3], int body, int shooter, uint32_t seed, snd_req_t *out, int max)
 {
+    if (body) {
+        // EV_FireCrossbow2 on "something organic" (not a BSP model): EV_PlaySound(idx, endpos, CHAN_BODY,
+        // "weapons/xbow_hitbod1.wav" or 2 by RandomLong(0, 1), 1, ATTN_NORM, 0, PITCH_NORM): on the
+        // shooter's entity, at the hit
+        static const char *const hitbod[2] = {"weapons/xbow_hitbod1.wav", "weapons/xbow_hitbod2.wav"};
+        return add(out, 0, max, hitbod[bullet_rand(seed, 4, 0, 1)], shooter, CHAN_BODY, 1.0f, HL_ATTN_NORM, pos, 0.0f);
+    }
     // EV_FireCrossbow2: EV_PlaySound(0, endpos, CHAN_BODY, "weapons/xbow_hit1.wav", 0.95..1, ATTN_NORM, 0, PITCH_NORM)
     float volume = 0.95f + 0.05f * (float)bullet_rand(seed, 3, 0, 1000) / 1000.0f;
     return add(out, 0, max, "weapons/xbow_hit1.wav", 0, CHAN_BODY, volume, HL_ATTN_NORM, pos, 0.0f);

@@ -76,8 +76,9 @@ int snd_client_hl_bounce(const hltent_bounce_t *b, snd_req_t *out, int max);
 // sound of the texture's material from `mat`, and the ricochet of EV_HLDM_GunshotDecalTrace one
 // time in two), by the rules of `kind` (HLBULLET_SOUND_*); the random draws from `seed`.
 int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint32_t seed, snd_req_t *out, int max);
-// The zoomed crossbow's bolt striking the world at pos (EV_FireCrossbow2).
-int snd_client_hl_crossbow(const float pos[3], uint32_t seed, snd_req_t *out, int max);
+// The zoomed crossbow's bolt striking the world at pos (EV_FireCrossbow2: weapons/xbow_hit1.wav), or,
+// body set, a player there (xbow_hitbod1/2 on the shooter's entity `shooter`).
+int snd_client_hl_crossbow(const float pos[3], int body, int shooter, uint32_t seed, snd_req_t *out, int max);
 // GoldSrc: a view model's animation sound (studio event 5004, its options the sound's name) at pos.
 int snd_client_hl_view_sound(const char *name, const float pos[3], snd_req_t *out, int max);
 // Quake II entity events (entity_state.event: footsteps, falls, teleports) of entity e.

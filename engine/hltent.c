@@ -368,12 +368,15 @@ int hltent_crossbow_hit(const bsp_t *bsp, const world_t *w, const world_decal_t 
     for (int k = 0; k < 3; k++)
         b->end[k] = b->src[k] + fwd[k] * 8192;
     hlbullet_trace(bsp, w, b);
+    hlbullet_trace_players(w, b, e->entity);
+    if (b->player > 0)
+        return HLTENT_BOLT_BODY;   // "something organic": not a BSP model
     if (b->model < 0)
         return 0;
     // not glass (a brush entity of another render mode: the bolt would float when it breaks)
     if (b->entity > 0 && b->entity < w->num_entities && w->entities[b->entity].cur.rendermode != RM_NORMAL)
         return 0;
-    return 1;
+    return HLTENT_BOLT_WALL;
 }
 
 // EV_FireCrossbow2's bolt: crossbow_bolt.mdl 10 units short of the hit, along the shot, still
@@ -383,7 +386,7 @@ static void crossbow_bolt(hltent_t *p, const bsp_t *bsp, const world_t *w, const
     int model = model_index(w, "models/crossbow_bolt.mdl");
     hlbullet_t b;
     vec3_t fwd, pos;
-    if (!model || !hltent_crossbow_hit(bsp, w, e, &b, fwd))
+    if (!model || hltent_crossbow_hit(bsp, w, e, &b, fwd) != HLTENT_BOLT_WALL)
         return;
     for (int k = 0; k < 3; k++)
         pos[k] = b.endpos[k] - fwd[k] * 10;

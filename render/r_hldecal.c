@@ -603,7 +603,8 @@ static int in_solid(const bsp_t *b, const vec3_t p)
 // glow, eight balls); a secondary one goes through a wall thinner than its damage (losing that
 // many) once, with balls and a decal on the way out. Each leg is a beam of sprites/smoke.spr for
 // 0.1 s, orange and 1 wide (primary, brightness 128) or white and 2.5 wide (brightness = damage).
-// Its decals are placed again after a seek; its beams and sprites only when the event comes.
+// Another player met (the players are solid, but the shooter) ends a leg, and it goes on from 1
+// unit past the hit. Its decals are placed again after a seek; its beams and sprites only when the event comes.
 static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
 {
     static const uint8_t orange[3] = {255, 128, 0}, white[3] = {255, 255, 255};
@@ -633,11 +634,25 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
         memcpy(tr.src, src, sizeof tr.src);
         memcpy(tr.end, dest, sizeof tr.end);
         hlbullet_trace(r->bsp, w, &tr);
+        hlbullet_trace_players(w, &tr, e->entity);   // EV_SetSolidPlayers(idx - 1)
         int model = tr.model;
         const float *org = model > 0 ? tr.ent_origin : NULL;
-        if (fx)
+        float len2 = 0;
+        for (int k = 0; k < 3; k++)
+            len2 += (tr.endpos[k] - beam_from[k]) * (tr.endpos[k] - beam_from[k]);
+        // a leg of no length (the client's steps through a player's box, each trace starting
+        // inside it ends where it starts) draws nothing: not made, it would only take a beam's slot
+        if (fx && len2 > 1e-4f)
             r_hlfx_event_beam(fx, w, beam_from, tr.endpos, "sprites/smoke.spr", 0.1f, primary ? 1.0f : 2.5f,
                               primary ? 128 : damage, primary ? orange : white);
+        if (tr.player > 0) {
+            // not SOLID_BSP: no reflection, decal or glow; on from 1 unit past the hit, the damage
+            // kept, one of the ten traces used
+            for (int k = 0; k < 3; k++)
+                src[k] = tr.endpos[k] + fwd[k];
+            memcpy(beam_from, src, sizeof beam_from);
+            continue;
+        }
         if (model < 0)
             break;   // nothing hit (EV_GetPhysent of no entity)
         float n = -(tr.normal[0] * fwd[0] + tr.normal[1] * fwd[1] + tr.normal[2] * fwd[2]);
@@ -719,12 +734,12 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
 }
 
 // EV_FireCrossbow2: where the zoomed crossbow's shot sticks its bolt (engine/hltent.c draws the
-// bolt), a spark shower unless the point is under water; when the event comes.
+// bolt), a spark shower unless the point is under water (none on a player); when the event comes.
 static void crossbow_event(renderer_t *r, const world_t *w, const world_decal_t *e)
 {
     hlbullet_t b;
     vec3_t fwd;
-    if (fabs(w->time - e->time) > 1e-6 || !hltent_crossbow_hit(r->bsp, w, e, &b, fwd))
+    if (fabs(w->time - e->time) > 1e-6 || hltent_crossbow_hit(r->bsp, w, e, &b, fwd) != HLTENT_BOLT_WALL)
         return;
     int leaf = bsp_point_leaf(r->bsp, b.endpos);
     if (leaf > 0 && leaf < r->bsp->num_leafs && r->bsp->leafs[leaf].contents == BSP_CONTENTS_WATER)

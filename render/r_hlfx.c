@@ -709,6 +709,13 @@ static void beam_noise(beam_t *b, int noise, float speed)
     b->b.speed = speed >= 0 && speed < 1000 ? speed : 0;
 }
 
+// The message's start frame byte and frame rate byte (CL_ParseTEnt: x 0.1 frames a second).
+static void beam_frames(beam_t *b, int frame, int rate10)
+{
+    b->b.frame = (float)(frame < 0 ? 0 : frame > 255 ? 255 : frame);
+    b->b.framerate = (float)(rate10 < 0 ? 0 : rate10 > 255 ? 255 : rate10) * 0.1f;
+}
+
 static void entity_origin(const world_t *w, int n, vec3_t out)
 {
     if (n > 0 && n < w->num_entities)
@@ -880,6 +887,7 @@ static void circle_beam(r_hlfx_t *fx, const world_fx_event_t *te, int shape)
     memcpy(b->b.end, te->end, sizeof(vec3_t));
     b->dz = te->end[2] - te->origin[2];
     beam_args(b, a[0], a[4] * 10, a + 6, a[9]);
+    beam_frames(b, a[1], a[2]);
     b->b.shape = shape;
     b->b.height = (float)a[4];
 }
@@ -964,6 +972,7 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             memcpy(b->b.end, te->end, sizeof(vec3_t));
             beam_args(b, a[0], a[4], a + 6, a[9]);
             beam_noise(b, a[5], (float)a[10] * 0.1f);
+            beam_frames(b, a[1], a[2]);
         } else if (te->raw_type == 1) {   // from an entity to a point
             b = beam(fx, (float)a[4] * 0.1f);
             b->b.start_ent = a[0];
@@ -971,12 +980,14 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             memcpy(b->b.end, org, sizeof(vec3_t));
             beam_args(b, a[1], a[5], a + 7, a[10]);
             beam_noise(b, a[6], (float)a[11] * 0.1f);
+            beam_frames(b, a[2], a[3]);
         } else if (te->raw_type == 22) {   // follows an entity: from where it was to where it is
             b = beam(fx, (float)a[2] * 0.1f);
             entity_origin(w, a[0], b->b.start);
             memcpy(b->b.end, b->b.start, sizeof(vec3_t));
             b->b.end_ent = a[0];
             beam_args(b, a[1], a[3], a + 4, a[7]);
+            b->b.framerate = 1;   // R_BeamFollow: frame rate 1, from frame 0
         } else {   // between two entities; TE_BEAMRING: the circle through them
             b = beam(fx, (float)a[5] * 0.1f);
             b->b.start_ent = a[0];
@@ -984,6 +995,7 @@ static void temp_entity(r_hlfx_t *fx, const world_t *w, const world_fx_event_t *
             entity_origin(w, a[0], b->b.start);
             entity_origin(w, a[1], b->b.end);
             beam_args(b, a[2], a[6], a + 8, 255);
+            beam_frames(b, a[3], a[4]);
             beam_noise(b, a[7], 0);   // (the speed byte is past the decoder's 12 arguments)
             b->b.ring = te->raw_type == 24;
         }
@@ -1407,6 +1419,16 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
     return n;
 }
 
+int r_hlfx_beam_frame(const r_hlbeam_t *b, double t, int numframes)
+{
+    if (numframes <= 0)
+        return 0;
+    double f = (double)b->frame + (double)b->framerate * t;
+    if (!(f >= 0 && f < 2147483647.0))
+        return 0;   // R_GetSpriteFrame: a frame out of range is frame 0
+    return (int)f % numframes;
+}
+
 int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max)
 {
     int n = 0;
@@ -1475,6 +1497,9 @@ void r_hlfx_beament(const entity_state_t *s, int entnum, const vec3_t start, con
         out->color[k] = (uint8_t)(c > 0 && c < 255 ? c : c >= 255 ? 255 : 0);
     }
     out->flags = s->rendermode & 0xf0;
+    // the state's frame, still: the GoldSrc reconstruction's R_DrawBeamEntList gives the beam a frame
+    // rate of 0 (Xash3D FWGS takes curstate.framerate, which the demos' custom delta does not send)
+    out->frame = s->frame > 0 && s->frame < 65536 ? (float)s->frame : 0;
     // R_BeamSetup: freq = speed x the time (the frame's time added by R_BeamDraw is left out: a
     // moment is one picture); new noise every frame: here from the entity and the moment
     double tt = isfinite(t) && fabs(t) < 1e7 ? t : 0;

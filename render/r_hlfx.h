@@ -64,7 +64,14 @@ typedef struct {
     uint8_t sine;            // FBEAM_SINENOISE: a half sine wave along the beam, turning about it, for the
                              // fractal noise (the egon's inner beam)
     int flags;               // HLFX_BEAMF_*: the custom entities' beam flags (temp entity beams: 0)
+    float frame;             // the sprite frame it starts from (the message's start frame byte)
+    float framerate;         // sprite frames a second (the message's byte x 0.1; TE_BEAMFOLLOW 1; 0 still)
 } r_hlbeam_t;
+
+// The sprite frame a beam is textured with at time t (R_BeamDraw: (int)(frame + framerate x the
+// client's clock) modulo the sprite's frame count, numframes; the clock, not the beam's age); 0
+// for a sprite of no frames, or a frame the engine would find out of range.
+int r_hlfx_beam_frame(const r_hlbeam_t *b, double t, int numframes);
 
 // A beam's flags (CBeam's BEAM_FSINE, FSOLID, FSHADEIN, FSHADEOUT: the engine's FBEAM_*).
 enum {

@@ -1534,15 +1534,15 @@ static void draw_hlsprite(r_models_t *m, r_view_t *v, const r_hlsprite_t *hs)
         r_sprite_draw_hl(v, sp, spr_image(sp, frame, v->time), hs->org, zero, &st, 0);
 }
 
-// A beam with its sprite's first frame as its texture (the frame the messages' beams and the
-// entities' start from; their frame rates are not played).
+// A beam textured with its sprite's frame at the view's time (r_hlfx_beam_frame: the start
+// frame and the frame rate the message or the entity gave it).
 static void draw_beam(const r_models_t *m, const r_view_t *v, const r_hlbeam_t *b)
 {
     const r_model_t *rm = model_of(m, b->model);
     r_hlbeam_tex_t tex = {0};
     if (rm && rm->kind == RMOD_SPRITE && rm->spr.numframes > 0 && rm->spr.pixels) {
         const spr_t *sp = &rm->spr;
-        const spr_image_t *im = spr_image(sp, 0, v->time);
+        const spr_image_t *im = spr_image(sp, r_hlfx_beam_frame(b, v->time, sp->numframes), v->time);
         if (im->width > 0 && im->height > 0 && im->offset <= sp->pixels_size &&
             (sp->pixels_size - im->offset) / (size_t)im->width >= (size_t)im->height) {
             tex.pixels = sp->pixels + im->offset;

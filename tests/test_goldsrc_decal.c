@@ -11,6 +11,7 @@
 
 #include "assets/bsp.h"
 #include "assets/wad.h"
+#include "engine/hlbullet.h"
 #include "engine/hltent.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
@@ -623,6 +624,132 @@ static void test_bullet_impact(void **state)
     close_level(&c);
 }
 
+// The part of the line p + t d (t in 0..1) inside player box about o (-16 -16 -36 .. 16 16 36):
+// *t0 .. *t1, 0 when it misses.
+static int box_span(const float *p, const float *d, const float *o, float *t0, float *t1)
+{
+    static const float mins[3] = {-16, -16, -36}, maxs[3] = {16, 16, 36};
+    float a0 = 0, a1 = 1;
+    for (int k = 0; k < 3; k++) {
+        float lo = o[k] + mins[k] - p[k], hi = o[k] + maxs[k] - p[k];
+        if (d[k] == 0) {
+            if (lo > 0 || hi < 0)
+                return 0;
+            continue;
+        }
+        float a = lo / d[k], c = hi / d[k];
+        if (a > c) {
+            float tmp = a;
+            a = c;
+            c = tmp;
+        }
+        a0 = a > a0 ? a : a0;
+        a1 = c < a1 ? c : a1;
+    }
+    *t0 = a0;
+    *t1 = a1;
+    return a0 <= a1;
+}
+
+// The gauss with the players solid (EV_FireGauss: EV_SetSolidPlayers(idx - 1)): c1a0's primary
+// shot 20 degrees right of the view meets the wall (one leg, a decal). A second player 60 units
+// along it ends the leg where his box begins; the client goes on from 1 unit past, each trace from
+// inside the box ending where it starts (one of the ten hits each), so a body it crosses straight
+// (32 units and more) ends the shot there: one leg, no decal, no glow. A box it only clips at a
+// corner (4 units of the line in it) is left after 4 steps: two legs, the first to the box, the
+// second from within a unit past its far side to the wall, and the wall's decal.
+static void test_gauss_player(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    int pm = model_index(w, "models/player.mdl");
+    assert_true(pm > 0);
+    world_set_model(w, w->num_models, "sprites/hotglow.spr");
+    r_frame(c.r, w);
+    r_hlbeam_t b[16];
+    int nb;
+    vec3_t wall;
+    view_hit(w, c.r, 20, 0, wall);
+    const float *eye = w->view.origin;
+    float dir[3], far[3], len = 0;
+    for (int k = 0; k < 3; k++) {
+        dir[k] = wall[k] - eye[k];
+        len += dir[k] * dir[k];
+    }
+    len = sqrtf(len);
+    for (int k = 0; k < 3; k++) {
+        dir[k] /= len;
+        far[k] = dir[k] * 8192;
+    }
+    w->maxclients = 2;
+    // none
+    int decals = gauss_shot(&c, 0, 20, 50, 1, 0, b, &nb, NULL);
+    printf("gauss, no player: %d leg(s), %d decal(s), the wall %.1f units out\n", nb, decals, len);
+    assert_int_equal(nb, 1);
+    assert_true(decals >= 1);
+    // on the line
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = pm;
+    for (int k = 0; k < 3; k++)
+        st.origin[k] = eye[k] + 60 * dir[k];
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    r_hlfx_t *fx = r_models_hlfx(c.r->models);
+    uint8_t *px = malloc(TW * TH);
+    assert_non_null(px);
+    decals = gauss_shot(&c, 0, 20, 50, 1, 0, b, &nb, px);
+    assert_int_equal(r_write_png(c.r, "build/rel/tests/goldsrc_decal_gauss_player.png"), 0);   // looked at
+    free(px);
+    r_hlsprite_t spr[16];
+    int glows = r_hlfx_sprites(fx, w->time + 0.01, spr, 16);
+    float t0, t1;
+    assert_true(box_span(eye, far, st.origin, &t0, &t1));
+    float end = nb ? sqrtf((b[0].end[0] - eye[0]) * (b[0].end[0] - eye[0]) + (b[0].end[1] - eye[1]) * (b[0].end[1] - eye[1]) +
+                           (b[0].end[2] - eye[2]) * (b[0].end[2] - eye[2]))
+                   : -1;
+    printf("gauss, a player on the line: %d leg(s) ending %.1f units out (his box %.1f..%.1f), %d decal(s), %d sprite(s)\n",
+           nb, end, t0 * 8192, t1 * 8192, decals, glows);
+    assert_int_equal(nb, 1);
+    assert_true(fabsf(end - t0 * 8192) < 0.1f);
+    assert_int_equal(decals, 0);
+    assert_int_equal(glows, 0);
+    // at the corner: moved aside along the horizontal perpendicular until 4 units of the line cross it
+    float side[3] = {-dir[1], dir[0], 0}, sl = sqrtf(dir[0] * dir[0] + dir[1] * dir[1]);
+    float o[3];
+    int found = 0;
+    for (float off = 0; off < 40 && !found; off += 0.01f) {
+        for (int k = 0; k < 3; k++)
+            o[k] = eye[k] + 60 * dir[k] + off * side[k] / sl;
+        found = box_span(eye, far, o, &t0, &t1) && (t1 - t0) * 8192 < 4;
+    }
+    assert_true(found);
+    memcpy(st.origin, o, sizeof o);
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    decals = gauss_shot(&c, 0, 20, 50, 1, 0, b, &nb, NULL);
+    printf("gauss, a player's box clipped (%.1f..%.1f units out): %d leg(s)", t0 * 8192, t1 * 8192, nb);
+    float at[2][2];
+    for (int i = 0; i < nb && i < 2; i++) {
+        for (int j = 0; j < 2; j++) {
+            const float *p = j ? b[i].end : b[i].start;
+            at[i][j] = (p[0] - eye[0]) * dir[0] + (p[1] - eye[1]) * dir[1] + (p[2] - eye[2]) * dir[2];
+        }
+        printf("; %.1f -> %.1f", at[i][0], at[i][1]);
+    }
+    printf(" units out, %d decal(s)\n", decals);
+    assert_int_equal(nb, 2);
+    int first = at[0][1] < at[1][1] ? 0 : 1;
+    assert_true(fabsf(at[first][1] - t0 * 8192) < 0.1f);
+    assert_true(at[!first][0] >= t1 * 8192 - 0.01f && at[!first][0] <= t1 * 8192 + 1.01f);
+    assert_true(fabsf(at[!first][1] - len) < 1.0f);
+    assert_true(decals >= 1);
+    st.modelindex = 0;
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    close_level(&c);
+}
+
 // The zoomed crossbow (EV_FireCrossbow2): its bolt stuck 10 units short of the wall it hits, along
 // the shot, for 5 s (when models/crossbow_bolt.mdl is precached), and a spark shower there.
 static void test_crossbow_bolt(void **state)
@@ -674,6 +801,77 @@ static void test_crossbow_bolt(void **state)
     assert_true(yaw < 0.5f || yaw > 359.5f);
     assert_int_equal(sparks, 16);
     assert_int_equal(hltent_count(c.r->hltent, w->time + 5.5), 0);
+    close_level(&c);
+}
+
+// The zoomed crossbow with the players solid (EV_SetSolidPlayers): a second player 60 units along
+// the shot takes it (hltent_crossbow_hit: HLTENT_BOLT_BODY, where his box begins): no bolt, no
+// sparks; the same player 76 units over the line lets it reach the wall: one bolt, 16 sparks.
+static int crossbow_with_player(level_t *c, int bolt, float over, int *sparks, float *stop)
+{
+    world_t *w = c->w;
+    w->decal_log_count = 0;   // each shot alone
+    r_clear_transients(c->r, 1);
+    empty_frame(w);
+    r_frame(c->r, w);
+    w->maxclients = 2;
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = model_index(w, "models/player.mdl");
+    assert_true(st.modelindex > 0);
+    ahead(w, 60, 0, over, st.origin);   // the eye's line: the event's gun is the eye
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    r_hlfx_t *fx = r_models_hlfx(c->r->models);
+    int before = r_hlfx_num_particles(fx, w->time);
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "crossbow2");
+    ev->entity = 1;
+    ev->local = 1;
+    ev->seed = 5;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    ev->eye_angles[1] = w->view.angles[1];
+    hlbullet_t b;
+    vec3_t fwd;
+    int hit = hltent_crossbow_hit(c->r->bsp, w, ev, &b, fwd);
+    *stop = sqrtf((b.endpos[0] - b.src[0]) * (b.endpos[0] - b.src[0]) + (b.endpos[1] - b.src[1]) * (b.endpos[1] - b.src[1]) +
+                  (b.endpos[2] - b.src[2]) * (b.endpos[2] - b.src[2]));
+    r_frame(c->r, w);
+    hltent_draw_t d[8];
+    int n = hltent_list(c->r->hltent, c->r->bsp, w->time + 0.5, d, 8);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(d[i].model, bolt);
+    *sparks = r_hlfx_num_particles(fx, w->time) - before;
+    w->maxclients = 1;
+    st.modelindex = 0;
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    return hit * 10 + n;
+}
+
+static void test_crossbow_player(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t c;
+    open_c1a0(&c, 150);
+    world_t *w = c.w;
+    int bolt = model_index(w, "models/crossbow_bolt.mdl");
+    if (!bolt)
+        world_set_model(w, bolt = w->num_models, "models/crossbow_bolt.mdl");
+    r_frame(c.r, w);
+    int sparks_on, sparks_over;
+    float on, over;
+    int r_on = crossbow_with_player(&c, bolt, 0, &sparks_on, &on);
+    int r_over = crossbow_with_player(&c, bolt, 76, &sparks_over, &over);
+    printf("crossbow and a player 60 units ahead: on the line hit %d, %d bolt(s), %d sparks, stops %.1f units out; "
+           "76 over it hit %d, %d bolt(s), %d sparks, stops %.1f units out\n",
+           r_on / 10, r_on % 10, sparks_on, on, r_over / 10, r_over % 10, sparks_over, over);
+    assert_int_equal(r_on, HLTENT_BOLT_BODY * 10);
+    assert_int_equal(sparks_on, 0);
+    assert_true(on >= 60 - 16 * 1.4143f - 0.01f && on <= 60 - 16 + 0.01f);
+    assert_int_equal(r_over, HLTENT_BOLT_WALL * 10 + 1);
+    assert_int_equal(sparks_over, 16);
+    assert_true(over > 60);
     close_level(&c);
 }
 
@@ -907,8 +1105,10 @@ int main(void)
         cmocka_unit_test(test_weapon_event),
         cmocka_unit_test(test_mp5_tracer),
         cmocka_unit_test(test_gauss),
+        cmocka_unit_test(test_gauss_player),
         cmocka_unit_test(test_bullet_impact),
         cmocka_unit_test(test_crossbow_bolt),
+        cmocka_unit_test(test_crossbow_player),
         cmocka_unit_test(test_cs_weapon_events),
         cmocka_unit_test(test_infodecal),
         cmocka_unit_test(test_crossfire_log),

@@ -541,6 +541,75 @@ static void test_beam_noise(void **state)
     r_hlfx_destroy(fx);
 }
 
+// Beams' sprite frames (CL_ParseTEnt: the start frame byte, the frame rate byte x 0.1; R_BeamDraw:
+// (int)(frame + frame rate x the clock) modulo the sprite's frames): TE_BEAMPOINTS reads them from
+// its arguments 1 and 2, BEAMENTPOINT from 2 and 3, BEAMENTS and BEAMRING from 3 and 4;
+// TE_BEAMFOLLOW runs at 1 from 0, TE_LIGHTNING stays on frame 0. Start frame 3 at 2.5 a second
+// shows frame (int)(3 + 25) % 5 = 3 of 5 at 10 s, 4 at 10.4 s, 0 at 10.8 s; a sprite of one or no
+// frames, a negative or huge sum: frame 0; rate 0: the start frame. A custom entity: its state's
+// frame, still.
+static void test_beam_frames(void **state)
+{
+    (void)state;
+    r_hlfx_t *fx = r_hlfx_create();
+    world_t *w = world_create();
+    w->game = GAME_GOLDSRC;
+    world_begin_frame(w, 2.0);
+    static const int types[] = {0, 1, 8, 24, 22, 7};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        world_fx_event_t *e = tempent(w, types[i], 0, 0, 0);
+        e->end[2] = 100;
+        for (int k = 0; k < 12; k++)
+            e->args[k] = 40;   // every byte 40: each type reads its own
+        e->args[0] = e->args[1] = e->args[2] = 1;
+        if (types[i] == 7)
+            e->args[3] = 1;   // TE_LIGHTNING's sprite
+    }
+    world_set_model(w, 1, "sprites/laserbeam.spr");
+    r_hlfx_frame(fx, w, 2.0, 77);
+    r_hlbeam_t b[8];
+    assert_int_equal(r_hlfx_beams(fx, 2.01, b, 8), 6);
+    // TE_BEAMPOINTS: args 1, 2 (here 1, 1: frame 1 at 0.1 a second)
+    assert_float_equal(b[0].frame, 1, 1e-6);
+    assert_float_equal(b[0].framerate, 0.1, 1e-6);
+    // BEAMENTPOINT: args 2 (1), 3 (40: 4 a second); BEAMENTS, BEAMRING: args 3, 4 (40, 40)
+    assert_float_equal(b[1].frame, 1, 1e-6);
+    assert_float_equal(b[1].framerate, 4, 1e-6);
+    for (int i = 2; i < 4; i++) {
+        assert_float_equal(b[i].frame, 40, 1e-6);
+        assert_float_equal(b[i].framerate, 4, 1e-6);
+    }
+    assert_float_equal(b[4].frame, 0, 1e-6);   // TE_BEAMFOLLOW
+    assert_float_equal(b[4].framerate, 1, 1e-6);
+    assert_float_equal(b[5].frame, 0, 1e-6);   // TE_LIGHTNING
+    assert_float_equal(b[5].framerate, 0, 1e-6);
+    r_hlbeam_t r = {0};
+    r.frame = 3;
+    r.framerate = 2.5f;
+    assert_int_equal(r_hlfx_beam_frame(&r, 10.0, 5), 3);
+    assert_int_equal(r_hlfx_beam_frame(&r, 10.4, 5), 4);
+    assert_int_equal(r_hlfx_beam_frame(&r, 10.8, 5), 0);
+    assert_int_equal(r_hlfx_beam_frame(&r, 10.8, 1), 0);
+    assert_int_equal(r_hlfx_beam_frame(&r, 10.8, 0), 0);
+    assert_int_equal(r_hlfx_beam_frame(&r, -10.0, 5), 0);
+    assert_int_equal(r_hlfx_beam_frame(&r, 1e300, 5), 0);
+    r.framerate = 0;
+    assert_int_equal(r_hlfx_beam_frame(&r, 10.4, 5), 3);
+    assert_int_equal(r_hlfx_beam_frame(&r, 99.9, 5), 3);
+    // a custom entity: the state's frame, no rate
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.frame = 7;
+    st.framerate = 5;
+    const vec3_t s0 = {0, 0, 0}, s1 = {0, 0, 100};
+    r_hlfx_beament(&st, 3, s0, s1, 255, 4.0, &r);
+    assert_float_equal(r.frame, 7, 1e-6);
+    assert_float_equal(r.framerate, 0, 1e-6);
+    assert_int_equal(r_hlfx_beam_frame(&r, 4.0, 5), 2);
+    world_free(w);
+    r_hlfx_destroy(fx);
+}
+
 // GoldSrc draws a blob (pt_blob) only in the frames after it turned pt_blob2, one time in four
 // (R_DrawParticles): TE_TAREXPLOSION's 1024 blobs, half of them starting as pt_blob2, show 512 in
 // their first frame and about a quarter in each later one; TE_EXPLOSION2's 512 start as pt_blob.
@@ -821,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_beam_brightness_zero),
         cmocka_unit_test(test_beam_width),
         cmocka_unit_test(test_beam_noise),
+        cmocka_unit_test(test_beam_frames),
         cmocka_unit_test(test_blob_flicker),
         cmocka_unit_test(test_golden_c1a0_effects),
         cmocka_unit_test(test_crossfire_usp_sounds),

@@ -15,6 +15,7 @@
 #include "audio/snd.h"
 #include "audio/snd_local.h"
 #include "engine/hlbullet.h"
+#include "engine/hltent.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
@@ -245,15 +246,17 @@ static float dist(const float *a, const float *b)
 
 // The zoomed crossbow's bolt striking the world (EV_FireCrossbow2): weapons/xbow_hit1.wav at the
 // hit on entity 0, CHAN_BODY, volume 0.95..1 (every value over 200 seeds in range, not all the
-// same), ATTN_NORM 0.8, the normal pitch.
+// same), ATTN_NORM 0.8, the normal pitch. Striking a player: xbow_hitbod1 or 2 (both over 200
+// seeds) on the shooter's entity, CHAN_BODY, volume 1, ATTN_NORM, at the hit; never xbow_hit1.
 static void test_crossbow_sound(void **state)
 {
     (void)state;
     snd_req_t r[4];
     const float at[3] = { 10, 20, 30 };
     float lo = 2, hi = 0;
+    int bod[2] = {0, 0};
     for (uint32_t seed = 1; seed <= 200; seed++) {
-        assert_int_equal(snd_client_hl_crossbow(at, seed, r, 4), 1);
+        assert_int_equal(snd_client_hl_crossbow(at, 0, 3, seed, r, 4), 1);
         assert_string_equal(r[0].name, "weapons/xbow_hit1.wav");
         assert_int_equal(r[0].entity, 0);
         assert_int_equal(r[0].channel, 4);   // CHAN_BODY
@@ -262,9 +265,23 @@ static void test_crossbow_sound(void **state)
         assert_true(r[0].has_origin && r[0].origin[2] == 30);
         lo = r[0].volume < lo ? r[0].volume : lo;
         hi = r[0].volume > hi ? r[0].volume : hi;
+        assert_int_equal(snd_client_hl_crossbow(at, 1, 3, seed, r, 4), 1);
+        assert_true(starts(r[0].name, "weapons/xbow_hitbod"));
+        bod[0] += !strcmp(r[0].name, "weapons/xbow_hitbod1.wav");
+        bod[1] += !strcmp(r[0].name, "weapons/xbow_hitbod2.wav");
+        assert_int_equal(r[0].entity, 3);
+        assert_int_equal(r[0].channel, 4);
+        assert_float_equal(r[0].volume, 1.0, 1e-6);
+        assert_true(fabsf(r[0].attenuation - 0.8f) < 1e-6f);
+        assert_true(r[0].has_origin && r[0].origin[0] == 10 && r[0].origin[2] == 30);
+        assert_true(r[0].pitch == 0.0f || r[0].pitch == 1.0f);
     }
+    printf("crossbow sounds: xbow_hit1 volume %.3f..%.3f; on a player hitbod1 %d, hitbod2 %d of 200\n", lo, hi, bod[0],
+           bod[1]);
     assert_true(hi - lo > 0.03f);
-    assert_int_equal(snd_client_hl_crossbow(at, 1, r, 0), 0);
+    assert_true(bod[0] > 60 && bod[1] > 60 && bod[0] + bod[1] == 200);
+    assert_int_equal(snd_client_hl_crossbow(at, 0, 3, 1, r, 0), 0);
+    assert_int_equal(snd_client_hl_crossbow(at, 1, 3, 1, r, 0), 0);
 }
 
 // c1a0's tram at 0.33 s: to the right a wall of the world (c2a4e_w1b), below the floor
@@ -554,6 +571,97 @@ static void test_bullet_player(void **state)
     close_level(&L);
 }
 
+// The zoomed crossbow's shot heard through c1a0's loopback (audio/snd.c by hltent_crossbow_hit):
+// at 0.3 s at the metal wall on the right (xbow_hit1: a 0.03 s tone in the mod folder), at 1.2 s
+// the same shot with a second player put 60 units along its line: it stops on him (where his box
+// begins, no bolt) and xbow_hitbod1 / 2 (0.25 s tones) are heard instead, not xbow_hit1.
+static void test_crossbow_track(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    char dir[512], path[700];
+    snprintf(dir, sizeof dir, "%s/xbowmod", tu_tmpdir(NULL));
+    static const struct { const char *name; double len; } tones[] = {
+        {"weapons/xbow_hit1.wav", 0.03}, {"weapons/xbow_hitbod1.wav", 0.25}, {"weapons/xbow_hitbod2.wav", 0.25}};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/sound/%s", dir, tones[i].name);
+        tu_write_tone(path, tones[i].len, 440);
+    }
+    vfs_t *fs = vfs_create();
+    assert_int_equal(vfs_add_dir(fs, tu_data("goldsrc/valve")), 0);
+    assert_int_equal(vfs_add_dir(fs, dir), 0);
+    snd_t *s = snd_create_loopback(RATE, 1.0f);
+    assert_non_null(s);
+    snd_load_level(s, fs, w);
+    int pm = model_index(w, "models/player.mdl");
+    assert_true(pm > 0);
+    const double seconds = 2.0;
+    long total = (long)(seconds * RATE) + RATE;
+    int16_t *pcm = calloc((size_t)total * 2, sizeof *pcm);
+    assert_non_null(pcm);
+    double start = w->time, at[2] = {0, 0};
+    int shot = 0;
+    long pos = 0;
+    dec_error_t err;
+    while (hl_decoder.read_frame(L.st, w, &err) > 0 && w->time - start < seconds) {
+        double t = w->time - start;
+        if (shot < 2 && t > (shot == 0 ? 0.3 : 1.2)) {
+            world_decal_t *ev = shoot(w, 0, 90, 31 + (uint32_t)shot);
+            snprintf(ev->script, sizeof ev->script, "crossbow2");
+            hlbullet_t b;
+            vec3_t fwd;
+            assert_int_equal(hltent_crossbow_hit(L.r->bsp, w, ev, &b, fwd), HLTENT_BOLT_WALL);
+            float wall = dist(b.src, b.endpos);
+            if (shot == 1) {
+                w->maxclients = 2;
+                entity_state_t st;
+                entity_state_clear(&st);
+                st.modelindex = pm;
+                for (int k = 0; k < 3; k++)
+                    st.origin[k] = b.src[k] + 60 * fwd[k];
+                assert_int_equal(world_entity_update(w, 2, &st), 0);
+                assert_int_equal(hltent_crossbow_hit(L.r->bsp, w, ev, &b, fwd), HLTENT_BOLT_BODY);
+                assert_int_equal(b.player, 2);
+            }
+            printf("  shot %d at %.3f s: stops %.1f units out (the wall %.1f), player %d\n", shot, t,
+                   dist(b.src, b.endpos), wall, b.player);
+            assert_true(shot == 0 ? fabsf(dist(b.src, b.endpos) - 102) < 1
+                                  : dist(b.src, b.endpos) >= 60 - 16 * 1.4143f && dist(b.src, b.endpos) <= 44.01f);
+            at[shot++] = t;
+        }
+        long upto = lround(t * RATE);
+        if (upto > pos) {
+            assert_int_equal(snd_render(s, pcm + 2 * pos, (int)(upto - pos)), 0);
+            pos = upto;
+        }
+        snd_listener(s, w->view.origin, w->view.angles);
+        snd_frame(s, w);
+    }
+    assert_int_equal(shot, 2);
+    long upto = pos + RATE / 2;
+    assert_int_equal(snd_render(s, pcm + 2 * pos, (int)(upto - pos)), 0);
+    for (int i = 0; i < 2; i++) {
+        double before = tu_energy(pcm, upto, RATE, at[i] - 0.2, at[i]);
+        double after = tu_energy(pcm, upto, RATE, at[i], at[i] + 0.03);
+        double len = sounding(pcm, upto, at[i], at[i] + 0.6);
+        printf("  shot %d: energy before %.3g, after %.3g; sounding %.3f s\n", i, before, after, len);
+        assert_true(before == 0);
+        assert_true(after > 1e7);
+        if (i == 0)
+            assert_true(len > 0.02 && len < 0.04);   // xbow_hit1
+        else
+            assert_true(len > 0.2 && len < 0.27);    // xbow_hitbod1 / 2, not xbow_hit1
+    }
+    free(pcm);
+    snd_destroy(s);
+    vfs_free(fs);
+    close_level(&L);
+}
+
 // The view model's own sounds (studio event 5004): c1a0 through a loopback with the glock's view
 // model (models/v_9mmhandgun.mdl, which shared/ has) put in the player's hand, its reload (sequence
 // 5, 18 frames a second) begun at 0.3 s: the clip's sounds come where the animation passes frames 4
@@ -652,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_c1a0_bullets),
         cmocka_unit_test(test_crossfire_bullets),
         cmocka_unit_test(test_bullet_player),
+        cmocka_unit_test(test_crossbow_track),
         cmocka_unit_test(test_track),
         cmocka_unit_test(test_view_model_sounds),
     };

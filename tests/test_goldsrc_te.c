@@ -1241,6 +1241,84 @@ static void test_more_c1a0(void **state)
     close_level(&L);
 }
 
+// Beams' sprite frames (R_BeamDraw: (int)(start frame + frame rate x the clock) modulo the
+// sprite's frames; the rate byte x 0.1): c1a0 with a TE_BEAMPOINTS across the view, 3 wide, white,
+// 5 s. Of sprites/smoke.spr (5 frames) at 10 frames a second (byte 100), the pictures at +0.2 and
+// +0.3 s are textured with two frames and differ along the beam; at rate 0 they are the same;
+// sprites/laserbeam.spr (1 frame) at 10 a second is the same picture at both times.
+static int beam_frames_diff(level_t *L, int model, int rate10, int start, double t0, uint8_t *a, uint8_t *b)
+{
+    world_t *w = L->w;
+    r_clear_transients(L->r, 1);
+    w->num_events = 0;
+    vec3_t p0, p1;
+    ahead(w, 100, 30, 0, p0);
+    ahead(w, 100, -30, 0, p1);
+    world_fx_event_t *e = tempent(w, 0, p0[0], p0[1], p0[2]);
+    memcpy(e->end, p1, sizeof p1);
+    e->args[0] = model;
+    e->args[1] = start;
+    e->args[2] = rate10;
+    e->args[3] = 50;    // 5 s
+    e->args[4] = 60;    // 6 units (drawn 12 wide)
+    e->args[6] = e->args[7] = e->args[8] = 255;
+    e->args[9] = 255;
+    r_frame(L->r, w);
+    render_at(L->r, w, t0 + 0.2, a);
+    render_at(L->r, w, t0 + 0.3, b);
+    w->num_events = 0;
+    int n = 0;
+    for (int i = 0; i < TW * TH; i++)
+        n += a[i] != b[i];
+    return n;
+}
+
+static void test_beam_sprite_frames(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    int smoke = model_index(w, "sprites/smoke.spr"), laser = w->num_models;
+    assert_true(smoke > 0);
+    world_set_model(w, laser, "sprites/laserbeam.spr");
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    w->num_events = 0;
+    r_frame(L.r, w);
+    double t0 = w->time;
+    static uint8_t a[TW * TH], b[TW * TH], none[TW * TH];
+    render_at(L.r, w, t0 + 0.2, none);
+    // the frames the rule gives: (int)(10 x t) mod 5 at the two times
+    r_hlbeam_t bm = {0};
+    bm.framerate = 10;
+    int f0 = r_hlfx_beam_frame(&bm, t0 + 0.2, 5), f1 = r_hlfx_beam_frame(&bm, t0 + 0.3, 5);
+    int anim = beam_frames_diff(&L, smoke, 100, 0, t0, a, b);
+    int drawn = 0;
+    for (int i = 0; i < TW * TH; i++)
+        drawn += a[i] != none[i];
+    // looked at: the beam's two frames (smoke.spr's puffs, other puffs)
+    render_at(L.r, w, t0 + 0.2, a);
+    assert_int_equal(r_write_png(L.r, "build/rel/tests/goldsrc_te_beam_frame_a.png"), 0);
+    render_at(L.r, w, t0 + 0.3, b);
+    assert_int_equal(r_write_png(L.r, "build/rel/tests/goldsrc_te_beam_frame_b.png"), 0);
+    int still = beam_frames_diff(&L, smoke, 0, 0, t0, a, b);
+    int one = beam_frames_diff(&L, laser, 100, 0, t0, a, b);
+    int laser_drawn = 0;
+    for (int i = 0; i < TW * TH; i++)
+        laser_drawn += a[i] != none[i];
+    printf("beam sprite frames at %.2f and %.2f s: smoke.spr frames %d and %d, %d pixels drawn, %d differ; "
+           "rate 0: %d differ; laserbeam.spr (1 frame, %d drawn): %d differ\n",
+           t0 + 0.2, t0 + 0.3, f0, f1, drawn, anim, still, laser_drawn, one);
+    assert_true(f0 != f1);
+    assert_true(drawn > 150);
+    assert_true(anim > 100);
+    assert_int_equal(still, 0);
+    assert_true(laser_drawn > 150);
+    assert_int_equal(one, 0);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1253,6 +1331,7 @@ int main(void)
         cmocka_unit_test(test_temp_models),
         cmocka_unit_test(test_golden_c1a0),
         cmocka_unit_test(test_more_c1a0),
+        cmocka_unit_test(test_beam_sprite_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -452,7 +452,8 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
 static int step(tent_t *e, const bsp_t *bsp, const world_t *w, hltent_bounce_t *hit)
 {
     int heard = 0;
-    const float dt = (float)HLTENT_STEP, gravity = -dt * HLTENT_GRAVITY;
+    // the server's sv_gravity when the demo sent it (svc_newmovevars), else its default
+    const float dt = (float)HLTENT_STEP, gravity = -dt * (w && w->gravity > 0 ? w->gravity : HLTENT_GRAVITY);
     vec3_t prev;
     memcpy(prev, e->org, sizeof prev);
     for (int k = 0; k < 3; k++)

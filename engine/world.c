@@ -81,6 +81,7 @@ void world_new_level(world_t *w)
     w->statusbar[0] = 0;
     w->sky_rotate = 0;
     memset(w->sky_axis, 0, sizeof(w->sky_axis));
+    w->gravity = 0;
     memset(w->item_names, 0, sizeof(w->item_names));
     memset(w->decal_names, 0, sizeof(w->decal_names));
     w->decals_seq++;

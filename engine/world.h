@@ -397,6 +397,8 @@ typedef struct world_s {
     char statusbar[2048];             // Quake II CS_STATUSBAR
     float sky_rotate;                 // Quake II CS_SKYROTATE: the sky box turns this many degrees a second
     vec3_t sky_axis;                  //   about this axis (CS_SKYAXIS)
+    float gravity;                    // the server's sv_gravity (GoldSrc svc_newmovevars: its temp models
+                                      //   fall by it); 0 when the demo has not said (games' defaults)
     char item_names[WORLD_MAX_ITEMS][WORLD_NAME_LEN];   // Quake II CS_ITEMS: the HUD's pickup string
     // GoldSrc: the decal of each index the temp entities name ("{shot1"; svc_resourcelist's
     // decal resources, svc_decalname); "" unknown

@@ -1554,11 +1554,17 @@ static int parse_message(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     case SVC_RESOURCELIST:
         return resource_list(s, w, m, err);
     case SVC_NEWMOVEVARS: {
+        size_t mv_at = msg_offset(m);
         float mv[25];
         for (int i = 0; i < 25; i++)
             mv[i] = msg_f32(m);
         msg_string(m, str, sizeof(str));
         d_num(s, "gravity", mv[0]);
+        if (isfinite(mv[0]) && mv[0] >= 0 && mv[0] <= 100000)   // sv_gravity: the temp models fall by it
+            w->gravity = mv[0];
+        else
+            log_warn("goldsrc: offset %zu: expected svc_newmovevars' gravity 0..100000, got %g (ignored)", mv_at,
+                     (double)mv[0]);
         d_num(s, "maxspeed", mv[2]);
         d_str(s, "skyname", str);
         break;

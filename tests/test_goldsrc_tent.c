@@ -94,6 +94,32 @@ static float floor_under(const bsp_t *b, const vec3_t p)
     return tr.endpos[2];
 }
 
+// The server's sv_gravity (svc_newmovevars, kept in w->gravity) is what the temp models fall by:
+// c1a0 says 800 (the default); a low-gravity server's 200 makes a quarter of the fall.
+static void test_movevars_gravity(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    const bsp_t *b = L.r->bsp;
+    assert_float_equal(w->gravity, 800, 0);   // c1a0's svc_newmovevars (`demoplay dump`: gravity=800)
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    double t0 = w->time;
+    vec3_t pos, vel = {0, 0, 150};
+    ahead(w, 60, 0, -10, pos);
+    w->gravity = 200;
+    log_model(w, pos, vel, model_index(w, "models/shell.mdl"), 1, 25);
+    r_frame(L.r, w);
+    hltent_draw_t d[HLTENT_MAX];
+    // 0.1 s: up by 150 x 0.1 less 10 steps of gravity (200 x 0.01 each: 0+1+..+9)
+    assert_int_equal(hltent_list(L.r->hltent, b, t0 + 0.1, d, HLTENT_MAX), 1);
+    printf("sv_gravity 200: %.3f units up after 0.1 s (800: %.3f)\n", d[0].org[2] - pos[2], 15 - 0.01 * 8 * 45);
+    assert_float_equal(d[0].org[2], pos[2] + 15 - 0.01 * 2 * 45, 1e-2);
+    close_level(&L);
+}
+
 // The step rules on the real floor: a shell thrown up falls, bounces (damped by half),
 // stops flat within a second; a TE_MODEL without bounce sound does not turn; the pool
 // spawns TE_BREAKMODEL's pieces only where the box is open; hostile entries make nothing.
@@ -839,6 +865,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bounce_values),
+        cmocka_unit_test(test_movevars_gravity),
         cmocka_unit_test(test_event_shells),
         cmocka_unit_test(test_golden_and_seek),
         cmocka_unit_test(test_glow_shell),

@@ -161,6 +161,13 @@ int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, const float *v
     return clamp255(blend);
 }
 
+int r_hl_dead_player(const entity_state_t *s, int maxclients)
+{
+    if (s->renderfx != HL_FX_DEAD_PLAYER)
+        return -1;
+    return s->renderamt >= 1 && s->renderamt <= maxclients && s->renderamt <= WORLD_MAX_PLAYERS ? s->renderamt : 0;
+}
+
 float r_hl_glow(float dist, float *scale)
 {
     if (dist < 1.0f)

@@ -81,6 +81,12 @@ const uint8_t *r_hl_indexalpha(r_hlmodes_t *hl, const uint8_t rgb[3], int amount
 // by alpha, Glow / TransAdd add, TransAlpha and Normal are solid. hl NULL: opaque.
 int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, const float *vieworg,
                       const float *vpn, const float *org, const uint8_t **table);
+// kRenderFxDeadPlayer (17), the game's body queue: a body drawn as the player whose number
+// (1..maxclients) is its renderamt (R_StudioDrawModel in Xash3D / the SDK's StudioModelRenderer:
+// that player's model and colours, the body's own place, angles, sequence and frame, no legs, no
+// weapon). Returns that player number, 0 when the engine draws nothing (an amount outside
+// 1..maxclients), -1 for an entity that is not a dead player.
+int r_hl_dead_player(const entity_state_t *s, int maxclients);
 // Glow sprites (kRenderGlow): brightness 0..1 (19000 / dist^2, 0.05 .. 1) and the
 // scale that keeps their size on screen (dist / 200), dist from the eye.
 float r_hl_glow(float dist, float *scale);

@@ -1058,7 +1058,16 @@ static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, con
             s.skin = 0;   // an image index, not a skin number
     }
     int hl_client = (int)(e - w->entities) - 1;
-    if (rm && pass == main_pass && rm->kind == RMOD_STUDIO && hl_client >= 0 && hl_client < w->maxclients) {
+    int dead = rm && rm->kind == RMOD_STUDIO && !(hl_client >= 0 && hl_client < w->maxclients)
+                   ? r_hl_dead_player(&s, w->maxclients) : -1;
+    if (dead >= 0) {
+        // GoldSrc's body queue (kRenderFxDeadPlayer): drawn as player `dead`, with the model the player
+        // entity has when that player has none of its own; nothing for an amount that names no player
+        const r_model_t *pm = dead > 0 && dead < w->num_entities ? model_of(m, w->entities[dead].cur.modelindex) : NULL;
+        if (dead > 0 && pass == main_pass)
+            r_studio_dead_player(v, m->hlplayers, dead - 1, pm && pm->kind == RMOD_STUDIO ? pm->studio : rm->studio,
+                                 org, ang, &s, m->draw_entnum, w->server_time + (v->time - w->time), light_at(v, org));
+    } else if (rm && pass == main_pass && rm->kind == RMOD_STUDIO && hl_client >= 0 && hl_client < w->maxclients) {
         // GoldSrc players: their own model, legs and aim (velocity from the last two server frames)
         float dt = (float)(w->time - w->prev_time);
         vec3_t vel = {0, 0, 0};
@@ -1964,3 +1973,4 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     }
     r_part_draw(&m->part, v, t);
 }
+

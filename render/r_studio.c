@@ -810,3 +810,29 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
     light_job(v, &job, light);
     r_studio_draw(v, sm, &job);
 }
+
+void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
+                          const vec3_t org, const vec3_t ang, const entity_state_t *s, int entnum,
+                          double anim_clock, int light)
+{
+    r_studio_model_t *sm = fallback;
+    if (ps && player >= 0 && player < WORLD_MAX_PLAYERS && ps->model[player] >= 0)
+        sm = ps->models[ps->model[player]];
+    if (!sm)
+        return;
+    const uint8_t *mode_table;
+    if (!r_hl_studio_blend(v->hlmodes, s, entnum, v->time, v->vieworg, v->vpn, org, &mode_table))
+        return;
+    r_studio_job_t job;
+    uint8_t ctl[5];
+    if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
+        return;
+    memset(ctl, 127, 4);   // the engine clears the copy's gait sequence: the torso straight, no legs
+    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale))
+        return;
+    job.mode_table = mode_table;
+    job.colormap = v->colormap;
+    light_job(v, &job, light);
+    r_studio_draw(v, sm, &job);
+}
+

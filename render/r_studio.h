@@ -108,4 +108,12 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
                      const vec3_t org, const vec3_t ang, const entity_state_t *s, const vec3_t vel,
                      double anim_clock, int light);
 
+// kRenderFxDeadPlayer's body (r_hl_dead_player gives `player`, 0-based here): drawn as player
+// `player` is (its own model when it has one, else `fallback`: the player entity's model) at the body's
+// place, angles, sequence and frame, the torso straight (controllers 127), no gait; the body's render
+// mode and fx by its own entity number `entnum`.
+void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
+                          const vec3_t org, const vec3_t ang, const entity_state_t *s, int entnum,
+                          double anim_clock, int light);
+
 #endif

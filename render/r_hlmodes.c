@@ -168,6 +168,14 @@ int r_hl_dead_player(const entity_state_t *s, int maxclients)
     return s->renderamt >= 1 && s->renderamt <= maxclients && s->renderamt <= WORLD_MAX_PLAYERS ? s->renderamt : 0;
 }
 
+float r_hl_explode_stretch(const entity_state_t *s, double time)
+{
+    if (s->renderfx != HL_FX_EXPLODE)
+        return 1.0f;
+    double k = 1.0 + (time - s->animtime) * 10.0;
+    return !(k > 0) ? 0.0f : k > 2 ? 2.0f : (float)k;
+}
+
 float r_hl_glow(float dist, float *scale)
 {
     if (dist < 1.0f)

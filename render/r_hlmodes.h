@@ -87,6 +87,10 @@ int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum
 // weapon). Returns that player number, 0 when the engine draws nothing (an amount outside
 // 1..maxclients), -1 for an entity that is not a dead player.
 int r_hl_dead_player(const entity_state_t *s, int maxclients);
+// kRenderFxExplode (18) on studio models (the SDK's StudioFxTransform): the model's own y axis
+// stretched by 1 + 10 x (time - animtime), at most 2 (here at least 0: a hostile animtime ahead of
+// the clock would mirror the model). 1 for other fx. The engine has no such rule for sprites.
+float r_hl_explode_stretch(const entity_state_t *s, double time);
 // Glow sprites (kRenderGlow): brightness 0..1 (19000 / dist^2, 0.05 .. 1) and the
 // scale that keeps their size on screen (dist / 200), dist from the eye.
 float r_hl_glow(float dist, float *scale);

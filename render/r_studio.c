@@ -125,6 +125,17 @@ static inline float corner_row(const r_studio_model_t *sm, const r_hl_alight_t *
     return row > 63.0f ? 63.0f : row;   // (row 64 is not a light row)
 }
 
+// The job's scale along the model's own x, y, z (the scale, the y axis stretched by kRenderFxExplode
+// as the SDK's StudioFxTransform scales the transform's second column); returns the uniform part.
+static float job_scale(const r_studio_job_t *job, float scale[3])
+{
+    float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
+    float y = job->stretch_y >= -1 && job->stretch_y <= 1 ? 1 + job->stretch_y : 1;
+    scale[0] = scale[2] = s;
+    scale[1] = s * y;
+    return s;
+}
+
 void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job)
 {
     const studio_t *m = &sm->mdl;
@@ -134,8 +145,8 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
                         job->gaitseq, job->gaitframe};
     studio_pose_anim(m, &sm->pose, &an);
 
-    float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
-    const float scale[3] = {s, s, s}, trans[3] = {0, 0, 0};
+    float scale[3];
+    const float s = job_scale(job, scale), trans[3] = {0, 0, 0};
     vec3_t ax[3];   // model x, y, z axes in world space: forward, left, up
     float A[3][3], b[3];
     r_model_to_view(v, job->axes, job->angles, job->origin, scale, trans, ax, A, b);
@@ -144,7 +155,8 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
             const float(*bm)[4] = (const float(*)[4])sm->pose.bones[i];
             float bw[3], right[3], up[3];
             for (int k = 0; k < 3; k++)
-                bw[k] = job->origin[k] + s * (ax[0][k] * bm[0][3] + ax[1][k] * bm[1][3] + ax[2][k] * bm[2][3]);
+                bw[k] = job->origin[k] + ax[0][k] * scale[0] * bm[0][3] + ax[1][k] * scale[1] * bm[1][3] +
+                        ax[2][k] * scale[2] * bm[2][3];
             r_studio_chrome_dirs(bw, v->vieworg, v->vright, right, up);
             for (int k = 0; k < 3; k++) {
                 sm->chrome[i][0][k] = dot3(right, ax[k]);
@@ -318,8 +330,9 @@ void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio
     studio_anim_t an = {job->seq, job->frame, {job->blend[0], job->blend[1]}, job->ctl, job->body,
                         job->gaitseq, job->gaitframe};
     studio_pose_anim(m, &sm->pose, &an);
-    float sc = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
-    const float scale[3] = {sc, sc, sc}, trans[3] = {0, 0, 0};
+    float scale[3];
+    job_scale(job, scale);
+    const float trans[3] = {0, 0, 0};
     vec3_t ax[3];
     float A[3][3], bv[3];
     r_model_to_view(v, job->axes, job->angles, job->origin, scale, trans, ax, A, bv);
@@ -330,7 +343,8 @@ void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio
         const float(*bm)[4] = (const float(*)[4])sm->pose.bones[i];
         float bw[3], right[3], up[3];
         for (int k = 0; k < 3; k++)
-            bw[k] = job->origin[k] + sc * (ax[0][k] * bm[0][3] + ax[1][k] * bm[1][3] + ax[2][k] * bm[2][3]);
+            bw[k] = job->origin[k] + ax[0][k] * scale[0] * bm[0][3] + ax[1][k] * scale[1] * bm[1][3] +
+                    ax[2][k] * scale[2] * bm[2][3];
         r_studio_chrome_dirs(bw, corg, v->vright, right, up);
         for (int k = 0; k < 3; k++) {
             sm->chrome[i][0][k] = dot3(right, ax[k]);
@@ -449,15 +463,16 @@ int r_studio_attachment(r_studio_model_t *sm, const r_studio_job_t *job, int n, 
     float p[3];
     if (studio_attachment(m, &sm->pose, n, p) < 0)
         return -1;
-    float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
-    const float scale[3] = {s, s, s}, trans[3] = {0, 0, 0};
+    float scale[3];
+    job_scale(job, scale);
+    const float trans[3] = {0, 0, 0};
     vec3_t ax[3];
     float A[3][3], b[3];
     r_view_t dummy;   // the axes only: r_model_to_view also makes a view transform, unused here
     memset(&dummy, 0, sizeof dummy);
     r_model_to_view(&dummy, job->axes, job->angles, job->origin, scale, trans, ax, A, b);
     for (int k = 0; k < 3; k++)
-        out[k] = job->origin[k] + s * (ax[0][k] * p[0] + ax[1][k] * p[1] + ax[2][k] * p[2]);
+        out[k] = job->origin[k] + ax[0][k] * scale[0] * p[0] + ax[1][k] * scale[1] * p[1] + ax[2][k] * scale[2] * p[2];
     return 0;
 }
 
@@ -490,6 +505,7 @@ static int entity_job(const studio_t *m, const vec3_t org, const vec3_t ang, con
     memcpy(job->origin, org, sizeof(vec3_t));
     memcpy(job->angles, ang, sizeof(vec3_t));
     job->scale = s->scale > 0 && s->scale < 100 ? s->scale : 1.0f;
+    job->stretch_y = r_hl_explode_stretch(s, anim_clock) - 1.0f;   // kRenderFxExplode
     return 1;
 }
 
@@ -517,7 +533,8 @@ void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, 
     uint8_t ctl[5];
     if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
         return;
-    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale))
+    float grow = job.stretch_y > 0 ? 1 + job.stretch_y : 1;   // kRenderFxExplode's stretch
+    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale * grow))
         return;
     job.mode_table = mode_table;
     job.colormap = v->colormap;

@@ -40,6 +40,7 @@ typedef struct {
     vec3_t origin, angles;     // entity angles, as the game sends them
     const vec3_t *axes;        // if set: forward, right, up used instead of angles (view model)
     float scale;               // 0 = 1
+    float stretch_y;           // kRenderFxExplode (r_hl_explode_stretch): the model's y axis x (1 + this), -1..1
     const uint8_t *colormap;
     r_hl_alight_t light;       // the engine's model light (r_hllight.h: r_hl_model_light)
     const uint8_t *mode_table; // GoldSrc render mode's table (r_hl_studio_blend), NULL = opaque

@@ -162,10 +162,93 @@ static void test_dead_player(void **state)
     close_level(&L);
 }
 
+// The bounding box (x0, y0, x1, y1) of the pixels where a and b differ; 0 when none.
+static int diff_box(const uint8_t *a, const uint8_t *b, int box[4])
+{
+    box[0] = TW, box[1] = TH, box[2] = -1, box[3] = -1;
+    for (int y = 0; y < TH; y++)
+        for (int x = 0; x < TW; x++)
+            if (a[y * TW + x] != b[y * TW + x]) {
+                box[0] = x < box[0] ? x : box[0];
+                box[1] = y < box[1] ? y : box[1];
+                box[2] = x > box[2] ? x : box[2];
+                box[3] = y > box[3] ? y : box[3];
+            }
+    return box[2] >= 0;
+}
+
+// kRenderFxExplode: the SDK's StudioFxTransform stretches the model's own y axis by 1 + 10 x (time -
+// animtime), at most 2. The rule's values; then barney in c1a0, facing the eye (his y axis across
+// the screen): at animtime = now he is drawn as without fx, 0.05 s later 1.5 times, from 0.1 s on
+// twice as wide, as tall as before.
+static void test_explode(void **state)
+{
+    (void)state;
+    entity_state_t s;
+    entity_state_clear(&s);
+    s.animtime = 10.0f;
+    assert_true(r_hl_explode_stretch(&s, 12.0) == 1.0f);   // fx 0: as is
+    s.renderfx = HL_FX_EXPLODE;
+    assert_true(r_hl_explode_stretch(&s, 10.0) == 1.0f);
+    assert_true(fabsf(r_hl_explode_stretch(&s, 10.05) - 1.5f) < 1e-4f);
+    assert_true(r_hl_explode_stretch(&s, 10.1) == 2.0f);
+    assert_true(r_hl_explode_stretch(&s, 30.0) == 2.0f);
+    assert_true(r_hl_explode_stretch(&s, 9.0) == 0.0f);    // an animtime ahead of the clock: flat, not mirrored
+    s.animtime = NAN;
+    assert_true(r_hl_explode_stretch(&s, 9.0) == 0.0f);
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    r_frame(L.r, w);
+    empty_frame(w);
+    int n;
+    world_entity_t *e = add_studio(&L, model_index(w, "models/barney.mdl"), 110, 0, &n);
+    double t = w->time;
+    float now = (float)w->server_time;   // the clock the models' animtime counts on, at time t
+    uint8_t *none = malloc(TW * TH), *plain = malloc(TW * TH), *px = malloc(TW * TH);
+    e->seq = 0;
+    render_at(L.r, w, t, none);
+    e->seq = w->seq;
+    e->cur.animtime = now;
+    render_at(L.r, w, t, plain);
+    int b0[4], b[4];
+    assert_true(diff_box(none, plain, b0));
+    e->cur.renderfx = HL_FX_EXPLODE;
+    render_at(L.r, w, t, px);
+    assert_int_equal(differ(plain, px, 0, 0, TW, NULL), 0);   // no time since animtime: as without fx
+    const float elapsed[3] = {0.05f, 0.1f, 1.0f}, want[3] = {1.5f, 2.0f, 2.0f};
+    int width[3];
+    for (int i = 0; i < 3; i++) {
+        e->cur.animtime = now - elapsed[i];
+        render_at(L.r, w, t, px);
+        assert_true(diff_box(none, px, b));
+        int w0 = b0[2] - b0[0] + 1, h0 = b0[3] - b0[1] + 1;
+        width[i] = b[2] - b[0] + 1;
+        int h = b[3] - b[1] + 1;
+        print_message("explode %.2f s after animtime: %d x %d pixels (without: %d x %d), x %.2f wide\n",
+                      (double)elapsed[i], width[i], h, w0, h0, (double)width[i] / w0);
+        assert_true(fabs((double)width[i] / w0 - want[i]) < 0.2 * want[i]);
+        assert_true(abs(h - h0) <= h0 / 10 + 1);
+        if (i == 1) {
+            const char *out = "build/test_goldsrc_explode.png";
+            assert_int_equal(r_write_png(L.r, out), 0);
+            tu_golden("goldsrc_explode", out, "tests/golden/goldsrc/explode.png", 0.01);
+        }
+    }
+    assert_int_equal(width[1], width[2]);   // at most twice
+    free(none);
+    free(plain);
+    free(px);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dead_player),
+        cmocka_unit_test(test_explode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

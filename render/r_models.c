@@ -921,7 +921,7 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
     double t = v->time;
     vec3_t ang = {angles[0], angles[1], angles[2]};
     if (rm->kind == RMOD_STUDIO) {   // animtime counts on the game's clock
-        r_studio_entity(v, rm->studio, org, ang, s, w->server_time + (t - w->time), light_at(v, org));
+        r_studio_entity(v, rm->studio, org, ang, s, m->draw_entnum, w->server_time + (t - w->time), light_at(v, org));
         return;
     }
     if (rm->kind == RMOD_SPRITE) {

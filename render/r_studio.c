@@ -523,11 +523,12 @@ static float seq_radius(const studio_t *m, int seq)
 }
 
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
-                     const entity_state_t *s, double anim_clock, int light)
+                     const entity_state_t *s, int entnum, double anim_clock, int light)
 {
-    // render mode, amount and fx (r_hlmodes.c); fully transparent entities are hidden
+    // render mode, amount and fx (r_hlmodes.c), phased by the entity number; fully transparent
+    // entities are hidden
     const uint8_t *mode_table;
-    if (!r_hl_studio_blend(v->hlmodes, s, 0, v->time, v->vieworg, v->vpn, org, &mode_table))
+    if (!r_hl_studio_blend(v->hlmodes, s, entnum, v->time, v->vieworg, v->vpn, org, &mode_table))
         return;
     r_studio_job_t job;
     uint8_t ctl[5];
@@ -789,11 +790,14 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
 {
     if (!ps || player < 0 || player >= WORLD_MAX_PLAYERS) {
         if (fallback)
-            r_studio_entity(v, fallback, org, ang, s, anim_clock, light);
+            r_studio_entity(v, fallback, org, ang, s, player + 1, anim_clock, light);
         return;
     }
     r_studio_model_t *sm = ps->model[player] >= 0 ? ps->models[ps->model[player]] : fallback;
     if (!sm)
+        return;
+    const uint8_t *mode_table;   // the engine's CL_FxBlend applies to players as to every entity
+    if (!r_hl_studio_blend(v->hlmodes, s, player + 1, v->time, v->vieworg, v->vpn, org, &mode_table))
         return;
     const studio_t *m = &sm->mdl;
     r_studio_job_t job;
@@ -821,8 +825,9 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
         g->valid = 0;
     }
     g->last_time = v->time;
-    if (!r_sphere_visible(v, org, seq_radius(m, job.seq) * job.scale))
+    if (!r_sphere_visible(v, org, seq_radius(m, job.seq) * job.scale * (job.stretch_y > 0 ? 1 + job.stretch_y : 1)))
         return;
+    job.mode_table = mode_table;
     job.colormap = v->colormap;
     light_job(v, &job, light);
     r_studio_draw(v, sm, &job);

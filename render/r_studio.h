@@ -67,8 +67,9 @@ void r_studio_chrome_texel(const float normal[3], const float right[3], const fl
 // An entity: frame from the state's animtime on the game's clock `anim_clock`, lit by the engine's
 // rules at its origin (r_hl_model_light; `light`, Quake's 0..255 scale, stands in for the world's
 // light when the view has none, as in the model tests). The same for the view model and players.
+// `entnum` is its entity number: the phase of its renderfx (CL_FxBlend: number x 363).
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
-                     const entity_state_t *s, double anim_clock, int light);
+                     const entity_state_t *s, int entnum, double anim_clock, int light);
 // Its attachment n in world space, posed as r_studio_entity would draw it.
 int r_studio_entity_attachment(r_studio_model_t *sm, const vec3_t org, const vec3_t ang, const entity_state_t *s,
                                double anim_clock, int n, vec3_t out);
@@ -103,8 +104,9 @@ void r_studio_players_free(r_studio_players_t *ps);
 // After each server frame: players whose `model` userinfo (world_player_t.skin) changed get
 // models/player/NAME/NAME.mdl (allocation only then); a new level forgets them all.
 void r_studio_players_update(r_studio_players_t *ps, const world_t *w, vfs_t *fs, const uint8_t *palette);
-// Draw player `player` (0-based client number): its own model when it has one, else `fallback`,
-// legs by its gait sequence and velocity, torso by the controllers, aim by the blend.
+// Draw player `player` (0-based client number, entity player + 1): its own model when it has one,
+// else `fallback`, legs by its gait sequence and velocity, torso by the controllers, aim by the
+// blend; its render mode and fx as any entity's (phase: its entity number).
 void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
                      const vec3_t org, const vec3_t ang, const entity_state_t *s, const vec3_t vel,
                      double anim_clock, int light);

@@ -244,11 +244,131 @@ static void test_explode(void **state)
     close_level(&L);
 }
 
+// The engine's kRenderFxStrobeSlow (CL_FxBlend, Xash3D gl_rmain.c): on while 20 sin(4t + number x 363),
+// truncated, is not negative.
+static int strobe_slow_on(int num, double t)
+{
+    return (int)(20.0 * sin(t * 4.0 + (double)((float)num * 363.0f))) >= 0;
+}
+
+// The fx phase of studio models is their entity number: two barneys, additive (kRenderTransAdd, 255)
+// with kRenderFxStrobeSlow, at times when the engine's formula has one on and the other off, are
+// drawn so (before, the studio hook got entity 0 for every model: both on or both off).
+static void test_studio_phase(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    r_frame(L.r, w);
+    empty_frame(w);
+    int barney = model_index(w, "models/barney.mdl"), num[2];
+    world_entity_t *e[2] = {add_studio(&L, barney, 120, 40, &num[0]), add_studio(&L, barney, 120, -40, &num[1])};
+    assert_int_equal(num[1], num[0] + 1);
+    uint8_t *none = malloc(TW * TH), *px = malloc(TW * TH);
+    e[0]->seq = e[1]->seq = 0;
+    double t0 = w->time;
+    render_at(L.r, w, t0, none);
+    int cx[2], cy[2], reach[2];
+    for (int i = 0; i < 2; i++) {
+        e[i]->seq = w->seq;
+        e[i]->cur.rendermode = RM_ADDITIVE;
+        e[i]->cur.renderamt = 255;
+        e[i]->cur.renderfx = HL_FX_STROBE_SLOW;
+        e[i]->prev = e[i]->cur;
+        on_screen(&L.r->view, e[i]->cur.origin, 36, 40, &cx[i], &cy[i], &reach[i]);
+    }
+    // the first moments (1/100 s apart) when only the first, then only the second, is on
+    int found[2] = {0, 0};
+    for (int k = 0; k < 400 && !(found[0] && found[1]); k++) {
+        double t = t0 + k * 0.01;
+        int on0 = strobe_slow_on(num[0], t), on1 = strobe_slow_on(num[1], t);
+        int only = on0 && !on1 ? 0 : on1 && !on0 ? 1 : -1;
+        if (only < 0 || found[only])
+            continue;
+        found[only] = 1;
+        render_at(L.r, w, t, px);
+        int in[2];
+        for (int i = 0; i < 2; i++) {
+            int outside, all = differ(none, px, cx[i], cy[i], reach[i], &outside);
+            in[i] = all - outside;
+        }
+        print_message("t + %.2f s: entity %d %s, entity %d %s: %d and %d pixels drawn in their boxes\n", k * 0.01,
+                      num[0], on0 ? "on" : "off", num[1], on1 ? "on" : "off", in[0], in[1]);
+        assert_true(in[only] > 200);
+        assert_int_equal(in[1 - only], 0);
+    }
+    assert_true(found[0] && found[1]);
+    free(none);
+    free(px);
+    close_level(&L);
+}
+
+// Players too: CL_FxBlend applies to them as to every entity (before, the player drawer ignored
+// render modes). c1a0 made a two-player game; player 2 (entity 2, player.mdl), additive with
+// kRenderFxStrobeSlow: drawn at a moment the formula has him on, nothing when off.
+static void test_player_fx(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    w->maxclients = 2;
+    r_frame(L.r, w);
+    empty_frame(w);
+    int pm = model_index(w, "models/player.mdl");
+    assert_true(pm > 0);
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = pm;
+    ahead(w, 120, 0, 0, st.origin);
+    vec3_t p;
+    memcpy(p, st.origin, sizeof p);
+    st.origin[2] = floor_under(L.r->bsp, p) + 36;
+    st.angles[1] = w->view.angles[1] + 180;
+    uint8_t *none = malloc(TW * TH), *px = malloc(TW * TH);
+    double t0 = w->time;
+    render_at(L.r, w, t0, none);
+    st.rendermode = RM_ADDITIVE;
+    st.renderamt = 255;
+    st.renderfx = HL_FX_STROBE_SLOW;
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    int cx, cy, reach;
+    on_screen(&L.r->view, st.origin, 0, 40, &cx, &cy, &reach);
+    int seen[2] = {0, 0};
+    for (int k = 0; k < 400 && !(seen[0] && seen[1]); k++) {
+        double t = t0 + k * 0.01;
+        int on = strobe_slow_on(2, t);
+        if (seen[on])
+            continue;
+        seen[on] = 1;
+        render_at(L.r, w, t, px);
+        int outside, in = differ(none, px, cx, cy, reach, &outside);
+        in -= outside;
+        print_message("player 2 at t + %.2f s, strobe %s: %d pixels drawn in his box\n", k * 0.01, on ? "on" : "off",
+                      in);
+        if (on)
+            assert_true(in > 200);
+        else
+            assert_int_equal(in, 0);
+    }
+    assert_true(seen[0] && seen[1]);
+    free(none);
+    free(px);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dead_player),
         cmocka_unit_test(test_explode),
+        cmocka_unit_test(test_studio_phase),
+        cmocka_unit_test(test_player_fx),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

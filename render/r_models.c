@@ -1619,7 +1619,7 @@ static void draw_beaments(const r_models_t *m, const world_t *w, r_view_t *v, fl
             memcpy(start, p, sizeof start);
         if (ends.end_ent > 0 && !beam_point(m, w, v, frac, ends.end_ent, ends.end_att, end))
             continue;
-        int amount = r_hl_fx_amount(&e->cur, n, v->time, v->vieworg, v->vpn, start);
+        int amount = r_hl_fx_amount(&e->cur, n, v->time, v->fx_since, v->vieworg, v->vpn, start);
         r_hlbeam_t b;
         r_hlfx_beament(&e->cur, n, start, end, amount, v->time, &b);
         draw_beam(m, v, &b);

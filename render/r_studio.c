@@ -528,7 +528,7 @@ void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, 
     // render mode, amount and fx (r_hlmodes.c), phased by the entity number; fully transparent
     // entities are hidden
     const uint8_t *mode_table;
-    if (!r_hl_studio_blend(v->hlmodes, s, entnum, v->time, v->vieworg, v->vpn, org, &mode_table))
+    if (!r_hl_studio_blend(v->hlmodes, s, entnum, v->time, v->fx_since, v->vieworg, v->vpn, org, &mode_table))
         return;
     r_studio_job_t job;
     uint8_t ctl[5];
@@ -797,7 +797,7 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
     if (!sm)
         return;
     const uint8_t *mode_table;   // the engine's CL_FxBlend applies to players as to every entity
-    if (!r_hl_studio_blend(v->hlmodes, s, player + 1, v->time, v->vieworg, v->vpn, org, &mode_table))
+    if (!r_hl_studio_blend(v->hlmodes, s, player + 1, v->time, v->fx_since, v->vieworg, v->vpn, org, &mode_table))
         return;
     const studio_t *m = &sm->mdl;
     r_studio_job_t job;
@@ -843,7 +843,7 @@ void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player,
     if (!sm)
         return;
     const uint8_t *mode_table;
-    if (!r_hl_studio_blend(v->hlmodes, s, entnum, v->time, v->vieworg, v->vpn, org, &mode_table))
+    if (!r_hl_studio_blend(v->hlmodes, s, entnum, v->time, v->fx_since, v->vieworg, v->vpn, org, &mode_table))
         return;
     r_studio_job_t job;
     uint8_t ctl[5];

@@ -362,6 +362,53 @@ static void test_player_fx(void **state)
     close_level(&L);
 }
 
+// kRenderFxFadeFast drawn: an additive barney at amount 255 fades by 4 a client frame (72 a second)
+// from the state's arrival (the world's previous frame; here made 0, 0.5 and 1 s before the time
+// drawn): whole at once, dimmer half a second on (amount 111), gone after a second (0).
+static void test_fade_drawn(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    r_frame(L.r, w);
+    empty_frame(w);
+    int n;
+    world_entity_t *e = add_studio(&L, model_index(w, "models/barney.mdl"), 110, 0, &n);
+    e->cur.rendermode = RM_ADDITIVE;
+    e->cur.renderamt = 255;
+    e->cur.renderfx = HL_FX_FADE_FAST;
+    e->prev = e->cur;
+    uint8_t *none = malloc(TW * TH), *px = malloc(TW * TH), *first = malloc(TW * TH);
+    int cx, cy, reach, drawn[3];
+    for (int i = 0; i < 3; i++) {
+        double t = w->time;
+        w->prev_time = t - 0.5 * i;   // drawn at the last frame's time: the view and places as they are
+        e->seq = 0;
+        render_at(L.r, w, t, none);
+        on_screen(&L.r->view, e->cur.origin, 36, 40, &cx, &cy, &reach);
+        e->seq = w->seq;
+        render_at(L.r, w, t, px);
+        int outside;
+        drawn[i] = differ(none, px, cx, cy, reach, &outside) - outside;
+        print_message("fade fast %.1f s after the state came: %d pixels added in its box, %d unlike the first\n",
+                      0.5 * i, drawn[i], i ? differ(first, px, cx, cy, reach, NULL) : 0);
+        if (i == 0)
+            memcpy(first, px, TW * TH);
+        else if (i == 1)
+            assert_true(differ(first, px, cx, cy, reach, NULL) > drawn[0] / 2);   // dimmer
+    }
+    assert_true(drawn[0] > 200);
+    assert_true(drawn[1] > 100);
+    assert_int_equal(drawn[2], 0);
+    free(none);
+    free(px);
+    free(first);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -369,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_explode),
         cmocka_unit_test(test_studio_phase),
         cmocka_unit_test(test_player_fx),
+        cmocka_unit_test(test_fade_drawn),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

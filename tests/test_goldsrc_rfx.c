@@ -409,6 +409,76 @@ static void test_fade_drawn(void **state)
     close_level(&L);
 }
 
+// A glow sprite (kRenderGlow): sprites/hotglow.spr, precached by c1a0, at the eye's height ahead,
+// drawn additively at 19000 / d^2 of its amount with its scale d / 200, so that it keeps its size on
+// screen and dims with distance: at 100 and 165 units (1, clamped, and 0.70). Golden glowsprite.png.
+static void test_glow_sprite(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    r_frame(L.r, w);
+    empty_frame(w);
+    int glow = model_index(w, "sprites/hotglow.spr");
+    assert_int_equal(glow, 109);
+    int n = w->num_entities;
+    world_entity_t *e = &w->entities[n];
+    memset(e, 0, sizeof *e);
+    entity_state_clear(&e->cur);
+    e->cur.modelindex = glow;
+    e->cur.rendermode = RM_GLOW;
+    e->cur.renderamt = 255;
+    e->cur.rendercolor[0] = 255;
+    e->cur.rendercolor[1] = 160;
+    e->cur.rendercolor[2] = 60;
+    e->seq = w->seq;
+    w->num_entities = n + 1;
+    uint8_t *none = malloc(TW * TH), *px = malloc(TW * TH);
+    const uint8_t *pal = L.r->pal.palette;
+    const float dist[2] = {100, 165};
+    int width[2], changed[2];
+    double gain[2];
+    for (int i = 0; i < 2; i++) {
+        ahead(w, dist[i], 0, 0, e->cur.origin);
+        e->prev = e->cur;
+        e->seq = 0;
+        render_at(L.r, w, w->time, none);
+        e->seq = w->seq;
+        render_at(L.r, w, w->time, px);
+        if (i == 0) {
+            const char *out = "build/test_goldsrc_glowsprite.png";
+            assert_int_equal(r_write_png(L.r, out), 0);
+            tu_golden("goldsrc_glowsprite", out, "tests/golden/goldsrc/glowsprite.png", 0.01);
+        }
+        int box[4];
+        assert_true(diff_box(none, px, box));
+        width[i] = box[2] - box[0] + 1;
+        changed[i] = differ(none, px, 0, 0, TW, NULL);
+        long g = 0;
+        int darker = 0;
+        for (int k = 0; k < TW * TH; k++) {
+            int d = 0;
+            for (int c = 0; c < 3; c++)
+                d += pal[px[k] * 3 + c] - pal[none[k] * 3 + c];
+            g += d;
+            darker += d < -24;   // added light never darkens (beyond the palette's rounding)
+        }
+        gain[i] = (double)g / (changed[i] > 0 ? changed[i] : 1);
+        print_message("glow sprite %.0f units ahead: %d pixels changed, %d wide, mean gain %.1f (r+g+b), %d darker\n",
+                      (double)dist[i], changed[i], width[i], gain[i], darker);
+        assert_true(changed[i] > 100);
+        assert_int_equal(darker, 0);
+    }
+    assert_true(abs(width[0] - width[1]) <= width[0] / 5 + 1);   // the same size on screen
+    assert_true(gain[1] < gain[0] * 0.85);   // dimmer (0.70 of the amount, give or take the palette)
+    free(none);
+    free(px);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -417,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_studio_phase),
         cmocka_unit_test(test_player_fx),
         cmocka_unit_test(test_fade_drawn),
+        cmocka_unit_test(test_glow_sprite),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

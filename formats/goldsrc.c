@@ -349,7 +349,9 @@ static void ent_to_world(const hl_state_t *s, const hl_ent_t *e, int custom, ent
     }
     if (st->rendermode < 0 || st->rendermode > RM_ADDITIVE)
         st->rendermode = RM_NORMAL;
-    if (st->rendermode == RM_NORMAL)
+    // a normal one is opaque: amount 255, except a dead player's body (kRenderFxDeadPlayer, 17), whose
+    // amount is the number of the player it is drawn as (r_hl_dead_player)
+    if (st->rendermode == RM_NORMAL && st->renderfx != 17)
         st->renderamt = 255;
     if (st->scale == 0.0f)
         st->scale = 1.0f;

@@ -691,7 +691,7 @@ static int hl_brush_mode(renderer_t *r, const entity_state_t *s, int entnum, con
 {
     if (s->rendermode == RM_NORMAL)
         return R_DRAW_OPAQUE;
-    int amt = r_hl_fx_amount(s, entnum, r->time, r->vieworg, r->vpn, org);
+    int amt = r_hl_fx_amount(s, entnum, r->time, r->view.fx_since, r->vieworg, r->vpn, org);
     if (amt <= 0)
         return -1;
     switch (s->rendermode) {

@@ -124,9 +124,11 @@ static int hl_noise(int entnum, double t)
     return (int)(h & 63) - 32;
 }
 
-int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, const float *vieworg, const float *vpn,
-                   const float *org)
+int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, double since, const float *vieworg,
+                   const float *vpn, const float *org)
 {
+    // frames drawn since the state came (a damaged clock: none; more than 4 s: as 4 s, the amount is 0 or 255 by then)
+    int frames = since > 0 ? (int)((since < 4 ? since : 4) * HL_FX_FRAME_HZ) : 0;
     int amt = s->renderamt;
     double ofs = (double)entnum * 363.0;   // the engine de-syncs entities by their number
     int blend;
@@ -154,11 +156,30 @@ int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, const float *v
         }
         break;
     }
-    default:   // none, fades and solids (stepped by the server's values), shells, ...
+    case HL_FX_FADE_SLOW: blend = amt - frames; break;   // renderamt - 1 a frame, at least 0
+    case HL_FX_FADE_FAST: blend = amt - 4 * frames; break;
+    case HL_FX_SOLID_SLOW: blend = amt + frames; break;   // + 1 a frame, at most 255
+    case HL_FX_SOLID_FAST: blend = amt + 4 * frames; break;
+    default:   // none, shells, ...
         blend = amt;
         break;
     }
     return clamp255(blend);
+}
+
+int r_hl_dead_player(const entity_state_t *s, int maxclients)
+{
+    if (s->renderfx != HL_FX_DEAD_PLAYER)
+        return -1;
+    return s->renderamt >= 1 && s->renderamt <= maxclients && s->renderamt <= WORLD_MAX_PLAYERS ? s->renderamt : 0;
+}
+
+float r_hl_explode_stretch(const entity_state_t *s, double time)
+{
+    if (s->renderfx != HL_FX_EXPLODE)
+        return 1.0f;
+    double k = 1.0 + (time - s->animtime) * 10.0;
+    return !(k > 0) ? 0.0f : k > 2 ? 2.0f : (float)k;
 }
 
 float r_hl_glow(float dist, float *scale)
@@ -171,13 +192,13 @@ float r_hl_glow(float dist, float *scale)
     return b < 0.05f ? 0.05f : b > 1.0f ? 1.0f : b;
 }
 
-int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, const float *vieworg,
-                      const float *vpn, const float *org, const uint8_t **table)
+int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, double since,
+                      const float *vieworg, const float *vpn, const float *org, const uint8_t **table)
 {
     *table = NULL;
     if (s->rendermode == RM_NORMAL)
         return 1;
-    int amt = r_hl_fx_amount(s, entnum, t, vieworg, vpn, org);
+    int amt = r_hl_fx_amount(s, entnum, t, since, vieworg, vpn, org);
     if (amt <= 0)
         return 0;
     if (!hl || !hl->ready)

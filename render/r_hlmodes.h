@@ -63,11 +63,16 @@ static inline uint8_t r_hl_nearest(const r_hlmodes_t *hl, int r, int g, int b)
 {
     return hl->inv[(r >> 3) << 10 | (g >> 3) << 5 | (b >> 3)];
 }
+// The client frames a second at which the engine's per-frame fades step (kRenderFxFadeSlow/Fast,
+// SolidSlow/Fast: renderamt -1 / -4 / +1 / +4 each drawn frame until the next server state): fps_max's
+// default, 72 (Xash3D's host.c; Quake's cl_maxfps), so that a picture does not depend on the drawing rate.
+#define HL_FX_FRAME_HZ 72.0
 // The entity's amount 0..255 at time t after its renderfx, by the engine's rules
 // (CL_FxBlend): pulses, strobes, flickers by the entity number's phase, hologram
-// and distort by the distance along the view (vieworg, vpn), org the entity's origin.
-int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, const float *vieworg, const float *vpn,
-                   const float *org);
+// and distort by the distance along the view (vieworg, vpn), org the entity's origin; fades and
+// solids stepped for the frames of `since` seconds (the state's age: r_view_t.fx_since) at HL_FX_FRAME_HZ.
+int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, double since, const float *vieworg,
+                   const float *vpn, const float *org);
 // The table for a blend at amount 0..255; NULL when nothing is to be drawn (amount 0)
 // or, for alpha, when the amount is near enough 255 to draw opaque (r_hl_alpha_level).
 const uint8_t *r_hl_table(const r_hlmodes_t *hl, hl_blend_t kind, int amount);
@@ -79,8 +84,18 @@ const uint8_t *r_hl_indexalpha(r_hlmodes_t *hl, const uint8_t rgb[3], int amount
 // The draw-mode hook for studio models: 0 = not drawn; else *table is the blend table
 // for d_polyctx_t.alphamap (alpha66 0), NULL = opaque. TransTexture / TransColor blend
 // by alpha, Glow / TransAdd add, TransAlpha and Normal are solid. hl NULL: opaque.
-int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, const float *vieworg,
-                      const float *vpn, const float *org, const uint8_t **table);
+int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, double since,
+                      const float *vieworg, const float *vpn, const float *org, const uint8_t **table);
+// kRenderFxDeadPlayer (17), the game's body queue: a body drawn as the player whose number
+// (1..maxclients) is its renderamt (R_StudioDrawModel in Xash3D / the SDK's StudioModelRenderer:
+// that player's model and colours, the body's own place, angles, sequence and frame, no legs, no
+// weapon). Returns that player number, 0 when the engine draws nothing (an amount outside
+// 1..maxclients), -1 for an entity that is not a dead player.
+int r_hl_dead_player(const entity_state_t *s, int maxclients);
+// kRenderFxExplode (18) on studio models (the SDK's StudioFxTransform): the model's own y axis
+// stretched by 1 + 10 x (time - animtime), at most 2 (here at least 0: a hostile animtime ahead of
+// the clock would mirror the model). 1 for other fx. The engine has no such rule for sprites.
+float r_hl_explode_stretch(const entity_state_t *s, double time);
 // Glow sprites (kRenderGlow): brightness 0..1 (19000 / dist^2, 0.05 .. 1) and the
 // scale that keeps their size on screen (dist / 200), dist from the eye.
 float r_hl_glow(float dist, float *scale);

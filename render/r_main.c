@@ -598,6 +598,7 @@ double r_render_setup(renderer_t *r, const world_t *w, double t, int sbar)
     v->hlmodes = r->hl && r->hl->ready ? r->hl : NULL;
     v->fullbright_start = r->pal.fullbright_start;
     v->time = t;
+    v->fx_since = t - w->prev_time;
     v->light_point = r_light_point;
     v->light_point_world = r_light_point_world;
     v->light_ctx = r;

@@ -928,7 +928,7 @@ static void draw_entity(r_models_t *m, const world_t *w, r_view_t *v, const r_mo
     double t = v->time;
     vec3_t ang = {angles[0], angles[1], angles[2]};
     if (rm->kind == RMOD_STUDIO) {   // animtime counts on the game's clock
-        r_studio_entity(v, rm->studio, org, ang, s, w->server_time + (t - w->time), light_at(v, org));
+        r_studio_entity(v, rm->studio, org, ang, s, m->draw_entnum, w->server_time + (t - w->time), light_at(v, org));
         return;
     }
     if (rm->kind == RMOD_SPRITE) {
@@ -1065,7 +1065,16 @@ static void draw_entity_models(r_models_t *m, const world_t *w, r_view_t *v, con
             s.skin = 0;   // an image index, not a skin number
     }
     int hl_client = (int)(e - w->entities) - 1;
-    if (rm && pass == main_pass && rm->kind == RMOD_STUDIO && hl_client >= 0 && hl_client < w->maxclients) {
+    int dead = rm && rm->kind == RMOD_STUDIO && !(hl_client >= 0 && hl_client < w->maxclients)
+                   ? r_hl_dead_player(&s, w->maxclients) : -1;
+    if (dead >= 0) {
+        // GoldSrc's body queue (kRenderFxDeadPlayer): drawn as player `dead`, with the model the player
+        // entity has when that player has none of its own; nothing for an amount that names no player
+        const r_model_t *pm = dead > 0 && dead < w->num_entities ? model_of(m, w->entities[dead].cur.modelindex) : NULL;
+        if (dead > 0 && pass == main_pass)
+            r_studio_dead_player(v, m->hlplayers, dead - 1, pm && pm->kind == RMOD_STUDIO ? pm->studio : rm->studio,
+                                 org, ang, &s, m->draw_entnum, w->server_time + (v->time - w->time), light_at(v, org));
+    } else if (rm && pass == main_pass && rm->kind == RMOD_STUDIO && hl_client >= 0 && hl_client < w->maxclients) {
         // GoldSrc players: their own model, legs and aim (velocity from the last two server frames)
         float dt = (float)(w->time - w->prev_time);
         vec3_t vel = {0, 0, 0};
@@ -1617,7 +1626,7 @@ static void draw_beaments(const r_models_t *m, const world_t *w, r_view_t *v, fl
             memcpy(start, p, sizeof start);
         if (ends.end_ent > 0 && !beam_point(m, w, v, frac, ends.end_ent, ends.end_att, end))
             continue;
-        int amount = r_hl_fx_amount(&e->cur, n, v->time, v->vieworg, v->vpn, start);
+        int amount = r_hl_fx_amount(&e->cur, n, v->time, v->fx_since, v->vieworg, v->vpn, start);
         r_hlbeam_t b;
         r_hlfx_beament(&e->cur, n, start, end, amount, v->time, &b);
         draw_beam(m, v, &b);
@@ -1997,3 +2006,4 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     }
     r_part_draw(&m->part, v, t);
 }
+

@@ -113,7 +113,8 @@ int r_sprite_hl_blend(const r_view_t *v, const spr_t *s, const entity_state_t *s
     *table = NULL;
     *scale = st->scale > 0 && st->scale < 100 ? st->scale : 1.0f;
     *zscale = 1.0f;
-    int amt = st->rendermode == RM_NORMAL ? 255 : r_hl_fx_amount(st, entnum, v->time, v->vieworg, v->vpn, origin);
+    int amt = st->rendermode == RM_NORMAL ? 255 : r_hl_fx_amount(st, entnum, v->time, v->fx_since, v->vieworg, v->vpn,
+                                                                                 origin);
     if (amt <= 0)
         return 0;
     if (st->rendermode == RM_GLOW) {

@@ -125,6 +125,17 @@ static inline float corner_row(const r_studio_model_t *sm, const r_hl_alight_t *
     return row > 63.0f ? 63.0f : row;   // (row 64 is not a light row)
 }
 
+// The job's scale along the model's own x, y, z (the scale, the y axis stretched by kRenderFxExplode
+// as the SDK's StudioFxTransform scales the transform's second column); returns the uniform part.
+static float job_scale(const r_studio_job_t *job, float scale[3])
+{
+    float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
+    float y = job->stretch_y >= -1 && job->stretch_y <= 1 ? 1 + job->stretch_y : 1;
+    scale[0] = scale[2] = s;
+    scale[1] = s * y;
+    return s;
+}
+
 void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job)
 {
     const studio_t *m = &sm->mdl;
@@ -134,8 +145,8 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
                         job->gaitseq, job->gaitframe};
     studio_pose_anim(m, &sm->pose, &an);
 
-    float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
-    const float scale[3] = {s, s, s}, trans[3] = {0, 0, 0};
+    float scale[3];
+    const float s = job_scale(job, scale), trans[3] = {0, 0, 0};
     vec3_t ax[3];   // model x, y, z axes in world space: forward, left, up
     float A[3][3], b[3];
     r_model_to_view(v, job->axes, job->angles, job->origin, scale, trans, ax, A, b);
@@ -144,7 +155,8 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
             const float(*bm)[4] = (const float(*)[4])sm->pose.bones[i];
             float bw[3], right[3], up[3];
             for (int k = 0; k < 3; k++)
-                bw[k] = job->origin[k] + s * (ax[0][k] * bm[0][3] + ax[1][k] * bm[1][3] + ax[2][k] * bm[2][3]);
+                bw[k] = job->origin[k] + ax[0][k] * scale[0] * bm[0][3] + ax[1][k] * scale[1] * bm[1][3] +
+                        ax[2][k] * scale[2] * bm[2][3];
             r_studio_chrome_dirs(bw, v->vieworg, v->vright, right, up);
             for (int k = 0; k < 3; k++) {
                 sm->chrome[i][0][k] = dot3(right, ax[k]);
@@ -318,8 +330,9 @@ void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio
     studio_anim_t an = {job->seq, job->frame, {job->blend[0], job->blend[1]}, job->ctl, job->body,
                         job->gaitseq, job->gaitframe};
     studio_pose_anim(m, &sm->pose, &an);
-    float sc = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
-    const float scale[3] = {sc, sc, sc}, trans[3] = {0, 0, 0};
+    float scale[3];
+    job_scale(job, scale);
+    const float trans[3] = {0, 0, 0};
     vec3_t ax[3];
     float A[3][3], bv[3];
     r_model_to_view(v, job->axes, job->angles, job->origin, scale, trans, ax, A, bv);
@@ -330,7 +343,8 @@ void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio
         const float(*bm)[4] = (const float(*)[4])sm->pose.bones[i];
         float bw[3], right[3], up[3];
         for (int k = 0; k < 3; k++)
-            bw[k] = job->origin[k] + sc * (ax[0][k] * bm[0][3] + ax[1][k] * bm[1][3] + ax[2][k] * bm[2][3]);
+            bw[k] = job->origin[k] + ax[0][k] * scale[0] * bm[0][3] + ax[1][k] * scale[1] * bm[1][3] +
+                    ax[2][k] * scale[2] * bm[2][3];
         r_studio_chrome_dirs(bw, corg, v->vright, right, up);
         for (int k = 0; k < 3; k++) {
             sm->chrome[i][0][k] = dot3(right, ax[k]);
@@ -449,15 +463,16 @@ int r_studio_attachment(r_studio_model_t *sm, const r_studio_job_t *job, int n, 
     float p[3];
     if (studio_attachment(m, &sm->pose, n, p) < 0)
         return -1;
-    float s = job->scale > 0 && job->scale < 100 ? job->scale : 1.0f;
-    const float scale[3] = {s, s, s}, trans[3] = {0, 0, 0};
+    float scale[3];
+    job_scale(job, scale);
+    const float trans[3] = {0, 0, 0};
     vec3_t ax[3];
     float A[3][3], b[3];
     r_view_t dummy;   // the axes only: r_model_to_view also makes a view transform, unused here
     memset(&dummy, 0, sizeof dummy);
     r_model_to_view(&dummy, job->axes, job->angles, job->origin, scale, trans, ax, A, b);
     for (int k = 0; k < 3; k++)
-        out[k] = job->origin[k] + s * (ax[0][k] * p[0] + ax[1][k] * p[1] + ax[2][k] * p[2]);
+        out[k] = job->origin[k] + ax[0][k] * scale[0] * p[0] + ax[1][k] * scale[1] * p[1] + ax[2][k] * scale[2] * p[2];
     return 0;
 }
 
@@ -490,6 +505,7 @@ static int entity_job(const studio_t *m, const vec3_t org, const vec3_t ang, con
     memcpy(job->origin, org, sizeof(vec3_t));
     memcpy(job->angles, ang, sizeof(vec3_t));
     job->scale = s->scale > 0 && s->scale < 100 ? s->scale : 1.0f;
+    job->stretch_y = r_hl_explode_stretch(s, anim_clock) - 1.0f;   // kRenderFxExplode
     return 1;
 }
 
@@ -507,17 +523,19 @@ static float seq_radius(const studio_t *m, int seq)
 }
 
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
-                     const entity_state_t *s, double anim_clock, int light)
+                     const entity_state_t *s, int entnum, double anim_clock, int light)
 {
-    // render mode, amount and fx (r_hlmodes.c); fully transparent entities are hidden
+    // render mode, amount and fx (r_hlmodes.c), phased by the entity number; fully transparent
+    // entities are hidden
     const uint8_t *mode_table;
-    if (!r_hl_studio_blend(v->hlmodes, s, 0, v->time, v->vieworg, v->vpn, org, &mode_table))
+    if (!r_hl_studio_blend(v->hlmodes, s, entnum, v->time, v->fx_since, v->vieworg, v->vpn, org, &mode_table))
         return;
     r_studio_job_t job;
     uint8_t ctl[5];
     if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
         return;
-    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale))
+    float grow = job.stretch_y > 0 ? 1 + job.stretch_y : 1;   // kRenderFxExplode's stretch
+    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale * grow))
         return;
     job.mode_table = mode_table;
     job.colormap = v->colormap;
@@ -772,11 +790,14 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
 {
     if (!ps || player < 0 || player >= WORLD_MAX_PLAYERS) {
         if (fallback)
-            r_studio_entity(v, fallback, org, ang, s, anim_clock, light);
+            r_studio_entity(v, fallback, org, ang, s, player + 1, anim_clock, light);
         return;
     }
     r_studio_model_t *sm = ps->model[player] >= 0 ? ps->models[ps->model[player]] : fallback;
     if (!sm)
+        return;
+    const uint8_t *mode_table;   // the engine's CL_FxBlend applies to players as to every entity
+    if (!r_hl_studio_blend(v->hlmodes, s, player + 1, v->time, v->fx_since, v->vieworg, v->vpn, org, &mode_table))
         return;
     const studio_t *m = &sm->mdl;
     r_studio_job_t job;
@@ -804,9 +825,36 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
         g->valid = 0;
     }
     g->last_time = v->time;
-    if (!r_sphere_visible(v, org, seq_radius(m, job.seq) * job.scale))
+    if (!r_sphere_visible(v, org, seq_radius(m, job.seq) * job.scale * (job.stretch_y > 0 ? 1 + job.stretch_y : 1)))
         return;
+    job.mode_table = mode_table;
     job.colormap = v->colormap;
     light_job(v, &job, light);
     r_studio_draw(v, sm, &job);
 }
+
+void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
+                          const vec3_t org, const vec3_t ang, const entity_state_t *s, int entnum,
+                          double anim_clock, int light)
+{
+    r_studio_model_t *sm = fallback;
+    if (ps && player >= 0 && player < WORLD_MAX_PLAYERS && ps->model[player] >= 0)
+        sm = ps->models[ps->model[player]];
+    if (!sm)
+        return;
+    const uint8_t *mode_table;
+    if (!r_hl_studio_blend(v->hlmodes, s, entnum, v->time, v->fx_since, v->vieworg, v->vpn, org, &mode_table))
+        return;
+    r_studio_job_t job;
+    uint8_t ctl[5];
+    if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
+        return;
+    memset(ctl, 127, 4);   // the engine clears the copy's gait sequence: the torso straight, no legs
+    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale))
+        return;
+    job.mode_table = mode_table;
+    job.colormap = v->colormap;
+    light_job(v, &job, light);
+    r_studio_draw(v, sm, &job);
+}
+

@@ -40,6 +40,7 @@ typedef struct {
     vec3_t origin, angles;     // entity angles, as the game sends them
     const vec3_t *axes;        // if set: forward, right, up used instead of angles (view model)
     float scale;               // 0 = 1
+    float stretch_y;           // kRenderFxExplode (r_hl_explode_stretch): the model's y axis x (1 + this), -1..1
     const uint8_t *colormap;
     r_hl_alight_t light;       // the engine's model light (r_hllight.h: r_hl_model_light)
     const uint8_t *mode_table; // GoldSrc render mode's table (r_hl_studio_blend), NULL = opaque
@@ -66,8 +67,9 @@ void r_studio_chrome_texel(const float normal[3], const float right[3], const fl
 // An entity: frame from the state's animtime on the game's clock `anim_clock`, lit by the engine's
 // rules at its origin (r_hl_model_light; `light`, Quake's 0..255 scale, stands in for the world's
 // light when the view has none, as in the model tests). The same for the view model and players.
+// `entnum` is its entity number: the phase of its renderfx (CL_FxBlend: number x 363).
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
-                     const entity_state_t *s, double anim_clock, int light);
+                     const entity_state_t *s, int entnum, double anim_clock, int light);
 // Its attachment n in world space, posed as r_studio_entity would draw it.
 int r_studio_entity_attachment(r_studio_model_t *sm, const vec3_t org, const vec3_t ang, const entity_state_t *s,
                                double anim_clock, int n, vec3_t out);
@@ -102,10 +104,19 @@ void r_studio_players_free(r_studio_players_t *ps);
 // After each server frame: players whose `model` userinfo (world_player_t.skin) changed get
 // models/player/NAME/NAME.mdl (allocation only then); a new level forgets them all.
 void r_studio_players_update(r_studio_players_t *ps, const world_t *w, vfs_t *fs, const uint8_t *palette);
-// Draw player `player` (0-based client number): its own model when it has one, else `fallback`,
-// legs by its gait sequence and velocity, torso by the controllers, aim by the blend.
+// Draw player `player` (0-based client number, entity player + 1): its own model when it has one,
+// else `fallback`, legs by its gait sequence and velocity, torso by the controllers, aim by the
+// blend; its render mode and fx as any entity's (phase: its entity number).
 void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
                      const vec3_t org, const vec3_t ang, const entity_state_t *s, const vec3_t vel,
                      double anim_clock, int light);
+
+// kRenderFxDeadPlayer's body (r_hl_dead_player gives `player`, 0-based here): drawn as player
+// `player` is (its own model when it has one, else `fallback`: the player entity's model) at the body's
+// place, angles, sequence and frame, the torso straight (controllers 127), no gait; the body's render
+// mode and fx by its own entity number `entnum`.
+void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
+                          const vec3_t org, const vec3_t ang, const entity_state_t *s, int entnum,
+                          double anim_clock, int light);
 
 #endif

@@ -69,6 +69,8 @@ typedef struct {
     int fullbright_start;     // first fullbright colour (224 in Quake)
     struct r_hlmodes_s *hlmodes;   // GoldSrc: render-mode tables (r_hlmodes.h), NULL in other games
     double time;              // demo time being drawn
+    double fx_since;          // GoldSrc: seconds since the state drawn came (time - the world's previous frame's
+                              // time, as entities are drawn between the two): the per-frame fades' steps
     // Quake's view: the client's angles before the view roll and the punch
     // (the view weapon turns with these) and the bob in units (cl_bob).
     vec3_t base_angles;

@@ -469,6 +469,21 @@ static size_t build_synthetic(uint8_t *out, size_t cap)
             putzero(&msg, (size_t)te_sizes[i]);
         }
     }
+    put8(&msg, 14);                   // svc_deltadescription entity_state_t: renderfx, renderamt (bytes, 8 bits)
+    putstr(&msg, "entity_state_t"); put16(&msg, 2);
+    bits_start(&msg);
+    put_field(&msg, 1, "renderfx", 8);
+    put_field(&msg, 1, "renderamt", 8);
+    bits_end(&msg);
+    put8(&msg, 40);                   // svc_packetentities: entity 7, a dead player's body (fx 17) of player 1,
+    bits_start(&msg);                 // entity 8, normal with amount 100
+    putbits(&msg, 2, 16);
+    putbits(&msg, 0, 1); putbits(&msg, 1, 1); putbits(&msg, 7, 11); putbits(&msg, 0, 1); putbits(&msg, 0, 1);
+    putbits(&msg, 1, 3); putbits(&msg, 3, 8); putbits(&msg, 17, 8); putbits(&msg, 1, 8);
+    putbits(&msg, 1, 1); putbits(&msg, 0, 1); putbits(&msg, 0, 1);
+    putbits(&msg, 1, 3); putbits(&msg, 2, 8); putbits(&msg, 100, 8);
+    putbits(&msg, 0, 16);
+    bits_end(&msg);
     put8(&msg, 1);                    // svc_nop
 
     // the file: header, one network frame, nextsection, directory
@@ -533,6 +548,11 @@ static void test_synthetic_messages(void **state)
     assert_int_equal(w->statics[0].s.rendermode, RM_ADDITIVE);
     assert_int_equal(w->statics[0].s.renderamt, 200);
     assert_float_equal(w->statics[0].s.origin[0], 10.0, 0);
+    // a normal entity is opaque (amount 255), but a dead player's body keeps its amount: the player's number
+    assert_int_equal(w->entities[7].cur.renderfx, 17);
+    assert_int_equal(w->entities[7].cur.renderamt, 1);
+    assert_int_equal(w->entities[8].cur.renderfx, 0);
+    assert_int_equal(w->entities[8].cur.renderamt, 255);
     int tents = 0, prints = 0, centers = 0, chats = 0, sounds = 0, dlights = 0, particles = 0, explosions = 0, named_sounds = 0;
     for (int i = 0; i < w->num_events; i++) {
         const world_event_t *ev = &w->events[i];

@@ -343,7 +343,7 @@ static void test_elight_model_pixels(void **state)
             d->die = 1e9f;
             d->elight = pass != 2;
         }
-        r_studio_entity(&s.v, sm, org, ang, &e, 0.3, 60);
+        r_studio_entity(&s.v, sm, org, ang, &e, 0, 0.3, 60);
         mean[pass] = scene_mean(&s, &px[pass]);
         char name[64];
         snprintf(name, sizeof name, "studio_elight%d.png", pass);

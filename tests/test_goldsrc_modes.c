@@ -65,24 +65,38 @@ static void test_fx_amounts(void **state)
     s.rendermode = RM_TEXTURE;
     s.renderamt = 128;
     s.renderfx = HL_FX_PULSE_SLOW_WIDE;   // 128 + 64 sin(2t + 5 * 363)
-    assert_int_equal(r_hl_fx_amount(&s, 5, 1.0, NULL, NULL, NULL), 186);
+    assert_int_equal(r_hl_fx_amount(&s, 5, 1.0, 0, NULL, NULL, NULL), 186);
     s.renderamt = 200;
     s.renderfx = HL_FX_PULSE_FAST;        // 200 + 16 sin(8t + 7 * 363)
-    assert_int_equal(r_hl_fx_amount(&s, 7, 3.0, NULL, NULL, NULL), 215);
+    assert_int_equal(r_hl_fx_amount(&s, 7, 3.0, 0, NULL, NULL, NULL), 215);
     s.renderfx = HL_FX_STROBE_SLOW;       // 20 sin(4t + 9 * 363) < 0: off
-    assert_int_equal(r_hl_fx_amount(&s, 9, 0.5, NULL, NULL, NULL), 200);
-    assert_int_equal(r_hl_fx_amount(&s, 9, 1.0, NULL, NULL, NULL), 0);
+    assert_int_equal(r_hl_fx_amount(&s, 9, 0.5, 0, NULL, NULL, NULL), 200);
+    assert_int_equal(r_hl_fx_amount(&s, 9, 1.0, 0, NULL, NULL, NULL), 0);
     s.renderfx = HL_FX_NONE;
     s.renderamt = 300;                    // clamped
-    assert_int_equal(r_hl_fx_amount(&s, 1, 0, NULL, NULL, NULL), 255);
+    assert_int_equal(r_hl_fx_amount(&s, 1, 0, 0, NULL, NULL, NULL), 255);
     // hologram: amount 180 up to 100 units ahead, fading to 0 at 500, +-32 of noise
     s.renderfx = HL_FX_HOLOGRAM;
     s.renderamt = 20;
     float eye[3] = {0, 0, 0}, fwd[3] = {1, 0, 0}, near[3] = {50, 0, 0}, mid[3] = {300, 0, 0}, behind[3] = {-10, 0, 0};
-    int an = r_hl_fx_amount(&s, 3, 1.0, eye, fwd, near), am = r_hl_fx_amount(&s, 3, 1.0, eye, fwd, mid);
+    int an = r_hl_fx_amount(&s, 3, 1.0, 0, eye, fwd, near), am = r_hl_fx_amount(&s, 3, 1.0, 0, eye, fwd, mid);
     assert_true(an >= 180 - 32 && an <= 180 + 31);
     assert_true(am >= 90 - 32 && am <= 90 + 31);
-    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, eye, fwd, behind), 0);
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, 0, eye, fwd, behind), 0);
+    // fades and solids: stepped each client frame (72 a second) since the state came, -1 / -4 / +1 / +4
+    s.renderamt = 200;
+    s.renderfx = HL_FX_FADE_SLOW;
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, 0, NULL, NULL, NULL), 200);
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, 0.1, NULL, NULL, NULL), 193);    // 7 frames
+    s.renderfx = HL_FX_FADE_FAST;
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, 0.1, NULL, NULL, NULL), 172);
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, 1.0, NULL, NULL, NULL), 0);      // 288 down: at least 0
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, -1.0, NULL, NULL, NULL), 200);   // a clock going back: none
+    s.renderfx = HL_FX_SOLID_SLOW;
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, 0.05, NULL, NULL, NULL), 203);
+    s.renderfx = HL_FX_SOLID_FAST;
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, 0.05, NULL, NULL, NULL), 212);
+    assert_int_equal(r_hl_fx_amount(&s, 3, 1.0, 1e30, NULL, NULL, NULL), 255);  // at most 255, however long
     // glow sprites: 19000 / d^2 between 0.05 and 1, scale d / 200
     float sc;
     assert_float_equal(r_hl_glow(100, &sc), 1.0, 1e-6);

@@ -216,13 +216,13 @@ static void test_render(void **state)
     memset(e.controller, 127, 4);   // as the game's servers set them: the head straight
     // barney facing the camera, walking; a scientist turned aside; a crossbow on the floor
     vec3_t org = {110, 25, -36}, ang = {0, 200, 0};
-    r_studio_entity(&s.v, barney, org, ang, &e, 0.3, 160);
+    r_studio_entity(&s.v, barney, org, ang, &e, 0, 0.3, 160);
     vec3_t org2 = {130, -40, -36}, ang2 = {0, 120, 0};
     e.sequence = 13;
-    r_studio_entity(&s.v, sci, org2, ang2, &e, 1.0, 160);
+    r_studio_entity(&s.v, sci, org2, ang2, &e, 0, 1.0, 160);
     vec3_t org3 = {60, 0, -30}, ang3 = {0, 45, 0};
     e.sequence = 0;
-    r_studio_entity(&s.v, gun, org3, ang3, &e, 0, 200);
+    r_studio_entity(&s.v, gun, org3, ang3, &e, 0, 0, 200);
     int px = 0;
     for (int i = 0; i < s.w * s.h; i++)
         px += s.buf[i] != 0;
@@ -425,7 +425,7 @@ static void test_render_rules(void **state)
     e.framerate = 1;
     e.controller[0] = 230;   // head turned 48 degrees
     vec3_t org2 = {110, -30, -36}, ang2 = {0, 180, 0};
-    r_studio_entity(&s.v, barney, org2, ang2, &e, 0, 160);
+    r_studio_entity(&s.v, barney, org2, ang2, &e, 0, 0, 160);
     int px = 0;
     for (int i = 0; i < s.w * s.h; i++)
         px += s.buf[i] != 0;

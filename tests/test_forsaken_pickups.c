@@ -407,6 +407,87 @@ static void test_placed_scene(void **state)
     }
 }
 
+
+// ---- the flags' MXA frames -------------------------------------------------------------------
+
+// A flag (pickup 40, FlagmrphWAVE000.mxa) dropped 250 units ahead of the still recorder at 0.1 s.
+static void flag_demo(const view_t *v, const char *path)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "ship");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; i <= 130; i++) {
+        double t = 0.05 + i * 0.05;
+        fs_ship_t s;
+        memset(&s, 0, sizeof s);
+        s.flags = FS_SHIP_ENABLE;
+        memcpy(s.pos, v->eye, sizeof s.pos);
+        fs_angles_to_quat(v->ang, s.quat);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s);
+        if (i == 1) {
+            fs_droppickup_t d;
+            memset(&d, 0, sizeof d);
+            d.player = 0;
+            d.id = 1;
+            d.type = 40;   // PICKUP_Flag
+            for (int k = 0; k < 3; k++)
+                d.pos[k] = v->eye[k] + 250 * v->fwd[k];
+            fs_write_droppickup(&wr, fs_ticks(0.1), 1, &d);
+        }
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// The flag pickups' models have frames (FlagmrphWAVE000.mxa: 11 of 120 vertices) but the game
+// plays none of them on a pickup: ModelNames[] gives the flags DoIMorph = MODELTYPE_Static (0),
+// so ModelDisp draws them through the MX path (ExecuteMxloadHeader) without InterpFrames: the
+// mesh's own pose and colours, whatever the time. So a flag lying there looks the same a whole
+// turn later (4 s at 90 degrees a second: at 1.0 s and at 5.0 s, 0 pixels differ; a waving flag,
+// 11 frames of 15 ticks, would not: 4 s is not a whole number of its 2.75 s loops), and only half
+// a turn later does it differ (3.0 s).
+static void test_flag_frames(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size;
+    uint8_t *d = fs_file(NULL, "models/flagmrphwave000.mxa", &size);
+    assert_non_null(d);
+    char err[256];
+    mx_t *mx = mx_load(d, size, "flagmrphwave000.mxa", err, sizeof err);
+    free(d);
+    if (!mx)
+        fail_msg("%s", err);
+    printf("FlagmrphWAVE000.mxa: %d frames, %d vertices\n", mx->anim_frames, mx->num_verts);
+    assert_int_equal(mx->anim_frames, 11);
+    mx_free(mx);
+
+    view_t v;
+    view_setup(&v);
+    char path[512], a[512], b[512], c[512];
+    snprintf(path, sizeof path, "%s/fs_flag_%d.dmo", out_dir(), (int)getpid());
+    snprintf(a, sizeof a, "%s/fs_flag_1.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_flag_5.png", out_dir());
+    snprintf(c, sizeof c, "%s/fs_flag_3.png", out_dir());
+    flag_demo(&v, path);
+    fs_shot(path, 1.0, a);
+    fs_shot(path, 5.0, b);
+    fs_shot(path, 3.0, c);
+    double same = tu_png_diff(a, b), half = tu_png_diff(a, c);
+    printf("flag pickup: a whole turn apart %.4f %% of the pixels differ, half a turn %.4f %%\n", same * 100,
+           half * 100);
+    assert_true(same == 0);
+    assert_true(half > 0.002);
+    if (!getenv("FS_MODEL_SHOTS"))
+        remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -414,6 +495,7 @@ int main(void)
         cmocka_unit_test(test_pic_bad),
         cmocka_unit_test(test_host_placed),
         cmocka_unit_test(test_placed_scene),
+        cmocka_unit_test(test_flag_frames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -219,11 +219,13 @@ struct r_fsent_s {
     r_fsbgo_t *bgo;
     int bgo_tried;
     // the level's own pickups (its .PIC) and the ones the host placed at its start by the
-    // world's FSW_LPICK_INFO (placed_key: the allowed bits and game flags they were worked out for)
+    // world's FSW_LPICK_INFO (placed_allowed, placed_flags: the header's allowed pickups and game
+    // flags they were worked out for)
     fspic_t *pic;
     fspic_placed_t placed[FSPIC_MAX_SLOTS];
     int num_placed, placed_ok;
-    uint64_t placed_key;
+    uint64_t placed_allowed;
+    uint32_t placed_flags;
     r_fsbgo_part_t bgo_parts[FSE_MAX_BGO_PARTS];
     r_fslight_t light_pool[R_FS_MAX_LIGHTS];   // this frame's lights on the level
     // from the level drawer, set each frame by r_fsent_light_level (NULL / 0 before it): its
@@ -411,11 +413,12 @@ static void place_level_pickups(r_fsent_t *fe, const world_t *w)
         return;
     }
     uint64_t allowed = (uint64_t)(uint32_t)s->sequence << 32 | (uint32_t)s->body;
-    uint64_t key = allowed ^ ((uint64_t)(uint32_t)s->skin * 0x9e3779b97f4a7c15ull);
-    if (fe->placed_ok && key == fe->placed_key)
+    uint32_t flags = (uint32_t)s->skin;
+    if (fe->placed_ok && allowed == fe->placed_allowed && flags == fe->placed_flags)
         return;
-    fe->num_placed = fspic_place(fe->pic, allowed, (uint32_t)s->skin, fe->placed, FSPIC_MAX_SLOTS);
-    fe->placed_key = key;
+    fe->num_placed = fspic_place(fe->pic, allowed, flags, fe->placed, FSPIC_MAX_SLOTS);
+    fe->placed_allowed = allowed;
+    fe->placed_flags = flags;
     fe->placed_ok = 1;
 }
 
@@ -2240,6 +2243,7 @@ static int draw_impact(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, f
 // ---- moving lights on the level (the game's XLights) ------------------------------------
 
 _Static_assert(sizeof pickup_light / sizeof pickup_light[0] == FSE_NUM_PICKUPS, "a light for every pickup");
+_Static_assert(FSE_NUM_PICKUPS == FSPIC_PICKUP_TYPES, "a model and a light for every type a .PIC can place");
 
 static int add_light(r_fslight_t *out, int n, int max, const float org[3], float size, float r, float g, float b)
 {
@@ -2330,7 +2334,7 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
                       c[1] * FSE_PICKUP_SCALE, c[2] * FSE_PICKUP_SCALE);
     }
     // the level's own, where the host placed them and until they are taken
-    for (int i = 0; fe && i < fe->num_placed; i++) {
+    for (int i = 0; i < fe->num_placed; i++) {
         if (!level_pickup_there(fe, w, i))
             continue;
         const uint8_t *c = pickup_light[fe->placed[i].type];

@@ -6,7 +6,8 @@
 #define WORLD_FS_H
 
 // Model indices: the demo has no precache lists; the renderer picks the real model from the skin.
-enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_BGO = 4 };
+enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_BGO = 4,
+       FSW_MODEL_LPICK = 5 };   // the level pickups' markers below (nothing drawn for them)
 
 // Entities: ship of player p is p + 1 (p 0..32); pickups are FSW_PICKUP_ENT0 + slot. A pickup's
 // raw_effects: FSW_PICKUP_SPARKLE when its message asked for it to twinkle into life
@@ -15,7 +16,22 @@ enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_
 // the twinkle at any time follows from the world alone (a seek shows what playing shows).
 #define FSW_SHIPS 33
 #define FSW_PICKUP_ENT0 64
+#define FSW_MAX_PICKUPS 1024       // pickups the messages put in the level at once
 #define FSW_PICKUP_SPARKLE 1u
+
+// The level's own pickups, placed by the host at the level's start from its .PIC (no message
+// places them in the host's recording: render/r_fsent.c draws them from the file,
+// assets/fspic.h says which). Entity FSW_LPICK_INFO says how the game placed them: raw_effects
+// FSW_LPICK_HOST when the recording is the host's (it carries no MSG_SHORTPICKUP list, which only
+// a joining player is sent), FSW_LPICK_RANDOM when the header asks for random pickups (the game
+// shuffles the slots by its random numbers: not reproduced, not drawn); skin the header's game
+// flags, body and sequence its allowed-pickup bits (low, high 32). Level pickup id k (1..
+// FSW_MAX_LPICK, InitOnePickup's owner 0xffff) is gone once entity FSW_LPICK_INFO + k is in the
+// world: a MSG_KILLPICKUP named it (its animtime: when). Both have modelindex FSW_MODEL_LPICK.
+#define FSW_LPICK_INFO (FSW_PICKUP_ENT0 + FSW_MAX_PICKUPS)
+#define FSW_MAX_LPICK 959
+#define FSW_LPICK_HOST 1u
+#define FSW_LPICK_RANDOM 2u
 
 // Background objects (doors ..., the level's .BGO list): object i is entity FSW_BGO_ENT0 + i once a
 // MSG_BGOUPDATE named it (before that it is in the state the level starts it in). Its fields:
@@ -24,6 +40,7 @@ enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_
 // the world time of that message. The drawer moves it on from there by the game's rules, so the
 // picture at any time follows from the world alone (a seek shows what playing shows).
 #define FSW_BGO_ENT0 2048
+_Static_assert(FSW_LPICK_INFO + FSW_MAX_LPICK < FSW_BGO_ENT0, "level pickups below the background objects");
 #define FSW_MAX_BGO 256            // MAXBGOBJECTS
 enum { FSW_DOOR_CLOSED, FSW_DOOR_OPENING, FSW_DOOR_OPEN, FSW_DOOR_CLOSING, FSW_DOOR_REVERSEOPENING,
        FSW_DOOR_REVERSECLOSING };

@@ -17,7 +17,7 @@
 #include "msg.h"
 
 #define FS_SHIPS FSW_SHIPS                 // player 32 is the server in server games
-#define FS_MAX_PICKUPS 1024
+#define FS_MAX_PICKUPS FSW_MAX_PICKUPS
 #define FS_PICKUP_ENT0 FSW_PICKUP_ENT0
 
 // World model table the decoder fills (Forsaken demos carry no precache lists).
@@ -56,6 +56,9 @@ typedef struct {
     int32_t pickup_hi;                 // 1 + the highest slot in use: the loops stop there
     fs_pickup_slot_t pickups[FS_MAX_PICKUPS];
     uint8_t bgo_live[FSW_MAX_BGO];     // background objects a MSG_BGOUPDATE named
+    uint8_t host;                      // the host's recording: no MSG_SHORTPICKUP list in it
+    int32_t lpick_hi;                  // 1 + the highest level pickup id killed
+    uint8_t lpick_killed[FSW_MAX_LPICK + 1];   // level pickups (owner 0xffff) a MSG_KILLPICKUP named
     float quat[FS_SHIPS][4];           // each ship's orientation and bank now (interpolation starts there)
     float bank[FS_SHIPS];
     fs_interp_state_t interp[FS_SHIPS];
@@ -724,6 +727,42 @@ static void dump_header(const fs_state_t *st, long len)
 
 // ---- open --------------------------------------------------------------------
 
+// The host's recording? Only the host records (the game opens a demo file in StartAHostSession
+// alone), and a joiner is the one sent MSG_SHORTPICKUP (the pickups in the level, RegenPickupList):
+// a recording with such a list, as an event or wrapped in a guaranteed message, is a joiner's.
+// Reads only the event headers and each payload's first bytes; stops at the first bad header.
+static int recorded_by_host(const uint8_t *data, size_t size, size_t pos)
+{
+    while (size - pos >= FS_EVENT_HEADER) {
+        msg_t m;
+        msg_init(&m, data + pos, size - pos, pos);
+        msg_u64(&m);
+        uint32_t n = msg_u32(&m);
+        if (n > size - pos - FS_EVENT_HEADER)
+            break;
+        const uint8_t *p = data + pos + FS_EVENT_HEADER;
+        if (n >= 1 && p[0] == FS_MSG_SHORTPICKUP)
+            return 0;
+        if (n > FS_GUARANTEED_MSG_AT && p[0] == FS_MSG_GUARANTEEDMSG && p[FS_GUARANTEED_MSG_AT] == FS_MSG_SHORTPICKUP)
+            return 0;
+        pos += FS_EVENT_HEADER + (size_t)n;
+    }
+    return 1;
+}
+
+// Entity FSW_LPICK_INFO: how the host placed the level's own pickups (engine/world_fs.h).
+static void lpick_info(const fs_state_t *st, world_t *w)
+{
+    entity_state_t e;
+    entity_state_clear(&e);
+    e.modelindex = FSW_MODEL_LPICK;
+    e.raw_effects = (st->host ? FSW_LPICK_HOST : 0) | (st->hdr.random_pickups ? FSW_LPICK_RANDOM : 0);
+    e.skin = (int32_t)st->hdr.game_flags;
+    e.body = (int32_t)(uint32_t)st->hdr.pickup_flags;
+    e.sequence = (int32_t)(uint32_t)(st->hdr.pickup_flags >> 32);
+    world_entity_update(w, FSW_LPICK_INFO, &e);
+}
+
 static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, const dec_opts_t *opts,
                    dec_error_t *err)
 {
@@ -741,6 +780,7 @@ static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, cons
         return -1;
     }
     st->pos = (size_t)len;
+    st->host = (uint8_t)recorded_by_host(data, size, st->pos);
     st->info.protocol = (int32_t)st->hdr.version;
     copy_str(st->info.map, sizeof(st->info.map), st->hdr.level);
     copy_str(st->info.level_name, sizeof(st->info.level_name), st->hdr.level);
@@ -955,9 +995,20 @@ static void apply_pickup(fs_state_t *st, world_t *w, uint16_t owner, uint16_t id
     world_entity_update(w, FS_PICKUP_ENT0 + slot, &e);
 }
 
-static void apply_kill(fs_state_t *st, const fs_killpickup_t *k)
+static void apply_kill(fs_state_t *st, world_t *w, const fs_killpickup_t *k)
 {
     uint16_t owner = (uint16_t)k->owner;   // the game's uint16: 0xffff names a pickup of the level
+    if (owner == 0xffff && k->id >= 1 && k->id <= FSW_MAX_LPICK && !st->lpick_killed[k->id]) {
+        // one the host placed from the level's .PIC (or one a joiner's list named): gone for good
+        st->lpick_killed[k->id] = 1;
+        if (k->id + 1 > st->lpick_hi)
+            st->lpick_hi = k->id + 1;
+        entity_state_t e;
+        entity_state_clear(&e);
+        e.modelindex = FSW_MODEL_LPICK;
+        e.animtime = (float)st->time;
+        world_entity_update(w, FSW_LPICK_INFO + k->id, &e);
+    }
     for (int i = 0; i < st->pickup_hi; i++) {
         fs_pickup_slot_t *ps = &st->pickups[i];
         if (ps->used && ps->owner == owner && ps->id == k->id) {
@@ -1138,7 +1189,7 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
         break;
     case FS_MSG_KILLPICKUP:
     case FS_MSG_SERVERKILLPICKUP:
-        apply_kill(st, &ev->u.kill);
+        apply_kill(st, w, &ev->u.kill);
         break;
     case FS_MSG_PRIMBULLPOSDIR:
     {
@@ -1289,6 +1340,14 @@ static void resubmit(fs_state_t *st, world_t *w)
         if (st->pickups[i].used && e->seq != w->seq) {
             entity_state_t s = e->cur;
             world_entity_update(w, FS_PICKUP_ENT0 + i, &s);
+        }
+    }
+    lpick_info(st, w);
+    for (int i = 1; i < st->lpick_hi; i++) {
+        world_entity_t *e = &w->entities[FSW_LPICK_INFO + i];
+        if (st->lpick_killed[i] && e->seq != w->seq) {
+            entity_state_t s = e->cur;
+            world_entity_update(w, FSW_LPICK_INFO + i, &s);
         }
     }
     for (int i = 0; i < FSW_MAX_BGO; i++) {

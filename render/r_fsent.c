@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "../assets/fsoff.h"
+#include "../assets/fspic.h"
 #include "r_fsfx.h"
 #include "../assets/mx.h"
 #include "../assets/pal.h"
@@ -221,6 +222,14 @@ struct r_fsent_s {
     // the level's background objects (r_fsbgo.c), loaded when the world first names the level
     r_fsbgo_t *bgo;
     int bgo_tried;
+    // the level's own pickups (its .PIC) and the ones the host placed at its start by the
+    // world's FSW_LPICK_INFO (placed_allowed, placed_flags: the header's allowed pickups and game
+    // flags they were worked out for)
+    fspic_t *pic;
+    fspic_placed_t placed[FSPIC_MAX_SLOTS];
+    int num_placed, placed_ok;
+    uint64_t placed_allowed;
+    uint32_t placed_flags;
     r_fsbgo_part_t bgo_parts[FSE_MAX_BGO_PARTS];
     r_fslight_t light_pool[R_FS_MAX_LIGHTS];   // this frame's lights on the level
     // from the level drawer, set each frame by r_fsent_light_level (NULL / 0 before it): its
@@ -365,6 +374,9 @@ static void free_assets(r_fsent_t *fe)
     r_fsbgo_free(fe->bgo);
     fe->bgo = NULL;
     fe->bgo_tried = 0;
+    fspic_free(fe->pic);
+    fe->pic = NULL;
+    fe->num_placed = fe->placed_ok = 0;
 }
 
 // The level's background objects, the first time the world names the level.
@@ -374,6 +386,51 @@ static void load_bgo(r_fsent_t *fe, const world_t *w)
         return;
     fe->bgo_tried = 1;
     fe->bgo = r_fsbgo_load(&fe->files, w->level_name);
+    // the level's pickup slots (Data/Levels/NAME/NAME.PIC; every level of the released data has one)
+    if (strlen(w->level_name) > 48)
+        return;
+    char path[128], err[256];
+    snprintf(path, sizeof path, "levels/%s/%s.pic", w->level_name, w->level_name);
+    size_t size;
+    uint8_t *d = asset_load(&fe->files, path, &size);
+    if (!d)
+        return;
+    fe->pic = fspic_load(d, size, path, err, sizeof err);
+    if (!fe->pic)
+        log_warn("%s (the level's own pickups are not drawn)", err);
+    free(d);
+}
+
+// The level's own pickups the host placed at its start, as the world's FSW_LPICK_INFO says the
+// game placed them (engine/world_fs.h): none in a joiner's recording (its MSG_SHORTPICKUP list
+// says what was there) or with random pickups (the game's shuffle is not reproduced).
+static void place_level_pickups(r_fsent_t *fe, const world_t *w)
+{
+    if (!fe->pic || !world_entity_visible(w, FSW_LPICK_INFO)) {
+        fe->num_placed = 0;
+        return;
+    }
+    const entity_state_t *s = &w->entities[FSW_LPICK_INFO].cur;
+    if (!(s->raw_effects & FSW_LPICK_HOST) || (s->raw_effects & FSW_LPICK_RANDOM)) {
+        fe->num_placed = 0;
+        fe->placed_ok = 0;
+        return;
+    }
+    uint64_t allowed = (uint64_t)(uint32_t)s->sequence << 32 | (uint32_t)s->body;
+    uint32_t flags = (uint32_t)s->skin;
+    if (fe->placed_ok && allowed == fe->placed_allowed && flags == fe->placed_flags)
+        return;
+    fe->num_placed = fspic_place(fe->pic, allowed, flags, fe->placed, FSPIC_MAX_SLOTS);
+    fe->placed_allowed = allowed;
+    fe->placed_flags = flags;
+    fe->placed_ok = 1;
+}
+
+// Is placed pickup i still there (no MSG_KILLPICKUP named its id)?
+static int level_pickup_there(const r_fsent_t *fe, const world_t *w, int i)
+{
+    int id = fe->placed[i].id;
+    return id >= 1 && id <= FSW_MAX_LPICK && !world_entity_visible(w, FSW_LPICK_INFO + id);
 }
 
 void r_fsent_destroy(r_fsent_t *fe)
@@ -1316,6 +1373,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
         r_fsent_clear(fe);   // time went back: a seek
     fe->last_time = w->time;
     load_bgo(fe, w);
+    place_level_pickups(fe, w);
     track_ships(fe, w);
     track_damage(fe, w);
     homing_frame(fe, w, 0);   // the homing missiles to this frame, before its messages end any
@@ -2348,6 +2406,7 @@ static int draw_impact(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, f
 // ---- moving lights on the level (the game's XLights) ------------------------------------
 
 _Static_assert(sizeof pickup_light / sizeof pickup_light[0] == FSE_NUM_PICKUPS, "a light for every pickup");
+_Static_assert(FSE_NUM_PICKUPS == FSPIC_PICKUP_TYPES, "a model and a light for every type a .PIC can place");
 
 static int add_light(r_fslight_t *out, int n, int max, const float org[3], float size, float r, float g, float b)
 {
@@ -2437,6 +2496,14 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
         n = add_light(out, n, max, w->entities[e].cur.origin, FSE_SHOT_LIGHT, c[0] * FSE_PICKUP_SCALE,
                       c[1] * FSE_PICKUP_SCALE, c[2] * FSE_PICKUP_SCALE);
     }
+    // the level's own, where the host placed them and until they are taken
+    for (int i = 0; i < fe->num_placed; i++) {
+        if (!level_pickup_there(fe, w, i))
+            continue;
+        const uint8_t *c = pickup_light[fe->placed[i].type];
+        n = add_light(out, n, max, fe->placed[i].pos, FSE_SHOT_LIGHT, c[0] * FSE_PICKUP_SCALE, c[1] * FSE_PICKUP_SCALE,
+                      c[2] * FSE_PICKUP_SCALE);
+    }
     return n;
 }
 
@@ -2480,6 +2547,39 @@ int r_fsent_orbitals(const world_t *w, int num, const float org[3], double t, fl
         }
     }
     return n;
+}
+
+int r_fsent_level_pickups(r_fsent_t *fe, const world_t *w, fspic_placed_t *out, int max)
+{
+    if (!fe || !w)
+        return 0;
+    load_bgo(fe, w);
+    place_level_pickups(fe, w);
+    int n = 0;
+    for (int i = 0; i < fe->num_placed && n < max; i++)
+        if (level_pickup_there(fe, w, i))
+            out[n++] = fe->placed[i];
+    return n;
+}
+
+// A pickup's model (level of detail 1 beyond 3072 units) at org, turning about the vertical
+// (`phase`: its own start, so pickups side by side are not in step).
+static int draw_pickup(r_fsent_t *fe, const r_view_t *v, int type, const float org[3], int phase, double t)
+{
+    if (type < 0 || type >= FSE_NUM_PICKUPS)
+        return 0;
+    float c[3], fwd[3], right[3], up[3];
+    to_cam(v, org, c);
+    int lod = r_fsent_lod(sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2])) > 0 && pickup_files[type][1] ? 1 : 0;
+    const fse_model_t *md = model(fe, pickup_files[type][lod]);
+    if (!md)
+        md = model(fe, pickup_files[type][0]);
+    if (!md)
+        return 0;
+    double turn = fmod(t * FSE_PICKUP_TURN + phase * 37.0, 360.0);
+    float ang[3] = { 0, (float)turn, 0 };
+    r_fs_angle_vectors(ang, fwd, right, up);
+    return draw_model(fe, v, md, org, right, up, fwd, level_light(fe, org), NULL, NULL);
 }
 
 int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
@@ -2560,19 +2660,13 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             if (age < FSE_REGEN_HIDDEN)
                 continue;
         }
-        float c[3];
-        to_cam(v, s->origin, c);
-        int lod = r_fsent_lod(sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2])) > 0 && pickup_files[type][1] ? 1 : 0;
-        const fse_model_t *md = model(fe, pickup_files[type][lod]);
-        if (!md)
-            md = model(fe, pickup_files[type][0]);
-        if (!md)
-            continue;
-        double turn = fmod(t * FSE_PICKUP_TURN + n * 37.0, 360.0);
-        float ang[3] = { 0, (float)turn, 0 };
-        r_fs_angle_vectors(ang, fwd, right, up);
-        drawn += draw_model(fe, v, md, s->origin, right, up, fwd, level_light(fe, s->origin), NULL, NULL);
+        drawn += draw_pickup(fe, v, type, s->origin, n, t);
     }
+    // the level's own pickups the host placed at its start, until a MSG_KILLPICKUP takes each
+    place_level_pickups(fe, w);
+    for (int i = 0; i < fe->num_placed; i++)
+        if (level_pickup_there(fe, w, i))
+            drawn += draw_pickup(fe, v, fe->placed[i].type, fe->placed[i].pos, FSW_LPICK_INFO + fe->placed[i].id, t);
     // invulnerable ships' bits, added after everything solid (the viewer's own: none, as the
     // game made them only for the ships other than the camera's)
     for (int p = 0; p < FSW_SHIPS; p++) {

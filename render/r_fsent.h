@@ -21,6 +21,7 @@
 #define R_FSENT_H
 
 #include "../assets/asset.h"
+#include "../assets/fspic.h"
 #include "../assets/mxv.h"
 #include "../engine/world.h"
 #include "r_fsworld.h"
@@ -60,6 +61,10 @@ double r_fsent_pickup_appear(const world_t *w, int n);
 // The orbit pulsars of ship entity `num` drawn at `org` at time t: their centres (and their up
 // vectors, the way out from the ship) into out[0..8); returns how many (the flags' bits 0-3).
 int r_fsent_orbitals(const world_t *w, int num, const float org[3], double t, float out[][3], float up_out[][3]);
+// The level's own pickups (its .PIC) that the host placed at the level's start and that no
+// MSG_KILLPICKUP has taken by the world's latest frame, in slot order, into out (at most max);
+// returns how many (0 in a joiner's recording, with random pickups, or with no .PIC).
+int r_fsent_level_pickups(r_fsent_t *fe, const world_t *w, fspic_placed_t *out, int max);
 // Shots in flight at time t, and where the first of them is.
 int r_fsent_shots(const r_fsent_t *fe, double t, float first[3]);
 

@@ -1754,8 +1754,14 @@ static void test_many_pickups(void **state)
     assert_int_equal(rc, 0);
     int visible = 0;
     for (int n = 64; n < r.w->num_entities; n++)
-        visible += world_entity_visible(r.w, n);
+        visible += world_entity_visible(r.w, n) && r.w->entities[n].cur.modelindex == FSW_MODEL_PICKUP;
     assert_int_equal(visible, 1024 / 2 + 1);   // odd ids of the first 1024 and the new one
+    // and the level pickups' marker (engine/world_fs.h): the host's recording, random pickups, the
+    // header's allowed bits
+    assert_true(world_entity_visible(r.w, FSW_LPICK_INFO));
+    assert_int_equal(r.w->entities[FSW_LPICK_INFO].cur.raw_effects, FSW_LPICK_HOST | FSW_LPICK_RANDOM);
+    assert_int_equal((uint32_t)r.w->entities[FSW_LPICK_INFO].cur.body, 0xffffffffu);
+    assert_int_equal(r.w->entities[FSW_LPICK_INFO].cur.sequence, 0xff);
     int n = find_pickup(r.w, 99);
     assert_true(n >= 64);
     assert_float_equal(r.w->entities[n].cur.origin[0], -7, 0);

@@ -8,16 +8,6 @@
 
 #include "asset.h"
 
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
-static float rdf(const uint8_t *p)
-{
-    uint32_t u = rd32(p);
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
 static fspic_t *fail(fspic_t *p, char *err, size_t cap, const char *name, size_t off, const char *what)
 {
     char msg[200];
@@ -38,12 +28,12 @@ fspic_t *fspic_load(const uint8_t *data, size_t size, const char *name, char *er
     }
     if (memcmp(data, "PRJX", 4) != 0)
         return fail(NULL, err, cap, name, 0, "expected the magic PRJX");
-    uint32_t version = rd32(data + 4);
+    uint32_t version = asset_u32(data + 4);
     if (version != 1) {
         snprintf(what, sizeof what, "expected version 1 (PIC_VERSION_NUMBER), found %u", version);
         return fail(NULL, err, cap, name, 4, what);
     }
-    int count = (int16_t)rd16(data + 8);
+    int count = asset_s16(data + 8);
     if (count < 0 || count > FSPIC_MAX_SLOTS) {
         snprintf(what, sizeof what, "expected a slot count 0..%d, found %d", FSPIC_MAX_SLOTS, count);
         return fail(NULL, err, cap, name, 8, what);
@@ -64,15 +54,15 @@ fspic_t *fspic_load(const uint8_t *data, size_t size, const char *name, char *er
         const uint8_t *s = data + FSPIC_HEADER + (size_t)i * FSPIC_SLOT_SIZE;
         size_t at = (size_t)(s - data);
         fspic_slot_t *o = &p->slots[i];
-        o->gen_type = rd16(s);
-        o->regen_type = rd16(s + 2);
-        o->gen_delay = rdf(s + 4);
-        o->lifespan = rdf(s + 8);
+        o->gen_type = asset_u16(s);
+        o->regen_type = asset_u16(s + 2);
+        o->gen_delay = asset_f32(s + 4);
+        o->lifespan = asset_f32(s + 8);
         for (int k = 0; k < 3; k++)
-            o->pos[k] = rdf(s + 12 + 4 * k);
-        o->group = rd16(s + 24);
-        o->type = rd16(s + 26);
-        o->trigger_mod = rd16(s + 28);
+            o->pos[k] = asset_f32(s + 12 + 4 * k);
+        o->group = asset_u16(s + 24);
+        o->type = asset_u16(s + 26);
+        o->trigger_mod = asset_u16(s + 28);
         if (o->type >= FSPIC_PICKUP_TYPES) {
             snprintf(what, sizeof what, "expected a pickup type below %d in slot %d, found %u (the game refuses the file)",
                      FSPIC_PICKUP_TYPES, i, o->type);

@@ -75,7 +75,9 @@ static void run(const uint8_t *d, size_t n)
     v.ycenter = H / 2.0f;
     v.xscale = v.yscale = W / 2.0f;
     v.colormap = cmap;
-    r_fstex_t t = { tex, 4, TW - 1, TW - 1, key, 7, NULL };
+    // the colormap path (no level tables): textured and keyed on odd triangles, one colour on even
+    r_fstex_t t = { .texels = tex, .wshift = 4, .wmask = TW - 1, .hmask = TW - 1, .key = key, .color = 7 };
+    const r_fstex_t flat = { .color = 5 };
     const float eyes[3] = { -200.0f, -40.0f, 0.0f };   // in front of, close to and inside the model
     for (int e = 0; e < 3; e++) {
         memset(z, 0, sizeof z);
@@ -87,7 +89,7 @@ static void run(const uint8_t *d, size_t n)
                                       63.0f - mv->light * (31.0f / 255.0f) };
             }
             t.key = (m->tris[i].flags & 1) ? key : NULL;
-            r_fstri_draw(&v, i & 1 ? &t : &(r_fstex_t){ NULL, 0, 0, 0, NULL, 5, NULL }, in, e == 2);
+            r_fstri_draw(&v, i & 1 ? &t : &flat, in, e == 2);
         }
     }
     mx_free(m);

@@ -148,6 +148,7 @@ typedef struct {
     float ship_dir[3];
     struct fse_homing_s *hm;   // a homing missile: its path in fe->homing (NULL: it flies straight)
     float shock;         // a mine that went off (hit): its ShockwaveSize (CreateShockwave's BigFlash size)
+    float life0;         // its LifeCount (ticks) at t0: 0 but for a mine from MSG_SHORTMINE (RegenMineList)
 } fse_shot_t;
 
 // Where a homing missile's stepping stands (ProcessMissiles' state between ticks).
@@ -741,16 +742,16 @@ static int is_mine(int weapon)
     return weapon == FSW_PURGEMINE || weapon == FSW_PINEMINE || weapon == FSW_QUANTUMMINE || weapon == FSW_SPIDERMINE;
 }
 
-static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
+static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
 {
     if (!finite3(fx->origin) || !finite3(fx->dir))
-        return;
+        return NULL;
     float len = sqrtf(fx->dir[0] * fx->dir[0] + fx->dir[1] * fx->dir[1] + fx->dir[2] * fx->dir[2]);
     if (!(len > 1e-6f))
-        return;
+        return NULL;
     int weapon = fx->args[FSW_FX_ARG_WEAPON];
     if (secondary ? (weapon < 0 || weapon >= FSW_NUM_SECONDARY) : (weapon < 0 || weapon >= FSW_NUM_PRIMARY))
-        return;
+        return NULL;
     fse_shot_t *slot = &fe->shots[0];
     for (int i = 0; i < FSE_MAX_SHOTS; i++) {
         if (!fe->shots[i].active) {
@@ -769,6 +770,8 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     int charge = fx->args[FSW_FX_ARG_CHARGE];
     slot->charge = charge >= 0 && charge <= 100 ? (float)charge : FSE_TROJAX_CHARGE;
     slot->id = fx->args[FSW_FX_ARG_ID];
+    int life0 = fx->args[FSW_FX_ARG_LIFE];
+    slot->life0 = life0 > 0 ? (float)(life0 < FSW_FX_MAX_LIFE ? life0 : FSW_FX_MAX_LIFE) : 0;
     slot->t0 = t0;
     for (int k = 0; k < 3; k++) {
         slot->org[k] = fx->origin[k];
@@ -826,6 +829,7 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     memcpy(slot->wall_end, slot->end, sizeof slot->end);
     memcpy(slot->wall_normal, slot->normal, sizeof slot->normal);
     slot->checked = t0;
+    return slot;
 }
 
 static int shot_at(const fse_shot_t *sh, double t, float p[3]);
@@ -982,7 +986,8 @@ static void mine_off(fse_shot_t *sh, double te, float shock)
 
 // ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
 // recorder's copy decided it, so a demo's player decides it again): each tick of the mine's life up
-// to this frame, any ship (not its owner in its first 150 ticks) not in limbo whose centre is within
+// to this frame, any ship (not its owner while its LifeCount is under 150 ticks: a mine from
+// MSG_SHORTMINE starts at the list's LifeCount) not in limbo whose centre is within
 // MINE_TRIGGER_RADIUS of the mine with no wall on the line between sets it off.
 static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
 {
@@ -995,7 +1000,8 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
         for (int p = 0; p < FSW_SHIPS; p++) {
             int num = p + 1, mode = ship_mode(w, num);
             float at[3];
-            if ((k < FSE_MINE_OWNER_SAFE && num == sh->owner + 1) || mode < 0 || mode == 2 || !ship_pos_at(fe, num, tk, at))
+            if ((k + sh->life0 < FSE_MINE_OWNER_SAFE && num == sh->owner + 1) || mode < 0 || mode == 2 ||
+                !ship_pos_at(fe, num, tk, at))
                 continue;
             float d[3] = { at[0] - sh->org[0], at[1] - sh->org[1], at[2] - sh->org[2] };
             float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -1329,6 +1335,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
             add_shot(fe, fx, 0, w->time);
             break;
         case FSW_FX_SECBULL:
+        case FSW_FX_SHORTMINE:   // RegenMineList: InitOneSecBull, its LifeCount the list's (life0)
             add_shot(fe, fx, 1, w->time);
             break;
         case FSW_FX_TITANBITS: {

@@ -2200,6 +2200,171 @@ static void test_shortmine_scene(void **state)
     scene_files_done(&F);
 }
 
+// Far brighter pixels (r + g + b up more than 150) of b than a in all the picture.
+static int far_brighter(const uint8_t *a, const uint8_t *b, int w, int h)
+{
+    int in, out;
+    brighter_box(a, b, w, h, (box_t){ 0, 0, w, h }, 150, &in, &out);
+    return in + out;
+}
+
+// The screen box of CreateShockwave at `at` with ShockwaveSize `size` (BIGFLASH.OFF's 48 texels each
+// side at `size` units a texel, or expl.off's 36 at 4 and its pieces' 45-unit scatter, whichever is
+// larger; pulled towards the eye as FM_FLAG_MOVEOUT).
+static box_t shockwave_box(const float at[3], float size, const float eye[3], const float fwd[3], const float right[3],
+                           const float up[3])
+{
+    float r = size * 48 > 4 * 36 + 45 ? size * 48 : 4 * 36 + 45;
+    r_fsfx_sprite_t ex = { .scale = r / 36.0f, .moveout = 1 };
+    memcpy(ex.pos, at, sizeof ex.pos);
+    return sprite_box(&ex, 1, eye, fwd, right, up);
+}
+
+static fs_event_t shockwave_msg(double t, const float at[3], float size)
+{
+    fs_event_t e;
+    memset(&e, 0, sizeof e);
+    e.type = FS_MSG_SHOCKWAVE;
+    e.timestamp = fs_ticks(t);
+    e.sender = 7;
+    e.u.shock.player = 1;
+    e.u.shock.owner = 1;
+    memcpy(e.u.shock.pos, at, sizeof e.u.shock.pos);
+    e.u.shock.weapon = 255;
+    e.u.shock.size = size;
+    return e;
+}
+
+// MSG_SHOCKWAVE: CreateShockwave( OWNER_SHIP, Owner, Pos, Group, ShockwaveSize, Weapon ) at the
+// message's place: CreateBigFlash( Pos, ShockwaveSize ) (BIGFLASH.OFF, ShockwaveSize units a texel)
+// and CreateExplosion, drawn as a mine's (draw_shockwave). At 600 units ahead of alice, 0.05 s
+// (3.55 ticks) after the message, against the scene without it: size 4 (PURGE_SHOCKWAVE) far
+// brighter pixels (r + g + b up more than 150) in its box, none outside; size 20 (QUANTUM_SHOCKWAVE)
+// more than twice as many (the size is the flash's, not a radius clamped to 8 units as before);
+// size 0 the explosion alone (fewer); the same moment twice the same; golden fs_shockwave.png.
+static void test_shockwave_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], at[3], carol[3], still[3] = { 0, 0, 0 };
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        at[k] = eye[k] + 600 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol[k] = eye[k] - 300 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "shockwave", 4, 5);
+    fs_event_t s4 = shockwave_msg(0.5, at, 4), s20 = shockwave_msg(0.5, at, 20), s0 = shockwave_msg(0.5, at, 0);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol, still, NULL, 0);
+    write_fx_scene(F.demo[1], eye, ang, bob, carol, still, &s4, 1);
+    write_fx_scene(F.demo[2], eye, ang, bob, carol, still, &s20, 1);
+    write_fx_scene(F.demo[3], eye, ang, bob, carol, still, &s0, 1);
+    const double t = 0.55;
+    for (int i = 0; i < 4; i++)
+        fs_shot(F.demo[i], t, F.png[i]);
+    fs_shot(F.demo[1], t, F.png[4]);
+    int w, h;
+    uint8_t *n = load_png(F.png[0], &w, &h), *a4 = load_png(F.png[1], &w, &h), *a20 = load_png(F.png[2], &w, &h);
+    uint8_t *a0 = load_png(F.png[3], &w, &h), *again = load_png(F.png[4], &w, &h);
+    box_t b4 = shockwave_box(at, 4, eye, fwd, right, up);
+    int in, out;
+    brighter_box(n, a4, w, h, b4, 150, &in, &out);
+    int all20 = far_brighter(n, a20, w, h), all0 = far_brighter(n, a0, w, h);
+    printf("MSG_SHOCKWAVE 600 ahead, %.2f s (%.2f ticks) after: size 4: %d pixels far brighter in its box "
+           "%d,%d..%d,%d, %d outside; size 20: %d; size 0 (the explosion alone): %d; twice %s\n", t, (t - 0.5) * 71, in,
+           b4.x0, b4.y0, b4.x1, b4.y1, out, all20, all0, memcmp(a4, again, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(in > 300);
+    assert_int_equal(out, 0);
+    assert_true(all20 > 2 * in);
+    assert_true(all0 > 0 && all0 < in);
+    assert_memory_equal(a4, again, (size_t)w * (size_t)h * 3);
+    stbi_image_free(n);
+    stbi_image_free(a4);
+    stbi_image_free(a20);
+    stbi_image_free(a0);
+    stbi_image_free(again);
+    tu_golden("MSG_SHOCKWAVE size 4", F.png[1], "tests/golden/fs_shockwave.png", 0.01);
+    scene_files_done(&F);
+}
+
+// MSG_EXPSECONDARY for a missile in flight: ExplodeSecondary finds it by owner and id and runs
+// CreateShockwave where it is (not at the message's position); with size 0 it just goes. Bob's mug
+// launched at 0.5 s 350 units ahead of alice flying away from her (18 units a tick); at 0.6 s (7.1
+// ticks: 477.8 units ahead) the message, its position 400 ahead and 380 left (at the screen's left
+// edge, outside the shockwave's box). At 0.65 s, size 4 against size 0: far brighter pixels in the shockwave's box at the
+// missile's place, none outside (none at the message's place); a message naming another id changes
+// nothing (the picture equals the one without a message).
+static void test_expsecondary_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3], still[3] = { 0, 0, 0 }, org[3], there[3], bogus[3];
+    scene_view(eye, ang, fwd, right, up);
+    float fall, along = 350 + rule_along(FSW_MUG, (float)((0.6 - 0.5) * 71), &fall);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol[k] = eye[k] - 300 * fwd[k];
+        org[k] = eye[k] + 350 * fwd[k];
+        there[k] = eye[k] + along * fwd[k];
+        bogus[k] = eye[k] + 400 * fwd[k] - 380 * right[k];
+    }
+    fs_event_t ev[2];
+    memset(ev, 0, sizeof ev);
+    ev[0].type = FS_MSG_SECBULLPOSDIR;
+    ev[0].timestamp = fs_ticks(0.5);
+    ev[0].sender = 7;
+    ev[0].u.mine = (fs_secbull_t){ .player = 1, .owner_type = 1, .owner = 1, .bullet_id = 9, .weapon = FSW_MUG };
+    memcpy(ev[0].u.mine.pos, org, sizeof org);
+    memcpy(ev[0].u.mine.dir, fwd, sizeof fwd);
+    ev[0].u.mine.up[1] = 1;
+    ev[1].type = FS_MSG_EXPSECONDARY;
+    ev[1].timestamp = fs_ticks(0.6);
+    ev[1].sender = 7;
+    ev[1].u.expsec = (fs_expsecondary_t){ .player = 1, .owner_type = 1, .owner = 1, .id = 9, .size = 4 };
+    memcpy(ev[1].u.expsec.pos, bogus, sizeof bogus);
+    scene_files_t F;
+    scene_files(&F, "expsec", 4, 4);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol, still, ev, 2);
+    ev[1].u.expsec.size = 0;
+    write_fx_scene(F.demo[1], eye, ang, bob, carol, still, ev, 2);
+    ev[1].u.expsec.size = 4;
+    ev[1].u.expsec.id = 10;
+    write_fx_scene(F.demo[2], eye, ang, bob, carol, still, ev, 2);
+    write_fx_scene(F.demo[3], eye, ang, bob, carol, still, ev, 1);
+    const double t = 0.65;
+    for (int i = 0; i < 4; i++)
+        fs_shot(F.demo[i], t, F.png[i]);
+    int w, h;
+    uint8_t *a4 = load_png(F.png[0], &w, &h), *a0 = load_png(F.png[1], &w, &h), *other = load_png(F.png[2], &w, &h);
+    uint8_t *none = load_png(F.png[3], &w, &h);
+    box_t bx = shockwave_box(there, 4, eye, fwd, right, up);
+    float sx, sy;   // where the message's own position is on the screen
+    {
+        float d[3] = { bogus[0] - eye[0], bogus[1] - eye[1], bogus[2] - eye[2] };
+        float z = d[0] * fwd[0] + d[1] * fwd[1] + d[2] * fwd[2];
+        sx = 160 + 160 * (d[0] * right[0] + d[1] * right[1] + d[2] * right[2]) / z;
+        sy = 100 - 160 / 1.2f * (d[0] * up[0] + d[1] * up[1] + d[2] * up[2]) / z;
+    }
+    int in, out;
+    brighter_box(a0, a4, w, h, bx, 150, &in, &out);
+    int same_other = !memcmp(other, none, (size_t)w * (size_t)h * 3);
+    printf("mug ended by MSG_EXPSECONDARY %.1f units ahead: size 4 vs 0 at %.2f s: %d pixels far brighter in the box "
+           "%d,%d..%d,%d at the missile, %d outside (the message's own place at %.0f,%.0f); another id: the picture %s "
+           "the one without a message\n", along, t, in, bx.x0, bx.y0, bx.x1, bx.y1, out, sx, sy,
+           same_other ? "equals" : "differs from");
+    assert_false(sx >= bx.x0 && sx < bx.x1 && sy >= bx.y0 && sy < bx.y1);
+    assert_true(sx >= 0 && sx < w && sy >= 0 && sy < h);
+    assert_true(in > 300);
+    assert_int_equal(out, 0);
+    assert_true(same_other);
+    stbi_image_free(a4);
+    stbi_image_free(a0);
+    stbi_image_free(other);
+    stbi_image_free(none);
+    scene_files_done(&F);
+}
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -2255,6 +2420,8 @@ int main(void)
         cmocka_unit_test(test_scatter_trail),
         cmocka_unit_test(test_mine_proximity),
         cmocka_unit_test(test_shortmine_scene),
+        cmocka_unit_test(test_shockwave_scene),
+        cmocka_unit_test(test_expsecondary_scene),
         cmocka_unit_test(test_homing_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,17 +47,22 @@ enum { FSW_DOOR_CLOSED, FSW_DOOR_OPENING, FSW_DOOR_OPEN, FSW_DOOR_CLOSING, FSW_D
 
 // world_fx_event_t.raw_type: the message code that made the effect.
 enum {
+    FSW_FX_SHORTMINE = 0x2f,     // a mine already laid, from the list a joiner is sent (RegenMineList): as
+                                 // FSW_FX_SECBULL, and args[FSW_FX_ARG_LIFE] its LifeCount (ticks) when sent
     FSW_FX_PRIMBULL = 0x55,      // a primary weapon shot: args weapon, power level, bullet id, owner
     FSW_FX_SECBULL = 0x66,       // a secondary weapon launched at origin (Pos + Offset): args weapon, 0, bullet
                                  // id, owner; pos3 its drop vector (DropDir: the MFRL falls along it)
     FSW_FX_SHIPDIED = 0x77,      // a ship blew up at origin (entity = its ship)
-    FSW_FX_EXPSECONDARY = 0xcc,  // a mine or missile exploded: radius = size; args -1, 0, bullet id, owner
+    FSW_FX_EXPSECONDARY = 0xcc,  // a mine or missile exploded (ExplodeSecondary): radius = its ShockwaveSize
+                                 // (CreateShockwave's, 0: none); args -1, 0, bullet id, owner
     FSW_FX_EXPLODESHIP = 0xe8,
     FSW_FX_TITANBITS = 0xfd,     // one of the titan star's shrapnel bits, dir = its direction
-    FSW_FX_SHOCKWAVE = 0xff      // radius = size
+    FSW_FX_SHOCKWAVE = 0xff      // CreateShockwave at origin: radius = its ShockwaveSize (the flash's units a texel)
 };
 enum { FSW_FX_ARG_WEAPON = 0, FSW_FX_ARG_POWER = 1, FSW_FX_ARG_ID = 2, FSW_FX_ARG_OWNER = 3,
-       FSW_FX_ARG_CHARGE = 4 };   // CHARGE: the trojax's PLevel 0..100 (MSG_PRIMBULLPOSDIR), -1 not sent
+       FSW_FX_ARG_CHARGE = 4,     // the trojax's PLevel 0..100 (MSG_PRIMBULLPOSDIR), -1 not sent
+       FSW_FX_ARG_LIFE = 5 };     // a secondary's LifeCount in whole ticks when it was made (0 but MSG_SHORTMINE's)
+#define FSW_FX_MAX_LIFE 1000000   // the largest LifeCount the decoder passes on (ticks; hostile values clamped)
 
 // The ship flag bits kept in entity_state_t.raw_effects (the u32 of every update).
 enum {

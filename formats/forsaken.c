@@ -931,7 +931,7 @@ static world_fx_event_t *fx_event(world_t *w, world_fx_t kind, int raw, int owne
 }
 
 // The weapon facts a renderer needs (render/r_fsent.c): args[0] weapon, [1] power level,
-// [2] bullet id, [3] owner, [4] the trojax's charge (-1: not sent).
+// [2] bullet id, [3] owner, [4] the trojax's charge (-1: not sent), [5] the LifeCount it starts at.
 static world_fx_event_t *fx_weapon(world_fx_event_t *fx, int weapon, int power, int id, int owner)
 {
     if (!fx)
@@ -941,6 +941,7 @@ static world_fx_event_t *fx_weapon(world_fx_event_t *fx, int weapon, int power, 
     fx->args[2] = id;
     fx->args[3] = owner;
     fx->args[4] = -1;
+    fx->args[FSW_FX_ARG_LIFE] = 0;
     return fx;
 }
 
@@ -1262,14 +1263,22 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
         }
         break;
     }
-    case FS_MSG_SHORTMINE: {   // the mines already laid (RegenMineList): as MSG_SECBULLPOSDIR
+    case FS_MSG_SHORTMINE: {   // the mines already laid (RegenMineList): as MSG_SECBULLPOSDIR (InitOneSecBull
+        // at Pos + Offset), then the mine's LifeCount set to the list's (a NaN or negative one: 0)
         int n = count_ok(st, ev, FS_GEN_MINES);
         for (int i = 0; i < n; i++) {
             float pos[3];
             start_pos(ev->u.list.e.mines[i].pos, ev->u.list.e.mines[i].offset, pos);
             unsigned owner = ev->u.list.e.mines[i].owner;
-            fx_weapon(fx_event(w, FX_GENERIC, ev->type, owner_entity(owner), pos, ev->u.list.e.mines[i].dir, 16, 0),
-                      ev->u.list.e.mines[i].weapon, 0, ev->u.list.e.mines[i].bullet_id, (int)owner);
+            world_fx_event_t *fx = fx_weapon(fx_event(w, FX_GENERIC, ev->type, owner_entity(owner), pos,
+                                                      ev->u.list.e.mines[i].dir, 16, 0),
+                                             ev->u.list.e.mines[i].weapon, 0, ev->u.list.e.mines[i].bullet_id,
+                                             (int)owner);
+            float life = ev->u.list.e.mines[i].life_count;
+            if (fx) {
+                copy_vec(fx->pos3, ev->u.list.e.mines[i].drop_dir);
+                fx->args[FSW_FX_ARG_LIFE] = life >= FSW_FX_MAX_LIFE ? FSW_FX_MAX_LIFE : life > 0 ? (int)life : 0;
+            }
         }
         break;
     }

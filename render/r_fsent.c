@@ -99,6 +99,7 @@
 #define FSE_MINE_TRIGGER 200.0f       // MINE_TRIGGER_RADIUS: 800 x GLOBAL_SCALE from the mine to a ship's centre
 #define FSE_MINE_OWNER_SAFE 150       // ticks (LifeCount) its owner cannot set his own mine off
 #define FSE_FLASH_LIFE 16.0f          // CreateBigFlash: FM_FLASH lives 16 ticks, its size less 0.1 a tick
+#define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -148,7 +149,9 @@ typedef struct {
     int bare;            // that ship had no shield (its MSG_SHIELDHULL said 0) and was not invulnerable
     float ship_dir[3];
     struct fse_homing_s *hm;   // a homing missile: its path in fe->homing (NULL: it flies straight)
-    float shock;         // a mine that went off (hit): its ShockwaveSize (CreateShockwave's BigFlash size)
+    float shock;         // one that went off in CreateShockwave (a mine, or what MSG_EXPSECONDARY named): its
+                         // ShockwaveSize (the BigFlash's units a texel); 0: DestroySecondary's plain explosion
+    float life0;         // its LifeCount (ticks) at t0: 0 but for a mine from MSG_SHORTMINE (RegenMineList)
 } fse_shot_t;
 
 // Where a homing missile's stepping stands (ProcessMissiles' state between ticks).
@@ -177,6 +180,9 @@ typedef struct {
     float size;          // radius in units
     double t0;
     int light;           // lights the level (a message's explosion; a shot's impact has its shot's dying light)
+    int shockwave;       // CreateShockwave's look (MSG_SHOCKWAVE): its explosion and a BigFlash of `shock` units a
+    float shock;         // texel (draw_shockwave), not BIGEXP1.BMP
+    uint32_t seed;       // the explosion's random parts
 } fse_blast_t;
 
 typedef struct {
@@ -786,6 +792,9 @@ static fse_blast_t *add_blast(r_fsent_t *fe, const float org[3], float size, dou
     slot->size = !(size > 8) ? 8 : size > 2048 ? 2048 : size;
     slot->t0 = t0;
     slot->light = 0;
+    slot->shockwave = 0;
+    slot->shock = 0;
+    slot->seed = 0;
     return slot;
 }
 
@@ -798,16 +807,16 @@ static int is_mine(int weapon)
     return weapon == FSW_PURGEMINE || weapon == FSW_PINEMINE || weapon == FSW_QUANTUMMINE || weapon == FSW_SPIDERMINE;
 }
 
-static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
+static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
 {
     if (!finite3(fx->origin) || !finite3(fx->dir))
-        return;
+        return NULL;
     float len = sqrtf(fx->dir[0] * fx->dir[0] + fx->dir[1] * fx->dir[1] + fx->dir[2] * fx->dir[2]);
     if (!(len > 1e-6f))
-        return;
+        return NULL;
     int weapon = fx->args[FSW_FX_ARG_WEAPON];
     if (secondary ? (weapon < 0 || weapon >= FSW_NUM_SECONDARY) : (weapon < 0 || weapon >= FSW_NUM_PRIMARY))
-        return;
+        return NULL;
     fse_shot_t *slot = &fe->shots[0];
     for (int i = 0; i < FSE_MAX_SHOTS; i++) {
         if (!fe->shots[i].active) {
@@ -826,6 +835,8 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     int charge = fx->args[FSW_FX_ARG_CHARGE];
     slot->charge = charge >= 0 && charge <= 100 ? (float)charge : FSE_TROJAX_CHARGE;
     slot->id = fx->args[FSW_FX_ARG_ID];
+    int life0 = fx->args[FSW_FX_ARG_LIFE];
+    slot->life0 = life0 > 0 ? (float)(life0 < FSW_FX_MAX_LIFE ? life0 : FSW_FX_MAX_LIFE) : 0;
     slot->t0 = t0;
     for (int k = 0; k < 3; k++) {
         slot->org[k] = fx->origin[k];
@@ -883,6 +894,7 @@ static void add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, d
     memcpy(slot->wall_end, slot->end, sizeof slot->end);
     memcpy(slot->wall_normal, slot->normal, sizeof slot->normal);
     slot->checked = t0;
+    return slot;
 }
 
 static int shot_at(const fse_shot_t *sh, double t, float p[3]);
@@ -1039,7 +1051,8 @@ static void mine_off(fse_shot_t *sh, double te, float shock)
 
 // ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
 // recorder's copy decided it, so a demo's player decides it again): each tick of the mine's life up
-// to this frame, any ship (not its owner in its first 150 ticks) not in limbo whose centre is within
+// to this frame, any ship (not its owner while its LifeCount is under 150 ticks: a mine from
+// MSG_SHORTMINE starts at the list's LifeCount) not in limbo whose centre is within
 // MINE_TRIGGER_RADIUS of the mine with no wall on the line between sets it off.
 static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
 {
@@ -1052,7 +1065,8 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
         for (int p = 0; p < FSW_SHIPS; p++) {
             int num = p + 1, mode = ship_mode(w, num);
             float at[3];
-            if ((k < FSE_MINE_OWNER_SAFE && num == sh->owner + 1) || mode < 0 || mode == 2 || !ship_pos_at(fe, num, tk, at))
+            if ((k + sh->life0 < FSE_MINE_OWNER_SAFE && num == sh->owner + 1) || mode < 0 || mode == 2 ||
+                !ship_pos_at(fe, num, tk, at))
                 continue;
             float d[3] = { at[0] - sh->org[0], at[1] - sh->org[1], at[2] - sh->org[2] };
             float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
@@ -1365,6 +1379,61 @@ double r_fsent_pickup_appear(const world_t *w, int n)
     return s->animtime;
 }
 
+// A message's ShockwaveSize as CreateShockwave's BigFlash size (units a texel): 0 (no flash) for a
+// size not above 0 or not finite, at most FSE_MAX_SHOCK (hostile values).
+static float shock_size(float size)
+{
+    return !(size > 0) ? 0 : size < FSE_MAX_SHOCK ? size : FSE_MAX_SHOCK;
+}
+
+// MSG_EXPSECONDARY: ExplodeSecondary( Pos, Group, OwnerType, Owner, ID, ShockwaveSize ) as the
+// receiver ran it: the first secondary of that owner and id still there (in this copy: a mine not
+// yet gone off, a missile still flying) goes; when the size is not 0, CreateShockwave where that
+// secondary is (its own place, not the message's): its explosion and BigFlash, drawn from the shot
+// (draw_explosion); with 0 it just goes (CleanUpSecBull). One not there (gone already): nothing.
+static void explode_secondary(r_fsent_t *fe, const world_fx_event_t *fx, double now)
+{
+    float shock = shock_size(fx->radius);
+    for (int s = 0; s < FSE_MAX_SHOTS; s++) {
+        fse_shot_t *sh = &fe->shots[s];
+        if (!(sh->active && sh->secondary && sh->id == fx->args[FSW_FX_ARG_ID] &&
+              sh->owner == fx->args[FSW_FX_ARG_OWNER]) || now < sh->t0)
+            continue;
+        if (!(sh->speed > 0)) {   // a mine (or anything that stays)
+            if (sh->hit || !(now < sh->t_end))
+                continue;
+            if (shock > 0) {
+                mine_off(sh, now, shock);
+            } else {
+                sh->t_end = sh->wall_t_end = now;
+                sh->hit = 0;
+            }
+            return;
+        }
+        if (!(now < sh->t_end))
+            continue;   // ended already (its wall or a ship): gone
+        float p[3];
+        if (!shot_at(sh, now, p))
+            continue;
+        // a missile ends here; its smoke lives on
+        sh->t_end = sh->wall_t_end = now;
+        memcpy(sh->end, p, sizeof sh->end);
+        memcpy(sh->wall_end, p, sizeof sh->wall_end);
+        for (int k = 0; k < 3; k++)
+            sh->normal[k] = sh->wall_normal[k] = -sh->dir[k];
+        sh->hit = sh->wall_hit = shock > 0;
+        sh->shock = shock;
+        sh->ship = 0;
+        sh->bare = 0;
+        if (sh->hm) {   // its path stops at this frame
+            fse_homing_t *hm = sh->hm;
+            hm->n = hm->n_done;
+            hm->done.ended = hm->cur.ended = 1;
+        }
+        return;
+    }
+}
+
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
 {
     if (!fe || !fe->on)
@@ -1386,45 +1455,32 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
         case FSW_FX_PRIMBULL:
             add_shot(fe, fx, 0, w->time);
             break;
-        case FSW_FX_SECBULL:
-            add_shot(fe, fx, 1, w->time);
-            break;
         case FSW_FX_TITANBITS: {
             world_fx_event_t bit = *fx;
             bit.args[FSW_FX_ARG_WEAPON] = FSW_TITANSHRAPNEL;
             add_shot(fe, &bit, 1, w->time);
             break;
         }
+        case FSW_FX_SECBULL:
+        case FSW_FX_SHORTMINE:   // RegenMineList: InitOneSecBull, its LifeCount the list's (life0)
+            add_shot(fe, fx, 1, w->time);
+            break;
         case FSW_FX_EXPSECONDARY:
-            for (int s = 0; s < FSE_MAX_SHOTS; s++) {   // that missile or mine is gone
-                fse_shot_t *sh = &fe->shots[s];
-                if (!(sh->active && sh->secondary && sh->id == fx->args[FSW_FX_ARG_ID] &&
-                      sh->owner == fx->args[FSW_FX_ARG_OWNER]))
-                    continue;
-                if (!(sh->speed > 0)) {
-                    // a mine (shot down, or set off on the recorder's machine): ExplodeSecondary with the
-                    // message's ShockwaveSize, as the proximity trigger does; one already gone stays so
-                    if (is_mine(sh->weapon) && !sh->hit)
-                        mine_off(sh, w->time < sh->t_end ? w->time : sh->t_end,
-                                 fx->radius > 0 && fx->radius < 64 ? fx->radius : mine_shockwave(sh->weapon));
-                    else if (!is_mine(sh->weapon))
-                        sh->active = 0;
-                } else if (w->time < sh->t_end) {
-                    // a missile ends here (the message's own explosion is drawn); its smoke lives on
-                    sh->t_end = sh->wall_t_end = w->time;
-                    sh->hit = sh->wall_hit = 0;
-                    sh->ship = 0;
-                    if (sh->hm) {   // its path stops at this frame
-                        fse_homing_t *hm = sh->hm;
-                        hm->n = hm->n_done;
-                        hm->done.ended = hm->cur.ended = 1;
-                    }
-                }
-            }
-            if (finite3(fx->origin))
-                add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 128, w->time)->light = 1;
+            explode_secondary(fe, fx, w->time);
             break;
         case FSW_FX_SHOCKWAVE:
+            // CreateShockwave( Pos, ShockwaveSize ) at the message's place: its explosion and BigFlash
+            // (and light: assumed, as the other messages' explosions), drawn as a mine's (draw_shockwave)
+            if (finite3(fx->origin)) {
+                fse_blast_t *b = add_blast(fe, fx->origin, 0, w->time);
+                b->light = 1;
+                b->shockwave = 1;
+                b->shock = shock_size(fx->radius);
+                uint32_t bits[3];
+                memcpy(bits, fx->origin, sizeof bits);   // from the message alone: a seek draws what playing does
+                b->seed = (bits[0] * 2654435761u) ^ (bits[1] * 0x85ebca6bu) ^ bits[2] ^ (uint32_t)fx->entity;
+            }
+            break;
         case FSW_FX_SHIPDIED:
         case FSW_FX_EXPLODESHIP:
             if (finite3(fx->origin))
@@ -2135,28 +2191,37 @@ static int draw_scatter_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t
     return drawn;
 }
 
-static int draw_explosion(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+// What CreateShockwave (and DestroySecondary's CreateExplosion) leave at `at`, `ticks` after: expl.off's
+// explosion (CreateSmallExplosion's scattered pieces when `small`) and, when shock > 0, CreateBigFlash(
+// Pos, ShockwaveSize ): FM_FLASH of BIGFLASH.OFF, R G B 255, MOVEOUT, `shock` units a texel less 0.1
+// a tick, 16 ticks (the shockwave's MODEL_Sphere: not drawn). Nothing once all of it is over.
+static int draw_shockwave(r_fsent_t *fe, const r_view_t *v, const float at[3], uint32_t seed, int small, float ticks,
+                          float shock)
 {
     const fse_layout_t *lo = layout(fe, "expl.off");
-    if (!lo)
+    if (!lo || !(ticks >= 0))
         return 0;
-    int small = sh->weapon == FSW_MFRL || sh->weapon == FSW_PINEMISSILE;
-    float ticks = (float)((t - sh->t_end) * FSE_TICKS);
-    int n = r_fsfx_explosion(sh->end, shot_seed(sh), small, ticks, lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES - 1);
-    if (is_mine(sh->weapon) && ticks < FSE_FLASH_LIFE && sh->shock - 0.1f * ticks > 0) {
-        // CreateShockwave's CreateBigFlash( Pos, ShockwaveSize ): FM_FLASH of BIGFLASH.OFF, R G B 255,
-        // MOVEOUT, ShockwaveSize units a texel less 0.1 a tick, 16 ticks (its sphere model: not drawn)
+    int n = r_fsfx_explosion(at, seed, small, ticks, lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES - 1);
+    if (shock > 0 && ticks < FSE_FLASH_LIFE && shock - 0.1f * ticks > 0) {
         r_fsfx_sprite_t *f = &fe->sprites[n++];
         memset(f, 0, sizeof *f);
-        memcpy(f->pos, sh->end, sizeof f->pos);
+        memcpy(f->pos, at, sizeof f->pos);
         f->rgb[0] = f->rgb[1] = f->rgb[2] = 1;
-        f->scale = sh->shock - 0.1f * ticks;
+        f->scale = shock - 0.1f * ticks;
         f->age = ticks;
         f->moveout = 1;
         f->kind = FSFX_SPRITE_FLASH;
         f->id = 99;
     }
-    return draw_fx_sprites(fe, v, n);
+    return n ? draw_fx_sprites(fe, v, n) : 0;
+}
+
+// Where a missile or mine ended: DestroySecondary's explosion (the MFRL's and pine missile's small
+// one), or CreateShockwave's when it went off in one (sh->shock: a mine, or MSG_EXPSECONDARY).
+static int draw_explosion(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    int small = !(sh->shock > 0) && (sh->weapon == FSW_MFRL || sh->weapon == FSW_PINEMISSILE);
+    return draw_shockwave(fe, v, sh->end, shot_seed(sh), small, (float)((t - sh->t_end) * FSE_TICKS), sh->shock);
 }
 
 // A primary shot as the game's InitOnePrimBull made it (facts in docs/forsaken.md): its FmPoly
@@ -2744,6 +2809,10 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         const fse_blast_t *b = &fe->blasts[i];
         if (!b->active || t < b->t0)
             continue;
+        if (b->shockwave) {
+            drawn += draw_shockwave(fe, v, b->org, b->seed, 0, (float)((t - b->t0) * FSE_TICKS), b->shock);
+            continue;
+        }
         int f = (int)((t - b->t0) * FSE_BLAST_FPS);
         if (f >= FSE_BLAST_FRAMES)
             continue;

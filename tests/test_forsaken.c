@@ -1338,6 +1338,7 @@ static void test_game_messages_world(void **state)
             assert_float_equal(ev->u.fx.origin[1], 55, 0);
             assert_int_equal(ev->u.fx.args[0], 3);
             assert_int_equal(ev->u.fx.args[2], 40);
+            assert_int_equal(ev->u.fx.args[FSW_FX_ARG_LIFE], 300);   // RegenMineList: its LifeCount goes on from 300
             assert_true(find_pickup(w, 5) > 0);   // pickups stay
             break;
         case 10:   // MSG_INTERPOLATE at 1.0 s: bob still where his update put him

@@ -1930,11 +1930,11 @@ static void test_scatter_trail(void **state)
     scene_files_done(&F);
 }
 
-// alice looking down the hall; a purge mine laid at `mine` at 0.5 s by player `owner` (bob, 1, or
-// carol, 2); carol flying from `carol0` along `vel` (units a second, from 0.05 s); bob parked at
-// `bob` out of the way.
-static void write_mine_scene(const char *path, const float eye[3], const float ang[3], const float bob[3],
-                             const float mine[3], const float carol0[3], const float vel[3], int owner, int weapon)
+// alice looking down the hall; carol flying from `carol0` along `vel` (units a second, from 0.05 s);
+// bob parked at `bob` out of the way; the `n` events `extra` (in time order) written among the
+// ships' updates at their times.
+static void write_fx_scene(const char *path, const float eye[3], const float ang[3], const float bob[3],
+                           const float carol0[3], const float vel[3], const fs_event_t *extra, int n)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -1947,8 +1947,11 @@ static void write_mine_scene(const char *path, const float eye[3], const float a
     fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 1, .name = "bob" });
     fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 2, .name = "carol" });
     float back[3] = { ang[0], ang[1] + 180, 0 };
+    int next = 0;
     for (int i = 0; i <= 15; i++) {
         double t = 0.05 + i * 0.1;
+        for (; next < n && extra[next].timestamp <= fs_ticks(t); next++)
+            fs_write_event(&wr, &extra[next]);
         for (int p = 0; p < 3; p++) {
             fs_ship_t sp;
             memset(&sp, 0, sizeof sp);
@@ -1960,23 +1963,62 @@ static void write_mine_scene(const char *path, const float eye[3], const float a
             fs_angles_to_quat(p == 2 ? back : ang, sp.quat);
             fs_write_ship(&wr, fs_ticks(tp), p ? 7 : 1, p ? FS_MSG_FUPDATE : FS_MSG_UPDATE, &sp);
         }
-        if (i == 4) {   // 0.45 + 0.05: the mine is laid at 0.5 s
-            fs_secbull_t sb;
-            memset(&sb, 0, sizeof sb);
-            sb.player = (uint8_t)owner;
-            sb.owner_type = 1;
-            sb.owner = (uint16_t)owner;
-            sb.bullet_id = 9;
-            sb.weapon = (uint8_t)weapon;
-            sb.up[1] = 1;
-            memcpy(sb.pos, mine, sizeof sb.pos);
-            sb.dir[2] = 1;
-            fs_write_secbull(&wr, fs_ticks(0.5), 7, &sb);
-        }
     }
+    for (; next < n; next++)
+        fs_write_event(&wr, &extra[next]);
     assert_false(wr.failed);
     assert_int_equal(tu_write(path, wr.data, wr.size), 0);
     fs_writer_free(&wr);
+}
+
+// MSG_SECBULLPOSDIR: a mine laid at `mine` at 0.5 s by player `owner` (bullet id 9, facing z).
+static fs_event_t mine_laid(const float mine[3], int owner, int weapon)
+{
+    fs_event_t e;
+    memset(&e, 0, sizeof e);
+    e.type = FS_MSG_SECBULLPOSDIR;
+    e.timestamp = fs_ticks(0.5);
+    e.sender = 7;
+    e.u.mine.player = (uint8_t)owner;
+    e.u.mine.owner_type = 1;
+    e.u.mine.owner = (uint16_t)owner;
+    e.u.mine.bullet_id = 9;
+    e.u.mine.weapon = (uint8_t)weapon;
+    e.u.mine.up[1] = 1;
+    memcpy(e.u.mine.pos, mine, sizeof e.u.mine.pos);
+    e.u.mine.dir[2] = 1;
+    return e;
+}
+
+// MSG_SHORTMINE at 0.5 s: the same mine as mine_laid's in the list a joiner is sent, its LifeCount `life`.
+static fs_event_t mine_listed(const float mine[3], int owner, int weapon, float life)
+{
+    fs_event_t e;
+    memset(&e, 0, sizeof e);
+    e.type = FS_MSG_SHORTMINE;
+    e.timestamp = fs_ticks(0.5);
+    e.sender = 7;
+    e.u.list.player = 1;
+    e.u.list.count = 1;
+    e.u.list.e.mines[0].owner_type = 1;
+    e.u.list.e.mines[0].owner = (uint16_t)owner;
+    e.u.list.e.mines[0].bullet_id = 9;
+    e.u.list.e.mines[0].weapon = (uint16_t)weapon;
+    e.u.list.e.mines[0].up[1] = 1;
+    memcpy(e.u.list.e.mines[0].pos, mine, sizeof e.u.list.e.mines[0].pos);
+    e.u.list.e.mines[0].dir[2] = 1;
+    e.u.list.e.mines[0].life_count = life;
+    return e;
+}
+
+// alice looking down the hall; a purge mine laid at `mine` at 0.5 s by player `owner` (bob, 1, or
+// carol, 2); carol flying from `carol0` along `vel` (units a second, from 0.05 s); bob parked at
+// `bob` out of the way.
+static void write_mine_scene(const char *path, const float eye[3], const float ang[3], const float bob[3],
+                             const float mine[3], const float carol0[3], const float vel[3], int owner, int weapon)
+{
+    fs_event_t e = mine_laid(mine, owner, weapon);
+    write_fx_scene(path, eye, ang, bob, carol0, vel, &e, 1);
 }
 
 // ProcessMines' proximity trigger, decided by the player as every machine did (no message): bob's
@@ -2046,6 +2088,283 @@ static void test_mine_proximity(void **state)
     scene_files_done(&F);
 }
 
+// Pixels of b that differ from a inside the box and outside it, and outside it the sums of b's
+// red, green and blue less a's.
+static void diff_box_rgb(const uint8_t *a, const uint8_t *b, int w, int h, box_t bx, int *in, int *out, long sum[3])
+{
+    *in = *out = 0;
+    sum[0] = sum[1] = sum[2] = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            if (!memcmp(a + i, b + i, 3))
+                continue;
+            if (x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1) {
+                *in += 1;
+                continue;
+            }
+            *out += 1;
+            for (int k = 0; k < 3; k++)
+                sum[k] += b[i + k] - a[i + k];
+        }
+}
+
+// MSG_SHORTMINE (the mines already laid, sent to a joiner; RegenMineList: InitOneSecBull as for a
+// laid mine, then its LifeCount set to the list's). Bob's purge mine 600 ahead of alice, listed at
+// 0.5 s, with carol flying at it as in test_mine_proximity:
+// - drawn as the same mine laid by MSG_SECBULLPOSDIR (the pictures equal at 0.73 s, and at 0.88 s:
+//   set off on the same tick 18);
+// - against the scene without it, at 0.73 s: most pixels of the mine's box differ (its model, +-40
+//   units); outside it its light (InitOneSecBull's, 255 64 64, 384 units) brightens the walls, red
+//   the most (the palette's nearest colours: not every pixel redder; not 0 outside);
+// - carol's own mine listed with LifeCount 0 spares her (0 + 18 < 150 ticks); listed with LifeCount
+//   140 it does not (140 + 10 >= 150): at 0.88 s far brighter than the LifeCount-0 one in the blast's
+//   box, none outside.
+static void test_shortmine_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], mine[3], carol0[3], vel[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        mine[k] = eye[k] + 600 * fwd[k];
+        carol0[k] = eye[k] + 50 * fwd[k];
+        vel[k] = 500 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "shortmine", 4, 8);
+    fs_event_t laid = mine_laid(mine, 1, FSW_PURGEMINE), listed = mine_listed(mine, 1, FSW_PURGEMINE, 0);
+    fs_event_t own0 = mine_listed(mine, 2, FSW_PURGEMINE, 0), own140 = mine_listed(mine, 2, FSW_PURGEMINE, 140);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol0, vel, &laid, 1);
+    write_fx_scene(F.demo[1], eye, ang, bob, carol0, vel, &listed, 1);
+    write_fx_scene(F.demo[2], eye, ang, bob, carol0, vel, &own0, 1);
+    write_fx_scene(F.demo[3], eye, ang, bob, carol0, vel, &own140, 1);
+    char none[512];
+    snprintf(none, sizeof none, "%.400s.none.dmo", F.demo[0]);
+    write_fx_scene(none, eye, ang, bob, carol0, vel, NULL, 0);
+    const double before = 0.73, after = 0.88;
+    fs_shot(F.demo[0], before, F.png[0]);
+    fs_shot(F.demo[1], before, F.png[1]);
+    fs_shot(none, before, F.png[2]);
+    fs_shot(F.demo[0], after, F.png[3]);
+    fs_shot(F.demo[1], after, F.png[4]);
+    fs_shot(F.demo[2], after, F.png[5]);
+    fs_shot(F.demo[3], after, F.png[6]);
+    int w, h;
+    uint8_t *lb = load_png(F.png[0], &w, &h), *sb = load_png(F.png[1], &w, &h), *nb = load_png(F.png[2], &w, &h);
+    uint8_t *la = load_png(F.png[3], &w, &h), *sa = load_png(F.png[4], &w, &h);
+    uint8_t *o0 = load_png(F.png[5], &w, &h), *o140 = load_png(F.png[6], &w, &h);
+    size_t bytes = (size_t)w * (size_t)h * 3;
+    int same_before = !memcmp(lb, sb, bytes), same_after = !memcmp(la, sa, bytes), set_off = memcmp(sa, sb, bytes) != 0;
+    // the mine's model: +-40 units round it, not pulled towards the eye
+    r_fsfx_sprite_t m = { .scale = 40 / 36.0f };
+    memcpy(m.pos, mine, sizeof m.pos);
+    box_t mb = sprite_box(&m, 1, eye, fwd, right, up);
+    int in, out;
+    long light[3];
+    diff_box_rgb(nb, sb, w, h, mb, &in, &out, light);
+    // the blast's box as test_mine_proximity's
+    r_fsfx_sprite_t ex = { .scale = (4 * 36 + 45) / 36.0f, .moveout = 1 };
+    memcpy(ex.pos, mine, sizeof ex.pos);
+    box_t bx = sprite_box(&ex, 1, eye, fwd, right, up);
+    int bin, bout, sin, sout;
+    brighter_box(o0, o140, w, h, bx, 150, &bin, &bout);
+    brighter_box(o0, sa, w, h, bx, 150, &sin, &sout);
+    printf("listed purge mine: at %.2f s %s the laid one, at %.2f s %s (set off: %s); against no mine at %.2f s %d "
+           "of %d pixels differ in its box %d,%d..%d,%d, %d outside (its light: red %+ld green %+ld blue %+ld in all); "
+           "carol's own listed at LifeCount 140 vs 0: %d pixels far brighter in the blast's box %d,%d..%d,%d, %d "
+           "outside; bob's vs carol's LifeCount 0: %d in, %d outside\n",
+           before, same_before ? "equals" : "differs from", after, same_after ? "equals it" : "differs", set_off ? "yes" : "no",
+           before, in, (mb.x1 - mb.x0) * (mb.y1 - mb.y0), mb.x0, mb.y0, mb.x1, mb.y1, out, light[0], light[1], light[2],
+           bin, bx.x0, bx.y0, bx.x1, bx.y1, bout, sin, sout);
+    assert_true(same_before);
+    assert_true(same_after);
+    assert_true(set_off);
+    assert_true(in > 300);
+    // outside: its light (255 64 64), brightening the walls and red the most
+    assert_true(light[0] > light[1] && light[0] > light[2] && light[1] > 0 && light[2] > 0);
+    assert_true(bin > 300);
+    assert_int_equal(bout, 0);
+    assert_true(sin > 300);
+    assert_int_equal(sout, 0);
+    stbi_image_free(lb);
+    stbi_image_free(sb);
+    stbi_image_free(nb);
+    stbi_image_free(la);
+    stbi_image_free(sa);
+    stbi_image_free(o0);
+    stbi_image_free(o140);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(none);
+    scene_files_done(&F);
+}
+
+// Far brighter pixels (r + g + b up more than 150) of b than a in all the picture.
+static int far_brighter(const uint8_t *a, const uint8_t *b, int w, int h)
+{
+    int in, out;
+    brighter_box(a, b, w, h, (box_t){ 0, 0, w, h }, 150, &in, &out);
+    return in + out;
+}
+
+// The screen box of CreateShockwave at `at` with ShockwaveSize `size` (BIGFLASH.OFF's 48 texels each
+// side at `size` units a texel, or expl.off's 36 at 4 and its pieces' 45-unit scatter, whichever is
+// larger; pulled towards the eye as FM_FLAG_MOVEOUT).
+static box_t shockwave_box(const float at[3], float size, const float eye[3], const float fwd[3], const float right[3],
+                           const float up[3])
+{
+    float r = size * 48 > 4 * 36 + 45 ? size * 48 : 4 * 36 + 45;
+    r_fsfx_sprite_t ex = { .scale = r / 36.0f, .moveout = 1 };
+    memcpy(ex.pos, at, sizeof ex.pos);
+    return sprite_box(&ex, 1, eye, fwd, right, up);
+}
+
+static fs_event_t shockwave_msg(double t, const float at[3], float size)
+{
+    fs_event_t e;
+    memset(&e, 0, sizeof e);
+    e.type = FS_MSG_SHOCKWAVE;
+    e.timestamp = fs_ticks(t);
+    e.sender = 7;
+    e.u.shock.player = 1;
+    e.u.shock.owner = 1;
+    memcpy(e.u.shock.pos, at, sizeof e.u.shock.pos);
+    e.u.shock.weapon = 255;
+    e.u.shock.size = size;
+    return e;
+}
+
+// MSG_SHOCKWAVE: CreateShockwave( OWNER_SHIP, Owner, Pos, Group, ShockwaveSize, Weapon ) at the
+// message's place: CreateBigFlash( Pos, ShockwaveSize ) (BIGFLASH.OFF, ShockwaveSize units a texel)
+// and CreateExplosion, drawn as a mine's (draw_shockwave). At 600 units ahead of alice, 0.05 s
+// (3.55 ticks) after the message, against the scene without it: size 4 (PURGE_SHOCKWAVE) far
+// brighter pixels (r + g + b up more than 150) in its box, none outside; size 20 (QUANTUM_SHOCKWAVE)
+// more than twice as many (the size is the flash's, not a radius clamped to 8 units as before);
+// size 0 the explosion alone (fewer); the same moment twice the same; golden fs_shockwave.png.
+static void test_shockwave_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], at[3], carol[3], still[3] = { 0, 0, 0 };
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        at[k] = eye[k] + 600 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol[k] = eye[k] - 300 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "shockwave", 4, 5);
+    fs_event_t s4 = shockwave_msg(0.5, at, 4), s20 = shockwave_msg(0.5, at, 20), s0 = shockwave_msg(0.5, at, 0);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol, still, NULL, 0);
+    write_fx_scene(F.demo[1], eye, ang, bob, carol, still, &s4, 1);
+    write_fx_scene(F.demo[2], eye, ang, bob, carol, still, &s20, 1);
+    write_fx_scene(F.demo[3], eye, ang, bob, carol, still, &s0, 1);
+    const double t = 0.55;
+    for (int i = 0; i < 4; i++)
+        fs_shot(F.demo[i], t, F.png[i]);
+    fs_shot(F.demo[1], t, F.png[4]);
+    int w, h;
+    uint8_t *n = load_png(F.png[0], &w, &h), *a4 = load_png(F.png[1], &w, &h), *a20 = load_png(F.png[2], &w, &h);
+    uint8_t *a0 = load_png(F.png[3], &w, &h), *again = load_png(F.png[4], &w, &h);
+    box_t b4 = shockwave_box(at, 4, eye, fwd, right, up);
+    int in, out;
+    brighter_box(n, a4, w, h, b4, 150, &in, &out);
+    int all20 = far_brighter(n, a20, w, h), all0 = far_brighter(n, a0, w, h);
+    printf("MSG_SHOCKWAVE 600 ahead, %.2f s (%.2f ticks) after: size 4: %d pixels far brighter in its box "
+           "%d,%d..%d,%d, %d outside; size 20: %d; size 0 (the explosion alone): %d; twice %s\n", t, (t - 0.5) * 71, in,
+           b4.x0, b4.y0, b4.x1, b4.y1, out, all20, all0, memcmp(a4, again, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(in > 300);
+    assert_int_equal(out, 0);
+    assert_true(all20 > 2 * in);
+    assert_true(all0 > 0 && all0 < in);
+    assert_memory_equal(a4, again, (size_t)w * (size_t)h * 3);
+    stbi_image_free(n);
+    stbi_image_free(a4);
+    stbi_image_free(a20);
+    stbi_image_free(a0);
+    stbi_image_free(again);
+    tu_golden("MSG_SHOCKWAVE size 4", F.png[1], "tests/golden/fs_shockwave.png", 0.01);
+    scene_files_done(&F);
+}
+
+// MSG_EXPSECONDARY for a missile in flight: ExplodeSecondary finds it by owner and id and runs
+// CreateShockwave where it is (not at the message's position); with size 0 it just goes. Bob's mug
+// launched at 0.5 s 350 units ahead of alice flying away from her (18 units a tick); at 0.6 s (7.1
+// ticks: 477.8 units ahead) the message, its position 400 ahead and 380 left (at the screen's left
+// edge, outside the shockwave's box). At 0.65 s, size 4 against size 0: far brighter pixels in the shockwave's box at the
+// missile's place, none outside (none at the message's place); a message naming another id changes
+// nothing (the picture equals the one without a message).
+static void test_expsecondary_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3], still[3] = { 0, 0, 0 }, org[3], there[3], bogus[3];
+    scene_view(eye, ang, fwd, right, up);
+    float fall, along = 350 + rule_along(FSW_MUG, (float)((0.6 - 0.5) * 71), &fall);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol[k] = eye[k] - 300 * fwd[k];
+        org[k] = eye[k] + 350 * fwd[k];
+        there[k] = eye[k] + along * fwd[k];
+        bogus[k] = eye[k] + 400 * fwd[k] - 380 * right[k];
+    }
+    fs_event_t ev[2];
+    memset(ev, 0, sizeof ev);
+    ev[0].type = FS_MSG_SECBULLPOSDIR;
+    ev[0].timestamp = fs_ticks(0.5);
+    ev[0].sender = 7;
+    ev[0].u.mine = (fs_secbull_t){ .player = 1, .owner_type = 1, .owner = 1, .bullet_id = 9, .weapon = FSW_MUG };
+    memcpy(ev[0].u.mine.pos, org, sizeof org);
+    memcpy(ev[0].u.mine.dir, fwd, sizeof fwd);
+    ev[0].u.mine.up[1] = 1;
+    ev[1].type = FS_MSG_EXPSECONDARY;
+    ev[1].timestamp = fs_ticks(0.6);
+    ev[1].sender = 7;
+    ev[1].u.expsec = (fs_expsecondary_t){ .player = 1, .owner_type = 1, .owner = 1, .id = 9, .size = 4 };
+    memcpy(ev[1].u.expsec.pos, bogus, sizeof bogus);
+    scene_files_t F;
+    scene_files(&F, "expsec", 4, 4);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol, still, ev, 2);
+    ev[1].u.expsec.size = 0;
+    write_fx_scene(F.demo[1], eye, ang, bob, carol, still, ev, 2);
+    ev[1].u.expsec.size = 4;
+    ev[1].u.expsec.id = 10;
+    write_fx_scene(F.demo[2], eye, ang, bob, carol, still, ev, 2);
+    write_fx_scene(F.demo[3], eye, ang, bob, carol, still, ev, 1);
+    const double t = 0.65;
+    for (int i = 0; i < 4; i++)
+        fs_shot(F.demo[i], t, F.png[i]);
+    int w, h;
+    uint8_t *a4 = load_png(F.png[0], &w, &h), *a0 = load_png(F.png[1], &w, &h), *other = load_png(F.png[2], &w, &h);
+    uint8_t *none = load_png(F.png[3], &w, &h);
+    box_t bx = shockwave_box(there, 4, eye, fwd, right, up);
+    float sx, sy;   // where the message's own position is on the screen
+    {
+        float d[3] = { bogus[0] - eye[0], bogus[1] - eye[1], bogus[2] - eye[2] };
+        float z = d[0] * fwd[0] + d[1] * fwd[1] + d[2] * fwd[2];
+        sx = 160 + 160 * (d[0] * right[0] + d[1] * right[1] + d[2] * right[2]) / z;
+        sy = 100 - 160 / 1.2f * (d[0] * up[0] + d[1] * up[1] + d[2] * up[2]) / z;
+    }
+    int in, out;
+    brighter_box(a0, a4, w, h, bx, 150, &in, &out);
+    int same_other = !memcmp(other, none, (size_t)w * (size_t)h * 3);
+    printf("mug ended by MSG_EXPSECONDARY %.1f units ahead: size 4 vs 0 at %.2f s: %d pixels far brighter in the box "
+           "%d,%d..%d,%d at the missile, %d outside (the message's own place at %.0f,%.0f); another id: the picture %s "
+           "the one without a message\n", along, t, in, bx.x0, bx.y0, bx.x1, bx.y1, out, sx, sy,
+           same_other ? "equals" : "differs from");
+    assert_false(sx >= bx.x0 && sx < bx.x1 && sy >= bx.y0 && sy < bx.y1);
+    assert_true(sx >= 0 && sx < w && sy >= 0 && sy < h);
+    assert_true(in > 300);
+    assert_int_equal(out, 0);
+    assert_true(same_other);
+    stbi_image_free(a4);
+    stbi_image_free(a0);
+    stbi_image_free(other);
+    stbi_image_free(none);
+    scene_files_done(&F);
+}
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -2100,6 +2419,9 @@ int main(void)
         cmocka_unit_test(test_scatter_rules),
         cmocka_unit_test(test_scatter_trail),
         cmocka_unit_test(test_mine_proximity),
+        cmocka_unit_test(test_shortmine_scene),
+        cmocka_unit_test(test_shockwave_scene),
+        cmocka_unit_test(test_expsecondary_scene),
         cmocka_unit_test(test_homing_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -166,7 +166,7 @@ build/rel/bench_bands: tools/bench_bands.c $(REL_OBJ)
 	@echo "BENCH   $@"
 	@$(CC) $(ALL_CFLAGS) -o $@ $< $(REL_OBJ) $(LIBS)
 
-bench: demoplay build/rel/bench_decode build/rel/bench_seek build/rel/bench_bands
+bench: demoplay $(BUILTIN) build/rel/bench_decode build/rel/bench_seek build/rel/bench_bands
 	@sh tools/bench.sh
 
 # The table of ../shared/tools/fidelity.py over every reference folder (frames drawn

@@ -85,8 +85,8 @@ static void run(const uint8_t *d, size_t n)
             r_fsvert_t in[3];
             for (int k = 0; k < 3; k++) {
                 const mx_vertex_t *mv = &m->verts[m->tris[i].v[k]];
-                in[k] = (r_fsvert_t){ mv->pos[0], mv->pos[1], mv->pos[2] - eyes[e], mv->st[0] * TW, mv->st[1] * TW,
-                                      63.0f - mv->light * (31.0f / 255.0f) };
+                float l = 63.0f - mv->light * (31.0f / 255.0f);
+                in[k] = (r_fsvert_t){ mv->pos[0], mv->pos[1], mv->pos[2] - eyes[e], mv->st[0] * TW, mv->st[1] * TW, { l, l, l } };
             }
             t.key = (m->tris[i].flags & 1) ? key : NULL;
             r_fstri_draw(&v, i & 1 ? &t : &flat, in, e == 2);

@@ -715,13 +715,13 @@ static void dump_header(const fs_state_t *st, long len)
                 h->version, h->seed1, h->seed2, h->random_pickups, (unsigned long long)h->pickup_flags, h->game_flags,
                 h->start_pos_modify);
         json_string(f, h->level);
-        fprintf(f, ",\"size\":%ld}\n", len);
+        fprintf(f, ",\"size\":%ld,\"recorder\":\"%s\"}\n", len, st->host ? "host" : "joiner");
     } else {
         fprintf(f,
                 "%8d header version=0x%04x seed1=%u seed2=%u random_pickups=%u pickup_flags=0x%llx game_flags=0x%x "
-                "start_pos_modify=%u level=\"%s\" size=%ld\n",
+                "start_pos_modify=%u level=\"%s\" size=%ld recorder=%s\n",
                 0, h->version, h->seed1, h->seed2, h->random_pickups, (unsigned long long)h->pickup_flags,
-                h->game_flags, h->start_pos_modify, h->level, len);
+                h->game_flags, h->start_pos_modify, h->level, len, st->host ? "host" : "joiner");
     }
 }
 

@@ -858,6 +858,8 @@ static void test_dump_json(void **state)
         assert_int_equal(end[-1], '}');
     }
     assert_non_null(strstr(text, "{\"offset\":0,\"type\":\"header\",\"version\":265"));
+    // no MSG_SHORTPICKUP list in it: the host's recording (only the host records; a joiner is sent one)
+    assert_non_null(strstr(text, "\"recorder\":\"host\"}"));
     assert_non_null(strstr(text, "\"type\":\"MSG_NAME\",\"code\":127,\"player\":0,\"name\":\"alice\"}"));
     // skipped by its size, the warning on its line
     assert_non_null(strstr(text, "\"type\":\"unknown\",\"code\":66,\"skipped\":30,\"warning\":\"offset "));

@@ -83,12 +83,14 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
 }
 
 // The players the clients make solid for their traces (EV_SetSolidPlayers(idx - 1): every player
-// but the shooter) as boxes: the player hull's -16 -16 -36 .. 16 16 36 about the origin (the
-// clients trace their hitboxes, PM_STUDIO_BOX: **assumed** the box). A bullet whose line meets one
-// before what hlbullet_trace found stops there: model and entity -1, `player` that player.
+// but the shooter) as boxes: the hull of each player's state, -16 -16 -36 .. 16 16 36 about the
+// origin standing, -16 -16 -18 .. 16 16 18 ducking (`usehull` 1: the physent's mins and maxs are
+// the player hull of its usehull, Xash3D CL_SetSolidPlayers; PM_STUDIO_BOX traces that box). A
+// bullet whose line meets one before what hlbullet_trace found stops there: model and entity -1,
+// `player` that player.
 void hlbullet_trace_players(const world_t *w, hlbullet_t *b, int shooter)
 {
-    static const float mins[3] = {-16, -16, -36}, maxs[3] = {16, 16, 36};
+    static const float hull_min[2][3] = {{-16, -16, -36}, {-16, -16, -18}}, hull_max[2][3] = {{16, 16, 36}, {16, 16, 18}};
     int last = w->maxclients > 0 && w->maxclients <= WORLD_MAX_PLAYERS ? w->maxclients : 0;
     vec3_t d;
     for (int k = 0; k < 3; k++)
@@ -105,6 +107,7 @@ void hlbullet_trace_players(const world_t *w, hlbullet_t *b, int shooter)
         const float *o = w->entities[i].cur.origin;
         if (!valid_pos(o))
             continue;
+        const float *mins = hull_min[w->entities[i].cur.usehull != 0], *maxs = hull_max[w->entities[i].cur.usehull != 0];
         float t0 = 0, t1 = best;   // slab test of the line against the box
         int ok = 1;
         for (int k = 0; k < 3 && ok; k++) {

@@ -106,6 +106,7 @@ typedef struct {
     uint8_t blending[2];    // GoldSrc sequence blends, 0..255 (players: the renderer sets [0] from the pitch)
     int32_t gaitsequence;   // GoldSrc players: the legs' sequence (0 = none: the whole body plays `sequence`)
     int32_t weaponmodel;    // GoldSrc players: the held weapon's model index (0 = none)
+    uint8_t usehull;        // GoldSrc players: 1 ducking (the ducked hull, 36 high), 0 standing (72)
 } entity_state_t;
 
 typedef struct {

@@ -336,6 +336,7 @@ static void ent_to_world(const hl_state_t *s, const hl_ent_t *e, int custom, ent
         st->blending[i] = (uint8_t)hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_BLENDING0 + i]);
     st->gaitsequence = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_GAITSEQUENCE]);
     st->weaponmodel = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_WEAPONMODEL]);
+    st->usehull = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_USEHULL]) != 0;
     uint32_t fx = (uint32_t)hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_EFFECTS]);
     st->raw_effects = fx;
     // GoldSrc EF_BRIGHTFIELD..EF_DIMLIGHT have Quake's values; EF_NODRAW is 128 there

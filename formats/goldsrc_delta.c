@@ -12,6 +12,7 @@ static const char *const es_names[HL_ES_COUNT] = {
     "framerate", "rendermode", "renderamt", "rendercolor.r", "rendercolor.g", "rendercolor.b",
     "renderfx", "scale", "effects", "colormap", "controller[0]", "controller[1]",
     "controller[2]", "controller[3]", "blending[0]", "blending[1]", "gaitsequence", "weaponmodel",
+    "usehull",
 };
 
 static const char *const cd_names[HL_CD_COUNT] = {

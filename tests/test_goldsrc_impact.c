@@ -506,11 +506,12 @@ static void test_track(void **state)
 }
 
 // A bullet stops on another player (the clients' EV_SetSolidPlayers: every player but the
-// shooter; here the player's standing box, -16 -16 -36 .. 16 16 36): c1a0's glock shot at the
+// shooter, as the box of his hull: standing -16 -16 -36 .. 16 16 36, ducking -16 -16 -18 .. 16 16
+// 18): c1a0's glock shot at the
 // metal wall 102 units to the left, with a second player put 60 units along its line, stops where
 // it enters his box, leaves no decal, sounds as flesh (weapons/bullet_hit1 or 2, volume 1,
 // attenuation 1) with no ricochet; the shooter's own box never stops it; a player beside the
-// line (76 units over it) does not either.
+// line (76 units over it) does not either; one 30 over it stops it standing, not ducking.
 static void test_bullet_player(void **state)
 {
     (void)state;
@@ -531,13 +532,19 @@ static void test_bullet_player(void **state)
     int pm = model_index(w, "models/player.mdl");
     assert_true(pm > 0);
     w->maxclients = 2;
-    for (int side = 0; side < 2; side++) {
+    // on the line; beside it (over it by more than the box's 36 + 36); 30 over it standing (the
+    // line crosses his box's lower half) and the same ducking (usehull 1: -18 .. 18, above the line)
+    static const struct { float dz; int usehull, hit; const char *what; } cases[] = {
+        {0, 0, 1, "on"}, {76, 0, 0, "beside"}, {30, 0, 1, "standing 30 over"}, {30, 1, 0, "ducking 30 over"}};
+    for (int c = 0; c < 4; c++) {
+        int side = !cases[c].hit;
         entity_state_t st;
         entity_state_clear(&st);
         st.modelindex = pm;
+        st.usehull = (uint8_t)cases[c].usehull;
         for (int k = 0; k < 3; k++)
             st.origin[k] = b[0].src[k] + 60 * dir[k];
-        st.origin[2] += side ? 76.0f : 0.0f;   // beside: over the line by more than the box's 36 + 36
+        st.origin[2] += cases[c].dz;
         assert_int_equal(world_entity_update(w, 2, &st), 0);
         // the shooter (entity 1) stands at the gun: its own box is not in the way
         entity_state_t me;
@@ -547,8 +554,8 @@ static void test_bullet_player(void **state)
         assert_int_equal(world_entity_update(w, 1, &me), 0);
         hlbullet_t p[HLBULLET_MAX];
         assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), p, HLBULLET_MAX, &kind), 1);
-        printf("  player %s the line: model %d player %d at %.1f units, decal %d\n", side ? "beside" : "on",
-               p[0].model, p[0].player, dist(p[0].src, p[0].endpos), p[0].decal);
+        printf("  player %s the line: model %d player %d at %.1f units, decal %d\n", cases[c].what, p[0].model,
+               p[0].player, dist(p[0].src, p[0].endpos), p[0].decal);
         snd_req_t r[4];
         int n = snd_client_hl_bullet(&p[0], kind, &m, 1234, r, 4);
         if (side) {
@@ -561,6 +568,7 @@ static void test_bullet_player(void **state)
         assert_int_equal(p[0].model, -1);
         assert_int_equal(p[0].decal, 0);
         // the box's near side: 16 units before the centre straight on, at most 16 x sqrt 2 slanted
+        // (the line may be a little slanted: within 30 of his centre it still enters by a side)
         float d = dist(p[0].src, p[0].endpos);
         assert_true(d >= 60 - 16 * 1.4143f - 0.01f && d <= 60 - 16 + 0.01f);
         assert_int_equal(n, 1);   // the body's sound, no ricochet

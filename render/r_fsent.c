@@ -45,8 +45,8 @@
 #define FSE_EXTRAPOLATE_MAX 0.5       // seconds a ship is moved on past its last update
 #define FSE_LIGHT_RADIUS 1024.0f      // level vertices lighting a ship
 #define FSE_MIN_LIGHT 0.35f
-#define FSE_BLAST_FRAMES 16           // BIGEXP1.OFF: 16 frames of 64 x 64 in a 4 x 4 page
-#define FSE_BLAST_FPS 30.0
+#define FSE_BLAST_FRAMES 16           // an explosion's light: 16 frames at 30 a second (assumed;
+#define FSE_BLAST_FPS 30.0            // once BIGEXP1.OFF's frames, no longer drawn)
 #define FSE_PICKUP_TURN 90.0          // degrees a second (ours: the game's rate is not used)
 #define FSE_SHOT_LIGHT 384.0f         // lightsize 1536 x GLOBAL_SCALE (primaries, SEC_LIGHTSIZE, PICKUPLIGHT_RADIUS)
 #define FSE_DIE_SHRINK 50.0f          // SetLightDie: a dying light loses 50 units of size a tick
@@ -180,8 +180,8 @@ typedef struct {
     float size;          // radius in units
     double t0;
     int light;           // lights the level (a message's explosion; a shot's impact has its shot's dying light)
-    int shockwave;       // CreateShockwave's look (MSG_SHOCKWAVE): its explosion and a BigFlash of `shock` units a
-    float shock;         // texel (draw_shockwave), not BIGEXP1.BMP
+    float shock;         // CreateShockwave's look (MSG_SHOCKWAVE): its explosion and a BigFlash of `shock` units a
+                         // texel (draw_shockwave)
     uint32_t seed;       // the explosion's random parts
 } fse_blast_t;
 
@@ -792,7 +792,6 @@ static fse_blast_t *add_blast(r_fsent_t *fe, const float org[3], float size, dou
     slot->size = !(size > 8) ? 8 : size > 2048 ? 2048 : size;
     slot->t0 = t0;
     slot->light = 0;
-    slot->shockwave = 0;
     slot->shock = 0;
     slot->seed = 0;
     return slot;
@@ -1474,18 +1473,16 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
             if (finite3(fx->origin)) {
                 fse_blast_t *b = add_blast(fe, fx->origin, 0, w->time);
                 b->light = 1;
-                b->shockwave = 1;
                 b->shock = shock_size(fx->radius);
                 uint32_t bits[3];
                 memcpy(bits, fx->origin, sizeof bits);   // from the message alone: a seek draws what playing does
                 b->seed = (bits[0] * 2654435761u) ^ (bits[1] * 0x85ebca6bu) ^ bits[2] ^ (uint32_t)fx->entity;
             }
             break;
-        case FSW_FX_SHIPDIED:
-        case FSW_FX_EXPLODESHIP:
-            if (finite3(fx->origin))
-                add_blast(fe, fx->origin, fx->radius > 0 ? fx->radius : 192, w->time)->light = 1;
-            break;
+        // FSW_FX_SHIPDIED, FSW_FX_EXPLODESHIP: nothing to draw. The game's EvaluateMessage only prints
+        // and counts the kill (MSG_SHIPDIED) or scatters the ship's weapons on a server (MSG_EXPLODESHIP);
+        // the ship's blast is the MSG_SHOCKWAVE of size 6 its owner sends when its death ends (ShipMode1:
+        // CreateShockwave + CreateShockwaveSend at the ship), drawn above (docs/forsaken.md "Shockwaves").
         default:
             break;
         }
@@ -1695,45 +1692,6 @@ static void draw_glow(const r_view_t *v, const float p[3], float r, int inner, i
             if (d2 > rp * rp || zi < zrow[x])
                 continue;
             dst[x] = (uint8_t)(d2 < rp * rp * 0.25f ? inner : outer);
-        }
-    }
-}
-
-// The explosion page's frame f as a square of half-size r (units) facing the eye, added to the
-// scene through `add` as the shots' sprites are (NULL: drawn over it).
-static void draw_blast(const fse_page_t *pg, const r_view_t *v, const float p[3], float r, int f, const uint8_t *add)
-{
-    float c[3];
-    to_cam(v, p, c);
-    if (c[2] < 1 || pg->w < 256 || pg->h < 256)
-        return;
-    float zi = 1 / c[2];
-    float sx = v->xcenter + v->xscale * c[0] * zi, sy = v->ycenter - v->yscale * c[1] * zi;
-    float rp = r * v->xscale * zi;
-    if (!(rp >= 0.5f) || rp > 8 * (float)v->width)
-        return;
-    int fx = (f % 4) * 64, fy = (f / 4) * 64;
-    int x0 = (int)floorf(sx - rp), x1 = (int)ceilf(sx + rp), y0 = (int)floorf(sy - rp), y1 = (int)ceilf(sy + rp);
-    x0 = x0 < 0 ? 0 : x0;
-    y0 = y0 < 0 ? 0 : y0;
-    x1 = x1 > v->width ? v->width : x1;
-    y1 = y1 > v->height ? v->height : y1;
-    y0 = y0 < v->y0 ? v->y0 : y0;   // a band: its rows only
-    y1 = y1 > r_view_y1(v) ? r_view_y1(v) : y1;
-    float step = 64 / (2 * rp);
-    for (int y = y0; y < y1; y++) {
-        int ty = (int)((y + 0.5f - (sy - rp)) * step);
-        if (ty < 0 || ty > 63)
-            continue;
-        uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
-        const float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
-        for (int x = x0; x < x1; x++) {
-            int tx = (int)((x + 0.5f - (sx - rp)) * step);
-            if (tx < 0 || tx > 63 || zi < zrow[x])
-                continue;
-            size_t at = (size_t)(fy + ty) * (size_t)pg->w + (size_t)(fx + tx);
-            if (!pg->key[at])
-                dst[x] = add ? add[pg->px[at] * 256 + dst[x]] : pg->px[at];
         }
     }
 }
@@ -2803,24 +2761,11 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             draw_glow(v, p, pw->radius * (sh->weapon == FSW_TROJAX ? 1 + sh->power * 0.5f : 1), inner, outer);
         }
     }
-    // explosions
-    const fse_page_t *blast_pg = page(fe, "bigexp1.bmp");
+    // explosions: CreateShockwave's (MSG_SHOCKWAVE; a dying ship's own blast is one of them)
     for (int i = 0; i < FSE_MAX_BLASTS; i++) {
         const fse_blast_t *b = &fe->blasts[i];
-        if (!b->active || t < b->t0)
-            continue;
-        if (b->shockwave) {
+        if (b->active && t >= b->t0)
             drawn += draw_shockwave(fe, v, b->org, b->seed, 0, (float)((t - b->t0) * FSE_TICKS), b->shock);
-            continue;
-        }
-        int f = (int)((t - b->t0) * FSE_BLAST_FPS);
-        if (f >= FSE_BLAST_FRAMES)
-            continue;
-        if (blast_pg)
-            draw_blast(blast_pg, v, b->org, b->size, f, add_table(fe));
-        else
-            draw_glow(v, b->org, b->size * (f + 1) / FSE_BLAST_FRAMES, fe->hot_color,
-                      pal_nearest(fe->palette, 256, 255, 128, 0));
     }
     return drawn;
 }

@@ -2288,6 +2288,73 @@ static void test_shockwave_scene(void **state)
     scene_files_done(&F);
 }
 
+// A ship's death as the game draws it: MSG_SHIPDIED (EvaluateMessage: the kill's message line and
+// stats) and MSG_EXPLODESHIP (a server scattering the ship's weapons) draw nothing and light nothing;
+// the blast is the MSG_SHOCKWAVE of size 6 that the dying ship's owner sends when its death ends
+// (ShipMode1). Bob dies 600 units ahead of alice at 0.5 s: the picture at 0.55 s and at 0.7 s equals
+// the one where the MSG_SHIPDIED said 100 000 units away (the same kill line and scores; before, a
+// 192-unit BIGEXP1 blast and its light ahead); with the owner's shockwave too, far brighter pixels
+// (its flash at 6 units a texel fills the screen); the same moment twice the same.
+static void test_shipdied_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], at[3], carol[3], still[3] = { 0, 0, 0 };
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        at[k] = eye[k] + 600 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol[k] = eye[k] - 300 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "shipdied", 3, 6);
+    fs_event_t ev[3], far_died;
+    memset(ev, 0, sizeof ev);
+    ev[0].type = FS_MSG_SHIPDIED;
+    ev[0].timestamp = fs_ticks(0.5);
+    ev[0].sender = 7;
+    ev[0].u.died.player = 1;
+    ev[0].u.died.killer = 2;
+    ev[0].u.died.weapon_type = 1;
+    ev[0].u.died.weapon = 3;
+    memcpy(ev[0].u.died.pos, at, sizeof ev[0].u.died.pos);
+    ev[1].type = FS_MSG_EXPLODESHIP;
+    ev[1].timestamp = fs_ticks(0.5);
+    ev[1].sender = 7;
+    ev[1].u.explode.player = 1;
+    ev[1].u.explode.ship = 1;
+    ev[2] = shockwave_msg(0.5, at, 6);
+    far_died = ev[0];
+    for (int k = 0; k < 3; k++)
+        far_died.u.died.pos[k] = eye[k] - 100000 * fwd[k];
+    write_fx_scene(F.demo[0], eye, ang, bob, carol, still, &far_died, 1);
+    write_fx_scene(F.demo[1], eye, ang, bob, carol, still, ev, 2);
+    write_fx_scene(F.demo[2], eye, ang, bob, carol, still, ev, 3);
+    fs_shot(F.demo[0], 0.55, F.png[0]);
+    fs_shot(F.demo[1], 0.55, F.png[1]);
+    fs_shot(F.demo[0], 0.7, F.png[2]);
+    fs_shot(F.demo[1], 0.7, F.png[3]);
+    fs_shot(F.demo[2], 0.55, F.png[4]);
+    fs_shot(F.demo[2], 0.55, F.png[5]);
+    int w, h;
+    uint8_t *img[6];
+    for (int i = 0; i < 6; i++)
+        img[i] = load_png(F.png[i], &w, &h);
+    size_t bytes = (size_t)w * (size_t)h * 3;
+    int flash = far_brighter(img[1], img[4], w, h);
+    printf("MSG_SHIPDIED + MSG_EXPLODESHIP 600 ahead: at 0.55 s %s, at 0.70 s %s the picture with the death far away; "
+           "with the owner's MSG_SHOCKWAVE size 6: %d pixels far brighter; twice %s\n",
+           memcmp(img[0], img[1], bytes) ? "unlike" : "equal to", memcmp(img[2], img[3], bytes) ? "unlike" : "equal to",
+           flash, memcmp(img[4], img[5], bytes) ? "differs" : "the same");
+    assert_memory_equal(img[0], img[1], bytes);
+    assert_memory_equal(img[2], img[3], bytes);
+    assert_true(flash > 300);
+    assert_memory_equal(img[4], img[5], bytes);
+    for (int i = 0; i < 6; i++)
+        stbi_image_free(img[i]);
+    scene_files_done(&F);
+}
+
 // MSG_EXPSECONDARY for a missile in flight: ExplodeSecondary finds it by owner and id and runs
 // CreateShockwave where it is (not at the message's position); with size 0 it just goes. Bob's mug
 // launched at 0.5 s 350 units ahead of alice flying away from her (18 units a tick); at 0.6 s (7.1
@@ -2422,6 +2489,7 @@ int main(void)
         cmocka_unit_test(test_shortmine_scene),
         cmocka_unit_test(test_shockwave_scene),
         cmocka_unit_test(test_expsecondary_scene),
+        cmocka_unit_test(test_shipdied_scene),
         cmocka_unit_test(test_homing_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

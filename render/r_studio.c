@@ -522,6 +522,21 @@ static float seq_radius(const studio_t *m, int seq)
     return sqrtf(r2) + 16;   // a margin for limbs outside the sequence box
 }
 
+// A made job drawn when its sphere (the sequence's, scaled, grown by the explode stretch) is in
+// view: through the entity's render mode table, lit. 0 when it was out of view.
+static int draw_entity_job(const r_view_t *v, r_studio_model_t *sm, r_studio_job_t *job, const vec3_t org,
+                           const uint8_t *mode_table, int light)
+{
+    float grow = job->stretch_y > 0 ? 1 + job->stretch_y : 1;   // kRenderFxExplode's stretch
+    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job->seq) * job->scale * grow))
+        return 0;
+    job->mode_table = mode_table;
+    job->colormap = v->colormap;
+    light_job(v, job, light);
+    r_studio_draw(v, sm, job);
+    return 1;
+}
+
 void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, const vec3_t ang,
                      const entity_state_t *s, int entnum, double anim_clock, int light)
 {
@@ -534,13 +549,8 @@ void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, 
     uint8_t ctl[5];
     if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
         return;
-    float grow = job.stretch_y > 0 ? 1 + job.stretch_y : 1;   // kRenderFxExplode's stretch
-    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale * grow))
+    if (!draw_entity_job(v, sm, &job, org, mode_table, light))
         return;
-    job.mode_table = mode_table;
-    job.colormap = v->colormap;
-    light_job(v, &job, light);
-    r_studio_draw(v, sm, &job);
     if (s->renderfx == 19) {   // kRenderFxGlowShell: the shell over it
         uint8_t rgb[3];
         for (int k = 0; k < 3; k++) {
@@ -825,12 +835,7 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
         g->valid = 0;
     }
     g->last_time = v->time;
-    if (!r_sphere_visible(v, org, seq_radius(m, job.seq) * job.scale * (job.stretch_y > 0 ? 1 + job.stretch_y : 1)))
-        return;
-    job.mode_table = mode_table;
-    job.colormap = v->colormap;
-    light_job(v, &job, light);
-    r_studio_draw(v, sm, &job);
+    draw_entity_job(v, sm, &job, org, mode_table, light);
 }
 
 void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
@@ -850,11 +855,6 @@ void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player,
     if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
         return;
     memset(ctl, 127, 4);   // the engine clears the copy's gait sequence: the torso straight, no legs
-    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job.seq) * job.scale))
-        return;
-    job.mode_table = mode_table;
-    job.colormap = v->colormap;
-    light_job(v, &job, light);
-    r_studio_draw(v, sm, &job);
+    draw_entity_job(v, sm, &job, org, mode_table, light);
 }
 

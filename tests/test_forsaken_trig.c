@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assets/fsrtl.h"
 #include "assets/fstrig.h"
 #include "engine/vfs.h"
 #include "render/r_fsworld.h"
@@ -357,12 +358,112 @@ static void test_cut_and_corrupt(void **state)
     assert_null(fszon_load(NULL, 0, NULL, NULL, 0));
 }
 
+// Every level's .RTL loads to its last byte (counts by type pinned); ship's four lights, read by
+// hand with the game's layout: pulsing (wave), on 0.3 s, off 0.3 s, dark 0.4 s, switched on by
+// the trigger 0, 0.1, 0.2, 0.3 s apart, 384 units, 100 100 255.
+static void test_rtl_files(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    static const struct {
+        const char *level;
+        int count, types[4];
+    } levels[] = { { "arena", 2, { 0, 2, 0, 0 } },   { "fourball", 16, { 0, 14, 2, 0 } }, { "pandora", 5, { 0, 1, 4, 0 } },
+                   { "ship", 4, { 0, 4, 0, 0 } },    { "therm", 5, { 0, 5, 0, 0 } } };
+    char err[256] = "";
+    for (size_t i = 0; i < sizeof levels / sizeof levels[0]; i++) {
+        size_t n;
+        uint8_t *d = level_file(levels[i].level, "rtl", &n);
+        assert_non_null(d);
+        fsrtl_t *l = fsrtl_load(d, n, levels[i].level, err, sizeof err);
+        if (!l)
+            fail_msg("%s", err);
+        assert_int_equal(l->end, n);
+        assert_int_equal(l->count, levels[i].count);
+        int types[4] = { 0 };
+        for (int k = 0; k < l->count; k++)
+            types[l->lights[k].type]++;
+        assert_memory_equal(types, levels[i].types, sizeof types);
+        fsrtl_free(l);
+        free(d);
+    }
+    size_t n;
+    uint8_t *d = level_file("ship", "rtl", &n);
+    assert_int_equal(n, 234);
+    fsrtl_t *l = fsrtl_load(d, n, "SHIP.RTL", err, sizeof err);
+    assert_non_null(l);
+    static const float pos[4][3] = { { 1536.0f, -2555.21f, 4873.71f }, { 1536.0f, -3067.21f, 4893.97f },
+                                     { 1531.86f, -3579.21f, 4857.25f }, { 1536.0f, -4091.21f, 4881.22f } };
+    static const int groups[4] = { 13, 13, 13, 3 };
+    for (int i = 0; i < 4; i++) {
+        const fsrtl_light_t *x = &l->lights[i];
+        assert_int_equal(x->type, FSRTL_PULSING);
+        assert_int_equal(x->group, groups[i]);
+        for (int k = 0; k < 3; k++)
+            assert_near(x->pos[k], pos[i][k], 0.01);
+        assert_near(x->range, 384, 0.001);
+        assert_near(x->rgb[0], 100, 0.1);
+        assert_near(x->rgb[1], 100, 0.1);
+        assert_near(x->rgb[2], 255, 0.001);
+        assert_int_equal(x->gen_type, FSRTL_GEN_TRIGGER);
+        assert_near(x->gen_delay, 0.1 * i, 1e-6);
+        assert_int_equal(x->on_type, FSRTL_WAVE);
+        assert_near(x->t[0], 0.3, 1e-6);
+        assert_near(x->t[1], 0, 1e-6);
+        assert_near(x->t[2], 0.3, 1e-6);
+        assert_near(x->t[3], 0.4, 1e-6);
+    }
+    // the pulse: 18 60ths on, 18 off, 24 dark (60 60ths = 60/71 s a round at 71 ticks a second)
+    const fsrtl_light_t *x = &l->lights[0];
+    assert_near(fsrtl_pulse(x, -0.1), 0, 1e-6);
+    assert_near(fsrtl_pulse(x, 0), 0, 1e-6);
+    assert_near(fsrtl_pulse(x, 9 / 71.0), 0.5, 1e-4);     // half way up the wave
+    assert_near(fsrtl_pulse(x, 18 / 71.0), 1, 1e-4);
+    assert_near(fsrtl_pulse(x, 27 / 71.0), 0.5, 1e-4);    // half way down
+    assert_near(fsrtl_pulse(x, 40 / 71.0), 0, 1e-6);      // dark
+    assert_near(fsrtl_pulse(x, 69 / 71.0), 0.5, 1e-4);    // the next round, 9 in
+    fsrtl_free(l);
+
+    // every cut refused with an offset within it; hostile values refused naming where
+    for (size_t cut = 0; cut < n; cut++) {
+        err[0] = 0;
+        assert_null(fsrtl_load(d, cut, "SHIP.RTL", err, sizeof err));
+        const char *o = strstr(err, ": offset ");
+        long long off;
+        if (strncmp(err, "SHIP.RTL", 8) || !o || sscanf(o + 9, "%lld", &off) != 1 || off > (long long)cut)
+            fail_msg("cut to %zu: \"%s\"", cut, err);
+    }
+    uint8_t *b = malloc(n);
+    static const struct {
+        size_t at;
+        uint8_t v;
+        const char *err;
+    } bad[] = {
+        { 4, 1, "SHIP.RTL: offset 4: expected version 2 (RTL_VERSION_NUMBER), found 1" },
+        { 0x0a, 4, "SHIP.RTL: offset 10: expected a light type 0..3, found 4" },
+        { 0x2a, 3, "SHIP.RTL: offset 42: expected a generation type 0..2, found 3" },
+        { 0x30, 4, "SHIP.RTL: offset 48: expected a pulse type 0..3, found 4" },
+        { 0x1d, 0xc3, "SHIP.RTL: offset 26: expected a range, a finite number of 0 or more" },
+        { 0x08, 99, "SHIP.RTL: offset 10: expected 99 lights (5346 bytes), file has 224 left" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memcpy(b, d, n);
+        b[bad[i].at] = bad[i].v;
+        fsrtl_t *q = fsrtl_load(b, n, "SHIP.RTL", err, sizeof err);
+        assert_null(q);
+        assert_string_equal(err, bad[i].err);
+    }
+    free(b);
+    free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trg_files),
         cmocka_unit_test(test_zon_files),
         cmocka_unit_test(test_cut_and_corrupt),
+        cmocka_unit_test(test_rtl_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,18 +1,22 @@
-// fuzz_fstrig.c -- libFuzzer harness: Forsaken level triggers (.TRG, .ZON: assets/fstrig.c)
+// fuzz_fstrig.c -- libFuzzer harness: Forsaken level triggers (.TRG, .ZON: assets/fstrig.c) and
+// real-time lights (.RTL: assets/fsrtl.c)
 //
-// Built by tools/fuzz.sh (targets in tests/fuzz/targets.txt) with -DFUZZ_LOADER=fstrg_load or
-// -DFUZZ_LOADER=fszon_load. A failed load must leave an "offset N: expected ..." message; a
+// Built by tools/fuzz.sh (targets in tests/fuzz/targets.txt) with -DFUZZ_LOADER=fstrg_load,
+// -DFUZZ_LOADER=fszon_load or -DFUZZ_LOADER=fsrtl_load. A failed load must leave an "offset N: expected ..." message; a
 // loaded .TRG must hold only indices inside its lists, a loaded .ZON's areas only sides of its
-// pool, and fszon_segment must answer for every area at hostile points.
+// pool, and fszon_segment must answer for every area at hostile points; a loaded .RTL's
+// lights must pulse between 0 and 1 at any time.
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "assets/fsrtl.h"
 #include "assets/fstrig.h"
 #include "fuzz_common.h"
 
 #define fstrg_load_ 1
 #define fszon_load_ 2
+#define fsrtl_load_ 3
 #define PICK_(x) x##_
 #define PICK(x) PICK_(x)
 
@@ -41,6 +45,21 @@ static void run(const uint8_t *d, size_t n)
             if (t->idx[t->conds[i].ev_first + k] >= t->num_events)
                 abort();
     fstrg_free(t);
+#elif PICK(FUZZ_LOADER) == 3
+    fsrtl_t *l = fsrtl_load(d, n, "fuzz.rtl", err, sizeof err);
+    check_error(!l, err);
+    if (!l)
+        return;
+    if (l->end > n)
+        abort();
+    static const double ts[] = { -1, 0, 0.01, 0.5, 3.7, 1e6, 1e300 };
+    for (int i = 0; i < l->count; i++)
+        for (size_t k = 0; k < sizeof ts / sizeof ts[0]; k++) {
+            float v = fsrtl_pulse(&l->lights[i], ts[k]);
+            if (!(v >= 0.0f && v <= 1.0f))
+                abort();
+        }
+    fsrtl_free(l);
 #else
     fszon_t *z = fszon_load(d, n, "fuzz.zon", err, sizeof err);
     check_error(!z, err);

@@ -103,6 +103,33 @@ static void demo_warn(void *ctx, long long offset, const char *what)
         log_warn("%s: further warnings are not shown (`demoplay info` counts them, `dump` shows each)", d->name);
 }
 
+// The game's files for a decoder's open (dec_opts_t.files: Forsaken's level triggers): the game
+// data mounted as demo_mount does, quietly (the commands mount it again, and say so, when the
+// level loads), on the first file asked for.
+typedef struct {
+    const demo_t *d;
+    const cli_t *cli;
+    vfs_t *fs;
+    int tried;
+} demo_files_t;
+
+static uint8_t *demo_game_file(void *ctx, const char *path, size_t *size)
+{
+    demo_files_t *f = ctx;
+    if (!f->tried && f->cli) {
+        f->tried = 1;
+        f->fs = vfs_create();
+        const char *mod = f->cli->game;
+        if (!mod && f->d->world && f->d->world->game_dir[0])
+            mod = f->d->world->game_dir;
+        char found[4096];
+        if (f->fs)
+            vfs_mount_game(f->fs, demo_basedir(f->d, f->cli, found, sizeof found),
+                           base_folders[f->d->dec ? f->d->dec->game : GAME_QUAKE], mod);
+    }
+    return f->fs ? vfs_load(f->fs, path, size) : NULL;
+}
+
 int demo_open(demo_t *d, const cli_t *cli, const char *name, FILE *dump, int dump_json)
 {
     memset(d, 0, sizeof(*d));
@@ -156,7 +183,13 @@ int demo_open(demo_t *d, const cli_t *cli, const char *name, FILE *dump, int dum
     d->opts.dump_json = dump_json;
     d->opts.warn = demo_warn;
     d->opts.warn_ctx = d;
-    if (d->dec->open(d->state, d->data, d->size, d->world, &d->opts, &d->err) < 0) {
+    demo_files_t files = { d, cli, NULL, 0 };
+    d->opts.files.fn = demo_game_file;
+    d->opts.files.ctx = &files;
+    int opened = d->dec->open(d->state, d->data, d->size, d->world, &d->opts, &d->err);
+    vfs_free(files.fs);
+    memset(&d->opts.files, 0, sizeof d->opts.files);
+    if (opened < 0) {
         snprintf(d->errmsg, sizeof(d->errmsg), "%s: offset %lld: %s", name, d->err.offset, d->err.what);
         d->failed = 1;
         return -1;

@@ -7,7 +7,8 @@
 
 // Model indices: the demo has no precache lists; the renderer picks the real model from the skin.
 enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_BGO = 4,
-       FSW_MODEL_LPICK = 5 };   // the level pickups' markers below (nothing drawn for them)
+       FSW_MODEL_LPICK = 5,     // the level pickups' markers below (nothing drawn for them)
+       FSW_MODEL_TRIG = 6 };    // the triggers' markers below (nothing drawn for them)
 
 // Entities: ship of player p is p + 1 (p 0..32); pickups are FSW_PICKUP_ENT0 + slot. A pickup's
 // raw_effects: FSW_PICKUP_SPARKLE when its message asked for it to twinkle into life
@@ -42,6 +43,14 @@ enum { FSW_MODEL_LEVEL = 1, FSW_MODEL_SHIP = 2, FSW_MODEL_PICKUP = 3, FSW_MODEL_
 #define FSW_BGO_ENT0 2048
 _Static_assert(FSW_LPICK_INFO + FSW_MAX_LPICK < FSW_BGO_ENT0, "level pickups below the background objects");
 #define FSW_MAX_BGO 256            // MAXBGOBJECTS
+
+// What the level's triggers did (formats/forsaken_trig.c runs the level's .TRG and .ZON on the
+// host's ship path): real-time light k of the level's .RTL (assets/fsrtl.h) was switched by a
+// trigger once entity FSW_RTL_ENT0 + k is in the world: modelindex FSW_MODEL_TRIG, frame 1 on /
+// 0 off, animtime the world time of the switch. The drawer pulses it from there by the .RTL
+// (render/r_fsent.c), so a seek shows what playing shows.
+#define FSW_RTL_ENT0 (FSW_BGO_ENT0 + FSW_MAX_BGO)
+#define FSW_MAX_RTL 64
 enum { FSW_DOOR_CLOSED, FSW_DOOR_OPENING, FSW_DOOR_OPEN, FSW_DOOR_CLOSING, FSW_DOOR_REVERSEOPENING,
        FSW_DOOR_REVERSECLOSING };
 

@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../assets/asset.h"
 #include "../engine/world.h"
 
 typedef struct {
@@ -43,6 +44,9 @@ typedef struct {
     // with the file offset and what was expected. The engine logs them (engine/demo.c).
     void (*warn)(void *ctx, long long offset, const char *what);
     void *warn_ctx;
+    // Optional (fn NULL: none): the game's files, for a decoder that runs what the level's own
+    // files say (Forsaken's triggers). Asked only inside open, never after.
+    asset_files_t files;
 } dec_opts_t;
 
 #define DEMO_INFO_TEMPENTS 128   // GoldSrc's run to 127

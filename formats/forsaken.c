@@ -14,6 +14,7 @@
 #include "../engine/world_fs.h"
 #include "decoder.h"
 #include "forsaken.h"
+#include "forsaken_trig.h"
 #include "msg.h"
 
 #define FS_SHIPS FSW_SHIPS                 // player 32 is the server in server games
@@ -62,6 +63,7 @@ typedef struct {
     float quat[FS_SHIPS][4];           // each ship's orientation and bank now (interpolation starts there)
     float bank[FS_SHIPS];
     fs_interp_state_t interp[FS_SHIPS];
+    fs_trig_t trig;                    // the level's triggers run on the host's path (forsaken_trig.h)
     char msg_warning[288];             // the warning of the message being dumped ("" none)
 } fs_state_t;
 
@@ -763,6 +765,8 @@ static void lpick_info(const fs_state_t *st, world_t *w)
     world_entity_update(w, FSW_LPICK_INFO, &e);
 }
 
+static void fs_warn(fs_state_t *st, long long offset, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, const dec_opts_t *opts,
                    dec_error_t *err)
 {
@@ -811,6 +815,13 @@ static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, cons
     }
     if (st->opts.dump)
         dump_header(st, len);
+    // the level's triggers: only the host's recording holds the path they run on
+    char warn[320];
+    if (st->host && fs_trig_load(&st->trig, &st->opts.files, st->hdr.level, warn, sizeof warn) < 0) {
+        fs_warn(st, 0, "%s (the level's triggers are not run)", warn);
+        st->msg_warning[0] = 0;
+    }
+    memset(&st->opts.files, 0, sizeof st->opts.files);   // asked only here
     return 0;
 }
 
@@ -903,6 +914,8 @@ static void apply_ship(fs_state_t *st, world_t *w, const fs_event_t *ev)
         st->status[p] = s->status;
     st->group[p] = s->group;
     w->players[p].active = 1;
+    if (st->host && p == 0)   // the recorder's own ship: the path the level's trigger areas see
+        fs_trig_host(&st->trig, w, e.origin, s->group, (s->flags & FS_SHIP_ENABLE) && mode == 0, st->time);
     if (w->view.entity == num) {
         copy_vec(w->view.velocity, s->vel);
         copy_vec(w->view.angles, ang);
@@ -1366,6 +1379,7 @@ static void resubmit(fs_state_t *st, world_t *w)
             world_entity_update(w, FSW_BGO_ENT0 + i, &s);
         }
     }
+    fs_trig_resubmit(&st->trig, w);
 }
 
 // Decode and apply the message p[0..n) at file offset `at` (depth 0: an event; 1..: a message
@@ -1469,6 +1483,7 @@ static int fs_read_frame(void *vst, world_t *w, dec_error_t *err)
     world_begin_frame(w, st->time);
     if (st->info.frames == 0)
         world_add_event(w, EV_LEVEL);
+    fs_trig_tick(&st->trig, w, st->time);
     process(st, w, &ev, st->data + payload, ev.size, payload, 0, NAN);
     resubmit(st, w);
     st->info.frames++;
@@ -1485,7 +1500,7 @@ static int fs_read_frame(void *vst, world_t *w, dec_error_t *err)
 
 static size_t fs_offset(const void *vst) { return ((const fs_state_t *)vst)->pos; }
 static const demo_info_t *fs_info(const void *vst) { return &((const fs_state_t *)vst)->info; }
-static void fs_close(void *vst) { (void)vst; }
+static void fs_close(void *vst) { fs_trig_free(&((fs_state_t *)vst)->trig); }
 
 const decoder_t fs_decoder = {
     "forsaken", GAME_FORSAKEN, sizeof(fs_state_t), fs_probe, fs_open, fs_read_frame, fs_offset, fs_info, fs_close,

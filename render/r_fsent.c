@@ -21,6 +21,7 @@
 
 #include "../assets/fsoff.h"
 #include "../assets/fspic.h"
+#include "../assets/fsrtl.h"
 #include "r_fsfx.h"
 #include "../assets/mx.h"
 #include "../assets/pal.h"
@@ -42,6 +43,7 @@
 #define FSE_NUM_BIKES 17
 #define FSE_LOD_STEP 3072.0f          // 12288 x GLOBAL_SCALE
 #define FSE_TICKS 71.0f               // GAME_SECOND: speeds and lives are per tick
+#define FSE_ANIM_SECOND 60.0f         // ANIM_SECOND: the 60ths of animation times and light delays
 #define FSE_EXTRAPOLATE_MAX 0.5       // seconds a ship is moved on past its last update
 #define FSE_LIGHT_RADIUS 1024.0f      // level vertices lighting a ship
 #define FSE_MIN_LIGHT 0.35f
@@ -232,6 +234,7 @@ struct r_fsent_s {
     // world's FSW_LPICK_INFO (placed_allowed, placed_flags: the header's allowed pickups and game
     // flags they were worked out for)
     fspic_t *pic;
+    fsrtl_t *rtl;            // the level's real-time lights (its .RTL), those a trigger switched drawn
     fspic_placed_t placed[FSPIC_MAX_SLOTS];
     int num_placed, placed_ok;
     uint64_t placed_allowed;
@@ -382,6 +385,8 @@ static void free_assets(r_fsent_t *fe)
     fe->bgo_tried = 0;
     fspic_free(fe->pic);
     fe->pic = NULL;
+    fsrtl_free(fe->rtl);
+    fe->rtl = NULL;
     fe->num_placed = fe->placed_ok = 0;
 }
 
@@ -399,12 +404,21 @@ static void load_bgo(r_fsent_t *fe, const world_t *w)
     snprintf(path, sizeof path, "levels/%s/%s.pic", w->level_name, w->level_name);
     size_t size;
     uint8_t *d = asset_load(&fe->files, path, &size);
-    if (!d)
-        return;
-    fe->pic = fspic_load(d, size, path, err, sizeof err);
-    if (!fe->pic)
-        log_warn("%s (the level's own pickups are not drawn)", err);
-    free(d);
+    if (d) {
+        fe->pic = fspic_load(d, size, path, err, sizeof err);
+        if (!fe->pic)
+            log_warn("%s (the level's own pickups are not drawn)", err);
+        free(d);
+    }
+    // its real-time lights (NAME.RTL: five levels of the data have one), drawn once a trigger
+    // switches them (engine/world_fs.h FSW_RTL_ENT0)
+    snprintf(path, sizeof path, "levels/%s/%s.rtl", w->level_name, w->level_name);
+    if ((d = asset_load(&fe->files, path, &size)) != NULL) {
+        fe->rtl = fsrtl_load(d, size, path, err, sizeof err);
+        if (!fe->rtl)
+            log_warn("%s (the level's real-time lights are not drawn)", err);
+        free(d);
+    }
 }
 
 // The level's own pickups the host placed at its start, as the world's FSW_LPICK_INFO says the
@@ -2518,6 +2532,27 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
         const uint8_t *c = pickup_light[type];
         n = add_light(out, n, max, w->entities[e].cur.origin, FSE_SHOT_LIGHT, c[0] * FSE_PICKUP_SCALE,
                       c[1] * FSE_PICKUP_SCALE, c[2] * FSE_PICKUP_SCALE);
+    }
+    // the level's real-time lights a trigger switched on (EnableRTLight, ProcessRTLights): each
+    // waits its generation delay (60ths, counted by 71 ticks a second), then pulses by its .RTL
+    for (int k = 0; fe->rtl && k < fe->rtl->count && k < FSW_MAX_RTL; k++) {
+        int e = FSW_RTL_ENT0 + k;
+        if (!world_entity_visible(w, e) || w->entities[e].cur.modelindex != FSW_MODEL_TRIG || !w->entities[e].cur.frame)
+            continue;
+        const fsrtl_light_t *x = &fe->rtl->lights[k];
+        double since = t - w->entities[e].cur.animtime - x->gen_delay * FSE_ANIM_SECOND / FSE_TICKS;
+        float f = fsrtl_pulse(x, since);
+        int before = n;
+        n = add_light(out, n, max, x->pos, x->range, x->rgb[0] * f, x->rgb[1] * f, x->rgb[2] * f);
+        if (n > before && x->type == FSRTL_SPOT) {   // a turning spot's direction is not followed (no level has one)
+            float len = sqrtf(x->dir[0] * x->dir[0] + x->dir[1] * x->dir[1] + x->dir[2] * x->dir[2]);
+            if (len > 0) {
+                out[before].spot = 1;
+                for (int c = 0; c < 3; c++)
+                    out[before].dir[c] = x->dir[c] / len;
+                out[before].cos_arc = cosf(x->cone * 0.5f * (float)M_PI / 180);
+            }
+        }
     }
     // the level's own, where the host placed them and until they are taken
     for (int i = 0; i < fe->num_placed; i++) {

@@ -1,0 +1,336 @@
+// test_goldsrc_monster.c -- the monsters' boxes in the clients' traces: the decoder's solid type,
+// owner and box (entity_state_t solid_type, owner, box_mins / box_maxs) on the real demos, and the
+// bullets, tracers, decals, crossbow, gauss and projectiles of engine/hlbullet.c stopping on them
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/hlbullet.h"
+#include "engine/hltent.h"
+#include "engine/vfs.h"
+#include "engine/world.h"
+#include "formats/decoder.h"
+#include "render/r_hldecal.h"
+#include "render/r_hlfx.h"
+#include "render/r_models.h"
+#include "render/render.h"
+
+#define TW 320
+#define TH 200
+#include "hl_level.h"   // open_c1a0, close_level, model_index
+
+// Every entity of a demo that is, in some frame, one of the client's box physents (a non-player
+// with SOLID_BBOX or SOLID_SLIDEBOX and a box), and how many entities had any solid type at all.
+typedef struct {
+    int boxes, slidebox, bbox, bsp, frames;
+    int brush_by_type[8];       // visible brush entities by solid type
+    int first[8];               // the first few such entities
+    int frame[8];               // the frame each is first seen in
+    char model[8][64];
+    float mins[8][3], maxs[8][3];
+} census_t;
+
+static void census(const char *rel, census_t *c)
+{
+    memset(c, 0, sizeof *c);
+    size_t size = 0;
+    uint8_t *data = tu_read(tu_data(rel), &size);
+    assert_non_null(data);
+    world_t *w = world_create();
+    void *st = calloc(1, hl_decoder.state_size);
+    dec_error_t err;
+    dec_opts_t opts = {0};
+    assert_int_equal(hl_decoder.open(st, data, size, w, &opts, &err), 0);
+    static uint8_t seen[WORLD_MAX_ENTITIES], solid_seen[WORLD_MAX_ENTITIES];
+    memset(seen, 0, sizeof seen);
+    memset(solid_seen, 0, sizeof solid_seen);
+    while (hl_decoder.read_frame(st, w, &err) > 0) {
+        c->frames++;
+        for (int i = w->maxclients + 1; i < w->num_entities; i++) {
+            const entity_state_t *s = &w->entities[i].cur;
+            if (!world_entity_visible(w, i) || s->solid || s->modelindex <= 0)
+                continue;
+            if (!solid_seen[i]) {
+                solid_seen[i] = 1;
+                c->bsp += s->solid_type == HL_SOLID_BSP;
+                if (s->modelindex < w->num_models && w->models[s->modelindex][0] == '*') {
+                    c->brush_by_type[s->solid_type & 7]++;
+                    if (s->solid_type != HL_SOLID_BSP)
+                        printf("  brush entity %d %s: solid %d skin %d rendermode %d amt %d\n", i, w->models[s->modelindex],
+                               s->solid_type, s->skin, s->rendermode, s->renderamt);
+                }
+            }
+            int box = (s->solid_type == HL_SOLID_BBOX || s->solid_type == HL_SOLID_SLIDEBOX) &&
+                      (s->box_mins[0] || s->box_mins[1] || s->box_mins[2] || s->box_maxs[0] || s->box_maxs[1] ||
+                       s->box_maxs[2]);
+            if (!box || seen[i])
+                continue;
+            seen[i] = 1;
+            if (c->boxes < 8) {
+                c->first[c->boxes] = i;
+                c->frame[c->boxes] = c->frames;
+                snprintf(c->model[c->boxes], sizeof c->model[0], "%s",
+                         s->modelindex < w->num_models ? w->models[s->modelindex] : "?");
+                memcpy(c->mins[c->boxes], s->box_mins, sizeof c->mins[0]);
+                memcpy(c->maxs[c->boxes], s->box_maxs, sizeof c->maxs[0]);
+            }
+            c->boxes++;
+            c->slidebox += s->solid_type == HL_SOLID_SLIDEBOX;
+            c->bbox += s->solid_type == HL_SOLID_BBOX;
+        }
+    }
+    printf("%s: %d frames; %d entities with a box (%d SOLID_SLIDEBOX, %d SOLID_BBOX), %d SOLID_BSP\n", rel, c->frames,
+           c->boxes, c->slidebox, c->bbox, c->bsp);
+    printf("  brush entities by solid type: not %d, trigger %d, bbox %d, slidebox %d, bsp %d\n", c->brush_by_type[0],
+           c->brush_by_type[1], c->brush_by_type[2], c->brush_by_type[3], c->brush_by_type[4]);
+    for (int i = 0; i < c->boxes && i < 8; i++)
+        printf("  entity %d %s (frame %d on): %g %g %g .. %g %g %g\n", c->first[i], c->model[i], c->frame[i], c->mins[i][0], c->mins[i][1],
+               c->mins[i][2], c->maxs[i][0], c->maxs[i][1], c->maxs[i][2]);
+    hl_decoder.close(st);
+    free(st);
+    world_free(w);
+    free(data);
+}
+
+static void test_census(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    census_t c;
+    census("goldsrc/demos/valve_c1a0.dem", &c);
+    // c1a0: a barney and three scientists, each with the human hull the SDK gives them
+    // (VEC_HUMAN_HULL_MIN / MAX, -16 -16 0 .. 16 16 72), SOLID_SLIDEBOX (MOVETYPE_STEP monsters)
+    assert_int_equal(c.boxes, 4);
+    assert_int_equal(c.slidebox, 4);
+    assert_int_equal(c.bsp, 17);
+    static const int nums[4] = {63, 75, 82, 92};
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(c.first[i], nums[i]);
+        assert_string_equal(c.model[i], i ? "models/scientist.mdl" : "models/barney.mdl");
+        assert_float_equal(c.mins[i][0], -16, 0);
+        assert_float_equal(c.mins[i][2], 0, 0);
+        assert_float_equal(c.maxs[i][1], 16, 0);
+        assert_float_equal(c.maxs[i][2], 72, 0);
+    }
+    assert_int_equal(c.brush_by_type[HL_SOLID_NOT], 1);
+    census("goldsrc/demos/cstrike_crossfire.dem", &c);
+    // crossfire: no monsters; its four SOLID_NOT brush entities are ladders (skin -16, CONTENTS_LADDER)
+    assert_int_equal(c.boxes, 0);
+    assert_int_equal(c.bsp, 19);
+    assert_int_equal(c.brush_by_type[HL_SOLID_NOT], 4);
+}
+
+// The recording player of c1a0 as decoded: SOLID_SLIDEBOX with the standing hull (the baseline's
+// -16 -16 -36 .. 16 16 36), owner 0.
+static void test_player_decoded(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    const entity_state_t *p = &L.w->entities[1].cur;
+    printf("c1a0 player 1: solid %d owner %d box %g %g %g .. %g %g %g\n", p->solid_type, p->owner, p->box_mins[0],
+           p->box_mins[1], p->box_mins[2], p->box_maxs[0], p->box_maxs[1], p->box_maxs[2]);
+    assert_int_equal(p->solid_type, HL_SOLID_SLIDEBOX);
+    assert_int_equal(p->solid, 0);
+    assert_float_equal(p->box_mins[2], -36, 0);
+    assert_float_equal(p->box_maxs[2], 36, 0);
+    assert_float_equal(p->box_maxs[0], 16, 0);
+    close_level(&L);
+}
+
+// ---- c1a0's scientist in the way ------------------------------------------------------------
+
+#define SCI 75   // c1a0's entity 75: models/scientist.mdl, seen from frame 5 on
+
+static float dist(const float *a, const float *b)
+{
+    return sqrtf((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+// An event of the recording player (entity 1) from his eye along the view turned by yaw.
+static world_decal_t *event(world_t *w, const char *script, float yaw, uint32_t seed)
+{
+    world_decal_t *ev = world_add_decal(w);
+    snprintf(ev->script, sizeof ev->script, "%s", script);
+    ev->entity = 1;
+    ev->local = 1;
+    ev->seed = seed;
+    ev->eye_valid = 1;
+    memcpy(ev->eye, w->view.origin, sizeof ev->eye);
+    ev->eye_angles[0] = 0;
+    ev->eye_angles[1] = w->view.angles[1] + yaw;
+    return ev;
+}
+
+// The scientist as c1a0 decoded him (his type and box checked), stood `along` units out on the
+// line from the eye turned by yaw (his middle at the eye's height), `aside` units to its left.
+static entity_state_t decoded_sci;   // his state as decoded (kept before the tests change it)
+static int decoded_sci_ok;
+
+static entity_state_t place_scientist(world_t *w, float yaw, float along, float aside)
+{
+    assert_true(SCI < w->num_entities);
+    if (!decoded_sci_ok) {
+        decoded_sci = w->entities[SCI].cur;
+        decoded_sci_ok = 1;
+    }
+    entity_state_t st = decoded_sci;
+    assert_string_equal(w->models[st.modelindex], "models/scientist.mdl");
+    assert_int_equal(st.solid_type, HL_SOLID_SLIDEBOX);
+    static const float mins[3] = {-16, -16, 0}, maxs[3] = {16, 16, 72};
+    for (int k = 0; k < 3; k++) {
+        assert_float_equal(st.box_mins[k], mins[k], 0);
+        assert_float_equal(st.box_maxs[k], maxs[k], 0);
+    }
+    assert_int_equal(st.owner, 0);
+    float y = (w->view.angles[1] + yaw) * (float)M_PI / 180;
+    st.origin[0] = w->view.origin[0] + along * cosf(y) - aside * sinf(y);
+    st.origin[1] = w->view.origin[1] + along * sinf(y) + aside * cosf(y);
+    st.origin[2] = w->view.origin[2] - 36;
+    assert_int_equal(world_entity_update(w, SCI, &st), 0);
+    return st;
+}
+
+// c1a0 at frame 40 (as test_bullet_player): the glock shot 90 degrees left of the view meets the
+// metal wall 102 units out. c1a0's scientist put 60 units along it stops the bullet where it
+// enters his box (b.monster his number, no model, no decal); moved 40 units aside, off the line,
+// he lets it reach the wall (its decal). Neither does he stop it when he is the recording player's
+// own (owner 1), not solid (SOLID_NOT, as a dead monster is), a dead body's box (z 0 .. 1) or a
+// trigger. The mp5's tracer bullet ends on him too.
+static void test_bullet_monster(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    const bsp_t *bsp = L.r->bsp;
+    hlbullet_t b[HLBULLET_MAX];
+    int kind;
+    entity_state_t st = place_scientist(w, 90, 0, 400);   // far off the line first
+    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(b[0].model, 0);
+    assert_int_equal(b[0].monster, 0);
+    float wall = dist(b[0].src, b[0].endpos);
+    printf("glock 90 left: the wall %.1f units out, decal %d\n", wall, b[0].decal);
+    assert_true(wall > 90 && wall < 110);
+    assert_true(b[0].decal >= 1);
+    st = place_scientist(w, 90, 60, 0);
+    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+    float d = dist(b[0].src, b[0].endpos);
+    printf("the scientist 60 units out on the line: monster %d player %d model %d at %.1f units, decal %d\n",
+           b[0].monster, b[0].player, b[0].model, d, b[0].decal);
+    assert_int_equal(b[0].monster, SCI);
+    assert_int_equal(b[0].player, 0);
+    assert_int_equal(b[0].model, -1);
+    assert_int_equal(b[0].entity, -1);
+    assert_int_equal(b[0].decal, 0);
+    assert_true(d >= 60 - 16 * 1.4143f - 0.01f && d <= 60 - 16 + 0.01f);
+    // the mp5's first bullet is a tracer (no decal): it ends on him too
+    hlbullet_t t[HLBULLET_MAX];
+    assert_int_equal(hlbullet_fire(bsp, w, event(w, "mp5", 90, 777), t, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(t[0].tracer, 1);
+    assert_int_equal(t[0].monster, SCI);
+    assert_true(fabsf(dist(t[0].src, t[0].endpos) - d) < 0.01f);
+    // off the line; his own; not solid; a dead body's box; a trigger
+    for (int c = 0; c < 5; c++) {
+        st = place_scientist(w, 90, 60, c == 0 ? 40 : 0);
+        if (c == 1)
+            st.owner = w->playernum + 1;
+        if (c == 2)
+            st.solid_type = HL_SOLID_NOT;
+        if (c == 3) {
+            st.box_mins[2] = 0;
+            st.box_maxs[2] = 1;
+            st.origin[2] += 36;   // the line through it
+        }
+        if (c == 4)
+            st.solid_type = HL_SOLID_TRIGGER;
+        assert_int_equal(world_entity_update(w, SCI, &st), 0);
+        assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+        printf("  case %d: monster %d, %.1f units out, decal %d\n", c, b[0].monster, dist(b[0].src, b[0].endpos),
+               b[0].decal);
+        assert_int_equal(b[0].monster, 0);
+        assert_int_equal(b[0].model, 0);
+        assert_true(fabsf(dist(b[0].src, b[0].endpos) - wall) < 0.01f);
+        assert_true(b[0].decal >= 1);
+    }
+    // a SOLID_BBOX one stops it as SOLID_SLIDEBOX does
+    st = place_scientist(w, 90, 60, 0);
+    st.solid_type = HL_SOLID_BBOX;
+    assert_int_equal(world_entity_update(w, SCI, &st), 0);
+    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(b[0].monster, SCI);
+    close_level(&L);
+}
+
+// The decals the renderer places for a glock event (r_hldecal.c through hlbullet_fire): none on
+// the scientist in the way, one on the wall when he stands aside.
+static int decals_of_shot(level_t *L, float aside)
+{
+    world_t *w = L->w;
+    w->decal_log_count = 0;
+    r_clear_transients(L->r, 1);
+    empty_frame(w);
+    place_scientist(w, 90, 60, aside);
+    r_frame(L->r, w);
+    int n0 = r_hldecal_count(L->r);
+    event(w, "glock1", 90, 777);
+    r_frame(L->r, w);
+    return r_hldecal_count(L->r) - n0;
+}
+
+static void test_decal_monster(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    int on = decals_of_shot(&L, 0), off = decals_of_shot(&L, 40);
+    printf("glock decals: the scientist on the line %d, aside %d\n", on, off);
+    assert_int_equal(on, 0);
+    assert_int_equal(off, 1);
+    close_level(&L);
+}
+
+// The zoomed crossbow (EV_FireCrossbow2): the scientist on the line is "something organic" (not
+// SOLID_BSP): HLTENT_BOLT_BODY where his box begins; aside, the wall (HLTENT_BOLT_WALL).
+static void test_crossbow_monster(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    hlbullet_t b;
+    vec3_t fwd;
+    place_scientist(w, 90, 60, 0);
+    int on = hltent_crossbow_hit(L.r->bsp, w, event(w, "crossbow2", 90, 5), &b, fwd);
+    float d_on = dist(b.src, b.endpos);
+    assert_int_equal(b.monster, SCI);
+    place_scientist(w, 90, 60, 40);
+    int off = hltent_crossbow_hit(L.r->bsp, w, event(w, "crossbow2", 90, 5), &b, fwd);
+    float d_off = dist(b.src, b.endpos);
+    printf("crossbow: the scientist on the line %d at %.1f units, aside %d at %.1f\n", on, d_on, off, d_off);
+    assert_int_equal(on, HLTENT_BOLT_BODY);
+    assert_true(d_on >= 60 - 16 * 1.4143f - 0.01f && d_on <= 60 - 16 + 0.01f);
+    assert_int_equal(off, HLTENT_BOLT_WALL);
+    assert_true(d_off > 90);
+    close_level(&L);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_census),
+        cmocka_unit_test(test_player_decoded),
+        cmocka_unit_test(test_bullet_monster),
+        cmocka_unit_test(test_decal_monster),
+        cmocka_unit_test(test_crossbow_monster),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -323,6 +323,91 @@ static void test_crossbow_monster(void **state)
     close_level(&L);
 }
 
+// A gauss event of the recording player from his eye, the view turned by yaw: the beams' legs
+// (their starts and ends as units out along the line) and the decals it places.
+static int gauss_shot(level_t *L, float yaw, float damage, int primary, float at[][2], int *legs)
+{
+    world_t *w = L->w;
+    w->decal_log_count = 0;
+    r_clear_transients(L->r, 1);
+    empty_frame(w);
+    r_frame(L->r, w);
+    int n0 = r_hldecal_count(L->r);
+    world_decal_t *ev = event(w, "gauss", yaw, 99);
+    ev->fparam[0] = damage;
+    ev->args[2] = primary;
+    r_frame(L->r, w);
+    r_hlbeam_t b[16];
+    *legs = r_hlfx_beams(r_models_hlfx(L->r->models), w->time + 0.01, b, 16);
+    float y = (w->view.angles[1] + yaw) * (float)M_PI / 180, dir[3] = {cosf(y), sinf(y), 0};
+    const float *eye = w->view.origin;
+    for (int i = 0; i < *legs && i < 4; i++)
+        for (int j = 0; j < 2; j++) {
+            const float *p = j ? b[i].end : b[i].start;
+            at[i][j] = (p[0] - eye[0]) * dir[0] + (p[1] - eye[1]) * dir[1] + (p[2] - eye[2]) * dir[2];
+        }
+    return r_hldecal_count(L->r) - n0;
+}
+
+// The gauss (EV_FireGauss) with c1a0's scientist (frame 150, the view turned 30 degrees: the
+// world's wall head on 146.9 units out, 155 thick, the next wall beyond it about 510 further).
+// Primary fire: the scientist 60 units out ends the beam on his box (one leg, no decal); aside it
+// reaches the wall (its decal). Secondary fire at 400: through the wall, out 155 units on, to the
+// next wall (two legs; the entry's, the exit's and the far wall's decals: 7 decal pieces). With the scientist
+// standing 100 units past the way out, the client's trace back from the far wall (the players and
+// monsters solid) stops on his far side: the shot comes out there (the second leg starts 1 unit
+// past his box) and leaves no decal at the way out.
+static void test_gauss_monster(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 150);
+    world_t *w = L.w;
+    world_set_model(w, w->num_models, "sprites/hotglow.spr");
+    r_frame(L.r, w);
+    float at[4][2];
+    int legs;
+    place_scientist(w, 30, 0, 400);
+    int decals = gauss_shot(&L, 30, 50, 1, at, &legs);
+    printf("gauss primary, nobody: %d leg(s) to %.1f, %d decal(s)\n", legs, legs ? at[0][1] : 0, decals);
+    assert_int_equal(legs, 1);
+    assert_true(fabsf(at[0][1] - 146.9f) < 0.5f);
+    assert_true(decals >= 1);
+    place_scientist(w, 30, 60, 0);
+    decals = gauss_shot(&L, 30, 50, 1, at, &legs);
+    printf("gauss primary, the scientist 60 out: %d leg(s) to %.1f, %d decal(s)\n", legs, legs ? at[0][1] : 0, decals);
+    assert_int_equal(legs, 1);
+    assert_true(at[0][1] >= 60 - 16 * 1.4143f - 0.1f && at[0][1] <= 60 - 16 + 0.1f);
+    assert_int_equal(decals, 0);
+    // secondary through the wall
+    place_scientist(w, 30, 0, 400);
+    int through = gauss_shot(&L, 30, 400, 0, at, &legs);
+    printf("gauss secondary, nobody: %d leg(s)", legs);
+    for (int i = 0; i < legs && i < 4; i++)
+        printf("; %.1f -> %.1f", at[i][0], at[i][1]);
+    printf(" units out, %d decal(s)\n", through);
+    assert_int_equal(legs, 2);
+    float exit = at[1][0];   // the way out, + 1
+    assert_true(exit > 146.9f + 150 && exit < 146.9f + 160);
+    assert_true(at[1][1] > exit + 400);
+    assert_true(through >= 3);   // (a decal counts once for each surface it lies on)
+    float far = at[1][1];
+    place_scientist(w, 30, exit + 100, 0);
+    int behind = gauss_shot(&L, 30, 400, 0, at, &legs);
+    printf("gauss secondary, the scientist 100 units past the way out: %d leg(s)", legs);
+    for (int i = 0; i < legs && i < 4; i++)
+        printf("; %.1f -> %.1f", at[i][0], at[i][1]);
+    printf(" units out, %d decal(s)\n", behind);
+    assert_int_equal(legs, 2);
+    // his far side is 16 units past his middle (straight on, up to 16 x sqrt 2 slanted), then + 1
+    assert_true(at[1][0] >= exit + 100 + 16 - 0.5f && at[1][0] <= exit + 100 + 16 * 1.4143f + 1.5f);
+    assert_true(fabsf(at[1][1] - far) < 0.5f);
+    // the entry's and the far wall's: none where it came out
+    assert_true(behind >= 2 && behind < through);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -331,6 +416,7 @@ int main(void)
         cmocka_unit_test(test_bullet_monster),
         cmocka_unit_test(test_decal_monster),
         cmocka_unit_test(test_crossbow_monster),
+        cmocka_unit_test(test_gauss_monster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -150,8 +150,8 @@ static int box_physent(const world_t *w, int i)
 // Then the boxes: the players the clients make solid for their traces (EV_SetSolidPlayers(idx - 1):
 // every player but the shooter) as the hull of each player's state, -16 -16 -36 .. 16 16 36 about
 // the origin standing, -16 -16 -18 .. 16 16 18 ducking (`usehull` 1: the physent's mins and maxs
-// are the player hull of its usehull, Xash3D CL_SetSolidPlayers; PM_STUDIO_BOX traces that box),
-// and the other solid entities (box_physent: monsters) as their own box. A line that meets one
+// are the player hull of its usehull, Xash3D CL_SetSolidPlayers; PM_STUDIO_BOX traces that box)
+// unless his state says SOLID_NOT (a dead player), and the other solid entities (box_physent: monsters) as their own box. A line that meets one
 // before what hlbullet_trace found stops there: model and entity -1, `player` or `monster` that
 // entity.
 static void trace_boxes(const world_t *w, hlbullet_t *b, int shooter)
@@ -174,7 +174,8 @@ static void trace_boxes(const world_t *w, hlbullet_t *b, int shooter)
         if (i == shooter)
             continue;
         if (i <= last) {
-            if (!world_entity_visible(w, i) || s->modelindex <= 0)
+            // a dead player is SOLID_NOT (his entity state says so): not solid (CL_SetSolidPlayers)
+            if (!world_entity_visible(w, i) || s->modelindex <= 0 || s->solid_type == HL_SOLID_NOT)
                 continue;
             mins = hull_min[s->usehull != 0];
             maxs = hull_max[s->usehull != 0];

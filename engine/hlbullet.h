@@ -61,8 +61,9 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b);
 // The clients' traces of their events (EV_PlayerTrace with PM_STUDIO_BOX after EV_SetSolidPlayers(idx
 // - 1)): hlbullet_trace, then the boxes standing in the frame, each stopping the line where it
 // enters it (one it starts inside stops it where it starts):
-// - every player but `shooter` (1..maxclients), as the player hull of his state: -16 -16 -36 ..
-//   16 16 36 about the origin standing, -16 -16 -18 .. 16 16 18 ducking (usehull 1);
+// - every player but `shooter` (1..maxclients) whose state is not SOLID_NOT (dead), as the player
+//   hull of his state: -16 -16 -36 .. 16 16 36 about the origin standing, -16 -16 -18 .. 16 16 18
+//   ducking (usehull 1);
 // - every other entity of the client's physents that is a box (SOLID_BBOX / SOLID_SLIDEBOX with a
 //   studio or brush model and a box, not the recording player's own, not a dead body: monsters,
 //   pushables), as origin + box_mins .. box_maxs.

@@ -541,6 +541,7 @@ static void test_bullet_player(void **state)
         entity_state_t st;
         entity_state_clear(&st);
         st.modelindex = pm;
+        st.solid_type = HL_SOLID_SLIDEBOX;   // alive (a dead player is SOLID_NOT)
         st.usehull = (uint8_t)cases[c].usehull;
         for (int k = 0; k < 3; k++)
             st.origin[k] = b[0].src[k] + 60 * dir[k];
@@ -683,6 +684,7 @@ static void test_crossbow_track(void **state)
                 entity_state_t st;
                 entity_state_clear(&st);
                 st.modelindex = pm;
+                st.solid_type = HL_SOLID_SLIDEBOX;
                 for (int k = 0; k < 3; k++)
                     st.origin[k] = b.src[k] + 60 * fwd[k];
                 assert_int_equal(world_entity_update(w, 2, &st), 0);

@@ -323,6 +323,40 @@ static void test_crossbow_monster(void **state)
     close_level(&L);
 }
 
+// A dead player is SOLID_NOT (his entity state says so, entity_state_player_t's solid): the
+// clients leave him out of their traces (Xash3D FWGS CL_SetSolidPlayers). A second player 60
+// units along the glock shot stops it alive (SOLID_SLIDEBOX), not dead.
+static void test_dead_player(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    w->maxclients = 2;
+    hlbullet_t b[HLBULLET_MAX];
+    int kind;
+    float stop[2];
+    for (int dead = 0; dead < 2; dead++) {
+        entity_state_t st = w->entities[1].cur;   // the recording player's, as decoded: SOLID_SLIDEBOX
+        assert_int_equal(st.solid_type, HL_SOLID_SLIDEBOX);
+        if (dead)
+            st.solid_type = HL_SOLID_NOT;
+        float y = (w->view.angles[1] + 90) * (float)M_PI / 180;
+        st.origin[0] = w->view.origin[0] + 60 * cosf(y);
+        st.origin[1] = w->view.origin[1] + 60 * sinf(y);
+        st.origin[2] = w->view.origin[2];
+        assert_int_equal(world_entity_update(w, 2, &st), 0);
+        assert_int_equal(hlbullet_fire(L.r->bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+        stop[dead] = dist(b[0].src, b[0].endpos);
+        printf("player 2 %s on the line: player %d, %.1f units out\n", dead ? "dead" : "alive", b[0].player, stop[dead]);
+        assert_int_equal(b[0].player, dead ? 0 : 2);
+    }
+    assert_true(stop[0] >= 60 - 16 * 1.4143f - 0.01f && stop[0] <= 60 - 16 + 0.01f);
+    assert_true(fabsf(stop[1] - 102.0f) < 0.5f);
+    close_level(&L);
+}
+
 // A gauss event of the recording player from his eye, the view turned by yaw: the beams' legs
 // (their starts and ends as units out along the line) and the decals it places.
 static int gauss_shot(level_t *L, float yaw, float damage, int primary, float at[][2], int *legs)
@@ -417,6 +451,7 @@ int main(void)
         cmocka_unit_test(test_decal_monster),
         cmocka_unit_test(test_crossbow_monster),
         cmocka_unit_test(test_gauss_monster),
+        cmocka_unit_test(test_dead_player),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -442,6 +442,55 @@ static void test_gauss_monster(void **state)
     close_level(&L);
 }
 
+// TE_PROJECTILE (FTENT_COLLIDEALL: EV_PlayerTrace without PM_WORLD_ONLY, so the monsters are in its
+// way too): c1a0 at frame 200, a shell thrown from the eye straight ahead at 500 u/s ends on the
+// scientist standing 100 units ahead (his box's near side, 84..100 units; a step is 5 units); with
+// him 60 units aside it flies on to the brush entity about 200 units out (test_projectile_collideall).
+static float projectile_end(float aside)
+{
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    int shell = model_index(w, "models/shell.mdl");
+    assert_true(shell > 0);
+    float y = w->view.angles[1] * (float)M_PI / 180;
+    vec3_t dir = {cosf(y), sinf(y), 0}, start, vel;
+    memcpy(start, w->view.origin, sizeof start);
+    for (int k = 0; k < 3; k++)
+        vel[k] = 500 * dir[k];
+    place_scientist(w, 0, 100, aside);
+    world_decal_t *d = world_add_decal(w);
+    d->te = 119;
+    memcpy(d->pos, start, sizeof(vec3_t));
+    memcpy(d->velocity, vel, sizeof(vec3_t));
+    d->args[0] = shell;
+    d->args[1] = 5;
+    d->model = shell;
+    d->seed = 77;
+    double t0 = w->time;
+    r_frame(L.r, w);
+    hltent_draw_t dr[4];
+    vec3_t at = {0, 0, 0};
+    for (double t = t0; t < t0 + 1.0; t += 0.01) {
+        if (hltent_list(L.r->hltent, L.r->bsp, t, dr, 4) < 1)
+            break;
+        memcpy(at, dr[0].org, sizeof at);
+    }
+    close_level(&L);
+    return (at[0] - start[0]) * dir[0] + (at[1] - start[1]) * dir[1];
+}
+
+static void test_projectile_monster(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float on = projectile_end(0), off = projectile_end(60);
+    printf("projectile: the scientist 100 units ahead stops it %.1f units out; aside, %.1f\n", on, off);
+    assert_true(on > 84 - 5 && on < 100);
+    assert_true(off > 195 && off < 204);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -452,6 +501,7 @@ int main(void)
         cmocka_unit_test(test_crossbow_monster),
         cmocka_unit_test(test_gauss_monster),
         cmocka_unit_test(test_dead_player),
+        cmocka_unit_test(test_projectile_monster),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -410,6 +410,11 @@ static void test_gauss_monster(void **state)
     assert_true(decals >= 1);
     place_scientist(w, 30, 60, 0);
     decals = gauss_shot(&L, 30, 50, 1, at, &legs);
+    uint8_t *px = malloc(TW * TH);
+    assert_non_null(px);
+    render_at(L.r, w, w->time + 0.01, px);
+    free(px);
+    assert_int_equal(r_write_png(L.r, "build/rel/tests/goldsrc_monster_gauss.png"), 0);   // looked at
     printf("gauss primary, the scientist 60 out: %d leg(s) to %.1f, %d decal(s)\n", legs, legs ? at[0][1] : 0, decals);
     assert_int_equal(legs, 1);
     assert_true(at[0][1] >= 60 - 16 * 1.4143f - 0.1f && at[0][1] <= 60 - 16 + 0.1f);

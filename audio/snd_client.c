@@ -370,11 +370,12 @@ static int bullet_rand(uint32_t seed, uint32_t k, int lo, int hi)
 
 int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint32_t seed, snd_req_t *out, int max)
 {
-    if (b->tracer || (b->model < 0 && !b->player))
+    if (b->tracer || (b->model < 0 && !b->player && !b->monster))
         return 0;   // a tracer sounds nothing (the mp5's); a bullet that hit nothing here neither
     int n = 0;
     // the material: a player's body is flesh, the world's by its texture, anything else (a brush
-    // entity) no type, which sounds as concrete
+    // entity, a monster's box: EV_HLDM_PlayTextureSound knows only entity 0 and the players) no
+    // type, which sounds as concrete
     char type = b->player ? HLMAT_FLESH : b->entity == 0 && mat ? hlmat_type(mat, b->texture) : 0;
     if (type == HLMAT_SNOW && kind != HLBULLET_SOUND_CS)
         type = 0;   // Half-Life's client knows no snow: its default
@@ -392,7 +393,7 @@ int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint
     // EV_HLDM_GunshotDecalTrace (brush hits only, not a body): RandomLong(0, 0x7fff) below
     // 0x7fff / 2 makes a ricochet
     int r = bullet_rand(seed, 2, 0, 0x7fff);
-    if (b->player || r >= 0x7fff / 2)
+    if (b->player || b->monster || r >= 0x7fff / 2)
         return n;
     const char *name;
     if (kind != HLBULLET_SOUND_CS)

@@ -30,6 +30,15 @@ static int valid_pos(const float *p)
     return 1;
 }
 
+// Whether a brush entity is traced as its model (the client's physents with a model, Xash3D FWGS's
+// CL_AddLinksToPmove / CL_CopyEntityToPhysEnt / PM_PlayerTraceExt): SOLID_BSP and SOLID_SLIDEBOX.
+// SOLID_NOT ones (ladders, illusionaries, water) and triggers stop nothing; SOLID_BBOX ones
+// (pushables) are boxes (box_physent).
+static int brush_physent(const entity_state_t *s)
+{
+    return s->solid_type == HL_SOLID_BSP || s->solid_type == HL_SOLID_SLIDEBOX;
+}
+
 // A bullet's line against the world and the brush entities standing in this frame (the
 // client's physents: doors, trains, walls), each traced in its model's space (origin only).
 // Fills b's model, entity, endpos, ent_origin, normal and texture.
@@ -38,6 +47,7 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
     b->model = -1;
     b->entity = -1;
     b->player = 0;
+    b->monster = 0;
     memcpy(b->endpos, b->end, sizeof(vec3_t));
     memset(b->normal, 0, sizeof(vec3_t));
     bsp_trace_t best, tr;
@@ -54,7 +64,7 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
         int mi = e->cur.modelindex;
         const char *name = mi > 0 && mi < w->num_models ? w->models[mi] : "";
         int sub = name[0] == '*' ? atoi(name + 1) : -1;
-        if (sub <= 0 || sub >= bsp->num_models || !valid_pos(e->cur.origin))
+        if (sub <= 0 || sub >= bsp->num_models || !valid_pos(e->cur.origin) || !brush_physent(&e->cur))
             continue;
         vec3_t s, t;
         for (int k = 0; k < 3; k++) {
@@ -82,13 +92,69 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
     }
 }
 
-// The players the clients make solid for their traces (EV_SetSolidPlayers(idx - 1): every player
-// but the shooter) as boxes: the hull of each player's state, -16 -16 -36 .. 16 16 36 about the
-// origin standing, -16 -16 -18 .. 16 16 18 ducking (`usehull` 1: the physent's mins and maxs are
-// the player hull of its usehull, Xash3D CL_SetSolidPlayers; PM_STUDIO_BOX traces that box). A
-// bullet whose line meets one before what hlbullet_trace found stops there: model and entity -1,
-// `player` that player.
-void hlbullet_trace_players(const world_t *w, hlbullet_t *b, int shooter)
+// The line's first meeting with the box lo..hi (absolute), before the fraction `best` of the line
+// src + d: that fraction (0 when src is inside it: the engine's startsolid, the trace stops where
+// it starts), or -1 when it does not meet it before `best` (a slab test).
+static float box_fraction(const float *src, const float *d, const float *lo, const float *hi, float best)
+{
+    float t0 = 0, t1 = best;
+    for (int k = 0; k < 3; k++) {
+        float a0 = lo[k] - src[k], c0 = hi[k] - src[k];
+        if (d[k] == 0) {
+            if (a0 > 0 || c0 < 0)
+                return -1;
+            continue;
+        }
+        float a = a0 / d[k], c = c0 / d[k];
+        if (a > c) {
+            float tmp = a;
+            a = c;
+            c = tmp;
+        }
+        t0 = a > t0 ? a : t0;
+        t1 = c < t1 ? c : t1;
+        if (t0 > t1)
+            return -1;
+    }
+    return t0 < best ? t0 : -1;
+}
+
+// Whether entity i (not a player) is one of the client's box physents (Xash3D FWGS's
+// CL_AddLinksToPmove and CL_CopyEntityToPhysEnt, facts in docs/goldsrc.md "Monsters"): present in
+// the frame with a studio or brush model, SOLID_BBOX or SOLID_SLIDEBOX (SOLID_BSP brushes are
+// hlbullet_trace's; SOLID_NOT and SOLID_TRIGGER are not solid), not owned by the recording player,
+// not a dead body (mins z 0, maxs z 1) nor an empty box. PM_STUDIO_BOX traces its box.
+static int box_physent(const world_t *w, int i)
+{
+    const entity_state_t *s = &w->entities[i].cur;
+    if (s->solid || (s->solid_type != HL_SOLID_BBOX && s->solid_type != HL_SOLID_SLIDEBOX))
+        return 0;   // (solid: a custom beam entity)
+    if (s->modelindex <= 0 || s->modelindex >= w->num_models || !world_entity_visible(w, i))
+        return 0;
+    if (s->owner != 0 && s->owner == w->playernum + 1)
+        return 0;
+    if (s->box_mins[2] == 0 && s->box_maxs[2] == 1)
+        return 0;
+    int empty = 1;
+    for (int k = 0; k < 3; k++)
+        empty &= s->box_mins[k] == 0 && s->box_maxs[k] == 0;
+    if (empty)
+        return 0;
+    const char *name = w->models[s->modelindex];
+    size_t n = strlen(name);
+    if (name[0] == '*')
+        return s->solid_type == HL_SOLID_BBOX;   // a SOLID_SLIDEBOX brush is traced as its model
+    return n > 4 && !strcmp(name + n - 4, ".mdl");   // sprites are no physents
+}
+
+// Then the boxes: the players the clients make solid for their traces (EV_SetSolidPlayers(idx - 1):
+// every player but the shooter) as the hull of each player's state, -16 -16 -36 .. 16 16 36 about
+// the origin standing, -16 -16 -18 .. 16 16 18 ducking (`usehull` 1: the physent's mins and maxs
+// are the player hull of its usehull, Xash3D CL_SetSolidPlayers; PM_STUDIO_BOX traces that box)
+// unless his state says SOLID_NOT (a dead player), and the other solid entities (box_physent: monsters) as their own box. A line that meets one
+// before what hlbullet_trace found stops there: model and entity -1, `player` or `monster` that
+// entity.
+static void trace_boxes(const world_t *w, hlbullet_t *b, int shooter)
 {
     static const float hull_min[2][3] = {{-16, -16, -36}, {-16, -16, -18}}, hull_max[2][3] = {{16, 16, 36}, {16, 16, 18}};
     int last = w->maxclients > 0 && w->maxclients <= WORLD_MAX_PLAYERS ? w->maxclients : 0;
@@ -101,41 +167,52 @@ void hlbullet_trace_players(const world_t *w, hlbullet_t *b, int shooter)
             best = (b->endpos[k] - b->src[k]) / d[k];
             break;
         }
-    for (int i = 1; i <= last && i < w->num_entities; i++) {
-        if (i == shooter || !world_entity_visible(w, i) || w->entities[i].cur.modelindex <= 0)
+    int hit = 0;
+    for (int i = 1; i < w->num_entities && w->entities; i++) {
+        const entity_state_t *s = &w->entities[i].cur;
+        const float *mins, *maxs;
+        if (i == shooter)
             continue;
-        const float *o = w->entities[i].cur.origin;
-        if (!valid_pos(o))
-            continue;
-        const float *mins = hull_min[w->entities[i].cur.usehull != 0], *maxs = hull_max[w->entities[i].cur.usehull != 0];
-        float t0 = 0, t1 = best;   // slab test of the line against the box
-        int ok = 1;
-        for (int k = 0; k < 3 && ok; k++) {
-            float lo = o[k] + mins[k] - b->src[k], hi = o[k] + maxs[k] - b->src[k];
-            if (d[k] == 0) {
-                ok = lo <= 0 && hi >= 0;
+        if (i <= last) {
+            // a dead player is SOLID_NOT (his entity state says so): not solid (CL_SetSolidPlayers)
+            if (!world_entity_visible(w, i) || s->modelindex <= 0 || s->solid_type == HL_SOLID_NOT)
                 continue;
-            }
-            float a = lo / d[k], c = hi / d[k];
-            if (a > c) {
-                float tmp = a;
-                a = c;
-                c = tmp;
-            }
-            t0 = a > t0 ? a : t0;
-            t1 = c < t1 ? c : t1;
-            ok = t0 <= t1;
+            mins = hull_min[s->usehull != 0];
+            maxs = hull_max[s->usehull != 0];
+        } else {
+            if (!box_physent(w, i))
+                continue;
+            mins = s->box_mins;
+            maxs = s->box_maxs;
         }
-        if (!ok || t0 >= best)
+        if (!valid_pos(s->origin))
             continue;
-        best = t0;
-        b->player = i;
-        b->model = b->entity = -1;
-        b->texture[0] = 0;
-        memset(b->normal, 0, sizeof(vec3_t));
-        for (int k = 0; k < 3; k++)
-            b->endpos[k] = b->src[k] + d[k] * t0;
+        vec3_t lo, hi;
+        for (int k = 0; k < 3; k++) {
+            lo[k] = s->origin[k] + mins[k];
+            hi[k] = s->origin[k] + maxs[k];
+        }
+        float t = box_fraction(b->src, d, lo, hi, best);
+        if (t < 0)
+            continue;
+        best = t;
+        hit = i;
     }
+    if (!hit)
+        return;
+    b->player = hit <= last ? hit : 0;
+    b->monster = hit > last ? hit : 0;
+    b->model = b->entity = -1;
+    b->texture[0] = 0;
+    memset(b->normal, 0, sizeof(vec3_t));
+    for (int k = 0; k < 3; k++)
+        b->endpos[k] = b->src[k] + d[k] * best;
+}
+
+void hlbullet_trace_all(const bsp_t *bsp, const world_t *w, hlbullet_t *b, int shooter)
+{
+    hlbullet_trace(bsp, w, b);
+    trace_boxes(w, b, shooter);
 }
 
 // The weapons whose client events fire bullets (ev_hldm.cpp; Counter-Strike's: cs16-client's
@@ -248,8 +325,7 @@ int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hl
             b->end[k] = src[k] + rule->range * (fwd[k] + sx * right[k] + sy * up[k]);
             b->tracer_src[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
         }
-        hlbullet_trace(bsp, w, b);
-        hlbullet_trace_players(w, b, e->entity);
+        hlbullet_trace_all(bsp, w, b, e->entity);
         // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted a
         // player) leave no decal (and, the mp5's, no texture sound)
         if (rule->tracer_freq && (e->fired + (uint32_t)shot) % (uint32_t)rule->tracer_freq == 0) {

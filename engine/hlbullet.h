@@ -8,8 +8,9 @@
 // A weapon's client event (a `world->decal_log` entry with te 0) fires its bullets from the gun
 // (hltent_event_gun) along the event's angles with the gun's spread (the SDK's
 // EV_HLDM_FireBullets, cs16-client's for Counter-Strike's guns), each traced against the world and
-// the brush entities standing in the frame; every bullet says where it stopped, what it hit (the
-// model, the entity, the texture under the hit) and whether it is a tracer. Random numbers come
+// the brush entities standing in the frame, the other players and the monsters (hlbullet_trace_all);
+// every bullet says where it stopped, what it hit (the model, the entity, the texture under the
+// hit, the player or the monster) and whether it is a tracer. Random numbers come
 // from the entry's seed, in the order the decals have always drawn them.
 #ifndef HLBULLET_H
 #define HLBULLET_H
@@ -39,27 +40,34 @@ typedef struct hlbullet_s {
     char texture[16];         // the texture's name under the hit ("" none: no face there)
     int player;               // > 0: the player (entity number) it stopped on before any wall (model -1:
                               // no decal, no ricochet, a body's sound); 0 none
+    int monster;              // > 0: the other solid entity (a monster's box, entity number) it stopped
+                              // on (model -1: no decal, no ricochet, the default texture's sound); 0 none
     uint8_t tracer;           // EV_HLDM_CheckTracer: a tracer, which leaves no decal and no sound
     uint8_t decal;            // 1..5: the "{shotN" it leaves (0: none, a tracer or a miss)
 } hlbullet_t;
 
 // The bullets of log entry e (te 0): how many were written (<= max), 0 for an event that fires
 // none (or bad values: a gun outside the world, non-finite angles). *sound: HLBULLET_SOUND_*.
-// Each stops on the world, a brush entity or, as the clients' EV_SetSolidPlayers makes them
-// solid, another player standing in the frame (its standing box: docs/goldsrc.md).
-// bsp: the level (its world and brush models); w: the frame (its brush entities, maxclients).
+// Each is traced by hlbullet_trace_all with the event's entity as the shooter.
+// bsp: the level (its world and brush models); w: the frame (its entities, maxclients).
 int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hlbullet_t *out, int max,
                   int *sound);
 
 // The events' random stream (xorshift from the entry's seed): lo..hi.
 float hlbullet_frand(uint32_t *x, float lo, float hi);
-// One line from b->src to b->end against the world and the frame's brush entities, as the bullets
-// are traced: fills b's model, entity, endpos, ent_origin, normal and texture (the gauss's legs,
-// render/r_hldecal.c).
+// One line from b->src to b->end against the world and the frame's brush entities only: fills b's
+// model, entity, endpos, ent_origin, normal and texture (player and monster 0).
 void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b);
-// Then the players standing in the frame but `shooter` (1..maxclients, as boxes: the player hull's
-// -16 -16 -36 .. 16 16 36 about the origin): one the line meets before what hlbullet_trace found
-// stops it there (model and entity -1, `player` that player).
-void hlbullet_trace_players(const world_t *w, hlbullet_t *b, int shooter);
+// The clients' traces of their events (EV_PlayerTrace with PM_STUDIO_BOX after EV_SetSolidPlayers(idx
+// - 1)): hlbullet_trace, then the boxes standing in the frame, each stopping the line where it
+// enters it (one it starts inside stops it where it starts):
+// - every player but `shooter` (1..maxclients) whose state is not SOLID_NOT (dead), as the player
+//   hull of his state: -16 -16 -36 .. 16 16 36 about the origin standing, -16 -16 -18 .. 16 16 18
+//   ducking (usehull 1);
+// - every other entity of the client's physents that is a box (SOLID_BBOX / SOLID_SLIDEBOX with a
+//   studio or brush model and a box, not the recording player's own, not a dead body: monsters,
+//   pushables), as origin + box_mins .. box_maxs.
+// One met before the wall stops it there: model and entity -1, `player` or `monster` that entity.
+void hlbullet_trace_all(const bsp_t *bsp, const world_t *w, hlbullet_t *b, int shooter);
 
 #endif

@@ -367,9 +367,8 @@ int hltent_crossbow_hit(const bsp_t *bsp, const world_t *w, const world_decal_t 
     angle_vectors(ang, fwd, r, u);
     for (int k = 0; k < 3; k++)
         b->end[k] = b->src[k] + fwd[k] * 8192;
-    hlbullet_trace(bsp, w, b);
-    hlbullet_trace_players(w, b, e->entity);
-    if (b->player > 0)
+    hlbullet_trace_all(bsp, w, b, e->entity);   // EV_SetSolidPlayers(idx - 1)
+    if (b->player > 0 || b->monster > 0)
         return HLTENT_BOLT_BODY;   // "something organic": not a BSP model
     if (b->model < 0)
         return 0;
@@ -465,14 +464,14 @@ static int step(tent_t *e, const bsp_t *bsp, const world_t *w, hltent_bounce_t *
     int collide = 0;
     if ((e->flags & HLTENT_COLLIDEALL) && w) {
         // EV_PlayerTrace without PM_WORLD_ONLY, every player solid (EV_SetSolidPlayers(-1)): the
-        // world, the frame's brush entities and the players' boxes; its owner is passed through
+        // world, the frame's brush entities, the players' and the monsters' boxes; its owner is
+        // passed through
         hlbullet_t b;
         memset(&b, 0, sizeof b);
         memcpy(b.src, prev, sizeof b.src);
         memcpy(b.end, e->org, sizeof b.end);
-        hlbullet_trace(bsp, w, &b);
-        hlbullet_trace_players(w, &b, e->owner);
-        if (b.model >= 0 || b.player > 0) {
+        hlbullet_trace_all(bsp, w, &b, e->owner);
+        if (b.model >= 0 || b.player > 0 || b.monster > 0) {
             float d2 = 0, h2 = 0;
             for (int k = 0; k < 3; k++) {
                 d2 += (e->org[k] - prev[k]) * (e->org[k] - prev[k]);

@@ -124,9 +124,10 @@ int hltent_event_gun(const world_decal_t *e, vec3_t src, vec3_t ang);
 
 // EV_FireCrossbow2 (the zoomed crossbow's shot, cl_dll/ev_hldm.cpp): log entry e's line from the gun
 // 8192 units along its aim, with the players solid as the client makes them (EV_SetSolidPlayers:
-// hlbullet_trace_players, the shooter left out). HLTENT_BOLT_WALL when it stops on the world or a
+// hlbullet_trace_all, the shooter left out). HLTENT_BOLT_WALL when it stops on the world or a
 // brush entity drawn normally (where the client sticks a bolt, plays weapons/xbow_hit1.wav and
-// throws sparks), HLTENT_BOLT_BODY when it stops on a player first (xbow_hitbod1/2 there, no bolt,
+// throws sparks), HLTENT_BOLT_BODY when it stops on a player or a monster first (not SOLID_BSP:
+// xbow_hitbod1/2 there, no bolt,
 // no sparks), with the hit in *b and the shot's direction in fwd; 0 for another event, a miss or glass.
 enum { HLTENT_BOLT_WALL = 1, HLTENT_BOLT_BODY = 2 };
 struct hlbullet_s;

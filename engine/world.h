@@ -107,7 +107,19 @@ typedef struct {
     int32_t gaitsequence;   // GoldSrc players: the legs' sequence (0 = none: the whole body plays `sequence`)
     int32_t weaponmodel;    // GoldSrc players: the held weapon's model index (0 = none)
     uint8_t usehull;        // GoldSrc players: 1 ducking (the ducked hull, 36 high), 0 standing (72)
+    // GoldSrc: how the server collides the entity, as its entity_state_t delta sends it (`solid`,
+    // 3 bits, and `mins` / `maxs`, the server's pev->mins / maxs about the origin). Kept apart from
+    // `solid` above, which says "custom (beam) entity" for GoldSrc. The clients' traces (the
+    // physents: engine/hlbullet.c) stop on the box origin + box_mins .. box_maxs of a non-player
+    // entity whose solid_type is SOLID_BBOX or SOLID_SLIDEBOX. Other games: 0 and an empty box.
+    uint8_t solid_type;     // GoldSrc SOLID_*: 0 not, 1 trigger, 2 bbox, 3 slidebox (monsters, players), 4 bsp
+    int32_t owner;          // GoldSrc: the entity that owns it (pev->owner, 0 none); the recording player's
+                            // own are left out of his traces
+    vec3_t box_mins, box_maxs;
 } entity_state_t;
+
+// GoldSrc's SOLID_* (const.h of the SDK), the values of entity_state_t.solid_type.
+enum { HL_SOLID_NOT = 0, HL_SOLID_TRIGGER, HL_SOLID_BBOX, HL_SOLID_SLIDEBOX, HL_SOLID_BSP };
 
 typedef struct {
     entity_state_t baseline;

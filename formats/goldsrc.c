@@ -337,6 +337,21 @@ static void ent_to_world(const hl_state_t *s, const hl_ent_t *e, int custom, ent
     st->gaitsequence = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_GAITSEQUENCE]);
     st->weaponmodel = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_WEAPONMODEL]);
     st->usehull = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_USEHULL]) != 0;
+    // the collision box and type (the physents of the clients' traces): a type outside SOLID_NOT ..
+    // SOLID_BSP (3 bits can say 7) is kept as none, a box that is not finite or inside out as empty
+    int32_t solid = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_SOLID]);
+    st->solid_type = solid >= HL_SOLID_NOT && solid <= HL_SOLID_BSP ? (uint8_t)solid : HL_SOLID_NOT;
+    st->owner = hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_OWNER]);
+    int box_ok = 1;
+    for (int i = 0; i < 3; i++) {
+        st->box_mins[i] = fin(hl_slot_f(ds, HL_CLS_ENT, e->v, sl[HL_ES_MINS0 + i]));
+        st->box_maxs[i] = fin(hl_slot_f(ds, HL_CLS_ENT, e->v, sl[HL_ES_MAXS0 + i]));
+        box_ok &= st->box_mins[i] <= st->box_maxs[i];
+    }
+    if (!box_ok) {
+        memset(st->box_mins, 0, sizeof st->box_mins);
+        memset(st->box_maxs, 0, sizeof st->box_maxs);
+    }
     uint32_t fx = (uint32_t)hl_slot_i(ds, HL_CLS_ENT, e->v, sl[HL_ES_EFFECTS]);
     st->raw_effects = fx;
     // GoldSrc EF_BRIGHTFIELD..EF_DIMLIGHT have Quake's values; EF_NODRAW is 128 there

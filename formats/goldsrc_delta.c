@@ -12,7 +12,8 @@ static const char *const es_names[HL_ES_COUNT] = {
     "framerate", "rendermode", "renderamt", "rendercolor.r", "rendercolor.g", "rendercolor.b",
     "renderfx", "scale", "effects", "colormap", "controller[0]", "controller[1]",
     "controller[2]", "controller[3]", "blending[0]", "blending[1]", "gaitsequence", "weaponmodel",
-    "usehull",
+    "usehull", "solid", "owner", "mins[0]", "mins[1]", "mins[2]", "maxs[0]", "maxs[1]",
+    "maxs[2]",
 };
 
 static const char *const cd_names[HL_CD_COUNT] = {

@@ -560,7 +560,7 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
     r_hlfx_t *fx = fresh ? r_models_hlfx(r->models) : NULL;
     for (int shot = 0; shot < n; shot++) {
         if (b[shot].tracer) {
-            if (fx && (b[shot].model >= 0 || b[shot].player))
+            if (fx && (b[shot].model >= 0 || b[shot].player || b[shot].monster))
                 r_hlfx_tracer(fx, b[shot].tracer_src, b[shot].endpos);
             continue;
         }
@@ -603,8 +603,9 @@ static int in_solid(const bsp_t *b, const vec3_t p)
 // glow, eight balls); a secondary one goes through a wall thinner than its damage (losing that
 // many) once, with balls and a decal on the way out. Each leg is a beam of sprites/smoke.spr for
 // 0.1 s, orange and 1 wide (primary, brightness 128) or white and 2.5 wide (brightness = damage).
-// Another player met (the players are solid, but the shooter) ends a leg, and it goes on from 1
-// unit past the hit. Its decals are placed again after a seek; its beams and sprites only when the event comes.
+// Another player or a monster met (the players are solid, but the shooter; the monsters' boxes
+// always) ends a leg, and it goes on from 1 unit past the hit; one standing behind a wall the
+// secondary shot goes through is where its way out is found (the trace back has them solid). Its decals are placed again after a seek; its beams and sprites only when the event comes.
 static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
 {
     static const uint8_t orange[3] = {255, 128, 0}, white[3] = {255, 255, 255};
@@ -633,8 +634,7 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
         hlbullet_t tr;
         memcpy(tr.src, src, sizeof tr.src);
         memcpy(tr.end, dest, sizeof tr.end);
-        hlbullet_trace(r->bsp, w, &tr);
-        hlbullet_trace_players(w, &tr, e->entity);   // EV_SetSolidPlayers(idx - 1)
+        hlbullet_trace_all(r->bsp, w, &tr, e->entity);   // EV_SetSolidPlayers(idx - 1)
         int model = tr.model;
         const float *org = model > 0 ? tr.ent_origin : NULL;
         float len2 = 0;
@@ -645,7 +645,7 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
         if (fx && len2 > 1e-4f)
             r_hlfx_event_beam(fx, w, beam_from, tr.endpos, "sprites/smoke.spr", 0.1f, primary ? 1.0f : 2.5f,
                               primary ? 128 : damage, primary ? orange : white);
-        if (tr.player > 0) {
+        if (tr.player > 0 || tr.monster > 0) {
             // not SOLID_BSP: no reflection, decal or glow; on from 1 unit past the hit, the damage
             // kept, one of the ten traces used
             for (int k = 0; k < 3; k++)
@@ -703,8 +703,34 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
                 break;
             }
         }
-        if (thick < 0 || thick >= damage)
+        if (thick < 0)
             break;   // too thick (or solid to the end): the beam stops in it
+        // The client's trace on starts inside the wall, so the world's trace wins (startsolid) and
+        // ends at the next wall beyond; its trace back from there has the players (EV_SetSolidPlayers)
+        // and the monsters solid: a box standing between that wall and this one stops it first, and
+        // the way out is taken on its far side (no decal there: not SOLID_BSP)
+        int body = 0;
+        bsp_trace_t on;
+        vec3_t beyond;
+        for (int k = 0; k < 3; k++)
+            beyond[k] = out[k] + fwd[k] * 8192;
+        int far = bsp_trace(r->bsp, r->bsp->models[0].headnode, out, beyond, &on);
+        if (!on.startsolid) {
+            hlbullet_t back;
+            memset(&back, 0, sizeof back);
+            memcpy(back.src, far ? on.endpos : beyond, sizeof back.src);
+            memcpy(back.end, out, sizeof back.end);
+            hlbullet_trace_all(r->bsp, w, &back, e->entity);
+            if (back.player > 0 || back.monster > 0) {
+                body = 1;
+                memcpy(out, back.endpos, sizeof out);
+                thick = sqrtf((out[0] - tr.endpos[0]) * (out[0] - tr.endpos[0]) +
+                              (out[1] - tr.endpos[1]) * (out[1] - tr.endpos[1]) +
+                              (out[2] - tr.endpos[2]) * (out[2] - tr.endpos[2]));
+            }
+        }
+        if (thick >= damage)
+            break;
         damage -= thick > 0 ? thick : 1;
         if (fx) {
             vec3_t back;
@@ -723,7 +749,7 @@ static void gauss_event(renderer_t *r, const world_t *w, const world_decal_t *e)
         vec3_t back_end;
         for (int k = 0; k < 3; k++)
             back_end[k] = out[k] - fwd[k] * (thick + 1);
-        if (bsp_trace(r->bsp, r->bsp->models[0].headnode, out, back_end, &back_tr) && !back_tr.startsolid) {
+        if (!body && bsp_trace(r->bsp, r->bsp->models[0].headnode, out, back_end, &back_tr) && !back_tr.startsolid) {
             snprintf(name, sizeof name, "{shot%d", (int)hlbullet_frand(&x, 0, 4.999f) + 1);
             r_hldecal_place(r, name, back_tr.endpos, 0, NULL, e->time, 0);
         }

@@ -2149,7 +2149,7 @@ void r_hlfx_egon_frame(r_hlfx_t *fx, const world_t *w)
                     tr.src[k] = l->eye[k];
                     tr.end[k] = l->eye[k] + 2048.0f * fwd[k];
                 }
-                hlbullet_trace(fx->bsp, w, &tr);
+                hlbullet_trace_all(fx->bsp, w, &tr, w->playernum + 1);   // where the beams ended
                 memcpy(fx->egon.stop_end, tr.endpos, sizeof(vec3_t));
                 fx->egon.stop_time = l->time;
                 fx->egon.stop_frame = (float)(l->time - fx->egon.since) * 10.0f;
@@ -2206,16 +2206,15 @@ int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbea
         return 0;
     if (!finite3(v->vieworg) || !finite3(v->vpn))
         return 0;
-    // UpdateBeams: from the eye along the view, 2048 units, the world, the brush entities and the
-    // other players (EV_SetSolidPlayers; as the bullets' boxes); monsters: not here
+    // UpdateBeams: from the eye along the view, 2048 units, the world, the brush entities, the
+    // other players (EV_SetSolidPlayers) and the monsters, as the bullets' boxes
     hlbullet_t tr;
     memset(&tr, 0, sizeof tr);
     for (int k = 0; k < 3; k++) {
         tr.src[k] = v->vieworg[k];
         tr.end[k] = v->vieworg[k] + 2048.0f * v->vpn[k];
     }
-    hlbullet_trace(fx->bsp, w, &tr);
-    hlbullet_trace_players(w, &tr, w->playernum + 1);
+    hlbullet_trace_all(fx->bsp, w, &tr, w->playernum + 1);
     // R_BeamEntPoint(idx | 0x1000): the player's attachment 0, the view model's muzzle in first
     // person; without one, egon.cpp's offset from the gun (8 down, 3 right)
     vec3_t start;
@@ -2256,8 +2255,8 @@ int r_hlfx_egon(const r_hlfx_t *fx, const world_t *w, const r_view_t *v, r_hlbea
     }
     // halflife-updated's flare (Vit_amiN): R_TempSprite at the end, scale 1, glow at 255 with
     // kRenderFxNoDissipation, frames cycling 10 a second; drawn in single player, and in
-    // multiplayer where the beam ends on a creature (here: another player)
-    int fm = w->maxclients <= 1 || tr.player ? model_named_nocase(w, "sprites/XSpark1.spr") : 0;
+    // multiplayer where the beam ends on a creature (here: another player or a monster's box)
+    int fm = w->maxclients <= 1 || tr.player || tr.monster ? model_named_nocase(w, "sprites/XSpark1.spr") : 0;
     if (fm) {
         flare->model = fm;
         memcpy(flare->org, tr.endpos, sizeof flare->org);

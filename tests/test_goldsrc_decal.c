@@ -694,6 +694,7 @@ static void test_gauss_player(void **state)
     entity_state_t st;
     entity_state_clear(&st);
     st.modelindex = pm;
+    st.solid_type = HL_SOLID_SLIDEBOX;   // alive (a dead player is SOLID_NOT)
     for (int k = 0; k < 3; k++)
         st.origin[k] = eye[k] + 60 * dir[k];
     assert_int_equal(world_entity_update(w, 2, &st), 0);
@@ -818,6 +819,7 @@ static int crossbow_with_player(level_t *c, int bolt, float over, int *sparks, f
     entity_state_t st;
     entity_state_clear(&st);
     st.modelindex = model_index(w, "models/player.mdl");
+    st.solid_type = HL_SOLID_SLIDEBOX;   // alive (a dead player is SOLID_NOT)
     assert_true(st.modelindex > 0);
     ahead(w, 60, 0, over, st.origin);   // the eye's line: the event's gun is the eye
     assert_int_equal(world_entity_update(w, 2, &st), 0);

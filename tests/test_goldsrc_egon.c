@@ -474,6 +474,7 @@ static void test_egon_player(void **state)
         entity_state_t st;
         entity_state_clear(&st);
         st.modelindex = with ? pm : 0;
+        st.solid_type = HL_SOLID_SLIDEBOX;   // alive (a dead player is SOLID_NOT)
         for (int k = 0; k < 3; k++)
             st.origin[k] = c.r->view.vieworg[k] + 60 * c.r->view.vpn[k];
         assert_int_equal(world_entity_update(w, 2, &st), 0);

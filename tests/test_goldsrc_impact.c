@@ -541,6 +541,7 @@ static void test_bullet_player(void **state)
         entity_state_t st;
         entity_state_clear(&st);
         st.modelindex = pm;
+        st.solid_type = HL_SOLID_SLIDEBOX;   // alive (a dead player is SOLID_NOT)
         st.usehull = (uint8_t)cases[c].usehull;
         for (int k = 0; k < 3; k++)
             st.origin[k] = b[0].src[k] + 60 * dir[k];
@@ -576,6 +577,60 @@ static void test_bullet_player(void **state)
         assert_float_equal(r[0].volume, 1.0, 1e-6);
         assert_float_equal(r[0].attenuation, 1.0, 1e-6);
     }
+    close_level(&L);
+}
+
+// A bullet on a monster (c1a0's scientist, entity 75 as decoded: SOLID_SLIDEBOX, -16 -16 0 .. 16
+// 16 72, put 60 units along the glock shot of test_bullet_player): EV_HLDM_PlayTextureSound knows
+// the world (entity 0) and the players only, so a monster sounds as its default, concrete
+// (player/pl_step1 or 2, volume 0.9, ATTN_NORM 0.8), and, not being SOLID_BSP, never ricochets
+// (400 seeds, where the wall's shot ricochets in about half).
+static void test_bullet_monster_sound(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 40);
+    world_t *w = L.w;
+    hlmat_t m;
+    hlmat_load(&m, materials_txt, strlen(materials_txt), HLMAT_HL);
+    hlbullet_t b[HLBULLET_MAX];
+    int kind;
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), b, HLBULLET_MAX, &kind), 1);
+    float wall = dist(b[0].src, b[0].endpos), dir[3];
+    for (int k = 0; k < 3; k++)
+        dir[k] = (b[0].endpos[k] - b[0].src[k]) / wall;
+    int wall_rics = 0;
+    for (uint32_t seed = 0; seed < 400; seed++) {
+        snd_req_t r[4];
+        wall_rics += snd_client_hl_bullet(&b[0], kind, &m, seed, r, 4) == 2;
+    }
+    entity_state_t st = w->entities[75].cur;
+    assert_string_equal(w->models[st.modelindex], "models/scientist.mdl");
+    assert_int_equal(st.solid_type, HL_SOLID_SLIDEBOX);
+    for (int k = 0; k < 3; k++)
+        st.origin[k] = b[0].src[k] + 60 * dir[k];
+    st.origin[2] -= 36;
+    assert_int_equal(world_entity_update(w, 75, &st), 0);
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(b[0].monster, 75);
+    int steps = 0, rics = 0;
+    for (uint32_t seed = 0; seed < 400; seed++) {
+        snd_req_t r[4];
+        int n = snd_client_hl_bullet(&b[0], kind, &m, seed, r, 4);
+        rics += n == 2;
+        assert_int_equal(n, 1);
+        assert_true(!strcmp(r[0].name, "player/pl_step1.wav") || !strcmp(r[0].name, "player/pl_step2.wav"));
+        steps += !strcmp(r[0].name, "player/pl_step1.wav");
+        assert_float_equal(r[0].volume, 0.9, 1e-6);
+        assert_float_equal(r[0].attenuation, 0.8, 1e-6);
+        assert_int_equal(r[0].entity, 0);
+    }
+    printf("a glock bullet on c1a0's scientist: pl_step1 in %d of 400 seeds, %d ricochets (on the wall: %d)\n", steps,
+           rics, wall_rics);
+    assert_true(steps > 100 && steps < 300);
+    assert_int_equal(rics, 0);
+    assert_true(wall_rics > 100);
     close_level(&L);
 }
 
@@ -629,6 +684,7 @@ static void test_crossbow_track(void **state)
                 entity_state_t st;
                 entity_state_clear(&st);
                 st.modelindex = pm;
+                st.solid_type = HL_SOLID_SLIDEBOX;
                 for (int k = 0; k < 3; k++)
                     st.origin[k] = b.src[k] + 60 * fwd[k];
                 assert_int_equal(world_entity_update(w, 2, &st), 0);
@@ -768,6 +824,7 @@ int main(void)
         cmocka_unit_test(test_c1a0_bullets),
         cmocka_unit_test(test_crossfire_bullets),
         cmocka_unit_test(test_bullet_player),
+        cmocka_unit_test(test_bullet_monster_sound),
         cmocka_unit_test(test_crossbow_track),
         cmocka_unit_test(test_track),
         cmocka_unit_test(test_view_model_sounds),

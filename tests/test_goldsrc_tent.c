@@ -800,6 +800,7 @@ static void test_projectile_collideall(void **state)
         entity_state_t st;
         entity_state_clear(&st);
         st.modelindex = run < 2 ? pm : 0;
+        st.solid_type = HL_SOLID_SLIDEBOX;   // alive (a dead player is SOLID_NOT)
         for (int k = 0; k < 3; k++)
             st.origin[k] = start[k] + 100 * dir[k];
         assert_int_equal(world_entity_update(w, 2, &st), 0);

@@ -807,6 +807,8 @@ static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t
         }
     }
     // The eye in model space decides which faces face it.
+    // GoldSrc's blended modes draw the faces without their lightmaps
+    r->surf_unlit = r->hl && r->hl->ready && r_hl_brush_unlit(s->rendermode);
     float d[3] = { r->vieworg[0] - org[0], r->vieworg[1] - org[1], r->vieworg[2] - org[2] }, eye[3];
     for (int k = 0; k < 3; k++)
         eye[k] = rot[0][k] * d[0] + rot[1][k] * d[1] + rot[2][k] * d[2];
@@ -823,6 +825,7 @@ static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t
         draw_face(r, fi, clipflags, (const float (*)[3])rot, org);
     }
     r->draw_mode = R_DRAW_OPAQUE;
+    r->surf_unlit = 0;
     r->entity_frame = 0;
 }
 

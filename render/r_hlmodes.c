@@ -167,6 +167,11 @@ int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, double since, 
     return clamp255(blend);
 }
 
+int r_hl_brush_unlit(int rendermode)
+{
+    return rendermode == RM_TEXTURE || rendermode == RM_COLOR || rendermode == RM_ADDITIVE || rendermode == RM_GLOW;
+}
+
 int r_hl_dead_player(const entity_state_t *s, int maxclients)
 {
     if (s->renderfx != HL_FX_DEAD_PLAYER)

@@ -86,6 +86,11 @@ const uint8_t *r_hl_indexalpha(r_hlmodes_t *hl, const uint8_t rgb[3], int amount
 // by alpha, Glow / TransAdd add, TransAlpha and Normal are solid. hl NULL: opaque.
 int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, double since,
                       const float *vieworg, const float *vpn, const float *org, const uint8_t **table);
+// Brush entities: 1 when the render mode draws their faces without lightmaps, the texture as painted
+// at the amount (the engine's R_BlendLightmaps returns before the lightmap pass for kRenderTransTexture,
+// kRenderTransColor, kRenderTransAdd and kRenderGlow: Xash3D ref/gl/gl_rsurf.c); kRenderNormal and
+// kRenderTransAlpha keep their light.
+int r_hl_brush_unlit(int rendermode);
 // kRenderFxDeadPlayer (17), the game's body queue: a body drawn as the player whose number
 // (1..maxclients) is its renderamt (R_StudioDrawModel in Xash3D / the SDK's StudioModelRenderer:
 // that player's model and colours, the body's own place, angles, sequence and frame, no legs, no

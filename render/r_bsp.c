@@ -697,7 +697,8 @@ static int hl_brush_mode(renderer_t *r, const entity_state_t *s, int entnum, con
     switch (s->rendermode) {
     case RM_SOLID:   // kRenderTransAlpha: '{' holes, otherwise solid
         return R_DRAW_MASKED;
-    case RM_TEXTURE: {
+    case RM_TEXTURE:
+    case RM_GLOW: {   // kRenderGlow on a brush: blended as TransTexture (the engine has no case of its own)
         int l = r_hl_alpha_level(amt);
         if (l > HL_ALPHA_LEVELS)
             return R_DRAW_MASKED;
@@ -710,7 +711,7 @@ static int hl_brush_mode(renderer_t *r, const entity_state_t *s, int entnum, con
         r->draw_color = r_hl_nearest(r->hl, (int)s->rendercolor[0], (int)s->rendercolor[1], (int)s->rendercolor[2]);
         return R_DRAW_COLOR;
     }
-    default:   // kRenderGlow and kRenderTransAdd: added at the amount
+    default:   // kRenderTransAdd: added at the amount
         r->draw_table = r_hl_table(r->hl, HL_BLEND_ADD, amt);
         return R_DRAW_TABLE;
     }

@@ -114,6 +114,8 @@ static void test_blended_brush_unlit(void **state)
         {RM_ADDITIVE, 255, HL_BLEND_ADD, "TransAdd 255"},
         {RM_ADDITIVE, 120, HL_BLEND_ADD, "TransAdd 120"},
         {RM_TEXTURE, 128, HL_BLEND_ALPHA, "TransTexture 128"},
+        {RM_GLOW, 128, HL_BLEND_ALPHA, "Glow 128"},   // blended as TransTexture, not added
+        {RM_GLOW, 60, HL_BLEND_ALPHA, "Glow 60"},
     };
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         ent->cur.rendermode = modes[m].mode;
@@ -121,13 +123,19 @@ static void test_blended_brush_unlit(void **state)
         render_at(r, w, t, px);
         const uint8_t *tab = r_hl_table(r->hl, modes[m].kind, modes[m].amt);
         assert_non_null(tab);
-        int n = 0, same = 0, old = 0;
+        const uint8_t *add = r_hl_table(r->hl, HL_BLEND_ADD, modes[m].amt);
+        int n = 0, same = 0, old = 0, added = 0;
         for (int i = 0; i < TW * TH; i++) {
             if (unlit[i] == hidden[i])
                 continue;
             n++;
             same += px[i] == tab[unlit[i] * 256 + hidden[i]];
             old += px[i] != tab[lit[i] * 256 + hidden[i]];
+            added += px[i] != add[lit[i] * 256 + hidden[i]];
+        }
+        if (modes[m].mode == RM_GLOW) {   // main added the lit texel for brush glow
+            print_message("%s: %d pixels differ from the lit texel added\n", modes[m].name, added);
+            assert_true(added > n / 2);
         }
         print_message("%s: %d of %d pixels are the unlit texel blended; %d differ from the lit one blended\n",
                       modes[m].name, same, n, old);

@@ -697,7 +697,8 @@ static int hl_brush_mode(renderer_t *r, const entity_state_t *s, int entnum, con
     switch (s->rendermode) {
     case RM_SOLID:   // kRenderTransAlpha: '{' holes, otherwise solid
         return R_DRAW_MASKED;
-    case RM_TEXTURE: {
+    case RM_TEXTURE:
+    case RM_GLOW: {   // kRenderGlow on a brush: blended as TransTexture (the engine has no case of its own)
         int l = r_hl_alpha_level(amt);
         if (l > HL_ALPHA_LEVELS)
             return R_DRAW_MASKED;
@@ -710,7 +711,7 @@ static int hl_brush_mode(renderer_t *r, const entity_state_t *s, int entnum, con
         r->draw_color = r_hl_nearest(r->hl, (int)s->rendercolor[0], (int)s->rendercolor[1], (int)s->rendercolor[2]);
         return R_DRAW_COLOR;
     }
-    default:   // kRenderGlow and kRenderTransAdd: added at the amount
+    default:   // kRenderTransAdd: added at the amount
         r->draw_table = r_hl_table(r->hl, HL_BLEND_ADD, amt);
         return R_DRAW_TABLE;
     }
@@ -807,6 +808,8 @@ static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t
         }
     }
     // The eye in model space decides which faces face it.
+    // GoldSrc's blended modes draw the faces without their lightmaps
+    r->surf_unlit = r->hl && r->hl->ready && r_hl_brush_unlit(s->rendermode);
     float d[3] = { r->vieworg[0] - org[0], r->vieworg[1] - org[1], r->vieworg[2] - org[2] }, eye[3];
     for (int k = 0; k < 3; k++)
         eye[k] = rot[0][k] * d[0] + rot[1][k] * d[1] + rot[2][k] * d[2];
@@ -823,6 +826,7 @@ static void draw_brush(renderer_t *r, const bsp_model_t *m, const entity_state_t
         draw_face(r, fi, clipflags, (const float (*)[3])rot, org);
     }
     r->draw_mode = R_DRAW_OPAQUE;
+    r->surf_unlit = 0;
     r->entity_frame = 0;
 }
 

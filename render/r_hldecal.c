@@ -333,8 +333,14 @@ void r_hldecal_surface(renderer_t *r, const r_surfctx_t *ctx, uint8_t *pixels, i
     int order[64], n = 0;
     for (int k = d->face_head[ctx->face_index]; k >= 0 && n < 64; k = d->pool[k].next)
         order[n++] = k;
-    if (n > 0)   // the surface was built with coloured light (r_hllight.c): the face's light, plain
+    if (n > 0 && r->surf_unlit) {   // a surface without light (r_hl_brush_unlit): decals as painted
+        const bsp_face_t *f = ctx->face;
+        int size = ((f->extents[0] >> 4) + 1) * ((f->extents[1] >> 4) + 1);
+        for (int i = 0; i < size && i < R_MAX_BLOCKLIGHTS; i++)
+            r->blocklights[i] = 32 << 8;   // colormap row 32: the colour as painted
+    } else if (n > 0) {   // the surface was built with coloured light (r_hllight.c): the face's light, plain
         r_surf_face_lights(r, ctx);
+    }
     while (n > 0) {
         const decal_t *dc = &d->pool[order[--n]];
         draw_decal(r, dc, &d->tex[dc->tex], ctx->face, pixels, width, height, mip);

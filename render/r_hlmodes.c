@@ -167,6 +167,11 @@ int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, double since, 
     return clamp255(blend);
 }
 
+int r_hl_brush_unlit(int rendermode)
+{
+    return rendermode == RM_TEXTURE || rendermode == RM_COLOR || rendermode == RM_ADDITIVE || rendermode == RM_GLOW;
+}
+
 int r_hl_dead_player(const entity_state_t *s, int maxclients)
 {
     if (s->renderfx != HL_FX_DEAD_PLAYER)
@@ -180,6 +185,43 @@ float r_hl_explode_stretch(const entity_state_t *s, double time)
         return 1.0f;
     double k = 1.0 + (time - s->animtime) * 10.0;
     return !(k > 0) ? 0.0f : k > 2 ? 2.0f : (float)k;
+}
+
+// Draw k of the entity's frame: a hash of (entity number, frame number, k) (splitmix64's mixer).
+static uint32_t jitter_draw(int entnum, int64_t frame, uint32_t k)
+{
+    uint64_t x = (uint64_t)(uint32_t)entnum * 0x9E3779B97F4A7C15ull ^ (uint64_t)frame * 0xBF58476D1CE4E5B9ull ^
+                 ((uint64_t)k + 1) * 0x94D049BB133111EBull;
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBull;
+    x ^= x >> 31;
+    return (uint32_t)(x >> 32);
+}
+
+static float jitter_unit(uint32_t h) { return (float)((double)h / 4294967296.0); }   // 0 .. 1
+
+int r_hl_fx_jitter(const entity_state_t *s, int entnum, double t, float axis_scale[3], float move[3])
+{
+    if ((s->renderfx != HL_FX_DISTORT && s->renderfx != HL_FX_HOLOGRAM) || !(t > -1e9 && t < 1e9))
+        return 0;
+    int64_t frame = (int64_t)floor(t * HL_FX_FRAME_HZ);
+    if (jitter_draw(entnum, frame, 0) % 50 == 0) {   // RandomLong(0, 49) == 0: an axis scaled
+        int axis = (jitter_draw(entnum, frame, 1) & 1) ? 2 : 0;   // x or z
+        axis_scale[0] = axis_scale[1] = axis_scale[2] = 1.0f;
+        move[0] = move[1] = move[2] = 0.0f;
+        axis_scale[axis] = 1.0f + 0.484f * jitter_unit(jitter_draw(entnum, frame, 2));
+        return 1;
+    }
+    if (jitter_draw(entnum, frame, 3) % 50 == 0) {   // else a second RandomLong(0, 49) == 0: moved
+        int axis = (int)(jitter_draw(entnum, frame, 4) % 3);
+        axis_scale[0] = axis_scale[1] = axis_scale[2] = 1.0f;
+        move[0] = move[1] = move[2] = 0.0f;
+        move[axis] = -10.0f + 20.0f * jitter_unit(jitter_draw(entnum, frame, 5));
+        return 1;
+    }
+    return 0;
 }
 
 float r_hl_glow(float dist, float *scale)

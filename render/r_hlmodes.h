@@ -86,6 +86,11 @@ const uint8_t *r_hl_indexalpha(r_hlmodes_t *hl, const uint8_t rgb[3], int amount
 // by alpha, Glow / TransAdd add, TransAlpha and Normal are solid. hl NULL: opaque.
 int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum, double t, double since,
                       const float *vieworg, const float *vpn, const float *org, const uint8_t **table);
+// Brush entities: 1 when the render mode draws their faces without lightmaps, the texture as painted
+// at the amount (the engine's R_BlendLightmaps returns before the lightmap pass for kRenderTransTexture,
+// kRenderTransColor, kRenderTransAdd and kRenderGlow: Xash3D ref/gl/gl_rsurf.c); kRenderNormal and
+// kRenderTransAlpha keep their light.
+int r_hl_brush_unlit(int rendermode);
 // kRenderFxDeadPlayer (17), the game's body queue: a body drawn as the player whose number
 // (1..maxclients) is its renderamt (R_StudioDrawModel in Xash3D / the SDK's StudioModelRenderer:
 // that player's model and colours, the body's own place, angles, sequence and frame, no legs, no
@@ -96,6 +101,14 @@ int r_hl_dead_player(const entity_state_t *s, int maxclients);
 // stretched by 1 + 10 x (time - animtime), at most 2 (here at least 0: a hostile animtime ahead of
 // the clock would mirror the model). 1 for other fx. The engine has no such rule for sprites.
 float r_hl_explode_stretch(const entity_state_t *s, double time);
+// kRenderFxDistort (15) / Hologram (16) on studio models (the SDK's StudioFxTransform): in a frame where
+// RandomLong(0, 49) is 0, the world x or z row of the model's transform (its axes' x or z components)
+// scaled by 1..1.484; else where a second RandomLong(0, 49) is 0, the model moved by -10..10 along world
+// x, y or z. The engine draws new random numbers every frame; here they come from a hash of the entity
+// number and the client frame of `t` (HL_FX_FRAME_HZ frames a second), so a moment always looks the
+// same, played or sought. Returns 1 and fills axis_scale (world x, y, z; 1 1 1 otherwise) and move
+// (world units; 0 0 0 otherwise) when this frame jitters; 0 (and no change) else, or for other fx.
+int r_hl_fx_jitter(const entity_state_t *s, int entnum, double t, float axis_scale[3], float move[3]);
 // Glow sprites (kRenderGlow): brightness 0..1 (19000 / dist^2, 0.05 .. 1) and the
 // scale that keeps their size on screen (dist / 200), dist from the eye.
 float r_hl_glow(float dist, float *scale);

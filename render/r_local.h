@@ -73,7 +73,7 @@ typedef struct {
     int width, height;
     int lightvals[BSP_MAXSTYLES];
     int dlit;
-    int pad;
+    int unlit;   // built from the texture alone (r->surf_unlit)
 } r_cached_t;
 
 // How z-tested surfaces are written (r->draw_mode): brush entities and see-through world faces.
@@ -132,6 +132,8 @@ struct renderer_s {
     int num_trans;
     int q2_sky_seen;   // Quake II: a sky face of the world passed the walk this frame (the box shows)
     int draw_mode;               // R_DRAW_*, for z-tested surfaces
+    int surf_unlit;              // the faces drawn now are built from the texture alone, without light
+                                 // (GoldSrc's blended brush entities: r_hl_brush_unlit)
     const uint8_t *draw_table;   // R_DRAW_TABLE / R_DRAW_COLOR: the blend table
     int draw_color;              // R_DRAW_COLOR: the palette index blended
     r_hlmodes_t *hl;             // GoldSrc levels: blend tables from the level palette (else NULL)

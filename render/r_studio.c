@@ -136,8 +136,35 @@ static float job_scale(const r_studio_job_t *job, float scale[3])
     return s;
 }
 
-void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job)
+// A job with kRenderFxDistort / Hologram's jitter made part of it (the SDK's StudioFxTransform scales a
+// row of the model's transform, the world x or z components of its axes, or moves its origin): the axes
+// given with those components scaled, the origin moved, in *tmp. The job itself when it has none.
+static const r_studio_job_t *jitter_job(const r_studio_job_t *job, r_studio_job_t *tmp)
 {
+    if (!job->fx_jitter)
+        return job;
+    *tmp = *job;
+    if (job->axes) {
+        memcpy(tmp->jit_axes, job->axes, sizeof tmp->jit_axes);
+    } else {   // forward, right, up as r_model_to_view makes them from the angles (the pitch inverted)
+        vec3_t a = {-job->angles[0], job->angles[1], job->angles[2]};
+        r_angle_vectors(a, tmp->jit_axes[0], tmp->jit_axes[1], tmp->jit_axes[2]);
+    }
+    for (int k = 0; k < 3; k++) {
+        float sc = job->fx_scale[k] > 0 && job->fx_scale[k] < 2 ? job->fx_scale[k] : 1.0f;
+        for (int j = 0; j < 3; j++)
+            tmp->jit_axes[j][k] *= sc;
+        tmp->origin[k] += job->fx_move[k] >= -10 && job->fx_move[k] <= 10 ? job->fx_move[k] : 0.0f;
+    }
+    tmp->axes = (const vec3_t *)tmp->jit_axes;
+    tmp->fx_jitter = 0;
+    return tmp;
+}
+
+void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job_in)
+{
+    r_studio_job_t jj;
+    const r_studio_job_t *job = jitter_job(job_in, &jj);
     const studio_t *m = &sm->mdl;
     if (!v->zbuffer || m->numverts < 1)
         return;
@@ -307,9 +334,11 @@ uint8_t r_studio_shell_texel(int s, int t)
     return (uint8_t)(q < 0 ? 0 : q > 15 ? 15 : q);
 }
 
-void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job, const uint8_t rgb[3],
+void r_studio_draw_shell(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job_in, const uint8_t rgb[3],
                          int amount, double time)
 {
+    r_studio_job_t jj;
+    const r_studio_job_t *job = jitter_job(job_in, &jj);
     const studio_t *m = &sm->mdl;
     const uint8_t *add = v->hlmodes ? r_hl_table(v->hlmodes, HL_BLEND_ADD, 255) : NULL;
     if (!add || !v->zbuffer || m->numverts < 1 || !isfinite(time))
@@ -509,6 +538,12 @@ static int entity_job(const studio_t *m, const vec3_t org, const vec3_t ang, con
     return 1;
 }
 
+// kRenderFxDistort / Hologram's jitter of the drawn frame (r_hl_fx_jitter), for entity `entnum` at `time`.
+static void jitter_entity_job(const entity_state_t *s, int entnum, double time, r_studio_job_t *job)
+{
+    job->fx_jitter = r_hl_fx_jitter(s, entnum, time, job->fx_scale, job->fx_move);
+}
+
 static float seq_radius(const studio_t *m, int seq)
 {
     if (m->numseq < 1)
@@ -528,7 +563,10 @@ static int draw_entity_job(const r_view_t *v, r_studio_model_t *sm, r_studio_job
                            const uint8_t *mode_table, int light)
 {
     float grow = job->stretch_y > 0 ? 1 + job->stretch_y : 1;   // kRenderFxExplode's stretch
-    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job->seq) * job->scale * grow))
+    float more = job->fx_jitter ? 10.0f : 0.0f;                   // the distort jitter: moved up to 10,
+    if (job->fx_jitter)                                           // stretched up to 1.484
+        grow *= 1.5f;
+    if (!r_sphere_visible(v, org, seq_radius(&sm->mdl, job->seq) * job->scale * grow + more))
         return 0;
     job->mode_table = mode_table;
     job->colormap = v->colormap;
@@ -549,6 +587,7 @@ void r_studio_entity(const r_view_t *v, r_studio_model_t *sm, const vec3_t org, 
     uint8_t ctl[5];
     if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
         return;
+    jitter_entity_job(s, entnum, v->time, &job);
     if (!draw_entity_job(v, sm, &job, org, mode_table, light))
         return;
     if (s->renderfx == 19) {   // kRenderFxGlowShell: the shell over it
@@ -814,6 +853,7 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
     uint8_t ctl[5];
     if (!entity_job(m, org, ang, s, anim_clock, ctl, &job))
         return;
+    jitter_entity_job(s, player + 1, v->time, &job);
     r_studio_gait_t *g = &ps->gait[player];
     if (g->valid && (v->time < g->last_time || v->time > g->last_time + 1))
         g->valid = 0;   // a seek or a long absence: start afresh

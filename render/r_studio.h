@@ -41,6 +41,10 @@ typedef struct {
     const vec3_t *axes;        // if set: forward, right, up used instead of angles (view model)
     float scale;               // 0 = 1
     float stretch_y;           // kRenderFxExplode (r_hl_explode_stretch): the model's y axis x (1 + this), -1..1
+    int fx_jitter;             // kRenderFxDistort / Hologram's jitter this frame (r_hl_fx_jitter): the world
+    float fx_scale[3];         // axes' components of the model's axes scaled by fx_scale, its origin moved
+    vec3_t fx_move;            // by fx_move
+    vec3_t jit_axes[3];        // (scratch: the jittered axes, r_studio.c)
     const uint8_t *colormap;
     r_hl_alight_t light;       // the engine's model light (r_hllight.h: r_hl_model_light)
     const uint8_t *mode_table; // GoldSrc render mode's table (r_hl_studio_blend), NULL = opaque

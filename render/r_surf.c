@@ -201,18 +201,47 @@ void r_surf_face_lights(renderer_t *r, const r_surfctx_t *ctx)
     build_lights(r, ctx, (f->extents[0] >> 4) + 1, (f->extents[1] >> 4) + 1);
 }
 
+// The surface without light: the texture's texels as they are (its '{' index 255 too), tiled from
+// the face's texturemins as the lit builds tile it.
+static void build_unlit(const renderer_t *r, const r_surfctx_t *ctx, int mip, uint8_t *dst, int cw, int ch)
+{
+    const bsp_face_t *f = ctx->face;
+    const bsp_texture_t *tex = &r->bsp->textures[ctx->texture];
+    const uint8_t *texels = r->bsp->texels + tex->offsets[mip];
+    int tw = tex->width >> mip, th = tex->height >> mip;
+    if (tw < 1 || th < 1) {
+        memset(dst, 0, (size_t)cw * (size_t)ch);
+        return;
+    }
+    int s0 = (f->texturemins[0] >> mip) % tw, t0 = (f->texturemins[1] >> mip) % th;
+    if (s0 < 0) s0 += tw;
+    if (t0 < 0) t0 += th;
+    for (int y = 0; y < ch; y++) {
+        const uint8_t *row = texels + (size_t)((t0 + y) % th) * (size_t)tw;
+        uint8_t *out = dst + (size_t)y * (size_t)cw;
+        int s = s0;
+        for (int x = 0; x < cw;) {
+            int n = tw - s < cw - x ? tw - s : cw - x;   // the run up to the texture's right edge
+            memcpy(out + x, row + s, (size_t)n);
+            x += n;
+            s = 0;
+        }
+    }
+}
+
 const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
 {
     const bsp_face_t *f = ctx->face;
     r_face_t *rf = &r->faces[ctx->face_index];
-    int dlit = rf->dlightframe == r->framecount && rf->dlightbits;
+    const int unlit = r->surf_unlit != 0;
+    int dlit = !unlit && rf->dlightframe == r->framecount && rf->dlightbits;
     int cw = f->extents[0] >> mip, ch = f->extents[1] >> mip;
     if (cw < 1) cw = 1;
     if (ch < 1) ch = 1;
     r_cached_t *c;
     if (rf->cache_ofs[mip] >= 0 && rf->cache_gen[mip] == r->cache_gen) {
         c = (r_cached_t *)(r->cache + rf->cache_ofs[mip]);
-        if (!dlit && !c->dlit && c->texture == ctx->texture && same_lights(r, f, c))
+        if (!dlit && !c->dlit && c->unlit == unlit && c->texture == ctx->texture && (unlit || same_lights(r, f, c)))
             return c;
         // Stale (a light style, dynamic light or animation frame changed): rebuilt where
         // it is, the same face and mip level being the same size. Flickering lights and
@@ -236,10 +265,13 @@ const r_cached_t *r_surf_get(renderer_t *r, const r_surfctx_t *ctx, int mip)
     c->width = cw;
     c->height = ch;
     c->dlit = dlit;
+    c->unlit = unlit;
     for (int s = 0; s < BSP_MAXSTYLES; s++)
         c->lightvals[s] = f->styles[s] != 255 ? r->lightstyles[f->styles[s]] : 0;
     uint8_t *dst = (uint8_t *)(c + 1);
-    if (!r_hl_surface(r, ctx, mip, dst, cw))   // GoldSrc: coloured light, dithered (r_hllight.c)
+    if (unlit)
+        build_unlit(r, ctx, mip, dst, cw, ch);   // the texels as they are
+    else if (!r_hl_surface(r, ctx, mip, dst, cw))   // GoldSrc: coloured light, dithered (r_hllight.c)
         build_surface(r, ctx, mip, dst, cw);     // the others: the light through the colormap
     if (r->surf_overlay)   // a game's marks on the face (GoldSrc decals, r_hldecal.c)
         r->surf_overlay(r, ctx, dst, cw, ch, mip);

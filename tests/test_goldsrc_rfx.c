@@ -479,6 +479,121 @@ static void test_glow_sprite(void **state)
     close_level(&L);
 }
 
+// kRenderFxDistort / Hologram's transform jitter (the SDK's StudioFxTransform): a frame jitters when
+// RandomLong(0, 49) is 0 (an axis scaled 1..1.484) or else when a second one is (moved -10..10), so
+// 1/50 + 49/50 x 1/50 = 3.96 % of the frames; here the numbers are a hash of the entity and the
+// 1/72 s frame: over 7200 frames about 285 jitter, the same moment always the same.
+static void test_distort_jitter(void **state)
+{
+    (void)state;
+    entity_state_t s;
+    entity_state_clear(&s);
+    float sc[3] = {7, 7, 7}, mv[3] = {7, 7, 7};
+    s.renderfx = HL_FX_GLOW_SHELL;
+    for (int i = 0; i < 7200; i++)
+        assert_int_equal(r_hl_fx_jitter(&s, 5, i / 72.0, sc, mv), 0);   // other fx: never
+    assert_true(sc[0] == 7 && mv[0] == 7);
+    static const int fx[2] = {HL_FX_DISTORT, HL_FX_HOLOGRAM};
+    for (int f = 0; f < 2; f++) {
+        s.renderfx = fx[f];
+        int jit = 0, scaled = 0, moved = 0, same_as_5 = 0;
+        for (int i = 0; i < 7200; i++) {
+            double t = 1000.0 + (i + 0.25) / 72.0;
+            if (!r_hl_fx_jitter(&s, 5, t, sc, mv))
+                continue;
+            jit++;
+            int ns = 0, nm = 0;
+            for (int k = 0; k < 3; k++) {
+                assert_true(sc[k] >= 1.0f && sc[k] <= 1.484f);
+                assert_true(mv[k] >= -10.0f && mv[k] <= 10.0f);
+                ns += sc[k] != 1.0f;
+                nm += mv[k] != 0.0f;
+            }
+            assert_int_equal(ns + nm, 1);   // one axis scaled, or one moved
+            assert_true(sc[1] == 1.0f);     // the scale takes world x or z, never y
+            scaled += ns;
+            moved += nm;
+            // the same moment (anywhere in its 1/72 s frame) jitters the same; another entity mostly not
+            float sc2[3], mv2[3];
+            assert_int_equal(r_hl_fx_jitter(&s, 5, t + 0.5 / 72.0, sc2, mv2), 1);
+            assert_memory_equal(sc, sc2, sizeof sc);
+            assert_memory_equal(mv, mv2, sizeof mv);
+            same_as_5 += r_hl_fx_jitter(&s, 6, t, sc2, mv2);
+        }
+        print_message("fx %d: %d of 7200 frames jitter (%d scaled, %d moved; expected 285), entity 6 in %d of them\n",
+                      fx[f], jit, scaled, moved, same_as_5);
+        assert_true(jit >= 235 && jit <= 335);
+        assert_true(scaled >= 100 && scaled <= 190 && moved >= 100 && moved <= 190);
+        assert_true(same_as_5 < jit / 4);
+    }
+    assert_int_equal(r_hl_fx_jitter(&s, 5, NAN, sc, mv), 0);
+    assert_int_equal(r_hl_fx_jitter(&s, 5, INFINITY, sc, mv), 0);
+
+    // drawn: barney (normal mode, so the amount's noise does not show) with kRenderFxDistort in c1a0
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    r_frame(L.r, w);
+    empty_frame(w);
+    int n;
+    world_entity_t *e = add_studio(&L, model_index(w, "models/barney.mdl"), 110, 0, &n);
+    e->seq = w->seq;
+    e->cur.animtime = (float)w->server_time;
+    e->cur.renderfx = HL_FX_DISTORT;
+    int64_t f0 = (int64_t)floor(w->time * 72.0);
+    double t_plain = -1, t_scaled = -1, t_moved = -1;
+    for (int64_t f = f0; f < f0 + 5000 && (t_plain < 0 || t_scaled < 0 || t_moved < 0); f++) {
+        double t = ((double)f + 0.5) / 72.0;
+        if (!r_hl_fx_jitter(&e->cur, n, t, sc, mv)) {
+            if (t_plain < 0)
+                t_plain = t;
+        } else if (sc[0] > 1.3f || sc[2] > 1.3f) {
+            if (t_scaled < 0)
+                t_scaled = t;
+        } else if (fabsf(mv[0]) + fabsf(mv[1]) + fabsf(mv[2]) > 6.0f && t_moved < 0) {
+            t_moved = t;
+        }
+    }
+    assert_true(t_plain > 0 && t_scaled > 0 && t_moved > 0);
+    r_hl_fx_jitter(&e->cur, n, t_scaled, sc, mv);
+    print_message("entity %d: frame %.0f scaled (%.3f %.3f %.3f),", n, t_scaled * 72.0 - 0.5, (double)sc[0],
+                  (double)sc[1], (double)sc[2]);
+    r_hl_fx_jitter(&e->cur, n, t_moved, sc, mv);
+    print_message(" frame %.0f moved (%.2f %.2f %.2f); eye yaw %.1f\n", t_moved * 72.0 - 0.5, (double)mv[0],
+                  (double)mv[1], (double)mv[2], (double)w->view.angles[1]);
+    uint8_t *plain = malloc(TW * TH), *px = malloc(TW * TH), *again = malloc(TW * TH);
+    const double ts[3] = {t_plain, t_scaled, t_moved};
+    int changed[3];
+    for (int i = 0; i < 3; i++) {
+        e->cur.renderfx = 0;
+        e->prev = e->cur;
+        render_at(L.r, w, ts[i], plain);
+        e->cur.renderfx = HL_FX_DISTORT;
+        e->prev = e->cur;
+        render_at(L.r, w, ts[i], px);
+        changed[i] = differ(plain, px, 0, 0, TW, NULL);
+        render_at(L.r, w, ts[(i + 1) % 3], again);   // another moment between
+        render_at(L.r, w, ts[i], again);
+        assert_memory_equal(px, again, TW * TH);      // the same moment, the same picture
+        if (i == 1) {
+            const char *out = "build/test_goldsrc_distort.png";
+            assert_int_equal(r_write_png(L.r, out), 0);
+            tu_golden("goldsrc_distort", out, "tests/golden/goldsrc/distort.png", 0.01);
+        }
+    }
+    print_message("distort: %d pixels changed at a plain frame, %d at a scaled one, %d at a moved one\n",
+                  changed[0], changed[1], changed[2]);
+    assert_int_equal(changed[0], 0);
+    assert_true(changed[1] > 100);
+    assert_true(changed[2] > 100);
+    free(plain);
+    free(px);
+    free(again);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -488,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_player_fx),
         cmocka_unit_test(test_fade_drawn),
         cmocka_unit_test(test_glow_sprite),
+        cmocka_unit_test(test_distort_jitter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

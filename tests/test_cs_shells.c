@@ -433,7 +433,8 @@ static int one_shell(level_t *L, const char *script, int local, const vec3_t pos
 // Another player's ak47 shell (cs16-client): rshell.mdl from the gun (origin + 28) 20 forward, 12
 // down, 4 right, plus a tenth of his velocity; thrown left (its right offset is positive) 50..70,
 // up 75..175, forward 25..250 on half his velocity; the yaw as its roll. Ducking: the gun 12 up.
-// The recording player's own: 20 forward, 8 down, 10 right of the demo's eye. Not precached: none.
+// The recording player's own: 20 forward, 8 down, 10 right of its gun (here an event without the
+// demo's eye: origin + 28). Not precached: none.
 static void test_cs_rules(void **state)
 {
     (void)state;
@@ -470,7 +471,7 @@ static void test_cs_rules(void **state)
         assert_true(vu >= 75 - 0.1f && vu <= 175 + 0.1f);
         assert_true(a.ang[0] == 0 && a.ang[1] == 0 && fabsf(a.ang[2] - 30) < 0.01f);
     }
-    // the recording player's own, the event with its origin: from the demo's eye (the eye 17 above)
+    // the recording player's own, the event with its origin (no demo eye in it: the gun 28 up)
     w->decal_log_count = 0;
     assert_int_equal(one_shell(&L, "ak47", 1, pos, ang, still, 0, &a, &b), 1);
     vec3_t want;

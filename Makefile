@@ -44,7 +44,7 @@ P_CFLAGS   = $(CSTD) $(WARN) $(CFLAGS) $(P_ARCH) -DDEMOPLAY_HEADLESS -I/usr/incl
 P_LIBS    := -l:libz.so.1 -lm
 # The test programs of sound, the encoder, the window's shelf and export's joins are left out; tests that drive play or export
 # skip themselves there (TU_REQUIRE_FULL_BUILD in tests/testutil.h).
-P_TEST_EXCL := test_audio test_encode test_ui test_export_join test_goldsrc_bounce test_goldsrc_impact
+P_TEST_EXCL := test_audio test_encode test_ui test_export_join test_goldsrc_bounce test_goldsrc_impact test_cs_shells
 P_TESTS   := $(filter-out $(P_TEST_EXCL:%=build/pentium/tests/%),$(TEST_SRC:tests/%.c=build/pentium/tests/%))
 
 .PHONY: all deps builtin test test-rel test-san run bench fidelity fuzz clean check-warnings pentium pentium-test

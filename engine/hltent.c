@@ -4,7 +4,8 @@
 // as Xash3D FWGS reimplements them (engine/client/cl_tent.c) and the message layouts the
 // SDK's client reads; the motion is the SDK client's HUD_TempEntUpdate (cl_dll/entity.cpp);
 // the shells are cl_dll/ev_common.cpp's EV_EjectBrass / EV_GetDefaultShellInfo and the
-// calls in ev_hldm.cpp; the bounce sound types are R_TempModel's and R_BreakModel's hitSound;
+// calls in ev_hldm.cpp (Counter-Strike 1.6's: cs16-client's cl_dll/events/event_<gun>.cpp,
+// events/ev_common.cpp and include/eventscripts.h); the bounce sound types are R_TempModel's and R_BreakModel's hitSound;
 // what a step is traced against is HUD_TempEntUpdate's EV_PlayerTrace flags (PM_WORLD_ONLY as
 // ReHLDS's pmovetst.cpp reads it); the smoke trail's particles are Xash3D's cl_efx.c R_RocketTrail
 // (render/r_hlfx.c). docs/goldsrc.md lists what is left out.
@@ -161,15 +162,16 @@ static void start_trail(tent_t *e)
     memcpy(e->ring[0], e->org, sizeof e->ring[0]);
 }
 
-// R_TempModel: a model with gravity that collides with the world; shells tumble.
-static void temp_model(hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
-                       float life, int soundtype, double now)
+// R_TempModel: a model with gravity that collides with the world; shells tumble. The model made
+// (NULL: none).
+static tent_t *temp_model(hltent_t *p, uint32_t *x, int model, const vec3_t pos, const vec3_t vel, float yaw,
+                          float life, int soundtype, double now)
 {
     if (model <= 0 || !sane(pos, 32768) || !sane(vel, 1e5f) || !isfinite(yaw))
-        return;
+        return NULL;
     tent_t *e = alloc(p, model, pos, now);
     if (!e)
-        return;
+        return NULL;
     e->flags = HLTENT_COLLIDEWORLD | HLTENT_GRAVITY_F;
     memcpy(e->vel, vel, sizeof(vec3_t));
     e->ang[1] = yaw;
@@ -182,6 +184,7 @@ static void temp_model(hltent_t *p, uint32_t *x, int model, const vec3_t pos, co
     }
     e->pick = rnd(x);   // RandomLong(0, frameMax): body of a studio model, frame of a sprite
     e->die = now + (life > 0 && life < 1000 ? life : 0);
+    return e;
 }
 
 // R_BreakModel: count pieces (0: by the box's surface, one a 12 x 12 area per face pair, at
@@ -300,21 +303,61 @@ static void projectile(hltent_t *p, const world_t *w, const world_decal_t *l, do
     e->die = now + (life > 0 ? life : 0);
 }
 
-// The weapons whose client events eject a shell (ev_hldm.cpp): the model, where it leaves
-// the gun (forward, up, right of the gun position), the bounce sound type, shells a shot.
+// The weapons whose client events eject a shell, one table for both games (docs/goldsrc.md, "Shells"):
+// Half-Life's (the SDK's ev_hldm.cpp with ev_common.cpp's EV_GetDefaultShellInfo) and Counter-Strike
+// 1.6's (cs16-client's cl_dll/events/event_<gun>.cpp with its own EV_GetDefaultShellInfo and
+// EV_EjectBrass). The offsets are forward, up, right of the gun position (the event's origin + the
+// view height; the recording player's own from the demo's eye).
+enum {
+    SHELL_HL,   // thrown right 50..70, up 100..150, forward 25 on top of the shooter's velocity; the
+                // shooter's yaw as the model's yaw
+    SHELL_CS,   // thrown (right 50..70) x -sign(right offset), up 75..175, forward 25..250 on top of
+                // half the shooter's velocity, the origin moved by a tenth of it; the yaw as its roll
+};
+
 typedef struct {
     const char *script;
     const char *model;
-    float fwd, up, right;
-    int sound, count;
+    uint8_t rule;              // SHELL_HL / SHELL_CS
+    float other[3];            // forward, up, right for another player (Half-Life: everyone)
+    float own[3];              // the recording player's own (cs16-client's EV_IsLocal branch, cl_righthand 1)
+    uint8_t sound, count;      // TE_BOUNCE_* (1 shell, 2 shotgun shell); shells a shot
+    float punch_div;           // the aim + iparam1 / this (pitch), iparam2 / this (yaw); 0: the angles as they come
 } shell_rule_t;
 
+#define HL_SHELL(n, m, f, u, r, snd, c) { n, m, SHELL_HL, { f, u, r }, { f, u, r }, snd, c, 0 }
+// Every Counter-Strike gun gives another player's shell 20 forward, 12 down, 4 right.
+#define CS_SHELL(n, m, f, u, r, snd, punch) { n, "models/" m ".mdl", SHELL_CS, { 20, -12, 4 }, { f, u, r }, snd, 1, punch }
+
 static const shell_rule_t shells[] = {
-    {"glock1", "models/shell.mdl", 20, -12, 4, 1, 1},
-    {"glock2", "models/shell.mdl", 20, -12, 4, 1, 1},
-    {"mp5", "models/shell.mdl", 20, -12, 4, 1, 1},
-    {"shotgun1", "models/shotgunshell.mdl", 32, -12, 6, 2, 1},
-    {"shotgun2", "models/shotgunshell.mdl", 32, -12, 6, 2, 2},
+    HL_SHELL("glock1", "models/shell.mdl", 20, -12, 4, 1, 1),
+    HL_SHELL("glock2", "models/shell.mdl", 20, -12, 4, 1, 1),
+    HL_SHELL("mp5", "models/shell.mdl", 20, -12, 4, 1, 1),
+    HL_SHELL("shotgun1", "models/shotgunshell.mdl", 32, -12, 6, 2, 1),
+    HL_SHELL("shotgun2", "models/shotgunshell.mdl", 32, -12, 6, 2, 2),
+    // Counter-Strike 1.6: m3, scout and awp eject none
+    CS_SHELL("usp", "pshell", 36, -14, 14, 1, 100),
+    CS_SHELL("glock18", "pshell", 36, -14, 14, 1, 100),
+    CS_SHELL("p228", "pshell", 36, -14, 14, 1, 100),
+    CS_SHELL("elite_left", "pshell", 35, -11, 16, 1, 0),    // the left gun's shell from the right of the view
+    CS_SHELL("elite_right", "pshell", 35, -11, -16, 1, 0),
+    CS_SHELL("fiveseven", "pshell", 36, -14, 14, 1, 100),
+    CS_SHELL("deagle", "pshell", 35, -11, 16, 1, 100),
+    CS_SHELL("tmp", "pshell", 32, -6, 11, 1, 100),
+    CS_SHELL("ump45", "pshell", 34, -10, 11, 1, 100),
+    CS_SHELL("mac10", "rshell", 32, -9, 11, 1, 100),
+    CS_SHELL("mp5n", "rshell", 36, -10, 11, 1, 100),
+    CS_SHELL("p90", "rshell", 35, -16, 22, 1, 100),
+    CS_SHELL("famas", "rshell", 17, -8, 14, 1, 0),          // its punch / 10^7: nothing
+    CS_SHELL("galil", "rshell", 20, -8, 10, 1, 100),
+    CS_SHELL("ak47", "rshell", 20, -8, 10, 1, 100),
+    CS_SHELL("aug", "rshell", 17, -8, 14, 1, 100),
+    CS_SHELL("m4a1", "rshell", 20, -8, 10, 1, 100),
+    CS_SHELL("sg552", "rshell", 20, -8, 10, 1, 100),
+    CS_SHELL("g3sg1", "rshell", 17, -8, 10, 1, 100),         // (left-handed: 20, -8, -10)
+    CS_SHELL("sg550", "rshell", 17, -8, 10, 1, 100),
+    CS_SHELL("m249", "rshell", 20, -10, 13, 1, 100),
+    CS_SHELL("xm1014", "shotgunshell", 22, -9, 11, 1, 100),  // TE_BOUNCE_SHELL, not SHOTSHELL
 };
 
 static int model_index(const world_t *w, const char *name)
@@ -328,7 +371,7 @@ static int model_index(const world_t *w, const char *name)
 static void eject_brass(hltent_t *p, const world_t *w, uint32_t *x, const world_decal_t *e, double now)
 {
     const shell_rule_t *rule = NULL;
-    for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+    for (size_t i = 0; i < sizeof shells / sizeof shells[0] && !rule; i++)
         if (!strcmp(shells[i].script, e->script))
             rule = &shells[i];
     if (!rule)
@@ -337,22 +380,41 @@ static void eject_brass(hltent_t *p, const world_t *w, uint32_t *x, const world_
     if (!model)
         return;
     vec3_t src, ang, vel;
-    hltent_event_gun(e, src, ang);
+    if (hltent_event_gun(e, src, ang) && rule->punch_div > 0) {
+        // Counter-Strike's events aim with the punch the server fired with (iparam1/2); the demo's
+        // view (an event without origin) already has it
+        ang[0] += (float)e->args[0] / rule->punch_div;
+        ang[1] += (float)e->args[1] / rule->punch_div;
+    }
     memcpy(vel, e->velocity, sizeof vel);
     if (!sane(src, 32768) || !sane(ang, 1e5f) || !sane(vel, 1e5f))
         return;
     vec3_t f, r, u;
     angle_vectors(ang, f, r, u);
+    const float *off = e->local ? rule->own : rule->other;
     for (int n = 0; n < rule->count; n++) {
-        // EV_GetDefaultShellInfo: thrown right 50..70, up 100..150 and 25 forward, on top of the
-        // shooter's velocity; EV_EjectBrass: 2.5 s, turned to the shooter's yaw
-        float fr = frand(x, 50, 70), fu = frand(x, 100, 150);
         vec3_t so, sv;
-        for (int k = 0; k < 3; k++) {
-            sv[k] = vel[k] + r[k] * fr + u[k] * fu + f[k] * 25;
-            so[k] = src[k] + u[k] * rule->up + f[k] * rule->fwd + r[k] * rule->right;
+        if (rule->rule == SHELL_HL) {
+            float fr = frand(x, 50, 70), fu = frand(x, 100, 150);
+            for (int k = 0; k < 3; k++) {
+                sv[k] = vel[k] + r[k] * fr + u[k] * fu + f[k] * 25;
+                so[k] = src[k] + u[k] * off[1] + f[k] * off[0] + r[k] * off[2];
+            }
+        } else {
+            float fr = frand(x, 50, 70), fu = frand(x, 75, 175), ff = frand(x, 25, 250);
+            float dir = off[2] > 0 ? -1.0f : 1.0f;
+            for (int k = 0; k < 3; k++) {
+                sv[k] = vel[k] * 0.5f + r[k] * fr * dir + u[k] * fu + f[k] * ff;
+                so[k] = vel[k] * 0.1f + src[k] + u[k] * off[1] + f[k] * off[0] + r[k] * off[2];
+            }
         }
-        temp_model(p, x, model, so, sv, ang[1], 2.5f, rule->sound, now);
+        // EV_EjectBrass: R_TempModel for 2.5 s (cs16-client: its last argument, the life, left at
+        // 2.5 by every gun), the shooter's yaw as the yaw (Half-Life) or the roll (cs16-client)
+        tent_t *t = temp_model(p, x, model, so, sv, ang[1], 2.5f, rule->sound, now);
+        if (t && rule->rule == SHELL_CS) {
+            t->ang[2] = t->ang[1];
+            t->ang[1] = 0;
+        }
     }
 }
 
@@ -429,8 +491,8 @@ void hltent_frame(hltent_t *p, const bsp_t *bsp, const world_t *w)
         p->entry_seed = l->seed;
         p->piece = 0;
         if (l->te == 106) {   // TE_MODEL: pos, velocity, yaw, model, bounce sound, life
-            temp_model(p, &x, l->args[1], l->pos, l->velocity, (float)l->args[0], (float)l->args[3] * 0.1f,
-                       l->args[2], l->time);
+            (void)temp_model(p, &x, l->args[1], l->pos, l->velocity, (float)l->args[0], (float)l->args[3] * 0.1f,
+                             l->args[2], l->time);
         } else if (l->te == 108) {
             break_model(p, bsp, &x, l, l->time);
         } else if (l->te == 107) {

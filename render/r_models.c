@@ -167,6 +167,7 @@ struct r_models_s {
     r_model_t hl_muzzle;        // its muzzle flash sprite
     r_model_t hl_muzzles[3];    // the engine's cl_muzzleflash[0..2] (the view models' flash events)
     hltent_draw_t *hltent_list;   // HLTENT_MAX: the temp models of a drawn frame (engine/hltent.c)
+    uint8_t hltent_warned[(WORLD_MAX_MODELS + 7) / 8];   // temp models whose missing file was warned about (a level)
     hltent_trail_t *hltent_trails;       // HLFX_MAX_PARTICLES: their smoke trails' steps in a drawn frame
     r_hlparticle_t *hltent_smoke;        // HLFX_MAX_PARTICLES: those steps' particles
 };
@@ -623,6 +624,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
         return -1;
     m->num_models = n;
     m->explod_index = 0;
+    memset(m->hltent_warned, 0, sizeof m->hltent_warned);
     int missing = load_named_models(m, w);
     // temp entity models are the client's own; absent ones just are not drawn
     for (int i = 0; i < XM_COUNT; i++) {
@@ -1673,6 +1675,17 @@ void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t
     int n = hltent_list(tents, bsp, v->time, l, HLTENT_MAX);
     for (int i = 0; i < n; i++) {
         const r_model_t *rm = model_of(m, l[i].model);
+        if (rm == &m->box) {
+            // precached, its file not found (a mod's shell the folders lack): the model lives on
+            // and is heard bouncing (the sound system's own simulation), it is just not drawn
+            int k = l[i].model;
+            if (!(m->hltent_warned[k / 8] & (1u << (k % 8)))) {
+                m->hltent_warned[k / 8] |= (uint8_t)(1u << (k % 8));
+                log_warn("temp model %s (index %d) is missing: not drawn (its bounce sounds still play)",
+                         w->models[k], k);
+            }
+            continue;
+        }
         if (!rm || (rm->kind != RMOD_STUDIO && rm->kind != RMOD_SPRITE))
             continue;
         entity_state_t s;

@@ -225,29 +225,27 @@ typedef struct {
     float spread_sp[2], spread_mp[2];   // buckshot cones; 0: fparam1/2 are the offsets
     int tracer_freq;                    // the mp5: every other bullet is a tracer and leaves no decal
     float fparam_div;                   // 0: 1 (the scout sends its spread x 1000)
-    float punch_div;                    // Counter-Strike: the aim + iparam1 / this (pitch), iparam2 / this (yaw),
-                                        // the punch the server fired with; 0: none
     int sound;                          // HLBULLET_SOUND_*
 } bullet_rule_t;
 
-// A Counter-Strike pistol or rifle: one bullet, the server's spread, the punch in iparam x 100.
-#define CS_RIFLE(n, range) { n, 1, 1, range, { 0, 0 }, { 0, 0 }, 0, 0, 100, HLBULLET_SOUND_CS }
+// A Counter-Strike pistol or rifle: one bullet, the server's spread (the punch: hltent_event_aim).
+#define CS_RIFLE(n, range) { n, 1, 1, range, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS }
 
 static const bullet_rule_t bullets[] = {
-    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_HL },   // BULLET_PLAYER_9MM
-    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_HL },
-    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2, 0, 0, HLBULLET_SOUND_HL },      // BULLET_PLAYER_MP5
-    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_HL },   // BULLET_PLAYER_357
-    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0, 0, 0, HLBULLET_SOUND_HL_BUCK },
-    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0, 0, 0, HLBULLET_SOUND_HL_BUCK },
+    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL },   // BULLET_PLAYER_9MM
+    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL },
+    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2, 0, HLBULLET_SOUND_HL },      // BULLET_PLAYER_MP5
+    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL },   // BULLET_PLAYER_357
+    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0, 0, HLBULLET_SOUND_HL_BUCK },
+    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0, 0, HLBULLET_SOUND_HL_BUCK },
     // Counter-Strike 1.6 (docs/goldsrc.md): the shotguns' buckshot in a 0.0725 cone, 8192 units
-    { "m3", 9, 9, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, 100, HLBULLET_SOUND_CS },
-    { "xm1014", 6, 6, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, 100, HLBULLET_SOUND_CS },
+    { "m3", 9, 9, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, HLBULLET_SOUND_CS },
+    { "xm1014", 6, 6, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, HLBULLET_SOUND_CS },
     CS_RIFLE("usp", 8192),
     CS_RIFLE("glock18", 4096),
     CS_RIFLE("p228", 8192),
-    { "elite_left", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_CS },    // the aim as it comes (no punch)
-    { "elite_right", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_CS },
+    { "elite_left", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS },    // the aim as it comes (no punch)
+    { "elite_right", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS },
     CS_RIFLE("fiveseven", 8192),
     CS_RIFLE("deagle", 8192),
     CS_RIFLE("tmp", 8192),
@@ -255,13 +253,13 @@ static const bullet_rule_t bullets[] = {
     CS_RIFLE("mac10", 8192),
     CS_RIFLE("mp5n", 8192),
     CS_RIFLE("p90", 8192),
-    { "famas", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, 0, HLBULLET_SOUND_CS },         // cs16-client: punch / 10^7, nothing
+    { "famas", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS },         // cs16-client: punch / 10^7, nothing
     CS_RIFLE("galil", 8192),
     CS_RIFLE("ak47", 8192),
     CS_RIFLE("aug", 8192),
     CS_RIFLE("m4a1", 8192),
     CS_RIFLE("sg552", 8192),
-    { "scout", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 1000, 100, HLBULLET_SOUND_CS },   // its spread comes x 1000
+    { "scout", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 1000, HLBULLET_SOUND_CS },   // its spread comes x 1000
     CS_RIFLE("awp", 8192),
     CS_RIFLE("g3sg1", 8192),
     CS_RIFLE("sg550", 8192),
@@ -281,16 +279,9 @@ int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hl
         return 0;
     if (sound)
         *sound = rule->sound;
-    // the gun (EV_GetGunPosition, engine/hltent.c: the shells come from the same place)
+    // the gun and its aim (EV_GetGunPosition, engine/hltent.c: the shells come from the same place)
     vec3_t src, ang;
-    if (hltent_event_gun(e, src, ang)) {
-        // Counter-Strike fires along the aim + the punch (the server's v_angle + punchangle); the
-        // event's angles are the aim, iparam1/2 the punch x 100 (the demo's view above has it)
-        if (rule->punch_div > 0) {
-            ang[0] += (float)e->args[0] / rule->punch_div;
-            ang[1] += (float)e->args[1] / rule->punch_div;
-        }
-    }
+    hltent_event_aim(e, src, ang);
     if (!valid_pos(src) || !isfinite(ang[0]) || !isfinite(ang[1]) || !isfinite(ang[2]))
         return 0;
     vec3_t fwd, right, up;

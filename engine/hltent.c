@@ -89,6 +89,28 @@ int hltent_event_gun(const world_decal_t *e, vec3_t src, vec3_t ang)
     return 1;
 }
 
+// Counter-Strike 1.6's events that fire along the aim + the punch the server fired with (its
+// v_angle + punchangle): the event's angles are the aim, iparam1 / iparam2 the punch x 100
+// (cs16-client's event_*.cpp). elite_left / elite_right fire along the aim as it comes and famas
+// divides by 10^7 (nothing); Half-Life's own events carry other values there.
+static const char *const punch_events[] = {
+    "m3", "xm1014", "usp", "glock18", "p228", "fiveseven", "deagle", "tmp", "ump45", "mac10", "mp5n",
+    "p90", "galil", "ak47", "aug", "m4a1", "sg552", "scout", "awp", "g3sg1", "sg550", "m249",
+};
+
+int hltent_event_aim(const world_decal_t *e, vec3_t src, vec3_t ang)
+{
+    if (!hltent_event_gun(e, src, ang))
+        return 0;   // the demo's own view: it has the punch already
+    for (size_t i = 0; i < sizeof punch_events / sizeof punch_events[0]; i++)
+        if (!strcmp(punch_events[i], e->script)) {
+            ang[0] += (float)e->args[0] / 100.0f;
+            ang[1] += (float)e->args[1] / 100.0f;
+            break;
+        }
+    return 1;
+}
+
 // ---- random numbers: each log entry's own stream ---------------------------------------------
 
 
@@ -322,12 +344,11 @@ typedef struct {
     float other[3];            // forward, up, right for another player (Half-Life: everyone)
     float own[3];              // the recording player's own (cs16-client's EV_IsLocal branch, cl_righthand 1)
     uint8_t sound, count;      // TE_BOUNCE_* (1 shell, 2 shotgun shell); shells a shot
-    float punch_div;           // the aim + iparam1 / this (pitch), iparam2 / this (yaw); 0: the angles as they come
 } shell_rule_t;
 
-#define HL_SHELL(n, m, f, u, r, snd, c) { n, m, SHELL_HL, { f, u, r }, { f, u, r }, snd, c, 0 }
+#define HL_SHELL(n, m, f, u, r, snd, c) { n, m, SHELL_HL, { f, u, r }, { f, u, r }, snd, c }
 // Every Counter-Strike gun gives another player's shell 20 forward, 12 down, 4 right.
-#define CS_SHELL(n, m, f, u, r, snd, punch) { n, "models/" m ".mdl", SHELL_CS, { 20, -12, 4 }, { f, u, r }, snd, 1, punch }
+#define CS_SHELL(n, m, f, u, r, snd) { n, "models/" m ".mdl", SHELL_CS, { 20, -12, 4 }, { f, u, r }, snd, 1 }
 
 static const shell_rule_t shells[] = {
     HL_SHELL("glock1", "models/shell.mdl", 20, -12, 4, 1, 1),
@@ -336,28 +357,28 @@ static const shell_rule_t shells[] = {
     HL_SHELL("shotgun1", "models/shotgunshell.mdl", 32, -12, 6, 2, 1),
     HL_SHELL("shotgun2", "models/shotgunshell.mdl", 32, -12, 6, 2, 2),
     // Counter-Strike 1.6: m3, scout and awp eject none
-    CS_SHELL("usp", "pshell", 36, -14, 14, 1, 100),
-    CS_SHELL("glock18", "pshell", 36, -14, 14, 1, 100),
-    CS_SHELL("p228", "pshell", 36, -14, 14, 1, 100),
-    CS_SHELL("elite_left", "pshell", 35, -11, 16, 1, 0),    // the left gun's shell from the right of the view
-    CS_SHELL("elite_right", "pshell", 35, -11, -16, 1, 0),
-    CS_SHELL("fiveseven", "pshell", 36, -14, 14, 1, 100),
-    CS_SHELL("deagle", "pshell", 35, -11, 16, 1, 100),
-    CS_SHELL("tmp", "pshell", 32, -6, 11, 1, 100),
-    CS_SHELL("ump45", "pshell", 34, -10, 11, 1, 100),
-    CS_SHELL("mac10", "rshell", 32, -9, 11, 1, 100),
-    CS_SHELL("mp5n", "rshell", 36, -10, 11, 1, 100),
-    CS_SHELL("p90", "rshell", 35, -16, 22, 1, 100),
-    CS_SHELL("famas", "rshell", 17, -8, 14, 1, 0),          // its punch / 10^7: nothing
-    CS_SHELL("galil", "rshell", 20, -8, 10, 1, 100),
-    CS_SHELL("ak47", "rshell", 20, -8, 10, 1, 100),
-    CS_SHELL("aug", "rshell", 17, -8, 14, 1, 100),
-    CS_SHELL("m4a1", "rshell", 20, -8, 10, 1, 100),
-    CS_SHELL("sg552", "rshell", 20, -8, 10, 1, 100),
-    CS_SHELL("g3sg1", "rshell", 17, -8, 10, 1, 100),         // (left-handed: 20, -8, -10)
-    CS_SHELL("sg550", "rshell", 17, -8, 10, 1, 100),
-    CS_SHELL("m249", "rshell", 20, -10, 13, 1, 100),
-    CS_SHELL("xm1014", "shotgunshell", 22, -9, 11, 1, 100),  // TE_BOUNCE_SHELL, not SHOTSHELL
+    CS_SHELL("usp", "pshell", 36, -14, 14, 1),
+    CS_SHELL("glock18", "pshell", 36, -14, 14, 1),
+    CS_SHELL("p228", "pshell", 36, -14, 14, 1),
+    CS_SHELL("elite_left", "pshell", 35, -11, 16, 1),    // the left gun's shell from the right of the view
+    CS_SHELL("elite_right", "pshell", 35, -11, -16, 1),
+    CS_SHELL("fiveseven", "pshell", 36, -14, 14, 1),
+    CS_SHELL("deagle", "pshell", 35, -11, 16, 1),
+    CS_SHELL("tmp", "pshell", 32, -6, 11, 1),
+    CS_SHELL("ump45", "pshell", 34, -10, 11, 1),
+    CS_SHELL("mac10", "rshell", 32, -9, 11, 1),
+    CS_SHELL("mp5n", "rshell", 36, -10, 11, 1),
+    CS_SHELL("p90", "rshell", 35, -16, 22, 1),
+    CS_SHELL("famas", "rshell", 17, -8, 14, 1),          // its punch / 10^7: nothing
+    CS_SHELL("galil", "rshell", 20, -8, 10, 1),
+    CS_SHELL("ak47", "rshell", 20, -8, 10, 1),
+    CS_SHELL("aug", "rshell", 17, -8, 14, 1),
+    CS_SHELL("m4a1", "rshell", 20, -8, 10, 1),
+    CS_SHELL("sg552", "rshell", 20, -8, 10, 1),
+    CS_SHELL("g3sg1", "rshell", 17, -8, 10, 1),         // (left-handed: 20, -8, -10)
+    CS_SHELL("sg550", "rshell", 17, -8, 10, 1),
+    CS_SHELL("m249", "rshell", 20, -10, 13, 1),
+    CS_SHELL("xm1014", "shotgunshell", 22, -9, 11, 1),  // TE_BOUNCE_SHELL, not SHOTSHELL
 };
 
 static int model_index(const world_t *w, const char *name)
@@ -380,12 +401,7 @@ static void eject_brass(hltent_t *p, const world_t *w, uint32_t *x, const world_
     if (!model)
         return;
     vec3_t src, ang, vel;
-    if (hltent_event_gun(e, src, ang) && rule->punch_div > 0) {
-        // Counter-Strike's events aim with the punch the server fired with (iparam1/2); the demo's
-        // view (an event without origin) already has it
-        ang[0] += (float)e->args[0] / rule->punch_div;
-        ang[1] += (float)e->args[1] / rule->punch_div;
-    }
+    hltent_event_aim(e, src, ang);
     memcpy(vel, e->velocity, sizeof vel);
     if (!sane(src, 32768) || !sane(ang, 1e5f) || !sane(vel, 1e5f))
         return;

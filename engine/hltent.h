@@ -121,6 +121,9 @@ int hltent_count(const hltent_t *p, double t);
 // for the recording player's events that come without an origin, the demo's eye and view angles
 // (returns 0 then, 1 for the event's own). The shells here and the bullets of r_hldecal.c.
 int hltent_event_gun(const world_decal_t *e, vec3_t src, vec3_t ang);
+// The same, aimed as the gun fired: Counter-Strike's events add the punch the server fired with
+// (iparam1 / iparam2 / 100, pitch and yaw) to an event's own angles. The bullets and the shells.
+int hltent_event_aim(const world_decal_t *e, vec3_t src, vec3_t ang);
 
 // EV_FireCrossbow2 (the zoomed crossbow's shot, cl_dll/ev_hldm.cpp): log entry e's line from the gun
 // 8192 units along its aim, with the players solid as the client makes them (EV_SetSolidPlayers:

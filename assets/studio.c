@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pal.h"
 
@@ -127,7 +128,7 @@ void studio_free(studio_t *m)
     free(m->group_loaded);
     if (m->textures)
         for (int i = 0; i < m->numtextures; i++)
-            free(m->textures[i].pixels);
+            free(m->textures[i].pixels), free(m->textures[i].src), free(m->textures[i].pal);
     free(m->textures);
     free(m->skinrefs);
     free(m->bodyparts);
@@ -512,7 +513,111 @@ static int load_textures(studio_t *m, const rd_t *r, const uint8_t *palette)
         const uint8_t *src = r->d + (size_t)px;
         for (size_t k = 0; k < n; k++)
             t->pixels[k] = lut[src[k]];
+        // a player colour texture keeps its own indices and palette: the renderer remaps them per player
+        int lo, mid, hi;
+        if (studio_remap_ranges(t->name, &lo, &mid, &hi)) {
+            t->src = malloc(n);
+            t->pal = malloc(768);
+            if (!t->src || !t->pal)
+                return fail(r, o, "expected memory for a %dx%d remap texture", t->width, t->height);
+            memcpy(t->src, src, n);
+            memcpy(t->pal, own, 768);
+            t->remap_lo = (int16_t)lo;
+            t->remap_mid = (int16_t)mid;
+            t->remap_hi = (int16_t)hi;
+        }
     }
+    return 0;
+}
+
+// ---- player colours ----------------------------------------------------------------------
+
+// atoi of at most 3 characters of s from `at` (nothing there: 0), clamped to 0..255
+static int name_number(const char *s, size_t at)
+{
+    size_t len = strlen(s);
+    if (at >= len)
+        return 0;
+    char val[4] = {0};
+    memcpy(val, s + at, len - at < 3 ? len - at : 3);
+    int v = atoi(val);
+    return v < 0 ? 0 : v > 255 ? 255 : v;
+}
+
+int studio_remap_ranges(const char *name, int *lo, int *mid, int *hi)
+{
+    if (!strncasecmp(name, "DM_Base", 7)) {
+        *lo = 160, *mid = 191, *hi = 223;   // the plate (top) and the suit (bottom)
+        return 1;
+    }
+    if (!strncasecmp(name, "remap", 5)) {
+        *lo = name_number(name, 7), *mid = name_number(name, 11), *hi = name_number(name, 15);
+        return 1;
+    }
+    return 0;
+}
+
+void studio_hue_replace(uint8_t *pal, int hue, int start, int end)
+{
+    const float h = (float)hue * (360.0f / 255.0f);
+    start = start < 0 ? 0 : start;
+    end = end > 255 ? 255 : end;
+    for (int i = start; i <= end; i++) {
+        uint8_t *c = pal + 3 * i;
+        int mx = c[0] > c[1] ? c[0] : c[1], mn = c[0] < c[1] ? c[0] : c[1];
+        mx = c[2] > mx ? c[2] : mx;
+        mn = c[2] < mn ? c[2] : mn;
+        if (mx == 0)
+            continue;   // black: value 0 (the engine's saturation would divide by it)
+        // value = the brightest channel, saturation = (max - min) / max, so the least channel stays
+        const float val = (float)mx / 255.0f, sat = (float)(mx - mn) / (float)mx, low = val * (1.0f - sat);
+        float rgb[3];
+        int top, bot, mixed;   // the channel at the value, at the least, and the one between
+        float f;               // how far the mixed one is from low toward val
+        if (h <= 120) {
+            bot = 2;
+            if (h < 60)
+                top = 0, mixed = 1, f = h / (120 - h);
+            else
+                top = 1, mixed = 0, f = (120 - h) / h;
+        } else if (h <= 240) {
+            bot = 0;
+            if (h < 180)
+                top = 1, mixed = 2, f = (h - 120) / (240 - h);
+            else
+                top = 2, mixed = 1, f = (240 - h) / (h - 120);
+        } else {
+            bot = 1;
+            if (h < 300)
+                top = 2, mixed = 0, f = (h - 240) / (360 - h);
+            else
+                top = 0, mixed = 2, f = (360 - h) / (h - 240);
+        }
+        rgb[top] = val;
+        rgb[bot] = low;
+        rgb[mixed] = low + f * (val - low);
+        for (int k = 0; k < 3; k++) {
+            float x = rgb[k] * 255.0f;   // truncated, as the engine's byte cast
+            c[k] = (uint8_t)(x > 0 ? (x < 255 ? x : 255) : 0);   // hues past 360 (colours 256..360) leave 0..1
+        }
+    }
+}
+
+int studio_remap_pixels(const studio_texture_t *t, int top, int bottom, const pal_near_t *level, uint8_t *out)
+{
+    if (!t->src || !t->pal)
+        return -1;
+    uint8_t pal[768], lut[256];
+    memcpy(pal, t->pal, sizeof pal);
+    studio_hue_replace(pal, top, t->remap_lo, t->remap_mid);
+    studio_hue_replace(pal, bottom, t->remap_mid + 1, t->remap_hi);
+    for (int c = 0; c < 256; c++)
+        lut[c] = (uint8_t)pal_near(level, pal[c * 3], pal[c * 3 + 1], pal[c * 3 + 2]);
+    if (t->flags & STUDIO_NF_MASKED)
+        lut[255] = 255;
+    size_t n = (size_t)t->width * (size_t)t->height;
+    for (size_t k = 0; k < n; k++)
+        out[k] = lut[t->src[k]];
     return 0;
 }
 

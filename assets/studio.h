@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "asset.h"
+#include "pal.h"
 
 // Sanity caps (the engine's own limits or far above them); they only bound allocation.
 #define STUDIO_MAX_BONES 128
@@ -90,6 +91,11 @@ typedef struct {
     char name[65];
     int32_t flags, width, height;
     uint8_t *pixels;              // width * height palette indices (the level palette's)
+    // GoldSrc's player colours (studio_remap_ranges): for a texture named "DM_Base..." or "remap...",
+    // the file's own indices and palette are kept (src, pal; NULL otherwise) and the top colour's
+    // range of its palette is remap_lo..remap_mid, the bottom colour's remap_mid + 1..remap_hi
+    uint8_t *src, *pal;
+    int16_t remap_lo, remap_mid, remap_hi;
 } studio_texture_t;
 
 // One corner of a triangle: global vertex and normal indices, texture coordinates in texels.
@@ -206,5 +212,20 @@ float studio_frame(const studio_t *m, int seq, float frame_byte, double elapsed,
 // (the engine's StudioClientEvents; a sequence that has just begun starts from below 0). At most
 // max pointers into m->events, in the file's order; their count.
 int studio_events_between(const studio_t *m, int seq, float from, float to, const studio_event_t **out, int max);
+
+// ---- player colours (GoldSrc's remap textures) -----------------------------------------
+//
+// The palette ranges a texture's name gives (Xash3D R_StudioLoadTexture; docs/goldsrc.md): a name
+// beginning "DM_Base" (any case) 160..191 and 192..223; "remap" (any case) the numbers at
+// characters 7, 11 and 15 (up to 3 digits each, as atoi reads them, each clamped to 0..255).
+// Returns 1 for a remap texture (lo, mid, hi set), 0 otherwise.
+int studio_remap_ranges(const char *name, int *lo, int *mid, int *hi);
+// PaletteHueReplace: entries start..end of a 768-byte palette (clamped to 0..255) keep their value
+// (brightest channel) and saturation and take the hue `hue` x 360 / 255 (a black entry stays black).
+void studio_hue_replace(uint8_t *pal, int hue, int start, int end);
+// The level-palette pixels of remap texture t with the colours top and bottom (userinfo topcolor /
+// bottomcolor): its own palette with both ranges hue-replaced, then each colour's nearest level
+// colour (as at load; masked textures keep 255). out holds width x height. -1 when t is not one.
+int studio_remap_pixels(const studio_texture_t *t, int top, int bottom, const pal_near_t *level, uint8_t *out);
 
 #endif

@@ -147,7 +147,7 @@ typedef struct {
     char name[WORLD_NAME_LEN];
     int32_t frags;
     int32_t deaths;         // Forsaken
-    uint8_t top_color, bottom_color;   // Quake shirt/pants 0..15
+    uint16_t top_color, bottom_color;  // Quake shirt/pants 0..15; GoldSrc topcolor / bottomcolor 0..360
     int32_t entity;         // entity number of the player (-1 unknown)
     int32_t ping;
     char skin[WORLD_NAME_LEN];         // Quake II "name\model/skin", GoldSrc model

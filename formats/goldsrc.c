@@ -1100,6 +1100,14 @@ static int temp_entity(hl_state_t *s, world_t *w, msg_t *m, dec_error_t *err)
     return 0;
 }
 
+// A topcolor / bottomcolor value: its number (the engine's atoi; not a number: 0) bounded to 0..360 as
+// the SDK's StudioDrawPlayer bounds it (the studio renderer reads it as a hue, 255 = 360 degrees)
+static uint16_t userinfo_color(const char *val)
+{
+    long v = strtol(val, NULL, 10);
+    return (uint16_t)(v < 0 ? 0 : v > 360 ? 360 : v);
+}
+
 static void set_player_info(hl_state_t *s, world_t *w, int slot, const char *info)
 {
     (void)s;
@@ -1134,9 +1142,9 @@ static void set_player_info(hl_state_t *s, world_t *w, int slot, const char *inf
         else if (!strcmp(key, "model"))
             snprintf(p->skin, sizeof(p->skin), "%s", val);
         else if (!strcmp(key, "topcolor"))
-            p->top_color = (uint8_t)atoi(val);
+            p->top_color = userinfo_color(val);
         else if (!strcmp(key, "bottomcolor"))
-            p->bottom_color = (uint8_t)atoi(val);
+            p->bottom_color = userinfo_color(val);
     }
     p->active = p->name[0] != 0;
 }

@@ -10,11 +10,62 @@
 #include "../engine/world.h"
 #include "r_hlmodes.h"
 
+// One player's copy of a model's remap textures (r_studio_remap): tex[numtextures] pointers, the
+// remapped pixels after them in the same block.
+struct r_studio_remap_s {
+    const uint8_t **tex;      // NULL: not made yet
+    int16_t top, bottom;      // the colours it was made with
+};
+
 static inline float dot3(const float *a, const float *b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
 
 static uint8_t *vfs_file(void *ctx, const char *path, size_t *size)
 {
     return ctx ? vfs_load((vfs_t *)ctx, path, size) : NULL;
+}
+
+// Additive textures cannot add on 8 bits: they are drawn see-through (66 %), their dark texels,
+// which would add almost nothing, left out (as the additive sprites). px: t's pixels or a copy.
+static void additive_dark(const studio_texture_t *t, uint8_t *px, const uint8_t *palette)
+{
+    if (!(t->flags & STUDIO_NF_ADDITIVE))
+        return;
+    for (size_t k = 0; k < (size_t)t->width * (size_t)t->height; k++) {
+        const uint8_t *c = palette + 3 * px[k];
+        int bright = c[0] > c[1] ? (c[0] > c[2] ? c[0] : c[2]) : (c[1] > c[2] ? c[1] : c[2]);
+        if (bright < 32)
+            px[k] = 255;
+    }
+}
+
+const uint8_t *const *r_studio_remap(r_studio_model_t *sm, int player, int top, int bottom)
+{
+    if (!sm || !sm->remap_near || player < 0 || player >= WORLD_MAX_PLAYERS)
+        return NULL;
+    top = top < 0 ? 0 : top > 360 ? 360 : top;   // the SDK's StudioDrawPlayer bounds them so
+    bottom = bottom < 0 ? 0 : bottom > 360 ? 360 : bottom;
+    if (!sm->remap && !(sm->remap = calloc(WORLD_MAX_PLAYERS, sizeof *sm->remap)))
+        return NULL;
+    struct r_studio_remap_s *r = &sm->remap[player];
+    if (r->tex && r->top == top && r->bottom == bottom)
+        return r->tex;
+    const studio_t *m = &sm->mdl;
+    size_t ptrs = (size_t)m->numtextures * sizeof(uint8_t *);
+    if (!r->tex && !(r->tex = malloc(ptrs + sm->remap_texels)))
+        return NULL;   // (the first time for this player only: the block is kept for the model's life)
+    uint8_t *px = (uint8_t *)r->tex + ptrs;
+    for (int i = 0; i < m->numtextures; i++) {
+        const studio_texture_t *t = &m->textures[i];
+        r->tex[i] = NULL;
+        if (studio_remap_pixels(t, top, bottom, sm->remap_near, px) < 0)
+            continue;
+        additive_dark(t, px, sm->remap_palette);
+        r->tex[i] = px;
+        px += (size_t)t->width * (size_t)t->height;
+    }
+    r->top = (int16_t)top;
+    r->bottom = (int16_t)bottom;
+    return r->tex;
 }
 
 void r_studio_free(r_studio_model_t *sm)
@@ -28,6 +79,11 @@ void r_studio_free(r_studio_model_t *sm)
     free(sm->nlight);
     free(sm->chrome);
     free(sm->vert_norm);
+    free(sm->remap_near);
+    if (sm->remap)
+        for (int i = 0; i < WORLD_MAX_PLAYERS; i++)
+            free(sm->remap[i].tex);
+    free(sm->remap);
     free(sm);
 }
 
@@ -51,18 +107,21 @@ r_studio_model_t *r_studio_load(const uint8_t *bytes, size_t size, const char *n
         r_studio_free(sm);
         return NULL;
     }
-    // Additive textures cannot add on 8 bits: they are drawn see-through (66 %), their dark texels,
-    // which would add almost nothing, left out (as the additive sprites)
     for (int i = 0; i < sm->mdl.numtextures && palette; i++) {
         studio_texture_t *t = &sm->mdl.textures[i];
-        if (!(t->flags & STUDIO_NF_ADDITIVE))
-            continue;
-        for (size_t k = 0; k < (size_t)t->width * (size_t)t->height; k++) {
-            const uint8_t *c = palette + 3 * t->pixels[k];
-            int bright = c[0] > c[1] ? (c[0] > c[2] ? c[0] : c[2]) : (c[1] > c[2] ? c[1] : c[2]);
-            if (bright < 32)
-                t->pixels[k] = 255;
+        additive_dark(t, t->pixels, palette);
+        if (t->src)   // a player colour texture (GoldSrc's DM_Base / remap)
+            sm->remap_texels += (size_t)t->width * (size_t)t->height;
+    }
+    if (sm->remap_texels) {
+        sm->remap_near = malloc(sizeof *sm->remap_near + 768);   // the search, then the palette
+        if (!sm->remap_near) {
+            r_studio_free(sm);
+            return NULL;
         }
+        pal_near_init(sm->remap_near, palette, 255);   // as the loader maps every texture
+        sm->remap_palette = (uint8_t *)(sm->remap_near + 1);
+        memcpy(sm->remap_palette, palette, 768);
     }
     // models whose textures are missing draw in a light grey of the level's palette
     sm->flat = palette ? (uint8_t)pal_nearest(palette, 255, 160, 160, 160) : 160;
@@ -252,7 +311,8 @@ void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t
             int additive = (flags & STUDIO_NF_ADDITIVE) && v->alphamap;
             if (additive != pass)
                 continue;
-            ctx.texture = tex ? tex->pixels : &sm->flat;
+            const uint8_t *remapped = tex && job->remap ? job->remap[tex - m->textures] : NULL;
+            ctx.texture = remapped ? remapped : tex ? tex->pixels : &sm->flat;
             ctx.tex_w = tex ? tex->width : 1;
             ctx.tex_h = tex ? tex->height : 1;
             ctx.mode = flags & (STUDIO_NF_MASKED | STUDIO_NF_ADDITIVE) ? D_LIT_MASKED : D_LIT;
@@ -745,6 +805,7 @@ struct r_studio_players_s {
     char key[WORLD_MAX_PLAYERS][WORLD_NAME_LEN];   // the model userinfo each player's model is for
     int model[WORLD_MAX_PLAYERS];                  // index into models, -1 none
     r_studio_gait_t gait[WORLD_MAX_PLAYERS];
+    int16_t top[WORLD_MAX_PLAYERS], bottom[WORLD_MAX_PLAYERS];   // userinfo topcolor / bottomcolor
     char names[R_STUDIO_MAX_PMODELS][WORLD_NAME_LEN];
     r_studio_model_t *models[R_STUDIO_MAX_PMODELS];   // NULL: looked for, absent
     int num_models;
@@ -825,6 +886,8 @@ void r_studio_players_update(r_studio_players_t *ps, const world_t *w, vfs_t *fs
         ps->level_seq = w->level_seq;
     }
     for (int i = 0; i < WORLD_MAX_PLAYERS; i++) {
+        ps->top[i] = (int16_t)w->players[i].top_color;
+        ps->bottom[i] = (int16_t)w->players[i].bottom_color;
         const char *name = w->players[i].skin;
         if (!strcmp(name, ps->key[i]))
             continue;
@@ -875,6 +938,7 @@ void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_st
         g->valid = 0;
     }
     g->last_time = v->time;
+    job.remap = r_studio_remap(sm, player, ps->top[player], ps->bottom[player]);
     draw_entity_job(v, sm, &job, org, mode_table, light);
 }
 
@@ -895,6 +959,8 @@ void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player,
     if (!entity_job(&sm->mdl, org, ang, s, anim_clock, ctl, &job))
         return;
     memset(ctl, 127, 4);   // the engine clears the copy's gait sequence: the torso straight, no legs
+    if (ps && player >= 0 && player < WORLD_MAX_PLAYERS)   // StudioDrawPlayer: the player's colours
+        job.remap = r_studio_remap(sm, player, ps->top[player], ps->bottom[player]);
     draw_entity_job(v, sm, &job, org, mode_table, light);
 }
 

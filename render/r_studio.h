@@ -21,7 +21,20 @@ typedef struct r_studio_model_s {
     uint8_t has_chrome;     // a texture is STUDIO_NF_CHROME: chrome directions are made per draw
     uint8_t flat;           // texel of the stand-in texture of models without textures
     int32_t *vert_norm;     // numverts: the first normal a vertex is drawn with (the glow shell's normal)
+    // Player colours (GoldSrc's DM_Base / remap textures, studio_remap_ranges): the level palette's
+    // search (NULL: the model has no such texture), the texels of those textures together, and per
+    // player the remapped copies (r_studio_remap), made when first asked for
+    pal_near_t *remap_near;
+    uint8_t *remap_palette;           // the level's (768 bytes, in remap_near's block)
+    size_t remap_texels;
+    struct r_studio_remap_s *remap;   // WORLD_MAX_PLAYERS slots, NULL until one is asked for
 } r_studio_model_t;
+
+// The textures of sm with player `player`'s colours top and bottom (0..360, userinfo topcolor /
+// bottomcolor): per texture index, the remapped pixels for a remap texture and NULL for the others;
+// NULL when sm has none (or player is out of range). Made when the player's colours change (the
+// model keeps one copy a player; allocated the first time only), so a frame allocates nothing.
+const uint8_t *const *r_studio_remap(r_studio_model_t *sm, int player, int top, int bottom);
 
 // Load a studio model (bytes start with "IDST"); companion files come from fs.
 // Returns NULL with a message in err.
@@ -48,6 +61,7 @@ typedef struct {
     const uint8_t *colormap;
     r_hl_alight_t light;       // the engine's model light (r_hllight.h: r_hl_model_light)
     const uint8_t *mode_table; // GoldSrc render mode's table (r_hl_studio_blend), NULL = opaque
+    const uint8_t *const *remap; // per texture index: pixels drawn instead of its own (r_studio_remap), or NULL
 } r_studio_job_t;
 
 void r_studio_draw(const r_view_t *v, r_studio_model_t *sm, const r_studio_job_t *job);
@@ -106,19 +120,21 @@ typedef struct r_studio_players_s r_studio_players_t;
 r_studio_players_t *r_studio_players_create(void);
 void r_studio_players_free(r_studio_players_t *ps);
 // After each server frame: players whose `model` userinfo (world_player_t.skin) changed get
-// models/player/NAME/NAME.mdl (allocation only then); a new level forgets them all.
+// models/player/NAME/NAME.mdl (allocation only then); a new level forgets them all. Each player's
+// top / bottom colours are kept for the draws (r_studio_remap).
 void r_studio_players_update(r_studio_players_t *ps, const world_t *w, vfs_t *fs, const uint8_t *palette);
 // Draw player `player` (0-based client number, entity player + 1): its own model when it has one,
 // else `fallback`, legs by its gait sequence and velocity, torso by the controllers, aim by the
-// blend; its render mode and fx as any entity's (phase: its entity number).
+// blend; its render mode and fx as any entity's (phase: its entity number); its model's remap
+// textures in its top / bottom colours (StudioDrawPlayer's StudioSetRemapColors).
 void r_studio_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
                      const vec3_t org, const vec3_t ang, const entity_state_t *s, const vec3_t vel,
                      double anim_clock, int light);
 
 // kRenderFxDeadPlayer's body (r_hl_dead_player gives `player`, 0-based here): drawn as player
 // `player` is (its own model when it has one, else `fallback`: the player entity's model) at the body's
-// place, angles, sequence and frame, the torso straight (controllers 127), no gait; the body's render
-// mode and fx by its own entity number `entnum`.
+// place, angles, sequence and frame, the torso straight (controllers 127), no gait, in that player's
+// colours; the body's render mode and fx by its own entity number `entnum`.
 void r_studio_dead_player(const r_view_t *v, r_studio_players_t *ps, int player, r_studio_model_t *fallback,
                           const vec3_t org, const vec3_t ang, const entity_state_t *s, int entnum,
                           double anim_clock, int light);

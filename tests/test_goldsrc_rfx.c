@@ -162,6 +162,88 @@ static void test_dead_player(void **state)
     close_level(&L);
 }
 
+// Players' top / bottom colours (docs/goldsrc.md, "Player colours"): c1a0's one client says topcolor 30
+// and bottomcolor 6 in his userinfo (the decoder keeps them); a second player standing 70 units ahead
+// in gordon's model (his DM_Base texture's plate and suit ranges hue-replaced) drawn in those colours
+// (the golden, looked at: the HEV suit orange) and in 160 / 100 (blue-green and green): the pixels
+// differ, none outside his box; his body (kRenderFxDeadPlayer, amount 2) takes his colours too.
+static void test_player_colours(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    assert_int_equal(w->players[0].top_color, 30);   // \topcolor\30 ... \bottomcolor\6 in the demo
+    assert_int_equal(w->players[0].bottom_color, 6);
+    w->maxclients = 2;
+    w->players[1] = w->players[0];
+    w->players[1].entity = 2;
+    snprintf(w->players[1].skin, sizeof w->players[1].skin, "gordon");
+    r_frame(L.r, w);
+    empty_frame(w);
+    int pm = model_index(w, "models/player.mdl");
+    assert_true(pm > 0);
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = pm;
+    ahead(w, 70, 0, 0, st.origin);
+    vec3_t p;
+    memcpy(p, st.origin, sizeof p);
+    st.origin[2] = floor_under(L.r->bsp, p) + 36;
+    st.angles[1] = w->view.angles[1] + 180;
+    double t = w->time;
+    uint8_t *none = malloc(TW * TH), *demo = malloc(TW * TH), *other = malloc(TW * TH);
+    render_at(L.r, w, t, none);
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    render_at(L.r, w, t, demo);
+    const char *out = "build/test_goldsrc_player_colours.png";
+    assert_int_equal(r_write_png(L.r, out), 0);
+    tu_golden("goldsrc_player_colours", out, "tests/golden/goldsrc/player_colours.png", 0.01);
+    w->players[1].top_color = 160;
+    w->players[1].bottom_color = 100;
+    r_frame(L.r, w);
+    empty_frame(w);
+    render_at(L.r, w, t, other);
+    int cx, cy, reach, outside, outside2;
+    on_screen(&L.r->view, st.origin, 0, 44, &cx, &cy, &reach);
+    int drawn = differ(none, demo, cx, cy, reach, &outside);
+    int recoloured = differ(demo, other, cx, cy, reach, &outside2);
+    print_message("player 2 in 30 / 6: %d pixels drawn (%d outside his box); in 160 / 100: %d of them differ (%d outside)\n",
+                  drawn, outside, recoloured, outside2);
+    assert_true(drawn > 1000);
+    assert_int_equal(outside, 0);
+    assert_true(recoloured > drawn / 4);
+    assert_int_equal(outside2, 0);
+    // his body, lying where he stands (he is gone): the same two colour pairs
+    w->entities[2].seq = 0;
+    int n;
+    world_entity_t *e = add_studio(&L, model_index(w, "models/barney.mdl"), 70, 0, &n);
+    e->cur.origin[2] += 36;
+    e->cur.renderfx = HL_FX_DEAD_PLAYER;
+    e->cur.renderamt = 2;
+    e->cur.sequence = 18;   // die_simple, its end: lying
+    e->cur.frame = 255;
+    e->prev = e->cur;
+    render_at(L.r, w, t, other);
+    w->players[1].top_color = 30;
+    w->players[1].bottom_color = 6;
+    r_frame(L.r, w);
+    empty_frame(w);
+    render_at(L.r, w, t, demo);
+    int body = differ(none, demo, cx, cy, reach * 2, NULL), body_diff = differ(demo, other, cx, cy, reach * 2, &outside);
+    print_message("his body: %d pixels drawn, %d differ between the two colour pairs (%d outside)\n", body, body_diff,
+                  outside);
+    assert_true(body > 300);
+    assert_true(body_diff > body / 4);
+    assert_int_equal(outside, 0);
+    free(none);
+    free(demo);
+    free(other);
+    close_level(&L);
+}
+
 // The bounding box (x0, y0, x1, y1) of the pixels where a and b differ; 0 when none.
 static int diff_box(const uint8_t *a, const uint8_t *b, int box[4])
 {
@@ -598,6 +680,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_dead_player),
+        cmocka_unit_test(test_player_colours),
         cmocka_unit_test(test_explode),
         cmocka_unit_test(test_studio_phase),
         cmocka_unit_test(test_player_fx),

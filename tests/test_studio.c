@@ -5,6 +5,7 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "assets/pal.h"
 #include "assets/studio.h"
 #include "engine/vfs.h"
+#include "engine/world.h"
 #include "render/r_studio.h"
 
 // Companion files (sequence groups, textures) from a folder, for the loader.
@@ -454,6 +456,170 @@ static void test_render_rules(void **state)
     tu_scene_free(&s);
 }
 
+// ---- player colours (GoldSrc's DM_Base / remap textures) -----------------------------------------
+
+// Where a and b differ: count, and the box of those pixels (x0, y0, x1, y1).
+static int diff_px(const tu_scene_t *s, const uint8_t *a, const uint8_t *b, int box[4])
+{
+    int n = 0;
+    box[0] = s->w, box[1] = s->h, box[2] = -1, box[3] = -1;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++)
+            if (a[y * s->w + x] != b[y * s->w + x]) {
+                n++;
+                box[0] = x < box[0] ? x : box[0];
+                box[1] = y < box[1] ? y : box[1];
+                box[2] = x > box[2] ? x : box[2];
+                box[3] = y > box[3] ? y : box[3];
+            }
+    return n;
+}
+
+// The rules: which names are remap textures and their ranges, the hue replacement (values worked by
+// hand from the engine's formula), the remapped pixels (only the two ranges' texels change); then
+// gordon drawn as player 1 in two colour pairs: the pixels differ, all of them where his DM_Base
+// texture is drawn (found by drawing it filled with flat colours), none where his face is.
+static void test_player_colours(void **state)
+{
+    (void)state;
+    int lo, mid, hi;
+    assert_int_equal(studio_remap_ranges("DM_Base.bmp", &lo, &mid, &hi), 1);
+    assert_true(lo == 160 && mid == 191 && hi == 223);
+    assert_int_equal(studio_remap_ranges("dm_base.bmp", &lo, &mid, &hi), 1);   // recon.mdl, gman.mdl
+    assert_true(lo == 160 && mid == 191 && hi == 223);
+    assert_int_equal(studio_remap_ranges("remap1_032_064_128.bmp", &lo, &mid, &hi), 1);
+    assert_true(lo == 32 && mid == 64 && hi == 128);
+    assert_int_equal(studio_remap_ranges("REMAPa_999_-10_7", &lo, &mid, &hi), 1);   // clamped, short
+    assert_true(lo == 255 && mid == 0 && hi == 7);
+    assert_int_equal(studio_remap_ranges("remap", &lo, &mid, &hi), 1);
+    assert_true(lo == 0 && mid == 0 && hi == 0);
+    assert_int_equal(studio_remap_ranges("DM_Face.bmp", &lo, &mid, &hi), 0);
+    assert_int_equal(studio_remap_ranges("face.bmp", &lo, &mid, &hi), 0);
+
+    // (200, 100, 50): value 200/255, saturation 0.75, least 50/255
+    uint8_t pal[768];
+    memset(pal, 0, sizeof pal);
+    for (int i = 1; i < 256; i++)
+        pal[i * 3] = 200, pal[i * 3 + 1] = 100, pal[i * 3 + 2] = 50;
+    uint8_t orig[768];
+    memcpy(orig, pal, sizeof pal);
+    studio_hue_replace(pal, 30, 0, 10);   // 42.35 degrees: red full, green 50 + 42.35 x 150 / 77.65 = 131.8
+    print_message("hue 30 of (200, 100, 50): %d %d %d\n", pal[3], pal[4], pal[5]);
+    assert_in_range(pal[3], 199, 200);
+    assert_int_equal(pal[4], 131);
+    assert_in_range(pal[5], 49, 50);
+    assert_true(pal[0] == 0 && pal[1] == 0 && pal[2] == 0);   // black stays black
+    assert_memory_equal(pal + 33, orig + 33, 768 - 33);       // entries 11.. untouched
+    studio_hue_replace(pal, 170, 20, 20);                     // 240 degrees: blue
+    assert_true(pal[60] <= 50 && pal[60] >= 49 && pal[61] <= 50 && pal[61] >= 49 && pal[62] >= 199);
+    studio_hue_replace(pal, 85, 21, 21);                      // 120 degrees: green
+    assert_true(pal[63] <= 50 && pal[64] >= 199 && pal[65] <= 50);
+    studio_hue_replace(pal, 360, 22, 22);                     // past 255 (the SDK allows 360): kept in 0..255
+    print_message("hue 360 (508 degrees) of (200, 100, 50): %d %d %d\n", pal[66], pal[67], pal[68]);
+    studio_hue_replace(pal, 30, -5, 300);                     // out of range bounds: clamped, no overrun
+
+    TU_REQUIRE_DATA();
+    tu_scene_t s;
+    assert_int_equal(tu_scene_init_quake(&s, 320, 200), 0);
+    vfs_t *fs = vfs_create();
+    assert_true(vfs_add_dir(fs, tu_data("goldsrc/valve")) >= 0);
+    r_studio_model_t *gordon = load_r(fs, "models/player/gordon/gordon.mdl", s.palette);
+    r_studio_model_t *barney = load_r(fs, "models/barney.mdl", s.palette);
+    assert_non_null(gordon->remap_near);
+    assert_null(barney->remap_near);   // the monster has no DM_Base texture: nothing kept, nothing remapped
+    assert_null(r_studio_remap(barney, 0, 30, 6));
+    assert_int_equal(gordon->mdl.numtextures, 2);
+    const studio_texture_t *base = &gordon->mdl.textures[0], *face = &gordon->mdl.textures[1];
+    assert_string_equal(base->name, "DM_Base.bmp");
+    assert_non_null(base->src);
+    assert_null(face->src);
+    assert_int_equal(gordon->remap_texels, 256 * 256);
+
+    // the remapped pixels: texels outside 160..223 as loaded; inside, most changed for these colours
+    const uint8_t *const *tex = r_studio_remap(gordon, 0, 30, 6);
+    assert_non_null(tex);
+    assert_null(tex[1]);
+    assert_non_null(tex[0]);
+    int inside = 0, changed = 0;
+    for (int k = 0; k < 256 * 256; k++) {
+        if (base->src[k] < 160 || base->src[k] > 223) {
+            assert_int_equal(tex[0][k], base->pixels[k]);
+            continue;
+        }
+        inside++;
+        changed += tex[0][k] != base->pixels[k];
+    }
+    print_message("gordon's DM_Base: %d texels in the colour ranges, %d of them changed by colours 30 / 6\n", inside,
+                  changed);
+    assert_int_equal(inside, 23984 + 9101);   // counted in the file: 160..191 and 192..223
+    assert_true(changed > inside / 2);
+    assert_ptr_equal(r_studio_remap(gordon, 0, 30, 6), tex);   // cached: the same copy, not made again
+    assert_ptr_equal(r_studio_remap(gordon, 0, -4, 6), r_studio_remap(gordon, 0, 0, 6));   // bounded 0..360
+
+    world_t *w = world_create();
+    assert_non_null(w);
+    w->game = GAME_GOLDSRC;
+    r_studio_players_t *ps = r_studio_players_create();
+    entity_state_t e;
+    entity_state_clear(&e);
+    e.framerate = 1;   // standing in look_idle, facing the camera
+    vec3_t org = {100, 0, -30}, ang = {0, 180, 0}, vel = {0, 0, 0};
+    size_t n = (size_t)s.w * (size_t)s.h;
+    uint8_t *a = malloc(n), *b = malloc(n), *c = malloc(n);
+    const int pairs[2][2] = {{30, 6}, {160, 100}};
+    for (int i = 0; i < 2; i++) {
+        w->players[0].top_color = (uint16_t)pairs[i][0];
+        w->players[0].bottom_color = (uint16_t)pairs[i][1];
+        r_studio_players_update(ps, w, fs, s.palette);
+        tu_scene_clear(&s);
+        r_studio_player(&s.v, ps, 0, gordon, org, ang, &e, vel, 0, 160);
+        memcpy(i ? b : a, s.buf, n);
+        tu_scene_png_env(&s, i ? "studio_player_colours_160_100.png" : "studio_player_colours_30_6.png");
+    }
+    int box[4], full[4];
+    memset(c, 0, n);
+    int drawn = diff_px(&s, a, c, full), differ = diff_px(&s, a, b, box);
+    print_message("gordon in 30 / 6 and in 160 / 100: %d of his %d pixels differ, in (%d %d)..(%d %d) of (%d %d)..(%d %d)\n",
+                  differ, drawn, box[0], box[1], box[2], box[3], full[0], full[1], full[2], full[3]);
+    assert_true(drawn > 2000);
+    assert_true(differ > drawn / 4);
+    assert_true(box[0] >= full[0] && box[1] >= full[1] && box[2] <= full[2] && box[3] <= full[3]);
+    // where DM_Base is drawn: the cached copy for 160 / 100 filled with two flat colours in turn
+    uint8_t *where = calloc(n, 1);
+    uint8_t *copy = (uint8_t *)(uintptr_t)r_studio_remap(gordon, 0, 160, 100)[0];
+    uint8_t *keep = malloc(256 * 256);
+    memcpy(keep, copy, 256 * 256);
+    const uint8_t flat[2] = {15, 250};
+    for (int f = 0; f < 2; f++) {
+        memset(copy, flat[f], 256 * 256);
+        tu_scene_clear(&s);
+        r_studio_player(&s.v, ps, 0, gordon, org, ang, &e, vel, 0, 160);
+        for (size_t k = 0; k < n; k++)
+            where[k] |= s.buf[k] != b[k];
+    }
+    memcpy(copy, keep, 256 * 256);
+    int base_px = 0, off_base = 0;
+    for (size_t k = 0; k < n; k++) {
+        base_px += where[k];
+        off_base += a[k] != b[k] && !where[k];
+    }
+    print_message("DM_Base drawn on %d pixels; %d pixels differ elsewhere (the face, the background)\n", base_px,
+                  off_base);
+    assert_true(base_px > differ && base_px < drawn);
+    assert_int_equal(off_base, 0);
+    free(keep);
+    free(where);
+    free(a);
+    free(b);
+    free(c);
+    r_studio_players_free(ps);
+    world_free(w);
+    r_studio_free(gordon);
+    r_studio_free(barney);
+    vfs_free(fs);
+    tu_scene_free(&s);
+}
+
 // ---- hostile copies ---------------------------------------------------------------------
 
 static void test_hostile(void **state)
@@ -523,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_render),
         cmocka_unit_test(test_rules),
         cmocka_unit_test(test_render_rules),
+        cmocka_unit_test(test_player_colours),
         cmocka_unit_test(test_hostile),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

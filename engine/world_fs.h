@@ -60,7 +60,8 @@ enum {
                                  // FSW_FX_SECBULL, and args[FSW_FX_ARG_LIFE] its LifeCount (ticks) when sent
     FSW_FX_PRIMBULL = 0x55,      // a primary weapon shot: args weapon, power level, bullet id, owner
     FSW_FX_SECBULL = 0x66,       // a secondary weapon launched at origin (Pos + Offset): args weapon, 0, bullet
-                                 // id, owner; pos3 its drop vector (DropDir: the MFRL falls along it)
+                                 // id, owner; pos3 its drop vector (DropDir: the MFRL falls along it); end its
+                                 // up vector (UpVector: a mine bobs along it and turns about it)
     FSW_FX_SHIPDIED = 0x77,      // a ship blew up at origin (entity = its ship)
     FSW_FX_EXPSECONDARY = 0xcc,  // a mine or missile exploded (ExplodeSecondary): radius = its ShockwaveSize
                                  // (CreateShockwave's, 0: none); args -1, 0, bullet id, owner

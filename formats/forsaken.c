@@ -1148,14 +1148,16 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
             break;
         apply_ship(st, w, ev);
         break;
-    case FS_MSG_SECBULLPOSDIR: {   // InitOneSecBull starts it at Pos + Offset; pos3: its DropDir
+    case FS_MSG_SECBULLPOSDIR: {   // InitOneSecBull starts it at Pos + Offset; pos3: its DropDir, end: its UpVector
         float at[3];
         start_pos(ev->u.mine.pos, ev->u.mine.offset, at);
         world_fx_event_t *fx = fx_weapon(fx_event(w, FX_GENERIC, ev->type, owner_entity(ev->u.mine.owner), at,
                                                   ev->u.mine.dir, 16, 0),
                                          ev->u.mine.weapon, 0, ev->u.mine.bullet_id, ev->u.mine.owner);
-        if (fx)
+        if (fx) {
             copy_vec(fx->pos3, ev->u.mine.drop_dir);
+            copy_vec(fx->end, ev->u.mine.up);
+        }
         break;
     }
     case FS_MSG_TITANBITS: {
@@ -1290,6 +1292,7 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
             float life = ev->u.list.e.mines[i].life_count;
             if (fx) {
                 copy_vec(fx->pos3, ev->u.list.e.mines[i].drop_dir);
+                copy_vec(fx->end, ev->u.list.e.mines[i].up);
                 fx->args[FSW_FX_ARG_LIFE] = life >= FSW_FX_MAX_LIFE ? FSW_FX_MAX_LIFE : life > 0 ? (int)life : 0;
             }
         }

@@ -139,6 +139,8 @@ typedef struct {
     float charge;        // the trojax's PLevel 0..100 (FSE_TROJAX_CHARGE when the message had none)
     float org[3], dir[3], end[3];
     float drop[3];       // a missile's unit drop vector (SECBULLPOSDIR's DropDir; only the MFRL falls along it)
+    float up[3];         // a secondary's unit up vector (UpVector), square to dir: a mine bobs along it and
+                         // turns about it
     float speed;         // units a second (a missile's once flying straight; 0: a mine, staying)
     double t0, t_end;
     int hit;             // ends on a wall or a ship (a primary's impact, draw_impact; a missile's explosion, draw_explosion)
@@ -820,6 +822,28 @@ static int is_mine(int weapon)
     return weapon == FSW_PURGEMINE || weapon == FSW_PINEMINE || weapon == FSW_QUANTUMMINE || weapon == FSW_SPIDERMINE;
 }
 
+// A secondary's up vector: the message's UpVector (the decoder's fx->end) made square to its
+// direction; when that is missing or along the direction, the up of angles_from_dir's frame.
+static void angles_from_dir(const float dir[3], float ang[3]);
+static void shot_up(fse_shot_t *sh, const float up[3])
+{
+    float u[3] = { 0, 0, 0 }, l = 0;
+    if (finite3(up)) {
+        float d = up[0] * sh->dir[0] + up[1] * sh->dir[1] + up[2] * sh->dir[2];
+        for (int k = 0; k < 3; k++)
+            u[k] = up[k] - d * sh->dir[k];
+        l = sqrtf(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+    }
+    if (!(l > 1e-3f) || !(l < 1e30f)) {
+        float ang[3], f[3], r[3];
+        angles_from_dir(sh->dir, ang);
+        r_fs_angle_vectors(ang, f, r, u);
+        l = 1;
+    }
+    for (int k = 0; k < 3; k++)
+        sh->up[k] = u[k] / l;
+}
+
 static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
 {
     if (!finite3(fx->origin) || !finite3(fx->dir))
@@ -865,6 +889,7 @@ static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secon
         float dl = sqrtf(fx->pos3[0] * fx->pos3[0] + fx->pos3[1] * fx->pos3[1] + fx->pos3[2] * fx->pos3[2]);
         for (int k = 0; k < 3 && finite3(fx->pos3) && dl > 1e-6f; k++)
             slot->drop[k] = fx->pos3[k] / dl;
+        shot_up(slot, fx->end);
     } else {
         const fse_primary_t *pw = &primaries[weapon];
         slot->speed = pw->speed * FSE_TICKS;
@@ -1050,13 +1075,38 @@ static float mine_shockwave(int weapon)
     return weapon == FSW_QUANTUMMINE ? 20.0f : 4.0f;
 }
 
+// Where a mine is at t (ProcessMines: the purge and quantum mines bob along their up vector from
+// where they were laid, by their LifeCount: the list's for one from MSG_SHORTMINE, plus the ticks since).
+static void mine_pos(const fse_shot_t *sh, double t, float p[3])
+{
+    float h = r_fsfx_mine_bob(sh->weapon, sh->life0 + (float)((t - sh->t0) * FSE_TICKS));
+    for (int k = 0; k < 3; k++)
+        p[k] = sh->org[k] + sh->up[k] * h;
+}
+
+// A mine's axes at t: its direction and up vector (x = up x z), turned about its up as ProcessMines
+// turns it (r_fsfx_mine_turn: the forward swinging towards the right; which way the game's MakeQuat
+// turns was not checked).
+static void mine_axes(const fse_shot_t *sh, double t, float right[3], float up[3], float fwd[3])
+{
+    double a = r_fsfx_mine_turn(sh->weapon, (float)((t - sh->t0) * FSE_TICKS)) * (M_PI / 180);
+    float ca = (float)cos(a), sa = (float)sin(a);
+    const float *u = sh->up, *d = sh->dir;
+    float r[3] = { u[1] * d[2] - u[2] * d[1], u[2] * d[0] - u[0] * d[2], u[0] * d[1] - u[1] * d[0] };
+    for (int k = 0; k < 3; k++) {
+        fwd[k] = d[k] * ca + r[k] * sa;
+        right[k] = r[k] * ca - d[k] * sa;
+        up[k] = u[k];
+    }
+}
+
 // A mine goes off at time te (ExplodeSecondary: CreateShockwave's flash and explosion where it is,
 // the mine gone).
 static void mine_off(fse_shot_t *sh, double te, float shock)
 {
     sh->hit = 1;
     sh->t_end = sh->wall_t_end = te;
-    memcpy(sh->end, sh->org, sizeof sh->end);
+    mine_pos(sh, te, sh->end);
     for (int k = 0; k < 3; k++)
         sh->normal[k] = -sh->dir[k];
     sh->shock = shock;
@@ -1077,18 +1127,19 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
         double tk = sh->t0 + k / FSE_TICKS;
         for (int p = 0; p < FSW_SHIPS; p++) {
             int num = p + 1, mode = ship_mode(w, num);
-            float at[3];
+            float at[3], mp[3];
             if ((k + sh->life0 < FSE_MINE_OWNER_SAFE && num == sh->owner + 1) || mode < 0 || mode == 2 ||
                 !ship_pos_at(fe, num, tk, at))
                 continue;
-            float d[3] = { at[0] - sh->org[0], at[1] - sh->org[1], at[2] - sh->org[2] };
+            mine_pos(sh, tk, mp);
+            float d[3] = { at[0] - mp[0], at[1] - mp[1], at[2] - mp[2] };
             float len = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
             if (!(len < FSE_MINE_TRIGGER))
                 continue;
             if (len > 1e-3f) {
                 for (int j = 0; j < 3; j++)
                     d[j] /= len;
-                if (first_wall(fe, sh->org, d, len, NULL) < len)
+                if (first_wall(fe, mp, d, len, NULL) < len)
                     continue;
             }
             mine_off(sh, tk, mine_shockwave(sh->weapon));
@@ -1555,6 +1606,10 @@ static int shot_at(const fse_shot_t *sh, double t, float p[3])
         homing_at(sh, t, p, NULL);
         return 1;
     }
+    if (sh->secondary && is_mine(sh->weapon)) {
+        mine_pos(sh, t, p);
+        return 1;
+    }
     if (sh->secondary) {   // at the missile's own pace (its fall, its speed)
         float fall, along = r_fsfx_missile_move(sh->weapon, (float)((t - sh->t0) * FSE_TICKS), &fall);
         for (int k = 0; k < 3; k++)
@@ -1592,18 +1647,22 @@ static void to_cam(const r_view_t *v, const float p[3], float c[3])
 // its vertices in a pose (mx_pose), NULL the base pose. Each vertex's colour is its own times
 // `light`, plus the moving lights (the game's XLightMxloadHeader: the lights whose box, grown by
 // the model's radius, holds the model, each adding by the level's rule at the vertex, saturating).
-static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, const float org[3], const float right[3],
-                      const float up[3], const float fwd[3], float light, const uint8_t *blend, const mx_vertex_t *verts)
+// `size`: how many times the model's own size its axes are (the radius it is culled by); `tint`:
+// NULL, or every vertex's colour (R G B 0..255, the game's ProcessModel: no light, no moving lights);
+// `two_sided`: back faces drawn too.
+static int draw_model_ex(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, const float org[3],
+                         const float right[3], const float up[3], const float fwd[3], float light, const uint8_t *blend,
+                         const mx_vertex_t *verts, float size, const uint8_t *tint, int two_sided)
 {
     const mx_t *m = md->mx;
     const mx_vertex_t *mverts = verts ? verts : m->verts;
-    float c[3];
+    float c[3], radius = m->radius * size;
     to_cam(v, org, c);
-    if (c[2] + m->radius < 1)
+    if (!(c[2] + radius >= 1))
         return 0;   // wholly behind the eye
     // off the sides of the view
-    if (fabsf(c[0]) - m->radius > (c[2] + m->radius) * (v->width / 2.0f + 2) / v->xscale ||
-        fabsf(c[1]) - m->radius > (c[2] + m->radius) * (v->height / 2.0f + 2) / v->yscale)
+    if (fabsf(c[0]) - radius > (c[2] + radius) * (v->width / 2.0f + 2) / v->xscale ||
+        fabsf(c[1]) - radius > (c[2] + radius) * (v->height / 2.0f + 2) / v->yscale)
         return 0;
     float ax[3][3];   // the model's axes in camera space
     const float *axes[3] = { right, up, fwd };
@@ -1613,11 +1672,11 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
         ax[a][2] = axes[a][0] * v->vpn[0] + axes[a][1] * v->vpn[1] + axes[a][2] * v->vpn[2];
     }
     int nl = 0;
-    for (int i = 0; i < fe->num_lights; i++) {
+    for (int i = 0; !tint && i < fe->num_lights; i++) {
         const r_fslight_t *l = &fe->lights[i];
         int in = 1;
         for (int k = 0; k < 3; k++)
-            in &= fabsf(l->org[k] - org[k]) <= m->radius + l->size;
+            in &= fabsf(l->org[k] - org[k]) <= radius + l->size;
         if (in)
             fe->light_idx[nl++] = i;
     }
@@ -1629,6 +1688,9 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
         o->z = c[2] + mv->pos[0] * ax[0][2] + mv->pos[1] * ax[1][2] + mv->pos[2] * ax[2][2];
         // Direct3D modulated the texture by the vertex colour; the level's light scales it
         float rgb[3] = { (float)(int)(mv->r * light), (float)(int)(mv->g * light), (float)(int)(mv->b * light) };
+        if (tint)
+            for (int k = 0; k < 3; k++)
+                rgb[k] = tint[k];
         if (nl) {
             float p[3], add[3];
             for (int k = 0; k < 3; k++)
@@ -1674,9 +1736,15 @@ static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, c
             const mx_vertex_t *mv = &mverts[t->v[0]];
             rt.color = pal_nearest(fe->palette, 256, mv->r, mv->g, mv->b);
         }
-        drawn += r_fstri_draw(v, &rt, in, 0);
+        drawn += r_fstri_draw(v, &rt, in, two_sided);
     }
     return drawn;
+}
+
+static int draw_model(r_fsent_t *fe, const r_view_t *v, const fse_model_t *md, const float org[3], const float right[3],
+                      const float up[3], const float fwd[3], float light, const uint8_t *blend, const mx_vertex_t *verts)
+{
+    return draw_model_ex(fe, v, md, org, right, up, fwd, light, blend, verts, 1, NULL, 0);
 }
 
 // A round glow of radius r (units) at p: `inner` in the middle half, `outer` around it; z-tested, not written.
@@ -2163,16 +2231,68 @@ static int draw_scatter_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t
     return drawn;
 }
 
+// MODEL_Sphere (ModelNames[]: ball1.mx, its levels of detail ball2.mx and ball3.mx, by its distance as
+// any model's: r_fsent_lod, at most 2) at `at`, `scale` times its size (a 50-unit ball), facing the eye
+// (ModelDisp: its z along the camera's forward, its x and y the camera's), every vertex `rgb`
+// (ProcessModel: no light), added to the scene (its one buffer is of the see-through kind; drawn
+// through the sprites' add table, not writing z), both sides of every triangle (ours: ball1.mx's
+// triangles face inwards by the winding the level and the bikes are drawn by, so one-sided it would
+// show only its far half; the game's cull state for it was not read). Black adds nothing: not drawn.
+static int draw_sphere(r_fsent_t *fe, const r_view_t *v, const float at[3], float scale, const uint8_t rgb[3])
+{
+    static const char *const balls[3] = { "ball1.mx", "ball2.mx", "ball3.mx" };
+    if (!(scale > 0) || !(scale < 1e4f) || !finite3(at) || (!rgb[0] && !rgb[1] && !rgb[2]))
+        return 0;
+    float c[3];
+    to_cam(v, at, c);
+    int lod = r_fsent_lod(sqrtf(c[0] * c[0] + c[1] * c[1] + c[2] * c[2]));
+    const fse_model_t *md = model(fe, balls[lod < 2 ? lod : 2]);
+    if (!md)
+        md = model(fe, balls[0]);
+    const uint8_t *add = md ? add_table(fe) : NULL;
+    if (!add)
+        return 0;
+    float r[3], u[3], f[3];
+    for (int k = 0; k < 3; k++) {
+        r[k] = v->vright[k] * scale;
+        u[k] = v->vup[k] * scale;
+        f[k] = v->vpn[k] * scale;
+    }
+    return draw_model_ex(fe, v, md, at, r, u, f, 1, add, NULL, scale, rgb, 1);
+}
+
+// The gravgon's field `ticks` after the missile met its wall or ship (CreateGravgonField at its
+// ColPoint): its two spheres (r_fsfx_gravgon), each blue by ProcessModel's rule (0, 0, 127 .. 0: the
+// brighter the smaller).
+static int draw_gravgon_field(r_fsent_t *fe, const r_view_t *v, const float at[3], float ticks)
+{
+    float sc[2];
+    int mask = r_fsfx_gravgon(ticks, sc), drawn = 0;
+    for (int k = 0; k < 2; k++)
+        if (mask & (1 << k)) {
+            uint8_t rgb[3] = { 0, 0, (uint8_t)r_fsfx_sphere_shade(sc[k], FSFX_FIELD_MAX) };
+            drawn += draw_sphere(fe, v, at, sc[k], rgb);
+        }
+    return drawn;
+}
+
 // What CreateShockwave (and DestroySecondary's CreateExplosion) leave at `at`, `ticks` after: expl.off's
 // explosion (CreateSmallExplosion's scattered pieces when `small`) and, when shock > 0, CreateBigFlash(
 // Pos, ShockwaveSize ): FM_FLASH of BIGFLASH.OFF, R G B 255, MOVEOUT, `shock` units a texel less 0.1
-// a tick, 16 ticks (the shockwave's MODEL_Sphere: not drawn). Nothing once all of it is over.
+// a tick, 16 ticks, and its MODEL_Sphere (MODFUNC_Explode: Scale 0 growing to ShockwaveSize in 40
+// ticks, red by ProcessModel's rule, 127 .. 0 as it grows). Nothing once all of it is over.
 static int draw_shockwave(r_fsent_t *fe, const r_view_t *v, const float at[3], uint32_t seed, int small, float ticks,
                           float shock)
 {
+    float sc = r_fsfx_shock_sphere(shock, ticks);
+    int sphere = 0;
+    if (sc >= 0) {
+        uint8_t rgb[3] = { (uint8_t)r_fsfx_sphere_shade(sc, shock), 0, 0 };
+        sphere = draw_sphere(fe, v, at, sc, rgb);
+    }
     const fse_layout_t *lo = layout(fe, "expl.off");
     if (!lo || !(ticks >= 0))
-        return 0;
+        return sphere;
     int n = r_fsfx_explosion(at, seed, small, ticks, lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES - 1);
     if (shock > 0 && ticks < FSE_FLASH_LIFE && shock - 0.1f * ticks > 0) {
         r_fsfx_sprite_t *f = &fe->sprites[n++];
@@ -2185,7 +2305,7 @@ static int draw_shockwave(r_fsent_t *fe, const r_view_t *v, const float at[3], u
         f->kind = FSFX_SPRITE_FLASH;
         f->id = 99;
     }
-    return n ? draw_fx_sprites(fe, v, n) : 0;
+    return sphere + (n ? draw_fx_sprites(fe, v, n) : 0);
 }
 
 // Where a missile or mine ended: DestroySecondary's explosion (the MFRL's and pine missile's small
@@ -2755,6 +2875,10 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_impact(fe, v, sh, (float)((t - sh->t_end) * FSE_TICKS));
         if (sh->active && sh->secondary && sh->hit && t >= sh->t_end)
             drawn += draw_explosion(fe, v, sh, t);
+        // DestroySecondary's CreateGravgonField where a gravgon met its wall or a ship (not one that
+        // MSG_EXPSECONDARY ended: ExplodeSecondary makes none)
+        if (sh->active && sh->secondary && sh->weapon == FSW_GRAVGON && sh->hit && !(sh->shock > 0) && t >= sh->t_end)
+            drawn += draw_gravgon_field(fe, v, sh->end, (float)((t - sh->t_end) * FSE_TICKS));
         if (sh->active && sh->secondary && sh->speed > 0)
             drawn += draw_missile_trail(fe, v, sh, t);
         if (sh->active && sh->secondary && sh->weapon == FSW_SCATTER)
@@ -2769,8 +2893,12 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             memcpy(dir, sh->dir, sizeof dir);
             if (sh->hm)
                 homing_at(sh, t, p, dir);   // nose along its path
-            angles_from_dir(dir, ang);
-            r_fs_angle_vectors(ang, fwd, right, up);
+            if (is_mine(sh->weapon)) {
+                mine_axes(sh, t, right, up, fwd);
+            } else {
+                angles_from_dir(dir, ang);
+                r_fs_angle_vectors(ang, fwd, right, up);
+            }
             if (md)
                 drawn += draw_model(fe, v, md, p, right, up, fwd, level_light(fe, p), NULL, NULL);
             const fse_layout_t *flare;

@@ -704,3 +704,84 @@ float r_fsfx_scatter_shade(int kept, int ring)
         return 0;
     return (float)(int)((float)trans / 256.0f * 128.0f) / 255.0f;   // the u_int8_t of TransFloat x 128
 }
+
+// ---- the sphere models ------------------------------------------------------------------------
+
+// A field sphere's Scale after n whole ticks: from s0 it loses FSFX_FIELD_DEC a tick, first wraps back
+// to FSFX_FIELD_MAX at tick `first`, then every FSFX_FIELD_PERIOD ticks.
+static float field_scale_n(long n, float s0, long first)
+{
+    if (n < first)
+        return s0 - FSFX_FIELD_DEC * (float)n;
+    return FSFX_FIELD_MAX - FSFX_FIELD_DEC * (float)((n - first) % FSFX_FIELD_PERIOD);
+}
+
+int r_fsfx_gravgon(float ticks, float scale[2])
+{
+    // sphere 0: Scale 10, below 0 after 134 ticks (10 - 133 x 0.075 = 0.025); sphere 1: Scale 5,
+    // below 0 after 67 (5 - 66 x 0.075 = 0.05)
+    static const float s0[2] = { FSFX_FIELD_MAX, FSFX_FIELD_MAX / 2 };
+    static const long first[2] = { FSFX_FIELD_PERIOD, FSFX_FIELD_PERIOD / 2 };
+    int mask = 0;
+    for (int k = 0; k < 2; k++) {
+        scale[k] = 0;
+        if (!(ticks >= 0) || !(ticks < 1e6f))
+            continue;
+        // dies at its first wrap on or after the tick its LifeCount reached 0
+        long death = first[k];
+        if (death < FSFX_FIELD_LIFE)
+            death += (FSFX_FIELD_LIFE - first[k] + FSFX_FIELD_PERIOD - 1) / FSFX_FIELD_PERIOD * FSFX_FIELD_PERIOD;
+        long n = (long)floorf(ticks);
+        if (n >= death)
+            continue;
+        float s = field_scale_n(n, s0[k], first[k]) - FSFX_FIELD_DEC * (ticks - (float)n);
+        scale[k] = s > 0 ? s : 0;
+        mask |= 1 << k;
+    }
+    return mask;
+}
+
+int r_fsfx_sphere_shade(float scale, float max_scale)
+{
+    if (!(max_scale > 0) || !isfinite(scale))
+        return 0;
+    float c2 = scale * (128.0f / max_scale) + 128.0f;
+    if (c2 > 255.0f)
+        c2 = 255.0f;
+    float c = 255.0f - c2;
+    return c <= 0 ? 0 : c >= 255 ? 255 : (int)c;   // the game's (u_int8_t) of it
+}
+
+float r_fsfx_shock_sphere(float size, float ticks)
+{
+    if (!(size > 0) || !(ticks >= 0) || !(ticks <= FSFX_SHOCK_GROW))
+        return -1;
+    return size / FSFX_SHOCK_GROW * ticks;
+}
+
+float r_fsfx_mine_bob(int weapon, float life)
+{
+    float rate, height;
+    if (weapon == FSW_PURGEMINE) {
+        rate = 3.0f;
+        height = 50.0f;    // 200 x GLOBAL_SCALE
+    } else if (weapon == FSW_QUANTUMMINE) {
+        rate = 2.5f;
+        height = 18.75f;   // 75 x GLOBAL_SCALE
+    } else {
+        return 0;
+    }
+    if (!(life >= 0) || !(life < 1e9f))
+        life = 0;
+    long val = (long)(life * rate) % 360;   // the game's whole degrees (int16_t, then % 360)
+    return (float)cos(val * (M_PI / 180)) * height;
+}
+
+float r_fsfx_mine_turn(int weapon, float ticks)
+{
+    if (weapon != FSW_PURGEMINE && weapon != FSW_QUANTUMMINE && weapon != FSW_SPIDERMINE)
+        return 0;
+    if (!(ticks >= 0) || !(ticks < 1e9f))
+        return 0;
+    return fmodf(2.0f * ticks, 360.0f);
+}

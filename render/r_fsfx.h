@@ -197,6 +197,38 @@ void r_fsfx_scatter_ring(const float p[3], const float dir[3], float out[3][3]);
 // missile) 255; ring m >= 1 (kept place m - 1) (kept - (m - 1)) x (255 / MAXOLDPOS) / 256 of 128.
 float r_fsfx_scatter_shade(int kept, int ring);
 
+// ---- the sphere models (models.c ProcessModels MODFUNC_Scale / Scale2 / Explode, ModelDisp,
+// ProcessModel; secondary.c CreateGravgonField, CreateShockwave, ProcessMines; facts in
+// docs/forsaken.md "The gravgon's field", "Shockwaves", "Mines"). MODEL_Sphere is ball1.mx (LOD
+// ball2.mx, ball3.mx): a 50-unit sphere drawn Scale times its size, facing the eye.
+#define FSFX_BALL_RADIUS      50.0f  // ball1.mx's vertices' distance from its middle (the data)
+#define FSFX_FIELD_MAX        10.0f  // CreateGravgonField: MaxScale of both spheres
+#define FSFX_FIELD_DEC        0.075f // GRAVGON_SCALE_DEC: Scale lost a tick
+#define FSFX_FIELD_LIFE       600    // LifeCount (ticks); NO_GRAVGON_TIMER is defined: it counts down
+#define FSFX_FIELD_PERIOD     134    // ticks from one wrap to the next at a tick a frame (10 / 0.075 = 133.3)
+#define FSFX_SHOCK_GROW       40.0f  // MODFUNC_Explode: Scale grows MaxScale / 40 a tick, gone past MaxScale
+
+// The gravgon field's two spheres `ticks` after CreateGravgonField, as ProcessModels steps them a
+// tick at a time (a frame a tick; between two ticks the shrink goes on, not below 0): sphere 0
+// starts at Scale 10, sphere 1 at 5 (half a cycle later); each loses FSFX_FIELD_DEC a tick and is
+// put back to 10 when it goes below 0; once its 600 ticks of LifeCount are gone it dies at its next
+// wrap (sphere 1 at tick 603, sphere 0 at 670). scale[k] gets each one's Scale (0 when gone).
+// Returns a mask of the spheres there (bit k: sphere k).
+int r_fsfx_gravgon(float ticks, float scale[2]);
+// ProcessModel's vertex colour channel for a sphere at `scale` of `max_scale` (the field's blue, the
+// shockwave's red): 255 - min(255, scale x 128 / max + 128), as the game's byte (127 .. 0).
+int r_fsfx_sphere_shade(float scale, float max_scale);
+// CreateShockwave's sphere `ticks` after it was made with ShockwaveSize `size`: its Scale (size x
+// ticks / 40), or -1 when it is not there (before, past 40 ticks, a size not above 0).
+float r_fsfx_shock_sphere(float size, float ticks);
+// ProcessMines: a purge mine's Pos is StartPos + UpVector x COSD( (int)(LifeCount x 3) % 360 ) x
+// 200 x GLOBAL_SCALE, a quantum mine's COSD( (int)(LifeCount x 2.5) % 360 ) x 75 x GLOBAL_SCALE;
+// the others do not bob (0). `life` is the LifeCount in ticks.
+float r_fsfx_mine_bob(int weapon, float life);
+// ProcessMines: purge, quantum and spider mines turn 2 degrees a tick about their own up; the pine
+// mine turns towards its target instead (0 here). Degrees after `ticks`.
+float r_fsfx_mine_turn(int weapon, float ticks);
+
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.
 int r_fsfx_headlight_on(int ship, double t, int dying);

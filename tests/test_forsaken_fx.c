@@ -1307,7 +1307,7 @@ static int seek_differs(const char *demo, const double *at, int N, int *moved)
     player_t *p = player_create(&d, &cli, r, NULL, NULL);
     assert_non_null(p);
     int k = 0;
-    for (double t = player_start(p); k < N && t < 1.6; t += 0.02) {
+    for (double t = player_start(p); k < N && t < at[N - 1] + 0.1; t += 0.02) {
         assert_true(player_advance(p, t) >= 0);
         if (t + 1e-9 >= at[k]) {
             assert_true(player_advance(p, at[k]) >= 0);
@@ -1933,8 +1933,18 @@ static void test_scatter_trail(void **state)
 // alice looking down the hall; carol flying from `carol0` along `vel` (units a second, from 0.05 s);
 // bob parked at `bob` out of the way; the `n` events `extra` (in time order) written among the
 // ships' updates at their times.
+static void write_fx_scene_until(const char *path, const float eye[3], const float ang[3], const float bob[3],
+                                 const float carol0[3], const float vel[3], const fs_event_t *extra, int n, double until);
+
 static void write_fx_scene(const char *path, const float eye[3], const float ang[3], const float bob[3],
                            const float carol0[3], const float vel[3], const fs_event_t *extra, int n)
+{
+    write_fx_scene_until(path, eye, ang, bob, carol0, vel, extra, n, 1.55);
+}
+
+// As write_fx_scene, the frames (every 0.1 s from 0.05 s) going on to `until` seconds.
+static void write_fx_scene_until(const char *path, const float eye[3], const float ang[3], const float bob[3],
+                                 const float carol0[3], const float vel[3], const fs_event_t *extra, int n, double until)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -1948,7 +1958,7 @@ static void write_fx_scene(const char *path, const float eye[3], const float ang
     fs_write_name(&wr, fs_ticks(0.01), 7, &(fs_name_t){ .player = 2, .name = "carol" });
     float back[3] = { ang[0], ang[1] + 180, 0 };
     int next = 0;
-    for (int i = 0; i <= 15; i++) {
+    for (int i = 0; 0.05 + i * 0.1 <= until + 1e-9; i++) {
         double t = 0.05 + i * 0.1;
         for (; next < n && extra[next].timestamp <= fs_ticks(t); next++)
             fs_write_event(&wr, &extra[next]);
@@ -2024,7 +2034,7 @@ static void write_mine_scene(const char *path, const float eye[3], const float a
 // ProcessMines' proximity trigger, decided by the player as every machine did (no message): bob's
 // purge mine 600 ahead of alice; carol flies at it down the hall from just ahead of alice at 500
 // units a second and comes within MINE_TRIGGER_RADIUS (200) of it on tick 18 after it was laid (the
-// rule: the first tick whose distance is under 200). The same scene with the mine carol's own (its
+// rule: the first tick whose distance to the mine, bobbing as ProcessMines moves it, is under 200). The same scene with the mine carol's own (its
 // owner does not set it off in its first 150 ticks) is the control: at 0.73 s (before tick 18) the
 // two pictures are the same; at 0.88 s (the frame after) bob's mine has gone off: pixels far brighter (r + g + b up more than
 // 150) than the control inside the box of its explosion and flash (CreateShockwave's CreateBigFlash
@@ -2042,12 +2052,19 @@ static void test_mine_proximity(void **state)
         vel[k] = 500 * fwd[k];
         bob[k] = eye[k] - 150 * fwd[k];   // behind alice
     }
-    // the rule: tick k (at 0.5 + k / 71) is the first with carol nearer than 200
+    // the rule: tick k (at 0.5 + k / 71) is the first with carol nearer than 200 to the mine, which
+    // bobs along its up (the world's y) by COSD( (int)(LifeCount x 3) % 360 ) x 50 (test_sphere_rules)
     int trig = 0;
+    float boom[3];
     for (int k = 1; k < 200 && !trig; k++) {
         double tk = 0.5 + k / 71.0;
-        float d = 550 - 500 * (float)(tk - 0.05);
-        trig = d < 200 ? k : 0;
+        float along = 550 - 500 * (float)(tk - 0.05), hgt = r_fsfx_mine_bob(FSW_PURGEMINE, (float)k), d2 = 0;
+        for (int j = 0; j < 3; j++) {
+            float dj = along * fwd[j] + (j == 1 ? hgt : 0);   // from carol to the mine
+            d2 += dj * dj;
+            boom[j] = mine[j] + (j == 1 ? hgt : 0);
+        }
+        trig = sqrtf(d2) < 200 ? k : 0;
     }
     assert_int_equal(trig, 18);
     scene_files_t F;
@@ -2067,7 +2084,7 @@ static void test_mine_proximity(void **state)
     // the explosion's and flash's box: at the mine pulled 64 towards the eye, expl.off's 36 texels
     // x 4 plus its pieces' 32-unit scatter, BIGFLASH's 48 x 4
     r_fsfx_sprite_t ex = { .scale = (4 * 36 + 45) / 36.0f, .moveout = 1 };
-    memcpy(ex.pos, mine, sizeof ex.pos);
+    memcpy(ex.pos, boom, sizeof ex.pos);   // where it was on that tick
     box_t bx = sprite_box(&ex, 1, eye, fwd, right, up);
     int in, out;
     brighter_box(a1, a0, w, h, bx, 150, &in, &out);
@@ -2432,6 +2449,412 @@ static void test_expsecondary_scene(void **state)
     scene_files_done(&F);
 }
 
+// ---- the sphere models: the gravgon's field, the shockwave's sphere, the mines' bobbing and turning
+
+// The rules (r_fsfx.c) against the game's, stepped here a tick at a time as ProcessModels did
+// (MODFUNC_Scale / Scale2: Scale -= 0.075, back to MaxScale 10 below 0, dead at such a wrap once
+// LifeCount, 600 less 1 a tick, is 0); ProcessModel's colour; MODFUNC_Explode's growth; ProcessMines'
+// bob and turn.
+static void test_sphere_rules(void **state)
+{
+    (void)state;
+    float sim[2] = { 10, 5 }, life = 600;
+    int alive[2] = { 1, 1 }, died[2] = { -1, -1 };
+    double worst = 0;
+    for (int n = 0; n <= 700; n++) {
+        if (n > 0) {
+            life = life - 1 <= 0 ? 0 : life - 1;
+            for (int k = 0; k < 2; k++) {
+                if (!alive[k])
+                    continue;
+                sim[k] -= 0.075f;
+                if (sim[k] < 0) {
+                    sim[k] = 10;
+                    if (life == 0) {
+                        alive[k] = 0;
+                        died[k] = n;
+                    }
+                }
+            }
+        }
+        float sc[2];
+        int mask = r_fsfx_gravgon((float)n, sc);
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal((mask >> k) & 1, alive[k]);
+            if (alive[k] && fabs(sc[k] - sim[k]) > worst)
+                worst = fabs(sc[k] - sim[k]);
+        }
+    }
+    printf("gravgon field: sphere 0 gone at tick %d, sphere 1 at %d; Scale off the stepped rule by %.6f at most\n",
+           died[0], died[1], worst);
+    assert_int_equal(died[0], 670);
+    assert_int_equal(died[1], 603);
+    assert_true(worst < 1e-3);
+    // half a cycle apart: 67 ticks (5.025 of Scale) between them
+    float sc[2];
+    for (int n = 67; n < 600; n += 7) {
+        r_fsfx_gravgon((float)n + 0.25f, sc);
+        float d = sc[0] - sc[1];
+        assert_true(fabsf(fabsf(d) - 5.025f) < 1e-3f);
+    }
+    // between ticks the shrink goes on, never below 0
+    assert_int_equal(r_fsfx_gravgon(10.5f, sc), 3);
+    assert_float_equal(sc[0], 10 - 0.075f * 10.5f, 1e-4);
+    assert_float_equal(sc[1], 5 - 0.075f * 10.5f, 1e-4);
+    r_fsfx_gravgon(66.9f, sc);
+    assert_float_equal(sc[1], 0, 1e-6);
+    r_fsfx_gravgon(67.0f, sc);
+    assert_float_equal(sc[1], 10, 1e-6);
+    // hostile times
+    assert_int_equal(r_fsfx_gravgon(-1, sc), 0);
+    assert_int_equal(r_fsfx_gravgon(NAN, sc), 0);
+    assert_int_equal(r_fsfx_gravgon(INFINITY, sc), 0);
+    assert_int_equal(r_fsfx_gravgon(1e30f, sc), 0);
+    // ProcessModel: 255 - min(255, Scale x 128 / MaxScale + 128) as a byte
+    assert_int_equal(r_fsfx_sphere_shade(10, 10), 0);
+    assert_int_equal(r_fsfx_sphere_shade(0, 10), 127);
+    assert_int_equal(r_fsfx_sphere_shade(5, 10), 63);
+    assert_int_equal(r_fsfx_sphere_shade(2, 4), 63);
+    assert_int_equal(r_fsfx_sphere_shade(1, 0), 0);
+    assert_int_equal(r_fsfx_sphere_shade(NAN, 10), 0);
+    // MODFUNC_Explode: Scale 0 + MaxScale / 40 a tick, gone past MaxScale
+    assert_float_equal(r_fsfx_shock_sphere(4, 20), 2, 1e-6);
+    assert_float_equal(r_fsfx_shock_sphere(20, 40), 20, 1e-5);
+    assert_true(r_fsfx_shock_sphere(4, 40.5f) < 0);
+    assert_true(r_fsfx_shock_sphere(0, 10) < 0);
+    assert_true(r_fsfx_shock_sphere(4, -1) < 0);
+    assert_true(r_fsfx_shock_sphere(NAN, 1) < 0);
+    // ProcessMines: COSD( (int)(LifeCount x 3) % 360 ) x 50 (purge), x 2.5 and 18.75 (quantum)
+    assert_float_equal(r_fsfx_mine_bob(FSW_PURGEMINE, 0), 50, 1e-4);
+    assert_float_equal(r_fsfx_mine_bob(FSW_PURGEMINE, 30.2f), 0, 1e-4);   // (int) 90.6 = 90
+    assert_float_equal(r_fsfx_mine_bob(FSW_PURGEMINE, 60), -50, 1e-4);
+    assert_float_equal(r_fsfx_mine_bob(FSW_PURGEMINE, 20), 50 * cosf(60 * (float)M_PI / 180), 1e-4);
+    assert_float_equal(r_fsfx_mine_bob(FSW_PURGEMINE, 120.3f), 50, 1e-4);   // (int) 360.9 % 360 = 0
+    assert_float_equal(r_fsfx_mine_bob(FSW_QUANTUMMINE, 0), 18.75f, 1e-4);
+    assert_float_equal(r_fsfx_mine_bob(FSW_QUANTUMMINE, 72), -18.75f, 1e-4);
+    assert_float_equal(r_fsfx_mine_bob(FSW_PINEMINE, 10), 0, 0);
+    assert_float_equal(r_fsfx_mine_bob(FSW_SPIDERMINE, 10), 0, 0);
+    assert_float_equal(r_fsfx_mine_bob(FSW_PURGEMINE, NAN), 50, 1e-4);   // hostile: as LifeCount 0
+    assert_float_equal(r_fsfx_mine_turn(FSW_PURGEMINE, 45), 90, 1e-4);
+    assert_float_equal(r_fsfx_mine_turn(FSW_SPIDERMINE, 200), 40, 1e-3);
+    assert_float_equal(r_fsfx_mine_turn(FSW_QUANTUMMINE, 1), 2, 1e-5);
+    assert_float_equal(r_fsfx_mine_turn(FSW_PINEMINE, 45), 0, 0);
+    assert_float_equal(r_fsfx_mine_turn(FSW_PURGEMINE, NAN), 0, 0);
+}
+
+// MSG_SECBULLPOSDIR: alice (player 0) launches `weapon` at `t` from `from` along `dir` (bullet id 5,
+// up y, no offset or drop).
+static fs_event_t missile_launched(double t, const float from[3], const float dir[3], int weapon)
+{
+    fs_event_t e;
+    memset(&e, 0, sizeof e);
+    e.type = FS_MSG_SECBULLPOSDIR;
+    e.timestamp = fs_ticks(t);
+    e.sender = 1;
+    e.u.mine.player = 0;
+    e.u.mine.owner_type = 1;
+    e.u.mine.owner = 0;
+    e.u.mine.bullet_id = 5;
+    e.u.mine.weapon = (uint8_t)weapon;
+    e.u.mine.up[1] = 1;
+    memcpy(e.u.mine.pos, from, sizeof e.u.mine.pos);
+    memcpy(e.u.mine.dir, dir, sizeof e.u.mine.dir);
+    return e;
+}
+
+// The screen box (320x200) of a ball of radius r at p seen from eye along fwd (the whole screen when
+// the eye is near it), grown by 2 pixels.
+static box_t ball_box(const float p[3], float r, const float eye[3], const float fwd[3], const float right[3],
+                      const float up[3])
+{
+    float d[3] = { p[0] - eye[0], p[1] - eye[1], p[2] - eye[2] };
+    float z = d[0] * fwd[0] + d[1] * fwd[1] + d[2] * fwd[2];
+    float x = d[0] * right[0] + d[1] * right[1] + d[2] * right[2], y = d[0] * up[0] + d[1] * up[1] + d[2] * up[2];
+    if (z - r < 10)
+        return (box_t){ 0, 0, 320, 200 };
+    box_t b = { (int)floorf(160 + 160 * (x - r) / (z - r)) - 2, (int)floorf(100 - 160 / 1.2f * (y + r) / (z - r)) - 2,
+                (int)ceilf(160 + 160 * (x + r) / (z - r)) + 2, (int)ceilf(100 - 160 / 1.2f * (y - r) / (z - r)) + 2 };
+    b.x0 = b.x0 < 0 ? 0 : b.x0, b.y0 = b.y0 < 0 ? 0 : b.y0, b.x1 = b.x1 > 320 ? 320 : b.x1, b.y1 = b.y1 > 200 ? 200 : b.y1;
+    return b;
+}
+
+// Pixels of b that differ from a inside the box and outside it, and the red, green and blue b gained
+// over a inside it, summed.
+static void tinted_box(const uint8_t *a, const uint8_t *b, int w, int h, box_t bx, int *in, int *out, long gain[3])
+{
+    *in = *out = 0;
+    gain[0] = gain[1] = gain[2] = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            if (!memcmp(a + i, b + i, 3))
+                continue;
+            if (!(x >= bx.x0 && x < bx.x1 && y >= bx.y0 && y < bx.y1)) {
+                *out += 1;
+                continue;
+            }
+            *in += 1;
+            for (int k = 0; k < 3; k++)
+                gain[k] += b[i + k] - a[i + k];
+        }
+}
+
+// The gravgon's field (CreateGravgonField where the missile meets bob, ProcessModels' two spheres,
+// ball1.mx drawn Scale times its size, blue 127 .. 0 by ProcessModel, added to the scene). Alice
+// launches a gravgon at 0.5 s straight at bob parked 1000 units ahead; it meets his 75-unit sphere
+// after 925 / 18 ticks (MISSILE_SPEED), where the field is. Against the same scene with no missile:
+// - 150 ticks after the hit (sphere 0 at Scale 8.875, sphere 1 at 3.875: radii 444 and 194 units),
+//   every pixel that differs lies in the big ball's screen box, and most of those in the small
+//   ball's box are bluer (the small one is the brighter: blue 63 against 14);
+// - 605 ticks after: sphere 1 is gone (it died at its wrap on tick 603), sphere 0 alone (Scale 4.825):
+//   fewer pixels differ, all in its box;
+// - 680 ticks after: both gone, the picture is the scene's without the missile (0 differ);
+// the same moment twice equal; played and sought to, equal; golden fs_gravgon.png (looked at).
+static void test_gravgon_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3], still[3] = { 0, 0, 0 }, at[3];
+    scene_view(eye, ang, fwd, right, up);
+    const float dist = 800;
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + dist * fwd[k];
+        carol[k] = eye[k] - 300 * fwd[k];
+        at[k] = eye[k] + (dist - 75) * fwd[k];   // where the gravgon meets bob's sphere
+    }
+    double hit = 0.5 + (dist - 75) / 18.0 / 71.0;
+    scene_files_t F;
+    scene_files(&F, "gravgon", 2, 7);
+    fs_event_t g = missile_launched(0.5, eye, fwd, FSW_GRAVGON);
+    write_fx_scene_until(F.demo[0], eye, ang, bob, carol, still, NULL, 0, 11.5);
+    write_fx_scene_until(F.demo[1], eye, ang, bob, carol, still, &g, 1, 11.5);
+    const double t1 = hit + 150 / 71.0, t2 = hit + 605 / 71.0, t3 = hit + 680 / 71.0;
+    fs_shot(F.demo[0], t1, F.png[0]);
+    fs_shot(F.demo[1], t1, F.png[1]);
+    fs_shot(F.demo[1], t1, F.png[2]);
+    fs_shot(F.demo[0], t2, F.png[3]);
+    fs_shot(F.demo[1], t2, F.png[4]);
+    fs_shot(F.demo[0], t3, F.png[5]);
+    fs_shot(F.demo[1], t3, F.png[6]);
+    int w, h;
+    uint8_t *n1 = load_png(F.png[0], &w, &h), *g1 = load_png(F.png[1], &w, &h), *g1b = load_png(F.png[2], &w, &h);
+    uint8_t *n2 = load_png(F.png[3], &w, &h), *g2 = load_png(F.png[4], &w, &h);
+    uint8_t *n3 = load_png(F.png[5], &w, &h), *g3 = load_png(F.png[6], &w, &h);
+    size_t bytes = (size_t)w * (size_t)h * 3;
+    float sc[2];
+    assert_int_equal(r_fsfx_gravgon(150, sc), 3);
+    box_t big = ball_box(at, 50 * sc[0], eye, fwd, right, up), small = ball_box(at, 50 * sc[1], eye, fwd, right, up);
+    int in, out, sin, sout, in2, out2;
+    long gain[3], sgain[3], gain2[3];
+    tinted_box(n1, g1, w, h, big, &in, &out, gain);
+    tinted_box(n1, g1, w, h, small, &sin, &sout, sgain);
+    assert_int_equal(r_fsfx_gravgon(605, sc), 1);
+    box_t last = ball_box(at, 50 * sc[0], eye, fwd, right, up);
+    tinted_box(n2, g2, w, h, last, &in2, &out2, gain2);
+    int gone = 0;
+    for (size_t i = 0; i < bytes; i += 3)
+        gone += memcmp(n3 + i, g3 + i, 3) != 0;
+    printf("gravgon field %.0f units ahead: 150 ticks after the hit %d pixels differ in the big ball's box "
+           "%d,%d..%d,%d, %d outside; %d in the small one's %d,%d..%d,%d (gained red %+ld green %+ld blue %+ld); "
+           "605 ticks: %d in sphere 0's box %d,%d..%d,%d (red %+ld green %+ld blue %+ld), %d outside; 680 ticks: %d "
+           "differ; twice %s\n", dist - 75, in, big.x0, big.y0, big.x1, big.y1, out, sin, small.x0, small.y0, small.x1,
+           small.y1, sgain[0], sgain[1], sgain[2], in2, last.x0, last.y0, last.x1, last.y1, gain2[0], gain2[1], gain2[2],
+           out2, gone, memcmp(g1, g1b, bytes) ? "differs" : "the same");
+    assert_true(sin > 1000);
+    assert_true(sgain[2] > sgain[0] && sgain[2] > sgain[1] && sgain[0] > 0);   // added, blue the most
+    assert_int_equal(out, 0);
+    assert_true(in2 > 500);
+    assert_int_equal(out2, 0);
+    assert_true(gain2[2] > gain2[0] && gain2[2] > gain2[1] && gain2[0] > 0);
+    assert_int_equal(gone, 0);
+    assert_memory_equal(g1, g1b, bytes);
+    stbi_image_free(n1);
+    stbi_image_free(g1);
+    stbi_image_free(g1b);
+    stbi_image_free(n2);
+    stbi_image_free(g2);
+    stbi_image_free(n3);
+    stbi_image_free(g3);
+    tu_golden("gravgon field", F.png[1], "tests/golden/fs_gravgon.png", 0.01);
+    const double moments[] = { hit + 10 / 71.0, hit + 70 / 71.0, hit + 150 / 71.0, hit + 300 / 71.0 };
+    int moved, differ = seek_differs(F.demo[1], moments, 4, &moved);
+    printf("gravgon field: %d moments, %d differ from the one before, %d seeks differ from play\n", 4, moved, differ);
+    assert_true(moved >= 3);
+    assert_int_equal(differ, 0);
+    scene_files_done(&F);
+}
+
+// CreateShockwave's sphere (MODFUNC_Explode: Scale 0 growing ShockwaveSize / 40 a tick, red 127 .. 0
+// by ProcessModel): a MSG_SHOCKWAVE of size 10 (TENTACLE_SHOCKWAVE, DEPTHCHARGE_SHOCKWAVE) 600 units
+// ahead of alice against one of size 0 (the same explosion and light, no flash, no sphere) and the
+// scene with none. 20 ticks after (the flash's 16 ticks over; the sphere at Scale 5: 250 units, red
+// 63): size 10 differs from size 0 only in the sphere's screen box; where the explosion left the
+// scene as it was (size 0 equals none), the sphere's pixels are brighter, red gained the most; 41
+// ticks after (the sphere gone) size 10 equals size 0.
+static void test_shock_sphere(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], at[3], carol[3], still[3] = { 0, 0, 0 };
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        at[k] = eye[k] + 600 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol[k] = eye[k] - 300 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "shocksphere", 3, 6);
+    fs_event_t s10 = shockwave_msg(0.5, at, 10), s0 = shockwave_msg(0.5, at, 0);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol, still, &s0, 1);
+    write_fx_scene(F.demo[1], eye, ang, bob, carol, still, &s10, 1);
+    write_fx_scene(F.demo[2], eye, ang, bob, carol, still, NULL, 0);
+    const double t1 = 0.5 + 20 / 71.0, t2 = 0.5 + 41 / 71.0;
+    fs_shot(F.demo[0], t1, F.png[0]);
+    fs_shot(F.demo[1], t1, F.png[1]);
+    fs_shot(F.demo[1], t1, F.png[2]);
+    fs_shot(F.demo[0], t2, F.png[3]);
+    fs_shot(F.demo[1], t2, F.png[4]);
+    fs_shot(F.demo[2], t1, F.png[5]);
+    int w, h;
+    uint8_t *a0 = load_png(F.png[0], &w, &h), *a10 = load_png(F.png[1], &w, &h), *again = load_png(F.png[2], &w, &h);
+    uint8_t *b0 = load_png(F.png[3], &w, &h), *b10 = load_png(F.png[4], &w, &h), *none = load_png(F.png[5], &w, &h);
+    size_t bytes = (size_t)w * (size_t)h * 3;
+    box_t bx = ball_box(at, 50 * r_fsfx_shock_sphere(10, 20), eye, fwd, right, up);
+    int in, out, later = 0, alone = 0;
+    long gain[3], ring[3] = { 0, 0, 0 };
+    tinted_box(a0, a10, w, h, bx, &in, &out, gain);
+    for (size_t i = 0; i < bytes; i += 3) {
+        later += memcmp(b0 + i, b10 + i, 3) != 0;
+        if (!memcmp(a0 + i, none + i, 3) && memcmp(a10 + i, a0 + i, 3)) {   // the sphere alone
+            alone++;
+            for (int k = 0; k < 3; k++)
+                ring[k] += a10[i + k] - a0[i + k];
+        }
+    }
+    printf("shockwave sphere size 10, 600 ahead: 20 ticks after, %d pixels differ from size 0 in its box %d,%d..%d,%d, "
+           "%d outside; %d where the explosion left the scene as it was (gained red %+ld green %+ld blue %+ld); 41 "
+           "ticks after %d differ; twice %s\n", in, bx.x0, bx.y0, bx.x1, bx.y1, out, alone, ring[0], ring[1], ring[2],
+           later, memcmp(a10, again, bytes) ? "differs" : "the same");
+    assert_true(alone > 500);
+    assert_int_equal(out, 0);
+    assert_true(ring[0] > 0 && ring[0] >= ring[1] && ring[0] >= ring[2]);   // red added, the most
+    assert_int_equal(later, 0);
+    assert_memory_equal(a10, again, bytes);
+    stbi_image_free(a0);
+    stbi_image_free(a10);
+    stbi_image_free(again);
+    stbi_image_free(b0);
+    stbi_image_free(b10);
+    stbi_image_free(none);
+    tu_golden("shockwave sphere", F.png[1], "tests/golden/fs_shock_sphere.png", 0.01);
+    scene_files_done(&F);
+}
+
+// The mines' bobbing and turning (ProcessMines), from the time since each was laid. Alice looks at a
+// purge mine laid 300 units ahead at 0.5 s (up: the world's y), nothing near it:
+// - its model (the pixels far from the scene without it: its top, above its light on the floor)
+//   rises and falls with COSD( (int)(LifeCount x 3) % 360 ) x 50: its top moves down the screen by
+//   what the rule's heights project to between LifeCount 0 (+50) and 60 (-50), and back at 120;
+// - a spider mine 215 units ahead (eyeball.mx, turning 2 degrees a tick, not bobbing): the picture a
+//   whole turn (180 ticks) later is the same (but for 3 pixels at most: `--at` takes milliseconds,
+//   the turn is 0.03 degrees off); a quarter turn (45 ticks) later it differs only in the mine's box;
+// - played and sought to, the same pictures.
+// The first row (from the top) of the box with at least 3 pixels of b far from a (r g b differences
+// summed over 150): the top of the mine's model (its light brightens the floor below it, not above);
+// *n: how many such pixels in the box. -1: none.
+static int strong_top_y(const uint8_t *a, const uint8_t *b, int w, box_t bx, int *n)
+{
+    int top = -1;
+    *n = 0;
+    for (int y = bx.y0; y < bx.y1; y++) {
+        int row = 0;
+        for (int x = bx.x0; x < bx.x1; x++) {
+            size_t i = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            row += abs(b[i] - a[i]) + abs(b[i + 1] - a[i + 1]) + abs(b[i + 2] - a[i + 2]) > 150;
+        }
+        if (row >= 3 && top < 0)
+            top = y;
+        *n += row;
+    }
+    return top;
+}
+
+static void test_mine_motion(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], mine[3], near[3], carol[3], still[3] = { 0, 0, 0 };
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        mine[k] = eye[k] + 300 * fwd[k];
+        near[k] = eye[k] + 215 * fwd[k];   // beyond MINE_TRIGGER_RADIUS of alice
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol[k] = eye[k] - 300 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "minemove", 3, 8);
+    fs_event_t purge = mine_laid(mine, 1, FSW_PURGEMINE), spider = mine_laid(near, 1, FSW_SPIDERMINE);
+    write_fx_scene_until(F.demo[0], eye, ang, bob, carol, still, NULL, 0, 3.5);
+    write_fx_scene_until(F.demo[1], eye, ang, bob, carol, still, &purge, 1, 3.5);
+    write_fx_scene_until(F.demo[2], eye, ang, bob, carol, still, &spider, 1, 3.5);
+    const double life[3] = { 0, 60, 120 };
+    for (int i = 0; i < 3; i++)
+        fs_shot(F.demo[1], 0.5 + life[i] / 71.0, F.png[i]);
+    fs_shot(F.demo[0], 1.0, F.png[3]);
+    fs_shot(F.demo[2], 0.6, F.png[4]);
+    fs_shot(F.demo[2], 0.6 + 45 / 71.0, F.png[5]);
+    fs_shot(F.demo[2], 0.6 + 180 / 71.0, F.png[6]);
+    int w, h;
+    uint8_t *p0 = load_png(F.png[0], &w, &h), *p60 = load_png(F.png[1], &w, &h), *p120 = load_png(F.png[2], &w, &h);
+    uint8_t *none = load_png(F.png[3], &w, &h);
+    uint8_t *s0 = load_png(F.png[4], &w, &h), *s45 = load_png(F.png[5], &w, &h), *s180 = load_png(F.png[6], &w, &h);
+    // the projected heights of the rule's places (the world's y is the mine's up)
+    float y_at[3];
+    for (int i = 0; i < 3; i++) {
+        float hgt = r_fsfx_mine_bob(FSW_PURGEMINE, (float)life[i]), p[3];
+        for (int k = 0; k < 3; k++)
+            p[k] = mine[k] + (k == 1 ? hgt : 0) - eye[k];
+        float z = p[0] * fwd[0] + p[1] * fwd[1] + p[2] * fwd[2], y = p[0] * up[0] + p[1] * up[1] + p[2] * up[2];
+        y_at[i] = 100 - 160 / 1.2f * y / z;
+    }
+    box_t col = ball_box(mine, 110, eye, fwd, right, up);
+    int n0, n60, n120;
+    int m0 = strong_top_y(none, p0, w, col, &n0), m60 = strong_top_y(none, p60, w, col, &n60),
+        m120 = strong_top_y(none, p120, w, col, &n120);
+    box_t sbx = ball_box(near, 45, eye, fwd, right, up);
+    int in, out;
+    diff_box(s0, s45, w, h, sbx, &in, &out);
+    size_t bytes = (size_t)w * (size_t)h * 3;
+    int turned = 0;
+    for (size_t i = 0; i < bytes; i += 3)
+        turned += memcmp(s0 + i, s180 + i, 3) != 0;
+    printf("purge mine 300 ahead: its model's top at row %d (LifeCount 0), %d (60), %d (120) (%d, %d, %d pixels far "
+           "from the scene without it); the rule's places project to rows %.1f, %.1f, %.1f; spider mine a quarter turn on: %d pixels differ "
+           "in its box %d,%d..%d,%d, %d outside; a whole turn on %d differ\n", m0, m60, m120, n0, n60, n120, y_at[0], y_at[1],
+           y_at[2], in, sbx.x0, sbx.y0, sbx.x1, sbx.y1, out, turned);
+    assert_true(n0 > 100 && n60 > 100 && n120 > 100);
+    assert_true(fabsf((float)(m60 - m0) - (y_at[1] - y_at[0])) < 3);
+    assert_true(abs(m120 - m0) <= 1);
+    assert_true(in > 50);
+    assert_int_equal(out, 0);
+    assert_true(turned <= 3);   // --at takes milliseconds: 180 ticks is 2.535211 s, 0.03 degrees off
+    stbi_image_free(p0);
+    stbi_image_free(p60);
+    stbi_image_free(p120);
+    stbi_image_free(none);
+    stbi_image_free(s0);
+    stbi_image_free(s45);
+    stbi_image_free(s180);
+    tu_golden("purge mine bobbing (LifeCount 60)", F.png[1], "tests/golden/fs_mine_bob.png", 0.01);
+    const double moments[] = { 0.55, 0.7, 0.9, 1.2 };
+    int moved, differ = seek_differs(F.demo[1], moments, 4, &moved);
+    printf("purge mine: %d moments, %d differ from the one before, %d seeks differ from play\n", 4, moved, differ);
+    assert_true(moved >= 3);
+    assert_int_equal(differ, 0);
+    scene_files_done(&F);
+}
+
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -2491,6 +2914,10 @@ int main(void)
         cmocka_unit_test(test_expsecondary_scene),
         cmocka_unit_test(test_shipdied_scene),
         cmocka_unit_test(test_homing_seek),
+        cmocka_unit_test(test_sphere_rules),
+        cmocka_unit_test(test_gravgon_scene),
+        cmocka_unit_test(test_shock_sphere),
+        cmocka_unit_test(test_mine_motion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -279,10 +279,11 @@ static const char *const pickup_files[][2] = {
 };
 #define FSE_NUM_PICKUPS (int)(sizeof pickup_files / sizeof pickup_files[0])
 
-// SecondaryWeaponAttribs[] models (MFRL and the pine missile: the mug's; spider: the eyeball)
+// SecondaryWeaponAttribs[] models (MFRL and the pine missile: MODEL_PineMissile, fpin.mx in
+// ModelNames[]; thief and spider: the eyeball)
 static const char *const secondary_files[FSW_NUM_SECONDARY] = {
-    "mug.mx", "heat.mx", "eyeball.mx", "sctr.mx", "grav.mx", "mug.mx", "titan.mx",
-    "prge.mx", "pin.mx", "qpik.mx", "eyeball.mx", "mug.mx", "gren.mx"
+    "mug.mx", "heat.mx", "eyeball.mx", "sctr.mx", "grav.mx", "fpin.mx", "titan.mx",
+    "prge.mx", "pin.mx", "qpik.mx", "eyeball.mx", "fpin.mx", "gren.mx"
 };
 
 // PrimaryWeaponAttribs[]: speed (units a tick), life (ticks), light colour at power levels 0..2, glow radius

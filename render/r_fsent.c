@@ -1831,6 +1831,7 @@ static int draw_part(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, c
 }
 
 static const float fse_white[3] = { 1, 1, 1 };
+static const float fse_spark_red[3] = { 1, 32 / 255.0f, 32 / 255.0f };   // the impacts' FM_BITS sparks: R G B 255 32 32
 
 // Frame f of a layout (every part of it) at c, axes ax / ay as draw_part.
 static int draw_frame(r_fsent_t *fe, const r_view_t *v, const fse_layout_t *lo, int f, const float c[3],
@@ -2395,6 +2396,41 @@ static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, 
 // units a texel, R G B 255, pulled out (FM_FLAG_MOVEOUT) where it ends. The ship's left and up are
 // not in the message: the quads lie across and along the line of sight (assumed, as the trail's).
 // Only a laser that hits something is drawn (the game cleans up one that does not).
+// A burst of BITS.OFF sparks made at once at `at`, `ticks` after (FM_BITS: r_fsfx_bits_burst),
+// added; `seed` picks their random directions and speeds.
+static int draw_bits_burst(r_fsent_t *fe, const r_view_t *v, const float at[3], const float dir[3], uint32_t seed,
+                           int count, const float rgb[3], float ticks)
+{
+    const fse_layout_t *lo = layout(fe, "bits.off");
+    if (!lo)
+        return 0;
+    int n = r_fsfx_bits_burst(at, dir, seed, count, rgb, ticks, lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES);
+    return draw_fx_sprites(fe, v, n);
+}
+
+// The laser's sparks where it ends, at t (CreateLaserPulse, every frame of its 12 ticks while it
+// hits: Random_Range(3) = 0 .. 2 FM_BITS sparks, R G B 255 64 64, along its direction reflected
+// at the wall, NewDir): those made at each tick of its life, each tick's count and sparks from a
+// hash of the shot and the tick (ours: the game makes them each frame, 0 .. 2 at 71 frames a
+// second), living on 36 ticks after it ended.
+static int draw_laser_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t)
+{
+    const fse_layout_t *lo = layout(fe, "bits.off");
+    if (!lo || !sh->hit || t < sh->t0)
+        return 0;
+    static const float rgb[3] = { 1, 64.0f / 255, 64.0f / 255 };
+    double now = (t - sh->t0) * FSE_TICKS, life = (sh->t_end - sh->t0) * FSE_TICKS;
+    float d = sh->dir[0] * sh->normal[0] + sh->dir[1] * sh->normal[1] + sh->dir[2] * sh->normal[2], out[3];
+    for (int k = 0; k < 3; k++)
+        out[k] = sh->dir[k] - 2 * d * sh->normal[k];   // ReflectVector
+    int k0 = (int)ceil(now - FSFX_BITS_TICKS * (float)lo->off->num_frames), drawn = 0;
+    for (int k = k0 < 0 ? 0 : k0; k <= now && k < life; k++) {
+        uint32_t seed = world_hash32(shot_seed(sh) ^ (uint32_t)k * 0x9e3779b1u);
+        drawn += draw_bits_burst(fe, v, sh->end, out, seed, (int)(seed % 3u), rgb, (float)(now - k));
+    }
+    return drawn;
+}
+
 static int draw_laser(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t, int own)
 {
     const fse_layout_t *lo = layout(fe, "laser.off"), *flare = layout(fe, "flare.off");
@@ -2422,7 +2458,7 @@ static int draw_laser(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, do
         moveout(v, sh->end, p);
         drawn += draw_faceme(fe, v, flare, 0, p, 1.5f, 0, fse_white);
     }
-    return drawn;
+    return drawn + (t < sh->t_end ? draw_laser_sparks(fe, v, sh, t) : 0);   // after: draw_impact
 }
 
 // The transpulse's trail (CreateTransTrail, called every tick while it flies): a spark of BITS.OFF
@@ -2510,7 +2546,8 @@ static int draw_ring(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, flo
 // Where a primary hit its wall, `ticks` (game ticks) after (ProcessPrimaryBullets' "hit
 // background": facts in docs/forsaken.md): the pulsar's and orbit pulsar's PULS_EXP.OFF, the
 // trojax's TROJ_EXP.OFF ring, the transpulse's red ring and flare, the suss-gun's flare then
-// SHRAPNEL.OFF. The pyrolite bounces and the laser has its flare (draw_laser): nothing here.
+// SHRAPNEL.OFF; the trojax's and transpulse's BITS.OFF sparks, the laser's after its beam went.
+// The pyrolite bounces (not followed): nothing here.
 static int draw_impact(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, float ticks)
 {
     const fse_layout_t *lo;
@@ -2525,11 +2562,14 @@ static int draw_impact(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, f
         float l = 128.0f / 255;
         return draw_faceme(fe, v, lo, f, p, FSE_PULSAR_EXPSIZE, 0, (const float[3]){ l, l, l });
     }
-    case FSW_TROJAX: {   // CreateTrojaxExplosion (type 0): R G B 128 fading 8 a tick, growing to its end
+    case FSW_TROJAX: {   // CreateTrojaxExplosion (type 0): R G B 128 fading 8 a tick, growing to its end;
+                         // RotSpeed / 5 + 5 sparks (RotSpeed = PLevel + 10) along the wall's normal
+        int drawn = 0;
         float size = FSE_TROJAX_EXPSIZE + FSE_RING_GROW * ticks, l = (128 - FSE_RING_FADE * ticks) / 255;
-        if (size >= FSE_RING_MAX || l <= 0)
-            return 0;
-        return draw_ring(fe, v, sh, size, (const float[3]){ l, l, l });
+        if (size < FSE_RING_MAX && l > 0)
+            drawn += draw_ring(fe, v, sh, size, (const float[3]){ l, l, l });
+        return drawn + draw_bits_burst(fe, v, sh->end, sh->normal, shot_seed(sh), (int)((sh->charge + 10) / 5 + 5),
+                                       fse_spark_red, ticks);
     }
     case FSW_TRANSPULSE: {   // CreateArcExplosion: the ring R G B 255 32 32 fading; FLARE.OFF for 48 ticks
         int drawn = 0;
@@ -2544,7 +2584,10 @@ static int draw_impact(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, f
             moveout(v, c, p);
             drawn += draw_faceme(fe, v, lo, 0, p, FSE_ARC_FLARE, 0, fse_white);
         }
-        return drawn;
+        // 10 + Random_Range(10) sparks along the wall's normal
+        uint32_t seed = shot_seed(sh);
+        return drawn + draw_bits_burst(fe, v, sh->end, sh->normal, seed, 10 + (int)(world_hash32(seed) % 10u),
+                                       fse_spark_red, ticks);
     }
     case FSW_SUSSGUN: {   // CreateShrapnelExplosion: FM_SHRAPNEL_EXP, R G B 128, MOVEOUT
         float l = 128.0f / 255;
@@ -2556,6 +2599,8 @@ static int draw_impact(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, f
             return 0;
         return draw_faceme(fe, v, lo, f, p, FSE_SUSS_EXPSIZE, 0, (const float[3]){ l, l, l });
     }
+    case FSW_LASER:   // its sparks live on after the beam (draw_laser_sparks)
+        return draw_laser_sparks(fe, v, sh, sh->t_end + ticks / FSE_TICKS);
     default:
         return 0;
     }

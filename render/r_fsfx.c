@@ -370,6 +370,39 @@ int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int 
     return n;
 }
 
+int r_fsfx_bits_burst(const float at[3], const float dir[3], uint32_t seed, int count, const float rgb[3], float ticks,
+                      int bits_frames, r_fsfx_sprite_t *out, int max)
+{
+    if (!at || !dir || !rgb || !out || max <= 0 || count <= 0 || bits_frames <= 0 || !(ticks >= 0) ||
+        !(ticks < FSFX_BITS_TICKS * (float)bits_frames))
+        return 0;
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(at[k]) || !isfinite(dir[k]))
+            return 0;
+    int n = 0;
+    for (int i = 0; i < count && n < max; i++) {
+        uint32_t x = world_hash32(seed * 0x85ebca6bu + (uint32_t)i * 0xc2b2ae35u + 0x27d4eb2fu);
+        float d[3], l = 0;
+        for (int k = 0; k < 3; k++) {
+            d[k] = dir[k] + (float)(next(&x) % 5120u) / 5120.0f - 0.5f;
+            l += d[k] * d[k];
+        }
+        float speed = ((float)(next(&x) % 5120u) / 640.0f + 8.0f) * 0.25f;
+        l = sqrtf(l);
+        r_fsfx_sprite_t *s = &out[n++];
+        memset(s, 0, sizeof *s);
+        for (int k = 0; k < 3; k++)
+            s->pos[k] = at[k] + (l > 1e-6f ? d[k] / l : 0) * speed * ticks;
+        memcpy(s->rgb, rgb, sizeof s->rgb);
+        s->scale = FSFX_SPARK_SIZE;
+        s->age = ticks;
+        s->frame = (int)(ticks / FSFX_BITS_TICKS);
+        s->kind = FSFX_SPRITE_BITS;
+        s->id = (uint32_t)i;
+    }
+    return n;
+}
+
 int r_fsfx_explosion(const float at[3], uint32_t seed, int small, float ticks, int expl_frames, r_fsfx_sprite_t *out,
                      int max)
 {

@@ -112,6 +112,19 @@ int r_fsfx_smoke(int ship, double t, double since, const r_fsfx_ship_t *s, int h
 int r_fsfx_col_sparks(const float at[3], const float dir[3], uint32_t seed, int small, float ticks, int expl_frames,
                       int bits_frames, r_fsfx_sprite_t *out, int max);
 
+// A burst of `count` FM_BITS sparks of BITS.OFF made at once at `at`, `ticks` after (Primary.c:
+// CreateTrojaxExplosion's (PLevel + 10) / 5 + 5, CreateArcExplosion's 10 + Random_Range(10),
+// CreateLaserPulse's 0 .. 2 a frame; 2dPolys.c FmPolyProcess FM_BITS): each flies straight along
+// dir (unit) + each axis Random_Range(5120) / 5120 - 0.5, normalised, at (Random_Range(5120) / 640
+// + 8) x 0.25 = 2 .. 4 units a tick, never slowing; a frame every 6 ticks, gone after the last of
+// `bits_frames` (36 ticks for BITS.OFF's 6); SPARKSIZE 2 units a texel, coloured rgb (0..1), not
+// pulled out. The random parts from `seed` and each spark's number. Returns how many (at most max).
+#define FSFX_BITS_TICKS     6.0f     // FM_BITS: a frame every 6 ticks
+#define FSFX_BITS_MAX_SPEED 4.0f     // (5119 / 640 + 8) x GLOBAL_SCALE units a tick, at most
+#define FSFX_SPARK_SIZE     2.0f     // SPARKSIZE
+int r_fsfx_bits_burst(const float at[3], const float dir[3], uint32_t seed, int count, const float rgb[3], float ticks,
+                      int bits_frames, r_fsfx_sprite_t *out, int max);
+
 // DestroySecondary's explosion where a missile ended, on a wall or a ship (secondary.c: the mug,
 // solaris, thief, scatter, gravgon and titan CreateExplosion, the MFRL and pine missile
 // CreateSmallExplosion), `ticks` after it at `at`: FM_ANIM frames of expl.off (a frame every 3

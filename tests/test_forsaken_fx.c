@@ -1981,6 +1981,115 @@ static void write_fx_scene_until(const char *path, const float eye[3], const flo
     fs_writer_free(&wr);
 }
 
+// ---- the BITS sparks of the primaries' impacts (CreateTrojaxExplosion, CreateArcExplosion,
+// CreateLaserPulse; FM_BITS) -----------------------------------------------------------------
+
+// A burst of 27 sparks (a full-charge trojax: (100 + 10) / 5 + 5) along +z, 10 ticks after: each
+// 2 .. 4 units a tick out (20 .. 40 units), within 55 degrees of +z (each axis of +z moved by
+// -0.5 .. 0.5), frame 1 (a frame every 6 ticks), 2 units a texel, its colour, not pulled out; their
+// speeds spread; the same twice; another seed elsewhere; 35.9 ticks: frame 5, all there; 36: none.
+static void test_bits_burst_rules(void **state)
+{
+    (void)state;
+    const float at[3] = { 100, 200, 300 }, z[3] = { 0, 0, 1 }, rgb[3] = { 1, 32 / 255.0f, 32 / 255.0f };
+    r_fsfx_sprite_t a[64], b[64];
+    int n = r_fsfx_bits_burst(at, z, 1234, 27, rgb, 10, 6, a, 64);
+    assert_int_equal(n, 27);
+    float dmin = 1e9f, dmax = 0, amax = 0;
+    for (int i = 0; i < n; i++) {
+        float d[3], l = 0;
+        for (int k = 0; k < 3; k++) {
+            d[k] = a[i].pos[k] - at[k];
+            l += d[k] * d[k];
+        }
+        l = sqrtf(l);
+        for (int k = 0; k < 3; k++)
+            d[k] /= l;
+        float ang = angle_deg(d, z);
+        dmin = l < dmin ? l : dmin;
+        dmax = l > dmax ? l : dmax;
+        amax = ang > amax ? ang : amax;
+        assert_true(l >= 20 - 1e-3f && l <= 40 + 1e-3f);
+        assert_true(ang < 55);
+        assert_int_equal(a[i].frame, 1);
+        assert_int_equal(a[i].kind, FSFX_SPRITE_BITS);
+        assert_int_equal(a[i].moveout, 0);
+        assert_true(a[i].scale == 2.0f);
+        assert_memory_equal(a[i].rgb, rgb, sizeof rgb);
+    }
+    printf("bits burst: 27 sparks 10 ticks after, %.1f .. %.1f units out, at most %.1f degrees off the normal\n", dmin,
+           dmax, amax);
+    assert_true(dmax - dmin > 8);    // their speeds differ
+    assert_true(amax > 15);          // and their ways
+    assert_int_equal(r_fsfx_bits_burst(at, z, 1234, 27, rgb, 10, 6, b, 64), 27);
+    assert_memory_equal(a, b, sizeof a[0] * 27);
+    assert_int_equal(r_fsfx_bits_burst(at, z, 4321, 27, rgb, 10, 6, b, 64), 27);
+    int same = 0;
+    for (int i = 0; i < 27; i++)
+        same += !memcmp(a[i].pos, b[i].pos, sizeof a[i].pos);
+    assert_int_equal(same, 0);
+    n = r_fsfx_bits_burst(at, z, 1234, 27, rgb, 35.9f, 6, a, 64);
+    assert_int_equal(n, 27);
+    assert_int_equal(a[26].frame, 5);
+    assert_int_equal(r_fsfx_bits_burst(at, z, 1234, 27, rgb, 36, 6, a, 64), 0);
+    assert_int_equal(r_fsfx_bits_burst(at, z, 1234, 27, rgb, -1, 6, a, 64), 0);
+    assert_int_equal(r_fsfx_bits_burst(at, z, 1234, 0, rgb, 3, 6, a, 64), 0);
+    assert_int_equal(r_fsfx_bits_burst(at, z, 1234, 27, rgb, 3, 6, a, 10), 10);   // at most max
+}
+
+// A full-charge trojax and a transpulse fired at the walls from just ahead of alice at 0.5 s, a laser at 0.9 s:
+// the moments around their impacts (while their sparks fly) drawn while playing on equal the
+// same moments reached by seeking backwards.
+static void test_impact_sparks_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol[3], gun[3], zero[3] = { 0, 0, 0 };
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 300 * fwd[k];   // out of sight
+        carol[k] = eye[k] - 500 * fwd[k];
+        gun[k] = eye[k] + 30 * fwd[k] - 15 * up[k];   // as test_forsaken_models' impacts
+    }
+    fs_event_t ev[3];
+    static const struct { int weapon; double t; float side, upward; } f[3] = {
+        { 1, 0.5, 200, 100 }, { 3, 0.5, 400, -200 }, { 5, 0.9, -100, 300 } };
+    for (int i = 0; i < 3; i++) {
+        memset(&ev[i], 0, sizeof ev[i]);
+        ev[i].type = FS_MSG_PRIMBULLPOSDIR;
+        ev[i].timestamp = fs_ticks(f[i].t);
+        ev[i].sender = 7;
+        fs_primbull_t *pb = &ev[i].u.prim;
+        pb->player = 1;
+        pb->owner_type = 1;
+        pb->owner = 1;
+        pb->bullet_id = (uint16_t)(21 + i);
+        pb->weapon = (uint8_t)f[i].weapon;
+        pb->power_level = 2;
+        pb->plevel = f[i].weapon == 1 ? 100 : 0;
+        float l = 0;
+        for (int k = 0; k < 3; k++) {
+            pb->pos[k] = gun[k];
+            pb->dir[k] = eye[k] + 700 * fwd[k] + f[i].side * right[k] + f[i].upward * up[k] - gun[k];
+            l += pb->dir[k] * pb->dir[k];
+        }
+        for (int k = 0; k < 3; k++)
+            pb->dir[k] /= sqrtf(l);
+    }
+    const char *dir = getenv("FS_FX_SHOTS") ? getenv("FS_FX_SHOTS") : "/tmp";
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_fx_sparkseek_%d.dmo", dir, (int)getpid());
+    write_fx_scene_until(demo, eye, ang, bob, carol, zero, ev, 3, 1.6);
+    const double at[] = { 0.8, 0.9, 0.96, 1.0, 1.04, 1.1, 1.2, 1.3 };
+    int moved, differ = seek_differs(demo, at, 8, &moved);
+    printf("impact sparks scene: %d moments, %d differ from the one before, %d seeks differ from play\n", 8, moved,
+           differ);
+    assert_true(moved >= 5);
+    assert_int_equal(differ, 0);
+    if (!getenv("FS_FX_SHOTS"))
+        remove(demo);
+}
+
 // MSG_SECBULLPOSDIR: a mine laid at `mine` at 0.5 s by player `owner` (bullet id 9, facing z).
 static fs_event_t mine_laid(const float mine[3], int owner, int weapon)
 {
@@ -2902,6 +3011,8 @@ int main(void)
         cmocka_unit_test(test_trail_rules),
         cmocka_unit_test(test_trail_scene),
         cmocka_unit_test(test_trail_seek),
+        cmocka_unit_test(test_bits_burst_rules),
+        cmocka_unit_test(test_impact_sparks_seek),
         cmocka_unit_test(test_pickup_appear),
         cmocka_unit_test(test_homing_path),
         cmocka_unit_test(test_homing_scene),

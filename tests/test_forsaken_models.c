@@ -1110,6 +1110,120 @@ static void test_impacts(void **state)
     }
 }
 
+// Pixels brighter (r + g + b more than 48 up) in a than in b inside the box [x0, x1) x [y0, y1)
+// and outside it.
+static void brighter_in_out(const char *a, const char *b, float x0, float y0, float x1, float y1, int *in, int *out)
+{
+    int w, h, c, w2, h2;
+    uint8_t *pa = stbi_load(a, &w, &h, &c, 3), *pb = stbi_load(b, &w2, &h2, &c, 3);
+    assert_non_null(pa);
+    assert_non_null(pb);
+    assert_int_equal(w, w2);
+    *in = *out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            size_t p = ((size_t)y * (size_t)w + (size_t)x) * 3;
+            if (pa[p] + pa[p + 1] + pa[p + 2] <= pb[p] + pb[p + 1] + pb[p + 2] + 48)
+                continue;
+            if (x >= x0 && x < x1 && y >= y0 && y < y1)
+                (*in)++;
+            else
+                (*out)++;
+        }
+    stbi_image_free(pa);
+    stbi_image_free(pb);
+}
+
+// A full-charge trojax's sparks where it hits the wall ahead (CreateTrojaxExplosion: (100 + 10) /
+// 5 + 5 = 27 FM_BITS sparks of BITS.OFF at 2 .. 4 units a tick, 36 ticks): 20 ticks after the hit
+// its ring is black (128 less 8 a tick), so what is brighter than the scene without the shot is
+// its sparks: inside the screen box of the cube round the wall point grown by their largest
+// travel (4 x 20 units) and a spark's half size (BITS.OFF's widest part x SPARKSIZE 2), none
+// outside; the same moment twice is the same picture; 40 ticks after, nothing is left; golden.
+static void test_impact_sparks(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    size_t size;
+    char map[128], err[256] = "";
+    uint8_t *d = fs_level_bytes("ship", &size, map, sizeof map);
+    assert_non_null(d);
+    mxv_t *m = mxv_load(d, size, map, err, sizeof err);
+    free(d);
+    if (!m)
+        fail_msg("%s", err);
+    imp_fire_t fire = { 1, 2, { 0 }, { 0 }, 1.0 };
+    impact_aim(&sc, 200, 100, fire.org, fire.dir);
+    float dist = level_ray(m, fire.org, fire.dir), wall[3];
+    mxv_free(m);
+    assert_true(dist > 200);
+    for (int k = 0; k < 3; k++)
+        wall[k] = fire.org[k] + fire.dir[k] * dist;
+    // BITS.OFF's widest part (texels) x SPARKSIZE: a spark's half size in units
+    uint8_t *ob;
+    size_t osz;
+    fsoff_t *off = load_off("bits.off", &ob, &osz, err, sizeof err);
+    if (!off)
+        fail_msg("%s", err);
+    int widest = 0;
+    for (int i = 0; i < off->num_parts; i++) {
+        const fsoff_box_t *bx = &off->boxes[off->parts[i].box];
+        int e = abs(off->parts[i].x) + bx->width;
+        e = abs(off->parts[i].y) + bx->height > e ? abs(off->parts[i].y) + bx->height : e;
+        widest = e > widest ? e : widest;
+    }
+    fsoff_free(off);
+    free(ob);
+    float reach = 4 * 20 + 2.0f * (float)widest;
+    float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
+    for (int c = 0; c < 8; c++) {
+        float p[3] = { wall[0] + (c & 1 ? reach : -reach), wall[1] + (c & 2 ? reach : -reach),
+                       wall[2] + (c & 4 ? reach : -reach) }, sx, sy, z;
+        assert_int_equal(project(&sc, p, &sx, &sy, &z), 0);
+        x0 = sx < x0 ? sx : x0, x1 = sx > x1 ? sx : x1;
+        y0 = sy < y0 ? sy : y0, y1 = sy > y1 ? sy : y1;
+    }
+    char demo[512], none[512], a[512], a2[512], b[512], c[512], c2[512];
+    snprintf(demo, sizeof demo, "%s/fs_sparks_%d.dmo", out_dir(), (int)getpid());
+    snprintf(none, sizeof none, "%s/fs_sparks_none_%d.dmo", out_dir(), (int)getpid());
+    impact_demo(&sc, demo, &fire, 1, 2.5);
+    impact_demo(&sc, none, NULL, 0, 2.5);
+    snprintf(a, sizeof a, "%s/fs_sparks.png", out_dir());
+    snprintf(a2, sizeof a2, "%s/fs_sparks_again.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_sparks_none.png", out_dir());
+    snprintf(c, sizeof c, "%s/fs_sparks_gone.png", out_dir());
+    snprintf(c2, sizeof c2, "%s/fs_sparks_gone_none.png", out_dir());
+    double hit = 1.0 + dist / (32 * 71.0), at = hit + 20 / 71.0, gone = hit + 40 / 71.0;
+    fs_shot(demo, at, a);
+    fs_shot(demo, at, a2);
+    fs_shot(none, at, b);
+    fs_shot(demo, gone, c);
+    fs_shot(none, gone, c2);
+    int in, out, gone_in, gone_out;
+    brighter_in_out(a, b, x0, y0, x1, y1, &in, &out);
+    brighter_in_out(c, c2, x0, y0, x1, y1, &gone_in, &gone_out);
+    size_t la, la2;
+    uint8_t *fa = tu_read(a, &la), *fa2 = tu_read(a2, &la2);
+    assert_non_null(fa);
+    assert_non_null(fa2);
+    assert_true(la == la2 && !memcmp(fa, fa2, la));
+    free(fa);
+    free(fa2);
+    printf("trojax sparks: wall %.0f units away, hit at %.3f s; 20 ticks after, box (%.0f, %.0f) .. (%.0f, %.0f) (reach %.0f "
+           "units): %d pixels brighter inside, %d outside; 40 ticks after: %d and %d\n",
+           dist, hit, x0, y0, x1, y1, reach, in, out, gone_in, gone_out);
+    assert_true(in >= 20);
+    assert_int_equal(out, 0);
+    assert_int_equal(gone_in + gone_out, 0);
+    tu_golden("the trojax's impact sparks", a, "tests/golden/fs_impact_sparks.png", 0.01);
+    if (!getenv("FS_MODEL_SHOTS")) {
+        remove(demo);
+        remove(none);
+    }
+}
+
 // The transpulse's trail (CreateTransTrail): a spark of BITS.OFF every tick where the shot is,
 // up to (power x 90 + 145) x 0.25 units to its side, drifting on along its path, 30 ticks each:
 // fired down the hall at the far wall (1273 units), 20 ticks later the part of the view where it
@@ -1505,6 +1619,7 @@ int main(void)
         cmocka_unit_test(test_sprites),
         cmocka_unit_test(test_trojax_charge),
         cmocka_unit_test(test_impacts),
+        cmocka_unit_test(test_impact_sparks),
         cmocka_unit_test(test_laser),
         cmocka_unit_test(test_trans_trail),
         cmocka_unit_test(test_pickup_sparkle),

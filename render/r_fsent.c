@@ -71,6 +71,8 @@
 #define FSE_MAX_LAYOUTS 24            // sprite layouts (Data/Offsets/*.OFF: 15 used today)
 #define FSE_PAGE_KEY 48               // a page texel darker than this (brightest channel) is not drawn
 #define FSE_TROJAX_CHARGE 100.0f      // the charge (PLevel 0..100) of a trojax whose message carried none
+#define FSE_MAX_BOUNCES 8             // a pyrolite's bounces followed (its 64 ticks at 20 units a tick: 1280 units)
+#define FSE_TRANSPULSE_BOUNCES 1      // TRANSPULSE_BOUNCES
 // the primaries' impacts and beams (Primary.c, Primary.h, 2dPolys.c; GLOBAL_SCALE 0.25; docs/forsaken.md)
 #define FSE_EXPLO_DISTANCE 64.0f      // FM_FLAG_MOVEOUT: EXPLO_DISTANCE (256 x 0.25) nearer the eye ..
 #define FSE_MOVEOUT_NEAR 110.0f       // .. or to 110 units from it when nearer than 174, by at least 32
@@ -156,6 +158,13 @@ typedef struct {
     float shock;         // one that went off in CreateShockwave (a mine, or what MSG_EXPSECONDARY named): its
                          // ShockwaveSize (the BigFlash's units a texel); 0: DestroySecondary's plain explosion
     float life0;         // its LifeCount (ticks) at t0: 0 but for a mine from MSG_SHORTMINE (RegenMineList)
+    // a primary's bounces (the transpulse's one, the pyrolite's): at bounce_t[b] it met its wall at
+    // bounce_at[b] (unit normal bounce_normal[b]) and went on along bounce_dir[b] at bounce_speed[b]
+    // (units a second); `legs` of them (org, dir, speed, t0: its first leg)
+    int legs;
+    double bounce_t[FSE_MAX_BOUNCES];
+    float bounce_at[FSE_MAX_BOUNCES][3], bounce_normal[FSE_MAX_BOUNCES][3], bounce_dir[FSE_MAX_BOUNCES][3];
+    float bounce_speed[FSE_MAX_BOUNCES];
 } fse_shot_t;
 
 // Where a homing missile's stepping stands (ProcessMissiles' state between ticks).
@@ -845,6 +854,63 @@ static void shot_up(fse_shot_t *sh, const float up[3])
         sh->up[k] = u[k] / l;
 }
 
+// The leg of a primary's path it is on at t: when it began, where, along which unit direction and
+// at what speed (units a second).
+static void normalize3(float a[3]);
+
+static void shot_leg(const fse_shot_t *sh, double t, double *t_start, float org[3], float dir[3], float *speed)
+{
+    int b = sh->legs;
+    while (b > 0 && t < sh->bounce_t[b - 1])
+        b--;
+    if (b == 0) {
+        *t_start = sh->t0;
+        memcpy(org, sh->org, sizeof sh->org);
+        memcpy(dir, sh->dir, sizeof sh->dir);
+        *speed = sh->speed;
+    } else {
+        *t_start = sh->bounce_t[b - 1];
+        memcpy(org, sh->bounce_at[b - 1], sizeof sh->bounce_at[0]);
+        memcpy(dir, sh->bounce_dir[b - 1], sizeof sh->bounce_dir[0]);
+        *speed = sh->bounce_speed[b - 1];
+    }
+}
+
+// A primary that met its wall and bounces (ProcessPrimaryBullets' "Hit Background": the pyrolite
+// takes NewDir, its direction reflected at the wall, and flies on at its speed until its LifeCount
+// (64 ticks) is spent; the transpulse, after CreateArcExplosion there, ChangeTranspulseDir: while
+// it has Bounces left (TRANSPULSE_BOUNCES 1) one less, half its speed, NewDir): its legs on from
+// that wall, each to the next wall, `life` seconds from t0 in all; where and when it ends last.
+static void follow_bounces(r_fsent_t *fe, fse_shot_t *sh, float life)
+{
+    int max = sh->weapon == FSW_TRANSPULSE ? FSE_TRANSPULSE_BOUNCES : sh->weapon == FSW_PYROLITE ? FSE_MAX_BOUNCES : 0;
+    while (sh->hit && sh->legs < max) {
+        double left = sh->t0 + life - sh->t_end, ts;
+        float org[3], dir[3], speed;
+        shot_leg(sh, sh->t_end, &ts, org, dir, &speed);
+        if (sh->weapon == FSW_TRANSPULSE)
+            speed *= 0.5f;
+        if (!(left > 0) || !(speed > 0))
+            break;
+        int b = sh->legs++;
+        float d = dir[0] * sh->normal[0] + dir[1] * sh->normal[1] + dir[2] * sh->normal[2];
+        for (int k = 0; k < 3; k++) {
+            sh->bounce_dir[b][k] = dir[k] - 2 * d * sh->normal[k];   // ReflectVector
+            sh->bounce_at[b][k] = sh->end[k];
+            sh->bounce_normal[b][k] = sh->normal[k];
+        }
+        normalize3(sh->bounce_dir[b]);
+        sh->bounce_t[b] = sh->t_end;
+        sh->bounce_speed[b] = speed;
+        float reach = (float)(speed * left);
+        float wall = first_wall(fe, sh->bounce_at[b], sh->bounce_dir[b], reach, sh->normal);
+        sh->hit = wall < reach;
+        for (int k = 0; k < 3; k++)
+            sh->end[k] = sh->bounce_at[b][k] + sh->bounce_dir[b][k] * wall;
+        sh->t_end = sh->bounce_t[b] + (sh->hit ? wall / speed : left);
+    }
+}
+
 static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double t0)
 {
     if (!finite3(fx->origin) || !finite3(fx->dir))
@@ -927,6 +993,8 @@ static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secon
         for (int k = 0; k < 3; k++)
             slot->end[k] = slot->org[k] + slot->dir[k] * wall;
         slot->t_end = t0 + (slot->speed > 0 ? wall / slot->speed : life);
+        if (!secondary && slot->speed > 0)
+            follow_bounces(fe, slot, life);
     }
     slot->wall_t_end = slot->t_end;
     slot->wall_hit = slot->hit;
@@ -1033,8 +1101,16 @@ static void hit_ships(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double no
     float dir[3] = { 0, 0, 0 };
     // the shot moves straight at one pace between these times (the MFRL changes at the end of its
     // fall and a tick later: swept in those pieces, the first piece with a hit wins)
-    double cut[4] = { ta, tb, tb, tb };
+    double cut[FSE_MAX_BOUNCES + 4] = { ta, tb, tb, tb };
     int ncut = 2;
+    if (!sh->secondary && sh->legs) {   // a bounce turns it: each leg swept on its own
+        ncut = 0;
+        cut[ncut++] = ta;
+        for (int b = 0; b < sh->legs; b++)
+            if (sh->bounce_t[b] > ta && sh->bounce_t[b] < tb)
+                cut[ncut++] = sh->bounce_t[b];
+        cut[ncut++] = tb;
+    }
     if (sh->secondary && sh->weapon == FSW_MFRL) {
         ncut = 0;
         cut[ncut++] = ta;
@@ -1617,9 +1693,12 @@ static int shot_at(const fse_shot_t *sh, double t, float p[3])
             p[k] = sh->org[k] + sh->drop[k] * fall + sh->dir[k] * along;
         return 1;
     }
-    float d = sh->speed > 0 ? (float)((t - sh->t0) * sh->speed) : 0;
+    double ts;
+    float org[3], dir[3], speed;
+    shot_leg(sh, t, &ts, org, dir, &speed);
+    float d = speed > 0 ? (float)((t - ts) * speed) : 0;
     for (int k = 0; k < 3; k++)
-        p[k] = sh->org[k] + sh->dir[k] * d;
+        p[k] = org[k] + dir[k] * d;
     return 1;
 }
 
@@ -2369,11 +2448,15 @@ static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, 
         const fse_layout_t *arc = layout(fe, "arc.off");
         if (!(lo = layout(fe, "flare.off")) || !arc)
             return -1;
-        float a[3], b[3], ax[3], ay[3], across_scale = pw * 0.75f + 1.5f;
-        across(v, p, sh->dir, a, b);
+        float a[3], b[3], ax[3], ay[3], across_scale = pw * 0.75f + 1.5f, lo_org[3], dir[3], speed;
+        double ts;
+        shot_leg(sh, t, &ts, lo_org, dir, &speed);
+        if (ts > sh->t0)
+            across_scale *= 0.5f;   // ChangeTranspulseDir halves the arc's xsize
+        across(v, p, dir, a, b);
         for (int k = 0; k < 3; k++) {
             ax[k] = a[k] * across_scale;
-            ay[k] = -sh->dir[k] * 3.0f;
+            ay[k] = -dir[k] * 3.0f;
         }
         return draw_faceme(fe, v, lo, 0, p, pw * 0.6f + 1.05f, 0, fse_white) +
                draw_frame(fe, v, arc, 0, p, ax, ay, fse_white);
@@ -2389,13 +2472,6 @@ static int draw_primary(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, 
     }
 }
 
-// The laser (InitOnePrimBull's LASER, CreateLaserPulse): while it lasts (12 ticks), a two-sided
-// quad of LASER.OFF (frame every 4 ticks, looping: POLY_LASER) from the gun to the wall,
-// LaserDiameter = power x 2 + 6 units either side of its line along the ship's left, and a second
-// along its up that only the other players see (the pilot's own view has one); FLARE.OFF, 1.5
-// units a texel, R G B 255, pulled out (FM_FLAG_MOVEOUT) where it ends. The ship's left and up are
-// not in the message: the quads lie across and along the line of sight (assumed, as the trail's).
-// Only a laser that hits something is drawn (the game cleans up one that does not).
 // A burst of BITS.OFF sparks made at once at `at`, `ticks` after (FM_BITS: r_fsfx_bits_burst),
 // added; `seed` picks their random directions and speeds.
 static int draw_bits_burst(r_fsent_t *fe, const r_view_t *v, const float at[3], const float dir[3], uint32_t seed,
@@ -2431,6 +2507,13 @@ static int draw_laser_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t 
     return drawn;
 }
 
+// The laser (InitOnePrimBull's LASER, CreateLaserPulse): while it lasts (12 ticks), a two-sided
+// quad of LASER.OFF (frame every 4 ticks, looping: POLY_LASER) from the gun to the wall,
+// LaserDiameter = power x 2 + 6 units either side of its line along the ship's left, and a second
+// along its up that only the other players see (the pilot's own view has one); FLARE.OFF, 1.5
+// units a texel, R G B 255, pulled out (FM_FLAG_MOVEOUT) where it ends. The ship's left and up are
+// not in the message: the quads lie across and along the line of sight (assumed, as the trail's).
+// Only a laser that hits something is drawn (the game cleans up one that does not).
 static int draw_laser(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, double t, int own)
 {
     const fse_layout_t *lo = layout(fe, "laser.off"), *flare = layout(fe, "flare.off");
@@ -2478,11 +2561,12 @@ static int draw_trans_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *
     k0 = k0 < 1 ? 1 : k0;
     if (k1 < k0)
         return 0;
-    float here[3], a[3], b[3];
-    float flown = sh->speed * (float)((t < sh->t_end ? t : sh->t_end) - sh->t0);
+    float here[3], a[3], b[3], lo_org[3], dir[3], speed;
+    double ts, tn = t < sh->t_end ? t : sh->t_end;
+    shot_leg(sh, tn, &ts, lo_org, dir, &speed);
     for (int k = 0; k < 3; k++)
-        here[k] = sh->org[k] + sh->dir[k] * flown;
-    across(v, here, sh->dir, a, b);
+        here[k] = lo_org[k] + dir[k] * speed * (float)(tn - ts);
+    across(v, here, dir, a, b);
     int size = (int)(sh->power * FSE_ARCTRAIL_MUL + FSE_ARCTRAIL_ADD), drawn = 0;
     const float rgb[3] = { 1, 64.0f / 255, 64.0f / 255 };
     for (int k = k0; k <= k1; k++) {
@@ -2496,9 +2580,12 @@ static int draw_trans_trail(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *
         h ^= h >> 13;
         float side = (float)((int)(h % (unsigned)(2 * size)) - size) * 0.25f;
         float n = age < 8 ? age : 8, moved = FSE_ARC_SPARK_SPEED * n - 0.25f * n * (n + 1);   // 4 - 0.5 i, i = 1 .. n
-        float along = sh->speed * (float)k / FSE_TICKS + moved, p[3];
+        // born where the shot was at its tick k, drifting along the leg it was on then
+        double tk = sh->t0 + k / FSE_TICKS;
+        shot_leg(sh, tk, &ts, lo_org, dir, &speed);
+        float along = speed * (float)(tk - ts) + moved, p[3];
         for (int j = 0; j < 3; j++)
-            p[j] = sh->org[j] + sh->dir[j] * along + a[j] * side;
+            p[j] = lo_org[j] + dir[j] * along + a[j] * side;
         drawn += draw_faceme(fe, v, lo, f, p, FSE_ARC_SPARK_SIZE, 0, rgb);
     }
     return drawn;
@@ -2919,6 +3006,17 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             drawn += draw_trans_trail(fe, v, sh, t);
         if (sh->active && !sh->secondary && sh->hit && t >= sh->t_end)
             drawn += draw_impact(fe, v, sh, (float)((t - sh->t_end) * FSE_TICKS));
+        // the walls it bounced off on the way (the transpulse's CreateArcExplosion there too; the
+        // pyrolite makes nothing), each with its own sparks
+        for (int b = 0; sh->active && !sh->secondary && sh->weapon == FSW_TRANSPULSE && b < sh->legs; b++) {
+            if (t < sh->bounce_t[b] || sh->bounce_t[b] > sh->t_end)
+                continue;
+            fse_shot_t at = *sh;
+            memcpy(at.end, sh->bounce_at[b], sizeof at.end);
+            memcpy(at.normal, sh->bounce_normal[b], sizeof at.normal);
+            at.id ^= (b + 1) << 16;   // its sparks apart from the last wall's
+            drawn += draw_impact(fe, v, &at, (float)((t - sh->bounce_t[b]) * FSE_TICKS));
+        }
         if (sh->active && sh->secondary && sh->hit && t >= sh->t_end)
             drawn += draw_explosion(fe, v, sh, t);
         // DestroySecondary's CreateGravgonField where a gravgon met its wall or a ship (not one that

@@ -1224,6 +1224,135 @@ static void test_impact_sparks(void **state)
     }
 }
 
+// level_ray's triangle's unit normal too (facing back along dir); the distance or -1.
+static float level_ray_n(const mxv_t *m, const float org[3], const float dir[3], float n[3])
+{
+    float best = level_ray(m, org, dir);
+    if (best < 0)
+        return best;
+    // the triangle that ray met: the one whose plane holds the point (the nearest such)
+    float p[3] = { org[0] + dir[0] * best, org[1] + dir[1] * best, org[2] + dir[2] * best }, err = 1e9f;
+    for (int i = 0; i < m->num_tris; i++) {
+        const float *a = m->verts[m->tris[i].v[0]].pos, *b = m->verts[m->tris[i].v[1]].pos,
+                    *c = m->verts[m->tris[i].v[2]].pos;
+        float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] }, e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
+        float q[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+        float l = sqrtf(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+        if (l < 1e-6f)
+            continue;
+        float d = fabsf((p[0] - a[0]) * q[0] + (p[1] - a[1]) * q[1] + (p[2] - a[2]) * q[2]) / l;
+        float back = q[0] * dir[0] + q[1] * dir[1] + q[2] * dir[2] > 0 ? -1.0f : 1.0f;
+        // on the triangle (barycentric inside) and in its plane
+        float v2[3] = { p[0] - a[0], p[1] - a[1], p[2] - a[2] };
+        float d00 = e1[0] * e1[0] + e1[1] * e1[1] + e1[2] * e1[2], d01 = e1[0] * e2[0] + e1[1] * e2[1] + e1[2] * e2[2],
+              d11 = e2[0] * e2[0] + e2[1] * e2[1] + e2[2] * e2[2], d20 = v2[0] * e1[0] + v2[1] * e1[1] + v2[2] * e1[2],
+              d21 = v2[0] * e2[0] + v2[1] * e2[1] + v2[2] * e2[2], den = d00 * d11 - d01 * d01;
+        if (fabsf(den) < 1e-9f)
+            continue;
+        float bv = (d11 * d20 - d01 * d21) / den, bw = (d00 * d21 - d01 * d20) / den;
+        if (bv < -1e-3f || bw < -1e-3f || bv + bw > 1 + 1e-3f || d >= err)
+            continue;
+        err = d;
+        for (int k = 0; k < 3; k++)
+            n[k] = q[k] * back / l;
+    }
+    assert_true(err < 0.1f);
+    return best;
+}
+
+// The first shot's place at `at` as the drawer (with the level `m`: its walls) has it after the
+// frame just before `at`; returns how many shots fly then (-1: no such frame).
+static int shot_pos_at(const char *path, const mxv_t *m, double at, float p[3])
+{
+    fs_play_t pl;
+    fs_play_open(&pl, path, 0);
+    pl.fe = r_fsent_create();
+    asset_files_t files = { fs_file, NULL };
+    r_fsent_load(pl.fe, &files, tu_palette(), m);
+    int n = -1;
+    while (fs_play_frame(&pl)) {
+        if (pl.w->time <= at && pl.w->time + 0.1 > at)
+            n = r_fsent_shots(pl.fe, at, p);
+    }
+    fs_play_close(&pl);
+    return n;
+}
+
+// The transpulse's bounce and the pyrolite's (ProcessPrimaryBullets "Hit Background": NewDir, the
+// direction reflected at the wall; ChangeTranspulseDir halves the transpulse's speed, one bounce):
+// fired at the floor, `k` ticks after it met it the shot is at the wall point + the reflected
+// direction x its speed (24, 20 units a tick) x k, found by the same ray on the level's triangles
+// here, not where it would be had it gone on straight; the transpulse then ends on its next wall.
+static void test_bounces(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    size_t size;
+    char map[128], err[256] = "";
+    uint8_t *d = fs_level_bytes("ship", &size, map, sizeof map);
+    assert_non_null(d);
+    mxv_t *m = mxv_load(d, size, map, err, sizeof err);
+    free(d);
+    if (!m)
+        fail_msg("%s", err);
+    static const struct {
+        const char *what;
+        int weapon;
+        float speed, speed2;   // units a tick, before and after the bounce
+        float side, up;
+        int life;              // ticks
+    } shots[] = {
+        { "transpulse", 3, 48, 24, 400, -200, 1000 },
+        { "pyrolite", 2, 20, 20, -200, -200, 64 },
+    };
+    for (size_t i = 0; i < sizeof shots / sizeof shots[0]; i++) {
+        imp_fire_t fire = { shots[i].weapon, 2, { 0 }, { 0 }, 1.0 };
+        float n[3], wall[3], r[3], dot = 0;
+        impact_aim(&sc, shots[i].side, shots[i].up, fire.org, fire.dir);
+        float dist = level_ray_n(m, fire.org, fire.dir, n);
+        assert_true(dist > 100);
+        for (int k = 0; k < 3; k++) {
+            wall[k] = fire.org[k] + fire.dir[k] * dist;
+            dot += fire.dir[k] * n[k];
+        }
+        for (int k = 0; k < 3; k++)
+            r[k] = fire.dir[k] - 2 * dot * n[k];
+        float d2 = level_ray(m, wall, r);
+        double hit = 1.0 + dist / (shots[i].speed * 71);
+        int k = 10;
+        while (k > 1 && (d2 > 0 && shots[i].speed2 * (float)k > d2 - 20))
+            k--;
+        assert_true(dist / shots[i].speed + (float)k < (float)shots[i].life);
+        char demo[512];
+        snprintf(demo, sizeof demo, "%s/fs_bounce_%zu_%d.dmo", out_dir(), i, (int)getpid());
+        impact_demo(&sc, demo, &fire, 1, 2.5);
+        float p[3], want[3], straight[3], e = 0, off = 0;
+        int nshots = shot_pos_at(demo, m, hit + k / 71.0, p);
+        for (int j = 0; j < 3; j++) {
+            want[j] = wall[j] + r[j] * shots[i].speed2 * (float)k;
+            straight[j] = wall[j] + fire.dir[j] * shots[i].speed * (float)k;
+            e += (p[j] - want[j]) * (p[j] - want[j]);
+            off += (p[j] - straight[j]) * (p[j] - straight[j]);
+        }
+        printf("%s: meets the floor %.0f units away at %.3f s (normal %.2f %.2f %.2f), next wall %.0f units on; %d ticks "
+               "after, %d shot(s), at %.1f units from the reflected place, %.0f from the straight one\n",
+               shots[i].what, dist, hit, n[0], n[1], n[2], d2, k, nshots, sqrtf(e), sqrtf(off));
+        assert_int_equal(nshots, 1);
+        assert_true(sqrtf(e) < 1.0f);
+        assert_true(sqrtf(off) > 20);
+        if (shots[i].weapon == 3 && d2 > 0) {   // gone after its next wall (no bounce left)
+            double end = hit + d2 / (shots[i].speed2 * 71);
+            assert_int_equal(shot_pos_at(demo, m, end + 2 / 71.0, p), 0);
+            assert_int_equal(shot_pos_at(demo, m, end - 2 / 71.0, p), 1);
+        }
+        if (!getenv("FS_MODEL_SHOTS"))
+            remove(demo);
+    }
+    mxv_free(m);
+}
+
 // The transpulse's trail (CreateTransTrail): a spark of BITS.OFF every tick where the shot is,
 // up to (power x 90 + 145) x 0.25 units to its side, drifting on along its path, 30 ticks each:
 // fired down the hall at the far wall (1273 units), 20 ticks later the part of the view where it
@@ -1620,6 +1749,7 @@ int main(void)
         cmocka_unit_test(test_trojax_charge),
         cmocka_unit_test(test_impacts),
         cmocka_unit_test(test_impact_sparks),
+        cmocka_unit_test(test_bounces),
         cmocka_unit_test(test_laser),
         cmocka_unit_test(test_trans_trail),
         cmocka_unit_test(test_pickup_sparkle),

@@ -56,6 +56,10 @@ struct r_hldecal_s {
     int warned;                      // bit flags: warnings given once a level
     hlmat_t *mat;                    // sound/materials.txt read as Counter-Strike's client (its sparks
                                      // skip wood); NULL: none read, every texture concrete
+    r_hlpuff_t puffs[HLFX_MAX_PUFFS];   // the wall puffs of the frame (wall_puffs)
+    int puff_models[4];              // the world's model indices of sprites/wall_puff1..4.spr (0 none)
+    uint32_t puff_models_seq;        // the precache list they were found in (w->models_seq)
+    int puff_models_ok;
 };
 
 enum { W_NAME = 1, W_INDEX = 2, W_ENTITY = 4, W_POS = 8, W_FULL = 16, W_WAD = 32, W_BSPDECAL = 64 };
@@ -456,6 +460,7 @@ void r_hldecal_load_level(renderer_t *r, vfs_t *fs, const world_t *w)
     d->count = 0;
     d->next = 0;
     d->warned = 0;
+    d->puff_models_ok = 0;
     d->applied = 0;
     d->replay = 0;
     d->num_faces = r->bsp->num_faces;
@@ -779,6 +784,74 @@ static void crossbow_event(renderer_t *r, const world_t *w, const world_decal_t 
     r_hlfx_event_sparks(r_models_hlfx(r->models), b.endpos);
 }
 
+// Counter-Strike's wall puffs (cs16-client's EV_HLDM_DecalGunshot calling EV_CS16Client_CreateSmoke
+// with SMOKE_WALLPUFF, 25 along the normal, scale 0.5, wind on; facts in docs/goldsrc.md): one at
+// every bullet's hit on the world or a brush entity, made again each frame from the log's events
+// of the last HLFX_PUFF_MAX_AGE seconds (so a seek shows them as playing did); the sprite
+// (wall_puff1..4) and the amount (100..180) from the entry's seed, the colour from the texture's
+// material (the FireBullets switch: 40 grey; concrete 65 grey; wood 75 42 15).
+static void wall_puffs(renderer_t *r, r_hldecal_t *d, const world_t *w)
+{
+    r_hlfx_t *fx = r_models_hlfx(r->models);
+    int np = 0;
+    int *models = d->puff_models;
+    if (!d->puff_models_ok || d->puff_models_seq != w->models_seq) {
+        // the precache list changed: find the sprites again
+        for (int k = 0; k < 4; k++) {
+            char name[32];
+            snprintf(name, sizeof name, "sprites/wall_puff%d.spr", k + 1);
+            models[k] = 0;
+            for (int i = 1; i < w->num_models && !models[k]; i++)
+                if (!strcasecmp(w->models[i], name))
+                    models[k] = i;
+        }
+        d->puff_models_seq = w->models_seq;
+        d->puff_models_ok = 1;
+    }
+    if (!models[0] && !models[1] && !models[2] && !models[3]) {
+        r_hlfx_set_puffs(fx, d->puffs, 0);
+        return;
+    }
+    uint32_t count = w->decal_log_count;
+    uint32_t oldest = count > WORLD_MAX_DECAL_LOG ? count - WORLD_MAX_DECAL_LOG : 0;
+    for (uint32_t i = count; i > oldest && np < HLFX_MAX_PUFFS; i--) {
+        const world_decal_t *e = &w->decal_log[(i - 1) % WORLD_MAX_DECAL_LOG];
+        if (e->time < w->time - HLFX_PUFF_MAX_AGE)
+            break;
+        if (e->te || e->time > w->time + 1e-6)
+            continue;
+        hlbullet_t b[HLBULLET_MAX];
+        int kind = HLBULLET_SOUND_HL;
+        int n = hlbullet_fire(r->bsp, w, e, b, HLBULLET_MAX, &kind);
+        if (kind != HLBULLET_SOUND_CS)
+            continue;
+        for (int shot = 0; shot < n && np < HLFX_MAX_PUFFS; shot++) {
+            if (b[shot].model < 0 || b[shot].tracer)
+                continue;   // no wall (a player, a monster, nothing): no puff
+            uint32_t x = (e->seed ^ (uint32_t)(shot + 1) * 0x85ebca6bu) | 1u;
+            int pick = (int)hlbullet_frand(&x, 0, 3.999f);
+            if (!models[pick])
+                continue;   // not precached: EV_FindModelIndex finds none, no sprite
+            r_hlpuff_t *p = &d->puffs[np++];
+            p->model = models[pick];
+            memcpy(p->org, b[shot].endpos, sizeof p->org);
+            memcpy(p->normal, b[shot].normal, sizeof p->normal);
+            p->start = e->time;
+            p->amount = 100 + (int)hlbullet_frand(&x, 0, 80.999f);
+            p->seed = x;
+            // the texture's type (PlayTextureSound): the world's only, else none
+            char type = b[shot].model == 0 && b[shot].texture[0] ? hlmat_type(d->mat, b[shot].texture) : 0;
+            if (type == HLMAT_WOOD) {
+                p->color[0] = 75, p->color[1] = 42, p->color[2] = 15;
+            } else {
+                uint8_t g = type == HLMAT_CONCRETE ? 65 : 40;
+                p->color[0] = p->color[1] = p->color[2] = g;
+            }
+        }
+    }
+    r_hlfx_set_puffs(fx, d->puffs, np);
+}
+
 void r_hldecal_frame(renderer_t *r, const world_t *w)
 {
     r_hldecal_t *d = r->hldecal;
@@ -808,6 +881,7 @@ void r_hldecal_frame(renderer_t *r, const world_t *w)
             weapon_event(r, d, w, l);
     }
     d->applied = count;
+    wall_puffs(r, d, w);
 }
 
 int r_hldecal_count(const renderer_t *r) { return r->hldecal ? r->hldecal->count : 0; }

@@ -75,6 +75,8 @@ struct r_hlfx_s {
         float stop_frame;   // the flare's frame then (it no longer cycles)
         vec3_t stop_end;    // where the eye's line met a wall at the stop
     } egon;
+    r_hlpuff_t puffs[HLFX_MAX_PUFFS];   // Counter-Strike's wall puffs of the frame (r_hldecal.c)
+    int num_puffs;
 };
 
 r_hlfx_t *r_hlfx_create(void)
@@ -1366,6 +1368,60 @@ void r_hlfx_lights(const r_hlfx_t *fx, const world_t *w, r_view_t *v, double t)
     }
 }
 
+void r_hlfx_set_puffs(r_hlfx_t *fx, const r_hlpuff_t *list, int n)
+{
+    if (!fx)
+        return;
+    if (n > HLFX_MAX_PUFFS)
+        n = HLFX_MAX_PUFFS;
+    fx->num_puffs = n > 0 ? n : 0;
+    if (fx->num_puffs)
+        memcpy(fx->puffs, list, sizeof *list * (size_t)fx->num_puffs);
+}
+
+// EV_WallPuff_Wind, called once a client frame (here 100 a second, fps_max's default): once past
+// frame 7 the velocity keeps 0.97 of itself and rises 0.7 (its z at most 70); once past frame 6
+// a wind along x and along y grows 0.075 a call up to 5 and is added to the velocity, each
+// turning back (its strength 0) one call in 11 once over 3. The client's wind is one for all its
+// puffs; here each puff has its own, from its seed, so that it does not depend on the others.
+void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out)
+{
+    const float dt = 0.01f;
+    vec3_t v;
+    float wind[2] = {0, 0};
+    int sign[2] = {1, 1};
+    uint32_t x = p->seed | 1u;
+    for (int k = 0; k < 3; k++) {
+        out[k] = p->org[k];
+        v[k] = p->normal[k] * 25;   // the speed along the normal
+    }
+    int steps = age > 0 ? (int)(age / dt) : 0;
+    for (int i = 0; i <= steps; i++) {
+        float step = i < steps ? dt : age - dt * (float)steps;
+        float frame = (float)i * dt * HLFX_PUFF_FRAMERATE;
+        if (frame > 7) {
+            for (int k = 0; k < 3; k++)
+                v[k] *= 0.97f;
+            v[2] += 0.7f;
+            if (v[2] > 70)
+                v[2] = 70;
+        }
+        if (frame > 6) {
+            for (int k = 0; k < 2; k++) {
+                wind[k] = wind[k] + 0.075f > 5 ? 5 : wind[k] + 0.075f;
+                v[k] += (float)sign[k] * wind[k];
+            }
+            for (int k = 1; k >= 0; k--)   // y's turn is drawn first, as the client does
+                if (hlbullet_frand(&x, 0, 11) < 1 && wind[k] > 3) {
+                    wind[k] = 0;
+                    sign[k] = -sign[k];
+                }
+        }
+        for (int k = 0; k < 3; k++)
+            out[k] += v[k] * step;
+    }
+}
+
 int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
 {
     int n = 0;
@@ -1415,6 +1471,25 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
             if (left < s->fade)
                 o->amount = (int)((float)o->amount * left / s->fade);
         }
+    }
+    // the wall puffs: additive, scale 0.5, their frames at 35 a second, gone after the last
+    for (int i = 0; i < fx->num_puffs && n < max; i++) {
+        const r_hlpuff_t *p = &fx->puffs[i];
+        float age = (float)(t - p->start);
+        if (!(age >= -1e-6f) || age >= HLFX_PUFF_MAX_AGE)
+            continue;
+        r_hlsprite_t *o = &out[n++];
+        memset(o, 0, sizeof *o);
+        o->model = p->model;
+        r_hlfx_puff_at(p, age > 0 ? age : 0, o->org);
+        o->frame = (age > 0 ? age : 0) * HLFX_PUFF_FRAMERATE;
+        o->scale = 0.5f;
+        o->rendermode = RM_ADDITIVE;
+        // the engine's additive sprite is its texture x the colour x the amount; the 8-bit blend
+        // tables add by amount alone, so the colour's grey (the mean of its three) dims the amount
+        o->amount = p->amount * ((p->color[0] + p->color[1] + p->color[2]) / 3) / 255;
+        memcpy(o->color, p->color, 3);
+        o->anim = HLFX_ANIM_ONCE;
     }
     return n;
 }

@@ -151,6 +151,23 @@ void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid);
 void r_hlfx_lights(const r_hlfx_t *fx, const world_t *w, r_view_t *v, double t);
 // The sprites alive at t (at most max).
 int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max);
+// Counter-Strike's wall puffs (cs16-client's EV_CS16Client_CreateSmoke, SMOKE_WALLPUFF; docs/goldsrc.md):
+// r_hldecal.c makes the list again every frame from the world's event log and hands it here, so a
+// seek shows the same puffs; r_hlfx_sprites draws each one after its other sprites.
+#define HLFX_MAX_PUFFS 64
+#define HLFX_PUFF_FRAMERATE 35.0f   // R_DefaultSprite's frame rate (CreateSmoke's default)
+#define HLFX_PUFF_MAX_AGE 2.0f      // looked for this far back (the sprite's frames end it sooner)
+typedef struct {
+    int model;           // the world's model index of sprites/wall_puff1..4.spr
+    vec3_t org, normal;  // the bullet's hit and the wall's normal there
+    double start;        // the event's time
+    uint32_t seed;       // the wind's turns
+    int amount;          // 100..180
+    uint8_t color[3];    // 40 40 40; concrete 65 65 65; wood 75 42 15
+} r_hlpuff_t;
+void r_hlfx_set_puffs(r_hlfx_t *fx, const r_hlpuff_t *list, int n);
+// Where puff p is `age` seconds after the hit (EV_WallPuff_Wind stepped 100 times a second).
+void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out);
 // Beams alive at t.
 int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max);
 // Particles and beams as additive dots through the level's blend tables (v->hlmodes).

@@ -168,6 +168,7 @@ struct r_models_s {
     r_model_t hl_muzzles[3];    // the engine's cl_muzzleflash[0..2] (the view models' flash events)
     hltent_draw_t *hltent_list;   // HLTENT_MAX: the temp models of a drawn frame (engine/hltent.c)
     uint8_t hltent_warned[(WORLD_MAX_MODELS + 7) / 8];   // temp models whose missing file was warned about (a level)
+    uint8_t hlspr_warned[(WORLD_MAX_MODELS + 7) / 8];    // effect sprites (the wall puffs) likewise
     hltent_trail_t *hltent_trails;       // HLFX_MAX_PARTICLES: their smoke trails' steps in a drawn frame
     r_hlparticle_t *hltent_smoke;        // HLFX_MAX_PARTICLES: those steps' particles
 };
@@ -625,6 +626,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
     m->num_models = n;
     m->explod_index = 0;
     memset(m->hltent_warned, 0, sizeof m->hltent_warned);
+    memset(m->hlspr_warned, 0, sizeof m->hlspr_warned);
     int missing = load_named_models(m, w);
     // temp entity models are the client's own; absent ones just are not drawn
     for (int i = 0; i < XM_COUNT; i++) {
@@ -1517,6 +1519,15 @@ static void draw_hlsprite(r_models_t *m, r_view_t *v, const r_hlsprite_t *hs)
                            : hs->model <= HLFX_CLIENT_MUZZLE1 && hs->model >= HLFX_CLIENT_MUZZLE3
                                ? &m->hl_muzzles[HLFX_CLIENT_MUZZLE1 - hs->model]
                                : model_of(m, hs->model);
+    if (rm == &m->box && hs->model > 0 && hs->model < WORLD_MAX_MODELS) {
+        // precached, its file not found (Counter-Strike's wall puffs without the game's folder)
+        int k = hs->model;
+        if (!(m->hlspr_warned[k / 8] & (1u << (k % 8)))) {
+            m->hlspr_warned[k / 8] |= (uint8_t)(1u << (k % 8));
+            log_warn("effect sprite %s (index %d) is missing: not drawn", m->models[k].name, k);
+        }
+        return;
+    }
     if (!rm || rm->kind != RMOD_SPRITE || rm->spr.numframes <= 0 || !v->hlmodes)
         return;
     const spr_t *sp = &rm->spr;
@@ -1566,8 +1577,8 @@ static void draw_beam(const r_models_t *m, const r_view_t *v, const r_hlbeam_t *
 
 static void draw_hlfx(r_models_t *m, const world_t *w, r_view_t *v)
 {
-    r_hlsprite_t list[HLFX_MAX_SPRITES + 1];
-    int n = r_hlfx_sprites(m->hlfx, v->time, list, HLFX_MAX_SPRITES + 1);
+    r_hlsprite_t list[HLFX_MAX_SPRITES + 1 + HLFX_MAX_PUFFS];
+    int n = r_hlfx_sprites(m->hlfx, v->time, list, HLFX_MAX_SPRITES + 1 + HLFX_MAX_PUFFS);
     for (int i = 0; i < n; i++)
         draw_hlsprite(m, v, &list[i]);
     r_hlbeam_t beams[HLFX_MAX_BEAMS];

@@ -855,8 +855,11 @@ static void wall_puffs(renderer_t *r, r_hldecal_t *d, const world_t *w)
 void r_hldecal_frame(renderer_t *r, const world_t *w)
 {
     r_hldecal_t *d = r->hldecal;
-    if (!d || !r->bsp || r->bsp != d->bsp)
+    if (!d || !r->bsp || r->bsp != d->bsp) {
+        if (d)
+            r_hlfx_set_puffs(r_models_hlfx(r->models), d->puffs, 0);   // none of another level's
         return;
+    }
     uint32_t count = w->decal_log_count;
     if (count < d->applied || d->replay) {
         // a seek: the world's log is the decals of playing up to here; place them again

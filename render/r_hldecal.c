@@ -56,6 +56,8 @@ struct r_hldecal_s {
     int warned;                      // bit flags: warnings given once a level
     hlmat_t *mat;                    // sound/materials.txt read as Counter-Strike's client (its sparks
                                      // skip wood); NULL: none read, every texture concrete
+    r_hlpuff_t puff_ring[HLFX_MAX_PUFFS];   // the newest wall puffs made (weapon_event), a ring
+    uint32_t puff_next;              // puffs made since the level or the seek (ring index = % size)
     r_hlpuff_t puffs[HLFX_MAX_PUFFS];   // the wall puffs of the frame (wall_puffs)
     int puff_models[4];              // the world's model indices of sprites/wall_puff1..4.spr (0 none)
     uint32_t puff_models_seq;        // the precache list they were found in (w->models_seq)
@@ -461,6 +463,7 @@ void r_hldecal_load_level(renderer_t *r, vfs_t *fs, const world_t *w)
     d->next = 0;
     d->warned = 0;
     d->puff_models_ok = 0;
+    d->puff_next = 0;
     d->applied = 0;
     d->replay = 0;
     d->num_faces = r->bsp->num_faces;
@@ -562,6 +565,8 @@ static void te_decal(renderer_t *r, r_hldecal_t *d, const world_t *w, const worl
 // for their impact sounds), a "{shotN" where each stops; the tracers (the mp5's every other
 // bullet) leave none and are drawn from the gun to where the bullet stops, made when the event
 // comes (not again after a seek)
+static void make_puff(r_hldecal_t *d, const world_t *w, const world_decal_t *e, const hlbullet_t *b, int shot);
+
 static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
 {
     hlbullet_t b[HLBULLET_MAX];
@@ -570,6 +575,8 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
     int fresh = fabs(w->time - e->time) < 1e-6;   // effects when the event comes, not after a seek
     r_hlfx_t *fx = fresh ? r_models_hlfx(r->models) : NULL;
     for (int shot = 0; shot < n; shot++) {
+        if (kind == HLBULLET_SOUND_CS)
+            make_puff(d, w, e, &b[shot], shot);
         if (b[shot].tracer) {
             if (fx && (b[shot].model >= 0 || b[shot].player || b[shot].monster))
                 r_hlfx_tracer(fx, b[shot].tracer_src, b[shot].endpos);
@@ -784,19 +791,12 @@ static void crossbow_event(renderer_t *r, const world_t *w, const world_decal_t 
     r_hlfx_event_sparks(r_models_hlfx(r->models), b.endpos);
 }
 
-// Counter-Strike's wall puffs (cs16-client's EV_HLDM_DecalGunshot calling EV_CS16Client_CreateSmoke
-// with SMOKE_WALLPUFF, 25 along the normal, scale 0.5, wind on; facts in docs/goldsrc.md): one at
-// every bullet's hit on the world or a brush entity, made again each frame from the log's events
-// of the last HLFX_PUFF_MAX_AGE seconds (so a seek shows them as playing did); the sprite
-// (wall_puff1..4) and the amount (100..180) from the entry's seed, the colour from the texture's
-// material (the FireBullets switch: 40 grey; concrete 65 grey; wood 75 42 15).
-static void wall_puffs(renderer_t *r, r_hldecal_t *d, const world_t *w)
+// The world's model indices of sprites/wall_puff1..4.spr (0 none), found again when the precache
+// list changes.
+static const int *puff_models(r_hldecal_t *d, const world_t *w)
 {
-    r_hlfx_t *fx = r_models_hlfx(r->models);
-    int np = 0;
     int *models = d->puff_models;
     if (!d->puff_models_ok || d->puff_models_seq != w->models_seq) {
-        // the precache list changed: find the sprites again
         for (int k = 0; k < 4; k++) {
             char name[32];
             snprintf(name, sizeof name, "sprites/wall_puff%d.spr", k + 1);
@@ -808,48 +808,52 @@ static void wall_puffs(renderer_t *r, r_hldecal_t *d, const world_t *w)
         d->puff_models_seq = w->models_seq;
         d->puff_models_ok = 1;
     }
-    if (!models[0] && !models[1] && !models[2] && !models[3]) {
-        r_hlfx_set_puffs(fx, d->puffs, 0);
-        return;
+    return models;
+}
+
+// Counter-Strike's wall puffs (cs16-client's EV_HLDM_DecalGunshot calling EV_CS16Client_CreateSmoke
+// with SMOKE_WALLPUFF, 25 along the normal, scale 0.5, wind on; facts in docs/goldsrc.md): one at
+// bullet b's hit on the world or a brush entity (shot `shot` of log entry e), kept in the ring when
+// the event comes (weapon_event; after a seek the log's replay makes them again, so a seek shows them
+// as playing did); the sprite (wall_puff1..4) and the amount (100..180) from the entry's seed, the
+// colour from the texture's material (the FireBullets switch: 40 grey; concrete 65 grey; wood 75 42 15).
+static void make_puff(r_hldecal_t *d, const world_t *w, const world_decal_t *e, const hlbullet_t *b, int shot)
+{
+    if (b->model < 0 || b->tracer || e->time < w->time - HLFX_PUFF_MAX_AGE)
+        return;   // no wall (a player, a monster, nothing): no puff; or gone before now
+    const int *models = puff_models(d, w);
+    uint32_t x = (e->seed ^ (uint32_t)(shot + 1) * 0x85ebca6bu) | 1u;
+    int pick = (int)hlbullet_frand(&x, 0, 3.999f);
+    if (!models[pick])
+        return;   // not precached: EV_FindModelIndex finds none, no sprite
+    r_hlpuff_t *p = &d->puff_ring[d->puff_next++ % HLFX_MAX_PUFFS];
+    p->model = models[pick];
+    memcpy(p->org, b->endpos, sizeof p->org);
+    memcpy(p->normal, b->normal, sizeof p->normal);
+    p->start = e->time;
+    p->amount = 100 + (int)hlbullet_frand(&x, 0, 80.999f);
+    p->seed = x;
+    // the texture's type (PlayTextureSound): the world's only, else none
+    char type = b->model == 0 && b->texture[0] ? hlmat_type(d->mat, b->texture) : 0;
+    if (type == HLMAT_WOOD) {
+        p->color[0] = 75, p->color[1] = 42, p->color[2] = 15;
+    } else {
+        uint8_t g = type == HLMAT_CONCRETE ? 65 : 40;
+        p->color[0] = p->color[1] = p->color[2] = g;
     }
-    uint32_t count = w->decal_log_count;
-    uint32_t oldest = count > WORLD_MAX_DECAL_LOG ? count - WORLD_MAX_DECAL_LOG : 0;
-    for (uint32_t i = count; i > oldest && np < HLFX_MAX_PUFFS; i--) {
-        const world_decal_t *e = &w->decal_log[(i - 1) % WORLD_MAX_DECAL_LOG];
-        if (e->time < w->time - HLFX_PUFF_MAX_AGE)
-            break;
-        if (e->te || e->time > w->time + 1e-6)
-            continue;
-        hlbullet_t b[HLBULLET_MAX];
-        int kind = HLBULLET_SOUND_HL;
-        int n = hlbullet_fire(r->bsp, w, e, b, HLBULLET_MAX, &kind);
-        if (kind != HLBULLET_SOUND_CS)
-            continue;
-        for (int shot = 0; shot < n && np < HLFX_MAX_PUFFS; shot++) {
-            if (b[shot].model < 0 || b[shot].tracer)
-                continue;   // no wall (a player, a monster, nothing): no puff
-            uint32_t x = (e->seed ^ (uint32_t)(shot + 1) * 0x85ebca6bu) | 1u;
-            int pick = (int)hlbullet_frand(&x, 0, 3.999f);
-            if (!models[pick])
-                continue;   // not precached: EV_FindModelIndex finds none, no sprite
-            r_hlpuff_t *p = &d->puffs[np++];
-            p->model = models[pick];
-            memcpy(p->org, b[shot].endpos, sizeof p->org);
-            memcpy(p->normal, b[shot].normal, sizeof p->normal);
-            p->start = e->time;
-            p->amount = 100 + (int)hlbullet_frand(&x, 0, 80.999f);
-            p->seed = x;
-            // the texture's type (PlayTextureSound): the world's only, else none
-            char type = b[shot].model == 0 && b[shot].texture[0] ? hlmat_type(d->mat, b[shot].texture) : 0;
-            if (type == HLMAT_WOOD) {
-                p->color[0] = 75, p->color[1] = 42, p->color[2] = 15;
-            } else {
-                uint8_t g = type == HLMAT_CONCRETE ? 65 : 40;
-                p->color[0] = p->color[1] = p->color[2] = g;
-            }
-        }
+}
+
+// The frame's wall puffs: the ring's made in the last HLFX_PUFF_MAX_AGE seconds, newest first.
+static void wall_puffs(renderer_t *r, r_hldecal_t *d, const world_t *w)
+{
+    int np = 0;
+    uint32_t have = d->puff_next < HLFX_MAX_PUFFS ? d->puff_next : HLFX_MAX_PUFFS;
+    for (uint32_t i = 0; i < have; i++) {
+        const r_hlpuff_t *p = &d->puff_ring[(d->puff_next - 1 - i) % HLFX_MAX_PUFFS];
+        if (p->start >= w->time - HLFX_PUFF_MAX_AGE && p->start <= w->time + 1e-6)
+            d->puffs[np++] = *p;
     }
-    r_hlfx_set_puffs(fx, d->puffs, np);
+    r_hlfx_set_puffs(r_models_hlfx(r->models), d->puffs, np);
 }
 
 void r_hldecal_frame(renderer_t *r, const world_t *w)
@@ -864,6 +868,7 @@ void r_hldecal_frame(renderer_t *r, const world_t *w)
     if (count < d->applied || d->replay) {
         // a seek: the world's log is the decals of playing up to here; place them again
         reset_pool(r, d);
+        d->puff_next = 0;
         d->applied = 0;
         d->replay = 0;
     }

@@ -195,6 +195,7 @@ typedef struct {
     int tl_x0, tl_x1, tl_y, band_h;
     int dragging, seek_pending;
     double seek_target;
+    int clock_held;          // a seek (or the start) was just made: its moment is shown before the clock runs on
     // free camera
     int mouse_captured;
     int cam_dirty;
@@ -230,6 +231,7 @@ static void seek_to(play_t *s, double t)
         snd_stop_all(s->snd);   // paused means silent, also after a seek or a step
     s->clock = t;
     s->at_end = 0;
+    s->clock_held = 1;
     player_stats_t st;
     player_get_stats(s->p, &st);
     logf_(s, "seek t=%.4f ms=%.2f\n", t, st.last_seek_ms);
@@ -734,8 +736,11 @@ static int play_loop(play_t *s)
             s->seek_pending = 0;
             seek_to(s, s->seek_target);
         }
-        double now = wall(), dt = now - last;
+        // The time a seek took (the demo's first one builds its index: seconds on a slow
+        // machine) is not played: the moment sought is shown first, then the clock runs on.
+        double now = wall(), dt = s->clock_held ? 0 : now - last;
         last = now;
+        s->clock_held = 0;
         if (ss->cam->mode == R_CAM_FREE)
             fly(s, dt);
         if (s->cam_dirty) {

@@ -643,6 +643,7 @@ static void test_play_under_xvfb(void **state)
     char *out = tu_run(cmd, &st);
     assert_non_null(out);
     print_message("%s", out);
+    fflush(stdout);   // before cmocka's verdict on stderr, so the two do not interleave in a log
     free(out);
     if (st == 77) {
         if (tu_ci())

@@ -552,13 +552,10 @@ static void test_seek_matches_play_qfm_e1m4(void **state)
 
     int bad;
     assert_int_equal(demo_open(&d, &cli, qfm_e1m4(), NULL, 0), 0);
-    double worst = seek_check(&d, &cli, r, NULL, refs, n, &bad);
+    // seek_check prints the slowest seek; how fast (the goal is < 50 ms) is `make bench`'s seek
+    // line, not a test's: a loaded or slow machine must not fail this
+    seek_check(&d, &cli, r, NULL, refs, n, &bad);
     assert_int_equal(bad, 0);
-    // the goal is < 50 ms; only the plain build is timed (sanitizers are slower)
-#if !defined(__SANITIZE_ADDRESS__)
-    assert_true(worst < 100.0);
-#endif
-    (void)worst;
     demo_close(&d);
     free(refs);
     r_destroy(r);

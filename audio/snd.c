@@ -886,8 +886,12 @@ static void play_bullets(snd_t *s, const world_t *w)
                 play_request(s, w, &req[j]);
             continue;
         }
-        int kind = HLBULLET_SOUND_HL;
-        int n = hlbullet_fire(s->hl_bsp, w, l, s->bullets, HLBULLET_MAX, &kind);
+        int kind = HLBULLET_SOUND_HL, power, walls;
+        float reach;
+        if (hlbullet_cs_penetration(l->script, &power, &reach, &walls))
+            load_materials(s);   // Counter-Strike's bullets: the walls' materials cut their power
+        int n = hlbullet_fire(s->hl_bsp, w, l, s->mat_fs == s->fs ? &s->mat[HLMAT_CS] : NULL, s->bullets,
+                              HLBULLET_MAX, &kind);
         if (n > 0)
             load_materials(s);
         for (int b = 0; b < n; b++) {

@@ -377,9 +377,13 @@ int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint
     // entity, a monster's box: EV_HLDM_PlayTextureSound knows only entity 0 and the players) no
     // type, which sounds as concrete
     char type = b->player ? HLMAT_FLESH : b->entity == 0 && mat ? hlmat_type(mat, b->texture) : 0;
+    if (b->exit)
+        type = b->type;   // a wall's far side: its front's material (engine/hlbullet.c)
     if (type == HLMAT_SNOW && kind != HLBULLET_SOUND_CS)
         type = 0;   // Half-Life's client knows no snow: its default
-    if (kind != HLBULLET_SOUND_HL_BUCK) {
+    // a Counter-Strike bullet's hit on a wall's far side (the trace back after it went through)
+    // sounds no texture: EV_HLDM_DecalGunshot alone, whose decal trace may ricochet
+    if (kind != HLBULLET_SOUND_HL_BUCK && !b->exit) {
         const hl_texsound_t *t = &hl_texsounds[0];
         for (size_t i = 0; i < sizeof hl_texsounds / sizeof hl_texsounds[0]; i++)
             if (hl_texsounds[i].type == type)

@@ -48,11 +48,15 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
     b->entity = -1;
     b->player = 0;
     b->monster = 0;
+    b->fraction = 1;
+    b->startsolid = 0;
     memcpy(b->endpos, b->end, sizeof(vec3_t));
     memset(b->normal, 0, sizeof(vec3_t));
     bsp_trace_t best, tr;
     best.fraction = 2;
-    if (bsp_trace(bsp, bsp->models[0].headnode, b->src, b->end, &tr) && !tr.startsolid) {
+    int hit = bsp_trace(bsp, bsp->models[0].headnode, b->src, b->end, &tr);
+    b->startsolid = tr.startsolid != 0;
+    if (hit && !tr.startsolid) {
         best = tr;
         b->model = 0;
         b->entity = 0;
@@ -71,7 +75,9 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
             s[k] = b->src[k] - e->cur.origin[k];
             t[k] = b->end[k] - e->cur.origin[k];
         }
-        if (bsp_trace(bsp, bsp->models[sub].headnode, s, t, &tr) && !tr.startsolid && tr.fraction < best.fraction) {
+        hit = bsp_trace(bsp, bsp->models[sub].headnode, s, t, &tr);
+        b->startsolid |= tr.startsolid != 0;
+        if (hit && !tr.startsolid && tr.fraction < best.fraction) {
             best = tr;
             for (int k = 0; k < 3; k++)
                 best.endpos[k] += e->cur.origin[k];
@@ -85,6 +91,7 @@ void hlbullet_trace(const bsp_t *bsp, const world_t *w, hlbullet_t *b)
         return;
     memcpy(b->endpos, best.endpos, sizeof(vec3_t));
     memcpy(b->normal, best.normal, sizeof(vec3_t));
+    b->fraction = best.fraction;
     // the texture under the hit (the engine's EV_TraceTexture): the face the trace found there
     if (best.face >= 0 && best.face < bsp->num_faces) {
         const bsp_texinfo_t *ti = &bsp->texinfo[bsp->faces[best.face].texinfo];
@@ -200,6 +207,8 @@ static void trace_boxes(const world_t *w, hlbullet_t *b, int shooter)
     }
     if (!hit)
         return;
+    b->startsolid |= best == 0;   // inside the box: the engine's startsolid
+    b->fraction = best;
     b->player = hit <= last ? hit : 0;
     b->monster = hit > last ? hit : 0;
     b->model = b->entity = -1;
@@ -215,9 +224,26 @@ void hlbullet_trace_all(const bsp_t *bsp, const world_t *w, hlbullet_t *b, int s
     trace_boxes(w, b, shooter);
 }
 
+// Counter-Strike's bullet types (cs16-client's EV_DescribeBulletTypeParameters, `ev_cs16.cpp`): how
+// many units past a wall's face the bullet goes on from (its power, which the wall's material cuts)
+// and how far it may have flown on a trace for it to go through that wall (its distance).
+enum { AMMO_NONE, AMMO_9MM, AMMO_45ACP, AMMO_50AE, AMMO_762MM, AMMO_556MM, AMMO_338MAG, AMMO_57MM, AMMO_357SIG,
+       AMMO_BUCKSHOT, NUM_AMMO };
+static const struct {
+    int power;
+    float distance;
+} ammo[NUM_AMMO] = {
+    [AMMO_NONE] = { 0, 0 },       [AMMO_9MM] = { 21, 800 },    [AMMO_45ACP] = { 15, 500 },
+    [AMMO_50AE] = { 30, 1000 },   [AMMO_762MM] = { 39, 5000 }, [AMMO_556MM] = { 35, 4000 },
+    [AMMO_338MAG] = { 45, 8000 }, [AMMO_57MM] = { 30, 2000 },  [AMMO_357SIG] = { 25, 800 },
+    [AMMO_BUCKSHOT] = { 0, 0 },   // (the default case: none)
+};
+
 // The weapons whose client events fire bullets (ev_hldm.cpp; Counter-Strike's: cs16-client's
 // event_<gun>.cpp): pellets a shot, range, and the spread (buckshot: random in the cone; the
-// others: the server's own spread, fparam1/2, divided by fparam_div).
+// others: the server's own spread, fparam1/2, divided by fparam_div); Counter-Strike's also their
+// bullet type and the walls a bullet stops on at most (EV_HLDM_FireBullets' iPenetration: the
+// shotguns 1, the awp 3, every other gun 2; 0 here: Half-Life's, one trace).
 typedef struct {
     const char *name;
     int shots_sp, shots_mp;
@@ -226,55 +252,163 @@ typedef struct {
     int tracer_freq;                    // the mp5: every other bullet is a tracer and leaves no decal
     float fparam_div;                   // 0: 1 (the scout sends its spread x 1000)
     int sound;                          // HLBULLET_SOUND_*
+    uint8_t type;                       // Counter-Strike: AMMO_*
+    uint8_t walls;                      // Counter-Strike: walls a bullet stops on at most; 0 Half-Life
 } bullet_rule_t;
 
 // A Counter-Strike pistol or rifle: one bullet, the server's spread (the punch: hltent_event_aim).
-#define CS_RIFLE(n, range) { n, 1, 1, range, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS }
+#define CS_RIFLE(n, range, type, walls) { n, 1, 1, range, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS, type, walls }
+#define CS_GUN(n, div, type) { n, 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, div, HLBULLET_SOUND_CS, type, 2 }
 
 static const bullet_rule_t bullets[] = {
-    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL },   // BULLET_PLAYER_9MM
-    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL },
-    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2, 0, HLBULLET_SOUND_HL },      // BULLET_PLAYER_MP5
-    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL },   // BULLET_PLAYER_357
-    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0, 0, HLBULLET_SOUND_HL_BUCK },
-    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0, 0, HLBULLET_SOUND_HL_BUCK },
+    { "glock1", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL, 0, 0 },   // BULLET_PLAYER_9MM
+    { "glock2", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL, 0, 0 },
+    { "mp5", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 2, 0, HLBULLET_SOUND_HL, 0, 0 },      // BULLET_PLAYER_MP5
+    { "python", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_HL, 0, 0 },   // BULLET_PLAYER_357
+    { "shotgun1", 6, 4, 2048, { 0.08716f, 0.08716f }, { 0.08716f, 0.04362f }, 0, 0, HLBULLET_SOUND_HL_BUCK, 0, 0 },
+    { "shotgun2", 12, 8, 2048, { 0.08716f, 0.08716f }, { 0.17365f, 0.04362f }, 0, 0, HLBULLET_SOUND_HL_BUCK, 0, 0 },
     // Counter-Strike 1.6 (docs/goldsrc.md): the shotguns' buckshot in a 0.0725 cone, 8192 units
-    { "m3", 9, 9, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, HLBULLET_SOUND_CS },
-    { "xm1014", 6, 6, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, HLBULLET_SOUND_CS },
-    CS_RIFLE("usp", 8192),
-    CS_RIFLE("glock18", 4096),
-    CS_RIFLE("p228", 8192),
-    { "elite_left", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS },    // the aim as it comes (no punch)
-    { "elite_right", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS },
-    CS_RIFLE("fiveseven", 8192),
-    CS_RIFLE("deagle", 8192),
-    CS_RIFLE("tmp", 8192),
-    CS_RIFLE("ump45", 8192),
-    CS_RIFLE("mac10", 8192),
-    CS_RIFLE("mp5n", 8192),
-    CS_RIFLE("p90", 8192),
-    { "famas", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 0, HLBULLET_SOUND_CS },         // cs16-client: punch / 10^7, nothing
-    CS_RIFLE("galil", 8192),
-    CS_RIFLE("ak47", 8192),
-    CS_RIFLE("aug", 8192),
-    CS_RIFLE("m4a1", 8192),
-    CS_RIFLE("sg552", 8192),
-    { "scout", 1, 1, 8192, { 0, 0 }, { 0, 0 }, 0, 1000, HLBULLET_SOUND_CS },   // its spread comes x 1000
-    CS_RIFLE("awp", 8192),
-    CS_RIFLE("g3sg1", 8192),
-    CS_RIFLE("sg550", 8192),
-    CS_RIFLE("m249", 8192),
+    { "m3", 9, 9, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, HLBULLET_SOUND_CS, AMMO_BUCKSHOT, 1 },
+    { "xm1014", 6, 6, 8192, { 0.0725f, 0.0725f }, { 0.0725f, 0.0725f }, 0, 0, HLBULLET_SOUND_CS, AMMO_BUCKSHOT, 1 },
+    CS_RIFLE("usp", 8192, AMMO_45ACP, 2),
+    CS_RIFLE("glock18", 4096, AMMO_9MM, 2),
+    CS_RIFLE("p228", 8192, AMMO_357SIG, 2),
+    CS_GUN("elite_left", 0, AMMO_9MM),    // the aim as it comes (no punch)
+    CS_GUN("elite_right", 0, AMMO_9MM),
+    CS_RIFLE("fiveseven", 8192, AMMO_57MM, 2),
+    CS_RIFLE("deagle", 8192, AMMO_50AE, 2),
+    CS_RIFLE("tmp", 8192, AMMO_9MM, 2),
+    CS_RIFLE("ump45", 8192, AMMO_45ACP, 2),
+    CS_RIFLE("mac10", 8192, AMMO_45ACP, 2),
+    CS_RIFLE("mp5n", 8192, AMMO_9MM, 2),
+    CS_RIFLE("p90", 8192, AMMO_57MM, 2),
+    CS_GUN("famas", 0, AMMO_556MM),       // cs16-client: punch / 10^7, nothing
+    CS_RIFLE("galil", 8192, AMMO_556MM, 2),
+    CS_RIFLE("ak47", 8192, AMMO_762MM, 2),
+    CS_RIFLE("aug", 8192, AMMO_556MM, 2),
+    CS_RIFLE("m4a1", 8192, AMMO_556MM, 2),
+    CS_RIFLE("sg552", 8192, AMMO_556MM, 2),
+    CS_GUN("scout", 1000, AMMO_762MM),    // its spread comes x 1000
+    CS_RIFLE("awp", 8192, AMMO_338MAG, 3),
+    CS_RIFLE("g3sg1", 8192, AMMO_762MM, 2),
+    CS_RIFLE("sg550", 8192, AMMO_556MM, 2),
+    CS_RIFLE("m249", 8192, AMMO_556MM, 2),
 };
 
-int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hlbullet_t *out, int max,
-                  int *sound)
+static const bullet_rule_t *find_rule(const char *script)
+{
+    for (size_t i = 0; i < sizeof bullets / sizeof bullets[0]; i++)
+        if (!strcmp(bullets[i].name, script))
+            return &bullets[i];
+    return NULL;
+}
+
+int hlbullet_cs_penetration(const char *script, int *power, float *distance, int *walls)
+{
+    const bullet_rule_t *rule = script ? find_rule(script) : NULL;
+    if (!rule || !rule->walls)
+        return 0;
+    *power = ammo[rule->type].power;
+    *distance = ammo[rule->type].distance;
+    *walls = rule->walls;
+    return 1;
+}
+
+// The material of a Counter-Strike hit as EV_HLDM_PlayTextureSound returns it: a player's body is
+// flesh, the world's by its texture (concrete when materials.txt does not name it; none when no face
+// holds the hit: EV_TraceTexture's NULL), anything else (a brush entity, a hostage's box) none.
+static char cs_type(const hlmat_t *mat, const hlbullet_t *b)
+{
+    if (b->player)
+        return HLMAT_FLESH;
+    return b->entity == 0 && b->texture[0] ? hlmat_type(mat, b->texture) : 0;
+}
+
+// How the wall's material cuts a bullet's power (EV_HLDM_FireBullets' switch; the power is an int,
+// so the product is cut to a whole number).
+static int cut_power(int power, char type)
+{
+    double f = 1;
+    switch (type) {
+    case HLMAT_METAL: f = 0.15; break;
+    case HLMAT_CONCRETE: f = 0.25; break;
+    case HLMAT_VENT:
+    case HLMAT_GRATE: f = 0.5; break;
+    case HLMAT_TILE: f = 0.65; break;
+    case HLMAT_COMPUTER: f = 0.4; break;
+    default: break;
+    }
+    return (int)((double)power * f);
+}
+
+// One Counter-Strike bullet from src along dir (not of unit length: the aim plus the spread, as the
+// client's vecDir), cs16-client's EV_HLDM_FireBullets loop. Each trace (players solid, the shooter
+// left out) runs `dist` x dir from where the bullet is; the distance it flew (fraction x dist) past
+// the type's distance leaves it no more walls, else one fewer. Its hit gets the material, which cuts
+// the power, and a decal (on the world or a brush entity). With walls left, the distance left halves,
+// the bullet goes on from the hit + power x dir, and a trace from there back to the gun that does
+// not start inside something makes a second hit where it meets the wall's far side (`exit`). A trace
+// after the first that starts inside something (a wall thicker than the power: the engine's
+// startsolid, fraction 0) or flies no distance ends the bullet. Writes hits at out[n..max), returns
+// the new n; *x: the random stream.
+static int fire_cs(const bsp_t *bsp, const world_t *w, const world_decal_t *e, const hlmat_t *mat,
+                   const bullet_rule_t *rule, const vec3_t gun, const vec3_t dir, const vec3_t tracer_src, int bullet,
+                   uint32_t *x, hlbullet_t *out, int n, int max)
+{
+    float dist = rule->range, reach = ammo[rule->type].distance;
+    int power = ammo[rule->type].power, walls = rule->walls;
+    vec3_t from;
+    memcpy(from, gun, sizeof from);
+    for (int leg = 0; walls > 0 && n < max; leg++) {
+        hlbullet_t *b = &out[n];
+        memset(b, 0, sizeof *b);
+        memcpy(b->src, from, sizeof(vec3_t));
+        memcpy(b->tracer_src, tracer_src, sizeof(vec3_t));
+        for (int k = 0; k < 3; k++)
+            b->end[k] = from[k] + dist * dir[k];
+        b->bullet = (uint8_t)bullet;
+        hlbullet_trace_all(bsp, w, b, e->entity);
+        float flown = b->fraction * dist;
+        // the first trace stays as the decals have always had it (a gun inside a brush entity
+        // still hits the wall beyond); a later one that starts inside the wall it went into, or
+        // has no distance left, ends the bullet
+        if (leg > 0 && (b->startsolid || flown == 0))
+            break;
+        n++;
+        walls = flown > reach ? 0 : walls - 1;
+        b->type = cs_type(mat, b);
+        power = cut_power(power, b->type);
+        if (b->model >= 0)
+            b->decal = (uint8_t)((int)hlbullet_frand(x, 0, 4.999f) + 1);   // RandomLong(0, 4) + 1
+        if (walls <= 0 || n >= max)
+            break;
+        dist = (dist - flown) * 0.5f;
+        for (int k = 0; k < 3; k++)
+            from[k] = b->endpos[k] + (float)power * dir[k];
+        // the trace back, from where the bullet goes on to the gun: the wall's far side
+        hlbullet_t *o = &out[n];
+        memset(o, 0, sizeof *o);
+        memcpy(o->src, from, sizeof(vec3_t));
+        memcpy(o->end, gun, sizeof(vec3_t));
+        memcpy(o->tracer_src, tracer_src, sizeof(vec3_t));
+        hlbullet_trace_all(bsp, w, o, e->entity);
+        if (o->startsolid || o->model < 0)
+            continue;   // inside the wall still, or on a body (no decal, no puff, no sound)
+        o->exit = 1;
+        o->bullet = (uint8_t)bullet;
+        o->type = b->type;   // the front's material picks the puff and the sparks
+        o->decal = (uint8_t)((int)hlbullet_frand(x, 0, 4.999f) + 1);
+        n++;
+    }
+    return n;
+}
+
+int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, const hlmat_t *mat, hlbullet_t *out,
+                  int max, int *sound)
 {
     if (!bsp || !w || !e || e->te != 0 || bsp->num_models <= 0 || max <= 0)
         return 0;
-    const bullet_rule_t *rule = NULL;
-    for (size_t i = 0; i < sizeof bullets / sizeof bullets[0]; i++)
-        if (!strcmp(bullets[i].name, e->script))
-            rule = &bullets[i];
+    const bullet_rule_t *rule = find_rule(e->script);
     if (!rule)
         return 0;
     if (sound)
@@ -309,13 +443,22 @@ int hlbullet_fire(const bsp_t *bsp, const world_t *w, const world_decal_t *e, hl
             sx = isfinite(e->fparam[0]) ? e->fparam[0] / div : 0;
             sy = isfinite(e->fparam[1]) ? e->fparam[1] / div : 0;
         }
+        vec3_t dir, tracer_src;
+        for (int k = 0; k < 3; k++) {
+            dir[k] = fwd[k] + sx * right[k] + sy * up[k];
+            tracer_src[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
+        }
+        if (rule->walls) {   // Counter-Strike: through walls
+            n = fire_cs(bsp, w, e, mat, rule, src, dir, tracer_src, shot, &x, out, n, max);
+            continue;
+        }
         hlbullet_t *b = &out[n++];
         memset(b, 0, sizeof *b);
         memcpy(b->src, src, sizeof(vec3_t));
-        for (int k = 0; k < 3; k++) {
-            b->end[k] = src[k] + rule->range * (fwd[k] + sx * right[k] + sy * up[k]);
-            b->tracer_src[k] = src[k] + (player ? (k == 2 ? -4.0f : 0.0f) + right[k] * 2 + fwd[k] * 16 : 0);
-        }
+        memcpy(b->tracer_src, tracer_src, sizeof(vec3_t));
+        for (int k = 0; k < 3; k++)
+            b->end[k] = src[k] + rule->range * dir[k];
+        b->bullet = (uint8_t)shot;
         hlbullet_trace_all(bsp, w, b, e->entity);
         // EV_HLDM_CheckTracer: the shots that draw a tracer (the mp5's every other, counted a
         // player) leave no decal (and, the mp5's, no texture sound)

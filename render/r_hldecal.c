@@ -561,17 +561,18 @@ static void te_decal(renderer_t *r, r_hldecal_t *d, const world_t *w, const worl
         warn_once(d, W_NAME, "decal %s (TE %d) is in no decal WAD: not drawn", name, t);
 }
 
-// A weapon's client event: its bullets (engine/hlbullet.c traces them, as the sound system does
-// for their impact sounds), a "{shotN" where each stops; the tracers (the mp5's every other
-// bullet) leave none and are drawn from the gun to where the bullet stops, made when the event
-// comes (not again after a seek)
+// A weapon's client event: its bullets' hits (engine/hlbullet.c traces them, as the sound system
+// does for their impact sounds), a "{shotN" at each: where a bullet stops, and for Counter-Strike's
+// the walls it went through, front and far side (the far side's decal, sparks and puff as the
+// front's); the tracers (the mp5's every other bullet) leave none and are drawn from the gun to
+// where the bullet stops, made when the event comes (not again after a seek)
 static void make_puff(r_hldecal_t *d, const world_t *w, const world_decal_t *e, const hlbullet_t *b, int shot);
 
 static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
 {
     hlbullet_t b[HLBULLET_MAX];
     int kind = HLBULLET_SOUND_HL;
-    int n = hlbullet_fire(r->bsp, w, e, b, HLBULLET_MAX, &kind);
+    int n = hlbullet_fire(r->bsp, w, e, d->mat, b, HLBULLET_MAX, &kind);
     int fresh = fabs(w->time - e->time) < 1e-6;   // effects when the event comes, not after a seek
     r_hlfx_t *fx = fresh ? r_models_hlfx(r->models) : NULL;
     for (int shot = 0; shot < n; shot++) {
@@ -587,8 +588,7 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
         // but on wood: dir = the normal's squares x 4..12 each, 5..7 of colour 4, speed dir.z
         if (fx && b[shot].model >= 0) {
             r_hlfx_bullet_impact(fx, b[shot].endpos, w->view.origin_valid ? w->view.origin : NULL);
-            if (kind == HLBULLET_SOUND_CS &&
-                hlmat_type(d->mat, b[shot].model == 0 ? b[shot].texture : "") != HLMAT_WOOD) {
+            if (kind == HLBULLET_SOUND_CS && b[shot].type != HLMAT_WOOD) {
                 uint32_t x = (e->seed ^ (uint32_t)(shot + 1) * 0x9e3779b9u) | 1u;
                 vec3_t dir;
                 for (int k = 0; k < 3; k++)
@@ -833,8 +833,9 @@ static void make_puff(r_hldecal_t *d, const world_t *w, const world_decal_t *e, 
     p->start = e->time;
     p->amount = 100 + (int)hlbullet_frand(&x, 0, 80.999f);
     p->seed = x;
-    // the texture's type (PlayTextureSound): the world's only, else none
-    char type = b->model == 0 && b->texture[0] ? hlmat_type(d->mat, b->texture) : 0;
+    // the texture's type (PlayTextureSound, hlbullet.c): the world's only, else none; a far side's
+    // is its wall's front's
+    char type = b->type;
     if (type == HLMAT_WOOD) {
         p->color[0] = 75, p->color[1] = 42, p->color[2] = 15;
     } else {

@@ -90,7 +90,7 @@ static int puffs_at(renderer_t *r, double t, puff_t *out, int max, hlbullet_t *h
     for (uint32_t i = 0; i < w->decal_log_count && *nhits < 16; i++) {
         int kind = 0;
         hlbullet_t b[HLBULLET_MAX];
-        int n = hlbullet_fire(r->bsp, w, &w->decal_log[i], b, HLBULLET_MAX, &kind);
+        int n = hlbullet_fire(r->bsp, w, &w->decal_log[i], NULL, b, HLBULLET_MAX, &kind);
         assert_int_equal(n, 1);   // the usp: one bullet
         assert_int_equal(kind, HLBULLET_SOUND_CS);
         times[*nhits] = w->decal_log[i].time;

@@ -210,6 +210,22 @@ static void test_bullet_rules(void **state)
                 csric[k] += !strcmp(r[1].name, csnames[k]);
     for (int k = 0; k < 7; k++)
         assert_true(csric[k] > 200);
+    // a wall's far side (a bullet through it, the trace back): no texture sound, the ricochet one
+    // time in two, by the front's material (metal: ric_metal), whatever the far side's texture
+    b.exit = 1;
+    b.type = HLMAT_METAL;
+    int exits = 0;
+    for (uint32_t seed = 0; seed < 2000; seed++) {
+        int n = snd_client_hl_bullet(&b, HLBULLET_SOUND_CS, &cs, seed, r, 4);
+        assert_true(n <= 1);
+        if (n)
+            assert_true(starts(r[0].name, "weapons/ric_metal-"));
+        exits += n;
+    }
+    printf("  Counter-Strike far sides: %d ricochets of 2000, no texture sound\n", exits);
+    assert_true(exits > 900 && exits < 1100);
+    b.exit = 0;
+    b.type = 0;
     // snow is Counter-Strike's alone
     const char *snow = "N snowy\n";
     hlmat_load(&cs, snow, strlen(snow), HLMAT_CS);
@@ -310,7 +326,7 @@ static void test_c1a0_bullets(void **state)
         world_decal_t *ev = shoot(w, shots[i].pitch, shots[i].yaw, 777);
         hlbullet_t b[HLBULLET_MAX];
         int kind = -1;
-        assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, b, HLBULLET_MAX, &kind), 1);
+        assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, NULL, b, HLBULLET_MAX, &kind), 1);
         assert_int_equal(kind, HLBULLET_SOUND_HL);
         printf("  pitch %3.0f yaw %3.0f: model %d entity %d '%s' %.1f units\n", shots[i].pitch, shots[i].yaw,
                b[0].model, b[0].entity, b[0].texture, dist(b[0].src, b[0].endpos));
@@ -330,11 +346,11 @@ static void test_c1a0_bullets(void **state)
     snprintf(ev->script, sizeof ev->script, "shotgun1");
     hlbullet_t b[HLBULLET_MAX];
     int kind = -1;
-    assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, b, HLBULLET_MAX, &kind), 6);
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, NULL, b, HLBULLET_MAX, &kind), 6);
     assert_int_equal(kind, HLBULLET_SOUND_HL_BUCK);
     // the crowbar fires nothing
     snprintf(ev->script, sizeof ev->script, "crowbar");
-    assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, b, HLBULLET_MAX, &kind), 0);
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, NULL, b, HLBULLET_MAX, &kind), 0);
     close_level(&L);
 }
 
@@ -373,7 +389,7 @@ static void test_crossfire_bullets(void **state)
             const world_decal_t *l = &w->decal_log[seen % WORLD_MAX_DECAL_LOG];
             hlbullet_t b[HLBULLET_MAX];
             int kind = -1;
-            assert_int_equal(hlbullet_fire(bsp, w, l, b, HLBULLET_MAX, &kind), 1);
+            assert_int_equal(hlbullet_fire(bsp, w, l, NULL, b, HLBULLET_MAX, &kind), 1);
             assert_int_equal(kind, HLBULLET_SOUND_CS);
             fired++;
             if (b[0].model != 0)
@@ -465,7 +481,7 @@ static void test_track(void **state)
             // what the sound system should request: the same trace and rules beside it
             hlbullet_t b[HLBULLET_MAX];
             int kind;
-            assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, b, HLBULLET_MAX, &kind), 1);
+            assert_int_equal(hlbullet_fire(L.r->bsp, w, ev, NULL, b, HLBULLET_MAX, &kind), 1);
             snd_req_t r[4];
             assert_true(snd_client_hl_bullet(&b[0], kind, &m, world_hash32(ev->seed), r, 4) >= 1);
             printf("  shot %d at %.3f s: '%s' -> %s (volume %.2f, attenuation %.2f, pitch %.2f)\n", shot, t,
@@ -523,7 +539,7 @@ static void test_bullet_player(void **state)
     hlmat_load(&m, materials_txt, strlen(materials_txt), HLMAT_HL);
     hlbullet_t b[HLBULLET_MAX];
     int kind;
-    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), NULL, b, HLBULLET_MAX, &kind), 1);
     assert_int_equal(b[0].model, 0);
     assert_int_equal(b[0].player, 0);
     float wall = dist(b[0].src, b[0].endpos), dir[3];
@@ -554,7 +570,7 @@ static void test_bullet_player(void **state)
         memcpy(me.origin, b[0].src, sizeof me.origin);
         assert_int_equal(world_entity_update(w, 1, &me), 0);
         hlbullet_t p[HLBULLET_MAX];
-        assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), p, HLBULLET_MAX, &kind), 1);
+        assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), NULL, p, HLBULLET_MAX, &kind), 1);
         printf("  player %s the line: model %d player %d at %.1f units, decal %d\n", cases[c].what, p[0].model,
                p[0].player, dist(p[0].src, p[0].endpos), p[0].decal);
         snd_req_t r[4];
@@ -596,7 +612,7 @@ static void test_bullet_monster_sound(void **state)
     hlmat_load(&m, materials_txt, strlen(materials_txt), HLMAT_HL);
     hlbullet_t b[HLBULLET_MAX];
     int kind;
-    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), NULL, b, HLBULLET_MAX, &kind), 1);
     float wall = dist(b[0].src, b[0].endpos), dir[3];
     for (int k = 0; k < 3; k++)
         dir[k] = (b[0].endpos[k] - b[0].src[k]) / wall;
@@ -612,7 +628,7 @@ static void test_bullet_monster_sound(void **state)
         st.origin[k] = b[0].src[k] + 60 * dir[k];
     st.origin[2] -= 36;
     assert_int_equal(world_entity_update(w, 75, &st), 0);
-    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(hlbullet_fire(L.r->bsp, w, shoot(w, 0, 90, 777), NULL, b, HLBULLET_MAX, &kind), 1);
     assert_int_equal(b[0].monster, 75);
     int steps = 0, rics = 0;
     for (uint32_t seed = 0; seed < 400; seed++) {

@@ -212,7 +212,7 @@ static void test_bullet_monster(void **state)
     hlbullet_t b[HLBULLET_MAX];
     int kind;
     entity_state_t st = place_scientist(w, 90, 0, 400);   // far off the line first
-    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), NULL, b, HLBULLET_MAX, &kind), 1);
     assert_int_equal(b[0].model, 0);
     assert_int_equal(b[0].monster, 0);
     float wall = dist(b[0].src, b[0].endpos);
@@ -220,7 +220,7 @@ static void test_bullet_monster(void **state)
     assert_true(wall > 90 && wall < 110);
     assert_true(b[0].decal >= 1);
     st = place_scientist(w, 90, 60, 0);
-    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), NULL, b, HLBULLET_MAX, &kind), 1);
     float d = dist(b[0].src, b[0].endpos);
     printf("the scientist 60 units out on the line: monster %d player %d model %d at %.1f units, decal %d\n",
            b[0].monster, b[0].player, b[0].model, d, b[0].decal);
@@ -232,7 +232,7 @@ static void test_bullet_monster(void **state)
     assert_true(d >= 60 - 16 * 1.4143f - 0.01f && d <= 60 - 16 + 0.01f);
     // the mp5's first bullet is a tracer (no decal): it ends on him too
     hlbullet_t t[HLBULLET_MAX];
-    assert_int_equal(hlbullet_fire(bsp, w, event(w, "mp5", 90, 777), t, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(hlbullet_fire(bsp, w, event(w, "mp5", 90, 777), NULL, t, HLBULLET_MAX, &kind), 1);
     assert_int_equal(t[0].tracer, 1);
     assert_int_equal(t[0].monster, SCI);
     assert_true(fabsf(dist(t[0].src, t[0].endpos) - d) < 0.01f);
@@ -251,7 +251,7 @@ static void test_bullet_monster(void **state)
         if (c == 4)
             st.solid_type = HL_SOLID_TRIGGER;
         assert_int_equal(world_entity_update(w, SCI, &st), 0);
-        assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+        assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), NULL, b, HLBULLET_MAX, &kind), 1);
         printf("  case %d: monster %d, %.1f units out, decal %d\n", c, b[0].monster, dist(b[0].src, b[0].endpos),
                b[0].decal);
         assert_int_equal(b[0].monster, 0);
@@ -263,7 +263,7 @@ static void test_bullet_monster(void **state)
     st = place_scientist(w, 90, 60, 0);
     st.solid_type = HL_SOLID_BBOX;
     assert_int_equal(world_entity_update(w, SCI, &st), 0);
-    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+    assert_int_equal(hlbullet_fire(bsp, w, event(w, "glock1", 90, 777), NULL, b, HLBULLET_MAX, &kind), 1);
     assert_int_equal(b[0].monster, SCI);
     close_level(&L);
 }
@@ -347,7 +347,7 @@ static void test_dead_player(void **state)
         st.origin[1] = w->view.origin[1] + 60 * sinf(y);
         st.origin[2] = w->view.origin[2];
         assert_int_equal(world_entity_update(w, 2, &st), 0);
-        assert_int_equal(hlbullet_fire(L.r->bsp, w, event(w, "glock1", 90, 777), b, HLBULLET_MAX, &kind), 1);
+        assert_int_equal(hlbullet_fire(L.r->bsp, w, event(w, "glock1", 90, 777), NULL, b, HLBULLET_MAX, &kind), 1);
         stop[dead] = dist(b[0].src, b[0].endpos);
         printf("player 2 %s on the line: player %d, %.1f units out\n", dead ? "dead" : "alive", b[0].player, stop[dead]);
         assert_int_equal(b[0].player, dead ? 0 : 2);

@@ -396,8 +396,9 @@ int snd_client_hl_bullet(const hlbullet_t *b, int kind, const hlmat_t *mat, uint
     }
     // EV_HLDM_GunshotDecalTrace (brush hits only, not a body): RandomLong(0, 0x7fff) below
     // 0x7fff / 2 makes a ricochet
+    // (Counter-Strike's isSky: EV_HLDM_DecalGunshot returns before that trace: no ricochet)
     int r = bullet_rand(seed, 2, 0, 0x7fff);
-    if (b->player || b->monster || r >= 0x7fff / 2)
+    if (b->player || b->monster || b->sky || r >= 0x7fff / 2)
         return n;
     const char *name;
     if (kind != HLBULLET_SOUND_CS)

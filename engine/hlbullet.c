@@ -349,7 +349,8 @@ static int cut_power(int power, char type)
 // the bullet goes on from the hit + power x dir, and a trace from there back to the gun that does
 // not start inside something makes a second hit where it meets the wall's far side (`exit`). A trace
 // after the first that starts inside something (a wall thicker than the power: the engine's
-// startsolid, fraction 0) or flies no distance ends the bullet. Writes hits at out[n..max), returns
+// startsolid, fraction 0) or flies no distance ends the bullet. A hit on the world's `sky` texture
+// (isSky) is listed (its sound) with no decal and no far side. Writes hits at out[n..max), returns
 // the new n; *x: the random stream.
 static int fire_cs(const bsp_t *bsp, const world_t *w, const world_decal_t *e, const hlmat_t *mat,
                    const bullet_rule_t *rule, const vec3_t gun, const vec3_t dir, const vec3_t tracer_src, int bullet,
@@ -378,7 +379,10 @@ static int fire_cs(const bsp_t *bsp, const world_t *w, const world_decal_t *e, c
         walls = flown > reach ? 0 : walls - 1;
         b->type = cs_type(mat, b);
         power = cut_power(power, b->type);
-        if (b->model >= 0)
+        // isSky (EV_HLDM_PlayTextureSound: the world's texture named exactly "sky"): the texture's
+        // sound and the power's cut as any other, then EV_HLDM_DecalGunshot returns at once
+        b->sky = b->entity == 0 && !strcmp(b->texture, "sky");
+        if (b->model >= 0 && !b->sky)
             b->decal = (uint8_t)((int)hlbullet_frand(x, 0, 4.999f) + 1);   // RandomLong(0, 4) + 1
         if (walls <= 0 || n >= max)
             break;
@@ -392,8 +396,8 @@ static int fire_cs(const bsp_t *bsp, const world_t *w, const world_decal_t *e, c
         memcpy(o->end, gun, sizeof(vec3_t));
         memcpy(o->tracer_src, tracer_src, sizeof(vec3_t));
         hlbullet_trace_all(bsp, w, o, e->entity);
-        if (o->startsolid || o->model < 0)
-            continue;   // inside the wall still, or on a body (no decal, no puff, no sound)
+        if (o->startsolid || o->model < 0 || b->sky)
+            continue;   // inside the wall still, on a body, or the front's isSky: nothing there
         o->exit = 1;
         o->bullet = (uint8_t)bullet;
         o->type = b->type;   // the front's material picks the puff and the sparks

@@ -60,6 +60,9 @@ typedef struct hlbullet_s {
                               // an exit has its wall's front's), which picks the puff's colour and the
                               // sparks; 0 for Half-Life's guns (their sounds pick their own)
     uint8_t startsolid;       // the trace started inside something solid (a wall, a brush entity, a box)
+    uint8_t sky;              // Counter-Strike (the newer cs16-client's isSky): the world's texture there
+                              // is named `sky` (an exit: its front's): no decal, sparks, puff, impact
+                              // particles or ricochet; the texture's sound (concrete) still plays
     float fraction;           // how far along src -> end it stopped (1: nothing hit)
 } hlbullet_t;
 

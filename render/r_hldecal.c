@@ -576,6 +576,8 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
     int fresh = fabs(w->time - e->time) < 1e-6;   // effects when the event comes, not after a seek
     r_hlfx_t *fx = fresh ? r_models_hlfx(r->models) : NULL;
     for (int shot = 0; shot < n; shot++) {
+        if (b[shot].sky)
+            continue;   // cs16-client's isSky: EV_HLDM_DecalGunshot makes nothing on the sky
         if (kind == HLBULLET_SOUND_CS)
             make_puff(d, w, e, &b[shot], shot);
         if (b[shot].tracer) {

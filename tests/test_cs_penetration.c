@@ -399,6 +399,93 @@ static void test_far_side_drawn(void **state)
     }
 }
 
+// A gun on crossfire's field (0, -1500, -1600): 150 units over the pavement, 3664 units under the
+// sky brush's top (its `sky` faces at z 2048 facing down, the trace going on through the sky volume,
+// which is open, to the void at z 2064, where a `sky` face looks in too), 896 units from the wall
+// `out_w6b` along +x.
+static const float SKYGUN[3] = { 0, -1500, -1600 };
+
+static void aim_from(world_decal_t *e, const char *gun, uint32_t seed, const float *at, float pitch, float yaw)
+{
+    memset(e, 0, sizeof *e);
+    snprintf(e->script, sizeof e->script, "%s", gun);
+    e->seed = seed;
+    e->pos[0] = at[0];
+    e->pos[1] = at[1];
+    e->pos[2] = at[2] - 28;   // standing: the gun 28 units over the origin
+    e->angles[0] = pitch;
+    e->angles[1] = yaw;
+}
+
+// The newer cs16-client's isSky (EV_HLDM_PlayTextureSound: the world's texture named "sky";
+// EV_HLDM_DecalGunshot then returns at once): a bullet on the sky makes its texture's sound
+// (concrete) and nothing else: no decal, no puff (nor sparks, impact particles or a ricochet:
+// test_goldsrc_impact's test_cs_sky_sound), no far side. The same guns at the wall beside: a decal
+// and a puff.
+static void test_sky(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    demo_t D;
+    open_crossfire(&D, 0.5);
+    const bsp_t *bsp = D.r->bsp;
+    world_t *empty = world_create();
+    static const char *const guns[] = { "usp", "ak47", "awp", "m3" };
+    for (size_t g = 0; g < sizeof guns / sizeof guns[0]; g++) {
+        world_decal_t e;
+        hlbullet_t b[HLBULLET_MAX], c[HLBULLET_MAX];
+        int kind;
+        aim_from(&e, guns[g], 99, SKYGUN, -90, 0);   // straight up
+        int n = hlbullet_fire(bsp, empty, &e, NULL, b, HLBULLET_MAX, &kind);
+        aim_from(&e, guns[g], 99, SKYGUN, 0, 0);     // along +x at the wall
+        int nc = hlbullet_fire(bsp, empty, &e, NULL, c, HLBULLET_MAX, &kind);
+        printf("  %s up: %d hits, the first %s at z %.2f (sky %d, {shot%d); at the wall: %d hits, %s {shot%d (sky %d)\n",
+               guns[g], n, b[0].texture, b[0].endpos[2], b[0].sky, b[0].decal, nc, c[0].texture, c[0].decal, c[0].sky);
+        // the m3's 9 pellets, every other gun one bullet: on the sky each is one hit (the
+        // awp's and the ak47's range left it walls: the way on starts in the void, which ends it)
+        assert_int_equal(n, strcmp(guns[g], "m3") ? 1 : 9);
+        for (int i = 0; i < n; i++) {
+            assert_int_equal(b[i].model, 0);
+            assert_int_equal(b[i].entity, 0);
+            assert_string_equal(b[i].texture, "sky");
+            assert_int_equal(b[i].sky, 1);
+            assert_int_equal(b[i].decal, 0);
+            assert_int_equal(b[i].exit, 0);
+            assert_int_equal(b[i].type, HLMAT_CONCRETE);   // "sky" is in no materials.txt
+        }
+        assert_float_equal(b[0].endpos[2], 2063.969, 0.01);
+        assert_true(nc >= 1);
+        assert_string_equal(c[0].texture, "out_w6b");
+        assert_int_equal(c[0].sky, 0);
+        assert_true(c[0].decal >= 1 && c[0].decal <= 5);
+        assert_float_equal(c[0].endpos[0], 895.969, 0.01);
+    }
+    world_free(empty);
+    // the renderer: the ak47's event up places no decal and lists no puff; at the wall it does
+    r_hlsprite_t puffs[16];
+    assert_int_equal(list_puffs(&D, puffs, 16), 0);
+    for (int up = 1; up >= 0; up--) {
+        int before = r_hldecal_count(D.r);
+        world_decal_t *e = world_add_decal(D.w);
+        assert_non_null(e);
+        aim_from(e, "ak47", 99, SKYGUN, up ? -90 : 0, 0);
+        e->time = D.w->time;
+        r_frame(D.r, D.w);
+        int added = r_hldecal_count(D.r) - before, np = list_puffs(&D, puffs, 16);
+        printf("  renderer, the ak47 %s: %d decals placed, %d puffs listed\n", up ? "up at the sky" : "at the wall", added,
+               np);
+        if (up) {
+            assert_int_equal(added, 0);
+            assert_int_equal(np, 0);
+        } else {
+            assert_true(added >= 1);
+            assert_int_equal(np, 1);
+            assert_float_equal(puffs[0].org[0], 895.969, 0.01);
+        }
+    }
+    close_crossfire(&D);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -407,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_crossfire_none),
         cmocka_unit_test(test_decals_and_puffs),
         cmocka_unit_test(test_far_side_drawn),
+        cmocka_unit_test(test_sky),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -226,6 +226,22 @@ static void test_bullet_rules(void **state)
     assert_true(exits > 900 && exits < 1100);
     b.exit = 0;
     b.type = 0;
+    // the newer cs16-client's isSky (engine/hlbullet.c sets `sky` on a hit on the world's "sky"):
+    // EV_HLDM_PlayTextureSound still sounds it (concrete: "sky" is in no materials.txt), and
+    // EV_HLDM_DecalGunshot returns before its trace's ricochet: never one in 2000 seeds
+    snprintf(b.texture, sizeof b.texture, "sky");
+    b.sky = 1;
+    for (uint32_t seed = 0; seed < 2000; seed++) {
+        assert_int_equal(snd_client_hl_bullet(&b, HLBULLET_SOUND_CS, &cs, seed, r, 4), 1);
+        assert_true(starts(r[0].name, "player/pl_step"));
+        assert_float_equal(r[0].volume, 0.9, 1e-6);
+    }
+    b.sky = 0;
+    int skyrics = 0;
+    for (uint32_t seed = 0; seed < 2000; seed++)
+        skyrics += snd_client_hl_bullet(&b, HLBULLET_SOUND_CS, &cs, seed, r, 4) == 2;
+    printf("  Counter-Strike on \"sky\": no ricochet of 2000 (%d without isSky)\n", skyrics);
+    assert_true(skyrics > 900 && skyrics < 1100);
     // snow is Counter-Strike's alone
     const char *snow = "N snowy\n";
     hlmat_load(&cs, snow, strlen(snow), HLMAT_CS);

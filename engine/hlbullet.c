@@ -348,10 +348,10 @@ static int cut_power(int power, char type)
 // the power, and a decal (on the world or a brush entity). With walls left, the distance left halves,
 // the bullet goes on from the hit + power x dir, and a trace from there back to the gun that does
 // not start inside something makes a second hit where it meets the wall's far side (`exit`). A trace
-// after the first that starts inside something (a wall thicker than the power: the engine's
-// startsolid, fraction 0) or flies no distance ends the bullet. A hit on the world's `sky` texture
-// (isSky) is listed (its sound) with no decal and no far side. Writes hits at out[n..max), returns
-// the new n; *x: the random stream.
+// that starts inside something (a wall thicker than the power, or the gun inside a brush entity or
+// a box: the engine's startsolid, fraction 0) or flies no distance ends the bullet. A hit on the
+// world's `sky` texture (isSky) is listed (its sound) with no decal and no far side. Writes hits
+// at out[n..max), returns the new n; *x: the random stream.
 static int fire_cs(const bsp_t *bsp, const world_t *w, const world_decal_t *e, const hlmat_t *mat,
                    const bullet_rule_t *rule, const vec3_t gun, const vec3_t dir, const vec3_t tracer_src, int bullet,
                    uint32_t *x, hlbullet_t *out, int n, int max)
@@ -360,7 +360,7 @@ static int fire_cs(const bsp_t *bsp, const world_t *w, const world_decal_t *e, c
     int power = ammo[rule->type].power, walls = rule->walls;
     vec3_t from;
     memcpy(from, gun, sizeof from);
-    for (int leg = 0; walls > 0 && n < max; leg++) {
+    while (walls > 0 && n < max) {
         hlbullet_t *b = &out[n];
         memset(b, 0, sizeof *b);
         memcpy(b->src, from, sizeof(vec3_t));
@@ -370,10 +370,10 @@ static int fire_cs(const bsp_t *bsp, const world_t *w, const world_decal_t *e, c
         b->bullet = (uint8_t)bullet;
         hlbullet_trace_all(bsp, w, b, e->entity);
         float flown = b->fraction * dist;
-        // the first trace stays as the decals have always had it (a gun inside a brush entity
-        // still hits the wall beyond); a later one that starts inside the wall it went into, or
-        // has no distance left, ends the bullet
-        if (leg > 0 && (b->startsolid || flown == 0))
+        // a trace that starts inside something (the first one too: a gun inside a brush entity or
+        // another player's box; later ones inside the wall the bullet went into) has the engine's
+        // fraction 0, as one with no distance left: the client's flCurrentDistance 0 ends the bullet
+        if (b->startsolid || flown == 0)
             break;
         n++;
         walls = flown > reach ? 0 : walls - 1;

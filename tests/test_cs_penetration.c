@@ -486,6 +486,78 @@ static void test_sky(void **state)
     close_crossfire(&D);
 }
 
+// The client's first trace that starts inside something (the gun inside a brush entity, or inside
+// another player's box): the engine's startsolid makes its fraction 0 (GoldSrc's _PM_PlayerTrace and
+// Xash3D FWGS's PM_PlayerTraceExt: allsolid -> startsolid -> fraction 0, the smallest of the
+// physents'), and EV_HLDM_FireBullets ends the bullet on flCurrentDistance 0: no hit at all, where
+// the code before went on to the wall beyond. The shooter's own box is left out of the traces.
+static void test_gun_inside(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    demo_t D;
+    open_crossfire(&D, 0.5);
+    const bsp_t *bsp = D.r->bsp;
+    // a brush model whose bounds' centre is inside its brushes
+    int sub = -1;
+    vec3_t centre = {0, 0, 0};
+    for (int m = 1; m < bsp->num_models && sub < 0; m++) {
+        vec3_t a, z;
+        for (int k = 0; k < 3; k++)
+            a[k] = z[k] = (bsp->models[m].mins[k] + bsp->models[m].maxs[k]) * 0.5f;
+        z[2] += 0.5f;
+        bsp_trace_t tr;
+        bsp_trace(bsp, bsp->models[m].headnode, a, z, &tr);
+        if (tr.startsolid && tr.allsolid) {
+            sub = m;
+            memcpy(centre, a, sizeof centre);
+        }
+    }
+    assert_true(sub > 0);
+    world_t *w = world_create();
+    char name[16];
+    snprintf(name, sizeof name, "*%d", sub);
+    assert_int_equal(world_set_model(w, 1, name), 0);
+    assert_int_equal(world_set_model(w, 2, "models/player.mdl"), 0);
+    world_decal_t e;
+    hlbullet_t b[HLBULLET_MAX];
+    int kind;
+    aim_from(&e, "ak47", 99, SKYGUN, 0, 0);
+    int alone = hlbullet_fire(bsp, w, &e, NULL, b, HLBULLET_MAX, &kind);
+    assert_true(alone >= 1);
+    assert_string_equal(b[0].texture, "out_w6b");
+    // the brush entity (SOLID_BSP) placed so that the gun is at its centre
+    entity_state_t st;
+    entity_state_clear(&st);
+    st.modelindex = 1;
+    st.solid_type = HL_SOLID_BSP;
+    for (int k = 0; k < 3; k++)
+        st.origin[k] = SKYGUN[k] - centre[k];
+    world_begin_frame(w, 1);
+    assert_int_equal(world_entity_update(w, 40, &st), 0);
+    int n = hlbullet_fire(bsp, w, &e, NULL, b, HLBULLET_MAX, &kind);
+    printf("  the gun inside brush model %s (centre %.0f %.0f %.0f): %d hits (alone: %d)\n", name, centre[0], centre[1],
+           centre[2], n, alone);
+    assert_int_equal(n, 0);
+    // another player standing on the gun: inside his box, nothing; the shooter himself: left out
+    w->maxclients = 2;
+    world_begin_frame(w, 2);
+    entity_state_clear(&st);
+    st.modelindex = 2;
+    st.solid_type = HL_SOLID_SLIDEBOX;
+    memcpy(st.origin, e.pos, sizeof st.origin);
+    assert_int_equal(world_entity_update(w, 2, &st), 0);
+    n = hlbullet_fire(bsp, w, &e, NULL, b, HLBULLET_MAX, &kind);
+    e.entity = 2;
+    int own = hlbullet_fire(bsp, w, &e, NULL, b, HLBULLET_MAX, &kind);
+    printf("  the gun inside another player's box: %d hits; inside the shooter's own: %d\n", n, own);
+    assert_int_equal(n, 0);
+    assert_int_equal(own, alone);
+    assert_string_equal(b[0].texture, "out_w6b");
+    world_free(w);
+    close_crossfire(&D);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -495,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_decals_and_puffs),
         cmocka_unit_test(test_far_side_drawn),
         cmocka_unit_test(test_sky),
+        cmocka_unit_test(test_gun_inside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

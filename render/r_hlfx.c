@@ -1379,18 +1379,46 @@ void r_hlfx_set_puffs(r_hlfx_t *fx, const r_hlpuff_t *list, int n)
         memcpy(fx->puffs, list, sizeof *list * (size_t)fx->num_puffs);
 }
 
+// EV_HugWalls (the newer cs16-client's ev_cs16.cpp), the puff's hit callback: the velocity v of
+// length len and direction u against the plane's normal n becomes b with its x and z swapped,
+// times len x 1.5 (3000 past 2000) x 1.5, where a = (n1 u0 - u1 n0, n0 u2 - u0 n2, n2 u1 - u2 n1)
+// and b = (n1 a2 - a1 n0, n0 a0 - a2 n2, n2 a1 - a0 n1) (products of the normal as the client
+// writes them, not a cross product's order). On an axial wall that is the velocity along the
+// wall, turned back and 2.25 times as fast.
+static void hug_wall(vec3_t v, const float *n)
+{
+    float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    vec3_t u = {0, 0, 1};   // the SDK's Vector::Normalize of a zero vector
+    if (len > 0)
+        for (int k = 0; k < 3; k++)
+            u[k] = v[k] / len;
+    float a[3] = {n[1] * u[0] - u[1] * n[0], n[0] * u[2] - u[0] * n[2], n[2] * u[1] - u[2] * n[1]};
+    float b[3] = {n[1] * a[2] - a[1] * n[0], n[0] * a[0] - a[2] * n[2], n[2] * a[1] - a[0] * n[1]};
+    float s = (len <= 2000 ? len * 1.5f : 3000) * 1.5f;
+    v[0] = b[2] * s;
+    v[1] = b[1] * s;
+    v[2] = b[0] * s;
+}
+
 // EV_WallPuff_Wind, called once a client frame (here 100 a second, fps_max's default): once past
 // frame 7 the velocity keeps 0.97 of itself and rises 0.7 (its z at most 70); once past frame 6
 // a wind along x and along y grows 0.075 a call up to 5 and is added to the velocity, each
 // turning back (its strength 0) one call in 11 once over 3. The client's wind is one for all its
 // puffs; here each puff has its own, from its seed, so that it does not depend on the others.
-void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out)
+// Then the move, traced (FTENT_COLLIDEALL, HUD_TempEntUpdate) against the level's world when
+// there is one: a move that meets a wall calls EV_HugWalls on the velocity, puts the puff where
+// the move met it along the new velocity (the engine's "contact point": the old place + the
+// fraction x the step x the new velocity) and reflects the new velocity off the wall
+// (bounceFactor 1). A move that starts inside the world has fraction 0 and no plane: the
+// velocity becomes 0.
+void r_hlfx_puff_at(const bsp_t *bsp, const r_hlpuff_t *p, float age, vec3_t out)
 {
     const float dt = 0.01f;
     vec3_t v;
     float wind[2] = {0, 0};
     int sign[2] = {1, 1};
     uint32_t x = p->seed | 1u;
+    int head = bsp && bsp->num_models > 0 ? bsp->models[0].headnode : -1;
     for (int k = 0; k < 3; k++) {
         out[k] = p->org[k];
         v[k] = p->normal[k] * 25;   // the speed along the normal
@@ -1417,8 +1445,24 @@ void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out)
                     sign[k] = -sign[k];
                 }
         }
+        vec3_t to;
         for (int k = 0; k < 3; k++)
-            out[k] += v[k] * step;
+            to[k] = out[k] + v[k] * step;
+        bsp_trace_t tr;
+        if (head >= 0 && step > 0 && (bsp_trace(bsp, head, out, to, &tr) || tr.startsolid)) {
+            float frac = tr.startsolid ? 0 : tr.fraction;
+            vec3_t n = {0, 0, 0};
+            if (!tr.startsolid)
+                memcpy(n, tr.normal, sizeof n);
+            hug_wall(v, n);
+            float proj = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+            for (int k = 0; k < 3; k++) {
+                out[k] += frac * step * v[k];
+                v[k] -= 2 * proj * n[k];
+            }
+            continue;
+        }
+        memcpy(out, to, sizeof to);
     }
 }
 
@@ -1481,7 +1525,7 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
         r_hlsprite_t *o = &out[n++];
         memset(o, 0, sizeof *o);
         o->model = p->model;
-        r_hlfx_puff_at(p, age > 0 ? age : 0, o->org);
+        r_hlfx_puff_at(fx->bsp, p, age > 0 ? age : 0, o->org);
         o->frame = (age > 0 ? age : 0) * HLFX_PUFF_FRAMERATE;
         o->scale = 0.5f;
         o->rendermode = RM_ADDITIVE;

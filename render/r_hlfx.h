@@ -166,8 +166,9 @@ typedef struct {
     uint8_t color[3];    // 40 40 40; concrete 65 65 65; wood 75 42 15
 } r_hlpuff_t;
 void r_hlfx_set_puffs(r_hlfx_t *fx, const r_hlpuff_t *list, int n);
-// Where puff p is `age` seconds after the hit (EV_WallPuff_Wind stepped 100 times a second).
-void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out);
+// Where puff p is `age` seconds after the hit (EV_WallPuff_Wind stepped 100 times a second), its
+// moves traced against bsp's world (EV_HugWalls on a wall met; NULL: not traced).
+void r_hlfx_puff_at(const bsp_t *bsp, const r_hlpuff_t *p, float age, vec3_t out);
 // Beams alive at t.
 int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max);
 // Particles and beams as additive dots through the level's blend tables (v->hlmodes).

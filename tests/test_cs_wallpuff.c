@@ -183,14 +183,14 @@ static void test_crossfire_puffs(void **state)
     q.normal[0] = 1;
     q.seed = 1234;
     vec3_t a, b;
-    r_hlfx_puff_at(&q, 0.15f, a);   // frame 5.25: on the line
+    r_hlfx_puff_at(NULL, &q, 0.15f, a);   // frame 5.25: on the line
     assert_true(fabsf(a[0] - 3.75f) < 1e-3f && a[1] == 0 && a[2] == 0);
-    r_hlfx_puff_at(&q, 0.5f, b);    // frame 17.5: risen, blown
+    r_hlfx_puff_at(NULL, &q, 0.5f, b);    // frame 17.5: risen, blown
     printf("  a puff off a wall facing +x: (%.2f %.2f %.2f) at 0.15 s, (%.2f %.2f %.2f) at 0.5 s\n", a[0], a[1], a[2],
            b[0], b[1], b[2]);
     assert_true(b[2] > 1);
     assert_true(b[0] > 3.75f);
-    r_hlfx_puff_at(&q, 0.5f, a);    // the same again (seek-stable)
+    r_hlfx_puff_at(NULL, &q, 0.5f, a);    // the same again (seek-stable)
     assert_true(a[0] == b[0] && a[1] == b[1] && a[2] == b[2]);
 }
 
@@ -296,11 +296,77 @@ static void test_crossfire_puffs_drawn(void **state)
     remove_dirs(base);
 }
 
+// EV_HugWalls: a puff off crossfire's wall out_w6b (its face at x 896, facing -x: the hit at
+// 895.97, 896 units along +x from (0, -1500, -1600)) leaves it at 25 u/s, then the wind (+x at
+// first) blows it back. Not traced (NULL, the code before) it goes through the wall; traced
+// against the level it never does: the move that meets the wall turns along it (the velocity
+// made n x (n x u) with x and z swapped, 2.25 times as fast, then reflected), so it slides on
+// the wall's face. The same positions again (from the hit each time: a seek shows the same).
+static void test_hug_walls(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    size_t size;
+    uint8_t *d = tu_read(tu_data("goldsrc/valve/maps/crossfire.bsp"), &size);
+    assert_non_null(d);
+    char err[256] = "";
+    bsp_t *bsp = bsp_load_files(d, size, "maps/crossfire.bsp", NULL, err, sizeof err);
+    free(d);
+    if (!bsp)
+        fail_msg("%s", err);
+    r_hlpuff_t q;
+    memset(&q, 0, sizeof q);
+    q.org[0] = 895.969f;
+    q.org[1] = -1500;
+    q.org[2] = -1600;
+    q.normal[0] = -1;
+    q.seed = 1234;
+    int through = 0, differ = 0, first = -1;
+    float most_x = -1e9f, met[3] = {0, 0, 0}, end[3] = {0, 0, 0}, free_end[3] = {0, 0, 0};
+    for (int i = 1; i <= 40; i++) {
+        float age = 0.025f * (float)i;
+        vec3_t free_path, hug, again;
+        r_hlfx_puff_at(NULL, &q, age, free_path);
+        r_hlfx_puff_at(bsp, &q, age, hug);
+        r_hlfx_puff_at(bsp, &q, age, again);
+        assert_true(hug[0] == again[0] && hug[1] == again[1] && hug[2] == again[2]);
+        int same = free_path[0] == hug[0] && free_path[1] == hug[1] && free_path[2] == hug[2];
+        if (!same && first < 0) {
+            first = i;
+            memcpy(met, hug, sizeof met);
+        }
+        memcpy(end, hug, sizeof end);
+        memcpy(free_end, free_path, sizeof free_end);
+        if (first < 0)
+            assert_true(same);   // until the wall is met, the same path
+        differ += !same;
+        through += free_path[0] > 896;
+        most_x = hug[0] > most_x ? hug[0] : most_x;
+        assert_true(hug[0] < 896);   // never through the wall
+        if (i % 4 == 0)
+            printf("  %.2f s: untraced (%.2f %.2f %.2f), traced (%.2f %.2f %.2f)\n", age, free_path[0], free_path[1],
+                   free_path[2], hug[0], hug[1], hug[2]);
+    }
+    printf("  the wall met after %.3f s (%d of 40 samples off the untraced path); untraced %d through the wall, "
+           "traced none (x at most %.3f)\n", first * 0.025, differ, through, most_x);
+    assert_true(first > 0);
+    assert_int_equal(differ, 40 - first + 1);   // once met, never back on the untraced path
+    assert_true(through > 0);
+    // blown +y and rising when it met the wall; turned back along it after: at 1 s lower and
+    // further -y than where it met it, where the untraced one went on +y and up
+    printf("  met at (%.2f %.2f %.2f); at 1 s (%.2f %.2f %.2f), untraced (%.2f %.2f %.2f)\n", met[0], met[1], met[2],
+           end[0], end[1], end[2], free_end[0], free_end[1], free_end[2]);
+    assert_true(end[1] < met[1] - 5 && end[2] < met[2]);
+    assert_true(free_end[1] > met[1] && free_end[2] > met[2]);
+    bsp_free(bsp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_crossfire_puffs),
         cmocka_unit_test(test_crossfire_puffs_drawn),
+        cmocka_unit_test(test_hug_walls),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -57,6 +57,7 @@ struct r_hldecal_s {
     hlmat_t *mat;                    // sound/materials.txt read as Counter-Strike's client (its sparks
                                      // skip wood); NULL: none read, every texture concrete
     r_hlpuff_t puff_ring[HLFX_MAX_PUFFS];   // the newest wall puffs made (weapon_event), a ring
+    r_hlpuff_state_t puff_state[HLFX_MAX_PUFFS];   // where each one's motion was stepped to
     uint32_t puff_next;              // puffs made since the level or the seek (ring index = % size)
     r_hlpuff_t puffs[HLFX_MAX_PUFFS];   // the wall puffs of the frame (wall_puffs)
     int puff_models[4];              // the world's model indices of sprites/wall_puff1..4.spr (0 none)
@@ -828,7 +829,10 @@ static void make_puff(r_hldecal_t *d, const world_t *w, const world_decal_t *e, 
     int pick = (int)hlbullet_frand(&x, 0, 3.999f);
     if (!models[pick])
         return;   // not precached: EV_FindModelIndex finds none, no sprite
-    r_hlpuff_t *p = &d->puff_ring[d->puff_next++ % HLFX_MAX_PUFFS];
+    uint32_t slot = d->puff_next++ % HLFX_MAX_PUFFS;
+    r_hlpuff_t *p = &d->puff_ring[slot];
+    p->state = &d->puff_state[slot];
+    p->state->steps = -1;
     p->model = models[pick];
     memcpy(p->org, b->endpos, sizeof p->org);
     memcpy(p->normal, b->normal, sizeof p->normal);
@@ -863,8 +867,8 @@ void r_hldecal_frame(renderer_t *r, const world_t *w)
 {
     r_hldecal_t *d = r->hldecal;
     if (!d || !r->bsp || r->bsp != d->bsp) {
-        if (d)
-            r_hlfx_set_puffs(r_models_hlfx(r->models), d->puffs, 0);   // none of another level's
+        // none of another level's (nor pointers into a freed r_hldecal_t: the puffs' states)
+        r_hlfx_set_puffs(r_models_hlfx(r->models), NULL, 0);
         return;
     }
     uint32_t count = w->decal_log_count;

@@ -1410,60 +1410,72 @@ static void hug_wall(vec3_t v, const float *n)
 // the move met it along the new velocity (the engine's "contact point": the old place + the
 // fraction x the step x the new velocity) and reflects the new velocity off the wall
 // (bounceFactor 1). A move that starts inside the world has fraction 0 and no plane: the
-// velocity becomes 0.
+// velocity becomes 0. One client frame of puff s (frame: its sprite frame then), `step` seconds long.
+static void puff_step(int head, r_hlpuff_state_t *s, float step, float frame)
+{
+    float *v = s->vel, *out = s->org;
+    if (frame > 7) {
+        for (int k = 0; k < 3; k++)
+            v[k] *= 0.97f;
+        v[2] += 0.7f;
+        if (v[2] > 70)
+            v[2] = 70;
+    }
+    if (frame > 6) {
+        for (int k = 0; k < 2; k++) {
+            s->wind[k] = s->wind[k] + 0.075f > 5 ? 5 : s->wind[k] + 0.075f;
+            v[k] += (float)s->sign[k] * s->wind[k];
+        }
+        for (int k = 1; k >= 0; k--)   // y's turn is drawn first, as the client does
+            if (hlbullet_frand(&s->x, 0, 11) < 1 && s->wind[k] > 3) {
+                s->wind[k] = 0;
+                s->sign[k] = -s->sign[k];
+            }
+    }
+    vec3_t to;
+    for (int k = 0; k < 3; k++)
+        to[k] = out[k] + v[k] * step;
+    bsp_trace_t tr;
+    if (head >= 0 && step > 0 && (bsp_trace(s->bsp, head, out, to, &tr) || tr.startsolid)) {
+        float frac = tr.startsolid ? 0 : tr.fraction;
+        vec3_t n = {0, 0, 0};
+        if (!tr.startsolid)
+            memcpy(n, tr.normal, sizeof n);
+        hug_wall(v, n);
+        float proj = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
+        for (int k = 0; k < 3; k++) {
+            out[k] += frac * step * v[k];
+            v[k] -= 2 * proj * n[k];
+        }
+        return;
+    }
+    memcpy(out, to, sizeof to);
+}
+
+// The puff's frames from the hit to `age`, from where its state says the last call left it when
+// that was no later (a frame after the one before, as playing asks), else from the hit.
 void r_hlfx_puff_at(const bsp_t *bsp, const r_hlpuff_t *p, float age, vec3_t out)
 {
     const float dt = 0.01f;
-    vec3_t v;
-    float wind[2] = {0, 0};
-    int sign[2] = {1, 1};
-    uint32_t x = p->seed | 1u;
     int head = bsp && bsp->num_models > 0 ? bsp->models[0].headnode : -1;
-    for (int k = 0; k < 3; k++) {
-        out[k] = p->org[k];
-        v[k] = p->normal[k] * 25;   // the speed along the normal
-    }
     int steps = age > 0 ? (int)(age / dt) : 0;
-    for (int i = 0; i <= steps; i++) {
-        float step = i < steps ? dt : age - dt * (float)steps;
-        float frame = (float)i * dt * HLFX_PUFF_FRAMERATE;
-        if (frame > 7) {
-            for (int k = 0; k < 3; k++)
-                v[k] *= 0.97f;
-            v[2] += 0.7f;
-            if (v[2] > 70)
-                v[2] = 70;
+    r_hlpuff_state_t own, *s = p->state ? p->state : &own;
+    if (!p->state || s->bsp != bsp || s->steps < 0 || s->steps > steps) {   // from the hit
+        s->bsp = bsp;
+        s->steps = 0;
+        for (int k = 0; k < 3; k++) {
+            s->org[k] = p->org[k];
+            s->vel[k] = p->normal[k] * 25;   // the speed along the normal
         }
-        if (frame > 6) {
-            for (int k = 0; k < 2; k++) {
-                wind[k] = wind[k] + 0.075f > 5 ? 5 : wind[k] + 0.075f;
-                v[k] += (float)sign[k] * wind[k];
-            }
-            for (int k = 1; k >= 0; k--)   // y's turn is drawn first, as the client does
-                if (hlbullet_frand(&x, 0, 11) < 1 && wind[k] > 3) {
-                    wind[k] = 0;
-                    sign[k] = -sign[k];
-                }
-        }
-        vec3_t to;
-        for (int k = 0; k < 3; k++)
-            to[k] = out[k] + v[k] * step;
-        bsp_trace_t tr;
-        if (head >= 0 && step > 0 && (bsp_trace(bsp, head, out, to, &tr) || tr.startsolid)) {
-            float frac = tr.startsolid ? 0 : tr.fraction;
-            vec3_t n = {0, 0, 0};
-            if (!tr.startsolid)
-                memcpy(n, tr.normal, sizeof n);
-            hug_wall(v, n);
-            float proj = v[0] * n[0] + v[1] * n[1] + v[2] * n[2];
-            for (int k = 0; k < 3; k++) {
-                out[k] += frac * step * v[k];
-                v[k] -= 2 * proj * n[k];
-            }
-            continue;
-        }
-        memcpy(out, to, sizeof to);
+        s->wind[0] = s->wind[1] = 0;
+        s->sign[0] = s->sign[1] = 1;
+        s->x = p->seed | 1u;
     }
+    for (; s->steps < steps; s->steps++)   // the whole steps not done yet, kept
+        puff_step(head, s, dt, (float)s->steps * dt * HLFX_PUFF_FRAMERATE);
+    r_hlpuff_state_t last = *s;            // the part of a step to `age`, not kept
+    puff_step(head, &last, age - dt * (float)steps, (float)steps * dt * HLFX_PUFF_FRAMERATE);
+    memcpy(out, last.org, sizeof last.org);
 }
 
 int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)

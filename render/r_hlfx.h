@@ -157,7 +157,19 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max);
 #define HLFX_MAX_PUFFS 64
 #define HLFX_PUFF_FRAMERATE 35.0f   // R_DefaultSprite's frame rate (CreateSmoke's default)
 #define HLFX_PUFF_MAX_AGE 2.0f      // looked for this far back (the sprite's frames end it sooner)
+// Where a puff's motion was stepped to: its place, velocity, wind and random stream after `steps`
+// whole 0.01 s steps against `bsp`, so that the next frame goes on from there instead of stepping
+// (and tracing) from the hit again; what it gives is what stepping from the hit gives.
 typedef struct {
+    const bsp_t *bsp;
+    int steps;           // whole steps done; -1: none yet
+    vec3_t org, vel;
+    float wind[2];
+    int sign[2];
+    uint32_t x;
+} r_hlpuff_state_t;
+typedef struct {
+    r_hlpuff_state_t *state;   // the maker's (r_hldecal.c's ring), kept with the puff; NULL: from the hit each time
     int model;           // the world's model index of sprites/wall_puff1..4.spr
     vec3_t org, normal;  // the bullet's hit and the wall's normal there
     double start;        // the event's time

@@ -358,6 +358,23 @@ static void test_hug_walls(void **state)
            end[0], end[1], end[2], free_end[0], free_end[1], free_end[2]);
     assert_true(end[1] < met[1] - 5 && end[2] < met[2]);
     assert_true(free_end[1] > met[1] && free_end[2] > met[2]);
+    // the same puff with a state kept between calls (as the ring's puffs have: a frame goes on
+    // from where the one before left it): at rising ages, then an earlier one (from the hit
+    // again), then past the wall, the very places of stepping from the hit each time
+    r_hlpuff_state_t st;
+    st.steps = -1;
+    r_hlpuff_t kept = q;
+    kept.state = &st;
+    const float ages[] = {0, 0.013f, 0.25f, 0.7f, 0.705f, 0.999f, 0.4f, 0.4f, 1.6f};
+    for (size_t i = 0; i < sizeof ages / sizeof ages[0]; i++) {
+        vec3_t a, b;
+        r_hlfx_puff_at(bsp, &kept, ages[i], a);
+        r_hlfx_puff_at(bsp, &q, ages[i], b);
+        if (a[0] != b[0] || a[1] != b[1] || a[2] != b[2])
+            fail_msg("at %.3f s the kept state gives (%.4f %.4f %.4f), from the hit (%.4f %.4f %.4f)", (double)ages[i],
+                     a[0], a[1], a[2], b[0], b[1], b[2]);
+    }
+    assert_int_equal(st.steps, (int)(1.6f / 0.01f));   // the whole steps to 1.6 s, kept
     bsp_free(bsp);
 }
 

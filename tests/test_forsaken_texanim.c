@@ -78,16 +78,25 @@ static void test_every_level(void **state)
         assert_int_equal(a->num_polys, l->polys);
         assert_int_equal(a->num_index, l->index);
         assert_int_equal(a->end, size);   // every byte walked
-        int stopped = 0;
+        int stopped = 0, frame0_same = 0;
         for (int p = 0; p < a->num_polys; p++) {
             const fstex_poly_t *po = &a->polys[p];
             assert_true(po->num_verts == 4);   // quads, every one
             for (int k = 0; k < po->num_verts; k++)
                 assert_true(a->vert[po->first_vert + k] < m->num_verts);
             stopped += !po->running;
+            // frame 0 is the file's own coordinates (a check of the vertex numbers and the layout)
+            const float *uv = fstex_uv(a, p, 0);
+            int same = 1;
+            for (int k = 0; k < po->num_verts; k++)
+                same &= fabsf(uv[k * 2] - m->verts[a->vert[po->first_vert + k]].st[0]) < 1e-3f &&
+                        fabsf(uv[k * 2 + 1] - m->verts[a->vert[po->first_vert + k]].st[1]) < 1e-3f;
+            frame0_same += same;
             assert_int_equal(po->stop_mod, -1);   // no script runs a trigger mod at its end
         }
         assert_int_equal(stopped, strcmp(l->name, "therm") ? 0 : 3);
+        printf("          frame 0 = the file's coordinates on %d of %d polygons\n", frame0_same, a->num_polys);
+        assert_int_equal(frame0_same, a->num_polys);
         fstex_free(a);
         mxv_free(m);
         free(d);

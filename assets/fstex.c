@@ -309,7 +309,8 @@ static int walk_anims(asset_rd_t *c, walk_t *w, pstate_t *seen)
                 continue;
             int gb = m->groups[g].first_buffer + b, first = w->buf_first_poly[gb];
             int count = 0;
-            while (first + count < w->polys && a->polys[first + count].group == g && a->polys[first + count].buffer == b)
+            while (first >= 0 && first + count < w->polys && a->polys[first + count].group == g &&
+                   a->polys[first + count].buffer == b)
                 count++;
             if (first < 0 || pi >= count)
                 return asset_rd_fail(c, c->at + 4, "an animated polygon of group %d buffer %d (below %d), got %d", g, b,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../assets/fstex.h"
 #include "../assets/pal.h"
 #include "../engine/log.h"
 #include "r_dither.h"
@@ -58,6 +59,16 @@ struct r_fsworld_s {
     int tint;          // 1: coloured light (default); 0: brightness only
     int dither;        // 1: ordered dither (default); 0: each colour's nearest (for comparisons)
     int colour_key;    // 1: the textures' colour key (default); 0: every texel drawn
+    // Texture animations (the .MXV's tail, assets/fstex.h): NULL when the level has none or its
+    // tail was refused (tex_warning). st: per vertex the texture coordinates drawn (every level),
+    // the file's but for the animated polygons' vertices, set from their frame every draw of their group.
+    fstex_t *tex;
+    char tex_warning[256];
+    float (*st)[2];
+    int *vert_poly, *vert_slot;  // per vertex its animated polygon (-1 none) and its place in it (NULL: none)
+    int *group_poly;             // per group + 1: its first animated polygon (polygons are in group order)
+    int anim_frame[FSTEX_MAX_ANIMS];   // this draw: each script's frame at the view's time
+    int texanim;       // 1: animated (default); 0: the file's coordinates (for comparisons)
     r_fsworld_stats_t stats;
 };
 
@@ -102,6 +113,11 @@ void r_fsworld_free(r_fsworld_t *fw)
     free(fw->group_lit);
     free(fw->sees);
     free(fw->tri_keyed);
+    fstex_free(fw->tex);
+    free(fw->st);
+    free(fw->group_poly);
+    free(fw->vert_poly);
+    free(fw->vert_slot);
     free(fw);
 }
 
@@ -128,6 +144,20 @@ void r_fsworld_set_colour_key(r_fsworld_t *fw, int on)
     if (fw)
         fw->colour_key = on != 0;
 }
+
+void r_fsworld_set_texanim(r_fsworld_t *fw, int on)
+{
+    if (!fw)
+        return;
+    fw->texanim = on != 0;
+    if (!on && fw->st)   // back to the file's coordinates
+        for (int i = 0; i < fw->m->num_verts; i++) {
+            fw->st[i][0] = fw->m->verts[i].st[0];
+            fw->st[i][1] = fw->m->verts[i].st[1];
+        }
+}
+
+const fstex_t *r_fsworld_texanims(const r_fsworld_t *fw) { return fw ? fw->tex : NULL; }
 
 void r_fsworld_set_dither(r_fsworld_t *fw, int on)
 {
@@ -308,25 +338,98 @@ static int setup_keyed(r_fsworld_t *fw)
             const mxv_tri_t *tr = &m->tris[i];
             if (tr->texture != tx)
                 continue;
-            float s0 = INFINITY, s1 = -INFINITY, t0 = INFINITY, t1 = -INFINITY;
-            for (int k = 0; k < 3; k++) {
-                const float *st = m->verts[tr->v[k]].st;
-                s0 = fminf(s0, st[0] * (float)w);
-                s1 = fmaxf(s1, st[0] * (float)w);
-                t0 = fminf(t0, st[1] * (float)h);
-                t1 = fmaxf(t1, st[1] * (float)h);
-            }
-            int xs[2][2], ys[2][2];
-            int nx = wrap_span(s0 - 1, s1 + 1, w, xs), ny = wrap_span(t0 - 1, t1 + 1, h, ys);
+            // a texture-animated vertex: every frame of its polygon (frames past a polygon's
+            // last take its last)
+            int frames = 1;
+            for (int k = 0; k < 3; k++)
+                if (fw->vert_poly && fw->vert_poly[tr->v[k]] >= 0 && fw->tex->polys[fw->vert_poly[tr->v[k]]].frames > frames)
+                    frames = fw->tex->polys[fw->vert_poly[tr->v[k]]].frames;
             long keys = 0;
-            for (int a = 0; a < nx; a++)
-                for (int b = 0; b < ny; b++)
-                    keys += sat_sum(sat, w, xs[a][0], ys[b][0], xs[a][1], ys[b][1]);
+            for (int f = 0; f < frames && keys == 0; f++) {
+                float s0 = INFINITY, s1 = -INFINITY, t0 = INFINITY, t1 = -INFINITY;
+                for (int k = 0; k < 3; k++) {
+                    const float *st = m->verts[tr->v[k]].st;
+                    int p = fw->vert_poly ? fw->vert_poly[tr->v[k]] : -1;
+                    if (p >= 0) {
+                        int pf = f < fw->tex->polys[p].frames ? f : fw->tex->polys[p].frames - 1;
+                        st = fstex_uv(fw->tex, p, pf) + fw->vert_slot[tr->v[k]] * 2;
+                    }
+                    s0 = fminf(s0, st[0] * (float)w);
+                    s1 = fmaxf(s1, st[0] * (float)w);
+                    t0 = fminf(t0, st[1] * (float)h);
+                    t1 = fmaxf(t1, st[1] * (float)h);
+                }
+                int xs[2][2], ys[2][2];
+                int nx = wrap_span(s0 - 1, s1 + 1, w, xs), ny = wrap_span(t0 - 1, t1 + 1, h, ys);
+                for (int a = 0; a < nx; a++)
+                    for (int b = 0; b < ny; b++)
+                        keys += sat_sum(sat, w, xs[a][0], ys[b][0], xs[a][1], ys[b][1]);
+            }
             fw->tri_keyed[i] = keys > 0;
         }
         free(sat);
     }
     return 0;
+}
+
+// The level's texture animations (fstex_load on the same bytes): a refused tail is warned by
+// r_fsworld_load and the level drawn with the file's coordinates. Triangles with an animated
+// vertex may sample any part of their texture: keyed ones take the per-texel test.
+static int setup_texanim(r_fsworld_t *fw, const uint8_t *data, size_t size, const char *map)
+{
+    const mxv_t *m = fw->m;
+    size_t nv = m->num_verts ? (size_t)m->num_verts : 1;
+    fw->st = malloc(nv * sizeof *fw->st);   // every level: draw_tri reads its coordinates from here
+    if (!fw->st)
+        return -1;
+    for (int i = 0; i < m->num_verts; i++) {
+        fw->st[i][0] = m->verts[i].st[0];
+        fw->st[i][1] = m->verts[i].st[1];
+    }
+    fw->tex = fstex_load(data, size, map, m, fw->tex_warning, sizeof fw->tex_warning);
+    if (!fw->tex || fw->tex->num_polys == 0) {
+        fstex_free(fw->tex);
+        fw->tex = NULL;
+        return 0;
+    }
+    const fstex_t *a = fw->tex;
+    fw->group_poly = calloc((size_t)m->num_groups + 1, sizeof *fw->group_poly);
+    fw->vert_poly = malloc(nv * sizeof *fw->vert_poly);
+    fw->vert_slot = malloc(nv * sizeof *fw->vert_slot);
+    if (!fw->group_poly || !fw->vert_poly || !fw->vert_slot)
+        return -1;
+    for (int g = 0, p = 0; g <= m->num_groups; g++) {
+        while (p < a->num_polys && a->polys[p].group < g)
+            p++;
+        fw->group_poly[g] = p;
+    }
+    for (size_t i = 0; i < nv; i++)
+        fw->vert_poly[i] = -1;
+    for (int p = 0; p < a->num_polys; p++)
+        for (int k = 0; k < a->polys[p].num_verts; k++) {
+            int v = a->vert[a->polys[p].first_vert + k];
+            fw->vert_poly[v] = p;
+            fw->vert_slot[v] = k;
+        }
+    return 0;
+}
+
+// Each animated polygon of group g to its frame at this draw (anim_frame): its vertices'
+// coordinates from that frame's. Returns how many.
+static int animate_group(r_fsworld_t *fw, int g)
+{
+    const fstex_t *a = fw->tex;
+    int n = 0;
+    for (int p = fw->group_poly[g]; p < fw->group_poly[g + 1]; p++, n++) {
+        const fstex_poly_t *po = &a->polys[p];
+        const float *uv = fstex_uv(a, p, po->running ? fw->anim_frame[po->anim] : 0);
+        for (int k = 0; k < po->num_verts; k++) {
+            float *st = fw->st[a->vert[po->first_vert + k]];
+            st[0] = uv[k * 2];
+            st[1] = uv[k * 2 + 1];
+        }
+    }
+    return n;
 }
 
 const mxv_t *r_fsworld_mesh(const r_fsworld_t *fw) { return fw ? fw->m : NULL; }
@@ -370,8 +473,9 @@ r_fsworld_t *r_fsworld_from_bytes(const uint8_t *data, size_t size, const char *
     fw->tint = 1;
     fw->dither = 1;
     fw->colour_key = 1;
+    fw->texanim = 1;
     if (!fw->cam || !fw->wshift || !fw->visible || !fw->add || !fw->inv || !fw->lit || !fw->group_lit ||
-        setup_light(fw) < 0 || setup_keyed(fw) < 0 || setup_sees(fw) < 0) {
+        setup_light(fw) < 0 || setup_texanim(fw, data, size, map) < 0 || setup_keyed(fw) < 0 || setup_sees(fw) < 0) {
         if (err && errcap)
             snprintf(err, errcap, "%s: out of memory for %d vertices", map ? map : "mxv", m->num_verts);
         r_fsworld_free(fw);
@@ -399,6 +503,8 @@ r_fsworld_t *r_fsworld_load(vfs_t *fs, const char *map, char *err, size_t errcap
     free(data);
     if (fw && fw->m->portal_warning[0])
         log_warn("%s (every group is drawn)", fw->m->portal_warning);
+    if (fw && fw->tex_warning[0])
+        log_warn("%s (texture animations not played)", fw->tex_warning);
     return fw;
 }
 
@@ -421,7 +527,8 @@ static int draw_tri(r_fsworld_t *fw, const r_view_t *v, const mxv_tri_t *t, int 
         float lv[3] = { rgb[0], rgb[1], rgb[2] };
         if (!fw->tint)
             lv[0] = lv[1] = lv[2] = fmaxf(lv[0], fmaxf(lv[1], lv[2]));
-        in[k] = (r_fsvert_t){ c[0], c[1], c[2], mv->st[0], mv->st[1],
+        const float *st = fw->st[t->v[k]];   // the file's, or this draw's frame
+        in[k] = (r_fsvert_t){ c[0], c[1], c[2], st[0], st[1],
                               { lv[0] * ((LIGHT_LEVELS - 1) / 255.0f), lv[1] * ((LIGHT_LEVELS - 1) / 255.0f), lv[2] * ((LIGHT_LEVELS - 1) / 255.0f) } };
         if (!isfinite(in[k].s) || fabsf(in[k].s) > 1e6f)
             in[k].s = 0;
@@ -754,10 +861,20 @@ int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
     int idx[R_FS_MAX_LIGHTS];
     memset(fw->group_lit, 0, (size_t)m->num_groups);
     keep_seen_lights(fw, v->vieworg);
+    // the scripts' frames at the view's time (demo time: a seek shows what playing shows)
+    int animated = 0;
+    if (fw->tex && fw->texanim) {
+        double u = v->time * FSTEX_UNITS_PER_SECOND;
+        int64_t units = !(u > 0) ? 0 : u > 1e15 ? (int64_t)1e15 : (int64_t)u;
+        for (int a = 0; a < fw->tex->num_anims; a++)
+            fw->anim_frame[a] = fstex_anim_frame(fw->tex, a, units);
+    }
     for (int g = 0; g < m->num_groups; g++) {
         if (!fw->visible[g])
             continue;
         const mxv_group_t *gr = &m->groups[g];
+        if (fw->tex && fw->texanim)
+            animated += animate_group(fw, g);
         // the moving lights whose reach touches the group: its vertices lit this frame
         int nl = fw->num_lights ? group_lights(fw, g, idx) : 0;
         fw->group_lit[g] = nl > 0;
@@ -798,5 +915,6 @@ int r_fsworld_draw(r_fsworld_t *fw, const r_view_t *v)
     fw->stats.tris_drawn = drawn;
     fw->stats.lights = fw->num_lights;
     fw->stats.verts_lit = lit_verts;
+    fw->stats.polys_animated = animated;
     return drawn;
 }

@@ -14,6 +14,7 @@
 
 #include <stddef.h>
 
+#include "../assets/fstex.h"
 #include "../assets/mxv.h"
 #include "../engine/vfs.h"
 #include "r_fstri.h"
@@ -42,6 +43,7 @@ typedef struct {
     int tris_drawn;        // of which facing the eye and in front of it
     int lights;            // moving lights given
     int verts_lit;         // vertices some light reached
+    int polys_animated;    // texture-animated polygons of the drawn groups (set to their frame)
 } r_fsworld_stats_t;
 
 // Load the level mesh at `map` (a VFS path) and its textures (from the map's
@@ -82,6 +84,11 @@ void r_fsworld_set_colour_key(r_fsworld_t *fw, int on);
 void r_fsworld_set_tint(r_fsworld_t *fw, int on);
 // The coloured light's ordered dither (default) or each pixel's nearest colour (for comparisons).
 void r_fsworld_set_dither(r_fsworld_t *fw, int on);
+// The level's texture animations (assets/fstex.h, the .MXV's tail) played at the view's time
+// (r_view_t.time, the demo's: default) or the file's texture coordinates (for comparisons).
+void r_fsworld_set_texanim(r_fsworld_t *fw, int on);
+// The level's texture animations (NULL: none, or its tail was refused and warned).
+const fstex_t *r_fsworld_texanims(const r_fsworld_t *fw);
 // The level's shading tables for model triangles (r_fstri.h); valid while fw lives.
 const r_fsshade_t *r_fsworld_shade(const r_fsworld_t *fw);
 // The moving lights of the next r_fsworld_draw (copied into a fixed pool, at most

@@ -7,7 +7,9 @@
 //                      world is drawn, so the world's lightmaps include them
 //   (world drawn: fills v->zbuffer)
 //   r_models_draw()    entities with alias/sprite models, static entities, the
-//                      view weapon, particles and beams, z-tested against the world
+//                      view weapon, z-tested against the world (GoldSrc: the solid ones;
+//                      r_hlsort.c draws the others with r_models_draw_entity)
+//   r_models_draw_fx() then the particles, beams and temp entities
 #ifndef R_MODELS_H
 #define R_MODELS_H
 
@@ -32,6 +34,12 @@ void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw);
 void r_models_set_bsp(r_models_t *m, const bsp_t *bsp);
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v);
+void r_models_draw_fx(r_models_t *m, const world_t *w, r_view_t *v);
+// GoldSrc's translucent entity n (n >= w->num_entities: static entity n - w->num_entities), drawn now.
+void r_models_draw_entity(r_models_t *m, const world_t *w, r_view_t *v, int n);
+// Entity n when one of these models draws it: 1 and its origin plus the middle of its model's box
+// (a studio model's header bbmin / bbmax); 0 for none (brush models are r_bsp.c's).
+int r_models_entity_centre(r_models_t *m, const world_t *w, const r_view_t *v, int n, float centre[3]);
 void r_models_clear(r_models_t *m);
 // Half-Life's temp entity state (r_hlfx.c), for the events' tracers r_hldecal.c traces.
 struct r_hlfx_s *r_models_hlfx(r_models_t *m);

@@ -7,6 +7,7 @@
 #include "r_hlfx.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1379,11 +1380,12 @@ void r_hlfx_set_puffs(r_hlfx_t *fx, const r_hlpuff_t *list, int n)
         memcpy(fx->puffs, list, sizeof *list * (size_t)fx->num_puffs);
 }
 
-// EV_WallPuff_Wind, called once a client frame (here 100 a second, fps_max's default): once past
-// frame 7 the velocity keeps 0.97 of itself and rises 0.7 (its z at most 70); once past frame 6
-// a wind along x and along y grows 0.075 a call up to 5 and is added to the velocity, each
-// turning back (its strength 0) one call in 11 once over 3. The client's wind is one for all its
-// puffs; here each puff has its own, from its seed, so that it does not depend on the others.
+// The puffs' callbacks, called once a client frame (here 100 a second, fps_max's default):
+// EV_SmokeRise (gun smoke) and EV_WallPuff_Wind (wall puffs) both, once past frame 7, keep 0.97 of
+// the velocity and raise it 0.7 (its z at most 70); EV_WallPuff_Wind also, once past frame 6, adds a
+// wind along x and along y that grows 0.075 a call up to 5, each turning back (its strength 0) one
+// call in 11 once over 3. The client's wind is one for all its puffs; here each puff has its own,
+// from its seed, so that it does not depend on the others.
 void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out)
 {
     const float dt = 0.01f;
@@ -1393,7 +1395,7 @@ void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out)
     uint32_t x = p->seed | 1u;
     for (int k = 0; k < 3; k++) {
         out[k] = p->org[k];
-        v[k] = p->normal[k] * 25;   // the speed along the normal
+        v[k] = p->vel[k];
     }
     int steps = age > 0 ? (int)(age / dt) : 0;
     for (int i = 0; i <= steps; i++) {
@@ -1406,7 +1408,7 @@ void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out)
             if (v[2] > 70)
                 v[2] = 70;
         }
-        if (frame > 6) {
+        if (frame > 6 && p->wind) {
             for (int k = 0; k < 2; k++) {
                 wind[k] = wind[k] + 0.075f > 5 ? 5 : wind[k] + 0.075f;
                 v[k] += (float)sign[k] * wind[k];
@@ -1420,6 +1422,88 @@ void r_hlfx_puff_at(const r_hlpuff_t *p, float age, vec3_t out)
         for (int k = 0; k < 3; k++)
             out[k] += v[k] * step;
     }
+}
+
+// cs16-client's event_<gun>.cpp (the newer generation, docs/goldsrc.md "Gun smoke"): the pistols make
+// SMOKE_PISTOL puffs 3 units behind the muzzle, a scale RandomFloat(lo, hi) for the shot; three
+// (speed 0 at the scale, grey 7; 20 at the scale + 0.1, grey 10; 40 at the scale, grey 13), the usp
+// only the second; the others one puff at the muzzle, speed 3, grey 20, of a fixed scale.
+typedef struct {
+    const char *script;
+    uint8_t type;      // HLFX_SMOKE_*; the m4a1: rifle smoke, black with the silencer (bparam1)
+    uint8_t count;     // pistols: 3, or 1 (the usp: the middle one)
+    float lo, hi;      // the scale (pistols: RandomFloat(lo, hi))
+} smoke_rule_t;
+
+static const smoke_rule_t smoke_rules[] = {
+    {"glock18", HLFX_SMOKE_PISTOL, 3, 0.15f, 0.3f},
+    {"deagle", HLFX_SMOKE_PISTOL, 3, 0.2f, 0.3f},
+    {"p228", HLFX_SMOKE_PISTOL, 3, 0.1f, 0.25f},
+    {"fiveseven", HLFX_SMOKE_PISTOL, 3, 0.1f, 0.25f},
+    {"usp", HLFX_SMOKE_PISTOL, 1, 0.2f, 0.35f},
+    {"ak47", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"aug", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"famas", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"g3sg1", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"galil", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"m249", HLFX_SMOKE_RIFLE, 1, 0.4f, 0.4f},
+    {"mac10", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"p90", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"sg550", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"sg552", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"m4a1", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"m3", HLFX_SMOKE_BLACK, 1, 0.4f, 0.4f},
+    {"xm1014", HLFX_SMOKE_BLACK, 1, 0.3f, 0.3f},
+    {"awp", HLFX_SMOKE_BLACK, 1, 0.5f, 0.5f},
+    {"scout", HLFX_SMOKE_BLACK, 1, 0.3f, 0.3f},
+    {"mp5n", HLFX_SMOKE_BLACK, 1, 0.3f, 0.3f},
+    {"tmp", HLFX_SMOKE_BLACK, 1, 0.3f, 0.3f},
+    {"ump45", HLFX_SMOKE_BLACK, 1, 0.2f, 0.2f},
+};
+
+int r_hlfx_smoke_sprites(int type) { return type == HLFX_SMOKE_PISTOL ? 2 : type == HLFX_SMOKE_RIFLE ? 3 : 4; }
+
+void r_hlfx_smoke_name(int type, int pick, char *out, size_t cap)
+{
+    static const char *const base[3] = {"pistol", "rifle", "black"};
+    int t = type >= 0 && type < 3 ? type : 0;
+    int n = r_hlfx_smoke_sprites(t);
+    snprintf(out, cap, "sprites/%s_smoke%d.spr", base[t], (pick >= 0 && pick < n ? pick : 0) + 1);
+}
+
+int r_hlfx_gunsmoke(const char *script, int bparam1, uint32_t *rng, r_hlsmoke_t out[HLFX_SMOKE_MAX])
+{
+    const smoke_rule_t *rule = NULL;
+    for (size_t i = 0; i < sizeof smoke_rules / sizeof smoke_rules[0] && !rule; i++)
+        if (!strcmp(smoke_rules[i].script, script))
+            rule = &smoke_rules[i];
+    if (!rule)
+        return 0;   // elite, knife, the grenades: no smoke
+    int type = !strcmp(script, "m4a1") && bparam1 ? HLFX_SMOKE_BLACK : rule->type;
+    float scale = rule->lo + (rule->hi - rule->lo) * hlbullet_frand(rng, 0, 1);
+    static const float speed[3] = {0, 20, 40}, more[3] = {0, 0.1f, 0};
+    static const uint8_t grey[3] = {7, 10, 13};
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        if (rule->type != HLFX_SMOKE_PISTOL ? i > 0 : rule->count == 1 && i != 1)
+            continue;
+        r_hlsmoke_t *o = &out[n++];
+        o->type = type;
+        o->pick = (int)hlbullet_frand(rng, 0, (float)r_hlfx_smoke_sprites(type) - 0.001f);
+        o->amount = 100 + (int)hlbullet_frand(rng, 0, 80.999f);
+        if (rule->type == HLFX_SMOKE_PISTOL) {
+            o->back = 3;
+            o->speed = speed[i];
+            o->scale = scale + more[i];
+            o->grey = grey[i];
+        } else {
+            o->back = 0;
+            o->speed = 3;
+            o->scale = scale;
+            o->grey = 20;
+        }
+    }
+    return n;
 }
 
 int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
@@ -1472,7 +1556,7 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
                 o->amount = (int)((float)o->amount * left / s->fade);
         }
     }
-    // the wall puffs: additive, scale 0.5, their frames at 35 a second, gone after the last
+    // the wall puffs and gun smoke: additive, their frames at 35 a second, gone after the last
     for (int i = 0; i < fx->num_puffs && n < max; i++) {
         const r_hlpuff_t *p = &fx->puffs[i];
         float age = (float)(t - p->start);
@@ -1483,7 +1567,7 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
         o->model = p->model;
         r_hlfx_puff_at(p, age > 0 ? age : 0, o->org);
         o->frame = (age > 0 ? age : 0) * HLFX_PUFF_FRAMERATE;
-        o->scale = 0.5f;
+        o->scale = p->scale > 0 ? p->scale : 0.5f;
         o->rendermode = RM_ADDITIVE;
         // the engine's additive sprite is its texture x the colour x the amount; the 8-bit blend
         // tables add by amount alone, so the colour's grey (the mean of its three) dims the amount

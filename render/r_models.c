@@ -671,6 +671,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
 
 struct r_hlfx_s *r_models_hlfx(r_models_t *m) { return m ? m->hlfx : NULL; }
 
+
 void r_models_clear(r_models_t *m)
 {
     r_part_clear(&m->part);
@@ -725,6 +726,17 @@ static const r_model_t *model_of(const r_models_t *m, int index)
     if (rm->kind == RMOD_MISSING)
         return &m->box;
     return rm->kind == RMOD_NONE ? NULL : rm;
+}
+
+int r_models_view_attachment(r_models_t *m, int model, int seq, int body, double elapsed, const vec3_t eye,
+                             const vec3_t angles, int n, vec3_t out)
+{
+    const r_model_t *rm = m ? model_of(m, model) : NULL;
+    if (!rm || rm->kind != RMOD_STUDIO)
+        return -1;
+    vec3_t axes[3];
+    r_angle_vectors(angles, axes[0], axes[1], axes[2]);
+    return r_studio_view_attachment_at(rm->studio, eye, (const vec3_t *)axes, seq, body, elapsed, n, out);
 }
 
 // The trail (R_RocketTrail type) of a model's flags, in CL_RelinkEntities' order of

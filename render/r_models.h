@@ -43,6 +43,11 @@ int r_models_entity_centre(r_models_t *m, const world_t *w, const r_view_t *v, i
 void r_models_clear(r_models_t *m);
 // Half-Life's temp entity state (r_hlfx.c), for the events' tracers r_hldecal.c traces.
 struct r_hlfx_s *r_models_hlfx(r_models_t *m);
+// View model `model` (a world model index) posed as r_models_draw draws it (sequence seq, body, started
+// `elapsed` seconds before) at an eye at `eye` looking along `angles`: its attachment n in world space.
+// 0, or -1 when the model is not a loaded studio model or has no attachment n.
+int r_models_view_attachment(r_models_t *m, int model, int seq, int body, double elapsed, const vec3_t eye,
+                             const vec3_t angles, int n, vec3_t out);
 // GoldSrc's temp models (engine/hltent.c): stepped to the view's time and drawn with their
 // studio model or sprite (the world's model index in their log entry).
 void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp);

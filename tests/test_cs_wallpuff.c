@@ -180,7 +180,8 @@ static void test_crossfire_puffs(void **state)
     // past the wind's start the puff leaves the line: after frame 7 it rises (0.7 a call)
     r_hlpuff_t q;
     memset(&q, 0, sizeof q);
-    q.normal[0] = 1;
+    q.vel[0] = 25;   // 25 u/s off a wall facing +x
+    q.wind = 1;
     q.seed = 1234;
     vec3_t a, b;
     r_hlfx_puff_at(&q, 0.15f, a);   // frame 5.25: on the line

@@ -302,7 +302,7 @@ static void test_crossfire_smoke_files(void **state)
     const world_decal_t *shots[16];
     int ns = usp_shots(d.w, t, shots, 16);
     assert_int_equal(ns, 3);
-    const world_decal_t *e = shots[ns - 1];
+    const world_decal_t last = *shots[ns - 1], *e = &last;   // kept past demo_close
     vec3_t muzzle, fb, org, vel;
     assert_int_equal(r_models_view_attachment(r->models, e->view_model, e->view_seq, e->view_body,
                                               e->time - e->view_anim_time, e->eye, e->eye_angles, 0, muzzle), 0);

@@ -281,6 +281,10 @@ typedef struct {
     uint32_t fired;         // event: how many times before this entity fired this event
     uint8_t local, ducking, eye_valid;
     char script[24];        // event: its short name ("glock1")
+    // event: the recording player's view model then (world_view_t's STAT_WEAPON model, its sequence
+    // STAT_WEAPONFRAME, weaponanim_body and weaponanim_time), where Counter-Strike's gun smoke starts
+    int32_t view_model, view_seq, view_body;
+    double view_anim_time;
 } world_decal_t;
 
 typedef struct {

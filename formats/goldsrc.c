@@ -697,6 +697,10 @@ static void client_event(hl_state_t *s, world_t *w, int index, world_game_event_
     memcpy(dl->eye, w->view.origin, sizeof dl->eye);
     memcpy(dl->eye_angles, w->view.angles, sizeof dl->eye_angles);
     dl->eye_valid = w->view.origin_valid;
+    dl->view_model = w->view.stats[STAT_WEAPON];
+    dl->view_seq = w->view.stats[STAT_WEAPONFRAME];
+    dl->view_body = w->view.weaponanim_body;
+    dl->view_anim_time = w->view.weaponanim_time;
     memcpy(dl->fparam, a->fparam, sizeof dl->fparam);
     dl->args[0] = a->iparam[0];   // Counter-Strike's punch x 100 (render/r_hldecal.c)
     dl->args[1] = a->iparam[1];

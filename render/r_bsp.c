@@ -891,36 +891,75 @@ static void draw_ext_brush(renderer_t *r, const r_extbsp_t *x, const entity_stat
     r->faces = wf;
 }
 
-static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int see_through)
+// Entity n's brush model and where it is drawn (n >= w->num_entities: static entity
+// n - w->num_entities): its state, and its submodel (*sm >= 0) or BSP file (*x); 0 for none.
+static const entity_state_t *brush_entity(renderer_t *r, const world_t *w, int n, double frac, int *sm,
+                                          const r_extbsp_t **x, vec3_t org, vec3_t ang)
 {
-    for (int e = 1; e < w->num_entities; e++) {
-        if (!world_entity_visible(w, e))
-            continue;
-        const world_entity_t *ent = &w->entities[e];
-        int sm = submodel_index(r, w, ent->cur.modelindex);
-        const r_extbsp_t *x = sm < 0 ? ext_model(r, ent->cur.modelindex) : NULL;
-        if ((sm < 0 && !x) || (ent->cur.effects & EF_NODRAW))
-            continue;
-        vec3_t org, ang;
+    const entity_state_t *s;
+    if (n >= 1 && n < w->num_entities) {
+        const world_entity_t *ent = &w->entities[n];
+        s = &ent->cur;
         float f = ent->lerp_ok ? (float)frac : 1.0f;
         for (int k = 0; k < 3; k++) {
             org[k] = ent->prev.origin[k] + (ent->cur.origin[k] - ent->prev.origin[k]) * f;
             ang[k] = lerp_angle(ent->prev.angles[k], ent->cur.angles[k], f);
         }
-        if (x)
-            draw_ext_brush(r, x, &ent->cur, org, ang, see_through, e);
-        else
-            draw_brush(r, &r->bsp->models[sm], &ent->cur, org, ang, see_through, e);
+    } else if (n >= w->num_entities && w->statics && n - w->num_entities < w->num_statics) {
+        s = &w->statics[n - w->num_entities].s;
+        memcpy(org, s->origin, sizeof(vec3_t));
+        memcpy(ang, s->angles, sizeof(vec3_t));
+    } else {
+        return NULL;
     }
-    for (int i = 0; i < w->num_statics && w->statics; i++) {
-        const entity_state_t *s = &w->statics[i].s;
-        int sm = submodel_index(r, w, s->modelindex);
-        const r_extbsp_t *x = sm < 0 ? ext_model(r, s->modelindex) : NULL;
-        if (sm >= 0)
-            draw_brush(r, &r->bsp->models[sm], s, s->origin, s->angles, see_through, w->num_entities + i);
-        else if (x)
-            draw_ext_brush(r, x, s, s->origin, s->angles, see_through, w->num_entities + i);
-    }
+    *sm = submodel_index(r, w, s->modelindex);
+    *x = *sm < 0 ? ext_model(r, s->modelindex) : NULL;
+    return *sm >= 0 || *x ? s : NULL;
+}
+
+static void draw_brush_entity(renderer_t *r, const world_t *w, int n, double frac, int see_through)
+{
+    int sm;
+    const r_extbsp_t *x;
+    vec3_t org, ang;
+    const entity_state_t *s = brush_entity(r, w, n, frac, &sm, &x, org, ang);
+    if (!s || (n < w->num_entities && (s->effects & EF_NODRAW)))   // statics: as spawned
+        return;
+    if (x)
+        draw_ext_brush(r, x, s, org, ang, see_through, n);
+    else
+        draw_brush(r, &r->bsp->models[sm], s, org, ang, see_through, n);
+}
+
+int r_brush_entity_centre(renderer_t *r, const world_t *w, int n, double frac, float centre[3])
+{
+    int sm;
+    const r_extbsp_t *x;
+    vec3_t org, ang;
+    if (!r->bsp || !brush_entity(r, w, n, frac, &sm, &x, org, ang))
+        return 0;
+    const bsp_model_t *m = x ? &x->bsp->models[0] : &r->bsp->models[sm];
+    for (int k = 0; k < 3; k++)
+        centre[k] = org[k] + (m->mins[k] + m->maxs[k]) * 0.5f;
+    return 1;
+}
+
+void r_draw_brush_entity(renderer_t *r, const world_t *w, int n, double frac)
+{
+    if (r->bsp && w->entities)
+        draw_brush_entity(r, w, n, frac, 1);
+}
+
+static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int see_through)
+{
+    // GoldSrc: the see-through ones are drawn with the other translucent entities, sorted (r_hlsort.c)
+    if (see_through && w->game == GAME_GOLDSRC)
+        return;
+    for (int e = 1; e < w->num_entities; e++)
+        if (world_entity_visible(w, e))
+            draw_brush_entity(r, w, e, frac, see_through);
+    for (int i = 0; i < w->num_statics && w->statics; i++)
+        draw_brush_entity(r, w, w->num_entities + i, frac, see_through);
 }
 
 int r_test_poly(renderer_t *r, const float (*verts)[3], int n, int use_spanbuf, uint8_t color)

@@ -21,6 +21,9 @@
 
 enum { WAD_DECALS, WAD_TEMPDECAL, NUM_WADS };
 
+// the puffs' sprites: the wall puffs' 4, then the gun smoke's of each HLFX_SMOKE_* type (2, 3, 4)
+enum { PUFF_WALL = 0, PUFF_SMOKE = 4, PUFF_SPRITES = 4 + 2 + 3 + 4 };
+
 typedef struct {
     char name[WAD_NAME_LEN + 1];
     int w, h;                        // mip 0
@@ -56,11 +59,12 @@ struct r_hldecal_s {
     int warned;                      // bit flags: warnings given once a level
     hlmat_t *mat;                    // sound/materials.txt read as Counter-Strike's client (its sparks
                                      // skip wood); NULL: none read, every texture concrete
-    r_hlpuff_t puff_ring[HLFX_MAX_PUFFS];   // the newest wall puffs made (weapon_event), a ring
+    r_hlpuff_t puff_ring[HLFX_MAX_PUFFS];   // the newest wall puffs and gun smoke made (weapon_event), a ring
     r_hlpuff_state_t puff_state[HLFX_MAX_PUFFS];   // where each one's motion was stepped to
     uint32_t puff_next;              // puffs made since the level or the seek (ring index = % size)
-    r_hlpuff_t puffs[HLFX_MAX_PUFFS];   // the wall puffs of the frame (wall_puffs)
-    int puff_models[4];              // the world's model indices of sprites/wall_puff1..4.spr (0 none)
+    r_hlpuff_t puffs[HLFX_MAX_PUFFS];   // the puffs of the frame (wall_puffs)
+    int puff_models[PUFF_SPRITES];   // the world's model indices of sprites/wall_puff1..4.spr, then
+                                     // pistol_smoke1..2, rifle_smoke1..3, black_smoke1..4 (0 none)
     uint32_t puff_models_seq;        // the precache list they were found in (w->models_seq)
     int puff_models_ok;
 };
@@ -568,6 +572,7 @@ static void te_decal(renderer_t *r, r_hldecal_t *d, const world_t *w, const worl
 // front's); the tracers (the mp5's every other bullet) leave none and are drawn from the gun to
 // where the bullet stops, made when the event comes (not again after a seek)
 static void make_puff(r_hldecal_t *d, const world_t *w, const world_decal_t *e, const hlbullet_t *b, int shot);
+static void make_gunsmoke(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e);
 
 static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
 {
@@ -575,6 +580,8 @@ static void weapon_event(renderer_t *r, r_hldecal_t *d, const world_t *w, const 
     int kind = HLBULLET_SOUND_HL;
     int n = hlbullet_fire(r->bsp, w, e, d->mat, b, HLBULLET_MAX, &kind);
     int fresh = fabs(w->time - e->time) < 1e-6;   // effects when the event comes, not after a seek
+    if (kind == HLBULLET_SOUND_CS)
+        make_gunsmoke(r, d, w, e);
     r_hlfx_t *fx = fresh ? r_models_hlfx(r->models) : NULL;
     for (int shot = 0; shot < n; shot++) {
         if (b[shot].sky)
@@ -794,15 +801,22 @@ static void crossbow_event(renderer_t *r, const world_t *w, const world_decal_t 
     r_hlfx_event_sparks(r_models_hlfx(r->models), b.endpos);
 }
 
-// The world's model indices of sprites/wall_puff1..4.spr (0 none), found again when the precache
+// The world's model indices of the puffs' sprites (PUFF_*; 0 none), found again when the precache
 // list changes.
 static const int *puff_models(r_hldecal_t *d, const world_t *w)
 {
     int *models = d->puff_models;
     if (!d->puff_models_ok || d->puff_models_seq != w->models_seq) {
-        for (int k = 0; k < 4; k++) {
-            char name[32];
-            snprintf(name, sizeof name, "sprites/wall_puff%d.spr", k + 1);
+        for (int k = 0; k < PUFF_SPRITES; k++) {
+            char name[40];
+            if (k < PUFF_SMOKE) {
+                snprintf(name, sizeof name, "sprites/wall_puff%d.spr", k + 1);
+            } else {
+                int type = 0, pick = k - PUFF_SMOKE;
+                while (pick >= r_hlfx_smoke_sprites(type))
+                    pick -= r_hlfx_smoke_sprites(type++);
+                r_hlfx_smoke_name(type, pick, name, sizeof name);
+            }
             models[k] = 0;
             for (int i = 1; i < w->num_models && !models[k]; i++)
                 if (!strcasecmp(w->models[i], name))
@@ -812,6 +826,77 @@ static const int *puff_models(r_hldecal_t *d, const world_t *w)
         d->puff_models_ok = 1;
     }
     return models;
+}
+
+// The model of gun smoke sprite `pick` of type `type` (0: not precached).
+static int smoke_model(const int *models, int type, int pick)
+{
+    int k = PUFF_SMOKE;
+    for (int t = 0; t < type; t++)
+        k += r_hlfx_smoke_sprites(t);
+    return models[k + pick];
+}
+
+// The ring's next puff, cleared, with its motion's state not stepped yet.
+static r_hlpuff_t *new_puff(r_hldecal_t *d)
+{
+    uint32_t slot = d->puff_next++ % HLFX_MAX_PUFFS;
+    r_hlpuff_t *p = &d->puff_ring[slot];
+    memset(p, 0, sizeof *p);
+    p->state = &d->puff_state[slot];
+    p->state->steps = -1;
+    return p;
+}
+
+// Counter-Strike's gun smoke (cl_gunsmoke, on in cs16-client; facts in docs/goldsrc.md): the recording
+// player's own shot (EV_IsLocal) of log entry e makes its gun's puffs (r_hlfx_gunsmoke) at the view
+// model's muzzle, attachment 0 of the view model the demo's view had then, posed as it was then, from
+// the demo's eye then (no such attachment: 24 ahead of the eye, 6 right, 6 down, as the muzzle flash's
+// light); each `back` units behind it along the aim, `speed` along the aim plus half the shooter's
+// velocity (0.9 of its z), rising as EV_SmokeRise. Kept in the puffs' ring with the wall puffs, so a
+// seek's log replay makes them again; the sprite, scale and amount from the entry's seed.
+static void make_gunsmoke(renderer_t *r, r_hldecal_t *d, const world_t *w, const world_decal_t *e)
+{
+    if (!e->local || !e->eye_valid || e->time < w->time - HLFX_PUFF_MAX_AGE)
+        return;
+    uint32_t x = (e->seed ^ 0x5bd1e995u) | 1u;
+    r_hlsmoke_t sm[HLFX_SMOKE_MAX];
+    int n = r_hlfx_gunsmoke(e->script, e->args[2], &x, sm);
+    if (n <= 0)
+        return;
+    vec3_t src, ang, fwd, right, up, muzzle;
+    hltent_event_aim(e, src, ang);
+    if (!valid_pos(e->eye) || !valid_pos(src) || !isfinite(ang[0]) || !isfinite(ang[1]) || !isfinite(ang[2]) ||
+        !isfinite(e->velocity[0]) || !isfinite(e->velocity[1]) || !isfinite(e->velocity[2]))
+        return;
+    r_angle_vectors(ang, fwd, right, up);
+    if (r_models_view_attachment(r->models, e->view_model, e->view_seq, e->view_body, e->time - e->view_anim_time,
+                                 e->eye, e->eye_angles, 0, muzzle) != 0 || !valid_pos(muzzle)) {
+        vec3_t f, rt, u;
+        r_angle_vectors(e->eye_angles, f, rt, u);
+        for (int k = 0; k < 3; k++)
+            muzzle[k] = e->eye[k] + 24 * f[k] + 6 * rt[k] - 6 * u[k];
+    }
+    const int *models = puff_models(d, w);
+    int moving = e->velocity[0] != 0 || e->velocity[1] != 0 || e->velocity[2] != 0;
+    const float keep[3] = {0.5f, 0.5f, 0.9f};
+    for (int i = 0; i < n; i++) {
+        int model = smoke_model(models, sm[i].type, sm[i].pick);
+        if (!model)
+            continue;   // not precached: EV_FindModelIndex finds none, no sprite
+        r_hlpuff_t *p = new_puff(d);
+        p->model = model;
+        for (int k = 0; k < 3; k++) {
+            p->org[k] = muzzle[k] - fwd[k] * sm[i].back;
+            p->vel[k] = fwd[k] * sm[i].speed + (moving ? e->velocity[k] * keep[k] : 0);
+        }
+        p->start = e->time;
+        p->amount = sm[i].amount;
+        p->scale = sm[i].scale;
+        p->seed = x;
+        p->color[0] = p->color[1] = p->color[2] = sm[i].grey;
+        p->wind = 0;
+    }
 }
 
 // Counter-Strike's wall puffs (cs16-client's EV_HLDM_DecalGunshot calling EV_CS16Client_CreateSmoke
@@ -829,13 +914,13 @@ static void make_puff(r_hldecal_t *d, const world_t *w, const world_decal_t *e, 
     int pick = (int)hlbullet_frand(&x, 0, 3.999f);
     if (!models[pick])
         return;   // not precached: EV_FindModelIndex finds none, no sprite
-    uint32_t slot = d->puff_next++ % HLFX_MAX_PUFFS;
-    r_hlpuff_t *p = &d->puff_ring[slot];
-    p->state = &d->puff_state[slot];
-    p->state->steps = -1;
-    p->model = models[pick];
+    r_hlpuff_t *p = new_puff(d);
+    p->model = models[PUFF_WALL + pick];
     memcpy(p->org, b->endpos, sizeof p->org);
-    memcpy(p->normal, b->normal, sizeof p->normal);
+    for (int k = 0; k < 3; k++)
+        p->vel[k] = b->normal[k] * 25;   // the speed along the normal
+    p->scale = 0.5f;
+    p->wind = 1;
     p->start = e->time;
     p->amount = 100 + (int)hlbullet_frand(&x, 0, 80.999f);
     p->seed = x;

@@ -7,6 +7,7 @@
 #include "r_hlfx.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1410,8 +1411,11 @@ static void hug_wall(vec3_t v, const float *n)
 // the move met it along the new velocity (the engine's "contact point": the old place + the
 // fraction x the step x the new velocity) and reflects the new velocity off the wall
 // (bounceFactor 1). A move that starts inside the world has fraction 0 and no plane: the
-// velocity becomes 0. One client frame of puff s (frame: its sprite frame then), `step` seconds long.
-static void puff_step(int head, r_hlpuff_state_t *s, float step, float frame)
+// velocity becomes 0. EV_SmokeRise (the gun smoke's callback) is the same without the wind; the
+// gun smoke has FTENT_COLLIDEALL and EV_HugWalls as the wall puffs (cs16-client's
+// EV_CS16Client_CreateSmoke sets them for every type). One client frame of puff s (frame: its
+// sprite frame then; wind: EV_WallPuff_Wind's), `step` seconds long.
+static void puff_step(int head, r_hlpuff_state_t *s, float step, float frame, int wind)
 {
     float *v = s->vel, *out = s->org;
     if (frame > 7) {
@@ -1421,7 +1425,7 @@ static void puff_step(int head, r_hlpuff_state_t *s, float step, float frame)
         if (v[2] > 70)
             v[2] = 70;
     }
-    if (frame > 6) {
+    if (frame > 6 && wind) {
         for (int k = 0; k < 2; k++) {
             s->wind[k] = s->wind[k] + 0.075f > 5 ? 5 : s->wind[k] + 0.075f;
             v[k] += (float)s->sign[k] * s->wind[k];
@@ -1452,30 +1456,112 @@ static void puff_step(int head, r_hlpuff_state_t *s, float step, float frame)
     memcpy(out, to, sizeof to);
 }
 
-// The puff's frames from the hit to `age`, from where its state says the last call left it when
-// that was no later (a frame after the one before, as playing asks), else from the hit.
+// The puff's frames from its start to `age`, from where its state says the last call left it when
+// that was no later (a frame after the one before, as playing asks), else from the start.
 void r_hlfx_puff_at(const bsp_t *bsp, const r_hlpuff_t *p, float age, vec3_t out)
 {
     const float dt = 0.01f;
     int head = bsp && bsp->num_models > 0 ? bsp->models[0].headnode : -1;
     int steps = age > 0 ? (int)(age / dt) : 0;
     r_hlpuff_state_t own, *s = p->state ? p->state : &own;
-    if (!p->state || s->bsp != bsp || s->steps < 0 || s->steps > steps) {   // from the hit
+    if (!p->state || s->bsp != bsp || s->steps < 0 || s->steps > steps) {   // from the start
         s->bsp = bsp;
         s->steps = 0;
         for (int k = 0; k < 3; k++) {
             s->org[k] = p->org[k];
-            s->vel[k] = p->normal[k] * 25;   // the speed along the normal
+            s->vel[k] = p->vel[k];
         }
         s->wind[0] = s->wind[1] = 0;
         s->sign[0] = s->sign[1] = 1;
         s->x = p->seed | 1u;
     }
     for (; s->steps < steps; s->steps++)   // the whole steps not done yet, kept
-        puff_step(head, s, dt, (float)s->steps * dt * HLFX_PUFF_FRAMERATE);
+        puff_step(head, s, dt, (float)s->steps * dt * HLFX_PUFF_FRAMERATE, p->wind);
     r_hlpuff_state_t last = *s;            // the part of a step to `age`, not kept
-    puff_step(head, &last, age - dt * (float)steps, (float)steps * dt * HLFX_PUFF_FRAMERATE);
+    puff_step(head, &last, age - dt * (float)steps, (float)steps * dt * HLFX_PUFF_FRAMERATE, p->wind);
     memcpy(out, last.org, sizeof last.org);
+}
+
+// cs16-client's event_<gun>.cpp (the newer generation, docs/goldsrc.md "Gun smoke"): the pistols make
+// SMOKE_PISTOL puffs 3 units behind the muzzle, a scale RandomFloat(lo, hi) for the shot; three
+// (speed 0 at the scale, grey 7; 20 at the scale + 0.1, grey 10; 40 at the scale, grey 13), the usp
+// only the second; the others one puff at the muzzle, speed 3, grey 20, of a fixed scale.
+typedef struct {
+    const char *script;
+    uint8_t type;      // HLFX_SMOKE_*; the m4a1: rifle smoke, black with the silencer (bparam1)
+    uint8_t count;     // pistols: 3, or 1 (the usp: the middle one)
+    float lo, hi;      // the scale (pistols: RandomFloat(lo, hi))
+} smoke_rule_t;
+
+static const smoke_rule_t smoke_rules[] = {
+    {"glock18", HLFX_SMOKE_PISTOL, 3, 0.15f, 0.3f},
+    {"deagle", HLFX_SMOKE_PISTOL, 3, 0.2f, 0.3f},
+    {"p228", HLFX_SMOKE_PISTOL, 3, 0.1f, 0.25f},
+    {"fiveseven", HLFX_SMOKE_PISTOL, 3, 0.1f, 0.25f},
+    {"usp", HLFX_SMOKE_PISTOL, 1, 0.2f, 0.35f},
+    {"ak47", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"aug", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"famas", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"g3sg1", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"galil", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"m249", HLFX_SMOKE_RIFLE, 1, 0.4f, 0.4f},
+    {"mac10", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"p90", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"sg550", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"sg552", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"m4a1", HLFX_SMOKE_RIFLE, 1, 0.3f, 0.3f},
+    {"m3", HLFX_SMOKE_BLACK, 1, 0.4f, 0.4f},
+    {"xm1014", HLFX_SMOKE_BLACK, 1, 0.3f, 0.3f},
+    {"awp", HLFX_SMOKE_BLACK, 1, 0.5f, 0.5f},
+    {"scout", HLFX_SMOKE_BLACK, 1, 0.3f, 0.3f},
+    {"mp5n", HLFX_SMOKE_BLACK, 1, 0.3f, 0.3f},
+    {"tmp", HLFX_SMOKE_BLACK, 1, 0.3f, 0.3f},
+    {"ump45", HLFX_SMOKE_BLACK, 1, 0.2f, 0.2f},
+};
+
+int r_hlfx_smoke_sprites(int type) { return type == HLFX_SMOKE_PISTOL ? 2 : type == HLFX_SMOKE_RIFLE ? 3 : 4; }
+
+void r_hlfx_smoke_name(int type, int pick, char *out, size_t cap)
+{
+    static const char *const base[3] = {"pistol", "rifle", "black"};
+    int t = type >= 0 && type < 3 ? type : 0;
+    int n = r_hlfx_smoke_sprites(t);
+    snprintf(out, cap, "sprites/%s_smoke%d.spr", base[t], (pick >= 0 && pick < n ? pick : 0) + 1);
+}
+
+int r_hlfx_gunsmoke(const char *script, int bparam1, uint32_t *rng, r_hlsmoke_t out[HLFX_SMOKE_MAX])
+{
+    const smoke_rule_t *rule = NULL;
+    for (size_t i = 0; i < sizeof smoke_rules / sizeof smoke_rules[0] && !rule; i++)
+        if (!strcmp(smoke_rules[i].script, script))
+            rule = &smoke_rules[i];
+    if (!rule)
+        return 0;   // elite, knife, the grenades: no smoke
+    int type = !strcmp(script, "m4a1") && bparam1 ? HLFX_SMOKE_BLACK : rule->type;
+    float scale = rule->lo + (rule->hi - rule->lo) * hlbullet_frand(rng, 0, 1);
+    static const float speed[3] = {0, 20, 40}, more[3] = {0, 0.1f, 0};
+    static const uint8_t grey[3] = {7, 10, 13};
+    int n = 0;
+    for (int i = 0; i < 3; i++) {
+        if (rule->type != HLFX_SMOKE_PISTOL ? i > 0 : rule->count == 1 && i != 1)
+            continue;
+        r_hlsmoke_t *o = &out[n++];
+        o->type = type;
+        o->pick = (int)hlbullet_frand(rng, 0, (float)r_hlfx_smoke_sprites(type) - 0.001f);
+        o->amount = 100 + (int)hlbullet_frand(rng, 0, 80.999f);
+        if (rule->type == HLFX_SMOKE_PISTOL) {
+            o->back = 3;
+            o->speed = speed[i];
+            o->scale = scale + more[i];
+            o->grey = grey[i];
+        } else {
+            o->back = 0;
+            o->speed = 3;
+            o->scale = scale;
+            o->grey = 20;
+        }
+    }
+    return n;
 }
 
 int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
@@ -1528,7 +1614,7 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
                 o->amount = (int)((float)o->amount * left / s->fade);
         }
     }
-    // the wall puffs: additive, scale 0.5, their frames at 35 a second, gone after the last
+    // the wall puffs and gun smoke: additive, their frames at 35 a second, gone after the last
     for (int i = 0; i < fx->num_puffs && n < max; i++) {
         const r_hlpuff_t *p = &fx->puffs[i];
         float age = (float)(t - p->start);
@@ -1539,7 +1625,7 @@ int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max)
         o->model = p->model;
         r_hlfx_puff_at(fx->bsp, p, age > 0 ? age : 0, o->org);
         o->frame = (age > 0 ? age : 0) * HLFX_PUFF_FRAMERATE;
-        o->scale = 0.5f;
+        o->scale = p->scale > 0 ? p->scale : 0.5f;
         o->rendermode = RM_ADDITIVE;
         // the engine's additive sprite is its texture x the colour x the amount; the 8-bit blend
         // tables add by amount alone, so the colour's grey (the mean of its three) dims the amount

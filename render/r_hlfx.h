@@ -9,6 +9,7 @@
 #ifndef R_HLFX_H
 #define R_HLFX_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "../assets/bsp.h"
@@ -151,10 +152,11 @@ void r_hlfx_set_muzzle(r_hlfx_t *fx, const vec3_t org, int valid);
 void r_hlfx_lights(const r_hlfx_t *fx, const world_t *w, r_view_t *v, double t);
 // The sprites alive at t (at most max).
 int r_hlfx_sprites(const r_hlfx_t *fx, double t, r_hlsprite_t *out, int max);
-// Counter-Strike's wall puffs (cs16-client's EV_CS16Client_CreateSmoke, SMOKE_WALLPUFF; docs/goldsrc.md):
-// r_hldecal.c makes the list again every frame from the world's event log and hands it here, so a
-// seek shows the same puffs; r_hlfx_sprites draws each one after its other sprites.
-#define HLFX_MAX_PUFFS 64
+// Counter-Strike's wall puffs and gun smoke (cs16-client's EV_CS16Client_CreateSmoke: SMOKE_WALLPUFF at a
+// bullet's hit, SMOKE_PISTOL / RIFLE / BLACK at the view model's muzzle; docs/goldsrc.md): r_hldecal.c
+// makes them from the world's event log and hands the frame's list here, so a seek shows the same
+// puffs; r_hlfx_sprites draws each one after its other sprites.
+#define HLFX_MAX_PUFFS 128
 #define HLFX_PUFF_FRAMERATE 35.0f   // R_DefaultSprite's frame rate (CreateSmoke's default)
 #define HLFX_PUFF_MAX_AGE 2.0f      // looked for this far back (the sprite's frames end it sooner)
 // Where a puff's motion was stepped to: its place, velocity, wind and random stream after `steps`
@@ -169,18 +171,41 @@ typedef struct {
     uint32_t x;
 } r_hlpuff_state_t;
 typedef struct {
-    r_hlpuff_state_t *state;   // the maker's (r_hldecal.c's ring), kept with the puff; NULL: from the hit each time
-    int model;           // the world's model index of sprites/wall_puff1..4.spr
-    vec3_t org, normal;  // the bullet's hit and the wall's normal there
+    r_hlpuff_state_t *state;   // the maker's (r_hldecal.c's ring), kept with the puff; NULL: from the start each time
+    int model;           // the world's model index of its sprite (sprites/wall_puff1..4.spr, ..._smoke*.spr)
+    vec3_t org;          // where it starts (the bullet's hit, the muzzle)
+    vec3_t vel;          // its velocity then (25 along the wall's normal; the gun smoke's speed along the
+                         // aim plus half the shooter's velocity, 0.9 of its z)
     double start;        // the event's time
     uint32_t seed;       // the wind's turns
     int amount;          // 100..180
-    uint8_t color[3];    // 40 40 40; concrete 65 65 65; wood 75 42 15
+    float scale;         // 0.5 (wall puffs); the gun's
+    uint8_t color[3];    // 40 40 40; concrete 65 65 65; wood 75 42 15; gun smoke 7..20 grey
+    uint8_t wind;        // 1: EV_WallPuff_Wind moves it (wall puffs), 0: EV_SmokeRise (gun smoke)
 } r_hlpuff_t;
 void r_hlfx_set_puffs(r_hlfx_t *fx, const r_hlpuff_t *list, int n);
-// Where puff p is `age` seconds after the hit (EV_WallPuff_Wind stepped 100 times a second), its
+// Where puff p is `age` seconds after it was made (its callback stepped 100 times a second), its
 // moves traced against bsp's world (EV_HugWalls on a wall met; NULL: not traced).
 void r_hlfx_puff_at(const bsp_t *bsp, const r_hlpuff_t *p, float age, vec3_t out);
+
+// Counter-Strike's gun smoke (cl_gunsmoke 1, the recording player's own shots): the puffs the event
+// of gun `script` makes (bparam1: the m4a1's silencer), at most 3. Each: its sprite (HLFX_SMOKE_*;
+// `pick` in 0..the type's sprites - 1, from *rng), drawn `back` units behind the muzzle along the aim,
+// `speed` along it, its scale and grey; the amount 100..180 from *rng. 0 for a gun without smoke.
+enum { HLFX_SMOKE_PISTOL, HLFX_SMOKE_RIFLE, HLFX_SMOKE_BLACK };
+typedef struct {
+    int type;            // HLFX_SMOKE_*: sprites/pistol_smoke1..2, rifle_smoke1..3, black_smoke1..4.spr
+    int pick;            // which of them (0 = ..._smoke1)
+    float back, speed, scale;
+    uint8_t grey;
+    int amount;
+} r_hlsmoke_t;
+#define HLFX_SMOKE_MAX 3
+int r_hlfx_gunsmoke(const char *script, int bparam1, uint32_t *rng, r_hlsmoke_t out[HLFX_SMOKE_MAX]);
+// How many sprites a smoke type picks from (2, 3, 4), and the name of sprite `pick` of it.
+int r_hlfx_smoke_sprites(int type);
+void r_hlfx_smoke_name(int type, int pick, char *out, size_t cap);
+
 // Beams alive at t.
 int r_hlfx_beams(const r_hlfx_t *fx, double t, r_hlbeam_t *out, int max);
 // Particles and beams as additive dots through the level's blend tables (v->hlmodes).

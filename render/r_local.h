@@ -23,6 +23,7 @@
 #include "r_fsent.h"
 #include "r_fsworld.h"
 #include "r_hlmodes.h"
+#include "r_hlsort.h"
 #include "r_models.h"
 #include "r_view.h"
 #include "render.h"
@@ -136,6 +137,7 @@ struct renderer_s {
                                  // (GoldSrc's blended brush entities: r_hl_brush_unlit)
     const uint8_t *draw_table;   // R_DRAW_TABLE / R_DRAW_COLOR: the blend table
     int draw_color;              // R_DRAW_COLOR: the palette index blended
+    r_hlsort_t hlsort;           // GoldSrc: this frame's translucent entities, far to near (r_hlsort.c)
     r_hlmodes_t *hl;             // GoldSrc levels: blend tables from the level palette (else NULL)
     struct r_hllight_s *hllight; // GoldSrc levels: the coloured light's tables (r_hllight.c)
     struct r_hldecal_s *hldecal; // GoldSrc levels: decals (r_hldecal.c), else NULL
@@ -244,6 +246,11 @@ void r_draw_world(renderer_t *r, const world_t *w);
 void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac);   // the solid ones
 // The world's see-through faces and see-through brush entities: after the models and particles.
 void r_draw_see_through(renderer_t *r, const world_t *w, double frac);
+// Entity n (n >= w->num_entities: static entity n - w->num_entities) when its model is a brush
+// model: 1 and its origin plus the middle of its model's bounds; 0 for any other.
+int r_brush_entity_centre(renderer_t *r, const world_t *w, int n, double frac, float centre[3]);
+// Its see-through faces (GoldSrc's blended render modes), drawn now (r_hlsort.c's order).
+void r_draw_brush_entity(renderer_t *r, const world_t *w, int n, double frac);
 void r_spanbuf_clear(renderer_t *r);
 // Models of the level that are BSP files of their own (not the world, not "*N"): load / free.
 void r_ext_models_load(renderer_t *r, vfs_t *fs, const world_t *w);

@@ -629,8 +629,11 @@ void r_render_3d(renderer_t *r, const world_t *w, double frac, r_band_zone_t *zo
     r_draw_brush_entities(r, w, frac);
     r->stat_brush_polys = r->stat_polys - world_polys;
     r_models_draw(r->models, w, v);
-    if (w->game == GAME_GOLDSRC)   // the temp models (engine/hltent.c), drawn with the level's models
+    if (w->game == GAME_GOLDSRC) {   // the temp models (engine/hltent.c), drawn with the level's models
         r_models_draw_hltent(r->models, w, v, r->hltent, r->bsp);
+        r_hl_draw_translucent(r, w, frac);   // then every translucent entity, far to near
+    }
+    r_models_draw_fx(r->models, w, v);
     r->stat_polys += r_fsent_draw(r->fsent, w, v);
     r_draw_see_through(r, w, frac);
     v->zone = NULL;

@@ -20,6 +20,7 @@
 #include "r_q2fx.h"
 #include "r_hlfx.h"
 #include "r_hlmodes.h"
+#include "r_hlsort.h"
 #include "r_studio.h"
 
 #define R_MAX_BEAMS 24
@@ -140,6 +141,7 @@ struct r_models_s {
     r_mlight_t lights[R_MAX_MLIGHTS];
     uint32_t rng;
     int draw_entnum;            // the entity being drawn (GoldSrc's renderfx phase)
+    uint32_t draw_rng;          // the drawing's random numbers, from the drawing time (r_models_draw)
     int vw_model, vw_frame, vw_prev_frame;  // view weapon animation
     double vw_start, vw_prev_start;
     int gun_frame, gun_old_frame;          // Quake II: the gun's frame in this and the last server frame
@@ -669,6 +671,7 @@ int r_models_load_level(r_models_t *m, vfs_t *fs, const world_t *w, const uint8_
 
 struct r_hlfx_s *r_models_hlfx(r_models_t *m) { return m ? m->hlfx : NULL; }
 
+
 void r_models_clear(r_models_t *m)
 {
     r_part_clear(&m->part);
@@ -723,6 +726,17 @@ static const r_model_t *model_of(const r_models_t *m, int index)
     if (rm->kind == RMOD_MISSING)
         return &m->box;
     return rm->kind == RMOD_NONE ? NULL : rm;
+}
+
+int r_models_view_attachment(r_models_t *m, int model, int seq, int body, double elapsed, const vec3_t eye,
+                             const vec3_t angles, int n, vec3_t out)
+{
+    const r_model_t *rm = m ? model_of(m, model) : NULL;
+    if (!rm || rm->kind != RMOD_STUDIO)
+        return -1;
+    vec3_t axes[3];
+    r_angle_vectors(angles, axes[0], axes[1], axes[2]);
+    return r_studio_view_attachment_at(rm->studio, eye, (const vec3_t *)axes, seq, body, elapsed, n, out);
 }
 
 // The trail (R_RocketTrail type) of a model's flags, in CL_RelinkEntities' order of
@@ -1922,47 +1936,94 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
     r_alias_draw(v, &m->scratch, &job);
 }
 
-// The world's entities of one pass (draw_entity_models); Quake II's lasers in the see-through pass.
-static void draw_entities(r_models_t *m, const world_t *w, r_view_t *v, float frac, int pass, uint32_t *rng)
+// World entity n's models in one pass (draw_entity_models); Quake II's lasers in the see-through pass.
+// GoldSrc's entities in a render mode other than Normal are drawn sorted (r_hlsort.c): `sorted` 1
+// draws only those, 0 only the others.
+static void draw_entity_n(r_models_t *m, const world_t *w, r_view_t *v, float frac, int pass, uint32_t *rng, int n,
+                          int sorted)
 {
     const r_rules_t *ru = rules_of(w);
     // the eyes' body: the recording player's, or the followed player's when the view is their own
     const int view_ent = shown_view(w, v)->entity;
     // the recording player's own model is drawn (RF_VIEWERMODEL too) when the view is not theirs
     const int rec_ent = v->detached || view_ent != w->view.entity ? w->view.entity : -1;
-    for (int n = 1; n < w->num_entities; n++) {
-        if (!world_entity_visible(w, n))
-            continue;
-        const world_entity_t *e = &w->entities[n];
-        if (pass == 0 && (e->cur.effects & EF_BRIGHTFIELD)) {   // the viewer's own too, as Quake's client
-            vec3_t org, ang;
-            entity_place(e, frac, org, ang);
-            r_part_entity_field(&m->part, v, org);
-        }
-        // the camera's own body is not drawn: the recording player's in their eyes, the
-        // followed player's in theirs
-        if (v->detached ? n == v->hide_entity : n == view_ent)
-            continue;
-        if (ru->hlfx && e->cur.solid)   // GoldSrc's custom entities are beams (draw_beaments)
-            continue;
-        if (ru->q2_looks && (e->cur.renderfx & Q2RF_BEAM) && !(e->cur.effects & EF_NODRAW)) {
-            // a laser from origin to old_origin (not interpolated), `frame` wide, in one of the
-            // four colours of its skin number, picked anew each frame; alpha 0.30
-            if (pass == 1) {
-                int a66;
-                const uint8_t *amap = q2_table(m, v, r_q2_flat_alpha_mode(Q2_SHELL_ALPHA), &a66);
-                int color = r_q2_beam_color(e->cur.skin, (int)(r_rand(rng) & 3));
-                r_beam_laser(v, e->cur.origin, e->cur.old_origin, e->cur.frame, (uint8_t)color, amap, a66);
-            }
-            continue;
-        }
-        uint32_t hide = n == rec_ent ? ru->hide_rf & ~ru->viewer_rf : ru->hide_rf;
-        if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & hide))
-            continue;
+    if (!world_entity_visible(w, n))
+        return;
+    const world_entity_t *e = &w->entities[n];
+    if (pass == 0 && !sorted && (e->cur.effects & EF_BRIGHTFIELD)) {   // the viewer's own too, as Quake's client
         vec3_t org, ang;
         entity_place(e, frac, org, ang);
-        draw_entity_models(m, w, v, e, org, ang, pass);
+        r_part_entity_field(&m->part, v, org);
     }
+    // the camera's own body is not drawn: the recording player's in their eyes, the
+    // followed player's in theirs
+    if (v->detached ? n == v->hide_entity : n == view_ent)
+        return;
+    if (ru->hlfx && e->cur.solid)   // GoldSrc's custom entities are beams (draw_beaments)
+        return;
+    if (ru->q2_looks && (e->cur.renderfx & Q2RF_BEAM) && !(e->cur.effects & EF_NODRAW)) {
+        // a laser from origin to old_origin (not interpolated), `frame` wide, in one of the
+        // four colours of its skin number, picked anew each frame; alpha 0.30
+        if (pass == 1) {
+            int a66;
+            const uint8_t *amap = q2_table(m, v, r_q2_flat_alpha_mode(Q2_SHELL_ALPHA), &a66);
+            int color = r_q2_beam_color(e->cur.skin, (int)(r_rand(rng) & 3));
+            r_beam_laser(v, e->cur.origin, e->cur.old_origin, e->cur.frame, (uint8_t)color, amap, a66);
+        }
+        return;
+    }
+    uint32_t hide = n == rec_ent ? ru->hide_rf & ~ru->viewer_rf : ru->hide_rf;
+    if ((e->cur.effects & EF_NODRAW) || (e->cur.renderfx & hide))
+        return;
+    if (ru->hlfx && r_hl_sorted_mode(e->cur.rendermode) != sorted)
+        return;
+    vec3_t org, ang;
+    entity_place(e, frac, org, ang);
+    draw_entity_models(m, w, v, e, org, ang, pass);
+}
+
+static void draw_static(r_models_t *m, const world_t *w, r_view_t *v, int i)
+{
+    const entity_state_t *s = &w->statics[i].s;
+    if (s->effects & EF_NODRAW)
+        return;
+    const r_model_t *rm = model_of(m, s->modelindex);
+    m->draw_entnum = w->num_entities + i;
+    if (rm)
+        draw_entity(m, w, v, rm, s->origin, s->angles, s, -1, 0, NULL);
+}
+
+int r_models_entity_centre(r_models_t *m, const world_t *w, const r_view_t *v, int n, float centre[3])
+{
+    const entity_state_t *s;
+    vec3_t org, ang;
+    if (n >= 1 && n < w->num_entities) {
+        s = &w->entities[n].cur;
+        entity_place(&w->entities[n], lerp_frac(w, v->time), org, ang);
+    } else if (n >= w->num_entities && w->statics && n - w->num_entities < w->num_statics) {
+        s = &w->statics[n - w->num_entities].s;
+        memcpy(org, s->origin, sizeof(vec3_t));
+    } else {
+        return 0;
+    }
+    const r_model_t *rm = model_of(m, s->modelindex);
+    if (!rm)
+        return 0;
+    memcpy(centre, org, sizeof(vec3_t));
+    if (rm->kind == RMOD_STUDIO)   // the header's box (a sprite's and a missing model's: about the origin)
+        for (int k = 0; k < 3; k++)
+            centre[k] += (rm->studio->mdl.bbmin[k] + rm->studio->mdl.bbmax[k]) * 0.5f;
+    return 1;
+}
+
+void r_models_draw_entity(r_models_t *m, const world_t *w, r_view_t *v, int n)
+{
+    if (!v->buffer || !v->zbuffer || !v->colormap || rules_of(w)->own_drawer)
+        return;
+    if (n >= 1 && n < w->num_entities)
+        draw_entity_n(m, w, v, lerp_frac(w, v->time), 0, &m->draw_rng, n, 1);
+    else if (n >= w->num_entities && w->statics && n - w->num_entities < w->num_statics)
+        draw_static(m, w, v, n - w->num_entities);
 }
 
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
@@ -1970,20 +2031,16 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     if (!v->buffer || !v->zbuffer || !v->colormap || rules_of(w)->own_drawer)
         return;
     double t = v->time;
-    uint32_t rng = time_seed(t, 4);   // beam roll from the drawing time alone
+    m->draw_rng = time_seed(t, 4);   // beam roll from the drawing time alone
+    uint32_t *rng = &m->draw_rng;
     float frac = lerp_frac(w, t);
     const r_rules_t *ru = rules_of(w);
 
-    draw_entities(m, w, v, frac, 0, &rng);
-    for (int i = 0; i < w->num_statics; i++) {
-        const entity_state_t *s = &w->statics[i].s;
-        if (s->effects & EF_NODRAW)
-            continue;
-        const r_model_t *rm = model_of(m, s->modelindex);
-        m->draw_entnum = w->num_entities + i;
-        if (rm)
-            draw_entity(m, w, v, rm, s->origin, s->angles, s, -1, 0, NULL);
-    }
+    for (int n = 1; n < w->num_entities; n++)
+        draw_entity_n(m, w, v, frac, 0, rng, n, 0);
+    for (int i = 0; i < w->num_statics; i++)
+        if (!ru->hlfx || !r_hl_sorted_mode(w->statics[i].s.rendermode))
+            draw_static(m, w, v, i);
     for (int i = 0; i < R_MAX_BEAMS; i++) {
         r_beam_t *b = &m->beams[i];
         if (b->endtime < t || m->extra[b->model].kind != RMOD_ALIAS)
@@ -1995,7 +2052,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
             vec3_t ang;
             entity_place(&w->entities[owner], frac, start, ang);
         }
-        r_beam_draw(v, &m->scratch, &m->extra[b->model].mdl, start, b->end, &rng);
+        r_beam_draw(v, &m->scratch, &m->extra[b->model].mdl, start, b->end, rng);
     }
     if (m->extra[XM_EXPLOD].kind == RMOD_SPRITE) {
         const spr_t *sp = &m->extra[XM_EXPLOD].spr;
@@ -2019,15 +2076,24 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     if (!v->detached)
         draw_view_weapon(m, w, v);
     if (ru->q2_looks)   // Quake II's see-through models after every solid one
-        draw_entities(m, w, v, frac, 1, &rng);
+        for (int n = 1; n < w->num_entities; n++)
+            draw_entity_n(m, w, v, frac, 1, rng, n, 0);
+}
+
+void r_models_draw_fx(r_models_t *m, const world_t *w, r_view_t *v)
+{
+    if (!v->buffer || !v->zbuffer || !v->colormap || rules_of(w)->own_drawer)
+        return;
+    const r_rules_t *ru = rules_of(w);
+    float frac = lerp_frac(w, v->time);
     if (ru->q2fx) {   // Quake II's explosions, beams and particles (r_q2fx.c)
-        draw_q2fx(m, w, v, &rng);
+        draw_q2fx(m, w, v, &m->draw_rng);
         return;
     }
     if (ru->hlfx) {   // Half-Life's beam entities, temp entities and client events (r_hlfx.c)
         draw_beaments(m, w, v, frac);
         draw_hlfx(m, w, v);
     }
-    r_part_draw(&m->part, v, t);
+    r_part_draw(&m->part, v, v->time);
 }
 

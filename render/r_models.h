@@ -7,7 +7,9 @@
 //                      world is drawn, so the world's lightmaps include them
 //   (world drawn: fills v->zbuffer)
 //   r_models_draw()    entities with alias/sprite models, static entities, the
-//                      view weapon, particles and beams, z-tested against the world
+//                      view weapon, z-tested against the world (GoldSrc: the solid ones;
+//                      r_hlsort.c draws the others with r_models_draw_entity)
+//   r_models_draw_fx() then the particles, beams and temp entities
 #ifndef R_MODELS_H
 #define R_MODELS_H
 
@@ -32,9 +34,20 @@ void r_models_frame(r_models_t *m, const world_t *w, const world_view_t *vw);
 void r_models_set_bsp(r_models_t *m, const bsp_t *bsp);
 void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v);
 void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v);
+void r_models_draw_fx(r_models_t *m, const world_t *w, r_view_t *v);
+// GoldSrc's translucent entity n (n >= w->num_entities: static entity n - w->num_entities), drawn now.
+void r_models_draw_entity(r_models_t *m, const world_t *w, r_view_t *v, int n);
+// Entity n when one of these models draws it: 1 and its origin plus the middle of its model's box
+// (a studio model's header bbmin / bbmax); 0 for none (brush models are r_bsp.c's).
+int r_models_entity_centre(r_models_t *m, const world_t *w, const r_view_t *v, int n, float centre[3]);
 void r_models_clear(r_models_t *m);
 // Half-Life's temp entity state (r_hlfx.c), for the events' tracers r_hldecal.c traces.
 struct r_hlfx_s *r_models_hlfx(r_models_t *m);
+// View model `model` (a world model index) posed as r_models_draw draws it (sequence seq, body, started
+// `elapsed` seconds before) at an eye at `eye` looking along `angles`: its attachment n in world space.
+// 0, or -1 when the model is not a loaded studio model or has no attachment n.
+int r_models_view_attachment(r_models_t *m, int model, int seq, int body, double elapsed, const vec3_t eye,
+                             const vec3_t angles, int n, vec3_t out);
 // GoldSrc's temp models (engine/hltent.c): stepped to the view's time and drawn with their
 // studio model or sprite (the world's model index in their log entry).
 void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp);

@@ -672,29 +672,34 @@ int r_studio_entity_attachment(r_studio_model_t *sm, const vec3_t org, const vec
 }
 
 // The view model's job: sequence, frame, at the eye turned with the view.
-static void view_job(const r_view_t *v, r_studio_model_t *sm, int seq, int body, double elapsed, r_studio_job_t *job,
-                     vec3_t axes[3])
+static void view_job(const vec3_t org, const vec3_t axes[3], r_studio_model_t *sm, int seq, int body, double elapsed,
+                     r_studio_job_t *job)
 {
     const studio_t *m = &sm->mdl;
     memset(job, 0, sizeof *job);
     job->seq = seq >= 0 && seq < m->numseq ? seq : 0;
     job->body = body;
     job->frame = studio_frame(m, job->seq, 0, elapsed > 1e6 || !(elapsed >= 0) ? 1e6 : elapsed, 1.0f);
-    memcpy(axes[0], v->vpn, sizeof(vec3_t));
-    memcpy(axes[1], v->vright, sizeof(vec3_t));
-    memcpy(axes[2], v->vup, sizeof(vec3_t));
-    job->axes = (const vec3_t *)axes;
-    memcpy(job->origin, v->vieworg, sizeof(vec3_t));
-    job->colormap = v->colormap;
+    job->axes = axes;
+    memcpy(job->origin, org, sizeof(vec3_t));
+}
+
+int r_studio_view_attachment_at(r_studio_model_t *sm, const vec3_t org, const vec3_t axes[3], int seq, int body,
+                                double elapsed, int n, vec3_t out)
+{
+    r_studio_job_t job;
+    view_job(org, axes, sm, seq, body, elapsed, &job);
+    return r_studio_attachment(sm, &job, n, out);
 }
 
 int r_studio_view_attachment(const r_view_t *v, r_studio_model_t *sm, int seq, int body, double elapsed, int n,
                              vec3_t out)
 {
-    r_studio_job_t job;
     vec3_t axes[3];
-    view_job(v, sm, seq, body, elapsed, &job, axes);
-    return r_studio_attachment(sm, &job, n, out);
+    memcpy(axes[0], v->vpn, sizeof(vec3_t));
+    memcpy(axes[1], v->vright, sizeof(vec3_t));
+    memcpy(axes[2], v->vup, sizeof(vec3_t));
+    return r_studio_view_attachment_at(sm, v->vieworg, (const vec3_t *)axes, seq, body, elapsed, n, out);
 }
 
 void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, int body, double elapsed, int light)

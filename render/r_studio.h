@@ -97,6 +97,9 @@ void r_studio_view_model(const r_view_t *v, r_studio_model_t *sm, int seq, int b
 // Its attachment n (0: the muzzle) in world space, posed as r_studio_view_model draws it; -1 when none.
 int r_studio_view_attachment(const r_view_t *v, r_studio_model_t *sm, int seq, int body, double elapsed, int n,
                              vec3_t out);
+// The same from an eye at `org` looking along axes[0] (forward), axes[1] (right), axes[2] (up).
+int r_studio_view_attachment_at(r_studio_model_t *sm, const vec3_t org, const vec3_t axes[3], int seq, int body,
+                                double elapsed, int n, vec3_t out);
 
 // ---- players (GoldSrc clients): their own models and their legs ----------------------------------
 

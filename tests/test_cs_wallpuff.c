@@ -180,7 +180,8 @@ static void test_crossfire_puffs(void **state)
     // past the wind's start the puff leaves the line: after frame 7 it rises (0.7 a call)
     r_hlpuff_t q;
     memset(&q, 0, sizeof q);
-    q.normal[0] = 1;
+    q.vel[0] = 25;   // 25 u/s off a wall facing +x
+    q.wind = 1;
     q.seed = 1234;
     vec3_t a, b;
     r_hlfx_puff_at(NULL, &q, 0.15f, a);   // frame 5.25: on the line
@@ -319,7 +320,8 @@ static void test_hug_walls(void **state)
     q.org[0] = 895.969f;
     q.org[1] = -1500;
     q.org[2] = -1600;
-    q.normal[0] = -1;
+    q.vel[0] = -25;   // 25 u/s off the wall (its normal -x)
+    q.wind = 1;
     q.seed = 1234;
     int through = 0, differ = 0, first = -1;
     float most_x = -1e9f, met[3] = {0, 0, 0}, end[3] = {0, 0, 0}, free_end[3] = {0, 0, 0};

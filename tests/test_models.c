@@ -20,6 +20,13 @@
 
 // ---- loaders ------------------------------------------------------------------
 
+// What the frame driver draws of the models: the entities, then the particles and beams.
+static void draw_models(r_models_t *m, const world_t *w, r_view_t *v)
+{
+    r_models_draw(m, w, v);
+    r_models_draw_fx(m, w, v);
+}
+
 static uint8_t *load_progs(const char *name, size_t *size)
 {
     char rel[128];
@@ -505,7 +512,7 @@ static void test_render_scene(void **state)
     r_models_frame(m, w, NULL);
     s.v.time = 1.0;
     r_models_lights(m, w, &s.v);
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     tu_scene_png_env(&s, "scene.png");
     int px = nonzero(&s);
     uint32_t sum = fnv(s.buf, (size_t)s.w * s.h);
@@ -551,7 +558,7 @@ static void test_render_alpha(void **state)
     s.v.time = 1.0;
     const size_t n = (size_t)s.w * (size_t)s.h;
     // opaque: the colours to blend
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     uint8_t *opaque = malloc(n);
     assert_non_null(opaque);
     memcpy(opaque, s.buf, n);
@@ -567,7 +574,7 @@ static void test_render_alpha(void **state)
         memset(s.buf, 15, n);
         w->entities[3].cur.rendermode = RM_TEXTURE;
         w->entities[3].cur.renderamt = amts[k];
-        r_models_draw(m, w, &s.v);
+        draw_models(m, w, &s.v);
         int blended = 0;
         for (size_t i = 0; i < n; i++) {
             uint8_t want = 15;
@@ -584,13 +591,13 @@ static void test_render_alpha(void **state)
     memset(s.buf, 15, n);
     for (size_t i = 0; i < n; i++)
         s.z[i] = 1.0f;
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     for (size_t i = 0; i < n; i++)
         assert_int_equal(s.buf[i], 15);
     // alpha 0: not drawn at all
     tu_scene_clear(&s);
     w->entities[3].cur.renderamt = 0;
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     assert_int_equal(nonzero(&s), 0);
     free(opaque);
     r_models_destroy(m);
@@ -637,7 +644,7 @@ static void test_render_interpolation(void **state)
     for (int i = 0; i < 3; i++) {
         tu_scene_clear(&s);
         s.v.time = times[i];
-        r_models_draw(m, w, &s.v);
+        draw_models(m, w, &s.v);
         cx[i] = centroid_x(&s);
     }
     // y = 30 at distance 100: 160 - 160 * 30 / 100 = 112; y = 0: 160; y = -30: 208
@@ -648,16 +655,16 @@ static void test_render_interpolation(void **state)
     w->entities[3].lerp_ok = 0;
     tu_scene_clear(&s);
     s.v.time = 1.0;
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     assert_float_equal(centroid_x(&s), 208, 4);
     // EF_NODRAW and the view entity are not drawn
     w->entities[3].cur.effects = EF_NODRAW;
     tu_scene_clear(&s);
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     assert_float_equal(centroid_x(&s), -1, 0);
     w->entities[3].cur.effects = 0;
     w->view.entity = 3;
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     assert_float_equal(centroid_x(&s), -1, 0);
     r_models_destroy(m);
     world_free(w);
@@ -752,7 +759,7 @@ static void test_render_effects(void **state)
     r_models_lights(m, w, &s.v);
     assert_int_equal(s.v.num_dlights, 1);   // then 300 units a second smaller
     assert_float_equal(s.v.dlights[0].radius, 350 - 0.05 * 300, 0.5);
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     tu_scene_png_env(&s, "effects.png");
     int px = nonzero(&s);
     print_message("effects: %d pixels drawn\n", px);
@@ -767,7 +774,7 @@ static void test_render_effects(void **state)
     s.v.num_dlights = 0;
     r_models_lights(m, w, &s.v);
     assert_int_equal(s.v.num_dlights, 0);
-    r_models_draw(m, w, &s.v);
+    draw_models(m, w, &s.v);
     assert_int_equal(nonzero(&s), 0);
     r_models_destroy(m);
     vfs_free(fs);

@@ -103,6 +103,9 @@
 #define FSE_MINE_TRIGGER 200.0f       // MINE_TRIGGER_RADIUS: 800 x GLOBAL_SCALE from the mine to a ship's centre
 #define FSE_MINE_OWNER_SAFE 150       // ticks (LifeCount) its owner cannot set his own mine off
 #define FSE_FLASH_LIFE 16.0f          // CreateBigFlash: FM_FLASH lives 16 ticks, its size less 0.1 a tick
+#define FSE_PINE_AMMO 10            // InitOneSecBull: a pine mine's Ammo (whole: Ammo / 2 is 5)
+#define FSE_PINE_TURN 0.75f         // SecondaryWeaponAttribs[] PINEMINE: TurnSpeed (degrees a tick) ..
+#define FSE_PINE_CONE -1.0f         // .. and ViewCone 360: COSD(360 / 2), every direction
 #define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
 
 typedef struct {
@@ -158,6 +161,8 @@ typedef struct {
     float shock;         // one that went off in CreateShockwave (a mine, or what MSG_EXPSECONDARY named): its
                          // ShockwaveSize (the BigFlash's units a texel); 0: DestroySecondary's plain explosion
     float life0;         // its LifeCount (ticks) at t0: 0 but for a mine from MSG_SHORTMINE (RegenMineList)
+    float aim[3], aim_up[3];   // a pine mine's unit direction and up as ProcessMines has turned them by the
+                               // tick last checked (mine_proximity, pine_aim); the others' dir and up
     // a primary's bounces (the transpulse's one, the pyrolite's): at bounce_t[b] it met its wall at
     // bounce_at[b] (unit normal bounce_normal[b]) and went on along bounce_dir[b] at bounce_speed[b]
     // (units a second); `legs` of them (org, dir, speed, t0: its first leg)
@@ -957,6 +962,8 @@ static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secon
         for (int k = 0; k < 3 && finite3(fx->pos3) && dl > 1e-6f; k++)
             slot->drop[k] = fx->pos3[k] / dl;
         shot_up(slot, fx->end);
+        memcpy(slot->aim, slot->dir, sizeof slot->aim);
+        memcpy(slot->aim_up, slot->up, sizeof slot->aim_up);
     } else {
         const fse_primary_t *pw = &primaries[weapon];
         slot->speed = pw->speed * FSE_TICKS;
@@ -1145,11 +1152,12 @@ static int ship_mode(const world_t *w, int num);
 // ---- mines (secondary.c ProcessMines, CheckProximityToShips, DestroySecondary, ExplodeSecondary,
 // CreateShockwave; docs/forsaken.md "Mines") ------------------------------------------
 
-// DestroySecondary's ShockwaveSize of each mine (PURGE_SHOCKWAVE 4, PINE_SHOCKWAVE 4 + its Ammo / 2,
-// the Ammo not known here: 4; QUANTUM_SHOCKWAVE 20, SPIDER_SHOCKWAVE 4)
+// DestroySecondary's ShockwaveSize of each mine (PURGE_SHOCKWAVE 4, PINE_SHOCKWAVE 4 + its Ammo / 2:
+// InitOneSecBull gives the pine mine Ammo 10 and ProcessMines fires its missiles without lowering
+// it, so 4 + 5 = 9; QUANTUM_SHOCKWAVE 20, SPIDER_SHOCKWAVE 4)
 static float mine_shockwave(int weapon)
 {
-    return weapon == FSW_QUANTUMMINE ? 20.0f : 4.0f;
+    return weapon == FSW_QUANTUMMINE ? 20.0f : weapon == FSW_PINEMINE ? 4.0f + FSE_PINE_AMMO / 2 : 4.0f;
 }
 
 // Where a mine is at t (ProcessMines: the purge and quantum mines bob along their up vector from
@@ -1166,6 +1174,14 @@ static void mine_pos(const fse_shot_t *sh, double t, float p[3])
 // turns was not checked).
 static void mine_axes(const fse_shot_t *sh, double t, float right[3], float up[3], float fwd[3])
 {
+    if (sh->weapon == FSW_PINEMINE) {   // no spin: where pine_aim has turned it (up x forward = right)
+        const float *u = sh->aim_up, *d = sh->aim;
+        float r[3] = { u[1] * d[2] - u[2] * d[1], u[2] * d[0] - u[0] * d[2], u[0] * d[1] - u[1] * d[0] };
+        memcpy(right, r, sizeof r);
+        memcpy(up, u, sizeof r);
+        memcpy(fwd, d, sizeof r);
+        return;
+    }
     double a = r_fsfx_mine_turn(sh->weapon, (float)((t - sh->t0) * FSE_TICKS)) * (M_PI / 180);
     float ca = (float)cos(a), sa = (float)sin(a);
     const float *u = sh->up, *d = sh->dir;
@@ -1189,6 +1205,61 @@ static void mine_off(fse_shot_t *sh, double te, float shock)
     sh->shock = shock;
 }
 
+static int homing_sees(const r_fsent_t *fe, const world_t *w, const fse_shot_t *sh, int num, const float p[3],
+                       const float dir[3], float cone, double t, float to[3], float *cos_out);
+
+// ProcessMines' PINEMINE aiming at tick time tk (every machine runs it on every pine mine): the most
+// centred ship in its cone (TargetClosestShip: every ship but the owner, not in limbo, no wall on the
+// line; the cone is all round) from where the mine is along its direction; the mine turns towards it
+// by at most TurnSpeed (0.75 degrees a tick, the game's quaternion lerp by D2R(TurnSpeed) x framelag /
+// Angle), its up turned with it. No ship: it stays as it is. (Its firing, on its owner's machine
+// only, sends a MSG_SECBULLPOSDIR of its own: the pine missiles come from the demo.)
+static void pine_aim(const r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double tk)
+{
+    float best = -2, want[3] = { 0, 0, 0 };
+    int target = 0;
+    for (int q = 0; q < FSW_SHIPS; q++) {
+        int num = q + 1, mode = ship_mode(w, num);
+        float to[3], c;
+        if (mode < 0 || mode == 2)
+            continue;   // not a ship, or in limbo
+        if (homing_sees(fe, w, sh, num, sh->org, sh->aim, FSE_PINE_CONE, tk, to, &c) && c > best) {
+            best = c;
+            target = num;
+            memcpy(want, to, sizeof want);
+        }
+    }
+    if (!target)
+        return;
+    float nd[3];
+    r_fsfx_turn_towards(sh->aim, want, FSE_PINE_TURN * (float)(M_PI / 180), nd);
+    // the up goes round with it: the rotation about aim x nd taking aim to nd (Rodrigues)
+    float ax[3] = { sh->aim[1] * nd[2] - sh->aim[2] * nd[1], sh->aim[2] * nd[0] - sh->aim[0] * nd[2],
+                    sh->aim[0] * nd[1] - sh->aim[1] * nd[0] };
+    float sn = sqrtf(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    float cs = sh->aim[0] * nd[0] + sh->aim[1] * nd[1] + sh->aim[2] * nd[2];
+    float u[3];
+    memcpy(u, sh->aim_up, sizeof u);
+    if (sn > 1e-7f) {
+        for (int k = 0; k < 3; k++)
+            ax[k] /= sn;
+        float kxu[3] = { ax[1] * u[2] - ax[2] * u[1], ax[2] * u[0] - ax[0] * u[2], ax[0] * u[1] - ax[1] * u[0] };
+        float kdu = ax[0] * u[0] + ax[1] * u[1] + ax[2] * u[2];
+        for (int k = 0; k < 3; k++)
+            u[k] = u[k] * cs + kxu[k] * sn + ax[k] * kdu * (1 - cs);
+    }
+    float d = u[0] * nd[0] + u[1] * nd[1] + u[2] * nd[2], l = 0;
+    for (int k = 0; k < 3; k++) {
+        u[k] -= d * nd[k];
+        l += u[k] * u[k];
+    }
+    l = sqrtf(l);
+    if (l > 1e-6f)
+        for (int k = 0; k < 3; k++)
+            sh->aim_up[k] = u[k] / l;
+    memcpy(sh->aim, nd, sizeof nd);
+}
+
 // ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
 // recorder's copy decided it, so a demo's player decides it again): each tick of the mine's life up
 // to this frame, any ship (not its owner while its LifeCount is under 150 ticks: a mine from
@@ -1199,7 +1270,9 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
     if (!sh->active || !sh->secondary || !is_mine(sh->weapon) || sh->hit)
         return;
     double until = now < sh->t_end ? now : sh->t_end;
-    int k = (int)floor((sh->checked - sh->t0) * FSE_TICKS + 1e-9) + 1;
+    // the next tick after the one checked last (checked is that tick's time: rounded, as
+    // (t0 + k / 71 - t0) x 71 may come out a hair under k and the tick be taken twice)
+    int k = (int)floor((sh->checked - sh->t0) * FSE_TICKS + 0.5) + 1;
     for (; k >= 1 && sh->t0 + k / FSE_TICKS <= until + 1e-9; k++) {
         double tk = sh->t0 + k / FSE_TICKS;
         for (int p = 0; p < FSW_SHIPS; p++) {
@@ -1223,6 +1296,8 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
             sh->checked = tk;
             return;
         }
+        if (sh->weapon == FSW_PINEMINE)
+            pine_aim(fe, w, sh, tk);
         sh->checked = tk;
     }
 }
@@ -1709,6 +1784,25 @@ int r_fsent_shots(const r_fsent_t *fe, double t, float first[3])
         float p[3];
         if (shot_at(&fe->shots[s], t, p) && n++ == 0 && first)
             memcpy(first, p, sizeof p);
+    }
+    return n;
+}
+
+int r_fsent_mines(const r_fsent_t *fe, double t, float dir[3], float up[3])
+{
+    int n = 0;
+    for (int s = 0; fe && s < FSE_MAX_SHOTS; s++) {
+        const fse_shot_t *sh = &fe->shots[s];
+        float p[3], r[3], u[3], f[3];
+        if (!sh->secondary || !is_mine(sh->weapon) || !shot_at(sh, t, p) || (sh->hit && t >= sh->t_end))
+            continue;
+        if (n++ == 0) {
+            mine_axes(sh, t, r, u, f);
+            if (dir)
+                memcpy(dir, f, sizeof f);
+            if (up)
+                memcpy(up, u, sizeof u);
+        }
     }
     return n;
 }

@@ -67,5 +67,7 @@ int r_fsent_orbitals(const world_t *w, int num, const float org[3], double t, fl
 int r_fsent_level_pickups(r_fsent_t *fe, const world_t *w, fspic_placed_t *out, int max);
 // Shots in flight at time t, and where the first of them is.
 int r_fsent_shots(const r_fsent_t *fe, double t, float first[3]);
+// Mines there at time t (laid, not gone off), and the first one's direction and up as drawn.
+int r_fsent_mines(const r_fsent_t *fe, double t, float dir[3], float up[3]);
 
 #endif

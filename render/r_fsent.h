@@ -69,5 +69,7 @@ int r_fsent_level_pickups(r_fsent_t *fe, const world_t *w, fspic_placed_t *out, 
 int r_fsent_shots(const r_fsent_t *fe, double t, float first[3]);
 // Mines there at time t (laid, not gone off), and the first one's direction and up as drawn.
 int r_fsent_mines(const r_fsent_t *fe, double t, float dir[3], float up[3]);
+// Lasers drawn at time t (their beam there), and where the first one's beam ends.
+int r_fsent_lasers(const r_fsent_t *fe, double t, float end[3]);
 
 #endif

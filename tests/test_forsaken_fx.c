@@ -3097,6 +3097,42 @@ static void test_pine_aim(void **state)
     scene_files_done(&F);
 }
 
+// seek == play for the laser stopping on a ship and the transpulse turning at its bounce: alice's
+// laser at bob 260 ahead (its beam ends on his sphere each tick), and alice's transpulse fired down
+// at the floor ahead with bob above its bounce (in its cone: it turns up at him), each drawn while
+// playing on and by seeking backwards at moments across the shot.
+static void test_beam_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], far[3], floor_aim[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + 260 * fwd[k];
+        far[k] = eye[k] - 3000 * fwd[k];
+        floor_aim[k] = eye[k] + 150 * fwd[k] - 200 * up[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "beamseek", 3, 2);
+    write_scene_ex(F.demo[0], eye, ang, bob, 0, 1, 1, FSW_LASER, 0, NULL);
+    write_scene_ex(F.demo[1], eye, ang, bob, 0, 1, 1, FSW_TRANSPULSE, 0, floor_aim);
+    write_scene_ex(F.demo[2], eye, ang, far, 0, 1, 1, FSW_TRANSPULSE, 0, floor_aim);
+    fs_shot(F.demo[1], 1.0 + 14 / 71.0, F.png[0]);   // to look at: with bob, and with him far away
+    fs_shot(F.demo[2], 1.0 + 14 / 71.0, F.png[1]);
+    const double laser_at[] = { 1.0 + 1.5 / 71, 1.0 + 5.5 / 71, 1.0 + 11.5 / 71, 1.3 };
+    int moved, differ = seek_differs(F.demo[0], laser_at, 4, &moved);
+    printf("laser at bob: %d moments, %d differ from the one before, %d seeks differ from play\n", 4, moved, differ);
+    assert_true(moved >= 2);
+    assert_int_equal(differ, 0);
+    const double trans_at[] = { 1.0 + 3.5 / 71, 1.0 + 12.5 / 71, 1.0 + 20.5 / 71, 1.0 + 40.5 / 71 };
+    differ = seek_differs(F.demo[1], trans_at, 4, &moved);
+    printf("transpulse turning at bob: %d moments, %d differ from the one before, %d seeks differ from play\n", 4, moved,
+           differ);
+    assert_true(moved >= 2);
+    assert_int_equal(differ, 0);
+    scene_files_done(&F);
+}
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -3163,6 +3199,7 @@ int main(void)
         cmocka_unit_test(test_shock_sphere),
         cmocka_unit_test(test_mine_motion),
         cmocka_unit_test(test_pine_aim),
+        cmocka_unit_test(test_beam_seek),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -108,7 +108,8 @@
 #define FSE_PINE_AMMO 10            // InitOneSecBull: a pine mine's Ammo (whole: Ammo / 2 is 5)
 #define FSE_PINE_TURN 0.75f         // SecondaryWeaponAttribs[] PINEMINE: TurnSpeed (degrees a tick) ..
 #define FSE_PINE_CONE -1.0f         // .. and ViewCone 360: COSD(360 / 2), every direction
-#define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
+#define FSE_MAX_SHOCK 64.0f
+#define FSE_MAX_SOUNDS 16             // sounds one decoded frame may decide (mines going off)           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -244,6 +245,8 @@ struct r_fsent_s {
     fse_blast_t blasts[FSE_MAX_BLASTS];
     fse_track_t tracks[FSW_SHIPS];
     double last_time;
+    r_sound_t sounds[FSE_MAX_SOUNDS];   // what the last r_fsent_frame decided (r_fsent_sounds)
+    int nsounds;
     // sprite pages and layouts, loaded the first time a sprite needs them
     fse_page_t pages[FSE_MAX_PAGES];
     int num_pages;
@@ -502,6 +505,7 @@ void r_fsent_clear(r_fsent_t *fe)
     memset(fe->damaged_seen, 0, sizeof fe->damaged_seen);
     fe->ships_primed = 0;
     fe->last_time = -1e30;
+    fe->nsounds = 0;
 }
 
 void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *palette, const mxv_t *level)
@@ -1312,6 +1316,13 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
             }
             mine_off(sh, tk, mine_shockwave(sh->weapon));
             sh->checked = tk;
+            // DestroySecondary's sound (every machine plays it: no message carries this)
+            const char *snd = r_fsfx_mine_sound(sh->weapon);
+            if (snd && fe->nsounds < FSE_MAX_SOUNDS) {
+                fe->sounds[fe->nsounds].name = snd;
+                memcpy(fe->sounds[fe->nsounds].origin, sh->end, sizeof sh->end);
+                fe->nsounds++;
+            }
             return;
         }
         if (sh->weapon == FSW_PINEMINE)
@@ -1784,6 +1795,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     if (w->time < fe->last_time - 1e-9)
         r_fsent_clear(fe);   // time went back: a seek
     fe->last_time = w->time;
+    fe->nsounds = 0;
     load_bgo(fe, w);
     place_level_pickups(fe, w);
     track_ships(fe, w);
@@ -1934,6 +1946,14 @@ int r_fsent_mines(const r_fsent_t *fe, double t, float dir[3], float up[3])
                 memcpy(up, u, sizeof u);
         }
     }
+    return n;
+}
+
+int r_fsent_sounds(const r_fsent_t *fe, r_sound_t *out, int max)
+{
+    int n = 0;
+    for (int i = 0; fe && fe->on && out && i < fe->nsounds && n < max; i++)
+        out[n++] = fe->sounds[i];
     return n;
 }
 

@@ -3133,6 +3133,72 @@ static void test_beam_seek(void **state)
     scene_files_done(&F);
 }
 
+// The sounds of mines going off (DestroySecondary: SFX_Exp4 purge, SFX_Exp5 pine, SFX_QuantumMineExplode
+// quantum, SFX_Exp6 spider; the game's sfx table names their files exp4, exp5, quantexp, exp6): test_mine_proximity's
+// scene played in-process, every frame's r_fsent_sounds gathered: bob's purge mine asks for one
+// "exp4.wav" in the frame after carol comes within 200 (tick 18: 0.753 s), where the mine then was
+// (its bob); carol's own mine (spared) asks for none; bob's quantum mine there one "quantexp.wav".
+static int gather_sounds(const char *path, r_sound_t *out, int max, double *when)
+{
+    fs_play_t pl;
+    fs_play_open(&pl, path, 1);
+    int n = 0;
+    while (fs_play_frame(&pl)) {
+        r_sound_t rs[8];
+        int k = r_fsent_sounds(pl.fe, rs, 8);
+        for (int i = 0; i < k && n < max; i++) {
+            out[n] = rs[i];
+            when[n++] = pl.w->time;
+        }
+    }
+    fs_play_close(&pl);
+    return n;
+}
+
+static void test_mine_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    assert_string_equal(r_fsfx_mine_sound(FSW_PURGEMINE), "exp4.wav");
+    assert_string_equal(r_fsfx_mine_sound(FSW_PINEMINE), "exp5.wav");
+    assert_string_equal(r_fsfx_mine_sound(FSW_QUANTUMMINE), "quantexp.wav");
+    assert_string_equal(r_fsfx_mine_sound(FSW_SPIDERMINE), "exp6.wav");
+    assert_null(r_fsfx_mine_sound(FSW_MUG));
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], mine[3], carol0[3], vel[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        mine[k] = eye[k] + 600 * fwd[k];
+        carol0[k] = eye[k] + 50 * fwd[k];
+        vel[k] = 500 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "minesnd", 3, 0);
+    write_mine_scene(F.demo[0], eye, ang, bob, mine, carol0, vel, 1, FSW_PURGEMINE);
+    write_mine_scene(F.demo[1], eye, ang, bob, mine, carol0, vel, 2, FSW_PURGEMINE);
+    write_mine_scene(F.demo[2], eye, ang, bob, mine, carol0, vel, 1, FSW_QUANTUMMINE);
+    r_sound_t a[4], b[4], c[4];
+    double ta[4], tb[4], tc[4];
+    int na = gather_sounds(F.demo[0], a, 4, ta), nb = gather_sounds(F.demo[1], b, 4, tb), nc = gather_sounds(F.demo[2], c, 4, tc);
+    float boom[3], off = 0;
+    float hgt = r_fsfx_mine_bob(FSW_PURGEMINE, 18);
+    for (int k = 0; k < 3; k++) {
+        boom[k] = mine[k] + (k == 1 ? hgt : 0);
+        off += na ? (a[0].origin[k] - boom[k]) * (a[0].origin[k] - boom[k]) : 0;
+    }
+    printf("bob's purge mine: %d sound(s), %s in the frame at %.3f s, %.3f units from where it was on tick 18; carol's "
+           "own: %d; bob's quantum mine: %d, %s at %.3f s\n", na, na ? a[0].name : "-", na ? ta[0] : 0.0, sqrtf(off), nb,
+           nc, nc ? c[0].name : "-", nc ? tc[0] : 0.0);
+    assert_int_equal(na, 1);
+    assert_string_equal(a[0].name, "exp4.wav");
+    assert_true(ta[0] >= 0.5 + 18 / 71.0 && ta[0] < 0.5 + 18 / 71.0 + 0.1);
+    assert_true(sqrtf(off) < 0.01f);
+    assert_int_equal(nb, 0);
+    assert_int_equal(nc, 1);
+    assert_string_equal(c[0].name, "quantexp.wav");
+    scene_files_done(&F);
+}
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -3200,6 +3266,7 @@ int main(void)
         cmocka_unit_test(test_mine_motion),
         cmocka_unit_test(test_pine_aim),
         cmocka_unit_test(test_beam_seek),
+        cmocka_unit_test(test_mine_sounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

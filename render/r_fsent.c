@@ -105,11 +105,11 @@
 #define FSE_MINE_TRIGGER 200.0f       // MINE_TRIGGER_RADIUS: 800 x GLOBAL_SCALE from the mine to a ship's centre
 #define FSE_MINE_OWNER_SAFE 150       // ticks (LifeCount) its owner cannot set his own mine off
 #define FSE_FLASH_LIFE 16.0f          // CreateBigFlash: FM_FLASH lives 16 ticks, its size less 0.1 a tick
-#define FSE_PINE_AMMO 10            // InitOneSecBull: a pine mine's Ammo (whole: Ammo / 2 is 5)
-#define FSE_PINE_TURN 0.75f         // SecondaryWeaponAttribs[] PINEMINE: TurnSpeed (degrees a tick) ..
-#define FSE_PINE_CONE -1.0f         // .. and ViewCone 360: COSD(360 / 2), every direction
-#define FSE_MAX_SHOCK 64.0f
-#define FSE_MAX_SOUNDS 16             // sounds one decoded frame may decide (mines going off)           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
+#define FSE_PINE_AMMO 10              // InitOneSecBull: a pine mine's Ammo (whole: Ammo / 2 is 5)
+#define FSE_PINE_TURN 0.75f           // SecondaryWeaponAttribs[] PINEMINE: TurnSpeed (degrees a tick) ..
+#define FSE_PINE_CONE -1.0f           // .. and ViewCone 360: COSD(360 / 2), every direction
+#define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
+#define FSE_MAX_SOUNDS 16             // sounds one decoded frame may decide (mines going off)
 
 typedef struct {
     char name[MX_NAME_LEN];

@@ -1210,6 +1210,21 @@ void snd_frame(snd_t *s, const world_t *w)
     }
 }
 
+void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3])
+{
+    if (!s || !w || !name || !origin)
+        return;
+    make_current(s);
+    snd_req_t r;
+    memset(&r, 0, sizeof(r));
+    r.name = name;
+    r.volume = 1.0f;
+    r.attenuation = 1.0f;   // ATTN_NORM (assumed: the game's PlayPannedSfx distance rule is not followed)
+    memcpy(r.origin, origin, sizeof(r.origin));
+    r.has_origin = 1;
+    play_request(s, w, &r);
+}
+
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
 {
     if (!s)

@@ -35,6 +35,14 @@ void snd_frame(snd_t *s, const world_t *w)
     (void)w;
 }
 
+void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3])
+{
+    (void)s;
+    (void)w;
+    (void)name;
+    (void)origin;
+}
+
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
 {
     (void)s;

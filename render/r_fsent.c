@@ -73,6 +73,8 @@
 #define FSE_TROJAX_CHARGE 100.0f      // the charge (PLevel 0..100) of a trojax whose message carried none
 #define FSE_MAX_BOUNCES 8             // a pyrolite's bounces followed (its 64 ticks at 20 units a tick: 1280 units)
 #define FSE_TRANSPULSE_BOUNCES 1      // TRANSPULSE_BOUNCES
+#define FSE_TRANSPULSE_CONE 0.17364818f   // TRANSPULSE_VIEWCONE ( 160 / 2 ): cos 80 degrees
+#define FSE_LASER_TICKS 12            // the laser's LifeCount: its beam is cast again each of these ticks
 // the primaries' impacts and beams (Primary.c, Primary.h, 2dPolys.c; GLOBAL_SCALE 0.25; docs/forsaken.md)
 #define FSE_EXPLO_DISTANCE 64.0f      // FM_FLAG_MOVEOUT: EXPLO_DISTANCE (256 x 0.25) nearer the eye ..
 #define FSE_MOVEOUT_NEAR 110.0f       // .. or to 110 units from it when nearer than 174, by at least 32
@@ -103,7 +105,11 @@
 #define FSE_MINE_TRIGGER 200.0f       // MINE_TRIGGER_RADIUS: 800 x GLOBAL_SCALE from the mine to a ship's centre
 #define FSE_MINE_OWNER_SAFE 150       // ticks (LifeCount) its owner cannot set his own mine off
 #define FSE_FLASH_LIFE 16.0f          // CreateBigFlash: FM_FLASH lives 16 ticks, its size less 0.1 a tick
+#define FSE_PINE_AMMO 10              // InitOneSecBull: a pine mine's Ammo (whole: Ammo / 2 is 5)
+#define FSE_PINE_TURN 0.75f           // SecondaryWeaponAttribs[] PINEMINE: TurnSpeed (degrees a tick) ..
+#define FSE_PINE_CONE -1.0f           // .. and ViewCone 360: COSD(360 / 2), every direction
 #define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
+#define FSE_MAX_SOUNDS 16             // sounds one decoded frame may decide (mines going off)
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -158,6 +164,8 @@ typedef struct {
     float shock;         // one that went off in CreateShockwave (a mine, or what MSG_EXPSECONDARY named): its
                          // ShockwaveSize (the BigFlash's units a texel); 0: DestroySecondary's plain explosion
     float life0;         // its LifeCount (ticks) at t0: 0 but for a mine from MSG_SHORTMINE (RegenMineList)
+    float aim[3], aim_up[3];   // a pine mine's unit direction and up as ProcessMines has turned them by the
+                               // tick last checked (mine_proximity, pine_aim); the others' dir and up
     // a primary's bounces (the transpulse's one, the pyrolite's): at bounce_t[b] it met its wall at
     // bounce_at[b] (unit normal bounce_normal[b]) and went on along bounce_dir[b] at bounce_speed[b]
     // (units a second); `legs` of them (org, dir, speed, t0: its first leg)
@@ -165,6 +173,12 @@ typedef struct {
     double bounce_t[FSE_MAX_BOUNCES];
     float bounce_at[FSE_MAX_BOUNCES][3], bounce_normal[FSE_MAX_BOUNCES][3], bounce_dir[FSE_MAX_BOUNCES][3];
     float bounce_speed[FSE_MAX_BOUNCES];
+    int turned;          // a transpulse's bounce has been looked at for a ship in its cone (transpulse_turn)
+    // the laser's beam at each tick of its life (laser_frame): how long (from org along dir: to its
+    // wall, or to the first ship's sphere on the way) and the unit normal where it ends; the ticks
+    // up to the last decoded frame are kept (beam_done), those ahead of it cast again
+    float beam[FSE_LASER_TICKS + 1], beam_normal[FSE_LASER_TICKS + 1][3];
+    int beam_done;
 } fse_shot_t;
 
 // Where a homing missile's stepping stands (ProcessMissiles' state between ticks).
@@ -231,6 +245,8 @@ struct r_fsent_s {
     fse_blast_t blasts[FSE_MAX_BLASTS];
     fse_track_t tracks[FSW_SHIPS];
     double last_time;
+    r_sound_t sounds[FSE_MAX_SOUNDS];   // what the last r_fsent_frame decided (r_fsent_sounds)
+    int nsounds;
     // sprite pages and layouts, loaded the first time a sprite needs them
     fse_page_t pages[FSE_MAX_PAGES];
     int num_pages;
@@ -489,6 +505,7 @@ void r_fsent_clear(r_fsent_t *fe)
     memset(fe->damaged_seen, 0, sizeof fe->damaged_seen);
     fe->ships_primed = 0;
     fe->last_time = -1e30;
+    fe->nsounds = 0;
 }
 
 void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *palette, const mxv_t *level)
@@ -957,6 +974,8 @@ static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secon
         for (int k = 0; k < 3 && finite3(fx->pos3) && dl > 1e-6f; k++)
             slot->drop[k] = fx->pos3[k] / dl;
         shot_up(slot, fx->end);
+        memcpy(slot->aim, slot->dir, sizeof slot->aim);
+        memcpy(slot->aim_up, slot->up, sizeof slot->aim_up);
     } else {
         const fse_primary_t *pw = &primaries[weapon];
         slot->speed = pw->speed * FSE_TICKS;
@@ -1001,6 +1020,16 @@ static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secon
     memcpy(slot->wall_end, slot->end, sizeof slot->end);
     memcpy(slot->wall_normal, slot->normal, sizeof slot->normal);
     slot->checked = t0;
+    if (!secondary && weapon == FSW_LASER) {   // its wall, until laser_frame finds a ship on the way
+        float reach = 0;
+        for (int k = 0; k < 3; k++)
+            reach += (slot->end[k] - slot->org[k]) * (slot->end[k] - slot->org[k]);
+        reach = sqrtf(reach);
+        for (int k = 0; k <= FSE_LASER_TICKS; k++) {
+            slot->beam[k] = reach;
+            memcpy(slot->beam_normal[k], slot->normal, sizeof slot->normal);
+        }
+    }
     return slot;
 }
 
@@ -1145,11 +1174,12 @@ static int ship_mode(const world_t *w, int num);
 // ---- mines (secondary.c ProcessMines, CheckProximityToShips, DestroySecondary, ExplodeSecondary,
 // CreateShockwave; docs/forsaken.md "Mines") ------------------------------------------
 
-// DestroySecondary's ShockwaveSize of each mine (PURGE_SHOCKWAVE 4, PINE_SHOCKWAVE 4 + its Ammo / 2,
-// the Ammo not known here: 4; QUANTUM_SHOCKWAVE 20, SPIDER_SHOCKWAVE 4)
+// DestroySecondary's ShockwaveSize of each mine (PURGE_SHOCKWAVE 4, PINE_SHOCKWAVE 4 + its Ammo / 2:
+// InitOneSecBull gives the pine mine Ammo 10 and ProcessMines fires its missiles without lowering
+// it, so 4 + 5 = 9; QUANTUM_SHOCKWAVE 20, SPIDER_SHOCKWAVE 4)
 static float mine_shockwave(int weapon)
 {
-    return weapon == FSW_QUANTUMMINE ? 20.0f : 4.0f;
+    return weapon == FSW_QUANTUMMINE ? 20.0f : weapon == FSW_PINEMINE ? 4.0f + FSE_PINE_AMMO / 2 : 4.0f;
 }
 
 // Where a mine is at t (ProcessMines: the purge and quantum mines bob along their up vector from
@@ -1166,6 +1196,14 @@ static void mine_pos(const fse_shot_t *sh, double t, float p[3])
 // turns was not checked).
 static void mine_axes(const fse_shot_t *sh, double t, float right[3], float up[3], float fwd[3])
 {
+    if (sh->weapon == FSW_PINEMINE) {   // no spin: where pine_aim has turned it (up x forward = right)
+        const float *u = sh->aim_up, *d = sh->aim;
+        float r[3] = { u[1] * d[2] - u[2] * d[1], u[2] * d[0] - u[0] * d[2], u[0] * d[1] - u[1] * d[0] };
+        memcpy(right, r, sizeof r);
+        memcpy(up, u, sizeof r);
+        memcpy(fwd, d, sizeof r);
+        return;
+    }
     double a = r_fsfx_mine_turn(sh->weapon, (float)((t - sh->t0) * FSE_TICKS)) * (M_PI / 180);
     float ca = (float)cos(a), sa = (float)sin(a);
     const float *u = sh->up, *d = sh->dir;
@@ -1189,6 +1227,61 @@ static void mine_off(fse_shot_t *sh, double te, float shock)
     sh->shock = shock;
 }
 
+static int homing_sees(const r_fsent_t *fe, const world_t *w, const fse_shot_t *sh, int num, const float p[3],
+                       const float dir[3], float cone, double t, float to[3], float *cos_out);
+
+// ProcessMines' PINEMINE aiming at tick time tk (every machine runs it on every pine mine): the most
+// centred ship in its cone (TargetClosestShip: every ship but the owner, not in limbo, no wall on the
+// line; the cone is all round) from where the mine is along its direction; the mine turns towards it
+// by at most TurnSpeed (0.75 degrees a tick, the game's quaternion lerp by D2R(TurnSpeed) x framelag /
+// Angle), its up turned with it. No ship: it stays as it is. (Its firing, on its owner's machine
+// only, sends a MSG_SECBULLPOSDIR of its own: the pine missiles come from the demo.)
+static void pine_aim(const r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double tk)
+{
+    float best = -2, want[3] = { 0, 0, 0 };
+    int target = 0;
+    for (int q = 0; q < FSW_SHIPS; q++) {
+        int num = q + 1, mode = ship_mode(w, num);
+        float to[3], c;
+        if (mode < 0 || mode == 2)
+            continue;   // not a ship, or in limbo
+        if (homing_sees(fe, w, sh, num, sh->org, sh->aim, FSE_PINE_CONE, tk, to, &c) && c > best) {
+            best = c;
+            target = num;
+            memcpy(want, to, sizeof want);
+        }
+    }
+    if (!target)
+        return;
+    float nd[3];
+    r_fsfx_turn_towards(sh->aim, want, FSE_PINE_TURN * (float)(M_PI / 180), nd);
+    // the up goes round with it: the rotation about aim x nd taking aim to nd (Rodrigues)
+    float ax[3] = { sh->aim[1] * nd[2] - sh->aim[2] * nd[1], sh->aim[2] * nd[0] - sh->aim[0] * nd[2],
+                    sh->aim[0] * nd[1] - sh->aim[1] * nd[0] };
+    float sn = sqrtf(ax[0] * ax[0] + ax[1] * ax[1] + ax[2] * ax[2]);
+    float cs = sh->aim[0] * nd[0] + sh->aim[1] * nd[1] + sh->aim[2] * nd[2];
+    float u[3];
+    memcpy(u, sh->aim_up, sizeof u);
+    if (sn > 1e-7f) {
+        for (int k = 0; k < 3; k++)
+            ax[k] /= sn;
+        float kxu[3] = { ax[1] * u[2] - ax[2] * u[1], ax[2] * u[0] - ax[0] * u[2], ax[0] * u[1] - ax[1] * u[0] };
+        float kdu = ax[0] * u[0] + ax[1] * u[1] + ax[2] * u[2];
+        for (int k = 0; k < 3; k++)
+            u[k] = u[k] * cs + kxu[k] * sn + ax[k] * kdu * (1 - cs);
+    }
+    float d = u[0] * nd[0] + u[1] * nd[1] + u[2] * nd[2], l = 0;
+    for (int k = 0; k < 3; k++) {
+        u[k] -= d * nd[k];
+        l += u[k] * u[k];
+    }
+    l = sqrtf(l);
+    if (l > 1e-6f)
+        for (int k = 0; k < 3; k++)
+            sh->aim_up[k] = u[k] / l;
+    memcpy(sh->aim, nd, sizeof nd);
+}
+
 // ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
 // recorder's copy decided it, so a demo's player decides it again): each tick of the mine's life up
 // to this frame, any ship (not its owner while its LifeCount is under 150 ticks: a mine from
@@ -1199,7 +1292,9 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
     if (!sh->active || !sh->secondary || !is_mine(sh->weapon) || sh->hit)
         return;
     double until = now < sh->t_end ? now : sh->t_end;
-    int k = (int)floor((sh->checked - sh->t0) * FSE_TICKS + 1e-9) + 1;
+    // the next tick after the one checked last (checked is that tick's time: rounded, as
+    // (t0 + k / 71 - t0) x 71 may come out a hair under k and the tick be taken twice)
+    int k = (int)floor((sh->checked - sh->t0) * FSE_TICKS + 0.5) + 1;
     for (; k >= 1 && sh->t0 + k / FSE_TICKS <= until + 1e-9; k++) {
         double tk = sh->t0 + k / FSE_TICKS;
         for (int p = 0; p < FSW_SHIPS; p++) {
@@ -1221,8 +1316,17 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
             }
             mine_off(sh, tk, mine_shockwave(sh->weapon));
             sh->checked = tk;
+            // DestroySecondary's sound (every machine plays it: no message carries this)
+            const char *snd = r_fsfx_mine_sound(sh->weapon);
+            if (snd && fe->nsounds < FSE_MAX_SOUNDS) {
+                fe->sounds[fe->nsounds].name = snd;
+                memcpy(fe->sounds[fe->nsounds].origin, sh->end, sizeof sh->end);
+                fe->nsounds++;
+            }
             return;
         }
+        if (sh->weapon == FSW_PINEMINE)
+            pine_aim(fe, w, sh, tk);
         sh->checked = tk;
     }
 }
@@ -1575,6 +1679,115 @@ static void explode_secondary(r_fsent_t *fe, const world_fx_event_t *fx, double 
     }
 }
 
+// The laser against the ships (ProcessPrimaryBullets: each tick of its life the beam is cast again,
+// CheckHitShip on its ray before the wall: the first ship's sphere of SHIP_RADIUS it meets, not its
+// owner's, not in limbo, ends it there, CreateLaserPulse at that distance): each tick's beam from the
+// ships where the decoded frames put them at that tick; the ticks up to this frame kept, those up to
+// FSE_HIT_AHEAD past it cast again at the next frame. The beam's start and direction stay the
+// message's (the game moves them with its owner's ship: not followed).
+static void laser_frame(const r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
+{
+    if (!sh->active || sh->secondary || sh->weapon != FSW_LASER || !sh->hit)
+        return;
+    float wall = 0;
+    for (int k = 0; k < 3; k++)
+        wall += (sh->wall_end[k] - sh->org[k]) * (sh->wall_end[k] - sh->org[k]);
+    wall = sqrtf(wall);
+    for (int k = sh->beam_done; k <= FSE_LASER_TICKS; k++) {
+        double tk = sh->t0 + k / FSE_TICKS;
+        if (tk > now + FSE_HIT_AHEAD)
+            break;
+        float len = wall, normal[3];
+        memcpy(normal, sh->wall_normal, sizeof normal);
+        for (int q = 0; q < FSW_SHIPS; q++) {
+            int num = q + 1, mode = ship_mode(w, num);
+            float at[3];
+            if (num == sh->owner + 1 || mode < 0 || mode == 2 || !ship_pos_at(fe, num, tk, at))
+                continue;
+            // the ray org + dir u against the sphere: its first way in, 0 < u < len
+            float oc[3] = { sh->org[0] - at[0], sh->org[1] - at[1], sh->org[2] - at[2] };
+            float b = oc[0] * sh->dir[0] + oc[1] * sh->dir[1] + oc[2] * sh->dir[2];
+            float c = oc[0] * oc[0] + oc[1] * oc[1] + oc[2] * oc[2] - FSE_SHIP_RADIUS * FSE_SHIP_RADIUS;
+            float disc = b * b - c;
+            if (c <= 0 || disc < 0)
+                continue;   // fired from inside it, or missing it
+            float u = -b - sqrtf(disc);
+            if (!(u > 0) || !(u < len))
+                continue;
+            len = u;
+            for (int j = 0; j < 3; j++)
+                normal[j] = (oc[j] + sh->dir[j] * u) / FSE_SHIP_RADIUS;   // out from the ship's centre
+        }
+        sh->beam[k] = len;
+        memcpy(sh->beam_normal[k], normal, sizeof normal);
+        if (tk <= now)
+            sh->beam_done = k + 1;
+    }
+}
+
+// Where the laser's beam ends at t (its tick's beam) and the normal there.
+static void laser_end(const fse_shot_t *sh, double t, float end[3], float normal[3])
+{
+    int k = (int)floor((t - sh->t0) * FSE_TICKS + 1e-9);
+    k = k < 0 ? 0 : k > FSE_LASER_TICKS ? FSE_LASER_TICKS : k;
+    for (int j = 0; j < 3; j++) {
+        end[j] = sh->org[j] + sh->dir[j] * sh->beam[k];
+        if (normal)
+            normal[j] = sh->beam_normal[k][j];
+    }
+}
+
+// ChangeTranspulseDir's turn at the transpulse's bounce: from the wall point, the most centred ship
+// within TRANSPULSE_VIEWCONE (80 degrees) of NewDir (TargetClosestShip: not its owner, not in limbo,
+// no wall between), where the decoded frames put it at the bounce; found, the second leg goes
+// straight at it (at the same half speed) to its next wall. Looked at once, at the first frame at
+// or past the bounce (the ships' places there are known then); returns 1 when the leg turned.
+static int transpulse_turn(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
+{
+    if (!sh->active || sh->secondary || sh->weapon != FSW_TRANSPULSE || sh->legs < 1 || sh->turned ||
+        now < sh->bounce_t[0])
+        return 0;
+    sh->turned = 1;
+    if (sh->t_end < sh->bounce_t[0])
+        return 0;   // it met a ship before its wall
+    float best = -2, to[3] = { 0, 0, 0 };
+    int target = 0;
+    for (int q = 0; q < FSW_SHIPS; q++) {
+        int num = q + 1, mode = ship_mode(w, num);
+        float d[3], c;
+        if (mode < 0 || mode == 2)
+            continue;
+        if (homing_sees(fe, w, sh, num, sh->bounce_at[0], sh->bounce_dir[0], FSE_TRANSPULSE_CONE, sh->bounce_t[0], d, &c) &&
+            c > best) {
+            best = c;
+            target = num;
+            memcpy(to, d, sizeof to);
+        }
+    }
+    if (!target)
+        return 0;
+    float speed = sh->bounce_speed[0];
+    double left = sh->t0 + primaries[sh->weapon].life / FSE_TICKS - sh->bounce_t[0];
+    if (!(speed > 0) || !(left > 0))
+        return 0;
+    memcpy(sh->bounce_dir[0], to, sizeof to);
+    float reach = (float)(speed * left);
+    float wall = first_wall(fe, sh->bounce_at[0], to, reach, sh->normal);
+    sh->hit = wall < reach;
+    for (int k = 0; k < 3; k++)
+        sh->end[k] = sh->bounce_at[0][k] + to[k] * wall;
+    sh->t_end = sh->bounce_t[0] + (sh->hit ? wall / speed : left);
+    sh->wall_t_end = sh->t_end;
+    sh->wall_hit = sh->hit;
+    memcpy(sh->wall_end, sh->end, sizeof sh->end);
+    memcpy(sh->wall_normal, sh->normal, sizeof sh->normal);
+    sh->ship = 0;   // swept again from the bounce (hit_ships)
+    sh->bare = 0;
+    if (sh->checked > sh->bounce_t[0])
+        sh->checked = sh->bounce_t[0];
+    return 1;
+}
+
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
 {
     if (!fe || !fe->on)
@@ -1582,6 +1795,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     if (w->time < fe->last_time - 1e-9)
         r_fsent_clear(fe);   // time went back: a seek
     fe->last_time = w->time;
+    fe->nsounds = 0;
     load_bgo(fe, w);
     place_level_pickups(fe, w);
     track_ships(fe, w);
@@ -1633,6 +1847,9 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     // explosion, is drawn from the shot: draw_impact, draw_explosion)
     for (int s = 0; s < FSE_MAX_SHOTS; s++) {
         hit_ships(fe, w, &fe->shots[s], w->time);
+        laser_frame(fe, w, &fe->shots[s], w->time);
+        if (transpulse_turn(fe, w, &fe->shots[s], w->time))
+            hit_ships(fe, w, &fe->shots[s], w->time);   // its new leg against the ships
         mine_proximity(fe, w, &fe->shots[s], w->time);
     }
     homing_frame(fe, w, 1);   // new ones to this frame, and every one on past it
@@ -1709,6 +1926,46 @@ int r_fsent_shots(const r_fsent_t *fe, double t, float first[3])
         float p[3];
         if (shot_at(&fe->shots[s], t, p) && n++ == 0 && first)
             memcpy(first, p, sizeof p);
+    }
+    return n;
+}
+
+int r_fsent_mines(const r_fsent_t *fe, double t, float dir[3], float up[3])
+{
+    int n = 0;
+    for (int s = 0; fe && s < FSE_MAX_SHOTS; s++) {
+        const fse_shot_t *sh = &fe->shots[s];
+        float p[3], r[3], u[3], f[3];
+        if (!sh->secondary || !is_mine(sh->weapon) || !shot_at(sh, t, p) || (sh->hit && t >= sh->t_end))
+            continue;
+        if (n++ == 0) {
+            mine_axes(sh, t, r, u, f);
+            if (dir)
+                memcpy(dir, f, sizeof f);
+            if (up)
+                memcpy(up, u, sizeof u);
+        }
+    }
+    return n;
+}
+
+int r_fsent_sounds(const r_fsent_t *fe, r_sound_t *out, int max)
+{
+    int n = 0;
+    for (int i = 0; fe && fe->on && out && i < fe->nsounds && n < max; i++)
+        out[n++] = fe->sounds[i];
+    return n;
+}
+
+int r_fsent_lasers(const r_fsent_t *fe, double t, float end[3])
+{
+    int n = 0;
+    for (int s = 0; fe && s < FSE_MAX_SHOTS; s++) {
+        const fse_shot_t *sh = &fe->shots[s];
+        if (!sh->active || sh->secondary || sh->weapon != FSW_LASER || !sh->hit || t < sh->t0 || t >= sh->t_end)
+            continue;
+        if (n++ == 0 && end)
+            laser_end(sh, t, end, NULL);
     }
     return n;
 }
@@ -2496,13 +2753,15 @@ static int draw_laser_sparks(r_fsent_t *fe, const r_view_t *v, const fse_shot_t 
         return 0;
     static const float rgb[3] = { 1, 64.0f / 255, 64.0f / 255 };
     double now = (t - sh->t0) * FSE_TICKS, life = (sh->t_end - sh->t0) * FSE_TICKS;
-    float d = sh->dir[0] * sh->normal[0] + sh->dir[1] * sh->normal[1] + sh->dir[2] * sh->normal[2], out[3];
-    for (int k = 0; k < 3; k++)
-        out[k] = sh->dir[k] - 2 * d * sh->normal[k];   // ReflectVector
     int k0 = (int)ceil(now - FSFX_BITS_TICKS * (float)lo->off->num_frames), drawn = 0;
     for (int k = k0 < 0 ? 0 : k0; k <= now && k < life; k++) {
+        float end[3], n[3], out[3];
+        laser_end(sh, sh->t0 + (k + 0.5) / FSE_TICKS, end, n);   // that tick's beam (on a ship: off its sphere)
+        float d = sh->dir[0] * n[0] + sh->dir[1] * n[1] + sh->dir[2] * n[2];
+        for (int j = 0; j < 3; j++)
+            out[j] = sh->dir[j] - 2 * d * n[j];   // ReflectVector
         uint32_t seed = world_hash32(shot_seed(sh) ^ (uint32_t)k * 0x9e3779b1u);
-        drawn += draw_bits_burst(fe, v, sh->end, out, seed, (int)(seed % 3u), rgb, (float)(now - k));
+        drawn += draw_bits_burst(fe, v, end, out, seed, (int)(seed % 3u), rgb, (float)(now - k));
     }
     return drawn;
 }
@@ -2520,9 +2779,10 @@ static int draw_laser(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, do
     if (!lo || !sh->hit)
         return -1;
     float ticks = (float)((t - sh->t0) * FSE_TICKS), half = sh->power * FSE_LASER_WIDTH_MUL + FSE_LASER_WIDTH_ADD;
-    float mid[3], a[3], b[3];
+    float mid[3], a[3], b[3], end[3];
+    laser_end(sh, t, end, NULL);   // its wall, or the first ship on the way (laser_frame)
     for (int k = 0; k < 3; k++)
-        mid[k] = (sh->org[k] + sh->end[k]) * 0.5f;
+        mid[k] = (sh->org[k] + end[k]) * 0.5f;
     across(v, mid, sh->dir, a, b);
     int f = (int)(ticks / 4) % lo->off->num_frames, drawn = 0;
     for (int side = 0; side < (own ? 1 : 2); side++) {
@@ -2531,14 +2791,14 @@ static int draw_laser(r_fsent_t *fe, const r_view_t *v, const fse_shot_t *sh, do
         for (int k = 0; k < 3; k++) {
             q[0][k] = sh->org[k] - ax[k] * half;
             q[1][k] = sh->org[k] + ax[k] * half;
-            q[2][k] = sh->end[k] + ax[k] * half;
-            q[3][k] = sh->end[k] - ax[k] * half;
+            q[2][k] = end[k] + ax[k] * half;
+            q[3][k] = end[k] - ax[k] * half;
         }
         drawn += draw_quad(fe, v, lo, f, q, fse_white);
     }
     if (flare) {
         float p[3];
-        moveout(v, sh->end, p);
+        moveout(v, end, p);
         drawn += draw_faceme(fe, v, flare, 0, p, 1.5f, 0, fse_white);
     }
     return drawn + (t < sh->t_end ? draw_laser_sparks(fe, v, sh, t) : 0);   // after: draw_impact

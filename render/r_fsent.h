@@ -26,6 +26,7 @@
 #include "../engine/world.h"
 #include "r_fsworld.h"
 #include "r_view.h"
+#include "render.h"
 
 typedef struct r_fsent_s r_fsent_t;
 
@@ -67,5 +68,12 @@ int r_fsent_orbitals(const world_t *w, int num, const float org[3], double t, fl
 int r_fsent_level_pickups(r_fsent_t *fe, const world_t *w, fspic_placed_t *out, int max);
 // Shots in flight at time t, and where the first of them is.
 int r_fsent_shots(const r_fsent_t *fe, double t, float first[3]);
+// Mines there at time t (laid, not gone off), and the first one's direction and up as drawn.
+int r_fsent_mines(const r_fsent_t *fe, double t, float dir[3], float up[3]);
+// Lasers drawn at time t (their beam there), and where the first one's beam ends.
+int r_fsent_lasers(const r_fsent_t *fe, double t, float end[3]);
+// The sounds the last r_fsent_frame decided (DestroySecondary's for a mine a ship set off:
+// r_fsfx_mine_sound), at most max; returns how many.
+int r_fsent_sounds(const r_fsent_t *fe, r_sound_t *out, int max);
 
 #endif

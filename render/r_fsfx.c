@@ -810,6 +810,22 @@ float r_fsfx_mine_bob(int weapon, float life)
     return (float)cos(val * (M_PI / 180)) * height;
 }
 
+const char *r_fsfx_mine_sound(int weapon)
+{
+    switch (weapon) {
+    case FSW_PURGEMINE:
+        return "exp4.wav";
+    case FSW_PINEMINE:
+        return "exp5.wav";
+    case FSW_QUANTUMMINE:
+        return "quantexp.wav";
+    case FSW_SPIDERMINE:
+        return "exp6.wav";
+    default:
+        return NULL;
+    }
+}
+
 float r_fsfx_mine_turn(int weapon, float ticks)
 {
     if (weapon != FSW_PURGEMINE && weapon != FSW_QUANTUMMINE && weapon != FSW_SPIDERMINE)

@@ -241,6 +241,10 @@ float r_fsfx_mine_bob(int weapon, float life);
 // ProcessMines: purge, quantum and spider mines turn 2 degrees a tick about their own up; the pine
 // mine turns towards its target instead (0 here). Degrees after `ticks`.
 float r_fsfx_mine_turn(int weapon, float ticks);
+// DestroySecondary's sound for a mine going off (SFX_Exp4 purge, SFX_Exp5 pine, SFX_QuantumMineExplode
+// quantum, SFX_Exp6 spider), as its file in the game's sound table (sfx.c: "exp4", "exp5", "quantexp",
+// "exp6") + ".wav"; NULL for anything else.
+const char *r_fsfx_mine_sound(int weapon);
 
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.

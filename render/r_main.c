@@ -281,6 +281,11 @@ static float q2_step_lag(const renderer_t *r, double t)
     return r->q2_step * (float)(100 - ms) / 100;
 }
 
+int r_sounds(const renderer_t *r, r_sound_t *out, int max)
+{
+    return r ? r_fsent_sounds(r->fsent, out, max) : 0;
+}
+
 void r_frame(renderer_t *r, const world_t *w)
 {
     if (r_bands_count(r) > 1) {   // every band's renderer takes every frame (its warnings said once)

@@ -2964,6 +2964,241 @@ static void test_mine_motion(void **state)
 }
 
 
+// The pine mine's aim (secondary.c ProcessMines' PINEMINE, written out here, not asked of the
+// renderer): each tick the most centred of the ships (the owner excepted; its cone is all round)
+// from the mine along its direction; the direction turns towards it by at most 0.75 degrees along
+// the great circle (at once when nearer). Its direction after `ticks` ticks.
+static void rule_pine(const float mine[3], const float dir0[3], const float (*ships)[3], int n, int ticks, float out[3])
+{
+    float d[3];
+    memcpy(d, dir0, sizeof d);
+    const float turn = 0.75f * (float)M_PI / 180;
+    for (int k = 1; k <= ticks; k++) {
+        float best = -2, to[3] = { 0, 0, 0 };
+        for (int i = 0; i < n; i++) {
+            float v[3] = { ships[i][0] - mine[0], ships[i][1] - mine[1], ships[i][2] - mine[2] };
+            float l = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), c;
+            for (int j = 0; j < 3; j++)
+                v[j] /= l;
+            c = v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
+            if (c > best) {
+                best = c;
+                memcpy(to, v, sizeof to);
+            }
+        }
+        float c = best > 1 ? 1 : best, a = acosf(c);
+        if (a <= turn) {
+            memcpy(d, to, sizeof d);
+            continue;
+        }
+        float perp[3], l = 0;
+        for (int j = 0; j < 3; j++) {
+            perp[j] = to[j] - d[j] * c;
+            l += perp[j] * perp[j];
+        }
+        l = sqrtf(l);
+        for (int j = 0; j < 3; j++)
+            d[j] = d[j] * cosf(turn) + perp[j] / l * sinf(turn);
+    }
+    memcpy(out, d, 3 * sizeof *out);
+}
+
+// The pine mine's direction and up played in-process (no level: no walls) to the last frame at or
+// before `at`; that frame's time in *tf; returns the mines there.
+static int pine_dir(const char *path, double at, float dir[3], float up[3], double *tf)
+{
+    fs_play_t pl;
+    fs_play_open(&pl, path, 1);
+    int n = -1;
+    while (fs_play_frame(&pl)) {
+        if (pl.w->time > at + 1e-9)
+            break;
+        n = r_fsent_mines(pl.fe, pl.w->time, dir, up);
+        *tf = pl.w->time;
+    }
+    fs_play_close(&pl);
+    return n;
+}
+
+// bob's pine mine laid 300 ahead of alice at 0.5 s, nose along the world's z, up its y; carol parked
+// 260 to the side of it (both beyond MINE_TRIGGER_RADIUS). ProcessMines turns it towards the more
+// centred of alice and carol (bob, its owner, is never its target) by 0.75 degrees a tick: played
+// in-process, its direction at the frames before 0.8, 1.5 and 3.5 s is where the rule (rule_pine) puts it to
+// within 0.05 degrees, turned 0.75 degrees a tick until it is aimed at carol (34 degrees off at first,
+// so 46 ticks), then staying on her; its up stays square to it.
+// Its picture: 40 ticks after it was laid, the mine drawn turned differs from it drawn as laid
+// (main's build: it stayed), only in the mine's box; seek == play at four moments.
+static void test_pine_aim(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], mine[3], carol[3], still[3] = { 0, 0, 0 };
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        mine[k] = eye[k] + 300 * fwd[k];
+        carol[k] = mine[k] + 260 * right[k];
+        bob[k] = eye[k] - 150 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "pine", 1, 3);
+    fs_event_t pine = mine_laid(mine, 1, FSW_PINEMINE);
+    write_fx_scene_until(F.demo[0], eye, ang, bob, carol, still, &pine, 1, 3.6);
+    const float dir0[3] = { 0, 0, 1 };
+    const float ships[2][3] = { { eye[0], eye[1], eye[2] }, { carol[0], carol[1], carol[2] } };
+    const double at[3] = { 0.8, 1.5, 3.5 };
+    float prev_turn = 0;
+    for (int i = 0; i < 3; i++) {
+        float got[3], gup[3], want[3];
+        double tf = 0;
+        int n = pine_dir(F.demo[0], at[i], got, gup, &tf);
+        int k = (int)floor((tf - 0.5) * 71 + 1e-9);
+        rule_pine(mine, dir0, ships, 2, k, want);
+        float off = angle_deg(got, want), turned = angle_deg(got, dir0);
+        float sq = got[0] * gup[0] + got[1] * gup[1] + got[2] * gup[2];
+        float to_alice[3], to_carol[3];
+        for (int j = 0; j < 3; j++) {
+            to_alice[j] = (eye[j] - mine[j]) / 300;
+            to_carol[j] = (carol[j] - mine[j]) / 260;
+        }
+        printf("pine mine %d ticks after it was laid (frame %.3f s): %d mine, turned %.2f degrees from as laid (the rule "
+               "%.2f), %.3f degrees from the rule's direction, %.1f from alice, %.1f from carol; up . dir %.5f\n", k, tf, n,
+               turned, angle_deg(want, dir0), off, angle_deg(got, to_alice), angle_deg(got, to_carol), sq);
+        assert_int_equal(n, 1);
+        assert_true(off < 0.05f);
+        assert_true(fabsf(sq) < 1e-3f);
+        if (i == 0)
+            assert_true(fabsf(turned - 0.75f * (float)k) < 0.05f);   // still turning its full 0.75 a tick
+        else
+            assert_true(angle_deg(got, to_carol) < 0.01f);   // aimed at carol, the more centred (0.75 a tick: 45 ticks)
+        assert_true(turned >= prev_turn - 0.01f);
+        prev_turn = turned;
+    }
+    fs_shot(F.demo[0], 0.5 + 40 / 71.0, F.png[0]);
+    fs_shot(F.demo[0], 0.5 + 1 / 71.0, F.png[1]);
+    fs_shot(F.demo[0], 0.5 + 40 / 71.0, F.png[2]);
+    int w, h;
+    uint8_t *a = load_png(F.png[0], &w, &h), *b = load_png(F.png[1], &w, &h), *c = load_png(F.png[2], &w, &h);
+    box_t bx = ball_box(mine, 64, eye, fwd, right, up);   // its spikes reach out further than the purge mine's
+    int in, out;
+    diff_box(b, a, w, h, bx, &in, &out);
+    printf("pine mine 40 ticks (30 degrees) turned against as laid: %d pixels differ in its box %d,%d..%d,%d, %d outside; "
+           "twice %s\n", in, bx.x0, bx.y0, bx.x1, bx.y1, out, memcmp(a, c, (size_t)w * (size_t)h * 3) ? "differs" : "the same");
+    assert_true(in > 30);
+    assert_int_equal(out, 0);
+    assert_memory_equal(a, c, (size_t)w * (size_t)h * 3);
+    stbi_image_free(a);
+    stbi_image_free(b);
+    stbi_image_free(c);
+    const double moments[] = { 0.55, 0.8, 1.1, 1.5 };
+    int moved, differ = seek_differs(F.demo[0], moments, 4, &moved);
+    printf("pine mine: %d moments, %d differ from the one before, %d seeks differ from play\n", 4, moved, differ);
+    assert_true(moved >= 3);
+    assert_int_equal(differ, 0);
+    scene_files_done(&F);
+}
+
+// seek == play for the laser stopping on a ship and the transpulse turning at its bounce: alice's
+// laser at bob 260 ahead (its beam ends on his sphere each tick), and alice's transpulse fired down
+// at the floor ahead with bob above its bounce (in its cone: it turns up at him), each drawn while
+// playing on and by seeking backwards at moments across the shot.
+static void test_beam_seek(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], far[3], floor_aim[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + 260 * fwd[k];
+        far[k] = eye[k] - 3000 * fwd[k];
+        floor_aim[k] = eye[k] + 150 * fwd[k] - 200 * up[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "beamseek", 3, 2);
+    write_scene_ex(F.demo[0], eye, ang, bob, 0, 1, 1, FSW_LASER, 0, NULL);
+    write_scene_ex(F.demo[1], eye, ang, bob, 0, 1, 1, FSW_TRANSPULSE, 0, floor_aim);
+    write_scene_ex(F.demo[2], eye, ang, far, 0, 1, 1, FSW_TRANSPULSE, 0, floor_aim);
+    fs_shot(F.demo[1], 1.0 + 14 / 71.0, F.png[0]);   // to look at: with bob, and with him far away
+    fs_shot(F.demo[2], 1.0 + 14 / 71.0, F.png[1]);
+    const double laser_at[] = { 1.0 + 1.5 / 71, 1.0 + 5.5 / 71, 1.0 + 11.5 / 71, 1.3 };
+    int moved, differ = seek_differs(F.demo[0], laser_at, 4, &moved);
+    printf("laser at bob: %d moments, %d differ from the one before, %d seeks differ from play\n", 4, moved, differ);
+    assert_true(moved >= 2);
+    assert_int_equal(differ, 0);
+    const double trans_at[] = { 1.0 + 3.5 / 71, 1.0 + 12.5 / 71, 1.0 + 20.5 / 71, 1.0 + 40.5 / 71 };
+    differ = seek_differs(F.demo[1], trans_at, 4, &moved);
+    printf("transpulse turning at bob: %d moments, %d differ from the one before, %d seeks differ from play\n", 4, moved,
+           differ);
+    assert_true(moved >= 2);
+    assert_int_equal(differ, 0);
+    scene_files_done(&F);
+}
+
+// The sounds of mines going off (DestroySecondary: SFX_Exp4 purge, SFX_Exp5 pine, SFX_QuantumMineExplode
+// quantum, SFX_Exp6 spider; the game's sfx table names their files exp4, exp5, quantexp, exp6): test_mine_proximity's
+// scene played in-process, every frame's r_fsent_sounds gathered: bob's purge mine asks for one
+// "exp4.wav" in the frame after carol comes within 200 (tick 18: 0.753 s), where the mine then was
+// (its bob); carol's own mine (spared) asks for none; bob's quantum mine there one "quantexp.wav".
+static int gather_sounds(const char *path, r_sound_t *out, int max, double *when)
+{
+    fs_play_t pl;
+    fs_play_open(&pl, path, 1);
+    int n = 0;
+    while (fs_play_frame(&pl)) {
+        r_sound_t rs[8];
+        int k = r_fsent_sounds(pl.fe, rs, 8);
+        for (int i = 0; i < k && n < max; i++) {
+            out[n] = rs[i];
+            when[n++] = pl.w->time;
+        }
+    }
+    fs_play_close(&pl);
+    return n;
+}
+
+static void test_mine_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    assert_string_equal(r_fsfx_mine_sound(FSW_PURGEMINE), "exp4.wav");
+    assert_string_equal(r_fsfx_mine_sound(FSW_PINEMINE), "exp5.wav");
+    assert_string_equal(r_fsfx_mine_sound(FSW_QUANTUMMINE), "quantexp.wav");
+    assert_string_equal(r_fsfx_mine_sound(FSW_SPIDERMINE), "exp6.wav");
+    assert_null(r_fsfx_mine_sound(FSW_MUG));
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], mine[3], carol0[3], vel[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        mine[k] = eye[k] + 600 * fwd[k];
+        carol0[k] = eye[k] + 50 * fwd[k];
+        vel[k] = 500 * fwd[k];
+        bob[k] = eye[k] - 150 * fwd[k];
+    }
+    scene_files_t F;
+    scene_files(&F, "minesnd", 3, 0);
+    write_mine_scene(F.demo[0], eye, ang, bob, mine, carol0, vel, 1, FSW_PURGEMINE);
+    write_mine_scene(F.demo[1], eye, ang, bob, mine, carol0, vel, 2, FSW_PURGEMINE);
+    write_mine_scene(F.demo[2], eye, ang, bob, mine, carol0, vel, 1, FSW_QUANTUMMINE);
+    r_sound_t a[4], b[4], c[4];
+    double ta[4], tb[4], tc[4];
+    int na = gather_sounds(F.demo[0], a, 4, ta), nb = gather_sounds(F.demo[1], b, 4, tb), nc = gather_sounds(F.demo[2], c, 4, tc);
+    float boom[3], off = 0;
+    float hgt = r_fsfx_mine_bob(FSW_PURGEMINE, 18);
+    for (int k = 0; k < 3; k++) {
+        boom[k] = mine[k] + (k == 1 ? hgt : 0);
+        off += na ? (a[0].origin[k] - boom[k]) * (a[0].origin[k] - boom[k]) : 0;
+    }
+    printf("bob's purge mine: %d sound(s), %s in the frame at %.3f s, %.3f units from where it was on tick 18; carol's "
+           "own: %d; bob's quantum mine: %d, %s at %.3f s\n", na, na ? a[0].name : "-", na ? ta[0] : 0.0, sqrtf(off), nb,
+           nc, nc ? c[0].name : "-", nc ? tc[0] : 0.0);
+    assert_int_equal(na, 1);
+    assert_string_equal(a[0].name, "exp4.wav");
+    assert_true(ta[0] >= 0.5 + 18 / 71.0 && ta[0] < 0.5 + 18 / 71.0 + 0.1);
+    assert_true(sqrtf(off) < 0.01f);
+    assert_int_equal(nb, 0);
+    assert_int_equal(nc, 1);
+    assert_string_equal(c[0].name, "quantexp.wav");
+    scene_files_done(&F);
+}
+
 // seek == play for a homing missile: carol's solaris turning towards bob (test_homing_scene's demo),
 // drawn while playing on and by seeking backwards, at moments before, during and after its flight.
 static void test_homing_seek(void **state)
@@ -3029,6 +3264,9 @@ int main(void)
         cmocka_unit_test(test_gravgon_scene),
         cmocka_unit_test(test_shock_sphere),
         cmocka_unit_test(test_mine_motion),
+        cmocka_unit_test(test_pine_aim),
+        cmocka_unit_test(test_beam_seek),
+        cmocka_unit_test(test_mine_sounds),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -935,7 +935,17 @@ typedef struct {
 
 // A demo of the recorder at the start position (updates every 0.05 s until `until`) and the
 // primaries `fires` (bullet ids 21, 22 ...).
+static void impact_demo_with(const scene_t *sc, const char *path, const imp_fire_t *fires, int nfires, double until,
+                             const float *bob);
+
 static void impact_demo(const scene_t *sc, const char *path, const imp_fire_t *fires, int nfires, double until)
+{
+    impact_demo_with(sc, path, fires, nfires, until, NULL);
+}
+
+// As impact_demo, with bob (player 2) parked at `bob` (NULL: none).
+static void impact_demo_with(const scene_t *sc, const char *path, const imp_fire_t *fires, int nfires, double until,
+                             const float *bob)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
@@ -949,6 +959,10 @@ static void impact_demo(const scene_t *sc, const char *path, const imp_fire_t *f
         double t = 0.05 + i * 0.05;
         fs_ship_t s0 = ship_at(0, sc->eye, sc->ang, 0);
         fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &s0);
+        if (bob) {
+            fs_ship_t s2 = ship_at(2, bob, sc->ang, 0);
+            fs_write_ship(&wr, fs_ticks(t + 0.01), 9, FS_MSG_FUPDATE, &s2);
+        }
         for (int f = 0; f < nfires; f++) {
             if (fabs(t + 0.05 - fires[f].t) > 1e-6)
                 continue;
@@ -1353,6 +1367,225 @@ static void test_bounces(void **state)
     mxv_free(m);
 }
 
+// Where a laser's beam ends at `at`, played in-process with the level (its walls); returns the lasers
+// drawn then.
+static int laser_end_at(const char *path, const mxv_t *m, double at, float p[3])
+{
+    fs_play_t pl;
+    fs_play_open(&pl, path, 0);
+    pl.fe = r_fsent_create();
+    asset_files_t files = { fs_file, NULL };
+    r_fsent_load(pl.fe, &files, tu_palette(), m);
+    int n = -1;
+    while (fs_play_frame(&pl)) {
+        if (pl.w->time <= at && pl.w->time + 0.1 > at)
+            n = r_fsent_lasers(pl.fe, at, p);
+    }
+    fs_play_close(&pl);
+    return n;
+}
+
+// The laser stops on the first ship in its way (ProcessPrimaryBullets: CheckHitShip on each tick's
+// beam before the wall; CreateLaserPulse at that ship): test_laser's beam with bob parked on it 40 %
+// of the way to the wall. In-process, 2 and 10 ticks after it was fired its beam ends where its line
+// meets bob's 75-unit sphere (its distance from the gun 40 % less 75), without bob on its wall (main's
+// build: on the wall through bob). In the picture (looked at: the beam ends in its flare on bob),
+// against the same scene without the laser, the points of its projected line before bob's sphere
+// are brighter; golden fs_laser_bob.png.
+static void test_laser_ship(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    size_t size;
+    char map[128], err[256] = "";
+    uint8_t *d = fs_level_bytes("ship", &size, map, sizeof map);
+    assert_non_null(d);
+    mxv_t *m = mxv_load(d, size, map, err, sizeof err);
+    free(d);
+    if (!m)
+        fail_msg("%s", err);
+    imp_fire_t fire = { 5, 2, { 0 }, { 0 }, 1.0 };
+    impact_aim(&sc, 200, 100, fire.org, fire.dir);
+    for (int k = 0; k < 3; k++)
+        fire.org[k] += -60 * sc.right[k] - 10 * sc.up[k];
+    float aim[3], bob[3];
+    for (int k = 0; k < 3; k++)
+        aim[k] = sc.eye[k] + 700 * sc.fwd[k] + 200 * sc.right[k] + 100 * sc.up[k] - fire.org[k];
+    float l = sqrtf(aim[0] * aim[0] + aim[1] * aim[1] + aim[2] * aim[2]);
+    for (int k = 0; k < 3; k++)
+        fire.dir[k] = aim[k] / l;
+    float dist = level_ray(m, fire.org, fire.dir);
+    mxv_free(m);
+    assert_true(dist > 300);
+    for (int k = 0; k < 3; k++)
+        bob[k] = fire.org[k] + fire.dir[k] * dist * 0.4f;
+    float meet = dist * 0.4f - 75;   // where the beam meets bob's sphere (it runs through his centre)
+    char demo[512], none[512], a[512], b[512];
+    snprintf(demo, sizeof demo, "%s/fs_laser_bob_%d.dmo", out_dir(), (int)getpid());
+    snprintf(none, sizeof none, "%s/fs_laser_bob_none_%d.dmo", out_dir(), (int)getpid());
+    impact_demo_with(&sc, demo, &fire, 1, 2.0, bob);
+    impact_demo_with(&sc, none, NULL, 0, 2.0, bob);
+    snprintf(a, sizeof a, "%s/fs_laser_bob.png", out_dir());
+    snprintf(b, sizeof b, "%s/fs_laser_bob_none.png", out_dir());
+    double at = 1.0 + 2 / 71.0;
+    fs_shot(demo, at, a);
+    fs_shot(none, at, b);
+    size_t lsize;
+    uint8_t *ld = fs_level_bytes("ship", &lsize, map, sizeof map);
+    assert_non_null(ld);
+    m = mxv_load(ld, lsize, map, err, sizeof err);
+    free(ld);
+    assert_non_null(m);
+    char alone[512];
+    snprintf(alone, sizeof alone, "%s/fs_laser_alone_%d.dmo", out_dir(), (int)getpid());
+    impact_demo_with(&sc, alone, &fire, 1, 2.0, NULL);
+    for (int tick = 2; tick <= 10; tick += 8) {
+        float e1[3], e2[3], l1 = 0, l2 = 0;
+        int n1 = laser_end_at(demo, m, 1.0 + (tick + 0.5) / 71.0, e1), n2 = laser_end_at(alone, m, 1.0 + (tick + 0.5) / 71.0, e2);
+        for (int k = 0; k < 3; k++) {
+            l1 += (e1[k] - fire.org[k]) * (e1[k] - fire.org[k]);
+            l2 += (e2[k] - fire.org[k]) * (e2[k] - fire.org[k]);
+        }
+        printf("laser %d ticks after it was fired: with bob %d beam ending %.2f units from the gun (his sphere: %.2f), "
+               "without him %d ending %.2f (its wall: %.2f)\n", tick, n1, sqrtf(l1), meet, n2, sqrtf(l2), dist);
+        assert_int_equal(n1, 1);
+        assert_int_equal(n2, 1);
+        assert_true(fabsf(sqrtf(l1) - meet) < 0.5f);
+        assert_true(fabsf(sqrtf(l2) - dist) < 1.0f);
+    }
+    mxv_free(m);
+    if (!getenv("FS_MODEL_SHOTS"))
+        remove(alone);
+    int before = 0, nbefore = 0, past = 0, npast = 0;
+    for (int i = 0; i <= 14; i++) {
+        float f = 0.15f + 0.05f * (float)i, p[3], sx, sy, z, along = dist * f;
+        for (int k = 0; k < 3; k++)
+            p[k] = fire.org[k] + fire.dir[k] * along;
+        if (project(&sc, p, &sx, &sy, &z) || sx < 3 || sx > 316 || sy < 33 || sy > 196)
+            continue;
+        if (along < meet - 10) {
+            nbefore++;
+            before += brighter_box(a, b, sx, sy, 1.5f) > 0;
+        } else if (along > meet + 0.15f * dist) {
+            npast++;
+            past += brighter_box(a, b, sx, sy, 1.5f) > 0;
+        }
+    }
+    printf("laser at bob 40 %% of the way (%.0f units) to its wall (%.0f): it meets his sphere %.0f units out; of %d "
+           "points of its line before that %d brighter than without it (of %d from 15 %% past it, which lie behind his "
+           "flare on the screen, %d)\n", dist * 0.4f, dist, meet, nbefore, before, npast, past);
+    assert_true(nbefore >= 2 && before >= nbefore - 1);
+    tu_golden("the laser stopping on bob", a, "tests/golden/fs_laser_bob.png", 0.01);
+    if (!getenv("FS_MODEL_SHOTS")) {
+        remove(demo);
+        remove(none);
+    }
+}
+
+// The transpulse's turn at its bounce (ChangeTranspulseDir: from the wall point, the most centred
+// ship within TRANSPULSE_VIEWCONE, 160 / 2 = 80 degrees, of NewDir takes it straight at that ship):
+// test_bounces' transpulse off the floor with bob parked 35 degrees off its reflected way, 300 units
+// from the wall point (alice well outside the cone): 6 ticks after the bounce the shot is at the wall
+// point + the way to bob x 24 units a tick x 6, not at the reflected place (main's build); the same
+// with bob 100 degrees off the reflected way (outside the cone): on the reflected place.
+static void test_transpulse_turn(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t sc;
+    scene_setup(&sc);
+    size_t size;
+    char map[128], err[256] = "";
+    uint8_t *d = fs_level_bytes("ship", &size, map, sizeof map);
+    assert_non_null(d);
+    mxv_t *m = mxv_load(d, size, map, err, sizeof err);
+    free(d);
+    if (!m)
+        fail_msg("%s", err);
+    imp_fire_t fire = { 3, 2, { 0 }, { 0 }, 1.0 };
+    float n[3], wall[3], r[3], dot = 0;
+    impact_aim(&sc, 400, -200, fire.org, fire.dir);
+    float dist = level_ray_n(m, fire.org, fire.dir, n);
+    assert_true(dist > 100);
+    for (int k = 0; k < 3; k++) {
+        wall[k] = fire.org[k] + fire.dir[k] * dist;
+        dot += fire.dir[k] * n[k];
+    }
+    for (int k = 0; k < 3; k++)
+        r[k] = fire.dir[k] - 2 * dot * n[k];
+    // two ways square to r (s1 from the view's right, s2 = r x s1)
+    float s1[3], s2[3], sd = 0, sl = 0;
+    for (int k = 0; k < 3; k++)
+        sd += sc.right[k] * r[k];
+    for (int k = 0; k < 3; k++) {
+        s1[k] = sc.right[k] - sd * r[k];
+        sl += s1[k] * s1[k];
+    }
+    sl = sqrtf(sl);
+    for (int k = 0; k < 3; k++)
+        s1[k] /= sl;
+    s2[0] = r[1] * s1[2] - r[2] * s1[1];
+    s2[1] = r[2] * s1[0] - r[0] * s1[2];
+    s2[2] = r[0] * s1[1] - r[1] * s1[0];
+    double hit = 1.0 + dist / (48 * 71.0);
+    static const float degs[2] = { 35, 100 };
+    for (int i = 0; i < 2; i++) {
+        float a = degs[i] * (float)M_PI / 180, bob[3], to[3], ta = 0, alice_c = 0, clear = 0;
+        // the first of 16 ways round r at that angle with no wall for 330 units
+        for (int j = 0; j < 16 && clear <= 330; j++) {
+            float b = (float)j * (float)M_PI / 8;
+            for (int k = 0; k < 3; k++)
+                to[k] = r[k] * cosf(a) + (s1[k] * cosf(b) + s2[k] * sinf(b)) * sinf(a);
+            clear = level_ray(m, wall, to);
+        }
+        for (int k = 0; k < 3; k++)
+            bob[k] = wall[k] + to[k] * 300;
+        for (int k = 0; k < 3; k++) {
+            float v = sc.eye[k] - wall[k];
+            ta += v * v;
+            alice_c += v * r[k];
+        }
+        alice_c /= sqrtf(ta);
+        // bob off the first leg (its sweep must not meet him before the floor)
+        float rel[3], u = 0, off2 = 0;
+        for (int k = 0; k < 3; k++)
+            rel[k] = bob[k] - fire.org[k];
+        for (int k = 0; k < 3; k++)
+            u += rel[k] * fire.dir[k];
+        u = u < 0 ? 0 : u > dist ? dist : u;
+        for (int k = 0; k < 3; k++)
+            off2 += (rel[k] - fire.dir[k] * u) * (rel[k] - fire.dir[k] * u);
+        char demo[512];
+        snprintf(demo, sizeof demo, "%s/fs_transturn_%d_%d.dmo", out_dir(), i, (int)getpid());
+        impact_demo_with(&sc, demo, &fire, 1, 2.5, bob);
+        const int k = 6;
+        float p[3], want[3], refl[3], e = 0, e2 = 0;
+        int nshots = shot_pos_at(demo, m, hit + k / 71.0, p);
+        for (int j = 0; j < 3; j++) {
+            want[j] = wall[j] + (i == 0 ? to[j] : r[j]) * 24 * (float)k;
+            refl[j] = wall[j] + r[j] * 24 * (float)k;
+            e += (p[j] - want[j]) * (p[j] - want[j]);
+            e2 += (p[j] - refl[j]) * (p[j] - refl[j]);
+        }
+        printf("transpulse off the floor (%.0f units), bob %.0f degrees off its reflected way 300 units on (no wall "
+               "for %.0f; %.0f units off its first leg; alice %.0f degrees off it): %d ticks after the bounce %d shot(s), "
+               "%.2f units from the rule's place, %.1f from the reflected one\n", dist, degs[i], clear, sqrtf(off2),
+               acosf(alice_c) * 180 / (float)M_PI, k, nshots, sqrtf(e), sqrtf(e2));
+        assert_true(clear > 300);
+        assert_true(sqrtf(off2) > 100);
+        assert_true(acosf(alice_c) * 180 / (float)M_PI > 80);
+        assert_int_equal(nshots, 1);
+        assert_true(sqrtf(e) < 1.0f);
+        if (i == 0)
+            assert_true(sqrtf(e2) > 40);
+        if (!getenv("FS_MODEL_SHOTS"))
+            remove(demo);
+    }
+    mxv_free(m);
+}
+
 // The transpulse's trail (CreateTransTrail): a spark of BITS.OFF every tick where the shot is,
 // up to (power x 90 + 145) x 0.25 units to its side, drifting on along its path, 30 ticks each:
 // fired down the hall at the far wall (1273 units), 20 ticks later the part of the view where it
@@ -1750,6 +1983,8 @@ int main(void)
         cmocka_unit_test(test_impacts),
         cmocka_unit_test(test_impact_sparks),
         cmocka_unit_test(test_bounces),
+        cmocka_unit_test(test_laser_ship),
+        cmocka_unit_test(test_transpulse_turn),
         cmocka_unit_test(test_laser),
         cmocka_unit_test(test_trans_trail),
         cmocka_unit_test(test_pickup_sparkle),

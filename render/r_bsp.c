@@ -861,8 +861,9 @@ void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac)
 
 // After the models and particles, as Quake's (tyrquake's translucent liquids) and
 // Quake II's renderers order it: what is seen through a window or water is drawn
-// by then, models under the water included.
-void r_draw_see_through(renderer_t *r, const world_t *w, double frac)
+// by then, models under the water included. brush_entities 0: the entities' see-through
+// faces are drawn elsewhere (GoldSrc's, sorted with its other translucent entities).
+void r_draw_see_through(renderer_t *r, const world_t *w, double frac, int brush_entities)
 {
     if (!r->bsp)
         return;
@@ -874,7 +875,7 @@ void r_draw_see_through(renderer_t *r, const world_t *w, double frac)
         draw_face(r, r->trans_faces[i], 31, NULL, NULL);
     }
     r->draw_mode = R_DRAW_OPAQUE;
-    if (w->entities)
+    if (w->entities && brush_entities)
         draw_brush_pass(r, w, frac, 1);
 }
 
@@ -952,9 +953,6 @@ void r_draw_brush_entity(renderer_t *r, const world_t *w, int n, double frac)
 
 static void draw_brush_pass(renderer_t *r, const world_t *w, double frac, int see_through)
 {
-    // GoldSrc: the see-through ones are drawn with the other translucent entities, sorted (r_hlsort.c)
-    if (see_through && w->game == GAME_GOLDSRC)
-        return;
     for (int e = 1; e < w->num_entities; e++)
         if (world_entity_visible(w, e))
             draw_brush_entity(r, w, e, frac, see_through);

@@ -244,8 +244,9 @@ int r_bands_redraws(const renderer_t *r);             // frames drawn again on o
 void r_world_setup(renderer_t *r);        // after the level loaded: sizes per-face arrays
 void r_draw_world(renderer_t *r, const world_t *w);
 void r_draw_brush_entities(renderer_t *r, const world_t *w, double frac);   // the solid ones
-// The world's see-through faces and see-through brush entities: after the models and particles.
-void r_draw_see_through(renderer_t *r, const world_t *w, double frac);
+// The world's see-through faces and (brush_entities 1) see-through brush entities: after the models
+// and particles.
+void r_draw_see_through(renderer_t *r, const world_t *w, double frac, int brush_entities);
 // Entity n (n >= w->num_entities: static entity n - w->num_entities) when its model is a brush
 // model: 1 and its origin plus the middle of its model's bounds; 0 for any other.
 int r_brush_entity_centre(renderer_t *r, const world_t *w, int n, double frac, float centre[3]);

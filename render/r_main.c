@@ -640,7 +640,7 @@ void r_render_3d(renderer_t *r, const world_t *w, double frac, r_band_zone_t *zo
     }
     r_models_draw_fx(r->models, w, v);
     r->stat_polys += r_fsent_draw(r->fsent, w, v);
-    r_draw_see_through(r, w, frac);
+    r_draw_see_through(r, w, frac, w->game != GAME_GOLDSRC);   // GoldSrc's entities: sorted above
     v->zone = NULL;
     v->y0 = 0;
     v->y1 = r->vh;

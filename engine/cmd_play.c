@@ -982,6 +982,20 @@ int cmd_play(const cli_t *cli)
         log_error("play: cannot open a window: %s", SDL_GetError());
         return EXIT_INTERNAL;
     }
+    // Without a display it can reach (DISPLAY unset or its server gone), SDL falls back to its
+    // window-less drivers and play would run unseen, never ending; unless asked for by name
+    // (SDL_VIDEODRIVER), that is an error.
+    const char *driver = SDL_GetCurrentVideoDriver();
+    const char *asked = getenv("SDL_VIDEODRIVER");
+    if (driver && (!strcmp(driver, "offscreen") || !strcmp(driver, "dummy") || !strncmp(driver, "evdev", 5)) &&
+        !(asked && asked[0])) {
+        const char *d = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+        log_error("play: cannot open a window: no display reachable (DISPLAY=%s, WAYLAND_DISPLAY=%s; SDL would draw "
+                  "to its window-less '%s' driver); `export` and `timedemo` run without one",
+                  d && d[0] ? d : "(unset)", wl && wl[0] ? wl : "(unset)", driver);
+        SDL_Quit();
+        return EXIT_INTERNAL;
+    }
     SDL_EventState(SDL_DROPFILE, SDL_ENABLE);
     const char *logpath = getenv("DEMOPLAY_PLAY_LOG");
     if (logpath && logpath[0]) {

@@ -3,7 +3,7 @@
 #
 #   sh tests/play_xvfb.sh [DEMOPLAY_BIN] [SCREENSHOT.png]
 #
-# Needs Xvfb (xvfb-run), xdotool and ImageMagick's `import` and `identify`; exits 77
+# Needs Xvfb, xdotool and ImageMagick's `import` and `identify`; exits 77
 # when one is missing (the caller decides whether that is a skip). The play log
 # (DEMOPLAY_PLAY_LOG, see engine/cmd_play.c) has one line per shown frame:
 #     show N t=T frame=F speed=S paused=P end=E cam=MODE player=SLOT origin=X,Y,Z angles=P,Y,R tl=0|1 help=0|1
@@ -21,7 +21,7 @@ if [ ! -f "$DEMO" ] && [ -z "${CI:-}" ] && [ -f build/builtin/id1/demos/builtin.
     DEMO=build/builtin/id1/demos/builtin.dem
     GAMEARGS="--basedir build/builtin"
 fi
-for tool in xvfb-run xdotool import identify; do
+for tool in Xvfb xdotool import identify; do
     command -v $tool >/dev/null 2>&1 || { echo "play_xvfb: $tool not installed"; exit 77; }
 done
 # tools/xdnd_drop.c (make build/xdnd_drop): drops a file on the window through XDND
@@ -53,8 +53,27 @@ mkdir -p "$TMP/shelf/sub" "$TMP/shots" "$TMP/cache"
 ln -s "$(cd "$(dirname "$DEMO")" && pwd)/$(basename "$DEMO")" "$TMP/shelf/a_$(basename "$DEMO")"
 ln -s "$(cd "$(dirname "$DEMO")" && pwd)/$(basename "$DEMO")" "$TMP/shelf/sub/b_$(basename "$DEMO")"
 
+# A virtual display of our own. Not `xvfb-run -a`: it picks the first display number without a
+# lock file, so two runs starting together (another test run on the machine) can take the same
+# one, and the loser's commands talk to the winner's server, which goes away when that run ends
+# (seen: "XDG_RUNTIME_DIR is invalid" as SDL fell back from X11, then "no window named
+# /^demoplay - shelf/"). Xvfb -displayfd picks a free number itself and writes it once it is
+# listening.
+Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$TMP/display" >"$TMP/xvfb.log" 2>&1 &
+xvfb=$!
+trap 'kill $xvfb 2>/dev/null; rm -rf "$TMP"' EXIT
+i=0
+until [ -s "$TMP/display" ] && grep -q "^[0-9]" "$TMP/display"; do
+    i=$((i + 1))
+    kill -0 $xvfb 2>/dev/null && [ $i -le 1200 ] || { echo "play_xvfb: FAIL: Xvfb did not start"; cat "$TMP/xvfb.log"; exit 1; }
+    sleep 0.05
+done
+DISPLAY=:$(head -1 "$TMP/display")
+export DISPLAY
+unset WAYLAND_DISPLAY
+
 # Inside the virtual display: play, drive it, quit; then the shelf.
-xvfb-run -a -s "-screen 0 1024x768x24" sh -c '
+sh -c '
     BIN=$1 DEMO=$2 GAMEARGS=$3 LOG=$4 SHOT=$5 TMP=$6 PRELOAD=$7 XDND=$8
     [ -n "$PRELOAD" ] && export ASAN_OPTIONS="$ASAN_OPTIONS:verify_asan_link_order=0"
     export XDG_CACHE_HOME=$TMP/cache

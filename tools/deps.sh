@@ -14,7 +14,7 @@
 # libcmocka-dev:i386: they pull libc6-dev:i386, whose linux-libc-dev:i386 must be the
 # very version of the installed 64-bit one, which the i386 archive often is not.
 PKGS="build-essential pkg-config clang libsdl2-dev libopenal-dev libstb-dev libcmocka-dev zlib1g-dev libpng-dev"
-[ "${1:-}" = test ] && PKGS="$PKGS xvfb xauth xdotool imagemagick ffmpeg python3 libx11-dev"
+[ "${1:-}" = test ] && PKGS="$PKGS xvfb xdotool imagemagick ffmpeg python3 libx11-dev"
 I386=""
 if [ "${1:-}" = pentium ]; then
     PKGS="build-essential gcc-multilib libstb-dev libcmocka-dev zlib1g-dev valgrind libcmocka0:i386 zlib1g:i386"

@@ -713,7 +713,7 @@ static int hl_brush_mode(renderer_t *r, const entity_state_t *s, int entnum, con
     }
     default:   // kRenderTransAdd: added at the amount
         r->draw_table = r_hl_table(r->hl, HL_BLEND_ADD, amt);
-        return R_DRAW_TABLE;
+        return r->draw_table ? R_DRAW_TABLE : -1;   // too low to add anything (r_hl_add_level)
     }
 }
 

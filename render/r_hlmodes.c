@@ -42,7 +42,7 @@ void r_hl_build(r_hlmodes_t *hl, const uint8_t *palette)
         }
     }
     for (int l = 0; l < HL_ADD_LEVELS; l++) {
-        int a = (l + 1) * 256 / HL_ADD_LEVELS;
+        int a = r_hl_add_frac(l);
         uint8_t *t = hl->add[l];
         for (int s = 0; s < 256; s++) {
             const uint8_t *cs = palette + s * 3;
@@ -66,11 +66,40 @@ const uint8_t *r_hl_table(const r_hlmodes_t *hl, hl_blend_t kind, int amount)
     if (amount > 255)
         amount = 255;
     if (kind == HL_BLEND_ADD) {
-        int l = (amount * HL_ADD_LEVELS + 128) / 256;   // nearest of 1/4 .. 4/4
-        return hl->add[l < 1 ? 0 : l - 1];
+        int l = r_hl_add_level(amount);
+        return l < 0 ? NULL : hl->add[l];
     }
     int l = r_hl_alpha_level(amount);
     return l >= 1 && l <= HL_ALPHA_LEVELS ? hl->alpha[l - 1] : NULL;
+}
+
+int r_hl_add_frac(int l)
+{
+    if (l < 0)
+        return 0;
+    if (l < HL_ADD_LOW)
+        return 4 << l;   // 1/64, 1/32, 1/16, 1/8
+    return l < HL_ADD_LEVELS ? (l - HL_ADD_LOW + 1) * 64 : 256;   // 1/4 .. 4/4
+}
+
+int r_hl_add_level(int amount)
+{
+    if (amount > 255)
+        amount = 255;
+    // the low levels' bounds: the geometric means of neighbours (255 x 2^-6.5, 2^-5.5, ...: 2.8, 5.6, 11.3,
+    // 22.5, 45.1), so an amount is never more than a factor sqrt 2 from its level's
+    if (amount < 3)
+        return -1;
+    if (amount < 6)
+        return 0;
+    if (amount < 12)
+        return 1;
+    if (amount < 23)
+        return 2;
+    if (amount < 46)
+        return 3;
+    int q = (amount * 4 + 128) / 256;   // nearest of 1/4 .. 4/4, as before the low levels
+    return HL_ADD_LOW + (q < 1 ? 1 : q) - 1;
 }
 
 int r_hl_alpha_level(int amount)
@@ -253,7 +282,7 @@ int r_hl_studio_blend(const r_hlmodes_t *hl, const entity_state_t *s, int entnum
     case RM_GLOW:
     case RM_ADDITIVE:
         *table = r_hl_table(hl, HL_BLEND_ADD, amt);
-        return 1;
+        return *table != NULL;   // too low to add anything (r_hl_add_level): not drawn
     default:
         return 1;
     }

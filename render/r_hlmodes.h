@@ -28,7 +28,10 @@ enum {
 };
 
 #define HL_ALPHA_LEVELS 4   // alpha tables at 1/5, 2/5, 3/5, 4/5 of the source
-#define HL_ADD_LEVELS 4     // additive tables at 1/4 .. 4/4 of the source
+// additive tables: the source at 1/64, 1/32, 1/16, 1/8 (the low amounts: Counter-Strike's wall puffs and gun
+// smoke add 1..18 % of their texture), then 1/4, 2/4, 3/4, 4/4 (r_hl_add_frac)
+#define HL_ADD_LEVELS 8
+#define HL_ADD_LOW 4        // add[0..3] the low levels, add[4..7] the quarters
 #define HL_IA_CACHE 8       // index-alpha sprite tables (one per colour and amount step)
 
 typedef enum { HL_BLEND_ALPHA, HL_BLEND_ADD } hl_blend_t;
@@ -73,9 +76,16 @@ static inline uint8_t r_hl_nearest(const r_hlmodes_t *hl, int r, int g, int b)
 // solids stepped for the frames of `since` seconds (the state's age: r_view_t.fx_since) at HL_FX_FRAME_HZ.
 int r_hl_fx_amount(const entity_state_t *s, int entnum, double t, double since, const float *vieworg,
                    const float *vpn, const float *org);
-// The table for a blend at amount 0..255; NULL when nothing is to be drawn (amount 0)
-// or, for alpha, when the amount is near enough 255 to draw opaque (r_hl_alpha_level).
+// The table for a blend at amount 0..255; NULL when nothing is to be drawn (amount 0;
+// additive: below 3, r_hl_add_level) or, for alpha, when the amount is near enough 255 to draw opaque (r_hl_alpha_level).
 const uint8_t *r_hl_table(const r_hlmodes_t *hl, hl_blend_t kind, int amount);
+// The additive level of an amount 0..255: -1 (not drawn: below 3, less than the 1/64 level's
+// midpoint, which adds nothing visible), else 0..HL_ADD_LEVELS-1 (hl->add[]). 46 and up as
+// the quarters always were (nearest of 1/4 .. 4/4); below, the nearest power of two by ratio
+// (1/8 for 23..45, 1/16 for 12..22, 1/32 for 6..11, 1/64 for 3..5): within a factor 1.42.
+int r_hl_add_level(int amount);
+// The source's share in add[l], 8.8 (4 = 1/64 .. 256 = 1).
+int r_hl_add_frac(int l);
 // Alpha amount -> 0 (not drawn), 1..HL_ALPHA_LEVELS (table), HL_ALPHA_LEVELS + 1 (opaque).
 int r_hl_alpha_level(int amount);
 // Index-alpha sprite table for colour rgb at amount (built on first use, cached; no

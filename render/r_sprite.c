@@ -152,7 +152,7 @@ int r_sprite_hl_blend(const r_view_t *v, const spr_t *s, const entity_state_t *s
     case RM_GLOW:
     case RM_ADDITIVE:
         *table = r_hl_table(hl, HL_BLEND_ADD, amt);
-        return 1;
+        return !hl || *table != NULL;   // an amount too low to add anything (r_hl_add_level): not drawn
     case RM_TEXTURE:
     case RM_COLOR:
         *table = r_hl_table(hl, HL_BLEND_ALPHA, amt);   // NULL at full amount: opaque

@@ -34,8 +34,43 @@ static void test_tables(void **state)
     assert_int_equal(a[200 * 256 + 50], 108);
     // additive 1/2 (amount 128): 50 + 200 / 2 = 150 -> 148 (the 5-bit cell's centre)
     const uint8_t *ad = r_hl_table(&hl, HL_BLEND_ADD, 128);
-    assert_ptr_equal(ad, hl.add[1]);
+    assert_ptr_equal(ad, hl.add[HL_ADD_LOW + 1]);
     assert_int_equal(ad[200 * 256 + 50], 148);
+    // the low additive levels (issue 14): 1/64 .. 1/8 by the nearest power of two, 2 and less nothing
+    assert_null(r_hl_table(&hl, HL_BLEND_ADD, 2));
+    assert_ptr_equal(r_hl_table(&hl, HL_BLEND_ADD, 3), hl.add[0]);
+    assert_ptr_equal(r_hl_table(&hl, HL_BLEND_ADD, 11), hl.add[1]);
+    assert_ptr_equal(r_hl_table(&hl, HL_BLEND_ADD, 16), hl.add[2]);
+    assert_ptr_equal(r_hl_table(&hl, HL_BLEND_ADD, 45), hl.add[3]);
+    assert_ptr_equal(r_hl_table(&hl, HL_BLEND_ADD, 46), hl.add[HL_ADD_LOW]);   // 1/4 from here up, as before
+    assert_ptr_equal(r_hl_table(&hl, HL_BLEND_ADD, 95), hl.add[HL_ADD_LOW]);
+    // the level's share is within a factor 1.42 of the amount's below 1/4; from there the quarters as
+    // before (95 is drawn at 1/4: 1.49)
+    for (int amt = 3; amt <= 255; amt++) {
+        double f = r_hl_add_frac(r_hl_add_level(amt)) / 256.0, want = amt / 255.0, k = amt < 64 ? 1.42 : 1.5;
+        assert_true(f < want * k && f > want / k);
+    }
+    // amount 16 adds 1/16 of the texel: over the darker half of the ramp, texel 240 adds 15 on the
+    // mean (the 5-bit cells' rounding, +-4 a pixel, averages out to +0.5); texel 96 adds 6
+    const uint8_t *a16 = r_hl_table(&hl, HL_BLEND_ADD, 16);
+    const int texel[2] = {240, 96};
+    for (int k = 0; k < 2; k++) {
+        int sum = 0, worst = 0;
+        for (int d = 0; d < 128; d++) {
+            int added = a16[texel[k] * 256 + d] - d, err = abs(added - texel[k] / 16);
+            sum += added;
+            worst = err > worst ? err : worst;
+        }
+        print_message("amount 16, texel %d: adds %.2f on the mean (1/16: %.2f), at worst %d off\n", texel[k],
+                      sum / 128.0, texel[k] / 16.0, worst);
+        assert_true(fabs(sum / 128.0 - texel[k] / 16.0) <= 1.0);
+        assert_true(worst <= 4);   // half a 5-bit cell
+    }
+    // the 1/64 level still adds something to a bright texel (240 / 64 = 3.75: half the pixels move)
+    int moved = 0;
+    for (int d = 0; d < 128; d++)
+        moved += hl.add[0][240 * 256 + d] != (d >> 3 << 3 | 4);
+    assert_true(moved >= 32 && moved <= 96);
     // additive at full: saturates below 255 (255 is the see-through index)
     assert_int_equal(r_hl_table(&hl, HL_BLEND_ADD, 255)[200 * 256 + 200], 252);
     // amounts: 0 not drawn, near 255 opaque

@@ -2233,15 +2233,18 @@ static int draw_spot(r_fsent_t *fe, const r_view_t *v, double t)
 {
     if (!fe->spot || !fe->spot_path || fe->spot_off)
         return 0;
-    int drawn = 0;
+    int drawn = 0, frames[FSFX_SPRITE_KINDS] = { 0 };
     for (int i = 0; i < fe->spot->count; i++) {
         const fsspot_fx_t *fx = &fe->spot->fx[i];
-        if (fx->type != FSSPOT_FIRE_WALL)
+        if (fx->type != FSSPOT_FIRE_WALL && fx->type != FSSPOT_SMOKE && fx->type != FSSPOT_FLAME)
             continue;
-        const fse_layout_t *lo = layout(fe, "expl.off");
-        if (!lo)
-            return drawn;
-        int n = r_fsspot_firewall(fx, i, &fe->spot_path[i], t, lo->off->num_frames, fe->sprites, FSE_MAX_SPRITES);
+        if (!frames[FSFX_SPRITE_EXPL]) {   // the layouts the spot effects use (-1: did not load)
+            const fse_layout_t *e = layout(fe, fx_layout_files[FSFX_SPRITE_EXPL]),
+                               *s = layout(fe, fx_layout_files[FSFX_SPRITE_NEWTRAIL]);
+            frames[FSFX_SPRITE_EXPL] = e ? e->off->num_frames : -1;
+            frames[FSFX_SPRITE_NEWTRAIL] = s ? s->off->num_frames : -1;
+        }
+        int n = r_fsspot_sprites(fx, i, &fe->spot_path[i], t, frames, fe->sprites, FSE_MAX_SPRITES);
         drawn += draw_fx_sprites(fe, v, n);
     }
     return drawn;

@@ -57,4 +57,29 @@ int r_fsspot_on(const fsspot_fx_t *fx, long tick);
 int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t, int frames,
                       r_fsfx_sprite_t *out, int max);
 
+// The smoke (CreateSpotFXSmoke, FM_SPOTFX_SMOKE): one NEWTRAIL.OFF puff a tick while on, 5 units
+// a texel growing 0.125 a tick, its direction the effect's + each axis Random_Range(5120) / 5120
+// - 0.5, normalised, at 2.5 units a tick slowing 0.2 a tick, rising 0.2 a tick faster up to 10
+// (the FmPoly's up: taken as 0 1 0), a frame every 25 ticks, gone after the last; lit (64 - frame x
+// 12) / 256 of the effect's colour.
+#define FSSPOT_SMOKE_SIZE    5.0f
+#define FSSPOT_SMOKE_GROW    0.125f
+#define FSSPOT_SMOKE_SPEED   2.5f
+#define FSSPOT_SMOKE_ANIM    25.0f
+// The flame (CreateSpotFXFlame, FM_SPOTFX_FLAME): one expl.off sprite a tick while on, 1.5 units a
+// texel shrinking 0.0375 a tick, along the effect's direction at 4 units a tick slowing 0.2 a tick,
+// rising as the smoke, half a frame a tick, R G B 255, a random turn; gone when its size or frames
+// run out. Where its size falls below 0.875 (tick 17) it leaves a flame smoke
+// (CreateSpotFXFlameSmoke): NEWTRAIL.OFF, 2 units a texel, R G B 64 (x the smoke's fade), every 12
+// ticks a frame, its direction jittered Random_Range(5120) / 10240 - 0.25 each axis.
+#define FSSPOT_FLAME_SIZE    1.5f
+#define FSSPOT_FLAME_SHRINK  0.0375f
+#define FSSPOT_FLAME_UP      4.0f
+
+// Every sprite of effect `index` at time t: its type's rules above (fire wall, smoke, flame; the
+// other types: none). `frames` the frame counts of the FSFX_SPRITE_* layouts (0: not loaded, its
+// sprites left out). At most max into out. Returns how many.
+int r_fsspot_sprites(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t,
+                     const int frames[FSFX_SPRITE_KINDS], r_fsfx_sprite_t *out, int max);
+
 #endif

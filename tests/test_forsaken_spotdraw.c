@@ -241,7 +241,7 @@ static void test_arena_scene(void **state)
     assert_non_null(p);
     assert_int_equal(player_scan(p), 0);
 
-    // the flames r_fsspot.c places (arena's fire wall is its spot effect 8: checked by its place)
+    // the flames r_fsspot.c places (arena's fire wall is its spot effect 5: checked by its place)
     char path[1024];
     snprintf(path, sizeof path, "%s/Data/levels/arena/arena.fx", tu_data("forsaken"));
     char *real = vfs_resolve_path(path);

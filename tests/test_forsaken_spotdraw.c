@@ -115,6 +115,74 @@ static void test_flames(void **state)
     assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s, 128), 0);
 }
 
+// The smoke (arena's: 1 s on, then disabled) and the flame (therm's: 0.5 s on, 5 s off): counts,
+// sizes, fades, motion from the game's numbers; expl.off 13 frames and NEWTRAIL.OFF 6 given here.
+static void test_smoke_flame(void **state)
+{
+    (void)state;
+    fsspot_fx_t fx;
+    memset(&fx, 0, sizeof fx);
+    fx.type = FSSPOT_SMOKE;
+    fx.r = fx.g = fx.b = 255;
+    fx.dir[2] = 1;
+    fx.up[1] = 1;
+    fx.active = 1;
+    fx.inactive = -1;
+    int frames[FSFX_SPRITE_KINDS] = { 0 };
+    frames[FSFX_SPRITE_EXPL] = 13;
+    frames[FSFX_SPRITE_NEWTRAIL] = 6;
+    r_fsfx_sprite_t s[256];
+    // at tick 100: puffs of ticks 0..59 (on), all younger than 6 x 25 ticks
+    int n = r_fsspot_sprites(&fx, 8, NULL, 100.0 / 71, frames, s, 256);
+    assert_int_equal(n, 60);
+    assert_int_equal(s[0].kind, FSFX_SPRITE_NEWTRAIL);
+    assert_float_equal(s[0].age, 41, 1e-3);   // tick 59
+    assert_float_equal(s[0].scale, 5 + 0.125f * 41, 1e-4);
+    assert_int_equal(s[0].frame, 1);          // 41 / 25
+    assert_float_equal(s[0].rgb[0], (64 - 41 / 25.0f * 12) / 256, 1e-4);
+    // 41 ticks: 2.5 a tick slowing 0.2 stops at 12.5 ticks (15.6 units); risen 0.1 x 41^2
+    float flat = sqrtf(s[0].pos[0] * s[0].pos[0] + s[0].pos[2] * s[0].pos[2]);
+    assert_true(flat <= 15.625f + 1e-3f);
+    assert_true(s[0].pos[1] >= 0.1f * 41 * 41 - 15.625f - 1e-3f);
+    // disabled after its first second: nothing once the last puff (tick 59) is 150 ticks old
+    assert_int_equal(r_fsspot_sprites(&fx, 8, NULL, 210.0 / 71, frames, s, 256), 0);
+    assert_int_equal(r_fsspot_sprites(&fx, 8, NULL, 208.0 / 71, frames, s, 256), 1);
+    // no NEWTRAIL.OFF: none
+    frames[FSFX_SPRITE_NEWTRAIL] = 0;
+    assert_int_equal(r_fsspot_sprites(&fx, 8, NULL, 100.0 / 71, frames, s, 256), 0);
+    frames[FSFX_SPRITE_NEWTRAIL] = 6;
+
+    fx.type = FSSPOT_FLAME;
+    fx.active = 0.5f;   // 30 ticks on, 300 off
+    fx.inactive = 5;
+    fx.dir[2] = 0;
+    fx.dir[1] = 1;
+    // at tick 10: flames of ticks 0..10, the newest 1.5 a texel at the spot
+    n = r_fsspot_sprites(&fx, 1, NULL, 10.0 / 71, frames, s, 256);
+    assert_int_equal(n, 11);
+    assert_int_equal(s[0].kind, FSFX_SPRITE_EXPL);
+    assert_float_equal(s[0].scale, 1.5f, 1e-4);
+    assert_float_equal(s[0].pos[1], 0, 1e-3);
+    assert_float_equal(s[10].scale, 1.5f - 0.0375f * 10, 1e-4);
+    assert_int_equal(s[10].frame, 5);
+    assert_float_equal(s[10].pos[1], 30 + 10, 1e-3);   // 4 a tick slowing 0.2: 30 along (up); risen 0.1 x 10^2
+    // at tick 20: flames of ticks 0..20; those 17 ticks old or more (ticks 0..3) left a smoke each
+    n = r_fsspot_sprites(&fx, 1, NULL, 20.0 / 71, frames, s, 256);
+    int smokes = 0;
+    for (int i = 0; i < n; i++)
+        smokes += s[i].kind == FSFX_SPRITE_NEWTRAIL;
+    assert_int_equal(smokes, 4);
+    assert_int_equal(n, 21 + 4);
+    // 40 ticks after the last flame (tick 29): only smokes
+    n = r_fsspot_sprites(&fx, 1, NULL, 69.0 / 71, frames, s, 256);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(s[i].kind, FSFX_SPRITE_NEWTRAIL);
+    assert_int_equal(n, 30);
+    // off until tick 330
+    assert_int_equal(r_fsspot_sprites(&fx, 1, NULL, 300.0 / 71, frames, s, 256), 0);
+    assert_true(r_fsspot_sprites(&fx, 1, NULL, 331.0 / 71, frames, s, 256) > 0);
+}
+
 // ---- arena: the pilot looks at the fire wall ----------------------------------------
 
 #define SCENE_END 6.0
@@ -359,6 +427,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cycle),
         cmocka_unit_test(test_flames),
+        cmocka_unit_test(test_smoke_flame),
         cmocka_unit_test(test_arena_scene),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -28,6 +28,7 @@
 #include "../engine/log.h"
 #include "../engine/world_fs.h"
 #include "r_fsbgo.h"
+#include "r_fsspot.h"
 #include "r_fstri.h"
 #include "r_fsworld.h"
 
@@ -221,6 +222,7 @@ typedef struct {
 struct r_fsent_s {
     int on;                  // a Forsaken level is loaded
     r_fsfx_bit_t bits[FSE_MAX_BITS];   // scratch: one invulnerable ship's bits while drawing
+    int spot_off;            // r_fsent_set_spotfx(fe, 0)
     r_fsfx_sprite_t sprites[FSE_MAX_SPRITES];   // scratch: one dying or damaged ship's fire or smoke
     // per ship: since when it is dying (mode 1) and damaged (hull under 64), as the decoded frames
     // showed it (-1e30: it already was at the first frame after a clear, a seek: not known)
@@ -262,6 +264,10 @@ struct r_fsent_s {
     // flags they were worked out for)
     fspic_t *pic;
     fsrtl_t *rtl;            // the level's real-time lights (its .RTL), those a trigger switched drawn
+    // the level's spot effects (its .FX) and, per effect, a fire wall's flames' path (r_fsspot.c),
+    // worked out at load
+    fsspot_t *spot;
+    r_fsspot_path_t *spot_path;
     fspic_placed_t placed[FSPIC_MAX_SLOTS];
     int num_placed, placed_ok;
     uint64_t placed_allowed;
@@ -384,6 +390,12 @@ r_fsent_t *r_fsent_create(void)
     return fe;
 }
 
+void r_fsent_set_spotfx(r_fsent_t *fe, int on)
+{
+    if (fe)
+        fe->spot_off = !on;
+}
+
 static void free_assets(r_fsent_t *fe)
 {
     for (int i = 0; i < fe->num_models; i++) {
@@ -415,7 +427,48 @@ static void free_assets(r_fsent_t *fe)
     fe->pic = NULL;
     fsrtl_free(fe->rtl);
     fe->rtl = NULL;
+    fsspot_free(fe->spot);
+    fe->spot = NULL;
+    free(fe->spot_path);
+    fe->spot_path = NULL;
     fe->num_placed = fe->placed_ok = 0;
+}
+
+static float first_wall(const r_fsent_t *fe, const float org[3], const float dir[3], float max, float normal[3]);
+
+static float spot_wall(void *ctx, const float org[3], const float dir[3], float max, float normal[3])
+{
+    return first_wall(ctx, org, dir, max, normal);
+}
+
+// The level's spot effects (Data/Levels/NAME/NAME.FX: arena's and therm's), and each fire wall's
+// flames' path off the level's walls (the level never moves: worked out once).
+static void load_spot(r_fsent_t *fe, const char *level)
+{
+    char path[128], err[256];
+    snprintf(path, sizeof path, "levels/%s/%s.fx", level, level);
+    size_t size;
+    uint8_t *d = asset_load(&fe->files, path, &size);
+    if (!d)
+        return;   // no spot effects: every level of the data but arena and therm
+    fe->spot = fsspot_load(d, size, path, err, sizeof err);
+    free(d);
+    if (!fe->spot) {
+        log_warn("%s (the level's spot effects are not drawn)", err);
+        return;
+    }
+    int n = fe->spot->count;
+    fe->spot_path = calloc((size_t)(n ? n : 1), sizeof *fe->spot_path);
+    if (!fe->spot_path) {
+        fsspot_free(fe->spot);
+        fe->spot = NULL;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        const fsspot_fx_t *fx = &fe->spot->fx[i];
+        if (fx->type == FSSPOT_FIRE_WALL)
+            r_fsspot_path(&fe->spot_path[i], fx->pos, fx->dir, FSSPOT_FLAME_SPEED * FSSPOT_FLAME_LIFE, spot_wall, fe);
+    }
 }
 
 // The level's background objects, the first time the world names the level.
@@ -447,6 +500,7 @@ static void load_bgo(r_fsent_t *fe, const world_t *w)
             log_warn("%s (the level's real-time lights are not drawn)", err);
         free(d);
     }
+    load_spot(fe, w->level_name);
 }
 
 // The level's own pickups the host placed at its start, as the world's FSW_LPICK_INFO says the
@@ -2429,6 +2483,30 @@ static int draw_fx_sprites(r_fsent_t *fe, const r_view_t *v, int n)
     return drawn;
 }
 
+// The level's spot effects at t (r_fsspot.c: which sprites, where), their layouts' frames facing
+// the eye, added. Drawn whether or not the game would see their group (ProcessSpotFX makes them
+// only while it does: that depends on every earlier frame's eye, not followed).
+static int draw_spot(r_fsent_t *fe, const r_view_t *v, double t)
+{
+    if (!fe->spot || !fe->spot_path || fe->spot_off)
+        return 0;
+    int drawn = 0, frames[FSFX_SPRITE_KINDS] = { 0 };
+    for (int i = 0; i < fe->spot->count; i++) {
+        const fsspot_fx_t *fx = &fe->spot->fx[i];
+        if (fx->type != FSSPOT_FIRE_WALL && fx->type != FSSPOT_SMOKE && fx->type != FSSPOT_FLAME)
+            continue;
+        if (!frames[FSFX_SPRITE_EXPL]) {   // the layouts the spot effects use (-1: did not load)
+            const fse_layout_t *e = layout(fe, fx_layout_files[FSFX_SPRITE_EXPL]),
+                               *s = layout(fe, fx_layout_files[FSFX_SPRITE_NEWTRAIL]);
+            frames[FSFX_SPRITE_EXPL] = e ? e->off->num_frames : -1;
+            frames[FSFX_SPRITE_NEWTRAIL] = s ? s->off->num_frames : -1;
+        }
+        int n = r_fsspot_sprites(fx, i, &fe->spot_path[i], t, frames, fe->sprites, FSE_MAX_SPRITES);
+        drawn += draw_fx_sprites(fe, v, n);
+    }
+    return drawn;
+}
+
 // A dying ship's fire (CreateSpotFXBurning every tick of DEATH_MODE; its last sprites live on
 // after it stopped) and a damaged one's black smoke (hull under 64), expl.off's frames facing the
 // eye, added (r_fsfx.c: which, where, at t).
@@ -3175,6 +3253,8 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
             mx_pose(md->mx, p->frame, p->interp_frame, p->interp_time, md->pose);
         drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL, md->pose);
     }
+    // the level's spot effects (its .FX: arena's fire wall)
+    drawn += draw_spot(fe, v, t);
     // ships: every one but the pilot whose eyes these are (a camera elsewhere: the followed
     // pilot's, none in chase or free, r_camera.c)
     for (int p = 0; p < FSW_SHIPS; p++) {

@@ -47,6 +47,8 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
 void r_fsent_light_level(r_fsent_t *fe, const world_t *w, double t, r_fsworld_t *fw);
 // Draw at v->time (z-tested against the level). Returns the triangles drawn.
 int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v);
+// on = 0: the level's spot effects (r_fsspot.c) are not drawn. Default on.
+void r_fsent_set_spotfx(r_fsent_t *fe, int on);
 
 // ---- the game's tables, for tests ----
 // The model file of bike `bike` at level of detail `lod` (0 = nearest, "borg400.mxa" .. 4 "borg050.mxa").

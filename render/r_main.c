@@ -335,6 +335,7 @@ void r_clear_transients(renderer_t *r, int from_start)
 
 void r_set_notify(renderer_t *r, int on) { r_2d_set_notify(r->r2d, on); }
 void r_show_scores(renderer_t *r, int on) { r_2d_show_scores(r->r2d, on); }
+void r_set_fs_spotfx(renderer_t *r, int on) { r_fsent_set_spotfx(r->fsent, on); }
 
 static float lerp_angle(float a, float b, float f)
 {

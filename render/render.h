@@ -58,6 +58,8 @@ void r_set_notify(renderer_t *r, int on);
 // on = 1: the game's score table is drawn over the view (Forsaken: names, kills, deaths, team
 // scores; the window holds it on a key, as the game's Tab). Games without one ignore it. Default off.
 void r_show_scores(renderer_t *r, int on);
+// on = 0: Forsaken's level spot effects (its .FX: arena's fire wall) are not drawn. Default on.
+void r_set_fs_spotfx(renderer_t *r, int on);
 // The 8-bit frame and the palette (768 bytes, RGB) it is shown with, blends applied.
 const uint8_t *r_pixels(const renderer_t *r, int *width, int *height, int *pitch);
 const uint8_t *r_palette(const renderer_t *r);

@@ -1,0 +1,434 @@
+// test_forsaken_spotdraw.c -- Forsaken level spot effects drawn (render/r_fsspot.c): the on / off
+// cycle and the fire wall's flames pinned from the game's numbers, and a scene on arena: the pilot
+// looks at the fire wall; with spot effects on the pixels inside the flames' screen box differ
+// from a render with them off and none outside; in its off time nothing differs; a seek draws
+// what playing drew; the golden image.
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assets/fsspot.h"
+#include "engine/cli.h"
+#include "engine/demo.h"
+#include "engine/playback.h"
+#include "engine/vfs.h"
+#include "formats/forsaken.h"
+#include "formats/forsaken_write.h"
+#include "render/r_fsspot.h"
+#include "render/r_fsworld.h"
+#include "render/render.h"
+
+static fsspot_fx_t wall_fx(void)
+{
+    fsspot_fx_t fx;
+    memset(&fx, 0, sizeof fx);
+    fx.type = FSSPOT_FIRE_WALL;
+    fx.dir[0] = 1;
+    fx.up[1] = 1;
+    fx.active = 3;     // arena's: 3 s on, 2 s off (x 60 ticks)
+    fx.inactive = 2;
+    return fx;
+}
+
+// ProcessSpotFX's cycle: 180 ticks on, 120 off; a delay first (generation 1); a trigger: never.
+static void test_cycle(void **state)
+{
+    (void)state;
+    fsspot_fx_t fx = wall_fx();
+    assert_true(r_fsspot_on(&fx, 0));
+    assert_true(r_fsspot_on(&fx, 179));
+    assert_false(r_fsspot_on(&fx, 180));
+    assert_false(r_fsspot_on(&fx, 299));
+    assert_true(r_fsspot_on(&fx, 300));
+    assert_false(r_fsspot_on(&fx, -1));
+    fx.gen_type = 1;
+    fx.gen_delay = 1;   // 60 ticks
+    assert_false(r_fsspot_on(&fx, 59));
+    assert_true(r_fsspot_on(&fx, 60));
+    assert_false(r_fsspot_on(&fx, 240));
+    fx.gen_type = 2;
+    assert_false(r_fsspot_on(&fx, 60));
+    fx.gen_type = 0;
+    fx.inactive = 0;   // always on
+    assert_true(r_fsspot_on(&fx, 100000));
+    fx.inactive = -1;   // once
+    assert_true(r_fsspot_on(&fx, 179));
+    assert_false(r_fsspot_on(&fx, 480));
+}
+
+// The flames: one a tick while on, 64 ticks each, 20 units a tick along the path, expl.off's
+// frame a tick up to 12, 0.4375 units a texel growing 0.01875 a tick, R G B 128; a bounce.
+static float flat_wall(void *ctx, const float org[3], const float dir[3], float max, float normal[3])
+{
+    (void)ctx;
+    // a wall at x = 500 facing -x
+    normal[0] = -1, normal[1] = normal[2] = 0;
+    if (dir[0] <= 0)
+        return max;
+    float d = (500 - org[0]) / dir[0];
+    return d < max ? d : max;
+}
+
+static void test_flames(void **state)
+{
+    (void)state;
+    fsspot_fx_t fx = wall_fx();
+    r_fsspot_path_t p;
+    const float org[3] = { 0, 0, 0 }, dir[3] = { 2, 0, 0 };
+    assert_int_equal(r_fsspot_path(&p, org, dir, 1280, flat_wall, NULL), 2);
+    float at[3];
+    r_fsspot_path_at(&p, 300, at);
+    assert_float_equal(at[0], 300, 1e-3);
+    r_fsspot_path_at(&p, 700, at);   // 500 out, 200 back
+    assert_float_equal(at[0], 300, 1e-3);
+    assert_float_equal(p.dir[1][0], -1, 1e-6);
+    r_fsfx_sprite_t s[128];
+    // 1 s: ticks 71 back to 8 (64 flames), the newest 0 ticks old
+    int n = r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s, 128);
+    assert_int_equal(n, 64);
+    assert_float_equal(s[0].age, 0, 1e-3);
+    assert_float_equal(s[0].scale, 0.4375f, 1e-5);
+    assert_int_equal(s[0].frame, 0);
+    assert_int_equal(s[0].kind, FSFX_SPRITE_EXPL);
+    assert_float_equal(s[0].rgb[0], 128 / 255.0f, 1e-6);
+    assert_float_equal(s[10].age, 10, 1e-3);
+    assert_float_equal(s[10].pos[0], 200, 1e-2);
+    assert_float_equal(s[10].scale, 0.4375f + 0.1875f, 1e-5);
+    assert_int_equal(s[10].frame, 10);
+    assert_int_equal(s[30].frame, 12);
+    assert_float_equal(s[30].pos[0], 500 - 100, 1e-2);   // 600 flown: bounced back 100
+    // the same again (a function of t); none in its off time past the last flame's life
+    r_fsfx_sprite_t s2[128];
+    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s2, 128), 64);
+    assert_memory_equal(s, s2, sizeof s[0] * 64);
+    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 250.0 / 71, 20, s, 128), 0);
+    // at tick 200: flames of ticks 137..179 (43) still alive
+    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 200.0 / 71, 20, s, 128), 43);
+    // at most max
+    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s, 5), 5);
+    // a path without legs: none
+    assert_int_equal(r_fsspot_path(&p, org, (const float[3]){ 0, 0, 0 }, 1280, NULL, NULL), 0);
+    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s, 128), 0);
+}
+
+// The smoke (arena's: 1 s on, then disabled) and the flame (therm's: 0.5 s on, 5 s off): counts,
+// sizes, fades, motion from the game's numbers; expl.off 13 frames and NEWTRAIL.OFF 6 given here.
+static void test_smoke_flame(void **state)
+{
+    (void)state;
+    fsspot_fx_t fx;
+    memset(&fx, 0, sizeof fx);
+    fx.type = FSSPOT_SMOKE;
+    fx.r = fx.g = fx.b = 255;
+    fx.dir[2] = 1;
+    fx.up[1] = 1;
+    fx.active = 1;
+    fx.inactive = -1;
+    int frames[FSFX_SPRITE_KINDS] = { 0 };
+    frames[FSFX_SPRITE_EXPL] = 13;
+    frames[FSFX_SPRITE_NEWTRAIL] = 6;
+    r_fsfx_sprite_t s[256];
+    // at tick 100: puffs of ticks 0..59 (on), all younger than 6 x 25 ticks
+    int n = r_fsspot_sprites(&fx, 8, NULL, 100.0 / 71, frames, s, 256);
+    assert_int_equal(n, 60);
+    assert_int_equal(s[0].kind, FSFX_SPRITE_NEWTRAIL);
+    assert_float_equal(s[0].age, 41, 1e-3);   // tick 59
+    assert_float_equal(s[0].scale, 5 + 0.125f * 41, 1e-4);
+    assert_int_equal(s[0].frame, 1);          // 41 / 25
+    assert_float_equal(s[0].rgb[0], (64 - 41 / 25.0f * 12) / 256, 1e-4);
+    // 41 ticks: 2.5 a tick slowing 0.2 stops at 12.5 ticks (15.6 units); risen 0.1 x 41^2
+    float flat = sqrtf(s[0].pos[0] * s[0].pos[0] + s[0].pos[2] * s[0].pos[2]);
+    assert_true(flat <= 15.625f + 1e-3f);
+    assert_true(s[0].pos[1] >= 0.1f * 41 * 41 - 15.625f - 1e-3f);
+    // disabled after its first second: nothing once the last puff (tick 59) is 150 ticks old
+    assert_int_equal(r_fsspot_sprites(&fx, 8, NULL, 210.0 / 71, frames, s, 256), 0);
+    assert_int_equal(r_fsspot_sprites(&fx, 8, NULL, 208.0 / 71, frames, s, 256), 1);
+    // no NEWTRAIL.OFF: none
+    frames[FSFX_SPRITE_NEWTRAIL] = 0;
+    assert_int_equal(r_fsspot_sprites(&fx, 8, NULL, 100.0 / 71, frames, s, 256), 0);
+    frames[FSFX_SPRITE_NEWTRAIL] = 6;
+
+    fx.type = FSSPOT_FLAME;
+    fx.active = 0.5f;   // 30 ticks on, 300 off
+    fx.inactive = 5;
+    fx.dir[2] = 0;
+    fx.dir[1] = 1;
+    // at tick 10: flames of ticks 0..10, the newest 1.5 a texel at the spot
+    n = r_fsspot_sprites(&fx, 1, NULL, 10.0 / 71, frames, s, 256);
+    assert_int_equal(n, 11);
+    assert_int_equal(s[0].kind, FSFX_SPRITE_EXPL);
+    assert_float_equal(s[0].scale, 1.5f, 1e-4);
+    assert_float_equal(s[0].pos[1], 0, 1e-3);
+    assert_float_equal(s[10].scale, 1.5f - 0.0375f * 10, 1e-4);
+    assert_int_equal(s[10].frame, 5);
+    assert_float_equal(s[10].pos[1], 30 + 10, 1e-3);   // 4 a tick slowing 0.2: 30 along (up); risen 0.1 x 10^2
+    // at tick 20: flames of ticks 0..20; those 17 ticks old or more (ticks 0..3) left a smoke each
+    n = r_fsspot_sprites(&fx, 1, NULL, 20.0 / 71, frames, s, 256);
+    int smokes = 0;
+    for (int i = 0; i < n; i++)
+        smokes += s[i].kind == FSFX_SPRITE_NEWTRAIL;
+    assert_int_equal(smokes, 4);
+    assert_int_equal(n, 21 + 4);
+    // 40 ticks after the last flame (tick 29): only smokes
+    n = r_fsspot_sprites(&fx, 1, NULL, 69.0 / 71, frames, s, 256);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(s[i].kind, FSFX_SPRITE_NEWTRAIL);
+    assert_int_equal(n, 30);
+    // off until tick 330
+    assert_int_equal(r_fsspot_sprites(&fx, 1, NULL, 300.0 / 71, frames, s, 256), 0);
+    assert_true(r_fsspot_sprites(&fx, 1, NULL, 331.0 / 71, frames, s, 256) > 0);
+}
+
+// ---- arena: the pilot looks at the fire wall ----------------------------------------
+
+#define SCENE_END 6.0
+#ifndef SCENE_EYE_X
+#define SCENE_EYE_X 0
+#define SCENE_EYE_Y 0
+#define SCENE_EYE_Z 500
+#endif
+static const float FIRE_AT[3] = { -952, 1725, -1791 };
+
+typedef struct {
+    float eye[3], ang[3], fwd[3], right[3], up[3];
+} scene_t;
+
+static void scene_setup(scene_t *s)
+{
+    // beside the flames' path (along +x from the fire wall), looking at its middle
+    float look[3] = { FIRE_AT[0] + 320, FIRE_AT[1], FIRE_AT[2] };
+    s->eye[0] = FIRE_AT[0] + 320 + SCENE_EYE_X;
+    s->eye[1] = FIRE_AT[1] + SCENE_EYE_Y;
+    s->eye[2] = FIRE_AT[2] + SCENE_EYE_Z;
+    float d[3] = { look[0] - s->eye[0], look[1] - s->eye[1], look[2] - s->eye[2] };
+    float l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+    s->ang[0] = (float)(asin(-d[1] / l) * 180 / M_PI);
+    s->ang[1] = (float)(atan2(d[0], d[2]) * 180 / M_PI);
+    s->ang[2] = 0;
+    r_fs_angle_vectors(s->ang, s->fwd, s->right, s->up);
+}
+
+static void scene_demo(const scene_t *s, const char *path)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "arena");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; i <= (int)(SCENE_END * 10); i++) {
+        double t = 0.05 + i * 0.1;
+        fs_ship_t sh;
+        memset(&sh, 0, sizeof sh);
+        sh.flags = FS_SHIP_ENABLE;
+        memcpy(sh.pos, s->eye, sizeof sh.pos);
+        fs_angles_to_quat(s->ang, sh.quat);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &sh);
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+enum { W = 320, H = 200 };
+
+// The screen box (at W x H, as r_main's view) of the flames alive at t: each one's centre +- its
+// half size (expl.off's largest frame, 64 texels across at most: checked by the margin) grown by
+// the margin.
+static int flames_box(const scene_t *s, const r_fsfx_sprite_t *sp, int n, int box[4])
+{
+    float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
+    for (int i = 0; i < n; i++) {
+        float d[3] = { sp[i].pos[0] - s->eye[0], sp[i].pos[1] - s->eye[1], sp[i].pos[2] - s->eye[2] };
+        float x = d[0] * s->right[0] + d[1] * s->right[1] + d[2] * s->right[2];
+        float y = d[0] * s->up[0] + d[1] * s->up[1] + d[2] * s->up[2];
+        float z = d[0] * s->fwd[0] + d[1] * s->fwd[1] + d[2] * s->fwd[2];
+        if (z < 1)
+            return -1;
+        float half = sp[i].scale * 64 * 0.75f;   // 64 texels x scale, its diagonal's half
+        float sx = 160 + 160 * x / z, sy = 100 - 160 / 1.2f * y / z, r = 160 * half / z;
+        x0 = fminf(x0, sx - r), x1 = fmaxf(x1, sx + r), y0 = fminf(y0, sy - r / 1.2f), y1 = fmaxf(y1, sy + r / 1.2f);
+    }
+    box[0] = (int)fmaxf(0, floorf(x0));
+    box[1] = (int)fmaxf(0, floorf(y0));
+    box[2] = (int)fminf(W, ceilf(x1));
+    box[3] = (int)fminf(H, ceilf(y1));
+    return 0;
+}
+
+static int differ_in(const uint8_t *a, const uint8_t *b, int pitch, const int box[4], int *outside)
+{
+    int in = 0, out = 0;
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int d = a[y * pitch + x] != b[y * pitch + x];
+            if (x >= box[0] && x < box[2] && y >= box[1] && y < box[3])
+                in += d;
+            else
+                out += d;
+        }
+    *outside = out;
+    return in;
+}
+
+static uint8_t *grab(renderer_t *r, const world_t *w, double t, int *pitch)
+{
+    int wd, h;
+    r_render(r, w, t);
+    const uint8_t *px = r_pixels(r, &wd, &h, pitch);
+    assert_int_equal(wd, W);
+    assert_int_equal(h, H);
+    uint8_t *c = malloc((size_t)h * (size_t)*pitch);
+    memcpy(c, px, (size_t)h * (size_t)*pitch);
+    return c;
+}
+
+static void test_arena_scene(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    scene_t s;
+    scene_setup(&s);
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_spot_%d.dmo", tu_tmpdir("FS_SPOT_SHOTS"), (int)getpid());
+    scene_demo(&s, demo);
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = tu_data("forsaken");
+    renderer_t *r = r_create(W, H);
+    assert_non_null(r);
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    player_t *p = player_create(&d, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    assert_int_equal(player_scan(p), 0);
+
+    // the flames r_fsspot.c places (arena's fire wall is its spot effect 5: checked by its place)
+    char path[1024];
+    snprintf(path, sizeof path, "%s/Data/levels/arena/arena.fx", tu_data("forsaken"));
+    char *real = vfs_resolve_path(path);
+    size_t size = 0;
+    uint8_t *bytes = real ? tu_read(real, &size) : NULL;
+    free(real);
+    assert_non_null(bytes);
+    char err[256];
+    fsspot_t *fx = fsspot_load(bytes, size, "arena.fx", err, sizeof err);
+    assert_non_null(fx);
+    free(bytes);
+    int wall = -1;
+    for (int i = 0; i < fx->count; i++)
+        if (fx->fx[i].type == FSSPOT_FIRE_WALL)
+            wall = i;
+    assert_true(wall >= 0);
+    assert_float_equal(fx->fx[wall].pos[0], FIRE_AT[0], 0.1);
+
+    const double on_at[] = { 0.6, 1.3, 2.2 };
+    for (int k = 0; k < 3; k++) {
+        double t = on_at[k];
+        assert_int_equal(player_seek(p, t), 0);
+        double dt = player_demo_time(p, t);
+        int pitch;
+        r_set_fs_spotfx(r, 1);
+        uint8_t *on = grab(r, d.world, dt, &pitch);
+        r_set_fs_spotfx(r, 0);
+        uint8_t *off = grab(r, d.world, dt, &pitch);
+        r_set_fs_spotfx(r, 1);
+        r_fsfx_sprite_t sp[128];
+        r_fsspot_path_t straight;   // the box from the path's first leg: the flames seen fly straight
+        r_fsspot_path(&straight, fx->fx[wall].pos, fx->fx[wall].dir, 1280, NULL, NULL);
+        int n = r_fsspot_firewall(&fx->fx[wall], wall, &straight, dt, 13, sp, 128);
+        int box[4] = { 0, 0, 0, 0 }, out;
+        assert_int_equal(flames_box(&s, sp, n, box), 0);
+        int in = differ_in(on, off, pitch, box, &out);
+        printf("%.2f s: %d flames, box %d,%d..%d,%d: %d pixels differ inside, %d outside\n", dt, n, box[0], box[1],
+               box[2], box[3], in, out);
+        assert_true(n > 20);
+        assert_true(in > 300);
+        assert_int_equal(out, 0);
+        free(on);
+        free(off);
+    }
+    // its off time after the last flame: (180 + 64) / 71 .. 300 / 71 s
+    {
+        double t = 3.9;
+        assert_int_equal(player_seek(p, t), 0);
+        int pitch, box[4] = { 0, 0, 0, 0 }, out;
+        double dt = player_demo_time(p, t);
+        r_set_fs_spotfx(r, 1);
+        uint8_t *on = grab(r, d.world, dt, &pitch);
+        r_set_fs_spotfx(r, 0);
+        uint8_t *off = grab(r, d.world, dt, &pitch);
+        r_set_fs_spotfx(r, 1);
+        differ_in(on, off, pitch, box, &out);
+        printf("%.2f s (off): %d pixels differ\n", dt, out);
+        assert_int_equal(out, 0);
+        free(on);
+        free(off);
+    }
+    // seek == play
+    const double at[] = { 0.5, 1.05, 2.4, 3.0, 4.5, 5.2 };
+    enum { N = sizeof at / sizeof at[0] };
+    uint8_t *seeked[N];
+    int pitch = 0;
+    for (int i = N - 1; i >= 0; i--) {
+        assert_int_equal(player_seek(p, at[i]), 0);
+        seeked[i] = grab(r, d.world, player_demo_time(p, at[i]), &pitch);
+    }
+    player_destroy(p);
+    demo_close(&d);
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    p = player_create(&d, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    int k = 0, differ = 0;
+    for (double t = player_start(p); k < N && t < SCENE_END; t += 0.05) {
+        while (k < N && at[k] <= t + 1e-9) {
+            assert_true(player_advance(p, at[k]) >= 0);
+            uint8_t *px = grab(r, d.world, player_demo_time(p, at[k]), &pitch);
+            if (memcmp(px, seeked[k], (size_t)H * (size_t)pitch)) {
+                printf("play at %.3f s differs from a seek\n", at[k]);
+                differ++;
+            }
+            free(px);
+            free(seeked[k]);
+            k++;
+        }
+        assert_true(player_advance(p, t) >= 0);
+    }
+    printf("seek == play at %d moments: %d differ\n", k, differ);
+    assert_int_equal(k, N);
+    assert_int_equal(differ, 0);
+    player_destroy(p);
+    demo_close(&d);
+    r_destroy(r);
+    fsspot_free(fx);
+
+    // the golden image: the shot command at 1.3 s
+    char png[1024], cmd[3072];
+    snprintf(png, sizeof png, "%s/fs_spot_firewall.png", tu_tmpdir("FS_SPOT_SHOTS"));
+    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s --at 1.3 -o %s 2>&1", tu_bin(), demo, tu_data("forsaken"), png);
+    int status = -1;
+    char *outp = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, outp ? outp : "");
+    free(outp);
+    tu_golden("arena fire wall", png, "tests/golden/fs_spot_firewall.png", 0.002);
+    if (!getenv("FS_SPOT_SHOTS"))
+        remove(demo);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_cycle),
+        cmocka_unit_test(test_flames),
+        cmocka_unit_test(test_smoke_flame),
+        cmocka_unit_test(test_arena_scene),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -53,13 +53,16 @@ mkdir -p "$TMP/shelf/sub" "$TMP/shots" "$TMP/cache"
 ln -s "$(cd "$(dirname "$DEMO")" && pwd)/$(basename "$DEMO")" "$TMP/shelf/a_$(basename "$DEMO")"
 ln -s "$(cd "$(dirname "$DEMO")" && pwd)/$(basename "$DEMO")" "$TMP/shelf/sub/b_$(basename "$DEMO")"
 
-# A virtual display of our own. Not `xvfb-run -a`: it picks the first display number without a
-# lock file, so two runs starting together (another test run on the machine) can take the same
-# one, and the loser's commands talk to the winner's server, which goes away when that run ends
-# (seen: "XDG_RUNTIME_DIR is invalid" as SDL fell back from X11, then "no window named
-# /^demoplay - shelf/"). Xvfb -displayfd picks a free number itself and writes it once it is
-# listening.
-Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp 3>"$TMP/display" >"$TMP/xvfb.log" 2>&1 &
+# A virtual display of our own, started with -noreset: by default an X server resets when its
+# last client leaves, and a client connecting meanwhile is refused (here, 10 of 1500 xdotool
+# calls one after another failed without it, 0 with it). The shelf's demoplay, started as the
+# first one quits, met that in CI runs: SDL fell back from X11 ("XDG_RUNTIME_DIR is invalid"),
+# then "no window named /^demoplay - shelf/", and since play refuses to run without a display,
+# "no display reachable (DISPLAY=:0 ...)" right after the first play had used :0. Not
+# `xvfb-run -a` (it could pass -noreset too): it picks a display number by lock files, which two
+# runs started together can share; Xvfb -displayfd picks a free one itself and writes it once it
+# is listening.
+Xvfb -displayfd 3 -screen 0 1024x768x24 -nolisten tcp -noreset 3>"$TMP/display" >"$TMP/xvfb.log" 2>&1 &
 xvfb=$!
 trap 'kill $xvfb 2>/dev/null; rm -rf "$TMP"' EXIT
 i=0

@@ -249,7 +249,7 @@ struct r_fsent_s {
     r_sound_t sounds[FSE_MAX_SOUNDS];   // what the last r_fsent_frame decided (r_fsent_sounds)
     int nsounds;
     double pyro_mark;        // PyroCount's zero (seconds; -1e30 not started): the pyrolite's sound rate
-    int8_t mode_seen[FSW_SHIPS];   // each ship's mode at the last frame (-1 not a drawn ship): SFX_BikeExplode
+    int8_t mode_seen[FSW_SHIPS];   // each ship's mode at the last frame (-1 none or not enabled): SFX_BikeExplode
     // sprite pages and layouts, loaded the first time a sprite needs them
     fse_page_t pages[FSE_MAX_PAGES];
     int num_pages;
@@ -1291,11 +1291,6 @@ static void pine_aim(const r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
     memcpy(sh->aim, nd, sizeof nd);
 }
 
-// ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
-// recorder's copy decided it, so a demo's player decides it again): each tick of the mine's life up
-// to this frame, any ship (not its owner while its LifeCount is under 150 ticks: a mine from
-// MSG_SHORTMINE starts at the list's LifeCount) not in limbo whose centre is within
-// MINE_TRIGGER_RADIUS of the mine with no wall on the line between sets it off.
 // A sound for this frame's list (r_fsent_sounds); NULL or a full list: none.
 static void add_sound(r_fsent_t *fe, const char *name, const float at[3], float volume)
 {
@@ -1307,6 +1302,11 @@ static void add_sound(r_fsent_t *fe, const char *name, const float at[3], float 
     rs->volume = volume;
 }
 
+// ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
+// recorder's copy decided it, so a demo's player decides it again): each tick of the mine's life up
+// to this frame, any ship (not its owner while its LifeCount is under 150 ticks: a mine from
+// MSG_SHORTMINE starts at the list's LifeCount) not in limbo whose centre is within
+// MINE_TRIGGER_RADIUS of the mine with no wall on the line between sets it off.
 static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, double now)
 {
     if (!sh->active || !sh->secondary || !is_mine(sh->weapon) || sh->hit)

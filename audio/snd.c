@@ -1210,7 +1210,7 @@ void snd_frame(snd_t *s, const world_t *w)
     }
 }
 
-void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3])
+void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume)
 {
     if (!s || !w || !name || !origin)
         return;
@@ -1218,7 +1218,7 @@ void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origi
     snd_req_t r;
     memset(&r, 0, sizeof(r));
     r.name = name;
-    r.volume = 1.0f;
+    r.volume = volume > 0 ? (volume < 1 ? volume : 1.0f) : 0.0f;   // a NaN is silent
     r.attenuation = 1.0f;   // ATTN_NORM (assumed: the game's PlayPannedSfx distance rule is not followed)
     memcpy(r.origin, origin, sizeof(r.origin));
     r.has_origin = 1;

@@ -42,9 +42,10 @@ void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w);
 // Play the events of the world's latest frame (once per w->seq), start static
 // sounds not started yet, follow entity loops.
 void snd_frame(snd_t *s, const world_t *w);
-// A sound the renderer's game rules decided (r_sounds: Forsaken's mines going off), `name` under
-// the game's sound folder, at origin, full volume, normal attenuation. After snd_frame of that frame.
-void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3]);
+// A sound the renderer's game rules decided (r_sounds: Forsaken's weapons, explosions, mines going
+// off), `name` under the game's sound folder, at origin, at `volume` (1 full; clamped to 0..1),
+// normal attenuation. After snd_frame of that frame.
+void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume);
 // Listener at the view: origin and Quake angles (pitch, yaw, roll in degrees).
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles);
 void snd_stop_all(snd_t *s);

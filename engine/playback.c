@@ -270,11 +270,11 @@ int player_step(player_t *p)
             r_frame(p->r, w);
         if (p->snd && !p->silent) {
             snd_frame(p->snd, w);
-            // the sounds the game's rules decided in the renderer (Forsaken's mines going off)
-            r_sound_t rs[16];
-            int n = p->r ? r_sounds(p->r, rs, 16) : 0;
+            // the sounds the game's rules decided in the renderer (Forsaken's weapons, explosions, mines)
+            r_sound_t rs[32];
+            int n = p->r ? r_sounds(p->r, rs, 32) : 0;
             for (int i = 0; i < n; i++)
-                snd_play_at(p->snd, w, rs[i].name, rs[i].origin);
+                snd_play_at(p->snd, w, rs[i].name, rs[i].origin, rs[i].volume);
         }
     }
 

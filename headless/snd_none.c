@@ -35,8 +35,9 @@ void snd_frame(snd_t *s, const world_t *w)
     (void)w;
 }
 
-void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3])
+void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume)
 {
+    (void)volume;
     (void)s;
     (void)w;
     (void)name;

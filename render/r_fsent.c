@@ -110,7 +110,7 @@
 #define FSE_PINE_TURN 0.75f           // SecondaryWeaponAttribs[] PINEMINE: TurnSpeed (degrees a tick) ..
 #define FSE_PINE_CONE -1.0f           // .. and ViewCone 360: COSD(360 / 2), every direction
 #define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
-#define FSE_MAX_SOUNDS 16             // sounds one decoded frame may decide (mines going off)
+#define FSE_MAX_SOUNDS 32             // sounds one decoded frame may decide (docs/forsaken.md "Sounds")
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -175,6 +175,7 @@ typedef struct {
     float bounce_at[FSE_MAX_BOUNCES][3], bounce_normal[FSE_MAX_BOUNCES][3], bounce_dir[FSE_MAX_BOUNCES][3];
     float bounce_speed[FSE_MAX_BOUNCES];
     int turned;          // a transpulse's bounce has been looked at for a ship in its cone (transpulse_turn)
+    int sounded;         // its end's sound has been asked for (a missile's CreateExplosion: end_sounds)
     // the laser's beam at each tick of its life (laser_frame): how long (from org along dir: to its
     // wall, or to the first ship's sphere on the way) and the unit normal where it ends; the ticks
     // up to the last decoded frame are kept (beam_done), those ahead of it cast again
@@ -249,6 +250,8 @@ struct r_fsent_s {
     double last_time;
     r_sound_t sounds[FSE_MAX_SOUNDS];   // what the last r_fsent_frame decided (r_fsent_sounds)
     int nsounds;
+    double pyro_mark;        // PyroCount's zero (seconds; -1e30 not started): the pyrolite's sound rate
+    int8_t mode_seen[FSW_SHIPS];   // each ship's mode at the last frame (-1 none or not enabled): SFX_BikeExplode
     // sprite pages and layouts, loaded the first time a sprite needs them
     fse_page_t pages[FSE_MAX_PAGES];
     int num_pages;
@@ -387,6 +390,10 @@ r_fsent_t *r_fsent_create(void)
     r_fsent_t *fe = calloc(1, sizeof(r_fsent_t));
     for (int i = 0; fe && i < FSE_MAX_HOMING; i++)
         fe->homing[i].shot = -1;
+    if (fe) {
+        fe->pyro_mark = -1e30;
+        memset(fe->mode_seen, -1, sizeof fe->mode_seen);
+    }
     return fe;
 }
 
@@ -560,6 +567,8 @@ void r_fsent_clear(r_fsent_t *fe)
     fe->ships_primed = 0;
     fe->last_time = -1e30;
     fe->nsounds = 0;
+    fe->pyro_mark = -1e30;
+    memset(fe->mode_seen, -1, sizeof fe->mode_seen);
 }
 
 void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *palette, const mxv_t *level)
@@ -1336,6 +1345,17 @@ static void pine_aim(const r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
     memcpy(sh->aim, nd, sizeof nd);
 }
 
+// A sound for this frame's list (r_fsent_sounds); NULL or a full list: none.
+static void add_sound(r_fsent_t *fe, const char *name, const float at[3], float volume)
+{
+    if (!name || fe->nsounds >= FSE_MAX_SOUNDS)
+        return;
+    r_sound_t *rs = &fe->sounds[fe->nsounds++];
+    rs->name = name;
+    memcpy(rs->origin, at, sizeof rs->origin);
+    rs->volume = volume;
+}
+
 // ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
 // recorder's copy decided it, so a demo's player decides it again): each tick of the mine's life up
 // to this frame, any ship (not its owner while its LifeCount is under 150 ticks: a mine from
@@ -1370,13 +1390,11 @@ static void mine_proximity(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
             }
             mine_off(sh, tk, mine_shockwave(sh->weapon));
             sh->checked = tk;
-            // DestroySecondary's sound (every machine plays it: no message carries this)
-            const char *snd = r_fsfx_mine_sound(sh->weapon);
-            if (snd && fe->nsounds < FSE_MAX_SOUNDS) {
-                fe->sounds[fe->nsounds].name = snd;
-                memcpy(fe->sounds[fe->nsounds].origin, sh->end, sizeof sh->end);
-                fe->nsounds++;
-            }
+            // DestroySecondary's sound, then ExplodeSecondary's CreateShockwave's CreateExplosion's
+            // SFX_BangBang (every machine plays them: no message carries this)
+            add_sound(fe, r_fsfx_mine_sound(sh->weapon), sh->end, 1);
+            add_sound(fe, FSFX_SND_BANG, sh->end, 1);
+            sh->sounded = 1;
             return;
         }
         if (sh->weapon == FSW_PINEMINE)
@@ -1703,6 +1721,8 @@ static void explode_secondary(r_fsent_t *fe, const world_fx_event_t *fx, double 
                 continue;
             if (shock > 0) {
                 mine_off(sh, now, shock);
+                add_sound(fe, FSFX_SND_BANG, sh->end, 1);   // CreateShockwave's CreateExplosion
+                sh->sounded = 1;
             } else {
                 sh->t_end = sh->wall_t_end = now;
                 sh->hit = 0;
@@ -1724,6 +1744,9 @@ static void explode_secondary(r_fsent_t *fe, const world_fx_event_t *fx, double 
         sh->shock = shock;
         sh->ship = 0;
         sh->bare = 0;
+        if (shock > 0)
+            add_sound(fe, FSFX_SND_BANG, p, 1);   // CreateShockwave's CreateExplosion
+        sh->sounded = 1;   // gone here: its own end makes no sound
         if (sh->hm) {   // its path stops at this frame
             fse_homing_t *hm = sh->hm;
             hm->n = hm->n_done;
@@ -1842,17 +1865,73 @@ static int transpulse_turn(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
     return 1;
 }
 
+// The sound InitOnePrimBull / InitOneSecBull plays for a shot the demo carries (every machine makes
+// the shot from the message, so every machine plays it), at the message's place.
+static void fire_sound(r_fsent_t *fe, const world_fx_event_t *fx, int secondary, double now)
+{
+    if (!finite3(fx->origin))
+        return;
+    int weapon = fx->args[FSW_FX_ARG_WEAPON];
+    if (secondary) {
+        float vol;
+        const char *name = r_fsfx_sec_sound(weapon, &vol);
+        add_sound(fe, name, fx->origin, vol);
+        return;
+    }
+    if (weapon == FSW_PYROLITE) {   // PyroCount: framelag summed, played once past 60 ticks, then kept mod 60
+        double ticks = (now - fe->pyro_mark) * FSE_TICKS;
+        if (!(ticks > FSFX_PYRO_SOUND_TICKS))
+            return;
+        fe->pyro_mark = now - fmod(ticks, FSFX_PYRO_SOUND_TICKS) / FSE_TICKS;
+    }
+    add_sound(fe, r_fsfx_prim_sound(weapon), fx->origin, 1);
+}
+
+// A ship whose mode goes from normal or dying to limbo in an update: SFX_BikeExplode at the update's
+// place (EvaluateMessage's MSG_VERYSHORTFUPDATE; the owner's own ShipMode1 plays it there too).
+static void death_sounds(r_fsent_t *fe, const world_t *w)
+{
+    for (int p = 0; p < FSW_SHIPS; p++) {
+        int num = p + 1, mode = -1;   // the update's own mode: a ship in limbo is not drawn (no model)
+        if (num < w->num_entities && w->entities[num].seq == w->seq &&
+            (w->entities[num].cur.raw_effects & FSW_SHIP_ENABLE))
+            mode = (int)((w->entities[num].cur.raw_effects >> FSW_SHIP_MODE_SHIFT) & 3u);
+        if (mode == 2 && (fe->mode_seen[p] == 0 || fe->mode_seen[p] == 1) && finite3(w->entities[num].cur.origin))
+            add_sound(fe, FSFX_SND_BIKE, w->entities[num].cur.origin, 1);
+        fe->mode_seen[p] = (int8_t)mode;
+    }
+}
+
+// A missile that ended on a wall or a ship since the last frame (its end time in (prev, now]):
+// DestroySecondary's CreateExplosion plays SFX_BangBang there (the weapons r_fsfx_sec_bang names;
+// the MFRL's and pine missile's CreateSmallExplosion: none). Each end is asked for once.
+static void end_sounds(r_fsent_t *fe, double prev, double now)
+{
+    for (int s = 0; s < FSE_MAX_SHOTS; s++) {
+        fse_shot_t *sh = &fe->shots[s];
+        if (!sh->active || !sh->secondary || sh->sounded || !sh->hit || is_mine(sh->weapon) ||
+            !r_fsfx_sec_bang(sh->weapon) || !(sh->t_end > prev && sh->t_end <= now))
+            continue;
+        add_sound(fe, FSFX_SND_BANG, sh->end, 1);
+        sh->sounded = 1;
+    }
+}
+
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
 {
     if (!fe || !fe->on)
         return;
     if (w->time < fe->last_time - 1e-9)
         r_fsent_clear(fe);   // time went back: a seek
+    double prev = fe->last_time;
     fe->last_time = w->time;
     fe->nsounds = 0;
+    if (fe->pyro_mark < -1e29)
+        fe->pyro_mark = w->time;   // PyroCount counts from the level's start: here from the first frame seen
     load_bgo(fe, w);
     place_level_pickups(fe, w);
     track_ships(fe, w);
+    death_sounds(fe, w);
     track_damage(fe, w);
     homing_frame(fe, w, 0);   // the homing missiles to this frame, before its messages end any
     for (int i = 0; i < w->num_events; i++) {
@@ -1863,6 +1942,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
         switch (fx->raw_type) {
         case FSW_FX_PRIMBULL:
             add_shot(fe, fx, 0, w->time);
+            fire_sound(fe, fx, 0, w->time);
             break;
         case FSW_FX_TITANBITS: {
             world_fx_event_t bit = *fx;
@@ -1873,6 +1953,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
         case FSW_FX_SECBULL:
         case FSW_FX_SHORTMINE:   // RegenMineList: InitOneSecBull, its LifeCount the list's (life0)
             add_shot(fe, fx, 1, w->time);
+            fire_sound(fe, fx, 1, w->time);   // InitOneSecBull's (a listed mine's SFX_DropMine too)
             break;
         case FSW_FX_EXPSECONDARY:
             explode_secondary(fe, fx, w->time);
@@ -1881,6 +1962,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
             // CreateShockwave( Pos, ShockwaveSize ) at the message's place: its explosion and BigFlash
             // (and light: assumed, as the other messages' explosions), drawn as a mine's (draw_shockwave)
             if (finite3(fx->origin)) {
+                add_sound(fe, FSFX_SND_BANG, fx->origin, 1);   // its CreateExplosion's SFX_BangBang
                 fse_blast_t *b = add_blast(fe, fx->origin, 0, w->time);
                 b->light = 1;
                 b->shock = shock_size(fx->radius);
@@ -1907,6 +1989,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
         mine_proximity(fe, w, &fe->shots[s], w->time);
     }
     homing_frame(fe, w, 1);   // new ones to this frame, and every one on past it
+    end_sounds(fe, prev, w->time);
 }
 
 int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3])

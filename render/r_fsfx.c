@@ -826,6 +826,59 @@ const char *r_fsfx_mine_sound(int weapon)
     }
 }
 
+const char *r_fsfx_prim_sound(int weapon)
+{
+    switch (weapon) {
+    case FSW_PULSAR:
+        return "pulsfire.wav";
+    case FSW_TROJAX:
+        return "trojfire.wav";
+    case FSW_PYROLITE:
+        return "pyroloop.wav";
+    case FSW_TRANSPULSE:
+        return "tpfire2.wav";
+    case FSW_SUSSGUN:
+        return "sussgnf3.wav";
+    case FSW_LASER:
+        return "laser2c.wav";
+    case FSW_ORBITPULSAR:
+        return "orbitpls.wav";
+    default:
+        return NULL;
+    }
+}
+
+const char *r_fsfx_sec_sound(int weapon, float *volume)
+{
+    if (volume)
+        *volume = weapon == FSW_MFRL ? 0.85f : 1.0f;
+    switch (weapon) {
+    case FSW_MUG:
+    case FSW_SOLARIS:
+    case FSW_SCATTER:
+    case FSW_GRAVGON:
+    case FSW_PINEMISSILE:
+        return "mslaun2.wav";
+    case FSW_TITAN:
+        return "titanln.wav";
+    case FSW_MFRL:
+        return "mfrln.wav";
+    case FSW_PURGEMINE:
+    case FSW_PINEMINE:
+    case FSW_QUANTUMMINE:
+    case FSW_SPIDERMINE:
+        return "minelay.wav";
+    default:
+        return NULL;
+    }
+}
+
+int r_fsfx_sec_bang(int weapon)
+{
+    return weapon == FSW_MUG || weapon == FSW_SOLARIS || weapon == FSW_THIEF || weapon == FSW_SCATTER ||
+           weapon == FSW_GRAVGON || weapon == FSW_TITAN;
+}
+
 float r_fsfx_mine_turn(int weapon, float ticks)
 {
     if (weapon != FSW_PURGEMINE && weapon != FSW_QUANTUMMINE && weapon != FSW_SPIDERMINE)

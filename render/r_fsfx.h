@@ -245,6 +245,22 @@ float r_fsfx_mine_turn(int weapon, float ticks);
 // quantum, SFX_Exp6 spider), as its file in the game's sound table (sfx.c: "exp4", "exp5", "quantexp",
 // "exp6") + ".wav"; NULL for anything else.
 const char *r_fsfx_mine_sound(int weapon);
+// The sound InitOnePrimBull plays for a primary shot (primary.c; files from sfx.c's table): pulsar
+// SFX_Pulsar "pulsfire", trojax SFX_Trojax "trojfire", pyrolite SFX_Pyroloop "pyroloop" (at most
+// one a second: FSFX_PYRO_SOUND_TICKS), transpulse SFX_Transpulse "tpfire2", suss-gun SFX_Suss_Gun
+// "sussgnf3", laser SFX_Laser "laser2c", orbit pulsar SFX_Orbit "orbitpls"; + ".wav"; NULL others.
+const char *r_fsfx_prim_sound(int weapon);
+#define FSFX_PYRO_SOUND_TICKS 60.0f   // PyroCount: a pyrolite shot plays once 60 ticks have gone by
+// The sound InitOneSecBull plays for a secondary launched (secondary.c): mug, solaris, scatter,
+// gravgon, pine missile SFX_MissileLaunch "mslaun2"; titan SFX_TitanLaunch "titanln"; MFRL
+// SFX_MFRLLaunch "mfrln" at VolModify 0.85 (*volume, else 1); purge, pine, quantum and spider mines
+// SFX_DropMine "minelay"; NULL for the thief and the titan's shrapnel (none).
+const char *r_fsfx_sec_sound(int weapon, float *volume);
+// Whether DestroySecondary ends this missile with CreateExplosion (and so SFX_BangBang): mug,
+// solaris, thief, scatter, gravgon, titan. The MFRL and pine missile get CreateSmallExplosion.
+int r_fsfx_sec_bang(int weapon);
+#define FSFX_SND_BANG "exp1.wav"      // SFX_BangBang (sfx.c "exp1"): CreateExplosion's sound
+#define FSFX_SND_BIKE "bikexpl.wav"   // SFX_BikeExplode (sfx.c "bikexpl"): a ship's mode turned limbo
 
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.

@@ -31,12 +31,14 @@ int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t e
 // Call after EVERY decoded server frame: takes the frame's events (particles,
 // temp entities, dynamic lights, prints), which live in the world for one frame only.
 void r_frame(renderer_t *r, const world_t *w);
-// A sound a game's own rules decided in the last r_frame where no message carries it (Forsaken: a
-// mine set off by a ship, docs/forsaken.md "Mines"): its file under the game's sound folder
-// ("exp4.wav") and where it plays.
+// A sound a game's own rules decided in the last r_frame where no message carries it as a sound
+// (Forsaken: weapons fired, explosions, ship deaths, mines set off by ships; docs/forsaken.md
+// "Sounds"): its file under the game's sound folder ("exp4.wav"), where it plays and its volume
+// (1 full: the game's VolModify).
 typedef struct {
     const char *name;
     float origin[3];
+    float volume;
 } r_sound_t;
 // The sounds the last r_frame decided (at most max); the player plays them unless it is seeking.
 int r_sounds(const renderer_t *r, r_sound_t *out, int max);

@@ -3182,20 +3182,182 @@ static void test_mine_sounds(void **state)
     int na = gather_sounds(F.demo[0], a, 4, ta), nb = gather_sounds(F.demo[1], b, 4, tb), nc = gather_sounds(F.demo[2], c, 4, tc);
     float boom[3], off = 0;
     float hgt = r_fsfx_mine_bob(FSW_PURGEMINE, 18);
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < 3; k++)
         boom[k] = mine[k] + (k == 1 ? hgt : 0);
-        off += na ? (a[0].origin[k] - boom[k]) * (a[0].origin[k] - boom[k]) : 0;
+    printf("bob's purge mine: %d sound(s): %s at %.3f s, %s and %s at %.3f s, %.3f units from where it was on tick 18; "
+           "carol's own: %d (%s); bob's quantum mine: %d, %s %s %s at %.3f s\n", na, na > 0 ? a[0].name : "-",
+           na > 0 ? ta[0] : 0.0, na > 1 ? a[1].name : "-", na > 2 ? a[2].name : "-", na > 1 ? ta[1] : 0.0, sqrtf(off), nb,
+           nb ? b[0].name : "-", nc, nc > 0 ? c[0].name : "-", nc > 1 ? c[1].name : "-", nc > 2 ? c[2].name : "-",
+           nc > 1 ? tc[1] : 0.0);
+    // laid: InitOneSecBull's SFX_DropMine where it was laid, at 0.5 s
+    assert_int_equal(na, 3);
+    assert_string_equal(a[0].name, "minelay.wav");
+    assert_true(fabs(ta[0] - 0.5) < 0.001);
+    for (int k = 0; k < 3; k++)
+        assert_true(fabsf(a[0].origin[k] - mine[k]) < 0.01f);
+    // set off: DestroySecondary's SFX_Exp4, then CreateShockwave's CreateExplosion's SFX_BangBang, both there
+    assert_string_equal(a[1].name, "exp4.wav");
+    assert_string_equal(a[2].name, "exp1.wav");
+    assert_true(ta[1] >= 0.5 + 18 / 71.0 && ta[1] < 0.5 + 18 / 71.0 + 0.1);
+    assert_true(ta[2] == ta[1]);
+    for (int k = 0; k < 3; k++) {
+        off += (a[1].origin[k] - boom[k]) * (a[1].origin[k] - boom[k]);
+        assert_true(fabsf(a[2].origin[k] - a[1].origin[k]) < 1e-6f);
     }
-    printf("bob's purge mine: %d sound(s), %s in the frame at %.3f s, %.3f units from where it was on tick 18; carol's "
-           "own: %d; bob's quantum mine: %d, %s at %.3f s\n", na, na ? a[0].name : "-", na ? ta[0] : 0.0, sqrtf(off), nb,
-           nc, nc ? c[0].name : "-", nc ? tc[0] : 0.0);
-    assert_int_equal(na, 1);
-    assert_string_equal(a[0].name, "exp4.wav");
-    assert_true(ta[0] >= 0.5 + 18 / 71.0 && ta[0] < 0.5 + 18 / 71.0 + 0.1);
     assert_true(sqrtf(off) < 0.01f);
-    assert_int_equal(nb, 0);
-    assert_int_equal(nc, 1);
-    assert_string_equal(c[0].name, "quantexp.wav");
+    assert_true(a[0].volume == 1 && a[1].volume == 1 && a[2].volume == 1);
+    assert_int_equal(nb, 1);   // carol's own: laid, never set off
+    assert_string_equal(b[0].name, "minelay.wav");
+    assert_int_equal(nc, 3);
+    assert_string_equal(c[0].name, "minelay.wav");
+    assert_string_equal(c[1].name, "quantexp.wav");
+    assert_string_equal(c[2].name, "exp1.wav");
+    scene_files_done(&F);
+}
+
+// MSG_PRIMBULLPOSDIR: a primary shot made by alice (player 0) at `t` from `from` along `dir`.
+static fs_event_t prim_fired(double t, const float from[3], const float dir[3], int weapon, int id)
+{
+    fs_event_t e;
+    memset(&e, 0, sizeof e);
+    e.type = FS_MSG_PRIMBULLPOSDIR;
+    e.timestamp = fs_ticks(t);
+    e.sender = 1;
+    e.u.prim.player = 0;
+    e.u.prim.owner_type = 1;
+    e.u.prim.owner = 0;
+    e.u.prim.bullet_id = (uint16_t)id;
+    e.u.prim.weapon = (uint8_t)weapon;
+    e.u.prim.power_level = 2;
+    e.u.prim.plevel = 50;
+    e.u.prim.up[1] = 1;
+    memcpy(e.u.prim.pos, from, sizeof e.u.prim.pos);
+    memcpy(e.u.prim.dir, dir, sizeof e.u.prim.dir);
+    return e;
+}
+
+// The sounds the game plays for the shots and blasts a demo carries (InitOnePrimBull, InitOneSecBull,
+// DestroySecondary's CreateExplosion, CreateShockwave's; sfx.c's file names), asked for in the frame
+// of their message, at its place: alice fires a pulsar at 0.25 s ("pulsfire"), the pyrolite at 0.35,
+// 1.05 and 1.15 s (PyroCount from the first frame, 0.05 s: only the 1.05 s one is past 60 ticks:
+// one "pyroloop"), a transpulse at 0.45 ("tpfire2"), a mug missile down the hall at 0.55
+// ("mslaun2") back at bob ("exp1" where it meets his sphere, in the frame that passes that time), an MFRL at
+// 0.65 ("mfrln" at volume 0.85; its CreateSmallExplosion: none), a thief at 0.75 (none); a
+// MSG_SHOCKWAVE 300 ahead at 0.85 ("exp1" there). Nothing else.
+static void test_weapon_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    assert_string_equal(r_fsfx_prim_sound(FSW_TROJAX), "trojfire.wav");
+    assert_string_equal(r_fsfx_prim_sound(FSW_SUSSGUN), "sussgnf3.wav");
+    assert_string_equal(r_fsfx_prim_sound(FSW_LASER), "laser2c.wav");
+    assert_string_equal(r_fsfx_prim_sound(FSW_ORBITPULSAR), "orbitpls.wav");
+    assert_null(r_fsfx_prim_sound(FSW_NUM_PRIMARY));
+    float vol = 0;
+    assert_string_equal(r_fsfx_sec_sound(FSW_TITAN, &vol), "titanln.wav");
+    assert_true(vol == 1);
+    assert_string_equal(r_fsfx_sec_sound(FSW_SPIDERMINE, &vol), "minelay.wav");
+    assert_null(r_fsfx_sec_sound(FSW_TITANSHRAPNEL, &vol));
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 }, at[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol0[k] = eye[k] - 100 * fwd[k] + 100 * right[k];
+        at[k] = eye[k] + 300 * fwd[k];
+    }
+    fs_event_t ev[10];
+    ev[0] = prim_fired(0.25, eye, fwd, FSW_PULSAR, 1);
+    ev[1] = prim_fired(0.35, eye, fwd, FSW_PYROLITE, 2);
+    ev[2] = prim_fired(0.45, eye, fwd, FSW_TRANSPULSE, 3);
+    float back[3] = { -fwd[0], -fwd[1], -fwd[2] };
+    ev[3] = missile_launched(0.55, eye, back, FSW_MUG);   // at bob, 150 behind alice
+    ev[4] = missile_launched(0.65, bob, fwd, FSW_MFRL);
+    ev[4].u.mine.bullet_id = 6;
+    ev[5] = missile_launched(0.75, eye, fwd, FSW_THIEF);
+    ev[5].u.mine.bullet_id = 7;
+    ev[6] = shockwave_msg(0.85, at, 4);
+    ev[7] = prim_fired(1.05, eye, fwd, FSW_PYROLITE, 4);
+    ev[8] = prim_fired(1.15, eye, fwd, FSW_PYROLITE, 5);
+    scene_files_t F;
+    scene_files(&F, "wsnd", 1, 0);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol0, still, ev, 9);
+    r_sound_t rs[16];
+    double t[16];
+    int n = gather_sounds(F.demo[0], rs, 16, t);
+    for (int i = 0; i < n; i++)
+        printf("  %.3f s %-13s vol %.2f at %.1f %.1f %.1f\n", t[i], rs[i].name, rs[i].volume, rs[i].origin[0],
+               rs[i].origin[1], rs[i].origin[2]);
+    const char *want[] = { "pulsfire.wav", "tpfire2.wav", "mslaun2.wav", "mfrln.wav", "exp1.wav", "exp1.wav", "pyroloop.wav" };
+    assert_int_equal(n, 7);
+    // the mug's end: where it meets bob's sphere (75 units: hit_ships) on its way back, 18 units a tick from 0.55 s
+    float wall = -1;
+    for (int i = 0; i < n; i++) {
+        if (strcmp(rs[i].name, "exp1.wav") || fabs(t[i] - 0.85) < 0.001)
+            continue;
+        float d[3] = { rs[i].origin[0] - eye[0], rs[i].origin[1] - eye[1], rs[i].origin[2] - eye[2] };
+        wall = d[0] * back[0] + d[1] * back[1] + d[2] * back[2];
+        float off = 0;
+        for (int k = 0; k < 3; k++)
+            off += (d[k] - wall * back[k]) * (d[k] - wall * back[k]);
+        double reach = 0.55 + wall / (18 * 71.0);
+        printf("mug's end %.2f units from alice towards bob, reached at %.3f s, asked for in the frame at %.3f s, %.3f off "
+               "the line\n", wall, reach, t[i], sqrtf(off));
+        assert_true(sqrtf(off) < 0.5f);
+        assert_true(t[i] >= reach - 1e-6 && t[i] < reach + 0.1 + 1e-6);
+    }
+    assert_true(fabsf(wall - 75) < 0.5f);   // bob 150 behind, his sphere 75
+    // in time order, each name once where wanted
+    double when[] = { 0.25, 0.45, 0.55, 0.65, -1, 0.85, 1.05 };
+    for (int i = 0, j = 0; i < n; i++) {
+        if (!strcmp(rs[i].name, "exp1.wav") && fabs(t[i] - 0.85) > 0.001) {
+            continue;   // the mug's end: looked at above
+        }
+        while (j < 7 && when[j] < 0)
+            j++;
+        assert_true(j < 7);
+        assert_string_equal(rs[i].name, want[j]);
+        assert_true(fabs(t[i] - when[j]) < 0.001);
+        const float *p = !strcmp(want[j], "mfrln.wav") ? bob : !strcmp(want[j], "exp1.wav") ? at : eye;
+        for (int k = 0; k < 3; k++)
+            assert_true(fabsf(rs[i].origin[k] - p[k]) < 0.01f);
+        assert_true(fabsf(rs[i].volume - (!strcmp(want[j], "mfrln.wav") ? 0.85f : 1.0f)) < 1e-6f);
+        j++;
+    }
+    scene_files_done(&F);
+}
+
+// SFX_BikeExplode: bob's updates turn his mode from dying to limbo at 1.27 s (write_dying): one
+// "bikexpl.wav" in that frame at his place then; the same path not dying (normal straight to limbo at
+// 1.27 s): one too, as EvaluateMessage plays it for either (test_weapon_sounds' scene, never in
+// limbo, asks for none).
+static void test_death_sound(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 400 * fwd[k];
+    scene_files_t F;
+    scene_files(&F, "dsnd", 2, 0);
+    write_dying(F.demo[0], eye, ang, bob, right, 1, -1);
+    write_dying(F.demo[1], eye, ang, bob, right, 0, -1);
+    r_sound_t a[4], b[4];
+    double ta[4], tb[4];
+    int na = gather_sounds(F.demo[0], a, 4, ta), nb = gather_sounds(F.demo[1], b, 4, tb);
+    float off = 0;
+    for (int k = 0; k < 3; k++) {
+        float p = bob[k] + right[k] * 71.0f * 0.27f;
+        off += na ? (a[0].origin[k] - p) * (a[0].origin[k] - p) : 0;
+    }
+    printf("bob's death: %d sound(s), %s at %.3f s, %.3f units from his update then; not dying: %d (%s)\n", na,
+           na ? a[0].name : "-", na ? ta[0] : 0.0, sqrtf(off), nb, nb ? b[0].name : "-");
+    assert_int_equal(na, 1);
+    assert_string_equal(a[0].name, "bikexpl.wav");
+    assert_true(fabs(ta[0] - 1.27) < 0.001);
+    assert_true(sqrtf(off) < 0.01f);
+    assert_int_equal(nb, 1);   // straight to limbo from normal: the game plays it too
+    assert_string_equal(b[0].name, "bikexpl.wav");
     scene_files_done(&F);
 }
 
@@ -3267,6 +3429,8 @@ int main(void)
         cmocka_unit_test(test_pine_aim),
         cmocka_unit_test(test_beam_seek),
         cmocka_unit_test(test_mine_sounds),
+        cmocka_unit_test(test_weapon_sounds),
+        cmocka_unit_test(test_death_sound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -43,13 +43,22 @@ static void test_order_rules(void **state)
         assert_int_equal(l.item[i].entnum, want[i]);
     assert_float_equal(l.item[0].dist, 1e9, 1);
     assert_float_equal(l.item[1].dist, 40000, 1e-3);   // squared distance
-    assert_int_equal(l.item[1].brush, 1);
+    assert_int_equal(l.item[1].kind, R_HLSORT_BRUSH);
     assert_int_equal(r_hl_sorted_mode(RM_NORMAL), 0);
     assert_int_equal(r_hl_sorted_mode(RM_SOLID), 1);
     // full: not added, the list kept
     l.count = R_HLSORT_MAX;
     assert_int_equal(r_hlsort_add(&l, 9, RM_TEXTURE, 0, at100, eye), 0);
     assert_int_equal(l.count, R_HLSORT_MAX);
+    // a temp sprite or temp model in TransAlpha is placed by its distance (only brush models go first)
+    l.count = 0;
+    assert_int_equal(r_hlsort_add(&l, 0, RM_SOLID, R_HLSORT_TSPRITE, at50, eye), 1);
+    assert_int_equal(r_hlsort_add(&l, 3, RM_SOLID, R_HLSORT_TMODEL, at100, eye), 1);
+    assert_int_equal(r_hlsort_add(&l, 1, RM_TEXTURE, R_HLSORT_MODEL, at50, eye), 1);
+    assert_int_equal(l.item[0].kind, R_HLSORT_TMODEL);
+    assert_float_equal(l.item[0].dist, 10000, 1e-3);
+    assert_int_equal(l.item[1].kind, R_HLSORT_TSPRITE);
+    assert_int_equal(l.item[2].kind, R_HLSORT_MODEL);
 }
 
 // A sprite entity added to the frame (the next free number) at `org`, TransTexture at `amt`.
@@ -277,12 +286,79 @@ static void test_sprite_and_brush(void **state)
     close_level(&L);
 }
 
+// A temp entity's glow sprite (r_hlfx_event_glow: kRenderGlow 255, as TE_GLOWSPRITE) 110 units ahead
+// and a flare entity in TransTexture 128 70 units ahead on the same line of sight: the engine puts
+// both in one list and draws the far glow first, the flare blended over it; main drew the temp
+// entities after every translucent entity (the glow added over the flare).
+static void test_temp_sprite_and_entity(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    renderer_t *r = L.r;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    r_frame(r, w);
+    empty_frame(w);
+    int flare = model_index(w, "sprites/flare1.spr");
+    assert_true(flare > 0);
+    vec3_t pn, pf;
+    ahead(w, 70, 0, -4, pn);
+    ahead(w, 110, 0, -4, pf);
+    double t = w->time;
+    uint8_t *bg = malloc(TW * TH), *near = malloc(TW * TH), *glow = malloc(TW * TH), *px = malloc(TW * TH);
+    render_at(r, w, t, bg);
+    int nn;
+    world_entity_t *en = add_sprite(w, flare, pn, 255, &nn);
+    render_at(r, w, t, near);   // the flare alone, opaque: its texels
+    en->seq = 0;
+    r_hlfx_event_glow(r_models_hlfx(r->models), w, pf, "sprites/flare1.spr", 1, 1, 10);
+    render_at(r, w, t, glow);   // the glow alone over the level
+    assert_true(r->hlsort.num_sprites >= 1);
+    en->seq = w->seq;
+    set_amount(en, 128);
+    render_at(r, w, t, px);
+    write_png(r, "build/test_goldsrc_sort_tempsprite.png");
+    // the list of the frame: the glow (a temp sprite) first, the flare entity after it
+    int kglow = -1, kflare = -1;
+    for (int i = 0; i < r->hlsort.count; i++) {
+        if (r->hlsort.item[i].kind == R_HLSORT_TSPRITE && r->hlsort.sprite[r->hlsort.item[i].entnum].rendermode == RM_GLOW)
+            kglow = i;
+        if (r->hlsort.item[i].kind == R_HLSORT_MODEL && r->hlsort.item[i].entnum == nn)
+            kflare = i;
+    }
+    assert_true(kglow >= 0 && kflare >= 0);
+    assert_true(kglow < kflare);
+    const uint8_t *tab = r_hl_table(r->hl, HL_BLEND_ALPHA, 128);
+    assert_non_null(tab);
+    int both = 0, ok = 0, same = 0;
+    for (int i = 0; i < TW * TH; i++) {
+        if (near[i] == bg[i] || glow[i] == bg[i])
+            continue;
+        both++;
+        ok += px[i] == tab[near[i] * 256 + glow[i]];   // the flare's texel blended over glow-over-level
+        same += px[i] == glow[i];
+    }
+    print_message("temp glow and flare entity: %d pixels covered by both; %d the flare over the glow (engine), "
+                  "%d left as the glow alone\n", both, ok, same);
+    assert_true(both > 300);
+    assert_true(ok >= both - both / 100);
+    assert_true(same < both / 2);
+    free(bg);
+    free(near);
+    free(glow);
+    free(px);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_rules),
         cmocka_unit_test(test_two_sprites),
         cmocka_unit_test(test_sprite_and_brush),
+        cmocka_unit_test(test_temp_sprite_and_entity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

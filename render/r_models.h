@@ -9,7 +9,8 @@
 //   r_models_draw()    entities with alias/sprite models, static entities, the
 //                      view weapon, z-tested against the world (GoldSrc: the solid ones;
 //                      r_hlsort.c draws the others with r_models_draw_entity)
-//   r_models_draw_fx() then the particles, beams and temp entities
+//   r_models_draw_fx() then the particles, beams and temp entities (GoldSrc: the temp sprites
+//                      and translucent temp models are r_hlsort.c's, sorted)
 #ifndef R_MODELS_H
 #define R_MODELS_H
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/hltent.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
@@ -351,6 +352,81 @@ static void test_temp_sprite_and_entity(void **state)
     close_level(&L);
 }
 
+// Glass chunks (TE_BREAKMODEL of models/glassgibs.mdl with BREAK_GLASS: temp models in TransTexture
+// 128) 40 units ahead, a shell (kRenderNormal) beside them and a flare entity in TransTexture 110
+// units ahead: the chunks are in the frame's sorted list after the flare (nearer), the shell is not
+// (drawn with the solid ones); main drew every temp model before the sorted list.
+static void test_temp_models_sorted(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    renderer_t *r = L.r;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    int glass = model_index(w, "models/glassgibs.mdl"), shell = model_index(w, "models/shell.mdl");
+    int flare = model_index(w, "sprites/flare1.spr");
+    assert_true(glass > 0 && shell > 0 && flare > 0);
+    vec3_t pg, ps, pf, up = {0, 0, 30}, none = {0, 0, 0};
+    ahead(w, 40, 0, -4, pg);
+    ahead(w, 40, 12, -4, ps);
+    ahead(w, 110, 0, -4, pf);
+    world_decal_t *d = world_add_decal(w);   // TE_BREAKMODEL as the decoder logs it
+    d->te = 108;
+    memcpy(d->pos, pg, sizeof(vec3_t));
+    d->size[0] = d->size[1] = d->size[2] = 8;
+    memcpy(d->velocity, up, sizeof(vec3_t));
+    d->args[0] = 2, d->args[1] = glass, d->args[2] = 4, d->args[3] = 60, d->args[4] = 0x01;
+    d->model = glass;
+    d->seed = 77;
+    d = world_add_decal(w);   // TE_MODEL: a shell
+    d->te = 106;
+    memcpy(d->pos, ps, sizeof(vec3_t));
+    memcpy(d->velocity, none, sizeof(vec3_t));
+    d->args[0] = 90, d->args[1] = shell, d->args[2] = 1, d->args[3] = 25;
+    d->model = shell;
+    d->seed = 1234567;
+    int nf;
+    add_sprite(w, flare, pf, 128, &nf);
+    r_frame(r, w);
+    double t = w->time + 0.1;
+    uint8_t *px = malloc(TW * TH);
+    render_at(r, w, t, px);
+    write_png(r, "build/test_goldsrc_sort_tempmodels.png");
+    hltent_draw_t td[16];
+    int n = hltent_list(r->hltent, r->bsp, t, td, 16), trans = 0, solid = 0;
+    for (int i = 0; i < n; i++) {
+        trans += td[i].rendermode == RM_TEXTURE;
+        solid += td[i].rendermode == RM_NORMAL;
+    }
+    assert_int_equal(trans, 4);
+    assert_int_equal(solid, 1);
+    int kflare = -1, ntm = 0, after = 0;
+    float dflare = 0;
+    for (int i = 0; i < r->hlsort.count; i++)
+        if (r->hlsort.item[i].kind == R_HLSORT_MODEL && r->hlsort.item[i].entnum == nf) {
+            kflare = i;
+            dflare = r->hlsort.item[i].dist;
+        }
+    assert_true(kflare >= 0);
+    assert_float_equal(dflare, 110 * 110 + 4 * 4, 2);   // a sprite: its origin (110 ahead, 4 below the eye)
+    for (int i = 0; i < r->hlsort.count; i++) {
+        if (r->hlsort.item[i].kind != R_HLSORT_TMODEL)
+            continue;
+        ntm++;
+        after += i > kflare;
+        float dd = r->hlsort.item[i].dist;
+        assert_true(dd > 10 * 10 && dd < 70 * 70);   // about 40 units away (their box's middle)
+    }
+    print_message("temp models: %d in the sorted list (of %d: %d solid drawn before it), %d after the far flare\n",
+                  ntm, n, solid, after);
+    assert_int_equal(ntm, trans);
+    assert_int_equal(after, trans);
+    free(px);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -358,6 +434,7 @@ int main(void)
         cmocka_unit_test(test_two_sprites),
         cmocka_unit_test(test_sprite_and_brush),
         cmocka_unit_test(test_temp_sprite_and_entity),
+        cmocka_unit_test(test_temp_models_sorted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -28,13 +28,13 @@ static int before(const r_hlsort_item_t *a, const r_hlsort_item_t *b)
     return a->dist > b->dist || (a->dist == b->dist && a->rank < b->rank);
 }
 
-int r_hlsort_add(r_hlsort_t *l, int entnum, int rendermode, int brush, const float centre[3],
+int r_hlsort_add(r_hlsort_t *l, int entnum, int rendermode, int kind, const float centre[3],
                  const float vieworg[3])
 {
     if (l->count < 0 || l->count >= R_HLSORT_MAX)
         return 0;
-    r_hlsort_item_t it = {entnum, 1e9f, mode_rank(rendermode), brush != 0};
-    if (!brush || rendermode != RM_SOLID) {   // a TransAlpha brush model: "max distance", drawn first
+    r_hlsort_item_t it = {entnum, 1e9f, mode_rank(rendermode), kind};
+    if (kind != R_HLSORT_BRUSH || rendermode != RM_SOLID) {   // a TransAlpha brush model: "max distance", drawn first
         float d[3] = {vieworg[0] - centre[0], vieworg[1] - centre[1], vieworg[2] - centre[2]};
         it.dist = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
     }
@@ -49,18 +49,36 @@ int r_hlsort_add(r_hlsort_t *l, int entnum, int rendermode, int brush, const flo
     return 1;
 }
 
-static void draw_one(renderer_t *r, const world_t *w, double frac, int n, int brush)
+static void draw_one(renderer_t *r, const world_t *w, double frac, int n, int kind)
 {
-    if (brush)
+    switch (kind) {
+    case R_HLSORT_BRUSH:
         r_draw_brush_entity(r, w, n, frac);
-    else
+        break;
+    case R_HLSORT_TSPRITE:
+        r_models_draw_hlsprite(r->models, &r->view, &r->hlsort.sprite[n]);
+        break;
+    case R_HLSORT_TMODEL:
+        r_models_draw_hltent_one(r->models, w, &r->view, n);
+        break;
+    default:
         r_models_draw_entity(r->models, w, &r->view, n);
+        break;
+    }
+}
+
+static void add_or_draw(renderer_t *r, const world_t *w, double frac, int n, int rendermode, int kind,
+                        const float c[3])
+{
+    if (!r_hlsort_add(&r->hlsort, n, rendermode, kind, c, r->view.vieworg))
+        draw_one(r, w, frac, n, kind);   // beyond the engine's list ("Too many objects"): unsorted
 }
 
 void r_hl_draw_translucent(renderer_t *r, const world_t *w, double frac)
 {
     r_hlsort_t *l = &r->hlsort;
     l->count = 0;
+    l->num_sprites = 0;
     if (!w->entities)
         return;
     const int statics = w->statics ? w->num_statics : 0;
@@ -79,9 +97,27 @@ void r_hl_draw_translucent(renderer_t *r, const world_t *w, double frac)
         int brush = r_brush_entity_centre(r, w, n, frac, c);
         if (!brush && !r_models_entity_centre(r->models, w, &r->view, n, c))
             continue;
-        if (!r_hlsort_add(l, n, s->rendermode, brush, c, r->view.vieworg))
-            draw_one(r, w, frac, n, brush);   // beyond the engine's list ("Too many objects"): unsorted
+        add_or_draw(r, w, frac, n, s->rendermode, brush ? R_HLSORT_BRUSH : R_HLSORT_MODEL, c);
     }
+    // the temp entities come after the entities in the engine's list of visible ones (CL_AddTempEnts
+    // after the packet entities), so they go after them among equals. The temp models: those fading
+    // (TransTexture); the solid ones r_models_draw_hltent drew.
+    int nt = r_models_hltent_count(r->models);
+    for (int i = 0; i < nt; i++) {
+        float c[3];
+        int mode;
+        if (r_models_hltent_centre(r->models, i, c, &mode) && r_hl_sorted_mode(mode))
+            add_or_draw(r, w, frac, i, mode, R_HLSORT_TMODEL, c);
+    }
+    // the temp sprites: those in kRenderNormal drawn now, as the engine's solid entities; the
+    // others sorted at their origin (a sprite's box is centred on it)
+    l->num_sprites = r_hlfx_sprites(r_models_hlfx(r->models), r->view.time, l->sprite, R_HLSORT_SPRITES);
+    for (int i = 0; i < l->num_sprites; i++)
+        if (!r_hl_sorted_mode(l->sprite[i].rendermode))
+            draw_one(r, w, frac, i, R_HLSORT_TSPRITE);
+    for (int i = 0; i < l->num_sprites; i++)
+        if (r_hl_sorted_mode(l->sprite[i].rendermode))
+            add_or_draw(r, w, frac, i, l->sprite[i].rendermode, R_HLSORT_TSPRITE, l->sprite[i].org);
     for (int i = 0; i < l->count; i++)
-        draw_one(r, w, frac, l->item[i].entnum, l->item[i].brush);
+        draw_one(r, w, frac, l->item[i].entnum, l->item[i].kind);
 }

@@ -169,6 +169,7 @@ struct r_models_s {
     r_model_t hl_muzzle;        // its muzzle flash sprite
     r_model_t hl_muzzles[3];    // the engine's cl_muzzleflash[0..2] (the view models' flash events)
     hltent_draw_t *hltent_list;   // HLTENT_MAX: the temp models of a drawn frame (engine/hltent.c)
+    int hltent_count;             // how many of them (this frame's)
     uint8_t hltent_warned[(WORLD_MAX_MODELS + 7) / 8];   // temp models whose missing file was warned about (a level)
     uint8_t hlspr_warned[(WORLD_MAX_MODELS + 7) / 8];    // effect sprites (the wall puffs) likewise
     hltent_trail_t *hltent_trails;       // HLFX_MAX_PARTICLES: their smoke trails' steps in a drawn frame
@@ -1527,7 +1528,7 @@ void r_models_lights(r_models_t *m, const world_t *w, r_view_t *v)
 
 // ---- Half-Life's effects (r_hlfx.c): sprites through the render-mode tables, beams, particles ----
 
-static void draw_hlsprite(r_models_t *m, r_view_t *v, const r_hlsprite_t *hs)
+void r_models_draw_hlsprite(r_models_t *m, r_view_t *v, const r_hlsprite_t *hs)
 {
     const r_model_t *rm = hs->model == HLFX_CLIENT_MUZZLE ? &m->hl_muzzle
                            : hs->model <= HLFX_CLIENT_MUZZLE1 && hs->model >= HLFX_CLIENT_MUZZLE3
@@ -1591,12 +1592,9 @@ static void draw_beam(const r_models_t *m, const r_view_t *v, const r_hlbeam_t *
 
 static void draw_hlfx(r_models_t *m, const world_t *w, r_view_t *v)
 {
-    r_hlsprite_t list[HLFX_MAX_SPRITES + 1 + HLFX_MAX_PUFFS];
-    int n = r_hlfx_sprites(m->hlfx, v->time, list, HLFX_MAX_SPRITES + 1 + HLFX_MAX_PUFFS);
-    for (int i = 0; i < n; i++)
-        draw_hlsprite(m, v, &list[i]);
+    // the temp sprites (r_hlfx_sprites) are r_hlsort.c's: drawn with the translucent entities
     r_hlbeam_t beams[HLFX_MAX_BEAMS];
-    n = r_hlfx_beams(m->hlfx, v->time, beams, HLFX_MAX_BEAMS);
+    int n = r_hlfx_beams(m->hlfx, v->time, beams, HLFX_MAX_BEAMS);
     for (int i = 0; i < n; i++)
         draw_beam(m, v, &beams[i]);
     // the view player's egon: its beams and flare where the view's line meets a wall now
@@ -1605,7 +1603,7 @@ static void draw_hlfx(r_models_t *m, const world_t *w, r_view_t *v)
     for (int i = 0; i < n; i++)
         draw_beam(m, v, &beams[i]);
     if (flare.model)   // also the wide mode's flare fading after the stop
-        draw_hlsprite(m, v, &flare);
+        r_models_draw_hlsprite(m, v, &flare);
     r_hlfx_draw_particles(m->hlfx, v, v->time);
 }
 
@@ -1692,44 +1690,70 @@ void r_models_hltent_lights(r_view_t *v, hltent_t *tents, const bsp_t *bsp)
     }
 }
 
+int r_models_hltent_count(const r_models_t *m) { return m ? m->hltent_count : 0; }
+
+int r_models_hltent_centre(r_models_t *m, int i, float centre[3], int *rendermode)
+{
+    if (!m || i < 0 || i >= m->hltent_count)
+        return 0;
+    const hltent_draw_t *d = &m->hltent_list[i];
+    const r_model_t *rm = model_of(m, d->model);
+    memcpy(centre, d->org, sizeof(vec3_t));
+    if (rm && rm->kind == RMOD_STUDIO)   // the header's box, as an entity's (r_models_entity_centre)
+        for (int k = 0; k < 3; k++)
+            centre[k] += (rm->studio->mdl.bbmin[k] + rm->studio->mdl.bbmax[k]) * 0.5f;
+    *rendermode = d->rendermode;
+    return 1;
+}
+
+void r_models_draw_hltent_one(r_models_t *m, const world_t *w, r_view_t *v, int i)
+{
+    if (!m || i < 0 || i >= m->hltent_count || !v->buffer || !v->zbuffer || !v->colormap)
+        return;
+    const hltent_draw_t *l = m->hltent_list;
+    const r_model_t *rm = model_of(m, l[i].model);
+    if (rm == &m->box) {
+        // precached, its file not found (a mod's shell the folders lack): the model lives on
+        // and is heard bouncing (the sound system's own simulation), it is just not drawn
+        int k = l[i].model;
+        if (!(m->hltent_warned[k / 8] & (1u << (k % 8)))) {
+            m->hltent_warned[k / 8] |= (uint8_t)(1u << (k % 8));
+            log_warn("temp model %s (index %d) is missing: not drawn (its bounce sounds still play)",
+                     w->models[k], k);
+        }
+        return;
+    }
+    if (!rm || (rm->kind != RMOD_STUDIO && rm->kind != RMOD_SPRITE))
+        return;
+    entity_state_t s;
+    memset(&s, 0, sizeof s);
+    s.modelindex = l[i].model;
+    int var = (int)(l[i].pick % (uint32_t)variations(rm));
+    if (rm->kind == RMOD_SPRITE)
+        s.frame = var;
+    else
+        s.body = var;
+    s.rendermode = l[i].rendermode;
+    s.renderamt = l[i].amount;
+    s.scale = 1;
+    s.rendercolor[0] = s.rendercolor[1] = s.rendercolor[2] = 255;
+    memcpy(s.origin, l[i].org, sizeof(vec3_t));
+    memcpy(s.angles, l[i].ang, sizeof(vec3_t));
+    m->draw_entnum = 0;
+    draw_entity(m, w, v, rm, l[i].org, l[i].ang, &s, -1, 0, NULL);
+}
+
 void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp)
 {
     hltent_draw_t *l = m->hltent_list;
+    m->hltent_count = 0;
     if (!tents || !l || !v->buffer || !v->zbuffer || !v->colormap)
         return;
     int n = hltent_list(tents, bsp, v->time, l, HLTENT_MAX);
-    for (int i = 0; i < n; i++) {
-        const r_model_t *rm = model_of(m, l[i].model);
-        if (rm == &m->box) {
-            // precached, its file not found (a mod's shell the folders lack): the model lives on
-            // and is heard bouncing (the sound system's own simulation), it is just not drawn
-            int k = l[i].model;
-            if (!(m->hltent_warned[k / 8] & (1u << (k % 8)))) {
-                m->hltent_warned[k / 8] |= (uint8_t)(1u << (k % 8));
-                log_warn("temp model %s (index %d) is missing: not drawn (its bounce sounds still play)",
-                         w->models[k], k);
-            }
-            continue;
-        }
-        if (!rm || (rm->kind != RMOD_STUDIO && rm->kind != RMOD_SPRITE))
-            continue;
-        entity_state_t s;
-        memset(&s, 0, sizeof s);
-        s.modelindex = l[i].model;
-        int var = (int)(l[i].pick % (uint32_t)variations(rm));
-        if (rm->kind == RMOD_SPRITE)
-            s.frame = var;
-        else
-            s.body = var;
-        s.rendermode = l[i].rendermode;
-        s.renderamt = l[i].amount;
-        s.scale = 1;
-        s.rendercolor[0] = s.rendercolor[1] = s.rendercolor[2] = 255;
-        memcpy(s.origin, l[i].org, sizeof(vec3_t));
-        memcpy(s.angles, l[i].ang, sizeof(vec3_t));
-        m->draw_entnum = 0;
-        draw_entity(m, w, v, rm, l[i].org, l[i].ang, &s, -1, 0, NULL);
-    }
+    m->hltent_count = n;
+    for (int i = 0; i < n; i++)   // the translucent ones (fading) are drawn sorted (r_hlsort.c)
+        if (l[i].rendermode == RM_NORMAL)
+            r_models_draw_hltent_one(m, w, v, i);
     // FTENT_SMOKETRAIL: R_RocketTrail(before, after, 1) of each step (r_hlfx.c's rules), made again
     // from the steps each frame drawn; at most HLFX_MAX_PARTICLES (the engine's particle pool: a full
     // pool makes no more)

@@ -9,13 +9,15 @@
 //   r_models_draw()    entities with alias/sprite models, static entities, the
 //                      view weapon, z-tested against the world (GoldSrc: the solid ones;
 //                      r_hlsort.c draws the others with r_models_draw_entity)
-//   r_models_draw_fx() then the particles, beams and temp entities
+//   r_models_draw_fx() then the particles, beams and temp entities (GoldSrc: the temp sprites
+//                      and translucent temp models are r_hlsort.c's, sorted)
 #ifndef R_MODELS_H
 #define R_MODELS_H
 
 #include "../engine/vfs.h"
 #include "../engine/world.h"
 #include "../engine/hltent.h"
+#include "r_hlfx.h"
 #include "r_view.h"
 
 typedef struct r_models_s r_models_t;
@@ -50,7 +52,15 @@ int r_models_view_attachment(r_models_t *m, int model, int seq, int body, double
                              const vec3_t angles, int n, vec3_t out);
 // GoldSrc's temp models (engine/hltent.c): stepped to the view's time and drawn with their
 // studio model or sprite (the world's model index in their log entry).
+// Those in kRenderNormal only: the others (fading) are drawn sorted with the translucent
+// entities (r_hlsort.c), through the three below, by their index in this frame's list.
 void r_models_draw_hltent(r_models_t *m, const world_t *w, r_view_t *v, hltent_t *tents, const bsp_t *bsp);
+int r_models_hltent_count(const r_models_t *m);
+// Temp model i's origin plus the middle of its studio model's box, and its render mode; 0: no such one.
+int r_models_hltent_centre(r_models_t *m, int i, float centre[3], int *rendermode);
+void r_models_draw_hltent_one(r_models_t *m, const world_t *w, r_view_t *v, int i);
+// A temp entity's sprite of r_hlfx.c (r_hlfx_sprites) drawn now, through the render-mode tables.
+void r_models_draw_hlsprite(r_models_t *m, r_view_t *v, const r_hlsprite_t *hs);
 // Their lights at the view's time (FTENT_FLICKER: hltent_lights) into v->dlights.
 void r_models_hltent_lights(r_view_t *v, hltent_t *tents, const bsp_t *bsp);
 

@@ -8,9 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/hltent.h"
 #include "engine/vfs.h"
 #include "engine/world.h"
 #include "formats/decoder.h"
+#include "render/r_hlfx.h"
 #include "render/r_hlmodes.h"
 #include "render/r_hlsort.h"
 #include "render/r_local.h"
@@ -43,13 +45,22 @@ static void test_order_rules(void **state)
         assert_int_equal(l.item[i].entnum, want[i]);
     assert_float_equal(l.item[0].dist, 1e9, 1);
     assert_float_equal(l.item[1].dist, 40000, 1e-3);   // squared distance
-    assert_int_equal(l.item[1].brush, 1);
+    assert_int_equal(l.item[1].kind, R_HLSORT_BRUSH);
     assert_int_equal(r_hl_sorted_mode(RM_NORMAL), 0);
     assert_int_equal(r_hl_sorted_mode(RM_SOLID), 1);
     // full: not added, the list kept
     l.count = R_HLSORT_MAX;
     assert_int_equal(r_hlsort_add(&l, 9, RM_TEXTURE, 0, at100, eye), 0);
     assert_int_equal(l.count, R_HLSORT_MAX);
+    // a temp sprite or temp model in TransAlpha is placed by its distance (only brush models go first)
+    l.count = 0;
+    assert_int_equal(r_hlsort_add(&l, 0, RM_SOLID, R_HLSORT_TSPRITE, at50, eye), 1);
+    assert_int_equal(r_hlsort_add(&l, 3, RM_SOLID, R_HLSORT_TMODEL, at100, eye), 1);
+    assert_int_equal(r_hlsort_add(&l, 1, RM_TEXTURE, R_HLSORT_MODEL, at50, eye), 1);
+    assert_int_equal(l.item[0].kind, R_HLSORT_TMODEL);
+    assert_float_equal(l.item[0].dist, 10000, 1e-3);
+    assert_int_equal(l.item[1].kind, R_HLSORT_TSPRITE);
+    assert_int_equal(l.item[2].kind, R_HLSORT_MODEL);
 }
 
 // A sprite entity added to the frame (the next free number) at `org`, TransTexture at `amt`.
@@ -277,12 +288,153 @@ static void test_sprite_and_brush(void **state)
     close_level(&L);
 }
 
+// A temp entity's glow sprite (r_hlfx_event_glow: kRenderGlow 255, as TE_GLOWSPRITE) 110 units ahead
+// and a flare entity in TransTexture 128 70 units ahead on the same line of sight: the engine puts
+// both in one list and draws the far glow first, the flare blended over it; main drew the temp
+// entities after every translucent entity (the glow added over the flare).
+static void test_temp_sprite_and_entity(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    renderer_t *r = L.r;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    r_frame(r, w);
+    empty_frame(w);
+    int flare = model_index(w, "sprites/flare1.spr");
+    assert_true(flare > 0);
+    vec3_t pn, pf;
+    ahead(w, 70, 0, -4, pn);
+    ahead(w, 110, 0, -4, pf);
+    double t = w->time;
+    uint8_t *bg = malloc(TW * TH), *near = malloc(TW * TH), *glow = malloc(TW * TH), *px = malloc(TW * TH);
+    render_at(r, w, t, bg);
+    int nn;
+    world_entity_t *en = add_sprite(w, flare, pn, 255, &nn);
+    render_at(r, w, t, near);   // the flare alone, opaque: its texels
+    en->seq = 0;
+    r_hlfx_event_glow(r_models_hlfx(r->models), w, pf, "sprites/flare1.spr", 1, 1, 10);
+    render_at(r, w, t, glow);   // the glow alone over the level
+    assert_true(r->hlsort.num_sprites >= 1);
+    en->seq = w->seq;
+    set_amount(en, 128);
+    render_at(r, w, t, px);
+    write_png(r, "build/test_goldsrc_sort_tempsprite.png");
+    // the list of the frame: the glow (a temp sprite) first, the flare entity after it
+    int kglow = -1, kflare = -1;
+    for (int i = 0; i < r->hlsort.count; i++) {
+        if (r->hlsort.item[i].kind == R_HLSORT_TSPRITE && r->hlsort.sprite[r->hlsort.item[i].entnum].rendermode == RM_GLOW)
+            kglow = i;
+        if (r->hlsort.item[i].kind == R_HLSORT_MODEL && r->hlsort.item[i].entnum == nn)
+            kflare = i;
+    }
+    assert_true(kglow >= 0 && kflare >= 0);
+    assert_true(kglow < kflare);
+    const uint8_t *tab = r_hl_table(r->hl, HL_BLEND_ALPHA, 128);
+    assert_non_null(tab);
+    int both = 0, ok = 0;
+    for (int i = 0; i < TW * TH; i++) {
+        if (near[i] == bg[i] || glow[i] == bg[i])
+            continue;
+        both++;
+        ok += px[i] == tab[near[i] * 256 + glow[i]];   // the flare's texel blended over glow-over-level
+    }
+    print_message("temp glow and flare entity: %d pixels covered by both; %d of them the flare over the glow "
+                  "(the engine's order; main: 125, it added the glow last)\n", both, ok);
+    assert_true(both > 300);
+    assert_true(ok >= both - both / 100);
+    free(bg);
+    free(near);
+    free(glow);
+    free(px);
+    close_level(&L);
+}
+
+// Glass chunks (TE_BREAKMODEL of models/glassgibs.mdl with BREAK_GLASS: temp models in TransTexture
+// 128) 40 units ahead, a shell (kRenderNormal) beside them and a flare entity in TransTexture 110
+// units ahead: the chunks are in the frame's sorted list after the flare (nearer), the shell is not
+// (drawn with the solid ones); main drew every temp model before the sorted list.
+static void test_temp_models_sorted(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    level_t L;
+    open_c1a0(&L, 200);
+    world_t *w = L.w;
+    renderer_t *r = L.r;
+    assert_int_equal(hl_decoder.read_frame(L.st, w, &(dec_error_t){0}), 1);
+    int glass = model_index(w, "models/glassgibs.mdl"), shell = model_index(w, "models/shell.mdl");
+    int flare = model_index(w, "sprites/flare1.spr");
+    assert_true(glass > 0 && shell > 0 && flare > 0);
+    vec3_t pg, ps, pf, up = {0, 0, 30}, none = {0, 0, 0};
+    ahead(w, 40, 0, -4, pg);
+    ahead(w, 40, 12, -4, ps);
+    ahead(w, 110, 0, -4, pf);
+    world_decal_t *d = world_add_decal(w);   // TE_BREAKMODEL as the decoder logs it
+    d->te = 108;
+    memcpy(d->pos, pg, sizeof(vec3_t));
+    d->size[0] = d->size[1] = d->size[2] = 8;
+    memcpy(d->velocity, up, sizeof(vec3_t));
+    d->args[0] = 2, d->args[1] = glass, d->args[2] = 4, d->args[3] = 60, d->args[4] = 0x01;
+    d->model = glass;
+    d->seed = 77;
+    d = world_add_decal(w);   // TE_MODEL: a shell
+    d->te = 106;
+    memcpy(d->pos, ps, sizeof(vec3_t));
+    memcpy(d->velocity, none, sizeof(vec3_t));
+    d->args[0] = 90, d->args[1] = shell, d->args[2] = 1, d->args[3] = 25;
+    d->model = shell;
+    d->seed = 1234567;
+    int nf;
+    add_sprite(w, flare, pf, 128, &nf);
+    r_frame(r, w);
+    double t = w->time + 0.1;
+    uint8_t *px = malloc(TW * TH);
+    render_at(r, w, t, px);
+    write_png(r, "build/test_goldsrc_sort_tempmodels.png");
+    hltent_draw_t td[16];
+    int n = hltent_list(r->hltent, r->bsp, t, td, 16), trans = 0, solid = 0;
+    for (int i = 0; i < n; i++) {
+        trans += td[i].rendermode == RM_TEXTURE;
+        solid += td[i].rendermode == RM_NORMAL;
+    }
+    assert_int_equal(trans, 4);
+    assert_int_equal(solid, 1);
+    int kflare = -1, ntm = 0, after = 0;
+    float dflare = 0;
+    for (int i = 0; i < r->hlsort.count; i++)
+        if (r->hlsort.item[i].kind == R_HLSORT_MODEL && r->hlsort.item[i].entnum == nf) {
+            kflare = i;
+            dflare = r->hlsort.item[i].dist;
+        }
+    assert_true(kflare >= 0);
+    assert_float_equal(dflare, 110 * 110 + 4 * 4, 2);   // a sprite: its origin (110 ahead, 4 below the eye)
+    for (int i = 0; i < r->hlsort.count; i++) {
+        if (r->hlsort.item[i].kind != R_HLSORT_TMODEL)
+            continue;
+        ntm++;
+        after += i > kflare;
+        float dd = r->hlsort.item[i].dist;
+        assert_true(dd > 10 * 10 && dd < 70 * 70);   // about 40 units away (their box's middle)
+    }
+    print_message("temp models: %d in the sorted list (of %d: %d solid drawn before it), %d after the far flare\n",
+                  ntm, n, solid, after);
+    assert_int_equal(ntm, trans);
+    assert_int_equal(after, trans);
+    free(px);
+    close_level(&L);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_order_rules),
         cmocka_unit_test(test_two_sprites),
         cmocka_unit_test(test_sprite_and_brush),
+        cmocka_unit_test(test_temp_sprite_and_entity),
+        cmocka_unit_test(test_temp_models_sorted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

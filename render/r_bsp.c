@@ -897,25 +897,32 @@ static void draw_ext_brush(renderer_t *r, const r_extbsp_t *x, const entity_stat
 static const entity_state_t *brush_entity(renderer_t *r, const world_t *w, int n, double frac, int *sm,
                                           const r_extbsp_t **x, vec3_t org, vec3_t ang)
 {
+    const world_entity_t *ent = NULL;
     const entity_state_t *s;
     if (n >= 1 && n < w->num_entities) {
-        const world_entity_t *ent = &w->entities[n];
+        ent = &w->entities[n];
         s = &ent->cur;
+    } else if (n >= w->num_entities && w->statics && n - w->num_entities < w->num_statics) {
+        s = &w->statics[n - w->num_entities].s;
+    } else {
+        return NULL;
+    }
+    // most entities have no brush model: known before the place is worked out
+    *sm = submodel_index(r, w, s->modelindex);
+    *x = *sm < 0 ? ext_model(r, s->modelindex) : NULL;
+    if (*sm < 0 && !*x)
+        return NULL;
+    if (ent) {
         float f = ent->lerp_ok ? (float)frac : 1.0f;
         for (int k = 0; k < 3; k++) {
             org[k] = ent->prev.origin[k] + (ent->cur.origin[k] - ent->prev.origin[k]) * f;
             ang[k] = lerp_angle(ent->prev.angles[k], ent->cur.angles[k], f);
         }
-    } else if (n >= w->num_entities && w->statics && n - w->num_entities < w->num_statics) {
-        s = &w->statics[n - w->num_entities].s;
+    } else {
         memcpy(org, s->origin, sizeof(vec3_t));
         memcpy(ang, s->angles, sizeof(vec3_t));
-    } else {
-        return NULL;
     }
-    *sm = submodel_index(r, w, s->modelindex);
-    *x = *sm < 0 ? ext_model(r, s->modelindex) : NULL;
-    return *sm >= 0 || *x ? s : NULL;
+    return s;
 }
 
 static void draw_brush_entity(renderer_t *r, const world_t *w, int n, double frac, int see_through)

@@ -1963,14 +1963,27 @@ static void draw_view_weapon(r_models_t *m, const world_t *w, r_view_t *v)
 // World entity n's models in one pass (draw_entity_models); Quake II's lasers in the see-through pass.
 // GoldSrc's entities in a render mode other than Normal are drawn sorted (r_hlsort.c): `sorted` 1
 // draws only those, 0 only the others.
-static void draw_entity_n(r_models_t *m, const world_t *w, r_view_t *v, float frac, int pass, uint32_t *rng, int n,
-                          int sorted)
+// What draw_entity_n needs of the frame and the view, worked out once a pass.
+typedef struct {
+    const r_rules_t *ru;
+    int view_ent;   // the eyes' body: the recording player's, or the followed player's when the view is their own
+    int rec_ent;    // the recording player's own model is drawn (RF_VIEWERMODEL too) when the view is not theirs
+} ent_pass_t;
+
+static ent_pass_t ent_pass(const world_t *w, const r_view_t *v)
 {
-    const r_rules_t *ru = rules_of(w);
-    // the eyes' body: the recording player's, or the followed player's when the view is their own
-    const int view_ent = shown_view(w, v)->entity;
-    // the recording player's own model is drawn (RF_VIEWERMODEL too) when the view is not theirs
-    const int rec_ent = v->detached || view_ent != w->view.entity ? w->view.entity : -1;
+    ent_pass_t ps;
+    ps.ru = rules_of(w);
+    ps.view_ent = shown_view(w, v)->entity;
+    ps.rec_ent = v->detached || ps.view_ent != w->view.entity ? w->view.entity : -1;
+    return ps;
+}
+
+static void draw_entity_n(r_models_t *m, const world_t *w, r_view_t *v, const ent_pass_t *ps, float frac, int pass,
+                          uint32_t *rng, int n, int sorted)
+{
+    const r_rules_t *ru = ps->ru;
+    const int view_ent = ps->view_ent, rec_ent = ps->rec_ent;
     if (!world_entity_visible(w, n))
         return;
     const world_entity_t *e = &w->entities[n];
@@ -2044,8 +2057,10 @@ void r_models_draw_entity(r_models_t *m, const world_t *w, r_view_t *v, int n)
 {
     if (!v->buffer || !v->zbuffer || !v->colormap || rules_of(w)->own_drawer)
         return;
-    if (n >= 1 && n < w->num_entities)
-        draw_entity_n(m, w, v, lerp_frac(w, v->time), 0, &m->draw_rng, n, 1);
+    if (n >= 1 && n < w->num_entities) {
+        ent_pass_t ps = ent_pass(w, v);
+        draw_entity_n(m, w, v, &ps, lerp_frac(w, v->time), 0, &m->draw_rng, n, 1);
+    }
     else if (n >= w->num_entities && w->statics && n - w->num_entities < w->num_statics)
         draw_static(m, w, v, n - w->num_entities);
 }
@@ -2059,9 +2074,10 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
     uint32_t *rng = &m->draw_rng;
     float frac = lerp_frac(w, t);
     const r_rules_t *ru = rules_of(w);
+    const ent_pass_t ps = ent_pass(w, v);
 
     for (int n = 1; n < w->num_entities; n++)
-        draw_entity_n(m, w, v, frac, 0, rng, n, 0);
+        draw_entity_n(m, w, v, &ps, frac, 0, rng, n, 0);
     for (int i = 0; i < w->num_statics; i++)
         if (!ru->hlfx || !r_hl_sorted_mode(w->statics[i].s.rendermode))
             draw_static(m, w, v, i);
@@ -2101,7 +2117,7 @@ void r_models_draw(r_models_t *m, const world_t *w, r_view_t *v)
         draw_view_weapon(m, w, v);
     if (ru->q2_looks)   // Quake II's see-through models after every solid one
         for (int n = 1; n < w->num_entities; n++)
-            draw_entity_n(m, w, v, frac, 1, rng, n, 0);
+            draw_entity_n(m, w, v, &ps, frac, 1, rng, n, 0);
 }
 
 void r_models_draw_fx(r_models_t *m, const world_t *w, r_view_t *v)

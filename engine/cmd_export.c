@@ -274,7 +274,8 @@ int cmd_export(const cli_t *cli)
     if (threads > 16)
         threads = 16;
 
-    // the sound, the length and the span come from a player of its own (no renderer)
+    // the sound, the length and the span come from a player of its own: no renderer, unless the
+    // game's rules in the renderer decide sounds (Forsaken's weapons): then one that draws nothing
     demo_t d;
     if (demo_open(&d, cli, cli->files[0], NULL, 0) < 0) {
         log_error("%s", d.errmsg);
@@ -285,7 +286,9 @@ int cmd_export(const cli_t *cli)
     int w = cli->width ? cli->width : 640, h = cli->height ? cli->height : 480;
     int want_audio = !cli->nosound && (!to_stdout || cli->audio);
     snd_t *snd = want_audio ? snd_create_loopback(EXPORT_RATE, (float)cli->volume) : NULL;
-    player_t *p = player_create(&d, cli, NULL, snd, NULL);
+    int rules_sound = snd && d.dec && r_game_sounds(d.dec->game);
+    renderer_t *sr = rules_sound ? r_create(16, 16) : NULL;
+    player_t *p = rules_sound && !sr ? NULL : player_create(&d, cli, sr, snd, NULL);
     int16_t *abuf = malloc(AUDIO_CHUNK * 4);
     int status = EXIT_OK;
     FILE *wav = NULL, *stream = NULL;
@@ -502,6 +505,7 @@ done:
     }
     free(abuf);
     player_destroy(p);
+    r_destroy(sr);
     if (snd)
         snd_destroy(snd);
     demo_close(&d);

@@ -42,6 +42,9 @@ typedef struct {
 } r_sound_t;
 // The sounds the last r_frame decided (at most max); the player plays them unless it is seeking.
 int r_sounds(const renderer_t *r, r_sound_t *out, int max);
+// Whether a renderer decides sounds for demos of this game (r_sounds): a player that makes only a
+// sound track (export's) then gives itself a renderer that takes the frames and draws nothing.
+int r_game_sounds(world_game_t game);
 // Draw the view at demo time t (interpolating between the world's last two frames).
 void r_render(renderer_t *r, const world_t *w, double t);
 // Draw each frame's 3D view in n screen bands, one a thread (the caller's and n - 1 workers),

@@ -3326,6 +3326,67 @@ static void test_weapon_sounds(void **state)
     scene_files_done(&F);
 }
 
+// The same rules' sounds in `export`'s sound track (which draws no pictures with the player that
+// makes it): a mod folder of tones under the names, the demo exported, and the track is silent up to
+// the first shot and loud from each sound's frame on (main's export before: silent throughout).
+static void test_export_weapon_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 }, at[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol0[k] = eye[k] - 100 * fwd[k] + 100 * right[k];
+        at[k] = eye[k] + 300 * fwd[k];
+    }
+    fs_event_t ev[3];
+    ev[0] = prim_fired(0.25, eye, fwd, FSW_PULSAR, 1);
+    ev[1] = prim_fired(0.45, eye, fwd, FSW_TRANSPULSE, 2);
+    ev[2] = shockwave_msg(0.85, at, 4);
+    const double when[] = { 0.25, 0.45, 0.85 };
+    const char *dir = "build/test_forsaken_fx_export";
+    char cmd[8192], data[4096], demo[512], path[512];
+    assert_int_equal(system("rm -rf build/test_forsaken_fx_export && mkdir -p build/test_forsaken_fx_export"), 0);
+    assert_non_null(realpath(tu_data("forsaken/Data"), data));
+    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
+    assert_int_equal(system(cmd), 0);
+    const char *names[] = { "pulsfire.wav", "tpfire2.wav", "exp1.wav" };
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/snd/sound/%s", dir, names[i]);
+        tu_write_tone(path, 0.05, 440 + 220 * i);
+    }
+    snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
+    write_fx_scene(demo, eye, ang, bob, carol0, still, ev, 3);
+    snprintf(cmd, sizeof cmd, "%s export -q %s --basedir %s --game snd --from 0 --to 1.2 --fps 10 --size 64x48 -o %s/out 2>&1",
+             tu_bin(), demo, dir, dir);
+    int status = -1;
+    char *out = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, out ? out : "");
+    free(out);
+    snprintf(path, sizeof path, "%s/out/audio.wav", dir);
+    size_t size = 0;
+    uint8_t *wav = tu_read(path, &size);
+    assert_non_null(wav);
+    assert_true(size > 44);
+    const int16_t *pcm = (const int16_t *)(wav + 44);
+    long frames = (long)(size - 44) / 4;
+    assert_int_equal(frames, 48000 * 12 / 10);
+    double silent = tu_energy(pcm, frames, 48000, 0, when[0]);
+    printf("export's track: energy %.0f before the first shot;", silent);
+    assert_true(silent == 0);
+    for (int i = 0; i < 3; i++) {
+        double before = tu_energy(pcm, frames, 48000, when[i] - 0.05, when[i]);
+        double after = tu_energy(pcm, frames, 48000, when[i], when[i] + 0.05);
+        printf(" %s at %.2f s: %.3g before, %.3g after;", names[i], when[i], before, after);
+        assert_true(after > 1e9);
+        assert_true(after > 100 * before);
+    }
+    printf("\n");
+    free(wav);
+}
+
 // SFX_BikeExplode: bob's updates turn his mode from dying to limbo at 1.27 s (write_dying): one
 // "bikexpl.wav" in that frame at his place then; the same path not dying (normal straight to limbo at
 // 1.27 s): one too, as EvaluateMessage plays it for either (test_weapon_sounds' scene, never in
@@ -3430,6 +3491,7 @@ int main(void)
         cmocka_unit_test(test_beam_seek),
         cmocka_unit_test(test_mine_sounds),
         cmocka_unit_test(test_weapon_sounds),
+        cmocka_unit_test(test_export_weapon_sounds),
         cmocka_unit_test(test_death_sound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

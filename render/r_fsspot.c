@@ -5,6 +5,7 @@
 #include "r_fsspot.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../engine/world.h"
@@ -241,6 +242,322 @@ int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *p
         s->frame = f > top ? top : f;
         s->kind = FSFX_SPRITE_EXPL;
         s->id = (uint32_t)k;
+    }
+    return n;
+}
+
+// ---- gravity sparks ----------------------------------------------------------------
+
+int r_fsspot_burst(const fsspot_fx_t *fx, int index, long k)
+{
+    (void)fx;
+    if (k < 0)
+        return 0;
+    uint32_t h = tick_seed(index, k, 4);
+    if (next(&h) % FSSPOT_SPARK_CHANCE != 0)
+        return 0;   // !Random_Range(8)
+    next(&h);       // Random_Range(3): the spark sound's chance (not drawn)
+    return FSSPOT_SPARK_MIN + (int)(next(&h) % FSSPOT_SPARK_MORE);
+}
+
+void r_fsspot_spark(const fsspot_fx_t *fx, int index, long k, int j, r_fsspot_wall_fn wall, void *ctx,
+                    r_fsspot_spark_t *out)
+{
+    memset(out, 0, sizeof *out);
+    // ours: the game's Random_Range calls in its order, from a hash of the effect, the tick and the spark
+    uint32_t h = tick_seed(index, k, 16u + (uint32_t)j);
+    int life = FSSPOT_SPARK_LIFE0 + (int)(next(&h) % FSSPOT_SPARK_LIFE_RND);
+    out->frame_rnd = next(&h);
+    float d[3], p[3], v[3];
+    jitter(&h, fx->dir, 5120.0f, 0.5f, d);
+    for (int c = 0; c < 3; c++) {
+        v[c] = d[c] * ((float)(next(&h) % 10000u) / 2000.0f + 3.0f);
+        p[c] = fx->pos[c];
+    }
+    out->legs = 1;
+    memcpy(out->pos[0], p, sizeof p);
+    memcpy(out->vel[0], v, sizeof v);
+    out->end = (float)life;
+    for (int m = 0; m < life; m++) {
+        float len = sqrtf(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]), n[3] = { 0, 0, 0 };
+        float w = len > 1e-6f && wall ? wall(ctx, p, (const float[3]){ v[0] / len, v[1] / len, v[2] / len }, len, n) : len;
+        int hit = len > 1e-6f && w >= 0 && w < len;
+        if (hit) {   // stopped at the wall, reflected at half speed (or gone)
+            float u[3], dn = 0;
+            for (int c = 0; c < 3; c++) {
+                u[c] = v[c] / len;
+                dn += u[c] * n[c];
+            }
+            float speed = len * 0.5f;
+            for (int c = 0; c < 3; c++) {
+                p[c] += u[c] * w + n[c] * 0.01f;   // ours: a hair off the wall
+                v[c] = (u[c] - 2 * dn * n[c]) * speed;
+            }
+            if (speed < FSSPOT_SPARK_STOP) {   // gone on the wall: its last leg the point it stopped at
+                int b = out->legs++;
+                out->at[b] = out->end = (float)(m + 1);
+                memcpy(out->pos[b], p, sizeof p);
+                break;
+            }
+        } else {
+            for (int c = 0; c < 3; c++)
+                p[c] += v[c];
+        }
+        v[1] -= FSSPOT_SPARK_GRAVITY;
+        if (hit) {   // a new leg from here, a tick after
+            if (out->legs >= FSSPOT_SPARK_LEGS) {
+                out->end = (float)(m + 1);
+                break;
+            }
+            int b = out->legs++;
+            out->at[b] = (float)(m + 1);
+            memcpy(out->pos[b], p, sizeof p);
+            memcpy(out->vel[b], v, sizeof v);
+        }
+    }
+}
+
+int r_fsspot_spark_at(const r_fsspot_spark_t *s, float age, float out[3])
+{
+    if (!s || s->legs < 1 || !(age >= 0) || age >= s->end)
+        return 0;
+    int b = 0;
+    while (b + 1 < s->legs && s->at[b + 1] <= age)
+        b++;
+    // m moves from the leg's start: m velocities, each 0.125 less in y than the one before; the
+    // tick that meets the next wall goes straight to where the next leg starts
+    float m = age - s->at[b], f = 0;
+    if (b + 1 < s->legs && age > s->at[b + 1] - 1) {
+        f = age - (s->at[b + 1] - 1);
+        m = s->at[b + 1] - 1 - s->at[b];
+    }
+    for (int c = 0; c < 3; c++)
+        out[c] = s->pos[b][c] + s->vel[b][c] * m;
+    out[1] -= FSSPOT_SPARK_GRAVITY * m * (m - 1) * 0.5f;
+    for (int c = 0; f > 0 && c < 3; c++)
+        out[c] += (s->pos[b + 1][c] - out[c]) * f;
+    return 1;
+}
+
+// The walls near one effect: its triangles' corners and boxes, copied at load.
+typedef struct {
+    float a[3], e1[3], e2[3], lo[3], hi[3];
+} spark_tri_t;
+
+#define SPARK_SLOTS (256 * FSSPOT_SPARK_MAX)   // (tick mod 256, spark): a spark lives under 240 ticks
+
+typedef struct {
+    int index;                       // the effect's
+    spark_tri_t *tris;
+    int num_tris;
+    long key_k[SPARK_SLOTS];         // the tick of the path in each slot (-1 none)
+    r_fsspot_spark_t path[SPARK_SLOTS];
+} spark_fx_t;
+
+struct r_fsspot_sparks_s {
+    int count;
+    spark_fx_t *fx[FSSPOT_SPARK_FX_MAX];   // each allocated at load
+};
+
+r_fsspot_sparks_t *r_fsspot_sparks_create(const fsspot_t *spot, const mxv_t *level)
+{
+    int n = 0;
+    for (int i = 0; spot && i < spot->count; i++)
+        n += spot->fx[i].type == FSSPOT_GRAVITY_SPARKS;
+    if (!n)
+        return NULL;
+    r_fsspot_sparks_t *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    for (int i = 0; i < spot->count && s->count < FSSPOT_SPARK_FX_MAX; i++) {
+        const fsspot_fx_t *fx = &spot->fx[i];
+        if (fx->type != FSSPOT_GRAVITY_SPARKS)
+            continue;
+        spark_fx_t *f = calloc(1, sizeof *f);
+        if (!f)
+            break;
+        s->fx[s->count++] = f;
+        f->index = i;
+        for (int k = 0; k < SPARK_SLOTS; k++)
+            f->key_k[k] = -1;
+        int cap = 0;
+        for (int pass = 0; pass < 2 && level; pass++) {
+            int m = 0;
+            for (int t = 0; t < level->num_tris; t++) {
+                const float *a = level->verts[level->tris[t].v[0]].pos, *b = level->verts[level->tris[t].v[1]].pos,
+                            *c = level->verts[level->tris[t].v[2]].pos;
+                spark_tri_t st;
+                int out = 0;
+                for (int q = 0; q < 3; q++) {
+                    st.lo[q] = fminf(a[q], fminf(b[q], c[q]));
+                    st.hi[q] = fmaxf(a[q], fmaxf(b[q], c[q]));
+                    out |= st.hi[q] < fx->pos[q] - FSSPOT_SPARK_REACH || st.lo[q] > fx->pos[q] + FSSPOT_SPARK_REACH;
+                    st.a[q] = a[q];
+                    st.e1[q] = b[q] - a[q];
+                    st.e2[q] = c[q] - a[q];
+                }
+                if (out)
+                    continue;
+                if (pass)
+                    f->tris[m] = st;
+                m++;
+            }
+            if (!pass) {
+                cap = m;
+                f->tris = m ? malloc((size_t)m * sizeof *f->tris) : NULL;
+                if (m && !f->tris)
+                    break;
+            } else {
+                f->num_tris = cap;
+            }
+        }
+    }
+    return s;
+}
+
+void r_fsspot_sparks_free(r_fsspot_sparks_t *s)
+{
+    if (!s)
+        return;
+    for (int i = 0; i < s->count; i++) {
+        free(s->fx[i]->tris);
+        free(s->fx[i]);
+    }
+    free(s);
+}
+
+// The first of the effect's walls along dir (unit) from org within max; its normal facing back.
+static float spark_wall(void *ctx, const float org[3], const float dir[3], float max, float normal[3])
+{
+    const spark_fx_t *f = ctx;
+    float lo[3], hi[3], best = max;
+    int hit = -1;
+    for (int c = 0; c < 3; c++) {
+        float e = org[c] + dir[c] * max;
+        lo[c] = fminf(org[c], e);
+        hi[c] = fmaxf(org[c], e);
+    }
+    for (int i = 0; i < f->num_tris; i++) {
+        const spark_tri_t *t = &f->tris[i];
+        if (t->hi[0] < lo[0] || t->lo[0] > hi[0] || t->hi[1] < lo[1] || t->lo[1] > hi[1] || t->hi[2] < lo[2] ||
+            t->lo[2] > hi[2])
+            continue;
+        const float *e1 = t->e1, *e2 = t->e2;
+        float p[3] = { dir[1] * e2[2] - dir[2] * e2[1], dir[2] * e2[0] - dir[0] * e2[2], dir[0] * e2[1] - dir[1] * e2[0] };
+        float det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+        if (fabsf(det) < 1e-8f)
+            continue;
+        float inv = 1 / det, s[3] = { org[0] - t->a[0], org[1] - t->a[1], org[2] - t->a[2] };
+        float u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
+        if (u < 0 || u > 1)
+            continue;
+        float q[3] = { s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0] };
+        float v = (dir[0] * q[0] + dir[1] * q[1] + dir[2] * q[2]) * inv;
+        if (v < 0 || u + v > 1)
+            continue;
+        float d = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
+        if (d > 1e-3f && d < best) {
+            best = d;
+            hit = i;
+        }
+    }
+    if (hit >= 0) {
+        const float *e1 = f->tris[hit].e1, *e2 = f->tris[hit].e2;
+        float n[3] = { e1[1] * e2[2] - e1[2] * e2[1], e1[2] * e2[0] - e1[0] * e2[2], e1[0] * e2[1] - e1[1] * e2[0] };
+        float len = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+        float sgn = n[0] * dir[0] + n[1] * dir[1] + n[2] * dir[2] > 0 ? -1.0f : 1.0f;
+        for (int c = 0; c < 3; c++)
+            normal[c] = len > 1e-12f ? n[c] * sgn / len : -dir[c];
+    }
+    return best;
+}
+
+static const r_fsspot_spark_t *spark_path(r_fsspot_sparks_t *s, const fsspot_fx_t *fx, int index, long k, int j)
+{
+    spark_fx_t *f = NULL;
+    for (int i = 0; i < s->count && !f; i++)
+        if (s->fx[i]->index == index)
+            f = s->fx[i];
+    if (!f)
+        return NULL;
+    int slot = (int)(k & 255) * FSSPOT_SPARK_MAX + j;
+    if (f->key_k[slot] != k) {
+        r_fsspot_spark(fx, index, k, j, spark_wall, f, &f->path[slot]);
+        f->key_k[slot] = k;
+    }
+    return &f->path[slot];
+}
+
+int r_fsspot_gravity(r_fsspot_sparks_t *s, const fsspot_fx_t *fx, int index, double t,
+                     const int frames[FSFX_SPRITE_KINDS], r_fsfx_sprite_t *out, int max)
+{
+    if (!s || !fx || !frames || !isfinite(t) || t < 0 || max <= 0)
+        return 0;
+    double now = t * FSSPOT_TICKS_PER_SEC;
+    long last = (long)floor(now);
+    int n = 0, bits = frames[FSFX_SPRITE_BITS], flare = frames[FSFX_SPRITE_FLARE];
+    const float rgb[3] = { fx->r / 255.0f, fx->g / 255.0f, fx->b / 255.0f };
+    long oldest = last - (FSSPOT_SPARK_LIFE0 + (long)FSSPOT_SPARK_LIFE_RND);
+    for (long k = last; k > oldest && k >= 0 && n < max; k--) {
+        if (!r_fsspot_on(fx, k))
+            continue;
+        int sparks = r_fsspot_burst(fx, index, k);
+        if (!sparks)
+            continue;
+        float age = (float)(now - (double)k);
+        if (age < FSSPOT_FLASH_TICKS && flare > 0 && n < max) {   // the flash, FLARE.OFF's first frame
+            r_fsfx_sprite_t *sp = &out[n++];
+            memset(sp, 0, sizeof *sp);
+            memcpy(sp->pos, fx->pos, sizeof sp->pos);
+            memcpy(sp->rgb, rgb, sizeof sp->rgb);
+            sp->scale = FSSPOT_FLASH_SIZE;
+            sp->age = age;
+            sp->moveout = 1;
+            sp->kind = FSFX_SPRITE_FLARE;
+            sp->id = (uint32_t)k * 16u;
+        }
+        for (int j = 0; j < sparks && bits > 0 && n < max; j++) {
+            const r_fsspot_spark_t *p = spark_path(s, fx, index, k, j);
+            float at[3];
+            if (!p || !r_fsspot_spark_at(p, age, at))
+                continue;
+            r_fsfx_sprite_t *sp = &out[n++];
+            memset(sp, 0, sizeof *sp);
+            memcpy(sp->pos, at, sizeof sp->pos);
+            memcpy(sp->rgb, rgb, sizeof sp->rgb);
+            sp->scale = FSSPOT_SPARK_SIZE;
+            sp->age = age;
+            sp->frame = (int)fmodf((float)(p->frame_rnd % (uint32_t)bits) + FSSPOT_SPARK_ANIM * age, (float)bits);
+            sp->kind = FSFX_SPRITE_BITS;
+            sp->id = (uint32_t)k * 16u + 1u + (uint32_t)j;
+        }
+    }
+    return n;
+}
+
+int r_fsspot_lights(const fsspot_fx_t *fx, int index, double t, r_fslight_t *out, int max)
+{
+    if (!fx || !out || max <= 0 || !isfinite(t) || t < 0 || fx->type != FSSPOT_GRAVITY_SPARKS)
+        return 0;
+    double now = t * FSSPOT_TICKS_PER_SEC;
+    long last = (long)floor(now);
+    int n = 0;
+    const float rgb[3] = { fx->r, fx->g, fx->b };
+    long life = (long)ceil(FSSPOT_BURST_LIGHT / FSSPOT_BURST_SHRINK);
+    for (long k = last; k > last - life && k >= 0 && n < max; k--) {
+        if (!r_fsspot_on(fx, k) || !r_fsspot_burst(fx, index, k))
+            continue;
+        float age = (float)(now - (double)k), size = FSSPOT_BURST_LIGHT - FSSPOT_BURST_SHRINK * age;
+        if (!(size > 0))
+            continue;
+        r_fslight_t *l = &out[n];
+        memset(l, 0, sizeof *l);
+        memcpy(l->org, fx->pos, sizeof l->org);
+        l->size = size;
+        for (int c = 0; c < 3; c++)
+            l->rgb[c] = fmaxf(0, rgb[c] - FSSPOT_BURST_FADE * age);
+        if (l->rgb[0] > 0 || l->rgb[1] > 0 || l->rgb[2] > 0)
+            n++;
     }
     return n;
 }

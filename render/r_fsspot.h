@@ -12,7 +12,9 @@
 #include <stdint.h>
 
 #include "../assets/fsspot.h"
+#include "../assets/mxv.h"
 #include "r_fsfx.h"
+#include "r_fsworld.h"
 
 #define FSSPOT_TICKS_PER_SEC 71.0   // GAME_SECOND: framelag counts these
 #define FSSPOT_DELAY_TICKS   60.0   // LoadSpotFX: the file's seconds x ANIM_SECOND (60) (and x 60.0 the inactive one)
@@ -81,5 +83,67 @@ int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *p
 // sprites left out). At most max into out. Returns how many.
 int r_fsspot_sprites(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t,
                      const int frames[FSFX_SPRITE_KINDS], r_fsfx_sprite_t *out, int max);
+
+// ---- gravity sparks (type 13: CreateSpotFXRealSparks, FM_SPOTFX_REALSPARKS) ----
+// Every tick it is on, one chance in eight (!Random_Range(8)) of a burst: Random_Range(5) + 5
+// BITS.OFF sparks from the effect's place, each living Random_Range(180) + 60 ticks, its velocity
+// (units a tick) the effect's direction + each axis Random_Range(5120) / 5120 - 0.5, normalised,
+// each axis then x (Random_Range(10000) / 2000 + 3); 8 x 0.25 units a texel, from frame
+// Random_Range(frames) on at 0.1 a frame a tick, round; the effect's colour. Each tick a spark
+// moves by its velocity unless that move meets a wall: then it stops there and its velocity is
+// reflected (ReflectVector) at half the speed, and dies if that is below 5 x 0.25; then 0.5 x 0.25
+// comes off the velocity's y (the group's up: taken as 0 1 0). With the burst a FLARE.OFF flash
+// (FM_SPOTFX_SPARKSFACEME, 6 x 0.25 units a texel, 4 ticks, moved out) and an XLight of 1536 x
+// 0.25 units, the colour, losing 153.6 x 0.25 units and 25 of each channel a tick (ProcessXLights).
+#define FSSPOT_SPARK_CHANCE   8u
+#define FSSPOT_SPARK_MIN      5
+#define FSSPOT_SPARK_MORE     5u
+#define FSSPOT_SPARK_MAX      9
+#define FSSPOT_SPARK_LIFE0    60
+#define FSSPOT_SPARK_LIFE_RND 180u
+#define FSSPOT_SPARK_GRAVITY  0.125f
+#define FSSPOT_SPARK_STOP     1.25f
+#define FSSPOT_SPARK_SIZE     2.0f
+#define FSSPOT_SPARK_ANIM     0.1f
+#define FSSPOT_FLASH_SIZE     1.5f
+#define FSSPOT_FLASH_TICKS    4
+#define FSSPOT_BURST_LIGHT    384.0f
+#define FSSPOT_BURST_SHRINK   38.4f
+#define FSSPOT_BURST_FADE     25.0f
+#define FSSPOT_SPARK_LEGS     8       // ours: the bounces followed (a spark is dropped after its eighth leg)
+#define FSSPOT_SPARK_REACH    1024.0f // ours: the walls within this of the effect (each axis) are the ones met
+#define FSSPOT_SPARK_FX_MAX   8       // ours: gravity spark effects drawn a level (each its walls and cache)
+
+// One spark's path: legs from a wall to the next, each where it starts (`at`: its age, ticks),
+// its place and velocity then; gone at age `end`. A bounce that kills it adds a last leg (the
+// point on the wall, velocity 0) that it is drawn moving to in its last tick.
+typedef struct {
+    int legs;
+    float end;
+    uint32_t frame_rnd;             // its start frame is this mod BITS.OFF's frames
+    float at[FSSPOT_SPARK_LEGS + 1], pos[FSSPOT_SPARK_LEGS + 1][3], vel[FSSPOT_SPARK_LEGS + 1][3];
+} r_fsspot_spark_t;
+
+// How many sparks the effect's burst makes at game tick k (0: none that tick; the on / off cycle
+// aside: see r_fsspot_on).
+int r_fsspot_burst(const fsspot_fx_t *fx, int index, long k);
+// Spark j of that burst, its path off the walls `wall` finds (NULL: none), stepped a tick at a time.
+void r_fsspot_spark(const fsspot_fx_t *fx, int index, long k, int j, r_fsspot_wall_fn wall, void *ctx,
+                    r_fsspot_spark_t *out);
+// Where it is `age` ticks after it was made (between ticks as the steps' closed form). 0 when gone.
+int r_fsspot_spark_at(const r_fsspot_spark_t *s, float age, float out[3]);
+
+// The level's gravity sparks: for each such effect (at most FSSPOT_SPARK_FX_MAX) the level's
+// triangles near it and a cache of its sparks' paths (each a function of the effect, the tick
+// and its number: the cache only saves working them out again). Made at load; NULL if none.
+typedef struct r_fsspot_sparks_s r_fsspot_sparks_t;
+r_fsspot_sparks_t *r_fsspot_sparks_create(const fsspot_t *spot, const mxv_t *level);
+void r_fsspot_sparks_free(r_fsspot_sparks_t *s);
+// The sprites of gravity sparks effect `index` at t (seconds from the level's start): its sparks
+// and flashes. At most max. Returns how many.
+int r_fsspot_gravity(r_fsspot_sparks_t *s, const fsspot_fx_t *fx, int index, double t,
+                     const int frames[FSFX_SPRITE_KINDS], r_fsfx_sprite_t *out, int max);
+// The moving lights effect `index` makes at t (its bursts' XLights). At most max. Returns how many.
+int r_fsspot_lights(const fsspot_fx_t *fx, int index, double t, r_fslight_t *out, int max);
 
 #endif

@@ -2582,7 +2582,7 @@ static int draw_spot(r_fsent_t *fe, const r_view_t *v, double t)
     for (int i = 0; i < fe->spot->count; i++) {
         const fsspot_fx_t *fx = &fe->spot->fx[i];
         if (fx->type != FSSPOT_FIRE_WALL && fx->type != FSSPOT_SMOKE && fx->type != FSSPOT_FLAME &&
-            fx->type != FSSPOT_GRAVITY_SPARKS)
+            fx->type != FSSPOT_GRAVITY_SPARKS && fx->type != FSSPOT_EXPLOSION)
             continue;
         if (!frames[FSFX_SPRITE_EXPL]) {   // the layouts the spot effects use (-1: did not load)
             static const int kinds[] = { FSFX_SPRITE_EXPL, FSFX_SPRITE_NEWTRAIL, FSFX_SPRITE_BITS, FSFX_SPRITE_FLARE };
@@ -3237,9 +3237,10 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
             }
         }
     }
-    // the level's spot effects' lights (r_fsspot.c: the gravity sparks' bursts)
-    for (int i = 0; fe->spot && !fe->spot_off && i < fe->spot->count && n < max; i++)
-        n += r_fsspot_lights(&fe->spot->fx[i], i, t, out + n, max - n);
+    // the level's spot effects' lights (r_fsspot.c: the gravity sparks' bursts, the explosions,
+    // the fire wall's flames)
+    for (int i = 0; fe->spot && fe->spot_path && !fe->spot_off && i < fe->spot->count && n < max; i++)
+        n += r_fsspot_lights(&fe->spot->fx[i], i, &fe->spot_path[i], t, out + n, max - n);
     // the level's own, where the host placed them and until they are taken
     for (int i = 0; i < fe->num_placed; i++) {
         if (!level_pickup_there(fe, w, i))

@@ -73,6 +73,20 @@ int r_fsspot_on(const fsspot_fx_t *fx, long tick)
     return fmod(k, on + off) < on;
 }
 
+long r_fsspot_explosion_tick(const fsspot_fx_t *fx, long now)
+{
+    if (!fx || now < 0 || fx->gen_type == 2)
+        return -1;
+    double start = fx->gen_type == 1 ? floor(fx->gen_delay * FSSPOT_DELAY_TICKS) : 0;
+    double on = floor(fx->active * FSSPOT_DELAY_TICKS), off = floor(fx->inactive * FSSPOT_DELAY_TICKS);
+    if (!(on >= 1) || !(start >= 0) || (double)now < start)
+        return -1;
+    if (!(fx->inactive > 0) || !(off >= 1))
+        return (long)start;   // once: no way back from inactive
+    double cycle = on + off;
+    return (long)(start + floor(((double)now - start) / cycle) * cycle);
+}
+
 static uint32_t next(uint32_t *x)
 {
     *x = world_hash32(*x + 0x9e3779b9u);
@@ -163,6 +177,35 @@ int r_fsspot_sprites(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *pa
             jitter(&h, fx->dir, 5120.0f, 0.5f, d);
             n += smoke_puff(fx->pos, d, FSSPOT_SMOKE_SPEED, FSSPOT_SMOKE_SIZE, FSSPOT_SMOKE_ANIM, rgb,
                             (float)(now - (double)k), trail, (uint32_t)k, &out[n]);
+        }
+        return n;
+    }
+    if (fx->type == FSSPOT_EXPLOSION) {
+        long k = r_fsspot_explosion_tick(fx, last);
+        float age = (float)(now - (double)k);
+        if (k < 0 || expl <= 0 || age / FSSPOT_EXPLO_ANIM >= (float)expl)
+            return 0;
+        // ours: the game's Random_Range calls in its order, from a hash of the effect and the tick
+        uint32_t h = tick_seed(index, k, 5);
+        for (int c = 0; c < FSSPOT_EXPLO_MAX && n < max; c++) {
+            if ((uint32_t)c >= next(&h) % 3u + 1u)
+                break;   // the loop's test, Random_Range(3) + 1 drawn again each time
+            r_fsfx_sprite_t *sp = &out[n++];
+            memset(sp, 0, sizeof *sp);
+            memcpy(sp->pos, fx->pos, sizeof sp->pos);
+            sp->scale = FSSPOT_EXPLO_SIZE;
+            if (c > 0)
+                for (int j = 0; j < 3; j++)
+                    sp->pos[j] += ((float)(next(&h) % 256u) - 128.0f) * 0.25f;
+            sp->rot = (float)(next(&h) % 360u);
+            if (c > 0)
+                sp->scale = (float)(next(&h) % 10u + 6u) * 0.25f;
+            sp->rgb[0] = sp->rgb[1] = sp->rgb[2] = FSSPOT_EXPLO_RGB / 255.0f;
+            sp->age = age;
+            sp->frame = (int)(age / FSSPOT_EXPLO_ANIM);
+            sp->moveout = 1;
+            sp->kind = FSFX_SPRITE_EXPL;
+            sp->id = (uint32_t)k * 4u + (uint32_t)c;
         }
         return n;
     }
@@ -535,29 +578,48 @@ int r_fsspot_gravity(r_fsspot_sparks_t *s, const fsspot_fx_t *fx, int index, dou
     return n;
 }
 
-int r_fsspot_lights(const fsspot_fx_t *fx, int index, double t, r_fslight_t *out, int max)
+static int add_light(r_fslight_t *out, int n, int max, const float at[3], float size, const float rgb[3])
 {
-    if (!fx || !out || max <= 0 || !isfinite(t) || t < 0 || fx->type != FSSPOT_GRAVITY_SPARKS)
+    if (n >= max || !(size > 0) || !(rgb[0] > 0 || rgb[1] > 0 || rgb[2] > 0))
+        return n;
+    r_fslight_t *l = &out[n];
+    memset(l, 0, sizeof *l);
+    memcpy(l->org, at, sizeof l->org);
+    memcpy(l->rgb, rgb, sizeof l->rgb);
+    l->size = size;
+    return n + 1;
+}
+
+// An XLight of 384 units made at tick k in colour c, at `now` (ProcessXLights: SizeCount 38.4,
+// ColorCount 25 a tick).
+static int fading_light(r_fslight_t *out, int n, int max, const float at[3], const float c[3], double now, long k)
+{
+    float age = (float)(now - (double)k), size = FSSPOT_BURST_LIGHT - FSSPOT_BURST_SHRINK * age, rgb[3];
+    for (int j = 0; j < 3; j++)
+        rgb[j] = fmaxf(0, c[j] - FSSPOT_BURST_FADE * age);
+    return add_light(out, n, max, at, size, rgb);
+}
+
+int r_fsspot_lights(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t, r_fslight_t *out,
+                    int max)
+{
+    if (!fx || !out || max <= 0 || !isfinite(t) || t < 0)
         return 0;
     double now = t * FSSPOT_TICKS_PER_SEC;
     long last = (long)floor(now);
     int n = 0;
-    const float rgb[3] = { fx->r, fx->g, fx->b };
     long life = (long)ceil(FSSPOT_BURST_LIGHT / FSSPOT_BURST_SHRINK);
-    for (long k = last; k > last - life && k >= 0 && n < max; k--) {
-        if (!r_fsspot_on(fx, k) || !r_fsspot_burst(fx, index, k))
-            continue;
-        float age = (float)(now - (double)k), size = FSSPOT_BURST_LIGHT - FSSPOT_BURST_SHRINK * age;
-        if (!(size > 0))
-            continue;
-        r_fslight_t *l = &out[n];
-        memset(l, 0, sizeof *l);
-        memcpy(l->org, fx->pos, sizeof l->org);
-        l->size = size;
-        for (int c = 0; c < 3; c++)
-            l->rgb[c] = fmaxf(0, rgb[c] - FSSPOT_BURST_FADE * age);
-        if (l->rgb[0] > 0 || l->rgb[1] > 0 || l->rgb[2] > 0)
-            n++;
+    if (fx->type == FSSPOT_GRAVITY_SPARKS) {
+        const float rgb[3] = { fx->r, fx->g, fx->b };
+        for (long k = last; k > last - life && k >= 0 && n < max; k--)
+            if (r_fsspot_on(fx, k) && r_fsspot_burst(fx, index, k))
+                n = fading_light(out, n, max, fx->pos, rgb, now, k);
+    } else if (fx->type == FSSPOT_EXPLOSION) {
+        const float rgb[3] = { 255, 64, 64 };
+        long k = r_fsspot_explosion_tick(fx, last);
+        if (k >= 0 && k > last - life)
+            n = fading_light(out, n, max, fx->pos, rgb, now, k);
     }
+    (void)path;
     return n;
 }

@@ -78,8 +78,22 @@ int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *p
 #define FSSPOT_FLAME_SHRINK  0.0375f
 #define FSSPOT_FLAME_UP      4.0f
 
-// Every sprite of effect `index` at time t: its type's rules above (fire wall, smoke, flame; the
-// other types: none). `frames` the frame counts of the FSFX_SPRITE_* layouts (0: not loaded, its
+// The explosion (type 7: CreateSpotFXExplosion, FM_ANIM) once when its active time starts: a
+// loop of Random_Range(3) + 1 (drawn again at each test) expl.off sprites, a frame every 3 ticks,
+// R G B 192, moved out: the first 16 x 0.25 units a texel, the others 32 units about it each axis
+// ((Random_Range(256) - 128) x 0.25), (Random_Range(10) + 6) x 0.25; each a random turn. With it
+// an XLight of 384 units, 255 64 64, losing 38.4 units and 25 of each channel a tick.
+#define FSSPOT_EXPLO_SIZE     4.0f
+#define FSSPOT_EXPLO_ANIM     3.0f
+#define FSSPOT_EXPLO_RGB      192
+#define FSSPOT_EXPLO_MAX      3
+// The game tick of the explosion of effect `fx` last made at or before tick `now` (-1: none):
+// its active time's first tick, again each cycle only when the inactive time is above 0
+// (ProcessSpotFX clears DoneOnce only on the way back from inactive).
+long r_fsspot_explosion_tick(const fsspot_fx_t *fx, long now);
+
+// Every sprite of effect `index` at time t: its type's rules above (fire wall, smoke, flame,
+// explosion; the gravity sparks: r_fsspot_gravity; the other types: none). `frames` the frame counts of the FSFX_SPRITE_* layouts (0: not loaded, its
 // sprites left out). At most max into out. Returns how many.
 int r_fsspot_sprites(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t,
                      const int frames[FSFX_SPRITE_KINDS], r_fsfx_sprite_t *out, int max);
@@ -143,7 +157,9 @@ void r_fsspot_sparks_free(r_fsspot_sparks_t *s);
 // and flashes. At most max. Returns how many.
 int r_fsspot_gravity(r_fsspot_sparks_t *s, const fsspot_fx_t *fx, int index, double t,
                      const int frames[FSFX_SPRITE_KINDS], r_fsfx_sprite_t *out, int max);
-// The moving lights effect `index` makes at t (its bursts' XLights). At most max. Returns how many.
-int r_fsspot_lights(const fsspot_fx_t *fx, int index, double t, r_fslight_t *out, int max);
+// The moving lights effect `index` makes at t: the gravity sparks' bursts' and the explosion's
+// XLights (`path`: a fire wall's, not used yet). At most max. Returns how many.
+int r_fsspot_lights(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t, r_fslight_t *out,
+                    int max);
 
 #endif

@@ -186,7 +186,7 @@ static void test_sprites_lights(void **state)
            !r_fsspot_burst(&fx, 0, k2))
         k2++;
     assert_true(k2 < 117);
-    int nl = r_fsspot_lights(&fx, 0, (k2 + 3.0) / FSSPOT_TICKS_PER_SEC, l, 16);
+    int nl = r_fsspot_lights(&fx, 0, NULL, (k2 + 3.0) / FSSPOT_TICKS_PER_SEC, l, 16);
     int found = 0;
     for (int i = 0; i < nl; i++)
         if (fabsf(l[i].size - (384 - 3 * 38.4f)) < 1e-2f) {
@@ -195,10 +195,10 @@ static void test_sprites_lights(void **state)
         }
     assert_int_equal(found, 1);
     // none 10 ticks on (its size is spent), none of another type
-    for (int i = 0; i < r_fsspot_lights(&fx, 0, (k2 + 10.0) / FSSPOT_TICKS_PER_SEC, l, 16); i++)
+    for (int i = 0; i < r_fsspot_lights(&fx, 0, NULL, (k2 + 10.0) / FSSPOT_TICKS_PER_SEC, l, 16); i++)
         assert_true(fabsf(l[i].size - (384 - 10 * 38.4f)) > 1e-2f);
     fx.type = FSSPOT_SMOKE;
-    assert_int_equal(r_fsspot_lights(&fx, 0, (k2 + 3.0) / FSSPOT_TICKS_PER_SEC, l, 16), 0);
+    assert_int_equal(r_fsspot_lights(&fx, 0, NULL, (k2 + 3.0) / FSSPOT_TICKS_PER_SEC, l, 16), 0);
     r_fsspot_sparks_free(ctx);
 }
 

@@ -14,6 +14,7 @@ int r_fsspot_path(r_fsspot_path_t *p, const float org[3], const float dir[3], fl
                   void *ctx)
 {
     memset(p, 0, sizeof *p);
+    p->wall = reach > 0 ? reach : 0;
     float l = sqrtf(dir[0] * dir[0] + dir[1] * dir[1] + dir[2] * dir[2]);
     if (!(l > 1e-6f) || !isfinite(l) || !isfinite(org[0]) || !isfinite(org[1]) || !isfinite(org[2]) || !(reach > 0))
         return 0;
@@ -27,6 +28,8 @@ int r_fsspot_path(r_fsspot_path_t *p, const float org[3], const float dir[3], fl
         float w = wall ? wall(ctx, at, d, left, n) : left;
         if (!(w >= 0) || w >= left)
             break;
+        if (b == 0)
+            p->wall = w;
         if (w < 0.5f)   // stuck at a wall: no further legs
             break;
         flown += w;
@@ -257,20 +260,30 @@ int r_fsspot_sprites(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *pa
     return 0;
 }
 
+// How many ticks a flame of `path` flies: while its place is short of the first wall, at most
+// its LifeCount.
+static long flame_ticks(const r_fsspot_path_t *path)
+{
+    double t = ceil((double)path->wall / FSSPOT_FLAME_SPEED);
+    return t < 0 ? 0 : t > FSSPOT_FLAME_LIFE ? FSSPOT_FLAME_LIFE : (long)t;
+}
+
 int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t, int frames,
                       r_fsfx_sprite_t *out, int max)
 {
     if (!fx || !path || path->legs < 1 || !isfinite(t) || t < 0 || max <= 0)
         return 0;
     double now = t * FSSPOT_TICKS_PER_SEC;
-    long last = (long)floor(now);
-    int n = 0, top = frames > 13 ? 12 : frames - 1;
+    long last = (long)floor(now), life = flame_ticks(path);
+    int n = 0, top = frames > FSSPOT_FLAME_TOP + 1 ? FSSPOT_FLAME_TOP : frames - 1;
     if (top < 0)
         return 0;
-    for (long k = last; k > last - FSSPOT_FLAME_LIFE && k >= 0 && n < max; k--) {
+    for (long k = last; k > last - life && k >= 0 && n < max; k--) {
         if (!r_fsspot_on(fx, k))
             continue;
         float age = (float)(now - (double)k);
+        if (!(age * FSSPOT_FLAME_SPEED < path->wall))
+            continue;   // its move met the wall: gone
         // ours: the game's Random_Range from a hash of the effect and the tick it was made
         uint32_t h = world_hash32((uint32_t)index * 0x9e3779b1u ^ (uint32_t)k * 0x85ebca6bu ^ 0x5f0f1a3eu);
         float rot0 = (float)(h % 360u), speed = (float)(20u + (h >> 9) % 30u);
@@ -278,7 +291,7 @@ int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *p
         memset(s, 0, sizeof *s);
         r_fsspot_path_at(path, age * FSSPOT_FLAME_SPEED, s->pos);
         s->rgb[0] = s->rgb[1] = s->rgb[2] = FSSPOT_FLAME_RGB / 255.0f;
-        s->scale = FSSPOT_FLAME_SCALE + FSSPOT_FLAME_GROW * age;
+        s->scale = FSSPOT_FLAME_SCALE;
         s->rot = fmodf(rot0 + age * speed, 360.0f);
         s->age = age;
         int f = (int)age;
@@ -619,7 +632,27 @@ int r_fsspot_lights(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *pat
         long k = r_fsspot_explosion_tick(fx, last);
         if (k >= 0 && k > last - life)
             n = fading_light(out, n, max, fx->pos, rgb, now, k);
+    } else if (fx->type == FSSPOT_FIRE_WALL && path && path->legs > 0) {
+        const float rgb[3] = { 128, 0, 16 };
+        long flying = flame_ticks(path), dying = (long)ceil(FSSPOT_FLAME_LIGHT / FSSPOT_DIE_SHRINK);
+        float end[3];
+        r_fsspot_path_at(path, path->wall, end);
+        for (long k = last; k > last - flying - dying && k >= 0 && n < max; k--) {
+            if (!r_fsspot_on(fx, k))
+                continue;
+            float age = (float)(now - (double)k), at[3];
+            if (age * FSSPOT_FLAME_SPEED < path->wall) {   // flying, its light with it
+                r_fsspot_path_at(path, age * FSSPOT_FLAME_SPEED, at);
+                n = add_light(out, n, max, at, FSSPOT_FLAME_LIGHT, rgb);
+            } else if (path->wall < FSSPOT_FLAME_SPEED * FSSPOT_FLAME_LIFE) {   // dying at the wall
+                // from the tick its move met the wall (ours: the light stays where the wall is met)
+                float since = age - (float)ceil(path->wall / FSSPOT_FLAME_SPEED);
+                if (since < 0)
+                    since = 0;
+                const float red[3] = { 255 - FSSPOT_DIE_FADE * since, 0, 0 };
+                n = add_light(out, n, max, end, FSSPOT_FLAME_LIGHT - FSSPOT_DIE_SHRINK * since, red);
+            }
+        }
     }
-    (void)path;
     return n;
 }

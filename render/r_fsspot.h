@@ -19,21 +19,26 @@
 #define FSSPOT_TICKS_PER_SEC 71.0   // GAME_SECOND: framelag counts these
 #define FSSPOT_DELAY_TICKS   60.0   // LoadSpotFX: the file's seconds x ANIM_SECOND (60) (and x 60.0 the inactive one)
 
-// The fire wall (CreateSpotFXFireWall: InitOnePrimBull of FLAMES, the pyrolite, power level 2,
-// every tick it is on): each flame flies 20 units a tick for its 64 ticks (PrimaryWeaponAttribs),
-// bouncing off the walls (ReflectVector); its FmPoly (FM_FLAME) is expl.off, a frame a tick up to
-// 12, 2 x 0.125 + 0.1875 units a texel growing 0.01875 a tick, turning 20 .. 49 degrees a tick from
-// a random start, R G B 128.
+// The fire wall (CreateSpotFXFireWall: InitOnePrimBull of FLAMES, power level 2, every tick it is
+// on; PrimaryWeaponAttribs[FLAMES], ProcessPrimaryBullets, InitOnePrimBull's FLAMES case): each
+// flame flies 20 (80 x 0.25) units a tick along the effect's direction for up to its LifeCount of
+// 1000 ticks, and dies at the first wall its move meets (CleanUpPrimBull: no bounce); its FmPoly
+// (FM_FLAME) is FLAMES' Exp2 layout (expl.off here), a frame a tick up to 12, 16 x 0.25 = 4 units a
+// texel (not growing: only the pyrolite's grows), turning 20 .. 49 degrees a tick from a random
+// start, R G B 255; its XLight 1536 x 0.25 = 384 units, 128 0 16, following it; at the wall the
+// light dies as a primary's hit (SetLightDie, "Moving lights": red 255 losing 2 and 50 units a tick).
 #define FSSPOT_FLAME_SPEED   20.0f
-#define FSSPOT_FLAME_LIFE    64
-#define FSSPOT_FLAME_SCALE   0.4375f
-#define FSSPOT_FLAME_GROW    0.01875f
-#define FSSPOT_FLAME_RGB     128
-#define FSSPOT_MAX_LEGS      8      // bounces followed (64 ticks x 20 units: 1280 units)
+#define FSSPOT_FLAME_LIFE    1000
+#define FSSPOT_FLAME_SCALE   4.0f
+#define FSSPOT_FLAME_RGB     255
+#define FSSPOT_FLAME_TOP     12     // FM_FLAME's last frame
+#define FSSPOT_MAX_LEGS      8      // the path's legs (a flame flies the first only)
 
-// A flame's path: straight legs from where the effect is, each from a wall to the next.
+// A flame's path: straight legs from where the effect is, each from a wall to the next; `wall`:
+// how far the first wall is along the first (its whole reach when none is met).
 typedef struct {
     int legs;
+    float wall;
     float at[FSSPOT_MAX_LEGS][3], dir[FSSPOT_MAX_LEGS][3];
     float from[FSSPOT_MAX_LEGS];   // distance flown when the leg starts
 } r_fsspot_path_t;
@@ -54,8 +59,8 @@ void r_fsspot_path_at(const r_fsspot_path_t *p, float along, float out[3]);
 int r_fsspot_on(const fsspot_fx_t *fx, long tick);
 
 // The fire wall of effect `index` at time t (seconds from the level's start) along `path`:
-// the flames of the ticks it was on, still alive, as expl.off sprites (`frames`: its frame count).
-// At most max into out. Returns how many.
+// the flames of the ticks it was on, still flying (not yet at the first wall), newest first, as
+// expl.off sprites (`frames`: its frame count). At most max into out. Returns how many.
 int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t, int frames,
                       r_fsfx_sprite_t *out, int max);
 
@@ -158,7 +163,11 @@ void r_fsspot_sparks_free(r_fsspot_sparks_t *s);
 int r_fsspot_gravity(r_fsspot_sparks_t *s, const fsspot_fx_t *fx, int index, double t,
                      const int frames[FSFX_SPRITE_KINDS], r_fsfx_sprite_t *out, int max);
 // The moving lights effect `index` makes at t: the gravity sparks' bursts' and the explosion's
-// XLights (`path`: a fire wall's, not used yet). At most max. Returns how many.
+// XLights, and the fire wall's flames' (on `path`, flying, then dying at the wall). At most max.
+// Returns how many.
+#define FSSPOT_FLAME_LIGHT    384.0f
+#define FSSPOT_DIE_SHRINK     50.0f   // SetLightDie: 50 units ..
+#define FSSPOT_DIE_FADE       2.0f    // .. and 2 of the red (from 255) a tick
 int r_fsspot_lights(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t, r_fslight_t *out,
                     int max);
 

@@ -2571,10 +2571,29 @@ static int draw_fx_sprites(r_fsent_t *fe, const r_view_t *v, int n)
     return drawn;
 }
 
+// Spot effect i as it runs at t: one waiting for a trigger from the moment a trigger started it
+// (its marker, engine/world_fs.h FSW_SPOT_ENT0; EnableSpotFX: active at once, or after its
+// generation delay), in *copy with its time in *tr; the others as they are. NULL: not running.
+static const fsspot_fx_t *spot_clock(const world_t *w, const fsspot_fx_t *fx, int i, double t, fsspot_fx_t *copy,
+                                     double *tr)
+{
+    *tr = t;
+    if (fx->gen_type != 2)
+        return fx;
+    int e = FSW_SPOT_ENT0 + i;
+    if (!w || i >= FSW_MAX_SPOT || !world_entity_visible(w, e) || w->entities[e].cur.modelindex != FSW_MODEL_TRIG ||
+        !w->entities[e].cur.frame)
+        return NULL;   // not started, or stopped (DisableSpotFX: ours, its particles go with it)
+    *copy = *fx;
+    copy->gen_type = fx->gen_delay != 0 ? 1 : 0;
+    *tr = t - w->entities[e].cur.animtime;
+    return *tr >= 0 ? copy : NULL;
+}
+
 // The level's spot effects at t (r_fsspot.c: which sprites, where), their layouts' frames facing
 // the eye, added. Drawn whether or not the game would see their group (ProcessSpotFX makes them
 // only while it does: that depends on every earlier frame's eye, not followed).
-static int draw_spot(r_fsent_t *fe, const r_view_t *v, double t)
+static int draw_spot(r_fsent_t *fe, const world_t *w, const r_view_t *v, double t)
 {
     if (!fe->spot || !fe->spot_path || fe->spot_off)
         return 0;
@@ -2591,9 +2610,14 @@ static int draw_spot(r_fsent_t *fe, const r_view_t *v, double t)
                 frames[kinds[k]] = l ? l->off->num_frames : -1;
             }
         }
+        fsspot_fx_t copy;
+        double tr;
+        const fsspot_fx_t *run = spot_clock(w, fx, i, t, &copy, &tr);
+        if (!run)
+            continue;
         int n = fx->type == FSSPOT_GRAVITY_SPARKS
-                    ? r_fsspot_gravity(fe->sparks, fx, i, t, frames, fe->sprites, FSE_MAX_SPRITES)
-                    : r_fsspot_sprites(fx, i, &fe->spot_path[i], t, frames, fe->sprites, FSE_MAX_SPRITES);
+                    ? r_fsspot_gravity(fe->sparks, run, i, tr, frames, fe->sprites, FSE_MAX_SPRITES)
+                    : r_fsspot_sprites(run, i, &fe->spot_path[i], tr, frames, fe->sprites, FSE_MAX_SPRITES);
         drawn += draw_fx_sprites(fe, v, n);
     }
     return drawn;
@@ -3239,8 +3263,13 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
     }
     // the level's spot effects' lights (r_fsspot.c: the gravity sparks' bursts, the explosions,
     // the fire wall's flames)
-    for (int i = 0; fe->spot && fe->spot_path && !fe->spot_off && i < fe->spot->count && n < max; i++)
-        n += r_fsspot_lights(&fe->spot->fx[i], i, &fe->spot_path[i], t, out + n, max - n);
+    for (int i = 0; fe->spot && fe->spot_path && !fe->spot_off && i < fe->spot->count && n < max; i++) {
+        fsspot_fx_t copy;
+        double tr;
+        const fsspot_fx_t *run = spot_clock(w, &fe->spot->fx[i], i, t, &copy, &tr);
+        if (run)
+            n += r_fsspot_lights(run, i, &fe->spot_path[i], tr, out + n, max - n);
+    }
     // the level's own, where the host placed them and until they are taken
     for (int i = 0; i < fe->num_placed; i++) {
         if (!level_pickup_there(fe, w, i))
@@ -3350,7 +3379,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL, md->pose);
     }
     // the level's spot effects (its .FX: arena's fire wall)
-    drawn += draw_spot(fe, v, t);
+    drawn += draw_spot(fe, w, v, t);
     // ships: every one but the pilot whose eyes these are (a camera elsewhere: the followed
     // pilot's, none in chase or free, r_camera.c)
     for (int p = 0; p < FSW_SHIPS; p++) {

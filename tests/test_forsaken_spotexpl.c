@@ -3,7 +3,8 @@
 // time above 0; never by themselves when a trigger starts them), their sprites and light from the
 // game's numbers; and therm's explosion at once (its spot effect 0) seen by the pilot: pixels in its
 // box differ from a render with spot effects off while it lasts, nothing once it and its light are
-// gone; a seek draws what playing drew; the golden image.
+// gone; a seek draws what playing drew; the golden image. And a trigger's start (event 16, as
+// therm's shotvent ones): the decoder's marker, and the explosion drawn from it.
 #include "testutil.h"
 
 #include <math.h>
@@ -13,10 +14,13 @@
 #include <unistd.h>
 
 #include "assets/fsspot.h"
+#include "assets/fstrig.h"
 #include "engine/cli.h"
 #include "engine/demo.h"
 #include "engine/playback.h"
 #include "engine/vfs.h"
+#include "engine/world_fs.h"
+#include "formats/decoder.h"
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
 #include "render/r_fsspot.h"
@@ -319,12 +323,235 @@ static void test_therm_scene(void **state)
         remove(demo);
 }
 
+// ---- a trigger starts a spot effect (event 16, EnableSpotFX) ------------------------------
+
+extern const decoder_t fs_decoder;
+
+typedef struct {
+    uint8_t b[1024];
+    size_t n;
+} buf_t;
+static void put(buf_t *b, const void *p, size_t n)
+{
+    assert_true(b->n + n <= sizeof b->b);
+    memcpy(b->b + b->n, p, n);
+    b->n += n;
+}
+static void put32(buf_t *b, int32_t v) { put(b, &v, 4); }   // little-endian hosts (the tests' x86)
+static void put16(buf_t *b, int v)
+{
+    uint16_t u = (uint16_t)v;
+    put(b, &u, 2);
+}
+static void putf(buf_t *b, float v) { put(b, &v, 4); }
+
+typedef struct {
+    buf_t trg, zon;
+} made_t;
+
+// therm's .trg and .zon from memory: one variable (vent), vent == 1 starts spot effect 14 (as
+// therm's shotvent at 5); a sphere of 100 units in group 14 whose "enters" sets vent = 1.
+static uint8_t *made_file(void *ctx, const char *path, size_t *size)
+{
+    const made_t *m = ctx;
+    size_t l = strlen(path);
+    const buf_t *b = l > 4 && !strcmp(path + l - 4, ".trg") ? &m->trg : l > 4 && !strcmp(path + l - 4, ".zon") ? &m->zon
+                                                                                                             : NULL;
+    if (!b || !strstr(path, "therm"))
+        return NULL;
+    uint8_t *d = malloc(b->n);
+    memcpy(d, b->b, b->n);
+    *size = b->n;
+    return d;
+}
+
+static void make_lists(made_t *m, const float centre[3])
+{
+    memset(m, 0, sizeof *m);
+    buf_t *t = &m->trg;
+    put(t, "PRJX", 4);
+    put32(t, 1);
+    put32(t, 1); put32(t, 1); put32(t, 1); put32(t, 1); put32(t, 1);
+    char name[32] = "vent";
+    put(t, name, 32); put32(t, 0); put32(t, 1); put32(t, 0);
+    uint8_t type = FSTRG_EQUAL;
+    put(t, &type, 1); put32(t, 0); put32(t, 1); put32(t, 1); put32(t, 0);
+    put32(t, FSTRG_SET); put32(t, 0); put32(t, 1); putf(t, 0); put32(t, -1);
+    uint8_t ev = FSTRG_EV_SPOTFX_START, data[FSTRG_EVENT_DATA] = { 14 };
+    put(t, &ev, 1);
+    put(t, data, sizeof data);
+    put32(t, 1); put32(t, 0); put32(t, 1); put32(t, 0);
+    buf_t *z = &m->zon;
+    put(z, "PRJX", 4);
+    put32(z, 2);
+    put16(z, 1);
+    put16(z, 14); put16(z, 0); putf(z, 0); put16(z, FSZON_SPHERE);
+    for (int k = 0; k < 3; k++)
+        putf(z, centre[k]);
+    for (int k = 0; k < 3; k++)
+        putf(z, 100);
+    put16(z, FSZON_NONE); put16(z, 0); put16(z, FSZON_NONE); put16(z, FSZON_NONE); put16(z, -1); put16(z, -1);
+    for (int k = 0; k < 4; k++)
+        put16(z, FSZON_NONE);
+    put16(z, -1); put16(z, -1);
+}
+
+// The host's updates every 0.05 s at `eye`, but at enter_t in the sphere (group 14 both).
+static void host_demo(const float eye[3], const float ang[3], const float inside[3], double enter_t, const char *path)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "therm");
+    fs_write_header(&wr, &h);
+    for (int i = 0; i <= 50; i++) {
+        double t = 0.05 + i * 0.05;
+        fs_ship_t sh;
+        memset(&sh, 0, sizeof sh);
+        sh.flags = FS_SHIP_ENABLE;
+        memcpy(sh.pos, fabs(t - enter_t) < 1e-6 ? inside : eye, sizeof sh.pos);
+        fs_angles_to_quat(ang, sh.quat);
+        sh.group = 14;
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &sh);
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+// Spot effect 14's marker decoded up to `at` (files: the lists above): *frame, *when; 0 none.
+static int spot_marker(const char *path, double at, made_t *m, int *frame, float *when)
+{
+    size_t size;
+    uint8_t *data = tu_read(path, &size);
+    assert_non_null(data);
+    void *st = calloc(1, fs_decoder.state_size);
+    world_t *w = world_create();
+    dec_opts_t o;
+    memset(&o, 0, sizeof o);
+    o.files = (asset_files_t){ made_file, m };
+    dec_error_t err;
+    assert_int_equal(fs_decoder.open(st, data, size, w, &o, &err), 0);
+    while (w->time < at && fs_decoder.read_frame(st, w, &err) > 0) {
+    }
+    int e = FSW_SPOT_ENT0 + 14, vis = world_entity_visible(w, e) && w->entities[e].cur.modelindex == FSW_MODEL_TRIG;
+    *frame = vis ? w->entities[e].cur.frame : -1;
+    *when = vis ? w->entities[e].cur.animtime : -1;
+    fs_decoder.close(st);
+    world_free(w);
+    free(st);
+    free(data);
+    return vis;
+}
+
+static const float VENT_AT[3] = { 2644.849f, 1076.374f, 2562.485f };   // therm's spot effect 14
+
+static void test_trigger_start(void **state)
+{
+    (void)state;
+    const float d[3] = { 0.996195f, 0, 0.0871557f };   // its direction
+    float eye[3], inside[3], ang[3];
+    for (int k = 0; k < 3; k++)
+        eye[k] = VENT_AT[k] + d[k] * 350;
+    memcpy(inside, eye, sizeof inside);
+    inside[2] += 150;
+    ang[0] = 0;
+    ang[1] = (float)(atan2(-d[0], -d[2]) * 180 / M_PI);
+    ang[2] = 0;
+    made_t m;
+    make_lists(&m, inside);
+    char err[256] = "";
+    fstrg_t *tl = fstrg_load(m.trg.b, m.trg.n, "made.trg", err, sizeof err);
+    if (!tl)
+        fail_msg("%s", err);
+    assert_int_equal(tl->end, m.trg.n);
+    fstrg_free(tl);
+    fszon_t *zl = fszon_load(m.zon.b, m.zon.n, "made.zon", err, sizeof err);
+    if (!zl)
+        fail_msg("%s", err);
+    fszon_free(zl);
+    char path[512];
+    snprintf(path, sizeof path, "%s/fs_spot_trig_%d.dmo", tu_tmpdir("FS_EXPL_SHOTS"), (int)getpid());
+    host_demo(eye, ang, inside, 1.0, path);
+    int frame;
+    float when;
+    assert_int_equal(spot_marker(path, 0.94, &m, &frame, &when), 0);
+    assert_int_equal(spot_marker(path, 0.99, &m, &frame, &when), 1);
+    assert_int_equal(frame, 1);
+    assert_float_equal(when, 1.0, 1e-4);
+    assert_int_equal(spot_marker(path, 2.49, &m, &frame, &when), 1);   // re-submitted every frame
+    assert_int_equal(frame, 1);
+    assert_float_equal(when, 1.0, 1e-4);
+    printf("spot effect 14 started by the trigger at %.2f s (the host's update in the sphere)\n", when);
+    remove(path);
+
+    // drawn from there: the explosion (1..3 expl.off, 39 ticks) and its light, as the level's
+    // own at once but from the start; the marker put in a therm world at the eye by hand
+    TU_REQUIRE_DATA();
+    snprintf(path, sizeof path, "%s/fs_spot_vent_%d.dmo", tu_tmpdir("FS_EXPL_SHOTS"), (int)getpid());
+    host_demo(eye, ang, inside, -1, path);
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = tu_data("forsaken");
+    renderer_t *r = r_create(W, H);
+    demo_t dm;
+    assert_int_equal(demo_open(&dm, &cli, path, NULL, 0), 0);
+    player_t *p = player_create(&dm, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    assert_int_equal(player_scan(p), 0);
+    const double at[] = { 1.5, 1.9, 2.6 };   // the start at 1.8 s: before, 0.1 s into it, after it
+    int differ_n[3];
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(player_seek(p, at[i]), 0);
+        double dt = player_demo_time(p, at[i]);
+        entity_state_t e;
+        entity_state_clear(&e);
+        e.modelindex = FSW_MODEL_TRIG;
+        e.frame = 1;
+        e.animtime = 1.8f;
+        world_entity_update(dm.world, FSW_SPOT_ENT0 + 14, &e);
+        int pitch;
+        r_set_fs_spotfx(r, 1);
+        uint8_t *on = grab(r, dm.world, dt, &pitch);
+        r_set_fs_spotfx(r, 0);
+        uint8_t *off = grab(r, dm.world, dt, &pitch);
+        r_set_fs_spotfx(r, 1);
+        differ_n[i] = 0;
+        for (int y = 0; y < H; y++)
+            for (int x = 0; x < W; x++)
+                differ_n[i] += on[y * pitch + x] != off[y * pitch + x];
+        printf("%.2f s, the vent started at 1.8 s: %d pixels differ from spot effects off\n", dt, differ_n[i]);
+        if (i == 1) {
+            char png[1024];
+            snprintf(png, sizeof png, "%s/fs_spot_vent.png", tu_tmpdir("FS_EXPL_SHOTS"));
+            r_set_fs_spotfx(r, 1);   // drawn again with spot effects on, to look at
+            uint8_t *again = grab(r, dm.world, dt, &pitch);
+            free(again);
+            assert_int_equal(r_write_png(r, png), 0);
+            tu_golden("therm vent explosion started by a trigger", png, "tests/golden/fs_spot_vent.png", 0.002);
+        }
+        free(on);
+        free(off);
+    }
+    assert_int_equal(differ_n[0], 0);
+    assert_true(differ_n[1] > 1000);
+    assert_int_equal(differ_n[2], 0);   // 0.8 s after: expl.off's 16 frames x 3 ticks and its light's 10 are over
+    player_destroy(p);
+    demo_close(&dm);
+    r_destroy(r);
+    if (!getenv("FS_EXPL_SHOTS"))
+        remove(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_when),
         cmocka_unit_test(test_sprites_light),
         cmocka_unit_test(test_therm_scene),
+        cmocka_unit_test(test_trigger_start),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

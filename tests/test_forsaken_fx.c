@@ -3332,6 +3332,7 @@ static void test_weapon_sounds(void **state)
 static void test_export_weapon_sounds(void **state)
 {
     (void)state;
+    TU_REQUIRE_FULL_BUILD();
     TU_REQUIRE_DATA();
     float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 }, at[3];
     scene_view(eye, ang, fwd, right, up);

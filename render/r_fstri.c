@@ -4,11 +4,13 @@
 #include "r_fstri.h"
 
 #include <math.h>
+#include <string.h>
 
 #define NEAR_Z 1.0f
 #define SUBDIV 16
 #define MAX_TEX_COORD 4096.0f
 #define MAX_SCREEN 1.0e6f
+#define FLAT_AREA_MIN 8192.0f   // screen pixels: a triangle this large with one light shades each colour once a phase
 
 typedef struct {
     float sx, sy;
@@ -25,7 +27,8 @@ static inline float clampf(float v, float lo, float hi) { return !(v > lo) ? lo 
 static inline __attribute__((always_inline)) void span_body(const r_view_t *v, const r_fstex_t *tex, const int rgb,
                                                             const int textured, const int keyed, const int blend, int y,
                                                             int x0, int x1, float zi, float sz, float tz, const float *l,
-                                                            float dzi, float dsz, float dtz, const float *dl)
+                                                            float dzi, float dsz, float dtz, const float *dl,
+                                                            uint16_t (*memo)[256])
 {
     uint8_t *dst = v->buffer + (size_t)y * (size_t)v->rowbytes;
     float *zrow = v->zbuffer + (size_t)y * (size_t)v->width;
@@ -68,12 +71,19 @@ static inline __attribute__((always_inline)) void span_body(const r_view_t *v, c
                 if (drawn) {
                     uint8_t c;
                     if (rgb) {   // r_dither_pick with this row's two pattern rows
-                        unsigned dd = d1[x & 3] >> 1;
-                        unsigned cr = tr[((unsigned)lc[0] & 0x3f00u) + colour] + dd;
-                        unsigned cg = tg[((unsigned)lc[1] & 0x3f00u) + colour] + dd;
-                        unsigned cb = tb[((unsigned)lc[2] & 0x3f00u) + colour] + dd;
-                        uint32_t e = mix[(cr & 0xf8u) << 7 | (cg & 0xf8u) << 2 | cb >> 3];
-                        c = (uint8_t)(d2[(x + 2) & 3] < (e >> 16) ? e >> 8 : e);
+                        uint16_t *m = memo ? &memo[x & 3][colour] : NULL;
+                        if (m && *m) {
+                            c = (uint8_t)(*m - 1);
+                        } else {
+                            unsigned dd = d1[x & 3] >> 1;
+                            unsigned cr = tr[((unsigned)lc[0] & 0x3f00u) + colour] + dd;
+                            unsigned cg = tg[((unsigned)lc[1] & 0x3f00u) + colour] + dd;
+                            unsigned cb = tb[((unsigned)lc[2] & 0x3f00u) + colour] + dd;
+                            uint32_t e = mix[(cr & 0xf8u) << 7 | (cg & 0xf8u) << 2 | cb >> 3];
+                            c = (uint8_t)(d2[(x + 2) & 3] < (e >> 16) ? e >> 8 : e);
+                            if (m)
+                                *m = (uint16_t)(c + 1);
+                        }
                     } else {
                         int m = lc[0] > lc[1] ? lc[0] : lc[1];
                         m = m > lc[2] ? m : lc[2];
@@ -107,9 +117,9 @@ static inline __attribute__((always_inline)) void span_body(const r_view_t *v, c
 
 // The span loop for a texture's modes (span_mode).
 static void span(const r_view_t *v, const r_fstex_t *tex, int mode, int y, int x0, int x1, float zi, float sz, float tz,
-                 const float *l, float dzi, float dsz, float dtz, const float *dl)
+                 const float *l, float dzi, float dsz, float dtz, const float *dl, uint16_t (*memo)[256])
 {
-#define SPAN(rgb, tx, k, b) span_body(v, tex, rgb, tx, k, b, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl)
+#define SPAN(rgb, tx, k, b) span_body(v, tex, rgb, tx, k, b, y, x0, x1, zi, sz, tz, l, dzi, dsz, dtz, dl, rgb ? memo : NULL)
     switch (mode) {
     case 0: SPAN(0, 0, 0, 0); break;
     case 1: SPAN(0, 0, 0, 1); break;
@@ -159,6 +169,14 @@ static void raster(const r_view_t *v, const r_fstex_t *tex, int mode, const pver
             }
     int vw = v->width, vh = v->height;
     int y0 = (int)clampf(ceilf(p[0]->sy - 0.5f), 0, (float)vh), y1 = (int)clampf(ceilf(p[2]->sy - 0.5f), 0, (float)vh);
+    // One light over a large triangle (a sprite, most often): each (texel colour, x & 3, y & 3)
+    // is shaded once, as the dither's pattern rows depend on x & 3 and y & 3 alone then
+    // (memo: the colour + 1, 0 not yet). The same pixels as shading each one.
+    uint16_t memo[4][4][256];
+    int flat = (mode & 8) && dl0dx == 0 && dl0dy == 0 && dl1dx == 0 && dl1dy == 0 && dl2dx == 0 && dl2dy == 0 &&
+               fabsf(det) >= 2.0f * FLAT_AREA_MIN;
+    if (flat)
+        memset(memo, 0, sizeof memo);
     if (y0 < v->y0)   // a band: its rows only (each row is computed from the vertices alone)
         y0 = v->y0;
     if (y1 > r_view_y1(v))
@@ -183,7 +201,7 @@ static void raster(const r_view_t *v, const r_fstex_t *tex, int mode, const pver
         float l[3] = { a->l[0] + px * dl0dx + py * dl0dy, a->l[1] + px * dl1dx + py * dl1dy, a->l[2] + px * dl2dx + py * dl2dy };
         float dl[3] = { dl0dx, dl1dx, dl2dx };
         span(v, tex, mode, y, x0, x1, a->zi + px * dzidx + py * dzidy, a->sz + px * dszdx + py * dszdy,
-             a->tz + px * dtzdx + py * dtzdy, l, dzidx, dszdx, dtzdx, dl);
+             a->tz + px * dtzdx + py * dtzdy, l, dzidx, dszdx, dtzdx, dl, flat ? memo[y & 3] : NULL);
     }
 }
 

@@ -111,6 +111,7 @@
 #define FSE_PINE_CONE -1.0f           // .. and ViewCone 360: COSD(360 / 2), every direction
 #define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
 #define FSE_MAX_SOUNDS 32             // sounds one decoded frame may decide (docs/forsaken.md "Sounds")
+#define FSE_MAX_LOOPS 64              // lasting loops at once (sfx.c MAX_LOOPING_SFX)
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -250,6 +251,8 @@ struct r_fsent_s {
     double last_time;
     r_sound_t sounds[FSE_MAX_SOUNDS];   // what the last r_fsent_frame decided (r_fsent_sounds)
     int nsounds;
+    r_loop_t loops[FSE_MAX_LOOPS];      // the lasting loops it wants (r_fsent_loops)
+    int nloops;
     double pyro_mark;        // PyroCount's zero (seconds; -1e30 not started): the pyrolite's sound rate
     int8_t mode_seen[FSW_SHIPS];   // each ship's mode at the last frame (-1 none or not enabled): SFX_BikeExplode
     // sprite pages and layouts, loaded the first time a sprite needs them
@@ -1354,6 +1357,7 @@ static void add_sound(r_fsent_t *fe, const char *name, const float at[3], float 
     rs->name = name;
     memcpy(rs->origin, at, sizeof rs->origin);
     rs->volume = volume;
+    rs->attenuation = 1;
 }
 
 // ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
@@ -2091,6 +2095,14 @@ int r_fsent_sounds(const r_fsent_t *fe, r_sound_t *out, int max)
     int n = 0;
     for (int i = 0; fe && fe->on && out && i < fe->nsounds && n < max; i++)
         out[n++] = fe->sounds[i];
+    return n;
+}
+
+int r_fsent_loops(const r_fsent_t *fe, r_loop_t *out, int max)
+{
+    int n = 0;
+    for (int i = 0; fe && fe->on && out && i < fe->nloops && n < max; i++)
+        out[n++] = fe->loops[i];
     return n;
 }
 

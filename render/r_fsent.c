@@ -28,6 +28,7 @@
 #include "../engine/log.h"
 #include "../engine/world_fs.h"
 #include "r_fsbgo.h"
+#include "r_fssnd.h"
 #include "r_fsspot.h"
 #include "r_fstri.h"
 #include "r_fsworld.h"
@@ -274,6 +275,7 @@ struct r_fsent_s {
     // worked out at load
     fsspot_t *spot;
     r_fsspot_path_t *spot_path;
+    r_fsspot_sound_t *spot_snd;   // per effect: its sound (r_fsspot_sound; name "" none)
     fspic_placed_t placed[FSPIC_MAX_SLOTS];
     int num_placed, placed_ok;
     uint64_t placed_allowed;
@@ -441,6 +443,8 @@ static void free_assets(r_fsent_t *fe)
     fe->spot = NULL;
     free(fe->spot_path);
     fe->spot_path = NULL;
+    free(fe->spot_snd);
+    fe->spot_snd = NULL;
     fe->num_placed = fe->placed_ok = 0;
 }
 
@@ -469,7 +473,12 @@ static void load_spot(r_fsent_t *fe, const char *level)
     }
     int n = fe->spot->count;
     fe->spot_path = calloc((size_t)(n ? n : 1), sizeof *fe->spot_path);
-    if (!fe->spot_path) {
+    fe->spot_snd = calloc((size_t)(n ? n : 1), sizeof *fe->spot_snd);
+    if (!fe->spot_path || !fe->spot_snd) {
+        free(fe->spot_path);
+        free(fe->spot_snd);
+        fe->spot_path = NULL;
+        fe->spot_snd = NULL;
         fsspot_free(fe->spot);
         fe->spot = NULL;
         return;
@@ -478,6 +487,7 @@ static void load_spot(r_fsent_t *fe, const char *level)
         const fsspot_fx_t *fx = &fe->spot->fx[i];
         if (fx->type == FSSPOT_FIRE_WALL)
             r_fsspot_path(&fe->spot_path[i], fx->pos, fx->dir, FSSPOT_FLAME_SPEED * FSSPOT_FLAME_LIFE, spot_wall, fe);
+        r_fsspot_sound(fx, &fe->spot_snd[i]);
     }
 }
 
@@ -570,6 +580,7 @@ void r_fsent_clear(r_fsent_t *fe)
     fe->ships_primed = 0;
     fe->last_time = -1e30;
     fe->nsounds = 0;
+    fe->nloops = 0;
     fe->pyro_mark = -1e30;
     memset(fe->mode_seen, -1, sizeof fe->mode_seen);
 }
@@ -1921,6 +1932,71 @@ static void end_sounds(r_fsent_t *fe, double prev, double now)
     }
 }
 
+// The camera the game's loudness is for (Ships[Current_Camera_View]): the world's view, the
+// listener the player places the sounds for.
+static int view_origin(const world_t *w, float out[3])
+{
+    const world_view_t *v = &w->view;
+    if (v->origin_valid) {
+        memcpy(out, v->origin, 3 * sizeof *out);
+        return finite3(out);
+    }
+    if (v->entity > 0 && v->entity < w->num_entities) {
+        for (int k = 0; k < 3; k++)
+            out[k] = w->entities[v->entity].cur.origin[k] + v->ofs[k];
+        return finite3(out);
+    }
+    return 0;
+}
+
+#define FSE_SOUND_JOIN 0.25   // seconds of one-shots heard at the first frame after a load or a jump back
+
+// The level's spot effects' sounds at this frame (r_fsspot_sound: placed sounds, the fire wall's, the
+// explosion's): a loop begun and not stopped is in the frame's loops while the game's loop rule hears
+// it (r_fssnd_loop_gain: inside 4608 units), keyed by its effect, from its start; a one-shot begun in
+// (prev, now] is in the frame's sounds when the game's one-shot rule hears it (r_fssnd_gain). Loudness
+// is the game's: the sound system places them with no attenuation of its own.
+static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
+{
+    fe->nloops = 0;
+    float eye[3];
+    if (!fe->spot || !fe->spot_snd || !view_origin(w, eye))
+        return;
+    long tick = (long)floor(w->time * FSE_TICKS);
+    if (prev < -1e29)
+        prev = w->time - FSE_SOUND_JOIN;
+    for (int i = 0; i < fe->spot->count; i++) {
+        const fsspot_fx_t *fx = &fe->spot->fx[i];
+        const r_fsspot_sound_t *sn = &fe->spot_snd[i];
+        int playing;
+        long start = sn->name[0] ? r_fsspot_sound_start(fx, sn->lead, tick, &playing) : -1;
+        if (start < 0 || !finite3(fx->pos))
+            continue;
+        float dv[3] = { fx->pos[0] - eye[0], fx->pos[1] - eye[1], fx->pos[2] - eye[2] };
+        float d = sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]);
+        double t0 = start / (double)FSE_TICKS;
+        if (sn->loops) {
+            float g = r_fssnd_loop_gain(d, sn->volume);
+            if (!playing || !(g > 0) || fe->nloops >= FSE_MAX_LOOPS)
+                continue;
+            r_loop_t *l = &fe->loops[fe->nloops++];
+            l->id = 0x46530000u + (uint32_t)i;   // "FS" + the effect
+            l->name = sn->name;
+            memcpy(l->origin, fx->pos, sizeof l->origin);
+            l->volume = g;
+            l->attenuation = 0;
+            l->centred = (uint8_t)sn->centred;
+            l->start = t0;
+        } else if (t0 > prev && t0 <= w->time + 1e-9) {
+            float g = r_fssnd_gain(d, sn->volume);
+            if (g > 0 && fe->nsounds < FSE_MAX_SOUNDS) {
+                add_sound(fe, sn->name, fx->pos, g);
+                fe->sounds[fe->nsounds - 1].attenuation = 0;
+            }
+        }
+    }
+}
+
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
 {
     if (!fe || !fe->on)
@@ -1994,6 +2070,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     }
     homing_frame(fe, w, 1);   // new ones to this frame, and every one on past it
     end_sounds(fe, prev, w->time);
+    spot_sounds(fe, w, prev);
 }
 
 int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3])

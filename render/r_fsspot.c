@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../engine/world.h"
+#include "r_fssnd.h"
 
 int r_fsspot_path(r_fsspot_path_t *p, const float org[3], const float dir[3], float reach, r_fsspot_wall_fn wall,
                   void *ctx)
@@ -243,4 +244,68 @@ int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *p
         s->id = (uint32_t)k;
     }
     return n;
+}
+
+// ---- sounds ------------------------------------------------------------------------------
+
+int r_fsspot_sound(const fsspot_fx_t *fx, r_fsspot_sound_t *out)
+{
+    if (!fx || !out)
+        return 0;
+    memset(out, 0, sizeof *out);
+    const char *name = NULL;
+    out->volume = 1;
+    out->lead = 1;
+    switch (fx->type) {
+    case FSSPOT_SOUND:
+        name = fx->sound;
+        out->volume = fx->volume;
+        out->centred = fx->sound_type == 1;   // SPOT_SFX_TYPE_NoPan
+        break;
+    case FSSPOT_FIRE_WALL:
+        name = "firembls";   // SFX_MedFireBlast
+        break;
+    case FSSPOT_EXPLOSION:
+        name = "exp1";       // SFX_BangBang
+        out->lead = 0;
+        break;
+    default:
+        return 0;
+    }
+    const char *nul = memchr(name, 0, FSSPOT_NAME_LEN);
+    size_t n = nul ? (size_t)(nul - name) : 0;
+    if (n > 4 && !strncmp(name + n - 4, ".wav", 4))
+        n -= 4;   // ReturnSFXIndex drops it
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        out->name[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+    memcpy(out->name + n, ".wav", 5);
+    out->loops = fx->type != FSSPOT_EXPLOSION && r_fssnd_loops(out->name);
+    return 1;
+}
+
+long r_fsspot_sound_start(const fsspot_fx_t *fx, int lead, long tick, int *playing)
+{
+    int dummy;
+    if (!playing)
+        playing = &dummy;
+    *playing = 0;
+    if (!fx || fx->gen_type == 2)
+        return -1;   // waiting for its trigger: triggers are not followed here
+    long d = fx->gen_type == 1 ? (long)floor(fx->gen_delay * FSSPOT_DELAY_TICKS) : 0;
+    long rel = tick - d;
+    if (rel < lead)
+        return -1;
+    double on = floor(fx->active * FSSPOT_DELAY_TICKS), off = floor(fx->inactive * FSSPOT_DELAY_TICKS);
+    if (fx->inactive < 0 || !(off >= 1)) {
+        *playing = 1;   // one start; a loop never stopped
+        return d + lead;
+    }
+    if (!(on >= 1))
+        return -1;      // stopped in the frame it started: never heard
+    long period = (long)(on + off);
+    long k = (rel - lead) / period;
+    *playing = (double)(rel - k * period) < on;
+    return d + k * period + lead;
 }

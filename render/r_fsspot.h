@@ -82,4 +82,27 @@ int r_fsspot_firewall(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *p
 int r_fsspot_sprites(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t,
                      const int frames[FSFX_SPRITE_KINDS], r_fsfx_sprite_t *out, int max);
 
+// ---- sounds (spotfx.c ProcessSpotFX; docs/forsaken.md "Spot effects", Sounds) ----
+//
+// A placed sound (type 17: PlaySpotSfx of the file's name, volume and sound type; heard whether or not
+// its group is seen), the fire wall's SFX_MedFireBlast ("firembls", volume 1) and the explosion's
+// SFX_BangBang ("exp1", CreateSpotFXExplosion's PlayPannedSfx). The sound starts `lead` ticks into each
+// active time (1: the first tick ProcessSpotFX's Time reaches its TimeInterval of 1; 0: the explosion,
+// made on its first frame), once per active time (DoneOnce); a looping one is stopped where an inactive
+// time begins (StopSfx), and never when the effect is disabled after its one active time (inactive
+// below 0) or has no inactive time (0).
+typedef struct {
+    char name[FSSPOT_NAME_LEN + 8];   // "compamb1.wav": lower case, ".wav" added
+    int loops;                        // the game's tables flag it SFX_Looping (r_fssnd_loops)
+    float volume;
+    int centred;                      // sound type SPOT_SFX_TYPE_NoPan (1)
+    int lead;
+} r_fsspot_sound_t;
+
+// The sound effect fx makes; 0 when it makes none (other types, an empty name).
+int r_fsspot_sound(const fsspot_fx_t *fx, r_fsspot_sound_t *out);
+// The tick its sound last started at or before `tick` (from the level's start; -1: none yet, or a
+// trigger's, not followed), and in *playing whether a loop begun then still plays at `tick`.
+long r_fsspot_sound_start(const fsspot_fx_t *fx, int lead, long tick, int *playing);
+
 #endif

@@ -1,0 +1,74 @@
+// r_fssnd.c -- Forsaken's sound rules (see r_fssnd.h; the game's sfx.c and sound_openal.c, facts only)
+#include "r_fssnd.h"
+
+#include <math.h>
+#include <string.h>
+#include <strings.h>
+
+// Sounds the game's tables flag SFX_Looping: the generic ones (Sfx_Filenames) and the level-specific
+// ones (LevelSpecificSfxLookup), by name.
+static const char *const looping[] = {
+    // Sfx_Filenames
+    "compwrk", "electhrb", "firembls", "gravgfld", "laserbm", "mnacthum", "pinemove", "shipamb", "sonar",
+    "steammcn", "unwatamb", "watrdrai", "watrfill",
+    // LevelSpecificSfxLookup
+    "acidpool", "aircond1", "aircond2", "aircond3", "airmoeng", "ammodump", "areahum1", "avatreng", "bikeengn",
+    "boteng", "compamb1", "compamb2", "compamb3", "compamb4", "cranemov", "crysthum", "eled1mov", "eled2mov",
+    "eled3mov", "eled4mov", "emergency", "ffdorcns", "ffield1", "ffield2", "ffield3", "fmorfmov", "forkleng",
+    "frklftgo", "geekengn", "geiger", "gtretmov", "hollwam1", "huntreng", "indshum1", "indshum2", "indshum3",
+    "indshum4", "intaler1", "largefan", "lavaloop", "leviteng", "lift1lp", "machamb1", "mainhumh", "mainhuml",
+    "maxeng", "metateng", "mineleng", "mineseng", "mtrtspin", "mtscrape", "nearwatr", "pumpamb1", "pumpamb2",
+    "roomtone1", "rumble1", "safedial", "sfindamb", "shadeeng", "shtlidle", "siren01", "siren02", "siren03",
+    "siren04", "siren05", "smallfan", "smallfn2", "smallfn3", "smallfn4", "stndrmov", "subgenlp", "suppreng",
+    "swarmeng", "tankeng", "throbamb", "thrstbrn", "torchbrn", "tubertat", "windesol", "windhol1", "windhol2",
+    "windhol3", "shrtrumb", "firesbrn", "elechumh", "gasleak",
+};
+
+static int listed(const char *name, size_t len)
+{
+    for (size_t i = 0; i < sizeof looping / sizeof looping[0]; i++)
+        if (strlen(looping[i]) == len && !strncasecmp(looping[i], name, len))
+            return 1;
+    return 0;
+}
+
+int r_fssnd_loops(const char *name)
+{
+    if (!name)
+        return 0;
+    size_t len = strlen(name);
+    if (len > 4 && !strcasecmp(name + len - 4, ".wav"))
+        len -= 4;
+    if (!len)
+        return 0;
+    if (listed(name, len))
+        return 1;
+    // ReturnSFXIndex: not found, its last two digits (a variant's number) dropped
+    return len > 2 && name[len - 1] >= '0' && name[len - 1] <= '9' && name[len - 2] >= '0' && name[len - 2] <= '9' &&
+           listed(name, len - 2);
+}
+
+static float mb_gain(long mb)
+{
+    if (mb > 0)
+        mb = 0;   // sound_volume: nothing above full
+    return (float)pow(10.0, (double)mb / 2000.0);
+}
+
+float r_fssnd_gain(float distance, float vol)
+{
+    if (!(distance >= 0) || distance >= FSSND_MAX_DISTANCE || !(vol > 0))
+        return 0;
+    long mb = -(long)(distance * 0.6f);   // StartPannedSfx: "scale it down by a factor"
+    mb = FSSND_MIN_MB - (long)((float)(FSSND_MIN_MB - mb) * vol);
+    return mb_gain(mb);
+}
+
+float r_fssnd_loop_gain(float distance, float vol)
+{
+    if (!(distance >= 0) || distance >= FSSND_LOOP_DISTANCE || !(vol > 0))
+        return 0;
+    long mb = (long)(distance / FSSND_LOOP_DISTANCE * (float)FSSND_MIN_MB);   // ProcessLoopingSfx
+    mb = FSSND_MIN_MB - (long)((float)(FSSND_MIN_MB - mb) * vol);
+    return mb_gain(mb);
+}

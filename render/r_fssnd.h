@@ -1,0 +1,30 @@
+// r_fssnd.h -- Forsaken's sound rules (the game's sfx.c, facts only): which sounds loop, and how loud a
+// placed sound is for the camera (docs/forsaken.md "Sound rules")
+//
+// The game plays a sound through StartPannedSfx: its distance from the camera ship plus the level's
+// SoundInfo entry from the camera's group to the sound's (a negative entry: not heard) decides its
+// volume in DirectSound millibels, from 0 down to sound_minimum_volume (-10000 / 3 = -3333), which
+// its OpenAL layer (sound_openal.c sound_volume) turns into a gain 10^(mB / 2000). A one-shot
+// (PlayPannedSfx, PlaySpotSfx of a sound without SFX_Looping) is not played at or past 24 x 1024 x
+// GLOBAL_SCALE = 6144 units and has -(distance x 0.6) mB, pulled towards -3333 by VolModify; a looping
+// one (ProcessLoopingSfx, every frame) is heard inside 0.75 of that (4608 units), -3333 x distance /
+// 4608 mB, pulled the same way by its volume. The game's sfx slider (GlobalSoundAttenuation, 0..0.9)
+// scales both; demoplay takes it as 1 (its --volume is the listener's).
+#ifndef R_FSSND_H
+#define R_FSSND_H
+
+#define FSSND_MIN_MB        (-3333)     // sound_minimum_volume: -10000 / 3
+#define FSSND_MAX_DISTANCE  6144.0f     // 24 * 1024 * GLOBAL_SCALE
+#define FSSND_LOOP_DISTANCE 4608.0f     // x LOOPING_SFX_SCALE 0.75
+
+// Whether the game's tables (sfx.c Sfx_Filenames, LevelSpecificSfxLookup) flag the sound SFX_Looping;
+// `name` in any case, with or without ".wav" (a name not listed: its last two digits dropped, as
+// ReturnSFXIndex looks it up again).
+int r_fssnd_loops(const char *name);
+// A one-shot's gain (0..1) at `distance` (SoundInfo included) with VolModify `vol`; 0 when the game
+// would not play it (at or past 6144, or a negative distance).
+float r_fssnd_gain(float distance, float vol);
+// A loop's gain at `distance` with its volume `vol`; 0 when out of range (at or past 4608).
+float r_fssnd_loop_gain(float distance, float vol);
+
+#endif

@@ -1,0 +1,363 @@
+// test_forsaken_spotsnd.c -- Forsaken's spot effects' sounds (render/r_fsspot.c, render/r_fssnd.c):
+// the sounds of arena's and therm's .FX by the game's tables, their starts and stops by the effects'
+// cycles, the game's loudness numbers, and on arena: the pilot beside the fire wall gets its
+// "firembls" loop while it is on (none while off), the level's placed loops in range at the game's
+// gains, the "thermal" one-shot at the start of its active times; in an exported track (tones under the
+// names) the fire wall's loop sounds while on and not while off, and an export begun at 12 s (the sound
+// joined after a seek into an on time) has the whole's samples.
+#include "testutil.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "assets/fsspot.h"
+#include "engine/cli.h"
+#include "engine/demo.h"
+#include "engine/playback.h"
+#include "engine/vfs.h"
+#include "formats/forsaken.h"
+#include "formats/forsaken_write.h"
+#include "render/r_fssnd.h"
+#include "render/r_fsspot.h"
+#include "render/r_fsworld.h"
+#include "render/render.h"
+
+static fsspot_t *level_fx(const char *lvl)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/Data/levels/%s/%s.fx", tu_data("forsaken"), lvl, lvl);
+    char *real = vfs_resolve_path(path);
+    size_t size = 0;
+    uint8_t *bytes = real ? tu_read(real, &size) : NULL;
+    free(real);
+    assert_non_null(bytes);
+    char err[256];
+    fsspot_t *fx = fsspot_load(bytes, size, lvl, err, sizeof err);
+    free(bytes);
+    assert_non_null(fx);
+    return fx;
+}
+
+// The sounds of the two levels' effects: names, looping by the game's tables, volume, no-pan.
+static void test_level_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    static const char *const want[2][15] = {
+        { "compamb1.wav", "thermal.wav", "largefan.wav", "largefan.wav", "compamb1.wav", "firembls.wav", "ffield2.wav",
+          "windesol.wav", "", "compamb2.wav" },
+        { "exp1.wav", "", "", "pumpamb1.wav", "thermal.wav", "thermal.wav", "thermal.wav", "firembls.wav",
+          "firembls.wav", "firembls.wav", "firembls.wav", "firembls.wav", "firembls.wav", "exp1.wav", "exp1.wav" },
+    };
+    const char *lv[2] = { "arena", "therm" };
+    for (int l = 0; l < 2; l++) {
+        fsspot_t *fx = level_fx(lv[l]);
+        int loops = 0, shots = 0;
+        for (int i = 0; i < fx->count; i++) {
+            r_fsspot_sound_t sn;
+            int has = r_fsspot_sound(&fx->fx[i], &sn);
+            assert_string_equal(has ? sn.name : "", want[l][i]);
+            if (!has)
+                continue;
+            int is_loop = strcmp(sn.name, "thermal.wav") && strcmp(sn.name, "exp1.wav");
+            assert_int_equal(sn.loops, is_loop);
+            loops += sn.loops;
+            shots += !sn.loops;
+            assert_int_equal(sn.lead, strcmp(sn.name, "exp1.wav") ? 1 : 0);
+            assert_int_equal(sn.centred, fx->fx[i].type == FSSPOT_SOUND && fx->fx[i].sound_type == 1);
+        }
+        r_fsspot_sound_t sn;
+        r_fsspot_sound(&fx->fx[0], &sn);
+        printf("%s: %d loops, %d one-shots; its first: %s volume %.2f\n", lv[l], loops, shots, sn.name, sn.volume);
+        assert_int_equal(loops, l == 0 ? 8 : 7);
+        assert_int_equal(shots, l == 0 ? 1 : 6);
+        assert_float_equal(sn.volume, l == 0 ? 0.8 : 1.0, 1e-6);
+        fsspot_free(fx);
+    }
+    assert_true(r_fssnd_loops("Compamb1"));
+    assert_true(r_fssnd_loops("FIREMBLS.WAV"));
+    assert_true(r_fssnd_loops("siren0301"));   // a variant's number dropped
+    assert_false(r_fssnd_loops("thermal"));
+    assert_false(r_fssnd_loops("exp1"));
+    assert_false(r_fssnd_loops(""));
+}
+
+// The starts: arena's fire wall (180 ticks on, 120 off) at tick 1 of each on time, stopped where it
+// ends; arena's placed sounds (on 60 ticks, then disabled): one start, never stopped; therm's (on 0,
+// off 0): one start, for ever; a delay; a trigger's: never; the explosion at tick 0.
+static void test_sound_cycle(void **state)
+{
+    (void)state;
+    fsspot_fx_t fx;
+    memset(&fx, 0, sizeof fx);
+    fx.type = FSSPOT_FIRE_WALL;
+    fx.active = 3;
+    fx.inactive = 2;
+    int playing;
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 0, &playing), -1);
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 1, &playing), 1);
+    assert_true(playing);
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 179, &playing), 1);
+    assert_true(playing);
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 180, &playing), 1);
+    assert_false(playing);
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 300, &playing), 1);
+    assert_false(playing);
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 301, &playing), 301);
+    assert_true(playing);
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 3001, &playing), 3001);
+    fx.inactive = -1;   // arena's placed sounds: disabled after the first active time, a loop goes on
+    fx.active = 1;
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 100000, &playing), 1);
+    assert_true(playing);
+    fx.active = 0;      // therm's: no active or inactive time
+    fx.inactive = 0;
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 5000, &playing), 1);
+    assert_true(playing);
+    fx.gen_type = 1;    // after a delay of 2 s (120 ticks)
+    fx.gen_delay = 2;
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 120, &playing), -1);
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 121, &playing), 121);
+    fx.gen_type = 2;
+    assert_int_equal(r_fsspot_sound_start(&fx, 1, 5000, &playing), -1);
+    fx.gen_type = 0;
+    fx.type = FSSPOT_EXPLOSION;
+    fx.active = 1;
+    fx.inactive = -1;
+    assert_int_equal(r_fsspot_sound_start(&fx, 0, 0, &playing), 0);
+}
+
+// StartPannedSfx's and ProcessLoopingSfx's numbers through sound_volume's 10^(mB / 2000).
+static void test_loudness(void **state)
+{
+    (void)state;
+    printf("one-shot: 0 %.4f, 1000 %.4f, 6143 %.4f, 6144 %.4f, MFRL (0.85) at 0 %.4f; loop: 0 %.4f, 2304 %.4f, "
+           "4607 %.4f, 4608 %.4f, volume 0.8 at 0 %.4f\n",
+           r_fssnd_gain(0, 1), r_fssnd_gain(1000, 1), r_fssnd_gain(6143, 1), r_fssnd_gain(6144, 1), r_fssnd_gain(0, 0.85f),
+           r_fssnd_loop_gain(0, 1), r_fssnd_loop_gain(2304, 1), r_fssnd_loop_gain(4607, 1), r_fssnd_loop_gain(4608, 1),
+           r_fssnd_loop_gain(0, 0.8f));
+    assert_float_equal(r_fssnd_gain(0, 1), 1.0, 1e-6);
+    assert_float_equal(r_fssnd_gain(1000, 1), pow(10, -600 / 2000.0), 1e-6);   // -600 mB
+    assert_float_equal(r_fssnd_gain(6143, 1), pow(10, -3685 / 2000.0), 1e-6);
+    assert_float_equal(r_fssnd_gain(6144, 1), 0.0, 0);
+    assert_float_equal(r_fssnd_gain(-1, 1), 0.0, 0);
+    assert_float_equal(r_fssnd_gain(0, 0.85f), pow(10, -500 / 2000.0), 1e-6);   // -3333 + 2833
+    assert_float_equal(r_fssnd_loop_gain(0, 1), 1.0, 1e-6);
+    assert_float_equal(r_fssnd_loop_gain(2304, 1), pow(10, -1666 / 2000.0), 1e-6);
+    assert_float_equal(r_fssnd_loop_gain(4608, 1), 0.0, 0);
+    assert_float_equal(r_fssnd_loop_gain(0, 0.8f), pow(10, -667 / 2000.0), 1e-6);   // -3333 + 2666
+}
+
+// ---- arena: the pilot beside the fire wall ----------------------------------------------
+
+static const float FIRE_AT[3] = { -952, 1725, -1791 };
+
+static void write_scene(const char *path, const float eye[3], const float ang[3], double end)
+{
+    fs_writer_t wr;
+    fs_writer_init(&wr);
+    fs_header_t h;
+    memset(&h, 0, sizeof h);
+    h.version = FS_VERSION_MIN;
+    snprintf(h.level, sizeof h.level, "arena");
+    fs_write_header(&wr, &h);
+    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
+    for (int i = 0; i <= (int)(end * 10); i++) {
+        double t = 0.05 + i * 0.1;
+        fs_ship_t sh;
+        memset(&sh, 0, sizeof sh);
+        sh.flags = FS_SHIP_ENABLE;
+        memcpy(sh.pos, eye, sizeof sh.pos);
+        fs_angles_to_quat(ang, sh.quat);
+        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &sh);
+    }
+    assert_false(wr.failed);
+    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
+    fs_writer_free(&wr);
+}
+
+static void scene_eye(float eye[3], float ang[3])
+{
+    eye[0] = FIRE_AT[0] + 320;
+    eye[1] = FIRE_AT[1];
+    eye[2] = FIRE_AT[2] + 500;
+    ang[0] = 0;
+    ang[1] = 180;   // looking back along -z, at the flames' path
+    ang[2] = 0;
+}
+
+static float dist(const float *a, const float *b)
+{
+    float d[3] = { a[0] - b[0], a[1] - b[1], a[2] - b[2] };
+    return sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+
+static void test_arena_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3];
+    scene_eye(eye, ang);
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_spotsnd_%d.dmo", tu_tmpdir(NULL), (int)getpid());
+    write_scene(demo, eye, ang, 6.2);
+    fsspot_t *fx = level_fx("arena");
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = tu_data("forsaken");
+    renderer_t *r = r_create(32, 20);
+    assert_non_null(r);
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    player_t *p = player_create(&d, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    // the placed loops inside 4608 units (their effect's index), the wall's excepted
+    int in_range = 0;
+    for (int i = 0; i < fx->count; i++) {
+        r_fsspot_sound_t sn;
+        if (i != 5 && r_fsspot_sound(&fx->fx[i], &sn) && sn.loops && dist(fx->fx[i].pos, eye) < FSSND_LOOP_DISTANCE)
+            in_range++;
+    }
+    int wall_frames = 0, off_frames = 0, thermal = 0, frames = 0;
+    double thermal_at[2] = { -1, -1 };
+    float wall_gain = r_fssnd_loop_gain(dist(FIRE_AT, eye), 1);
+    float thermal_gain = r_fssnd_gain(dist(fx->fx[1].pos, eye), 1);
+    while (player_step(p) > 0) {
+        const world_t *w = d.world;
+        if (w->game != GAME_FORSAKEN || w->time < 0.01)
+            continue;
+        frames++;
+        r_loop_t l[64];
+        int n = r_loops(r, l, 64), wall = -1, placed = 0;
+        for (int i = 0; i < n; i++) {
+            if (l[i].id == 0x46530000u + 5)
+                wall = i;
+            else
+                placed++;
+            assert_true(l[i].attenuation == 0);
+        }
+        long tick = (long)floor(w->time * 71.0);
+        int on = tick % 300 >= 1 && tick % 300 < 180;
+        if (wall >= 0) {
+            wall_frames++;
+            assert_true(on);
+            assert_string_equal(l[wall].name, "firembls.wav");
+            assert_float_equal(l[wall].volume, wall_gain, 1e-6);
+            assert_float_equal(l[wall].start, (tick / 300 * 300 + 1) / 71.0, 1e-9);
+            assert_float_equal(l[wall].origin[0], FIRE_AT[0], 0.1);
+        } else {
+            off_frames++;
+            assert_false(on);
+        }
+        assert_int_equal(placed, in_range);
+        r_sound_t s[32];
+        int ns = r_sounds(r, s, 32);
+        for (int i = 0; i < ns; i++)
+            if (!strcmp(s[i].name, "thermal.wav")) {
+                assert_true(thermal < 2);
+                thermal_at[thermal++] = w->time;
+                assert_float_equal(s[i].volume, thermal_gain, 1e-6);
+                assert_true(s[i].attenuation == 0);
+            }
+    }
+    printf("arena beside the fire wall: %d frames, its loop in %d (gain %.4f at %.1f units), none in %d; %d placed "
+           "loops in range; \"thermal\" (gain %.4f) at %.2f s and %.2f s\n",
+           frames, wall_frames, wall_gain, dist(FIRE_AT, eye), off_frames, in_range, thermal_gain, thermal_at[0],
+           thermal_at[1]);
+    assert_true(wall_frames >= 40 && off_frames >= 15);
+    assert_true(in_range >= 1);
+    assert_int_equal(thermal, 2);   // its active times (240 ticks on, 120 off) begin at ticks 1 and 361 (5.085 s)
+    assert_float_equal(thermal_at[0], 0.05, 1e-6);
+    assert_float_equal(thermal_at[1], 5.15, 1e-6);
+    player_destroy(p);
+    demo_close(&d);
+    r_destroy(r);
+    fsspot_free(fx);
+    remove(demo);
+}
+
+// The same loop in `export`'s track: a tone under "firembls.wav" (the level's other sounds missing:
+// silent) heard in the fire wall's on times and not in its off times; exported from 12 s (its sound
+// joined after the seek to the pre-roll's start, 2 s, inside an on time) the samples are the whole's.
+static int16_t *export_track(const char *dir, const char *demo, double from, double to, long *frames)
+{
+    char cmd[4096], path[512];
+    snprintf(cmd, sizeof cmd, "%s export -q %s --basedir %s --game snd --from %g --to %g --fps 10 --size 64x48 -o "
+             "%s/out 2>&1", tu_bin(), demo, dir, from, to, dir);
+    int status = -1;
+    char *out = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, out ? out : "");
+    free(out);
+    snprintf(path, sizeof path, "%s/out/audio.wav", dir);
+    size_t size = 0;
+    uint8_t *wav = tu_read(path, &size);
+    assert_non_null(wav);
+    assert_true(size > 44);
+    *frames = (long)(size - 44) / 4;
+    int16_t *pcm = malloc((size_t)*frames * 4);
+    memcpy(pcm, wav + 44, (size_t)*frames * 4);
+    free(wav);
+    return pcm;
+}
+
+static void test_export_firewall_loop(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    TU_REQUIRE_FULL_BUILD();
+    float eye[3], ang[3];
+    scene_eye(eye, ang);
+    char dir[600], cmd[8192], data[4096], demo[700], path[700];
+    snprintf(dir, sizeof dir, "%s/spotsnd_export", tu_tmpdir(NULL));
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    assert_non_null(realpath(tu_data("forsaken/Data"), data));
+    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/snd/sound/firembls.wav", dir);
+    tu_write_tone(path, 0.37, 431);
+    snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
+    write_scene(demo, eye, ang, 16.2);
+    long n_whole = 0, n_part = 0;
+    int16_t *whole = export_track(dir, demo, 0, 16, &n_whole);
+    int16_t *part = export_track(dir, demo, 12, 16, &n_part);
+    assert_int_equal(n_whole, 16 * 48000);
+    assert_int_equal(n_part, 4 * 48000);
+    // ticks (1/71 s) 1..180 on, 180..300 off, and so on: on [0.014, 2.535) s, off [2.535, 4.225), on
+    // [4.239, 6.761), ..., off [10.986, 12.676); heard from the first frame (every 0.1 s) on or off
+    double on1 = tu_energy(whole, n_whole, 48000, 0.1, 2.45), off1 = tu_energy(whole, n_whole, 48000, 2.6, 4.15);
+    double on2 = tu_energy(whole, n_whole, 48000, 4.3, 6.7), off3 = tu_energy(whole, n_whole, 48000, 11.1, 12.6);
+    long differ = 0;
+    int maxd = 0;
+    for (long i = 0; i < 2 * n_part; i++) {
+        int dd = abs(whole[2 * 12 * 48000 + i] - part[i]);
+        differ += dd != 0;
+        maxd = dd > maxd ? dd : maxd;
+    }
+    printf("export: the fire wall's loop: %.3g on (0.1..2.45 s), %.3g off (2.6..4.15), %.3g on (4.3..6.7), %.3g off "
+           "(11.1..12.6); exported from 12 s: %ld of %ld samples differ from the whole's (largest %d)\n",
+           on1, off1, on2, off3, differ, 2 * n_part, maxd);
+    assert_true(on1 > 1e10 && on2 > 1e10);
+    assert_true(off1 == 0 && off3 == 0);
+    assert_true(maxd <= 1 && differ <= 2 * n_part / 10000);
+    free(whole);
+    free(part);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_level_sounds),
+        cmocka_unit_test(test_sound_cycle),
+        cmocka_unit_test(test_loudness),
+        cmocka_unit_test(test_arena_sounds),
+        cmocka_unit_test(test_export_firewall_loop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

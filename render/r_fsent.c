@@ -113,6 +113,7 @@
 #define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
 #define FSE_MAX_SOUNDS 32             // sounds one decoded frame may decide (docs/forsaken.md "Sounds")
 #define FSE_MAX_LOOPS 64              // lasting loops at once (sfx.c MAX_LOOPING_SFX)
+#define FSE_SOUND_GROUPS 8            // groups' boxes holding one point that are looked at (overlapping levels)
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -254,6 +255,9 @@ struct r_fsent_s {
     int nsounds;
     r_loop_t loops[FSE_MAX_LOOPS];      // the lasting loops it wants (r_fsent_loops)
     int nloops;
+    int eye_ok;                         // the camera the game's loudness is for, at the last r_fsent_frame
+    float eye[3];
+    int eye_groups[FSE_SOUND_GROUPS], n_eye_groups;
     double pyro_mark;        // PyroCount's zero (seconds; -1e30 not started): the pyrolite's sound rate
     int8_t mode_seen[FSW_SHIPS];   // each ship's mode at the last frame (-1 none or not enabled): SFX_BikeExplode
     // sprite pages and layouts, loaded the first time a sprite needs them
@@ -1359,16 +1363,36 @@ static void pine_aim(const r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
     memcpy(sh->aim, nd, sizeof nd);
 }
 
-// A sound for this frame's list (r_fsent_sounds); NULL or a full list: none.
-static void add_sound(r_fsent_t *fe, const char *name, const float at[3], float volume)
+// A sound for this frame's list (r_fsent_sounds) in one of `groups` (the level's), at the game's
+// VolModify `volume`: played as loud as the game's StartPannedSfx makes it for the camera (r_fssnd.c:
+// distance + SoundInfo, cut at 6144, not heard from a negative entry), with no attenuation of the
+// sound system's own; without a camera (no view), at `volume` with normal attenuation. NULL or a full
+// list: none.
+static void add_sound_in(r_fsent_t *fe, const char *name, const float at[3], float volume, const int *groups, int ng)
 {
     if (!name || fe->nsounds >= FSE_MAX_SOUNDS)
         return;
+    float att = 1;
+    if (fe->eye_ok) {
+        float d[3] = { at[0] - fe->eye[0], at[1] - fe->eye[1], at[2] - fe->eye[2] };
+        float extra = r_fssnd_extra(fe->level, fe->eye_groups, fe->n_eye_groups, groups, ng);
+        volume = extra < 0 ? 0 : r_fssnd_gain(sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + extra, volume);
+        if (!(volume > 0))
+            return;
+        att = 0;
+    }
     r_sound_t *rs = &fe->sounds[fe->nsounds++];
     rs->name = name;
     memcpy(rs->origin, at, sizeof rs->origin);
     rs->volume = volume;
-    rs->attenuation = 1;
+    rs->attenuation = att;
+}
+
+// The same in the groups whose boxes hold `at`.
+static void add_sound(r_fsent_t *fe, const char *name, const float at[3], float volume)
+{
+    int g[FSE_SOUND_GROUPS];
+    add_sound_in(fe, name, at, volume, g, r_fssnd_groups(fe->level, at, g, FSE_SOUND_GROUPS));
 }
 
 // ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
@@ -1959,8 +1983,8 @@ static int view_origin(const world_t *w, float out[3])
 static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
 {
     fe->nloops = 0;
-    float eye[3];
-    if (!fe->spot || !fe->spot_snd || !view_origin(w, eye))
+    const float *eye = fe->eye;
+    if (!fe->spot || !fe->spot_snd || !fe->eye_ok)
         return;
     long tick = (long)floor(w->time * FSE_TICKS);
     if (prev < -1e29)
@@ -1973,10 +1997,12 @@ static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
         if (start < 0 || !finite3(fx->pos))
             continue;
         float dv[3] = { fx->pos[0] - eye[0], fx->pos[1] - eye[1], fx->pos[2] - eye[2] };
-        float d = sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]);
+        int group = fx->group;
+        float extra = r_fssnd_extra(fe->level, fe->eye_groups, fe->n_eye_groups, &group, 1);
+        float d = sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + extra;
         double t0 = start / (double)FSE_TICKS;
         if (sn->loops) {
-            float g = r_fssnd_loop_gain(d, sn->volume);
+            float g = extra < 0 ? 0 : r_fssnd_loop_gain(d, sn->volume);
             if (!playing || !(g > 0) || fe->nloops >= FSE_MAX_LOOPS)
                 continue;
             r_loop_t *l = &fe->loops[fe->nloops++];
@@ -1988,11 +2014,7 @@ static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
             l->centred = (uint8_t)sn->centred;
             l->start = t0;
         } else if (t0 > prev && t0 <= w->time + 1e-9) {
-            float g = r_fssnd_gain(d, sn->volume);
-            if (g > 0 && fe->nsounds < FSE_MAX_SOUNDS) {
-                add_sound(fe, sn->name, fx->pos, g);
-                fe->sounds[fe->nsounds - 1].attenuation = 0;
-            }
+            add_sound_in(fe, sn->name, fx->pos, sn->volume, &group, 1);   // PlaySpotSfx of a one-shot
         }
     }
 }
@@ -2006,6 +2028,8 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     double prev = fe->last_time;
     fe->last_time = w->time;
     fe->nsounds = 0;
+    fe->eye_ok = view_origin(w, fe->eye);   // the camera of this frame's sounds (add_sound)
+    fe->n_eye_groups = fe->eye_ok ? r_fssnd_groups(fe->level, fe->eye, fe->eye_groups, FSE_SOUND_GROUPS) : 0;
     if (fe->pyro_mark < -1e29)
         fe->pyro_mark = w->time;   // PyroCount counts from the level's start: here from the first frame seen
     load_bgo(fe, w);

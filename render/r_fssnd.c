@@ -72,3 +72,35 @@ float r_fssnd_loop_gain(float distance, float vol)
     mb = FSSND_MIN_MB - (long)((float)(FSSND_MIN_MB - mb) * vol);
     return mb_gain(mb);
 }
+
+int r_fssnd_groups(const mxv_t *m, const float p[3], int *out, int max)
+{
+    int n = 0;
+    if (!m || !m->has_portals)
+        return 0;
+    for (int g = 0; g < m->num_groups && n < max; g++) {
+        const mxv_group_t *gr = &m->groups[g];
+        if (fabsf(p[0] - gr->center[0]) <= gr->half_size[0] && fabsf(p[1] - gr->center[1]) <= gr->half_size[1] &&
+            fabsf(p[2] - gr->center[2]) <= gr->half_size[2])
+            out[n++] = g;
+    }
+    return n;
+}
+
+float r_fssnd_extra(const mxv_t *m, const int *from, int nfrom, const int *to, int nto)
+{
+    if (!m || !m->sound_info || nfrom <= 0 || nto <= 0)
+        return 0;
+    float best = 0;
+    int have = 0;
+    for (int i = 0; i < nfrom; i++)
+        for (int j = 0; j < nto; j++) {
+            if (from[i] < 0 || from[i] >= m->num_groups || to[j] < 0 || to[j] >= m->num_groups)
+                continue;
+            float x = m->sound_info[(size_t)from[i] * (size_t)m->num_groups + (size_t)to[j]];
+            if (!have || x < best)
+                best = x;
+            have = 1;
+        }
+    return best;
+}

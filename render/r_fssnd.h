@@ -13,6 +13,8 @@
 #ifndef R_FSSND_H
 #define R_FSSND_H
 
+#include "../assets/mxv.h"
+
 #define FSSND_MIN_MB        (-3333)     // sound_minimum_volume: -10000 / 3
 #define FSSND_MAX_DISTANCE  6144.0f     // 24 * 1024 * GLOBAL_SCALE
 #define FSSND_LOOP_DISTANCE 4608.0f     // x LOOPING_SFX_SCALE 0.75
@@ -26,5 +28,13 @@ int r_fssnd_loops(const char *name);
 float r_fssnd_gain(float distance, float vol);
 // A loop's gain at `distance` with its volume `vol`; 0 when out of range (at or past 4608).
 float r_fssnd_loop_gain(float distance, float vol);
+
+// The groups whose box (the portal section's centre +- half size: PointInGroupBoundingBox) holds p, at
+// most max; how many.
+int r_fssnd_groups(const mxv_t *m, const float p[3], int *out, int max);
+// The level's SoundInfo entry from a camera in one of `from` to a sound in one of `to`: of several
+// (overlapping boxes) the smallest; 0 when either list is empty (the game's camera in no group: 0) or
+// the level has no table; below 0: not heard.
+float r_fssnd_extra(const mxv_t *m, const int *from, int nfrom, const int *to, int nto);
 
 #endif

@@ -18,6 +18,7 @@
 #include "engine/world_fs.h"
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
+#include "render/r_fssnd.h"
 #include "render/r_fsent.h"
 #include "render/r_fsfx.h"
 #include "render/r_fsworld.h"
@@ -3205,7 +3206,13 @@ static void test_mine_sounds(void **state)
         assert_true(fabsf(a[2].origin[k] - a[1].origin[k]) < 1e-6f);
     }
     assert_true(sqrtf(off) < 0.01f);
-    assert_true(a[0].volume == 1 && a[1].volume == 1 && a[2].volume == 1);
+    for (int i = 0; i < 3; i++) {   // the game's loudness for the camera (StartPannedSfx, r_fssnd_gain), all in its group
+        float d[3] = { a[i].origin[0] - eye[0], a[i].origin[1] - eye[1], a[i].origin[2] - eye[2] };
+        float want = r_fssnd_gain(sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), 1);
+        printf("  %s: gain %.4f (the game's at %.1f units: %.4f)\n", a[i].name, a[i].volume,
+               sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), want);
+        assert_true(fabsf(a[i].volume - want) < 1e-6f && a[i].attenuation == 0);
+    }
     assert_int_equal(nb, 1);   // carol's own: laid, never set off
     assert_string_equal(b[0].name, "minelay.wav");
     assert_int_equal(nc, 3);
@@ -3320,7 +3327,10 @@ static void test_weapon_sounds(void **state)
         const float *p = !strcmp(want[j], "mfrln.wav") ? bob : !strcmp(want[j], "exp1.wav") ? at : eye;
         for (int k = 0; k < 3; k++)
             assert_true(fabsf(rs[i].origin[k] - p[k]) < 0.01f);
-        assert_true(fabsf(rs[i].volume - (!strcmp(want[j], "mfrln.wav") ? 0.85f : 1.0f)) < 1e-6f);
+        float dv[3] = { rs[i].origin[0] - eye[0], rs[i].origin[1] - eye[1], rs[i].origin[2] - eye[2] };
+        float gain = r_fssnd_gain(sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]),
+                                  !strcmp(want[j], "mfrln.wav") ? 0.85f : 1.0f);   // StartPannedSfx's, VolModify 0.85
+        assert_true(fabsf(rs[i].volume - gain) < 1e-6f && rs[i].attenuation == 0);
         j++;
     }
     scene_files_done(&F);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "assets/fsspot.h"
+#include "assets/mxv.h"
 #include "engine/cli.h"
 #include "engine/demo.h"
 #include "engine/playback.h"
@@ -151,6 +152,60 @@ static void test_loudness(void **state)
     assert_float_equal(r_fssnd_loop_gain(0, 0.8f), pow(10, -667 / 2000.0), 1e-6);   // -3333 + 2666
 }
 
+// The levels' sound distances (the .MXV's SoundInfo table after the group connections).
+static mxv_t *level_mxv(const char *lvl)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/Data/levels/%s/%s.mxv", tu_data("forsaken"), lvl, lvl);
+    char *real = vfs_resolve_path(path);
+    size_t size = 0;
+    uint8_t *bytes = real ? tu_read(real, &size) : NULL;
+    free(real);
+    assert_non_null(bytes);
+    char err[256];
+    mxv_t *m = mxv_load(bytes, size, lvl, err, sizeof err);
+    free(bytes);
+    assert_non_null(m);
+    return m;
+}
+
+static void test_sound_distances(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    const char *lv[] = { "arena", "therm", "ship", "alpha", "smalls", "tunnels" };
+    for (int l = 0; l < 6; l++) {
+        mxv_t *m = level_mxv(lv[l]);
+        int ng = m->num_groups, neg = 0, zero = 0, diag = 0;
+        float mx = 0;
+        if (!m->sound_info)
+            printf("%s: %s\n", lv[l], m->sound_warning);
+        assert_non_null(m->sound_info);
+        for (int i = 0; i < ng; i++)
+            for (int j = 0; j < ng; j++) {
+                float x = m->sound_info[i * ng + j];
+                neg += x < 0;
+                zero += x == 0;
+                diag += i == j && x == 0;
+                mx = x > mx ? x : mx;
+            }
+        printf("%s: %d groups, sound distances: %d negative, %d zero (%d on the diagonal), largest %.1f; [0][1] %.1f\n",
+               lv[l], ng, neg, zero, diag, mx, m->sound_info[1]);
+        assert_int_equal(diag, ng);
+        assert_int_equal(neg, 0);
+        if (l == 0) {   // arena
+            assert_int_equal(ng, 32);
+            assert_int_equal(zero, 289);
+            assert_float_equal(mx, 11813.8, 0.05);
+        } else if (l == 1) {   // therm
+            assert_int_equal(ng, 16);
+            assert_int_equal(zero, 86);
+            assert_float_equal(mx, 10407.7, 0.05);
+        }
+        mxv_free(m);
+    }
+}
+
 // ---- arena: the pilot beside the fire wall ----------------------------------------------
 
 static const float FIRE_AT[3] = { -952, 1725, -1791 };
@@ -183,9 +238,9 @@ static void scene_eye(float eye[3], float ang[3])
 {
     eye[0] = FIRE_AT[0] + 320;
     eye[1] = FIRE_AT[1];
-    eye[2] = FIRE_AT[2] + 500;
+    eye[2] = FIRE_AT[2] + 100;   // in the fire wall's group (2: z -1920..-1664)
     ang[0] = 0;
-    ang[1] = 180;   // looking back along -z, at the flames' path
+    ang[1] = 180;   // looking along -z, at the flames' path
     ang[2] = 0;
 }
 
@@ -195,12 +250,19 @@ static float dist(const float *a, const float *b)
     return sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
 }
 
-static void test_arena_sounds(void **state)
+typedef struct {
+    int groups, frames, wall_frames, off_frames, heard, near_only, thermal;
+    double thermal_at[2];
+    float wall_gain, thermal_gain;
+} arena_run_t;
+
+// The scene from `eye`, frame by frame: every loop listed at the game's gain for its effect (distance
+// + SoundInfo from the camera's groups), the fire wall's only in its on ticks from its on time's start,
+// the placed ones heard all the time, "thermal" where its active times begin.
+static void arena_case(const float eye[3], const float ang[3], arena_run_t *o)
 {
-    (void)state;
-    TU_REQUIRE_DATA();
-    float eye[3], ang[3];
-    scene_eye(eye, ang);
+    memset(o, 0, sizeof *o);
+    o->thermal_at[0] = o->thermal_at[1] = -1;
     char demo[512];
     snprintf(demo, sizeof demo, "%s/fs_spotsnd_%d.dmo", tu_tmpdir(NULL), (int)getpid());
     write_scene(demo, eye, ang, 6.2);
@@ -214,22 +276,32 @@ static void test_arena_sounds(void **state)
     assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
     player_t *p = player_create(&d, &cli, r, NULL, NULL);
     assert_non_null(p);
-    // the placed loops inside 4608 units (their effect's index), the wall's excepted
-    int in_range = 0;
-    for (int i = 0; i < fx->count; i++) {
+    // the camera's groups and, per effect, the SoundInfo entry to its group and the game's gain
+    mxv_t *m = level_mxv("arena");
+    int eg[8];
+    o->groups = r_fssnd_groups(m, eye, eg, 8);
+    float gain[16] = { 0 };
+    for (int i = 0; i < fx->count && i < 16; i++) {
         r_fsspot_sound_t sn;
-        if (i != 5 && r_fsspot_sound(&fx->fx[i], &sn) && sn.loops && dist(fx->fx[i].pos, eye) < FSSND_LOOP_DISTANCE)
-            in_range++;
+        int g = fx->fx[i].group;
+        float extra = r_fssnd_extra(m, eg, o->groups, &g, 1);
+        if (!r_fsspot_sound(&fx->fx[i], &sn))
+            continue;
+        float dd = dist(fx->fx[i].pos, eye) + extra;
+        gain[i] = sn.loops ? r_fssnd_loop_gain(dd, sn.volume) : r_fssnd_gain(dd, sn.volume);
+        if (i != 5 && sn.loops) {
+            o->heard += gain[i] > 0;
+            o->near_only += dist(fx->fx[i].pos, eye) < FSSND_LOOP_DISTANCE && !(gain[i] > 0);
+        }
     }
-    int wall_frames = 0, off_frames = 0, thermal = 0, frames = 0;
-    double thermal_at[2] = { -1, -1 };
-    float wall_gain = r_fssnd_loop_gain(dist(FIRE_AT, eye), 1);
-    float thermal_gain = r_fssnd_gain(dist(fx->fx[1].pos, eye), 1);
+    mxv_free(m);
+    o->wall_gain = gain[5];
+    o->thermal_gain = gain[1];
     while (player_step(p) > 0) {
         const world_t *w = d.world;
         if (w->game != GAME_FORSAKEN || w->time < 0.01)
             continue;
-        frames++;
+        o->frames++;
         r_loop_t l[64];
         int n = r_loops(r, l, 64), wall = -1, placed = 0;
         for (int i = 0; i < n; i++) {
@@ -238,45 +310,74 @@ static void test_arena_sounds(void **state)
             else
                 placed++;
             assert_true(l[i].attenuation == 0);
+            int e = (int)(l[i].id - 0x46530000u);
+            assert_true(e >= 0 && e < 16);
+            assert_float_equal(l[i].volume, gain[e], 1e-6);
         }
         long tick = (long)floor(w->time * 71.0);
         int on = tick % 300 >= 1 && tick % 300 < 180;
         if (wall >= 0) {
-            wall_frames++;
+            o->wall_frames++;
             assert_true(on);
             assert_string_equal(l[wall].name, "firembls.wav");
-            assert_float_equal(l[wall].volume, wall_gain, 1e-6);
             assert_float_equal(l[wall].start, (tick / 300 * 300 + 1) / 71.0, 1e-9);
             assert_float_equal(l[wall].origin[0], FIRE_AT[0], 0.1);
         } else {
-            off_frames++;
-            assert_false(on);
+            o->off_frames++;
+            assert_true(!on || !(o->wall_gain > 0));
         }
-        assert_int_equal(placed, in_range);
+        assert_int_equal(placed, o->heard);
         r_sound_t s[32];
         int ns = r_sounds(r, s, 32);
         for (int i = 0; i < ns; i++)
             if (!strcmp(s[i].name, "thermal.wav")) {
-                assert_true(thermal < 2);
-                thermal_at[thermal++] = w->time;
-                assert_float_equal(s[i].volume, thermal_gain, 1e-6);
+                assert_true(o->thermal < 2);
+                o->thermal_at[o->thermal++] = w->time;
+                assert_float_equal(s[i].volume, o->thermal_gain, 1e-6);
                 assert_true(s[i].attenuation == 0);
             }
     }
-    printf("arena beside the fire wall: %d frames, its loop in %d (gain %.4f at %.1f units), none in %d; %d placed "
-           "loops in range; \"thermal\" (gain %.4f) at %.2f s and %.2f s\n",
-           frames, wall_frames, wall_gain, dist(FIRE_AT, eye), off_frames, in_range, thermal_gain, thermal_at[0],
-           thermal_at[1]);
-    assert_true(wall_frames >= 40 && off_frames >= 15);
-    assert_true(in_range >= 1);
-    assert_int_equal(thermal, 2);   // its active times (240 ticks on, 120 off) begin at ticks 1 and 361 (5.085 s)
-    assert_float_equal(thermal_at[0], 0.05, 1e-6);
-    assert_float_equal(thermal_at[1], 5.15, 1e-6);
+    printf("arena from %.0f %.0f %.0f (camera in %d group(s)): %d frames, the fire wall's loop in %d (gain %.4f at %.1f "
+           "units), not in %d; %d placed loops heard (%d more inside 4608 units but for SoundInfo); \"thermal\" (gain "
+           "%.4f) at %.2f s and %.2f s\n",
+           eye[0], eye[1], eye[2], o->groups, o->frames, o->wall_frames, o->wall_gain, dist(FIRE_AT, eye), o->off_frames,
+           o->heard, o->near_only, o->thermal_gain, o->thermal_at[0], o->thermal_at[1]);
     player_destroy(p);
     demo_close(&d);
     r_destroy(r);
     fsspot_free(fx);
     remove(demo);
+}
+
+static void test_arena_sounds(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3];
+    scene_eye(eye, ang);
+    arena_run_t o;
+    arena_case(eye, ang, &o);
+    // beside the fire wall (in its room, groups 2 and 21): its loop in its on ticks (46 of the 63 frames);
+    // the level's SoundInfo puts every placed sound out of reach, though seven loops lie inside 4608
+    // units and "thermal" inside 6144
+    assert_int_equal(o.groups, 2);
+    assert_int_equal(o.wall_frames, 46);
+    assert_int_equal(o.off_frames, 17);
+    assert_float_equal(o.wall_gain, r_fssnd_loop_gain(dist(FIRE_AT, eye), 1), 1e-6);   // the same group: SoundInfo 0
+    assert_int_equal(o.heard, 0);
+    assert_int_equal(o.near_only, 7);
+    assert_int_equal(o.thermal, 0);
+    // in group 14 near the "thermal" vent: it sounds where its active times (240 ticks on, 120 off)
+    // begin, ticks 1 and 361 (5.085 s): in the frames at 0.05 and 5.15 s
+    float vent[3] = { -2400, 400, 1664 };
+    arena_case(vent, ang, &o);
+    assert_int_equal(o.thermal, 2);
+    assert_true(o.thermal_gain > 0.1f);
+    assert_int_equal(o.heard, 3);        // and three placed loops, two more cut by SoundInfo
+    assert_int_equal(o.near_only, 2);
+    assert_int_equal(o.wall_frames, 0);  // the fire wall 3974 units off, beyond its SoundInfo
+    assert_float_equal(o.thermal_at[0], 0.05, 1e-6);
+    assert_float_equal(o.thermal_at[1], 5.15, 1e-6);
 }
 
 // The same loop in `export`'s track: a tone under "firembls.wav" (the level's other sounds missing:
@@ -356,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_level_sounds),
         cmocka_unit_test(test_sound_cycle),
         cmocka_unit_test(test_loudness),
+        cmocka_unit_test(test_sound_distances),
         cmocka_unit_test(test_arena_sounds),
         cmocka_unit_test(test_export_firewall_loop),
     };

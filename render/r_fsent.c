@@ -1943,11 +1943,18 @@ static void death_sounds(r_fsent_t *fe, const world_t *w)
 
 // A missile that ended on a wall or a ship since the last frame (its end time in (prev, now]):
 // DestroySecondary's CreateExplosion plays SFX_BangBang there (the weapons r_fsfx_sec_bang names;
-// the MFRL's and pine missile's CreateSmallExplosion: none). Each end is asked for once.
+// the MFRL's and pine missile's CreateSmallExplosion: none). A primary that ended on a ship:
+// ProcessPrimaryBullets' "Hit Ship" plays SFX_ShipHit ("shieldht") at the point it met the ship's
+// sphere (every machine; shield or not). Each end is asked for once.
 static void end_sounds(r_fsent_t *fe, double prev, double now)
 {
     for (int s = 0; s < FSE_MAX_SHOTS; s++) {
         fse_shot_t *sh = &fe->shots[s];
+        if (sh->active && !sh->secondary && sh->ship && !sh->sounded && sh->t_end > prev && sh->t_end <= now) {
+            add_sound(fe, FSFX_SND_SHIPHIT, sh->end, 1);
+            sh->sounded = 1;
+            continue;
+        }
         if (!sh->active || !sh->secondary || sh->sounded || !sh->hit || is_mine(sh->weapon) ||
             !r_fsfx_sec_bang(sh->weapon) || !(sh->t_end > prev && sh->t_end <= now))
             continue;

@@ -258,6 +258,7 @@ struct r_fsent_s {
     int eye_ok;                         // the camera the game's loudness is for, at the last r_fsent_frame
     float eye[3];
     int eye_groups[FSE_SOUND_GROUPS], n_eye_groups;
+    r_fssnd_variants_t variants;        // the sound folder's NAME01.wav ... per name, looked for once a level
     double pyro_mark;        // PyroCount's zero (seconds; -1e30 not started): the pyrolite's sound rate
     int8_t mode_seen[FSW_SHIPS];   // each ship's mode at the last frame (-1 none or not enabled): SFX_BikeExplode
     // sprite pages and layouts, loaded the first time a sprite needs them
@@ -595,6 +596,7 @@ void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *pale
         return;
     free_assets(fe);
     r_fsent_clear(fe);
+    r_fssnd_variants_clear(&fe->variants);   // the sound folder's variants, looked for again
     fe->on = files != NULL;
     fe->files = files ? *files : (asset_files_t){ NULL, NULL };
     if (palette)
@@ -1381,8 +1383,12 @@ static void add_sound_in(r_fsent_t *fe, const char *name, const float at[3], flo
             return;
         att = 0;
     }
+    // the variant (NAME01.wav ...) from the sound's place and time: the same every time it is decided
+    uint32_t b[3];
+    memcpy(b, at, sizeof b);
+    uint32_t seed = world_hash32(b[0] ^ world_hash32(b[1] ^ world_hash32(b[2] ^ (uint32_t)llround(fe->last_time * FSE_TICKS))));
     r_sound_t *rs = &fe->sounds[fe->nsounds++];
-    rs->name = name;
+    rs->name = r_fssnd_variant(&fe->variants, &fe->files, name, seed);
     memcpy(rs->origin, at, sizeof rs->origin);
     rs->volume = volume;
     rs->attenuation = att;
@@ -2014,7 +2020,7 @@ static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
                 continue;
             r_loop_t *l = &fe->loops[fe->nloops++];
             l->id = 0x46530000u + (uint32_t)i;   // "FS" + the effect
-            l->name = sn->name;
+            l->name = r_fssnd_variant(&fe->variants, &fe->files, sn->name, world_hash32((uint32_t)i * 0x9e3779b9u ^ (uint32_t)start));
             memcpy(l->origin, fx->pos, sizeof l->origin);
             l->volume = g;
             l->attenuation = 0;

@@ -2,6 +2,8 @@
 #include "r_fssnd.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -103,4 +105,51 @@ float r_fssnd_extra(const mxv_t *m, const int *from, int nfrom, const int *to, i
             have = 1;
         }
     return best;
+}
+
+void r_fssnd_variants_clear(r_fssnd_variants_t *vs)
+{
+    if (vs)
+        vs->n = 0;
+}
+
+static int sound_exists(const asset_files_t *files, const char *file)
+{
+    char path[FSSND_NAME_LEN + 16];
+    snprintf(path, sizeof path, "sound/%s", file);
+    size_t size = 0;
+    uint8_t *d = asset_load(files, path, &size);
+    free(d);
+    return d != NULL;
+}
+
+const char *r_fssnd_variant(r_fssnd_variants_t *vs, const asset_files_t *files, const char *name, uint32_t seed)
+{
+    if (!name || !vs)
+        return name;
+    size_t len = strlen(name);
+    if (len + 1 > FSSND_NAME_LEN)
+        return name;
+    r_fssnd_variant_t *v = NULL;
+    for (int i = 0; i < vs->n && !v; i++)
+        if (!strcmp(vs->v[i].base, name))
+            v = &vs->v[i];
+    if (!v) {
+        if (vs->n >= FSSND_VARIANT_NAMES)
+            return name;
+        v = &vs->v[vs->n++];
+        memcpy(v->base, name, len + 1);
+        v->count = 0;
+        size_t stem = len > 4 && !strcmp(name + len - 4, ".wav") ? len - 4 : len;
+        if (files && files->fn && !sound_exists(files, name))
+            for (int k = 0; k < FSSND_VARIANTS; k++) {   // NAME01.wav, NAME02.wav ... to the first missing
+                snprintf(v->names[k], sizeof v->names[k], "%.*s%02d.wav", (int)stem, name, k + 1);
+                if (!sound_exists(files, v->names[k]))
+                    break;
+                v->count = k + 1;
+            }
+    }
+    if (v->count <= 0)
+        return v->base;
+    return v->names[seed % (uint32_t)v->count];
 }

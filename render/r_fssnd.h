@@ -13,6 +13,9 @@
 #ifndef R_FSSND_H
 #define R_FSSND_H
 
+#include <stdint.h>
+
+#include "../assets/asset.h"
 #include "../assets/mxv.h"
 
 #define FSSND_MIN_MB        (-3333)     // sound_minimum_volume: -10000 / 3
@@ -36,5 +39,28 @@ int r_fssnd_groups(const mxv_t *m, const float p[3], int *out, int max);
 // (overlapping boxes) the smallest; 0 when either list is empty (the game's camera in no group: 0) or
 // the level has no table; below 0: not heard.
 float r_fssnd_extra(const mxv_t *m, const int *from, int nfrom, const int *to, int nto);
+
+// Variants (sfx.c PreProcessSfx, GetFullSfxPath, StartPannedSfx, InitLoopingSfx): the game looks for
+// NAME.wav, else NAME01.wav, NAME02.wav ... up to the first missing (at most MAX_SFX_VARIANTS, 16), and
+// each time it plays the sound takes one of them at random (Random_Range).
+#define FSSND_VARIANTS 16
+#define FSSND_VARIANT_NAMES 64         // names looked up per level (more: played as asked)
+#define FSSND_NAME_LEN 48
+typedef struct {
+    char base[FSSND_NAME_LEN];         // the name asked for ("exp1.wav")
+    int count;                         // 0: NAME.wav itself (or nothing found); n: NAME01 .. NAMEnn
+    char names[FSSND_VARIANTS][FSSND_NAME_LEN + 4];
+} r_fssnd_variant_t;
+typedef struct {
+    r_fssnd_variant_t v[FSSND_VARIANT_NAMES];
+    int n;
+} r_fssnd_variants_t;
+
+// The file to play for `name` ("NAME.wav", under the sound folder): NAME.wav when `files` has
+// "sound/NAME.wav", else the variant `seed` picks among NAME01.wav ... (ours: a hash instead of the
+// game's rand(), so a seek and a second run hear the same). The files are looked for once per name
+// (kept in vs until r_fssnd_variants_clear); the returned name lives as long. NULL name: NULL.
+const char *r_fssnd_variant(r_fssnd_variants_t *vs, const asset_files_t *files, const char *name, uint32_t seed);
+void r_fssnd_variants_clear(r_fssnd_variants_t *vs);
 
 #endif

@@ -152,6 +152,52 @@ static void test_loudness(void **state)
     assert_float_equal(r_fssnd_loop_gain(0, 0.8f), pow(10, -667 / 2000.0), 1e-6);   // -3333 + 2666
 }
 
+// Variants: a sound folder with exp101.wav, exp102.wav, exp103.wav (no exp1.wav, no exp104.wav),
+// bikexpl.wav and bikexpl01.wav: "exp1.wav" plays one of the three, picked by the seed (every one for
+// some seed, the same for the same seed), "bikexpl.wav" itself, a missing name as asked; the folder
+// looked at once per name.
+static int lookups;
+static uint8_t *fake_files(void *ctx, const char *path, size_t *size)
+{
+    (void)ctx;
+    static const char *const have[] = { "sound/exp101.wav", "sound/exp102.wav", "sound/exp103.wav", "sound/bikexpl.wav",
+                                        "sound/bikexpl01.wav" };
+    lookups++;
+    for (size_t i = 0; i < sizeof have / sizeof have[0]; i++)
+        if (!strcmp(path, have[i])) {
+            *size = 4;
+            return calloc(1, 4);
+        }
+    return NULL;
+}
+
+static void test_variants(void **state)
+{
+    (void)state;
+    static r_fssnd_variants_t vs;
+    r_fssnd_variants_clear(&vs);
+    asset_files_t files = { fake_files, NULL };
+    int seen[3] = { 0, 0, 0 };
+    lookups = 0;
+    for (uint32_t seed = 0; seed < 60; seed++) {
+        const char *n = r_fssnd_variant(&vs, &files, "exp1.wav", seed);
+        assert_true(!strncmp(n, "exp10", 5) && n[5] >= '1' && n[5] <= '3' && !strcmp(n + 6, ".wav"));
+        seen[n[5] - '1']++;
+        assert_string_equal(r_fssnd_variant(&vs, &files, "exp1.wav", seed), n);
+    }
+    int first = lookups;
+    assert_string_equal(r_fssnd_variant(&vs, &files, "bikexpl.wav", 7), "bikexpl.wav");
+    assert_string_equal(r_fssnd_variant(&vs, &files, "nothere.wav", 7), "nothere.wav");
+    int after = lookups;
+    r_fssnd_variant(&vs, &files, "nothere.wav", 8);
+    printf("exp1.wav's variants over 60 seeds: exp101 %d, exp102 %d, exp103 %d; the folder looked at %d times for "
+           "exp1 (its own name, 01..04), %d for all three names\n", seen[0], seen[1], seen[2], first, after);
+    assert_true(seen[0] > 5 && seen[1] > 5 && seen[2] > 5);
+    assert_int_equal(first, 5);
+    assert_int_equal(after, 5 + 1 + 2);
+    assert_int_equal(lookups, after);   // no second look
+}
+
 // The levels' sound distances (the .MXV's SoundInfo table after the group connections).
 static mxv_t *level_mxv(const char *lvl)
 {
@@ -380,9 +426,10 @@ static void test_arena_sounds(void **state)
     assert_float_equal(o.thermal_at[1], 5.15, 1e-6);
 }
 
-// The same loop in `export`'s track: a tone under "firembls.wav" (the level's other sounds missing:
-// silent) heard in the fire wall's on times and not in its off times; exported from 12 s (its sound
-// joined after the seek to the pre-roll's start, 2 s, inside an on time) the samples are the whole's.
+// The same loop in `export`'s track: tones under "firembls01.wav" and "firembls02.wav" (its variants;
+// the level's other sounds missing: silent) heard in the fire wall's on times and not in its off
+// times; exported from 12 s (its sound joined after the seek to the pre-roll's start, 2 s, inside an on
+// time) the samples are the whole's, the same variant included.
 static int16_t *export_track(const char *dir, const char *demo, double from, double to, long *frames)
 {
     char cmd[4096], path[512];
@@ -419,8 +466,10 @@ static void test_export_firewall_loop(void **state)
     assert_non_null(realpath(tu_data("forsaken/Data"), data));
     snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
     assert_int_equal(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/snd/sound/firembls.wav", dir);
-    tu_write_tone(path, 0.37, 431);
+    for (int v = 1; v <= 2; v++) {   // two variants, no firembls.wav: each on time picks one (from its start)
+        snprintf(path, sizeof path, "%s/snd/sound/firembls%02d.wav", dir, v);
+        tu_write_tone(path, 0.37, 431 + 156 * (v - 1));
+    }
     snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
     write_scene(demo, eye, ang, 16.2);
     long n_whole = 0, n_part = 0;
@@ -432,6 +481,23 @@ static void test_export_firewall_loop(void **state)
     // [4.239, 6.761), ..., off [10.986, 12.676); heard from the first frame (every 0.1 s) on or off
     double on1 = tu_energy(whole, n_whole, 48000, 0.1, 2.45), off1 = tu_energy(whole, n_whole, 48000, 2.6, 4.15);
     double on2 = tu_energy(whole, n_whole, 48000, 4.3, 6.7), off3 = tu_energy(whole, n_whole, 48000, 11.1, 12.6);
+    // which variant each on time played: the tone's rising zero crossings a second (431 or 587 Hz)
+    double hz[4];
+    const double from_s[4] = { 0.5, 4.5, 9.0, 13.0 };
+    for (int k = 0; k < 4; k++) {
+        int ups = 0;
+        long a0 = (long)(from_s[k] * 48000);
+        for (long i = a0 + 1; i < a0 + 48000; i++)
+            ups += whole[2 * (i - 1)] < 0 && whole[2 * i] >= 0;
+        hz[k] = ups;
+    }
+    printf("export: the on times' tones from 0.5, 4.5, 9.0, 13.0 s: %.0f %.0f %.0f %.0f Hz\n", hz[0], hz[1], hz[2], hz[3]);
+    int low = 0, high = 0;
+    for (int k = 0; k < 4; k++) {
+        low += fabs(hz[k] - 431) < 10;
+        high += fabs(hz[k] - 587) < 10;
+    }
+    assert_int_equal(low + high, 4);
     long differ = 0;
     int maxd = 0;
     for (long i = 0; i < 2 * n_part; i++) {
@@ -457,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_level_sounds),
         cmocka_unit_test(test_sound_cycle),
         cmocka_unit_test(test_loudness),
+        cmocka_unit_test(test_variants),
         cmocka_unit_test(test_sound_distances),
         cmocka_unit_test(test_arena_sounds),
         cmocka_unit_test(test_export_firewall_loop),

@@ -310,7 +310,8 @@ static void arena_case(const float eye[3], const float ang[3], arena_run_t *o)
     memset(o, 0, sizeof *o);
     o->thermal_at[0] = o->thermal_at[1] = -1;
     char demo[512];
-    snprintf(demo, sizeof demo, "%s/fs_spotsnd_%d.dmo", tu_tmpdir(NULL), (int)getpid());
+    static int runs;
+    snprintf(demo, sizeof demo, "%s/fs_spotsnd_%d_%d.dmo", tu_tmpdir(NULL), (int)getpid(), runs++);
     write_scene(demo, eye, ang, 6.2);
     fsspot_t *fx = level_fx("arena");
     cli_t cli;
@@ -392,7 +393,10 @@ static void arena_case(const float eye[3], const float ang[3], arena_run_t *o)
     demo_close(&d);
     r_destroy(r);
     fsspot_free(fx);
-    remove(demo);
+    if (getenv("FS_SPOTSND_KEEP"))   // the scene kept for timedemo / callgrind
+        printf("kept %s\n", demo);
+    else
+        remove(demo);
 }
 
 static void test_arena_sounds(void **state)

@@ -150,6 +150,6 @@ const char *r_fssnd_variant(r_fssnd_variants_t *vs, const asset_files_t *files, 
             }
     }
     if (v->count <= 0)
-        return v->base;
+        return name;   // the caller's own (a weapon's name: a constant)
     return v->names[seed % (uint32_t)v->count];
 }

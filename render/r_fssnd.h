@@ -59,7 +59,8 @@ typedef struct {
 // The file to play for `name` ("NAME.wav", under the sound folder): NAME.wav when `files` has
 // "sound/NAME.wav", else the variant `seed` picks among NAME01.wav ... (ours: a hash instead of the
 // game's rand(), so a seek and a second run hear the same). The files are looked for once per name
-// (kept in vs until r_fssnd_variants_clear); the returned name lives as long. NULL name: NULL.
+// (kept in vs until r_fssnd_variants_clear); a variant's name lives as long, else `name` itself is
+// returned. NULL name: NULL.
 const char *r_fssnd_variant(r_fssnd_variants_t *vs, const asset_files_t *files, const char *name, uint32_t seed);
 void r_fssnd_variants_clear(r_fssnd_variants_t *vs);
 

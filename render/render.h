@@ -41,7 +41,8 @@ typedef struct {
     float volume;
     float attenuation;   // Quake's units: 1 normal; 0 none (the game's own loudness is in volume)
 } r_sound_t;
-// The sounds the last r_frame decided (at most max); the player plays them unless it is seeking.
+// The sounds the last r_frame decided (at most max); the player plays them unless it is seeking. The
+// names stay valid until the next r_frame or r_load_level (a variant's, a level's: the renderer's own).
 int r_sounds(const renderer_t *r, r_sound_t *out, int max);
 // A lasting looping sound a game's own rules keep going at the last r_frame (Forsaken: the level's
 // placed sounds, the fire wall's), keyed by a stable id: the player asks for the list after each

@@ -2005,6 +2005,13 @@ static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
     for (int i = 0; i < fe->spot->count; i++) {
         const fsspot_fx_t *fx = &fe->spot->fx[i];
         const r_fsspot_sound_t *sn = &fe->spot_snd[i];
+        if (fx->type == FSSPOT_SPARKS || fx->type == FSSPOT_GRAVITY_SPARKS) {   // the ticks since the frame before
+            int g = fx->group;
+            for (long k = (long)floor(prev * FSE_TICKS) + 1; k <= tick; k++)
+                if (r_fsspot_spark_sound(fx, i, k) && finite3(fx->pos))
+                    add_sound_in(fe, FSSPOT_SPARK_SOUND, fx->pos, FSSPOT_SPARK_VOLUME, &g, 1);
+            continue;
+        }
         int playing;
         long start = sn->name[0] ? r_fsspot_sound_start(fx, sn->lead, tick, &playing) : -1;
         if (start < 0 || !finite3(fx->pos))

@@ -309,3 +309,12 @@ long r_fsspot_sound_start(const fsspot_fx_t *fx, int lead, long tick, int *playi
     *playing = (double)(rel - k * period) < on;
     return d + k * period + lead;
 }
+
+int r_fsspot_spark_sound(const fsspot_fx_t *fx, int index, long tick)
+{
+    if (!fx || (fx->type != FSSPOT_SPARKS && fx->type != FSSPOT_GRAVITY_SPARKS) || !r_fsspot_on(fx, tick))
+        return 0;
+    uint32_t x = world_hash32((uint32_t)index * 0x9e3779b1u ^ (uint32_t)tick * 0x85ebca6bu ^ 0x3c6ef372u);
+    uint32_t a = next(&x) % 8, b = next(&x) % 3;   // Random_Range( 8 ), then Random_Range( 3 )
+    return a == 0 && b == 0;
+}

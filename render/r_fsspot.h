@@ -101,6 +101,13 @@ typedef struct {
 
 // The sound effect fx makes; 0 when it makes none (other types, an empty name).
 int r_fsspot_sound(const fsspot_fx_t *fx, r_fsspot_sound_t *out);
+// Sparks (type 2) and gravity sparks (13): on a tick they make particles (r_fsspot_on, its group taken
+// as seen), CreateSpotFXSparks / CreateSpotFXRealSparks play PlayFixedSpotSfx(SFX_ElectricSpark
+// "elecspk", freq 0, volume FSSPOT_SPARK_VOLUME) when !Random_Range(8) && !Random_Range(3): here both
+// draws from a hash of the effect's index and the tick (one tick in 24 on the whole). 1 when it does.
+#define FSSPOT_SPARK_SOUND "elecspk.wav"
+#define FSSPOT_SPARK_VOLUME 0.25f
+int r_fsspot_spark_sound(const fsspot_fx_t *fx, int index, long tick);
 // The tick its sound last started at or before `tick` (from the level's start; -1: none yet, or a
 // trigger's, not followed), and in *playing whether a loop begun then still plays at `tick`.
 long r_fsspot_sound_start(const fsspot_fx_t *fx, int lead, long tick, int *playing);

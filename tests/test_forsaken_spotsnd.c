@@ -256,14 +256,21 @@ static void test_sound_distances(void **state)
 
 static const float FIRE_AT[3] = { -952, 1725, -1791 };
 
+static void write_scene_on(const char *path, const char *level, const float eye[3], const float ang[3], double end);
+
 static void write_scene(const char *path, const float eye[3], const float ang[3], double end)
+{
+    write_scene_on(path, "arena", eye, ang, end);
+}
+
+static void write_scene_on(const char *path, const char *level, const float eye[3], const float ang[3], double end)
 {
     fs_writer_t wr;
     fs_writer_init(&wr);
     fs_header_t h;
     memset(&h, 0, sizeof h);
     h.version = FS_VERSION_MIN;
-    snprintf(h.level, sizeof h.level, "arena");
+    snprintf(h.level, sizeof h.level, "%s", level);
     fs_write_header(&wr, &h);
     fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
     for (int i = 0; i <= (int)(end * 10); i++) {
@@ -430,6 +437,73 @@ static void test_arena_sounds(void **state)
     assert_float_equal(o.thermal_at[1], 5.15, 1e-6);
 }
 
+// therm's gravity sparks (effect 2, group 11: 120 ticks on, 180 off): "elecspk.wav" at volume 0.25
+// (VolModify) on the ticks r_fsspot_spark_sound picks while on, each in the frame that passes its tick,
+// at the game's gain; none in the off ticks; about one tick in 24.
+static void test_therm_sparks(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    fsspot_t *fx = level_fx("therm");
+    assert_int_equal(fx->fx[2].type, FSSPOT_GRAVITY_SPARKS);
+    float eye[3] = { fx->fx[2].pos[0], fx->fx[2].pos[1] + 150, fx->fx[2].pos[2] }, ang[3] = { 0, 0, 0 };
+    char demo[512];
+    snprintf(demo, sizeof demo, "%s/fs_sparks_%d.dmo", tu_tmpdir(NULL), (int)getpid());
+    write_scene_on(demo, "therm", eye, ang, 8.0);
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = tu_data("forsaken");
+    renderer_t *r = r_create(32, 20);
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    player_t *p = player_create(&d, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    mxv_t *m = level_mxv("therm");
+    int eg[8], neg = r_fssnd_groups(m, eye, eg, 8), g = fx->fx[2].group;
+    float gain = r_fssnd_gain(dist(fx->fx[2].pos, eye) + r_fssnd_extra(m, eg, neg, &g, 1), 0.25f);
+    mxv_free(m);
+    int heard = 0, wanted = 0, on_ticks = 0, frames = 0;
+    double prev = -1;
+    while (player_step(p) > 0) {
+        const world_t *w = d.world;
+        if (w->game != GAME_FORSAKEN || w->time < 0.01)
+            continue;
+        r_sound_t s[32];
+        int ns = r_sounds(r, s, 32), here = 0;
+        for (int i = 0; i < ns; i++)
+            if (!strcmp(s[i].name, "elecspk.wav")) {
+                here++;
+                assert_float_equal(s[i].volume, gain, 1e-6);
+                assert_float_equal(s[i].origin[0], fx->fx[2].pos[0], 1e-3);
+            }
+        int want = 0;
+        if (prev >= 0)   // the first frame hears its last 0.25 s; checked from the second on
+            for (long k = (long)floor(prev * 71.0) + 1; k <= (long)floor(w->time * 71.0); k++) {
+                want += r_fsspot_spark_sound(&fx->fx[2], 2, k);
+                on_ticks += r_fsspot_on(&fx->fx[2], k);
+                if (r_fsspot_spark_sound(&fx->fx[2], 2, k))
+                    assert_true(k % 300 < 120);   // only while on
+            }
+        if (prev >= 0) {
+            assert_int_equal(here, want);
+            heard += here;
+            wanted += want;
+            frames++;
+        }
+        prev = w->time;
+    }
+    printf("therm's gravity sparks from 150 units: %d elecspk in %d frames (%d on ticks), gain %.4f\n", heard, frames,
+           on_ticks, gain);
+    assert_true(heard >= 5 && heard == wanted);
+    assert_true(heard * 10 < on_ticks && heard * 50 > on_ticks);   // about one in 24
+    assert_true(gain > 0.05f);   // VolModify 0.25: -2523 mB at 150 units
+    player_destroy(p);
+    demo_close(&d);
+    r_destroy(r);
+    fsspot_free(fx);
+    remove(demo);
+}
+
 // The same loop in `export`'s track: tones under "firembls01.wav" and "firembls02.wav" (its variants;
 // the level's other sounds missing: silent) heard in the fire wall's on times and not in its off
 // times; exported from 12 s (its sound joined after the seek to the pre-roll's start, 2 s, inside an on
@@ -530,6 +604,7 @@ int main(void)
         cmocka_unit_test(test_variants),
         cmocka_unit_test(test_sound_distances),
         cmocka_unit_test(test_arena_sounds),
+        cmocka_unit_test(test_therm_sparks),
         cmocka_unit_test(test_export_firewall_loop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

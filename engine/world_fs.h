@@ -51,6 +51,12 @@ _Static_assert(FSW_LPICK_INFO + FSW_MAX_LPICK < FSW_BGO_ENT0, "level pickups bel
 // (render/r_fsent.c), so a seek shows what playing shows.
 #define FSW_RTL_ENT0 (FSW_BGO_ENT0 + FSW_MAX_BGO)
 #define FSW_MAX_RTL 64
+// Spot effect k of the level's .FX (assets/fsspot.h) waiting for a trigger was started (event 16,
+// EnableSpotFX: frame 1) or stopped (event 17, DisableSpotFX: frame 0) once entity FSW_SPOT_ENT0 + k
+// is in the world: modelindex FSW_MODEL_TRIG, animtime the world time of the event. The drawer
+// runs the effect from that moment (render/r_fsspot.c), so a seek shows what playing shows.
+#define FSW_SPOT_ENT0 (FSW_RTL_ENT0 + FSW_MAX_RTL)
+#define FSW_MAX_SPOT 512           // MAXSPOTFX
 enum { FSW_DOOR_CLOSED, FSW_DOOR_OPENING, FSW_DOOR_OPEN, FSW_DOOR_CLOSING, FSW_DOOR_REVERSEOPENING,
        FSW_DOOR_REVERSECLOSING };
 

@@ -94,6 +94,21 @@ static void set_light(fs_trig_t *t, world_t *w, int light, int on, double time)
     t->light_on[light] = (uint8_t)on;
 }
 
+// EnableSpotFX / DisableSpotFX of spot effect k: its marker (engine/world_fs.h FSW_SPOT_ENT0), from
+// `time`; starting one again starts it again (EnableSpotFX resets its state).
+static void set_spot(fs_trig_t *t, world_t *w, int k, int on, double time)
+{
+    if (k < 0 || k >= FSW_MAX_SPOT)
+        return;
+    entity_state_t e;
+    entity_state_clear(&e);
+    e.modelindex = FSW_MODEL_TRIG;
+    e.frame = on;
+    e.animtime = (float)time;
+    world_entity_update(w, FSW_SPOT_ENT0 + k, &e);
+    t->spot_seen[k] = 1;
+}
+
 // The events of the conditions proved true (the game runs them on its next frame; here at once).
 static void run_pending(fs_trig_t *t, world_t *w, double time)
 {
@@ -116,8 +131,12 @@ static void run_pending(fs_trig_t *t, world_t *w, double time)
                 if (arg < t->zon->count)
                     t->area_on[arg] = ev->type == FSTRG_EV_AREA_ON;
                 break;
+            case FSTRG_EV_SPOTFX_START:
+            case FSTRG_EV_SPOTFX_START + 1:
+                set_spot(t, w, arg, ev->type == FSTRG_EV_SPOTFX_START, time);
+                break;
             default:
-                break;   // pickups (already placed in a multiplayer game), texture animations, spot effects ...: not run
+                break;   // pickups (already placed in a multiplayer game), texture animations ...: not run
             }
         }
     }
@@ -259,6 +278,13 @@ void fs_trig_resubmit(const fs_trig_t *t, world_t *w)
         if (t->light_seen[i] && e->seq != w->seq) {
             entity_state_t s = e->cur;
             world_entity_update(w, FSW_RTL_ENT0 + i, &s);
+        }
+    }
+    for (int i = 0; i < FSW_MAX_SPOT; i++) {
+        world_entity_t *e = &w->entities[FSW_SPOT_ENT0 + i];
+        if (t->spot_seen[i] && e->seq != w->seq) {
+            entity_state_t s = e->cur;
+            world_entity_update(w, FSW_SPOT_ENT0 + i, &s);
         }
     }
 }

@@ -44,6 +44,7 @@ typedef struct {
     float pos[3];
     uint8_t light_on[FSW_MAX_RTL];    // the light markers the world holds (re-submitted each frame)
     uint8_t light_seen[FSW_MAX_RTL];
+    uint8_t spot_seen[FSW_MAX_SPOT];  // the spot effect markers the world holds (re-submitted each frame)
     int64_t fired;                    // mods applied (dump, tests)
 } fs_trig_t;
 

@@ -281,6 +281,7 @@ struct r_fsent_s {
     fsspot_t *spot;
     r_fsspot_path_t *spot_path;
     r_fsspot_sound_t *spot_snd;   // per effect: its sound (r_fsspot_sound; name "" none)
+    r_fsspot_sparks_t *sparks;   // its gravity sparks' walls and paths (NULL: none)
     fspic_placed_t placed[FSPIC_MAX_SLOTS];
     int num_placed, placed_ok;
     uint64_t placed_allowed;
@@ -450,6 +451,8 @@ static void free_assets(r_fsent_t *fe)
     fe->spot_path = NULL;
     free(fe->spot_snd);
     fe->spot_snd = NULL;
+    r_fsspot_sparks_free(fe->sparks);
+    fe->sparks = NULL;
     fe->num_placed = fe->placed_ok = 0;
 }
 
@@ -494,6 +497,7 @@ static void load_spot(r_fsent_t *fe, const char *level)
             r_fsspot_path(&fe->spot_path[i], fx->pos, fx->dir, FSSPOT_FLAME_SPEED * FSSPOT_FLAME_LIFE, spot_wall, fe);
         r_fsspot_sound(fx, &fe->spot_snd[i]);
     }
+    fe->sparks = r_fsspot_sparks_create(fe->spot, fe->level);
 }
 
 // The level's background objects, the first time the world names the level.
@@ -1986,6 +1990,9 @@ static int view_origin(const world_t *w, float out[3])
     return 0;
 }
 
+static const fsspot_fx_t *spot_clock(const world_t *w, const fsspot_fx_t *fx, int i, double t, fsspot_fx_t *copy,
+                                     double *tr);
+
 #define FSE_SOUND_JOIN 0.25   // seconds of one-shots heard at the first frame after a load or a jump back
 
 // The level's spot effects' sounds at this frame (r_fsspot_sound: placed sounds, the fire wall's, the
@@ -1999,15 +2006,22 @@ static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
     const float *eye = fe->eye;
     if (!fe->spot || !fe->spot_snd || !fe->eye_ok)
         return;
-    long tick = (long)floor(w->time * FSE_TICKS);
     if (prev < -1e29)
         prev = w->time - FSE_SOUND_JOIN;
     for (int i = 0; i < fe->spot->count; i++) {
-        const fsspot_fx_t *fx = &fe->spot->fx[i];
         const r_fsspot_sound_t *sn = &fe->spot_snd[i];
+        // as it runs now: a trigger's from when the trigger started it (its clock `shift` later)
+        fsspot_fx_t copy;
+        double tr;
+        const fsspot_fx_t *fx = spot_clock(w, &fe->spot->fx[i], i, w->time, &copy, &tr);
+        if (!fx)
+            continue;
+        double shift = w->time - tr;
+        long tick = (long)floor(tr * FSE_TICKS);
         if (fx->type == FSSPOT_SPARKS || fx->type == FSSPOT_GRAVITY_SPARKS) {   // the ticks since the frame before
             int g = fx->group;
-            for (long k = (long)floor(prev * FSE_TICKS) + 1; k <= tick; k++)
+            long k0 = (long)floor((prev - shift) * FSE_TICKS) + 1;
+            for (long k = k0 > 0 ? k0 : 0; k <= tick; k++)
                 if (r_fsspot_spark_sound(fx, i, k) && finite3(fx->pos))
                     add_sound_in(fe, FSSPOT_SPARK_SOUND, fx->pos, FSSPOT_SPARK_VOLUME, &g, 1);
             continue;
@@ -2020,7 +2034,7 @@ static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
         int group = fx->group;
         float extra = r_fssnd_extra(fe->level, fe->eye_groups, fe->n_eye_groups, &group, 1);
         float d = sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + extra;
-        double t0 = start / (double)FSE_TICKS;
+        double t0 = shift + start / (double)FSE_TICKS;
         if (sn->loops) {
             float g = extra < 0 ? 0 : r_fssnd_loop_gain(d, sn->volume);
             if (!playing || !(g > 0) || fe->nloops >= FSE_MAX_LOOPS)
@@ -2670,6 +2684,7 @@ static const char *const fx_layout_files[FSFX_SPRITE_KINDS] = {
     [FSFX_SPRITE_EXPL] = "expl.off",         [FSFX_SPRITE_BITS] = "bits.off",
     [FSFX_SPRITE_FLASH] = "bigflash.off",    [FSFX_SPRITE_SOLTRAIL] = "soltrail.off",
     [FSFX_SPRITE_GRVTRAIL] = "grvtrail.off", [FSFX_SPRITE_NEWTRAIL] = "newtrail.off",
+    [FSFX_SPRITE_FLARE] = "flare.off",
 };
 
 static int draw_fx_sprites(r_fsent_t *fe, const r_view_t *v, int n)
@@ -2699,25 +2714,53 @@ static int draw_fx_sprites(r_fsent_t *fe, const r_view_t *v, int n)
     return drawn;
 }
 
+// Spot effect i as it runs at t: one waiting for a trigger from the moment a trigger started it
+// (its marker, engine/world_fs.h FSW_SPOT_ENT0; EnableSpotFX: active at once, or after its
+// generation delay), in *copy with its time in *tr; the others as they are. NULL: not running.
+static const fsspot_fx_t *spot_clock(const world_t *w, const fsspot_fx_t *fx, int i, double t, fsspot_fx_t *copy,
+                                     double *tr)
+{
+    *tr = t;
+    if (fx->gen_type != 2)
+        return fx;
+    int e = FSW_SPOT_ENT0 + i;
+    if (!w || i >= FSW_MAX_SPOT || !world_entity_visible(w, e) || w->entities[e].cur.modelindex != FSW_MODEL_TRIG ||
+        !w->entities[e].cur.frame)
+        return NULL;   // not started, or stopped (DisableSpotFX: ours, its particles go with it)
+    *copy = *fx;
+    copy->gen_type = fx->gen_delay != 0 ? 1 : 0;
+    *tr = t - w->entities[e].cur.animtime;
+    return *tr >= 0 ? copy : NULL;
+}
+
 // The level's spot effects at t (r_fsspot.c: which sprites, where), their layouts' frames facing
 // the eye, added. Drawn whether or not the game would see their group (ProcessSpotFX makes them
 // only while it does: that depends on every earlier frame's eye, not followed).
-static int draw_spot(r_fsent_t *fe, const r_view_t *v, double t)
+static int draw_spot(r_fsent_t *fe, const world_t *w, const r_view_t *v, double t)
 {
     if (!fe->spot || !fe->spot_path || fe->spot_off)
         return 0;
     int drawn = 0, frames[FSFX_SPRITE_KINDS] = { 0 };
     for (int i = 0; i < fe->spot->count; i++) {
         const fsspot_fx_t *fx = &fe->spot->fx[i];
-        if (fx->type != FSSPOT_FIRE_WALL && fx->type != FSSPOT_SMOKE && fx->type != FSSPOT_FLAME)
+        if (fx->type != FSSPOT_FIRE_WALL && fx->type != FSSPOT_SMOKE && fx->type != FSSPOT_FLAME &&
+            fx->type != FSSPOT_GRAVITY_SPARKS && fx->type != FSSPOT_EXPLOSION)
             continue;
         if (!frames[FSFX_SPRITE_EXPL]) {   // the layouts the spot effects use (-1: did not load)
-            const fse_layout_t *e = layout(fe, fx_layout_files[FSFX_SPRITE_EXPL]),
-                               *s = layout(fe, fx_layout_files[FSFX_SPRITE_NEWTRAIL]);
-            frames[FSFX_SPRITE_EXPL] = e ? e->off->num_frames : -1;
-            frames[FSFX_SPRITE_NEWTRAIL] = s ? s->off->num_frames : -1;
+            static const int kinds[] = { FSFX_SPRITE_EXPL, FSFX_SPRITE_NEWTRAIL, FSFX_SPRITE_BITS, FSFX_SPRITE_FLARE };
+            for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+                const fse_layout_t *l = layout(fe, fx_layout_files[kinds[k]]);
+                frames[kinds[k]] = l ? l->off->num_frames : -1;
+            }
         }
-        int n = r_fsspot_sprites(fx, i, &fe->spot_path[i], t, frames, fe->sprites, FSE_MAX_SPRITES);
+        fsspot_fx_t copy;
+        double tr;
+        const fsspot_fx_t *run = spot_clock(w, fx, i, t, &copy, &tr);
+        if (!run)
+            continue;
+        int n = fx->type == FSSPOT_GRAVITY_SPARKS
+                    ? r_fsspot_gravity(fe->sparks, run, i, tr, frames, fe->sprites, FSE_MAX_SPRITES)
+                    : r_fsspot_sprites(run, i, &fe->spot_path[i], tr, frames, fe->sprites, FSE_MAX_SPRITES);
         drawn += draw_fx_sprites(fe, v, n);
     }
     return drawn;
@@ -3361,6 +3404,15 @@ int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t 
             }
         }
     }
+    // the level's spot effects' lights (r_fsspot.c: the gravity sparks' bursts, the explosions,
+    // the fire wall's flames)
+    for (int i = 0; fe->spot && fe->spot_path && !fe->spot_off && i < fe->spot->count && n < max; i++) {
+        fsspot_fx_t copy;
+        double tr;
+        const fsspot_fx_t *run = spot_clock(w, &fe->spot->fx[i], i, t, &copy, &tr);
+        if (run)
+            n += r_fsspot_lights(run, i, &fe->spot_path[i], tr, out + n, max - n);
+    }
     // the level's own, where the host placed them and until they are taken
     for (int i = 0; i < fe->num_placed; i++) {
         if (!level_pickup_there(fe, w, i))
@@ -3470,7 +3522,7 @@ int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v)
         drawn += draw_model(fe, v, md, p->org, p->axes[0], p->axes[1], p->axes[2], level_light(fe, p->org), NULL, md->pose);
     }
     // the level's spot effects (its .FX: arena's fire wall)
-    drawn += draw_spot(fe, v, t);
+    drawn += draw_spot(fe, w, v, t);
     // ships: every one but the pilot whose eyes these are (a camera elsewhere: the followed
     // pilot's, none in chase or free, r_camera.c)
     for (int p = 0; p < FSW_SHIPS; p++) {

@@ -70,9 +70,9 @@ typedef struct {
     uint32_t id;       // its tick x 8 + its number in the tick
 } r_fsfx_sprite_t;
 
-// expl.off, BITS.OFF, BIGFLASH.OFF, SOLTRAIL.OFF, GRVTRAIL.OFF, NEWTRAIL.OFF
+// expl.off, BITS.OFF, BIGFLASH.OFF, SOLTRAIL.OFF, GRVTRAIL.OFF, NEWTRAIL.OFF, FLARE.OFF
 enum { FSFX_SPRITE_EXPL, FSFX_SPRITE_BITS, FSFX_SPRITE_FLASH, FSFX_SPRITE_SOLTRAIL, FSFX_SPRITE_GRVTRAIL,
-       FSFX_SPRITE_NEWTRAIL, FSFX_SPRITE_KINDS };
+       FSFX_SPRITE_NEWTRAIL, FSFX_SPRITE_FLARE, FSFX_SPRITE_KINDS };
 
 // A ship as the drawer knows it: its centre at `time` (seconds), its velocity (units a second: the
 // game's LastMove, its move a tick, is vel / 71 -- assumed) and its forward and up axes. Where it

@@ -1,8 +1,9 @@
 // test_forsaken_spotdraw.c -- Forsaken level spot effects drawn (render/r_fsspot.c): the on / off
-// cycle and the fire wall's flames pinned from the game's numbers, and a scene on arena: the pilot
-// looks at the fire wall; with spot effects on the pixels inside the flames' screen box differ
-// from a render with them off and none outside; in its off time nothing differs; a seek draws
-// what playing drew; the golden image.
+// cycle and the fire wall's flames and their lights pinned from the game's numbers, and a scene on
+// arena: the pilot looks at the fire wall; with spot effects on the pixels inside the flames'
+// screen box differ from a render with them off, and outside it the walls are brighter (the
+// flames' lights); in its off time nothing differs; a seek draws what playing drew; the golden
+// image.
 #include "testutil.h"
 
 #include <math.h>
@@ -60,8 +61,9 @@ static void test_cycle(void **state)
     assert_false(r_fsspot_on(&fx, 480));
 }
 
-// The flames: one a tick while on, 64 ticks each, 20 units a tick along the path, expl.off's
-// frame a tick up to 12, 0.4375 units a texel growing 0.01875 a tick, R G B 128; a bounce.
+// The flames (FLAMES): one a tick while on, 20 units a tick along the effect's direction until
+// their move meets the first wall (no bounce), expl.off's frame a tick up to 12, 4 units a texel,
+// R G B 255; their lights, 384 units of 128 0 16 with them, dying at the wall (SetLightDie).
 static float flat_wall(void *ctx, const float org[3], const float dir[3], float max, float normal[3])
 {
     (void)ctx;
@@ -79,40 +81,63 @@ static void test_flames(void **state)
     fsspot_fx_t fx = wall_fx();
     r_fsspot_path_t p;
     const float org[3] = { 0, 0, 0 }, dir[3] = { 2, 0, 0 };
-    assert_int_equal(r_fsspot_path(&p, org, dir, 1280, flat_wall, NULL), 2);
+    assert_int_equal(r_fsspot_path(&p, org, dir, 20000, flat_wall, NULL), 2);
+    assert_float_equal(p.wall, 500, 1e-3);
     float at[3];
     r_fsspot_path_at(&p, 300, at);
     assert_float_equal(at[0], 300, 1e-3);
-    r_fsspot_path_at(&p, 700, at);   // 500 out, 200 back
-    assert_float_equal(at[0], 300, 1e-3);
-    assert_float_equal(p.dir[1][0], -1, 1e-6);
     r_fsfx_sprite_t s[128];
-    // 1 s: ticks 71 back to 8 (64 flames), the newest 0 ticks old
+    // 1 s: tick 71; flames of ticks 47..71 (ages 0..24: 24 x 20 = 480 short of the wall, 25 x 20 on it)
     int n = r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s, 128);
-    assert_int_equal(n, 64);
+    assert_int_equal(n, 25);
     assert_float_equal(s[0].age, 0, 1e-3);
-    assert_float_equal(s[0].scale, 0.4375f, 1e-5);
+    assert_float_equal(s[0].scale, 4.0f, 1e-6);
     assert_int_equal(s[0].frame, 0);
     assert_int_equal(s[0].kind, FSFX_SPRITE_EXPL);
-    assert_float_equal(s[0].rgb[0], 128 / 255.0f, 1e-6);
+    assert_float_equal(s[0].rgb[0], 1.0f, 1e-6);
     assert_float_equal(s[10].age, 10, 1e-3);
     assert_float_equal(s[10].pos[0], 200, 1e-2);
-    assert_float_equal(s[10].scale, 0.4375f + 0.1875f, 1e-5);
+    assert_float_equal(s[10].scale, 4.0f, 1e-6);   // FLAMES do not grow
     assert_int_equal(s[10].frame, 10);
-    assert_int_equal(s[30].frame, 12);
-    assert_float_equal(s[30].pos[0], 500 - 100, 1e-2);   // 600 flown: bounced back 100
-    // the same again (a function of t); none in its off time past the last flame's life
+    assert_int_equal(s[20].frame, 12);
+    assert_float_equal(s[24].pos[0], 480, 1e-2);
+    for (int i = 0; i < n; i++)
+        assert_true(s[i].pos[0] < 500);
+    // the same again (a function of t); none in its off time after the last one met the wall
     r_fsfx_sprite_t s2[128];
-    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s2, 128), 64);
-    assert_memory_equal(s, s2, sizeof s[0] * 64);
+    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s2, 128), 25);
+    assert_memory_equal(s, s2, sizeof s[0] * 25);
     assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 250.0 / 71, 20, s, 128), 0);
-    // at tick 200: flames of ticks 137..179 (43) still alive
-    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 200.0 / 71, 20, s, 128), 43);
+    // at tick 200: flames of ticks 176..179 (ages 21..24) still flying
+    assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 200.0 / 71, 20, s, 128), 4);
     // at most max
     assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s, 5), 5);
+    // their lights at 1 s: 25 flying (384 units, 128 0 16, with them) and the 8 that met the wall
+    // in the 7.68 ticks before (ticks 39..46: red 255 - 2 a tick, 384 - 50 a tick, at x = 500)
+    r_fslight_t l[64];
+    int nl = r_fsspot_lights(&fx, 0, &p, 1.0, l, 64), flying = 0, dying = 0;
+    for (int i = 0; i < nl; i++) {
+        if (l[i].rgb[2] > 0) {
+            flying++;
+            assert_float_equal(l[i].size, 384, 1e-3);
+            assert_float_equal(l[i].rgb[0], 128, 1e-3);
+            assert_float_equal(l[i].rgb[1], 0, 1e-6);
+            assert_float_equal(l[i].rgb[2], 16, 1e-3);
+            assert_true(l[i].org[0] < 500);
+        } else {
+            float since = (384 - l[i].size) / 50;
+            dying++;
+            assert_float_equal(l[i].org[0], 500, 1e-2);
+            assert_float_equal(l[i].rgb[0], 255 - 2 * since, 1e-2);
+            assert_float_equal(since, roundf(since), 1e-3);
+        }
+    }
+    assert_int_equal(flying, 25);
+    assert_int_equal(dying, 8);
     // a path without legs: none
     assert_int_equal(r_fsspot_path(&p, org, (const float[3]){ 0, 0, 0 }, 1280, NULL, NULL), 0);
     assert_int_equal(r_fsspot_firewall(&fx, 0, &p, 1.0, 20, s, 128), 0);
+    assert_int_equal(r_fsspot_lights(&fx, 0, &p, 1.0, l, 64), 0);
 }
 
 // The smoke (arena's: 1 s on, then disabled) and the flame (therm's: 0.5 s on, 5 s off): counts,
@@ -262,18 +287,27 @@ static int flames_box(const scene_t *s, const r_fsfx_sprite_t *sp, int n, int bo
     return 0;
 }
 
-static int differ_in(const uint8_t *a, const uint8_t *b, int pitch, const int box[4], int *outside)
+// Pixels that differ inside the box; outside it, how many differ and how many of those got
+// brighter and darker (r+g+b by more than 12) from b to a.
+static int differ_in(const uint8_t *a, const uint8_t *b, int pitch, const int box[4], const uint8_t *pal,
+                     int *outside, int *brighter, int *darker)
 {
-    int in = 0, out = 0;
+    int in = 0, out = 0, up = 0, down = 0;
     for (int y = 0; y < H; y++)
         for (int x = 0; x < W; x++) {
-            int d = a[y * pitch + x] != b[y * pitch + x];
-            if (x >= box[0] && x < box[2] && y >= box[1] && y < box[3])
-                in += d;
-            else
-                out += d;
+            int pa = a[y * pitch + x], pb = b[y * pitch + x];
+            if (x >= box[0] && x < box[2] && y >= box[1] && y < box[3]) {
+                in += pa != pb;
+                continue;
+            }
+            out += pa != pb;
+            int la = pal[pa * 3] + pal[pa * 3 + 1] + pal[pa * 3 + 2], lb = pal[pb * 3] + pal[pb * 3 + 1] + pal[pb * 3 + 2];
+            up += la > lb + 12;
+            down += la < lb - 12;
         }
     *outside = out;
+    *brighter = up;
+    *darker = down;
     return in;
 }
 
@@ -340,32 +374,34 @@ static void test_arena_scene(void **state)
         uint8_t *off = grab(r, d.world, dt, &pitch);
         r_set_fs_spotfx(r, 1);
         r_fsfx_sprite_t sp[128];
-        r_fsspot_path_t straight;   // the box from the path's first leg: the flames seen fly straight
-        r_fsspot_path(&straight, fx->fx[wall].pos, fx->fx[wall].dir, 1280, NULL, NULL);
+        r_fsspot_path_t straight;   // arena's first wall along +x is 1 913.7 units out (96 ticks' flight)
+        r_fsspot_path(&straight, fx->fx[wall].pos, fx->fx[wall].dir, 1913.7f, NULL, NULL);
         int n = r_fsspot_firewall(&fx->fx[wall], wall, &straight, dt, 13, sp, 128);
-        int box[4] = { 0, 0, 0, 0 }, out;
+        int box[4] = { 0, 0, 0, 0 }, out, up, down;
         assert_int_equal(flames_box(&s, sp, n, box), 0);
-        int in = differ_in(on, off, pitch, box, &out);
-        printf("%.2f s: %d flames, box %d,%d..%d,%d: %d pixels differ inside, %d outside\n", dt, n, box[0], box[1],
-               box[2], box[3], in, out);
-        assert_true(n > 20);
-        assert_true(in > 300);
-        assert_int_equal(out, 0);
+        int in = differ_in(on, off, pitch, box, r_palette(r), &out, &up, &down);
+        printf("%.2f s: %d flames, box %d,%d..%d,%d: %d pixels differ inside; outside %d (%d brighter, %d darker: "
+               "the flames' light)\n",
+               dt, n, box[0], box[1], box[2], box[3], in, out, up, down);
+        assert_true(n > 40);
+        assert_true(in > 3000);
+        assert_true(up > 4 * down);
         free(on);
         free(off);
     }
-    // its off time after the last flame: (180 + 64) / 71 .. 300 / 71 s
+    // its off time after the last flame met the wall and its light died: (180 + 96 + 8) / 71 ..
+    // 300 / 71 s
     {
-        double t = 3.9;
+        double t = 4.1;
         assert_int_equal(player_seek(p, t), 0);
-        int pitch, box[4] = { 0, 0, 0, 0 }, out;
+        int pitch, box[4] = { 0, 0, 0, 0 }, out, up, down;
         double dt = player_demo_time(p, t);
         r_set_fs_spotfx(r, 1);
         uint8_t *on = grab(r, d.world, dt, &pitch);
         r_set_fs_spotfx(r, 0);
         uint8_t *off = grab(r, d.world, dt, &pitch);
         r_set_fs_spotfx(r, 1);
-        differ_in(on, off, pitch, box, &out);
+        differ_in(on, off, pitch, box, r_palette(r), &out, &up, &down);
         printf("%.2f s (off): %d pixels differ\n", dt, out);
         assert_int_equal(out, 0);
         free(on);

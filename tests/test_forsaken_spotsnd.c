@@ -439,7 +439,8 @@ static void test_arena_sounds(void **state)
 
 // therm's gravity sparks (effect 2, group 11: 120 ticks on, 180 off): "elecspk.wav" at volume 0.25
 // (VolModify) on the ticks r_fsspot_spark_sound picks while on, each in the frame that passes its tick,
-// at the game's gain; none in the off ticks; about one tick in 24.
+// at the game's gain, each with a burst (r_fsspot_burst: its flash and light); none in the off ticks;
+// about one tick in 24.
 static void test_therm_sparks(void **state)
 {
     (void)state;
@@ -462,7 +463,7 @@ static void test_therm_sparks(void **state)
     int eg[8], neg = r_fssnd_groups(m, eye, eg, 8), g = fx->fx[2].group;
     float gain = r_fssnd_gain(dist(fx->fx[2].pos, eye) + r_fssnd_extra(m, eg, neg, &g, 1), 0.25f);
     mxv_free(m);
-    int heard = 0, wanted = 0, on_ticks = 0, frames = 0;
+    int heard = 0, wanted = 0, on_ticks = 0, frames = 0, bursts = 0;
     double prev = -1;
     while (player_step(p) > 0) {
         const world_t *w = d.world;
@@ -481,8 +482,11 @@ static void test_therm_sparks(void **state)
             for (long k = (long)floor(prev * 71.0) + 1; k <= (long)floor(w->time * 71.0); k++) {
                 want += r_fsspot_spark_sound(&fx->fx[2], 2, k);
                 on_ticks += r_fsspot_on(&fx->fx[2], k);
-                if (r_fsspot_spark_sound(&fx->fx[2], 2, k))
-                    assert_true(k % 300 < 120);   // only while on
+                if (r_fsspot_spark_sound(&fx->fx[2], 2, k)) {
+                    assert_true(k % 300 < 120);                     // only while on ..
+                    assert_true(r_fsspot_burst(&fx->fx[2], 2, k) > 0);   // .. with a burst (its flash and light)
+                }
+                bursts += r_fsspot_on(&fx->fx[2], k) && r_fsspot_burst(&fx->fx[2], 2, k) > 0;
             }
         if (prev >= 0) {
             assert_int_equal(here, want);
@@ -492,8 +496,8 @@ static void test_therm_sparks(void **state)
         }
         prev = w->time;
     }
-    printf("therm's gravity sparks from 150 units: %d elecspk in %d frames (%d on ticks), gain %.4f\n", heard, frames,
-           on_ticks, gain);
+    printf("therm's gravity sparks from 150 units: %d elecspk in %d frames (%d on ticks, %d bursts), gain %.4f\n", heard,
+           frames, on_ticks, bursts, gain);
     assert_true(heard >= 5 && heard == wanted);
     assert_true(heard * 10 < on_ticks && heard * 50 > on_ticks);   // about one in 24
     assert_true(gain > 0.05f);   // VolModify 0.25: -2523 mB at 150 units

@@ -32,7 +32,16 @@ if [ "$(id -u)" = 0 ]; then
         echo "deps: adding the i386 architecture (dpkg --add-architecture i386)"
         dpkg --add-architecture i386 || { echo "deps: dpkg --add-architecture i386 failed" >&2; exit 1; }
     fi
-    apt-get update -qq && apt-get install -y -qq --no-install-recommends $missing >/dev/null || { echo "deps: apt-get failed" >&2; exit 1; }
+    # A mirror being synced serves index files of the wrong size for a while ("File has unexpected
+    # size ... Mirror sync in progress?"): try again, then go on with the lists that did come.
+    n=1
+    until apt-get update -qq; do
+        [ $n -ge 3 ] && { echo "deps: apt-get update failed $n times: installing from the package lists it has" >&2; break; }
+        echo "deps: apt-get update failed (try $n of 3): again in $((n * 10)) s" >&2
+        sleep $((n * 10))
+        n=$((n + 1))
+    done
+    apt-get install -y -qq --no-install-recommends $missing >/dev/null || { echo "deps: apt-get install failed" >&2; exit 1; }
 else
     echo "deps: missing packages:$missing" >&2
     [ -n "$I386" ] && echo "deps: run: sudo dpkg --add-architecture i386" >&2

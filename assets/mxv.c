@@ -17,6 +17,7 @@
 // start points, animations) is not read.
 #include "mxv.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -373,10 +374,43 @@ static void load_portals(const uint8_t *data, size_t size, const char *name, mxv
     m->has_portals = 1;
 }
 
+// The sound distances after the portal section's group connection tables (a bad or missing table:
+// sound_info stays NULL, sound_warning says why).
+static void load_sound_info(const uint8_t *data, size_t size, const char *name, mxv_t *m)
+{
+    if (!m->has_portals)
+        return;
+    asset_rd_t c = { data, size, m->portal_end, name, m->sound_warning, sizeof m->sound_warning, 0 };
+    size_t ng = (size_t)m->num_groups;
+    for (int t = 0; t < 3; t++) {   // connected, visible, indirectly visible: table then lists
+        if (asset_rd_need(&c, ng, 16, "a group connection table") < 0)
+            return;
+        c.at += ng * 16;
+        for (size_t g = 0; g < ng; g++) {
+            int n;
+            if (asset_rd_u16(&c, "a group list's count", &n) < 0 || asset_rd_need(&c, (size_t)n, 2, "a group list") < 0)
+                return;
+            c.at += (size_t)n * 2;
+        }
+    }
+    if (asset_rd_need(&c, ng * ng, 4, "the sound distances") < 0)
+        return;
+    m->sound_info = malloc((ng ? ng * ng : 1) * sizeof *m->sound_info);
+    if (!m->sound_info) {
+        asset_rd_fail(&c, c.at, "memory for the sound distances");
+        return;
+    }
+    for (size_t i = 0; i < ng * ng; i++) {
+        float v = asset_f32(data + c.at + i * 4);
+        m->sound_info[i] = isfinite(v) ? v : -1.0f;   // a damaged entry: not heard
+    }
+}
+
 void mxv_free(mxv_t *m)
 {
     if (!m)
         return;
+    free(m->sound_info);
     free(m->portals);
     free(m->portal_verts);
     free(m->vis);
@@ -425,6 +459,7 @@ mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, s
     walk(&c, &fill, groups_at);
     group_bounds(m);
     load_portals(data, c.n, c.name, m);
+    load_sound_info(data, c.n, c.name, m);
     return m;
 bad:
     mxv_free(m);

@@ -117,6 +117,11 @@ typedef struct {
     mxv_visnode_t *vis;
     size_t portal_end;          // file offset after the visibility trees
     char portal_warning[200];   // why the portal section was not used ("" when it was, or is absent)
+    // after the portal section, past the three group connection tables (Visi.c ReadGroupConnections):
+    // the sound distances, num_groups x num_groups f32 (the game's SoundInfo[from][to]: units added to
+    // a sound's distance, negative: not heard); NULL when absent or unreadable (sound_warning says why)
+    float *sound_info;
+    char sound_warning[200];
     // set by mxv_load_textures
     uint8_t palette[768];       // the level's palette: median cut of the textures (up to 216), the HUD's
                                 // colours (MXV_HUD_COLOURS, from 240 - MXV_HUD_COLOURS at most), a grey ramp (240..255)

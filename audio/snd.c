@@ -30,7 +30,7 @@
 #define SND_FAR             65536.0f
 #define SND_Q2_PLACED_GAIN  0.6f
 
-enum { V_FREE = 0, V_DYNAMIC, V_STATIC, V_LOOP, V_AMBIENT };
+enum { V_FREE = 0, V_DYNAMIC, V_STATIC, V_LOOP, V_AMBIENT, V_RULE };   // V_RULE: snd_loops' (a game's rules)
 
 typedef struct {
     ALuint src;
@@ -38,7 +38,9 @@ typedef struct {
     int entity, channel;
     int sound;          // index into the world's sounds[] (V_LOOP: what it plays)
     uint32_t serial;    // start order: the oldest is stolen first
-    uint32_t seen;      // V_LOOP: world seq when its entity last carried the sound
+    uint32_t seen;      // V_LOOP: world seq when its entity last carried the sound; V_RULE: the snd_loops call
+    uint32_t key;       // V_RULE: the caller's id
+    double t0;          // a lasting loop's start in world time (0: the level's clock; snd_loops: its `start`)
     uint8_t follow;     // position follows the entity (Quake II sounds without origin)
     uint8_t phase_due;  // loopback: a loop on the level clock waiting to start (start_due_loops)
     long long due_at;   // the sample it starts at, -1 until the first render after it was started
@@ -93,6 +95,7 @@ struct snd_s {
     int have_seq;
     int statics_started;
     uint32_t serial;
+    uint32_t loops_mark;   // snd_loops calls
 
     voice_t voices[SND_VOICES];
     play_t pending[SND_PENDING];
@@ -389,6 +392,8 @@ static void stop_voice(voice_t *v)
     v->follow = 0;
     v->phase_due = 0;
     v->sfx = NULL;
+    v->key = 0;
+    v->t0 = 0.0;
 }
 
 static int voice_playing(const voice_t *v)
@@ -413,7 +418,8 @@ static int count_kind_lasting(const snd_t *s)
 {
     int n = 0;
     for (int i = 0; i < s->nvoices; i++)
-        n += s->voices[i].kind == V_STATIC || s->voices[i].kind == V_LOOP || s->voices[i].kind == V_AMBIENT;
+        n += s->voices[i].kind == V_STATIC || s->voices[i].kind == V_LOOP || s->voices[i].kind == V_AMBIENT ||
+             s->voices[i].kind == V_RULE;
     return n;
 }
 
@@ -575,11 +581,12 @@ static long long step_for(const snd_t *s, int rate)
     return llround((double)rate * 65536.0 / (double)s->rate);
 }
 
-// Where v's loop is at output sample `now` of the playback timeline, in source frames.
+// Where v's loop is at output sample `now` of the playback timeline, in source frames (it began at
+// world time v->t0: 0, the level's clock, but for snd_loops' own starts).
 static double loop_position(const snd_t *s, const voice_t *v, long long now)
 {
     const snd_sfx_t *sfx = v->sfx;
-    long long elapsed = now - llround(s->clock_offset * (double)s->rate);
+    long long elapsed = now - llround((s->clock_offset + v->t0) * (double)s->rate);
     if (elapsed < 0)
         elapsed = 0;
     elapsed %= 1LL << 40;   // 260 days at 48 kHz: keeps the product below 2^63
@@ -1210,7 +1217,8 @@ void snd_frame(snd_t *s, const world_t *w)
     }
 }
 
-void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume)
+void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume,
+                 float attenuation)
 {
     if (!s || !w || !name || !origin)
         return;
@@ -1219,10 +1227,67 @@ void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origi
     memset(&r, 0, sizeof(r));
     r.name = name;
     r.volume = volume > 0 ? (volume < 1 ? volume : 1.0f) : 0.0f;   // a NaN is silent
-    r.attenuation = 1.0f;   // ATTN_NORM (assumed: the game's PlayPannedSfx distance rule is not followed)
+    r.attenuation = attenuation >= 0 ? attenuation : 0.0f;
     memcpy(r.origin, origin, sizeof(r.origin));
     r.has_origin = 1;
     play_request(s, w, &r);
+}
+
+static int finite_origin(const float *o)
+{
+    return isfinite(o[0]) && isfinite(o[1]) && isfinite(o[2]);
+}
+
+void snd_loops(snd_t *s, const world_t *w, const snd_loop_t *loops, int n)
+{
+    if (!s || !w)
+        return;
+    make_current(s);
+    uint32_t mark = ++s->loops_mark;
+    for (int i = 0; loops && i < n; i++) {
+        const snd_loop_t *l = &loops[i];
+        if (!l->name || !l->name[0] || !finite_origin(l->origin) || !isfinite(l->start))
+            continue;
+        voice_t *v = NULL;
+        for (int k = 0; k < s->nvoices; k++)
+            if (s->voices[k].kind == V_RULE && s->voices[k].key == l->id) {
+                v = &s->voices[k];
+                break;
+            }
+        const snd_sfx_t *sfx = s->fs ? snd_cache_get(&s->cache, s->fs, s->game, l->name) : NULL;
+        if (sfx && !sfx->buffer)
+            sfx = NULL;
+        if (v && (v->sfx != sfx || v->t0 != l->start)) {   // another sound, or begun again
+            stop_voice(v);
+            v = NULL;
+        }
+        if (!sfx)
+            continue;
+        float vol = l->volume > 0 ? (l->volume < 1 ? l->volume : 1.0f) : 0.0f;   // a NaN is silent
+        if (v) {
+            if (!l->centred)
+                set_position(v, l->origin);
+            alSourcef(v->src, AL_GAIN, vol);
+            set_attenuation(s, v->src, l->centred ? 0.0f : l->attenuation);
+            v->seen = mark;
+            continue;
+        }
+        if (!(v = pick_voice(s, V_RULE, 0, 0)))
+            continue;
+        v->kind = V_RULE;
+        v->entity = 0;
+        v->channel = 0;
+        v->sound = 0;
+        v->key = l->id;
+        v->t0 = l->start;
+        v->seen = mark;
+        start_voice(s, v, sfx, l->origin, l->centred, vol, l->attenuation, 1.0f, 1);
+        phase_voice(s, v, w->time);
+    }
+    for (int k = 0; k < s->nvoices; k++)
+        if (s->voices[k].kind == V_RULE && s->voices[k].seen != mark)
+            stop_voice(&s->voices[k]);
+    snd_cache_report(&s->cache);
 }
 
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)

@@ -44,8 +44,25 @@ void snd_load_level(snd_t *s, vfs_t *fs, const world_t *w);
 void snd_frame(snd_t *s, const world_t *w);
 // A sound the renderer's game rules decided (r_sounds: Forsaken's weapons, explosions, mines going
 // off), `name` under the game's sound folder, at origin, at `volume` (1 full; clamped to 0..1),
-// normal attenuation. After snd_frame of that frame.
-void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume);
+// `attenuation` in Quake's units (1 normal; 0 none: the loudness is the caller's, in volume; the
+// sound is still placed). After snd_frame of that frame.
+void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume,
+                 float attenuation);
+// A lasting looping sound a game's rules keep going (render.h r_loops: Forsaken's placed sounds and
+// the fire wall's), keyed by `id`: the same id call after call is the same sound.
+typedef struct {
+    uint32_t id;
+    const char *name;        // under the game's sound folder
+    float origin[3];
+    float volume;            // 1 full (clamped to 0..1)
+    float attenuation;       // Quake's units (1 normal; 0 none: the loudness is the caller's, in volume)
+    uint8_t centred;         // heard in both ears alike (not placed)
+    double start;            // world time it began: it plays (time - start) into its pass, then loops
+} snd_loop_t;
+// The loops the caller wants now, after snd_frame: each listed plays (a new one, or one whose start
+// or sound changed, from where it would be had it played since `start`: a seek hears what playing
+// does), each not listed stops; the whole sound loops (from its cue point when it has one).
+void snd_loops(snd_t *s, const world_t *w, const snd_loop_t *loops, int n);
 // Listener at the view: origin and Quake angles (pitch, yaw, roll in degrees).
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles);
 void snd_stop_all(snd_t *s);

@@ -220,6 +220,25 @@ void player_destroy(player_t *p)
     free(p);
 }
 
+// The lasting loops the game's rules want now (r_loops: Forsaken's placed sounds) to the sound system.
+#define PLAYER_RULE_LOOPS 64
+static void rule_loops(player_t *p)
+{
+    r_loop_t rl[PLAYER_RULE_LOOPS];
+    snd_loop_t sl[PLAYER_RULE_LOOPS];
+    int n = p->r ? r_loops(p->r, rl, PLAYER_RULE_LOOPS) : 0;
+    for (int i = 0; i < n; i++) {
+        sl[i].id = rl[i].id;
+        sl[i].name = rl[i].name;
+        memcpy(sl[i].origin, rl[i].origin, sizeof sl[i].origin);
+        sl[i].volume = rl[i].volume;
+        sl[i].attenuation = rl[i].attenuation;
+        sl[i].centred = rl[i].centred;
+        sl[i].start = rl[i].start;
+    }
+    snd_loops(p->snd, p->d->world, sl, n);
+}
+
 int player_step(player_t *p)
 {
     if (p->ended)
@@ -274,7 +293,8 @@ int player_step(player_t *p)
             r_sound_t rs[32];
             int n = p->r ? r_sounds(p->r, rs, 32) : 0;
             for (int i = 0; i < n; i++)
-                snd_play_at(p->snd, w, rs[i].name, rs[i].origin, rs[i].volume);
+                snd_play_at(p->snd, w, rs[i].name, rs[i].origin, rs[i].volume, rs[i].attenuation);
+            rule_loops(p);
         }
     }
 
@@ -320,8 +340,10 @@ int player_seek(player_t *p, double t)
         // the sounds of the skipped stretch are in the past; this frame's events
         // and the level's looping sounds start now
         snd_stop_all(p->snd);
-        if (p->have_frame && !p->ended)
+        if (p->have_frame && !p->ended) {
             snd_frame(p->snd, p->d->world);
+            rule_loops(p);   // the game's lasting loops where they would be now
+        }
     }
     p->last_seek_ms = (now_seconds() - t0) * 1000.0;
     if (p->last_seek_ms > p->max_seek_ms)

@@ -35,13 +35,23 @@ void snd_frame(snd_t *s, const world_t *w)
     (void)w;
 }
 
-void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume)
+void snd_play_at(snd_t *s, const world_t *w, const char *name, const float origin[3], float volume,
+                 float attenuation)
 {
     (void)volume;
+    (void)attenuation;
     (void)s;
     (void)w;
     (void)name;
     (void)origin;
+}
+
+void snd_loops(snd_t *s, const world_t *w, const snd_loop_t *loops, int n)
+{
+    (void)s;
+    (void)w;
+    (void)loops;
+    (void)n;
 }
 
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)

@@ -28,6 +28,7 @@
 #include "../engine/log.h"
 #include "../engine/world_fs.h"
 #include "r_fsbgo.h"
+#include "r_fssnd.h"
 #include "r_fsspot.h"
 #include "r_fstri.h"
 #include "r_fsworld.h"
@@ -111,6 +112,8 @@
 #define FSE_PINE_CONE -1.0f           // .. and ViewCone 360: COSD(360 / 2), every direction
 #define FSE_MAX_SHOCK 64.0f           // the largest ShockwaveSize taken from a message (QUANTUM_SHOCKWAVE is 20)
 #define FSE_MAX_SOUNDS 32             // sounds one decoded frame may decide (docs/forsaken.md "Sounds")
+#define FSE_MAX_LOOPS 64              // lasting loops at once (sfx.c MAX_LOOPING_SFX)
+#define FSE_SOUND_GROUPS 8            // groups' boxes holding one point that are looked at (overlapping levels)
 
 typedef struct {
     char name[MX_NAME_LEN];
@@ -250,6 +253,12 @@ struct r_fsent_s {
     double last_time;
     r_sound_t sounds[FSE_MAX_SOUNDS];   // what the last r_fsent_frame decided (r_fsent_sounds)
     int nsounds;
+    r_loop_t loops[FSE_MAX_LOOPS];      // the lasting loops it wants (r_fsent_loops)
+    int nloops;
+    int eye_ok;                         // the camera the game's loudness is for, at the last r_fsent_frame
+    float eye[3];
+    int eye_groups[FSE_SOUND_GROUPS], n_eye_groups;
+    r_fssnd_variants_t variants;        // the sound folder's NAME01.wav ... per name, looked for once a level
     double pyro_mark;        // PyroCount's zero (seconds; -1e30 not started): the pyrolite's sound rate
     int8_t mode_seen[FSW_SHIPS];   // each ship's mode at the last frame (-1 none or not enabled): SFX_BikeExplode
     // sprite pages and layouts, loaded the first time a sprite needs them
@@ -271,6 +280,7 @@ struct r_fsent_s {
     // worked out at load
     fsspot_t *spot;
     r_fsspot_path_t *spot_path;
+    r_fsspot_sound_t *spot_snd;   // per effect: its sound (r_fsspot_sound; name "" none)
     r_fsspot_sparks_t *sparks;   // its gravity sparks' walls and paths (NULL: none)
     fspic_placed_t placed[FSPIC_MAX_SLOTS];
     int num_placed, placed_ok;
@@ -439,6 +449,8 @@ static void free_assets(r_fsent_t *fe)
     fe->spot = NULL;
     free(fe->spot_path);
     fe->spot_path = NULL;
+    free(fe->spot_snd);
+    fe->spot_snd = NULL;
     r_fsspot_sparks_free(fe->sparks);
     fe->sparks = NULL;
     fe->num_placed = fe->placed_ok = 0;
@@ -469,7 +481,12 @@ static void load_spot(r_fsent_t *fe, const char *level)
     }
     int n = fe->spot->count;
     fe->spot_path = calloc((size_t)(n ? n : 1), sizeof *fe->spot_path);
-    if (!fe->spot_path) {
+    fe->spot_snd = calloc((size_t)(n ? n : 1), sizeof *fe->spot_snd);
+    if (!fe->spot_path || !fe->spot_snd) {
+        free(fe->spot_path);
+        free(fe->spot_snd);
+        fe->spot_path = NULL;
+        fe->spot_snd = NULL;
         fsspot_free(fe->spot);
         fe->spot = NULL;
         return;
@@ -478,6 +495,7 @@ static void load_spot(r_fsent_t *fe, const char *level)
         const fsspot_fx_t *fx = &fe->spot->fx[i];
         if (fx->type == FSSPOT_FIRE_WALL)
             r_fsspot_path(&fe->spot_path[i], fx->pos, fx->dir, FSSPOT_FLAME_SPEED * FSSPOT_FLAME_LIFE, spot_wall, fe);
+        r_fsspot_sound(fx, &fe->spot_snd[i]);
     }
     fe->sparks = r_fsspot_sparks_create(fe->spot, fe->level);
 }
@@ -571,6 +589,7 @@ void r_fsent_clear(r_fsent_t *fe)
     fe->ships_primed = 0;
     fe->last_time = -1e30;
     fe->nsounds = 0;
+    fe->nloops = 0;
     fe->pyro_mark = -1e30;
     memset(fe->mode_seen, -1, sizeof fe->mode_seen);
 }
@@ -581,6 +600,7 @@ void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *pale
         return;
     free_assets(fe);
     r_fsent_clear(fe);
+    r_fssnd_variants_clear(&fe->variants);   // the sound folder's variants, looked for again
     fe->on = files != NULL;
     fe->files = files ? *files : (asset_files_t){ NULL, NULL };
     if (palette)
@@ -1349,15 +1369,40 @@ static void pine_aim(const r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
     memcpy(sh->aim, nd, sizeof nd);
 }
 
-// A sound for this frame's list (r_fsent_sounds); NULL or a full list: none.
-static void add_sound(r_fsent_t *fe, const char *name, const float at[3], float volume)
+// A sound for this frame's list (r_fsent_sounds) in one of `groups` (the level's), at the game's
+// VolModify `volume`: played as loud as the game's StartPannedSfx makes it for the camera (r_fssnd.c:
+// distance + SoundInfo, cut at 6144, not heard from a negative entry), with no attenuation of the
+// sound system's own; without a camera (no view), at `volume` with normal attenuation. NULL or a full
+// list: none.
+static void add_sound_in(r_fsent_t *fe, const char *name, const float at[3], float volume, const int *groups, int ng)
 {
     if (!name || fe->nsounds >= FSE_MAX_SOUNDS)
         return;
+    float att = 1;
+    if (fe->eye_ok) {
+        float d[3] = { at[0] - fe->eye[0], at[1] - fe->eye[1], at[2] - fe->eye[2] };
+        float extra = r_fssnd_extra(fe->level, fe->eye_groups, fe->n_eye_groups, groups, ng);
+        volume = extra < 0 ? 0 : r_fssnd_gain(sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]) + extra, volume);
+        if (!(volume > 0))
+            return;
+        att = 0;
+    }
+    // the variant (NAME01.wav ...) from the sound's place and time: the same every time it is decided
+    uint32_t b[3];
+    memcpy(b, at, sizeof b);
+    uint32_t seed = world_hash32(b[0] ^ world_hash32(b[1] ^ world_hash32(b[2] ^ (uint32_t)llround(fe->last_time * FSE_TICKS))));
     r_sound_t *rs = &fe->sounds[fe->nsounds++];
-    rs->name = name;
+    rs->name = r_fssnd_variant(&fe->variants, &fe->files, name, seed);
     memcpy(rs->origin, at, sizeof rs->origin);
     rs->volume = volume;
+    rs->attenuation = att;
+}
+
+// The same in the groups whose boxes hold `at`.
+static void add_sound(r_fsent_t *fe, const char *name, const float at[3], float volume)
+{
+    int g[FSE_SOUND_GROUPS];
+    add_sound_in(fe, name, at, volume, g, r_fssnd_groups(fe->level, at, g, FSE_SOUND_GROUPS));
 }
 
 // ProcessMines' proximity trigger, as every machine ran it on every mine (no message is sent: the
@@ -1908,16 +1953,103 @@ static void death_sounds(r_fsent_t *fe, const world_t *w)
 
 // A missile that ended on a wall or a ship since the last frame (its end time in (prev, now]):
 // DestroySecondary's CreateExplosion plays SFX_BangBang there (the weapons r_fsfx_sec_bang names;
-// the MFRL's and pine missile's CreateSmallExplosion: none). Each end is asked for once.
+// the MFRL's and pine missile's CreateSmallExplosion: none). A primary that ended on a ship:
+// ProcessPrimaryBullets' "Hit Ship" plays SFX_ShipHit ("shieldht") at the point it met the ship's
+// sphere (every machine; shield or not). Each end is asked for once.
 static void end_sounds(r_fsent_t *fe, double prev, double now)
 {
     for (int s = 0; s < FSE_MAX_SHOTS; s++) {
         fse_shot_t *sh = &fe->shots[s];
+        if (sh->active && !sh->secondary && sh->ship && !sh->sounded && sh->t_end > prev && sh->t_end <= now) {
+            add_sound(fe, FSFX_SND_SHIPHIT, sh->end, 1);
+            sh->sounded = 1;
+            continue;
+        }
         if (!sh->active || !sh->secondary || sh->sounded || !sh->hit || is_mine(sh->weapon) ||
             !r_fsfx_sec_bang(sh->weapon) || !(sh->t_end > prev && sh->t_end <= now))
             continue;
         add_sound(fe, FSFX_SND_BANG, sh->end, 1);
         sh->sounded = 1;
+    }
+}
+
+// The camera the game's loudness is for (Ships[Current_Camera_View]): the world's view, the
+// listener the player places the sounds for.
+static int view_origin(const world_t *w, float out[3])
+{
+    const world_view_t *v = &w->view;
+    if (v->origin_valid) {
+        memcpy(out, v->origin, 3 * sizeof *out);
+        return finite3(out);
+    }
+    if (v->entity > 0 && v->entity < w->num_entities) {
+        for (int k = 0; k < 3; k++)
+            out[k] = w->entities[v->entity].cur.origin[k] + v->ofs[k];
+        return finite3(out);
+    }
+    return 0;
+}
+
+static const fsspot_fx_t *spot_clock(const world_t *w, const fsspot_fx_t *fx, int i, double t, fsspot_fx_t *copy,
+                                     double *tr);
+
+#define FSE_SOUND_JOIN 0.25   // seconds of one-shots heard at the first frame after a load or a jump back
+
+// The level's spot effects' sounds at this frame (r_fsspot_sound: placed sounds, the fire wall's, the
+// explosion's): a loop begun and not stopped is in the frame's loops while the game's loop rule hears
+// it (r_fssnd_loop_gain: inside 4608 units), keyed by its effect, from its start; a one-shot begun in
+// (prev, now] is in the frame's sounds when the game's one-shot rule hears it (r_fssnd_gain). Loudness
+// is the game's: the sound system places them with no attenuation of its own.
+static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
+{
+    fe->nloops = 0;
+    const float *eye = fe->eye;
+    if (!fe->spot || !fe->spot_snd || !fe->eye_ok)
+        return;
+    if (prev < -1e29)
+        prev = w->time - FSE_SOUND_JOIN;
+    for (int i = 0; i < fe->spot->count; i++) {
+        const r_fsspot_sound_t *sn = &fe->spot_snd[i];
+        // as it runs now: a trigger's from when the trigger started it (its clock `shift` later)
+        fsspot_fx_t copy;
+        double tr;
+        const fsspot_fx_t *fx = spot_clock(w, &fe->spot->fx[i], i, w->time, &copy, &tr);
+        if (!fx)
+            continue;
+        double shift = w->time - tr;
+        long tick = (long)floor(tr * FSE_TICKS);
+        if (fx->type == FSSPOT_SPARKS || fx->type == FSSPOT_GRAVITY_SPARKS) {   // the ticks since the frame before
+            int g = fx->group;
+            long k0 = (long)floor((prev - shift) * FSE_TICKS) + 1;
+            for (long k = k0 > 0 ? k0 : 0; k <= tick; k++)
+                if (r_fsspot_spark_sound(fx, i, k) && finite3(fx->pos))
+                    add_sound_in(fe, FSSPOT_SPARK_SOUND, fx->pos, FSSPOT_SPARK_VOLUME, &g, 1);
+            continue;
+        }
+        int playing;
+        long start = sn->name[0] ? r_fsspot_sound_start(fx, sn->lead, tick, &playing) : -1;
+        if (start < 0 || !finite3(fx->pos))
+            continue;
+        float dv[3] = { fx->pos[0] - eye[0], fx->pos[1] - eye[1], fx->pos[2] - eye[2] };
+        int group = fx->group;
+        float extra = r_fssnd_extra(fe->level, fe->eye_groups, fe->n_eye_groups, &group, 1);
+        float d = sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]) + extra;
+        double t0 = shift + start / (double)FSE_TICKS;
+        if (sn->loops) {
+            float g = extra < 0 ? 0 : r_fssnd_loop_gain(d, sn->volume);
+            if (!playing || !(g > 0) || fe->nloops >= FSE_MAX_LOOPS)
+                continue;
+            r_loop_t *l = &fe->loops[fe->nloops++];
+            l->id = 0x46530000u + (uint32_t)i;   // "FS" + the effect
+            l->name = r_fssnd_variant(&fe->variants, &fe->files, sn->name, world_hash32((uint32_t)i * 0x9e3779b9u ^ (uint32_t)start));
+            memcpy(l->origin, fx->pos, sizeof l->origin);
+            l->volume = g;
+            l->attenuation = 0;
+            l->centred = (uint8_t)sn->centred;
+            l->start = t0;
+        } else if (t0 > prev && t0 <= w->time + 1e-9) {
+            add_sound_in(fe, sn->name, fx->pos, sn->volume, &group, 1);   // PlaySpotSfx of a one-shot
+        }
     }
 }
 
@@ -1930,6 +2062,8 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     double prev = fe->last_time;
     fe->last_time = w->time;
     fe->nsounds = 0;
+    fe->eye_ok = view_origin(w, fe->eye);   // the camera of this frame's sounds (add_sound)
+    fe->n_eye_groups = fe->eye_ok ? r_fssnd_groups(fe->level, fe->eye, fe->eye_groups, FSE_SOUND_GROUPS) : 0;
     if (fe->pyro_mark < -1e29)
         fe->pyro_mark = w->time;   // PyroCount counts from the level's start: here from the first frame seen
     load_bgo(fe, w);
@@ -1994,6 +2128,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     }
     homing_frame(fe, w, 1);   // new ones to this frame, and every one on past it
     end_sounds(fe, prev, w->time);
+    spot_sounds(fe, w, prev);
 }
 
 int r_fsent_ship_origin(const r_fsent_t *fe, int num, double t, float out[3])
@@ -2095,6 +2230,14 @@ int r_fsent_sounds(const r_fsent_t *fe, r_sound_t *out, int max)
     int n = 0;
     for (int i = 0; fe && fe->on && out && i < fe->nsounds && n < max; i++)
         out[n++] = fe->sounds[i];
+    return n;
+}
+
+int r_fsent_loops(const r_fsent_t *fe, r_loop_t *out, int max)
+{
+    int n = 0;
+    for (int i = 0; fe && fe->on && out && i < fe->nloops && n < max; i++)
+        out[n++] = fe->loops[i];
     return n;
 }
 

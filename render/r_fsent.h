@@ -77,5 +77,7 @@ int r_fsent_lasers(const r_fsent_t *fe, double t, float end[3]);
 // The sounds the last r_fsent_frame decided (DestroySecondary's for a mine a ship set off:
 // r_fsfx_mine_sound), at most max; returns how many.
 int r_fsent_sounds(const r_fsent_t *fe, r_sound_t *out, int max);
+// The lasting loops the last r_fsent_frame wants (r_loops; docs/forsaken.md "Spot effects"), at most max.
+int r_fsent_loops(const r_fsent_t *fe, r_loop_t *out, int max);
 
 #endif

@@ -261,6 +261,7 @@ const char *r_fsfx_sec_sound(int weapon, float *volume);
 int r_fsfx_sec_bang(int weapon);
 #define FSFX_SND_BANG "exp1.wav"      // SFX_BangBang (sfx.c "exp1"): CreateExplosion's sound
 #define FSFX_SND_BIKE "bikexpl.wav"   // SFX_BikeExplode (sfx.c "bikexpl"): a ship's mode turned limbo
+#define FSFX_SND_SHIPHIT "shieldht.wav"   // SFX_ShipHit (sfx.c "shieldht"): a primary shot meeting a ship
 
 // ProcessShips' headlight of a ship with its light on: always, but on a dying ship on one frame in
 // two at random (Random_Range(2)); here on the ticks whose hash is odd. 1 on, 0 off.

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../engine/world.h"
+#include "r_fssnd.h"
 
 int r_fsspot_path(r_fsspot_path_t *p, const float org[3], const float dir[3], float reach, r_fsspot_wall_fn wall,
                   void *ctx)
@@ -312,7 +313,7 @@ int r_fsspot_burst(const fsspot_fx_t *fx, int index, long k)
     uint32_t h = tick_seed(index, k, 4);
     if (next(&h) % FSSPOT_SPARK_CHANCE != 0)
         return 0;   // !Random_Range(8)
-    next(&h);       // Random_Range(3): the spark sound's chance (not drawn)
+    next(&h);       // Random_Range(3): the spark sound's chance (r_fsspot_spark_sound)
     return FSSPOT_SPARK_MIN + (int)(next(&h) % FSSPOT_SPARK_MORE);
 }
 
@@ -655,4 +656,81 @@ int r_fsspot_lights(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *pat
         }
     }
     return n;
+}
+
+// ---- sounds ------------------------------------------------------------------------------
+
+int r_fsspot_sound(const fsspot_fx_t *fx, r_fsspot_sound_t *out)
+{
+    if (!fx || !out)
+        return 0;
+    memset(out, 0, sizeof *out);
+    const char *name = NULL;
+    out->volume = 1;
+    out->lead = 1;
+    switch (fx->type) {
+    case FSSPOT_SOUND:
+        name = fx->sound;
+        out->volume = fx->volume;
+        out->centred = fx->sound_type == 1;   // SPOT_SFX_TYPE_NoPan
+        break;
+    case FSSPOT_FIRE_WALL:
+        name = "firembls";   // SFX_MedFireBlast
+        break;
+    case FSSPOT_EXPLOSION:
+        name = "exp1";       // SFX_BangBang
+        out->lead = 0;
+        break;
+    default:
+        return 0;
+    }
+    const char *nul = memchr(name, 0, FSSPOT_NAME_LEN);
+    size_t n = nul ? (size_t)(nul - name) : 0;
+    if (n > 4 && !strncmp(name + n - 4, ".wav", 4))
+        n -= 4;   // ReturnSFXIndex drops it
+    if (!n)
+        return 0;
+    for (size_t i = 0; i < n; i++)
+        out->name[i] = (char)(name[i] >= 'A' && name[i] <= 'Z' ? name[i] - 'A' + 'a' : name[i]);
+    memcpy(out->name + n, ".wav", 5);
+    out->loops = fx->type != FSSPOT_EXPLOSION && r_fssnd_loops(out->name);
+    return 1;
+}
+
+long r_fsspot_sound_start(const fsspot_fx_t *fx, int lead, long tick, int *playing)
+{
+    int dummy;
+    if (!playing)
+        playing = &dummy;
+    *playing = 0;
+    if (!fx || fx->gen_type == 2)
+        return -1;   // waiting for its trigger (a started one: the caller's copy, as r_fsent.c's spot_clock)
+    if (fx->type == FSSPOT_EXPLOSION)
+        return r_fsspot_explosion_tick(fx, tick);   // as it is drawn: at its active time's first tick
+    long d = fx->gen_type == 1 ? (long)floor(fx->gen_delay * FSSPOT_DELAY_TICKS) : 0;
+    long rel = tick - d;
+    if (rel < lead)
+        return -1;
+    double on = floor(fx->active * FSSPOT_DELAY_TICKS), off = floor(fx->inactive * FSSPOT_DELAY_TICKS);
+    if (fx->inactive < 0 || !(off >= 1)) {
+        *playing = 1;   // one start; a loop never stopped
+        return d + lead;
+    }
+    if (!(on >= 1))
+        return -1;      // stopped in the frame it started: never heard
+    long period = (long)(on + off);
+    long k = (rel - lead) / period;
+    *playing = (double)(rel - k * period) < on;
+    return d + k * period + lead;
+}
+
+int r_fsspot_spark_sound(const fsspot_fx_t *fx, int index, long tick)
+{
+    if (!fx || (fx->type != FSSPOT_SPARKS && fx->type != FSSPOT_GRAVITY_SPARKS) || !r_fsspot_on(fx, tick))
+        return 0;
+    // the draws of the burst's (r_fsspot_burst): the flash, light and sparks come with the same Random_Range(8)
+    uint32_t h = tick_seed(index, tick, 4);
+    if (next(&h) % FSSPOT_SPARK_CHANCE != 0)
+        return 0;
+    return next(&h) % 3 == 0;   // Random_Range( 3 ): the sound
 }

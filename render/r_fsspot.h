@@ -170,5 +170,36 @@ int r_fsspot_gravity(r_fsspot_sparks_t *s, const fsspot_fx_t *fx, int index, dou
 #define FSSPOT_DIE_FADE       2.0f    // .. and 2 of the red (from 255) a tick
 int r_fsspot_lights(const fsspot_fx_t *fx, int index, const r_fsspot_path_t *path, double t, r_fslight_t *out,
                     int max);
+// ---- sounds (spotfx.c ProcessSpotFX; docs/forsaken.md "Spot effects", Sounds) ----
+//
+// A placed sound (type 17: PlaySpotSfx of the file's name, volume and sound type; heard whether or not
+// its group is seen), the fire wall's SFX_MedFireBlast ("firembls", volume 1) and the explosion's
+// SFX_BangBang ("exp1", CreateSpotFXExplosion's PlayPannedSfx). The sound starts `lead` ticks into each
+// active time (1: the first tick ProcessSpotFX's Time reaches its TimeInterval of 1; 0: the explosion,
+// made on its first frame), once per active time (DoneOnce); a looping one is stopped where an inactive
+// time begins (StopSfx), and never when the effect is disabled after its one active time (inactive
+// below 0) or has no inactive time (0).
+typedef struct {
+    char name[FSSPOT_NAME_LEN + 8];   // "compamb1.wav": lower case, ".wav" added
+    int loops;                        // the game's tables flag it SFX_Looping (r_fssnd_loops)
+    float volume;
+    int centred;                      // sound type SPOT_SFX_TYPE_NoPan (1)
+    int lead;
+} r_fsspot_sound_t;
+
+// The sound effect fx makes; 0 when it makes none (other types, an empty name).
+int r_fsspot_sound(const fsspot_fx_t *fx, r_fsspot_sound_t *out);
+// Sparks (type 2) and gravity sparks (13): on a tick they make particles (r_fsspot_on, its group taken
+// as seen), CreateSpotFXSparks / CreateSpotFXRealSparks play PlayFixedSpotSfx(SFX_ElectricSpark
+// "elecspk", freq 0, volume FSSPOT_SPARK_VOLUME) when !Random_Range(8) && !Random_Range(3): here the
+// draws r_fsspot_burst makes (a burst's tick: its flash and light come with the sound), one tick in 24
+// on the whole. 1 when it does.
+#define FSSPOT_SPARK_SOUND "elecspk.wav"
+#define FSSPOT_SPARK_VOLUME 0.25f
+int r_fsspot_spark_sound(const fsspot_fx_t *fx, int index, long tick);
+// The tick its sound last started at or before `tick` (from the level's start; -1: none yet, or one
+// waiting for its trigger: pass a started one as r_fsent.c's spot_clock makes it), and in *playing
+// whether a loop begun then still plays at `tick`. The explosion's: r_fsspot_explosion_tick's.
+long r_fsspot_sound_start(const fsspot_fx_t *fx, int lead, long tick, int *playing);
 
 #endif

@@ -286,6 +286,11 @@ int r_sounds(const renderer_t *r, r_sound_t *out, int max)
     return r ? r_fsent_sounds(r->fsent, out, max) : 0;
 }
 
+int r_loops(const renderer_t *r, r_loop_t *out, int max)
+{
+    return r ? r_fsent_loops(r->fsent, out, max) : 0;
+}
+
 int r_game_sounds(world_game_t game)
 {
     return game == GAME_FORSAKEN;   // r_fsent's weapons, explosions, deaths and mines

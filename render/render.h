@@ -39,9 +39,25 @@ typedef struct {
     const char *name;
     float origin[3];
     float volume;
+    float attenuation;   // Quake's units: 1 normal; 0 none (the game's own loudness is in volume)
 } r_sound_t;
-// The sounds the last r_frame decided (at most max); the player plays them unless it is seeking.
+// The sounds the last r_frame decided (at most max); the player plays them unless it is seeking. The
+// names stay valid until the next r_frame or r_load_level (a variant's, a level's: the renderer's own).
 int r_sounds(const renderer_t *r, r_sound_t *out, int max);
+// A lasting looping sound a game's own rules keep going at the last r_frame (Forsaken: the level's
+// placed sounds, the fire wall's), keyed by a stable id: the player asks for the list after each
+// decoded frame (and after a seek) and the sound system starts the new ones where they would be
+// since `start` (world time), moves and re-levels the others, and stops those gone (snd_loops).
+typedef struct {
+    uint32_t id;
+    const char *name;
+    float origin[3];
+    float volume;
+    float attenuation;   // as r_sound_t's
+    uint8_t centred;     // heard in both ears alike
+    double start;
+} r_loop_t;
+int r_loops(const renderer_t *r, r_loop_t *out, int max);
 // Whether a renderer decides sounds for demos of this game (r_sounds): a player that makes only a
 // sound track (export's) then gives itself a renderer that takes the frames and draws nothing.
 int r_game_sounds(world_game_t game);

@@ -765,6 +765,73 @@ static void test_loops_level_clock(void **state)
     scene_close(&sc);
 }
 
+// snd_loops (a game's rules' lasting loops, keyed by id): a loop listed from 0.3 s to 1.6 s at the
+// listener's left, begun at 0.3 s, then one listed centred from 1.2 s. Rendered from the start and
+// joined at 0.9 s (a seek, an export's pre-roll: a new sound system told the clock) they give the same
+// samples from 1.0 s on; nothing before 0.3 s, the left one heard on the left, nothing after both end.
+static void render_rule_loops(scene_t *sc, double start, double begun, int16_t *out /* 2 s, stereo */)
+{
+    snd_t *s = snd_create_loopback(RATE, 1.0f);
+    assert_non_null(s);
+    snd_load_level(s, sc->fs, sc->w);
+    vec3_t org = { 0, 0, 0 }, ang = { 0, 0, 0 };
+    snd_listener(s, org, ang);
+    long long head = llround(start * RATE);
+    snd_set_clock(s, head, 0.0);
+    memset(out, 0, sizeof(int16_t) * 2 * 2 * RATE);
+    for (int k = (int)llround(start / 0.05); k <= 40; k++) {
+        long long at = llround(k * 0.05 * RATE);
+        if (at > head) {
+            snd_render(s, out + 2 * head, (int)(at - head));
+            head = at;
+        }
+        double t = k * 0.05;
+        world_begin_frame(sc->w, t);
+        snd_frame(s, sc->w);
+        snd_loop_t l[2];
+        int n = 0;
+        if (t >= 0.3 - 1e-9 && t < 1.6 - 1e-9)
+            l[n++] = (snd_loop_t){ 7, "t/stereo.wav", { 0, 100, 0 }, 0.8f, 1.0f, 0, begun };
+        if (t >= 1.2 - 1e-9 && t < 1.6 - 1e-9)
+            l[n++] = (snd_loop_t){ 9, "t/loop.wav", { 0, 100, 0 }, 0.5f, 1.0f, 1, 1.2 };
+        snd_loops(s, sc->w, l, n);
+        if (t > 1.0 && t < 1.15)
+            assert_int_equal(snd_active_voices(s), 1);
+        if (t > 1.65)
+            assert_int_equal(snd_active_voices(s), 0);
+    }
+    snd_destroy(s);
+}
+
+static void test_rule_loops(void **state)
+{
+    (void)state;
+    scene_t sc;
+    scene_open(&sc);
+    static int16_t whole[2 * 2 * RATE], joined[2 * 2 * RATE], early[2 * 2 * RATE];
+    render_rule_loops(&sc, 0.0, 0.3, whole);
+    render_rule_loops(&sc, 0.9, 0.3, joined);
+    render_rule_loops(&sc, 0.0, 0.25, early);   // the same loop said to have begun 0.05 s before it is listed
+    int diff = 0, shifted = 0;
+    for (int i = 2 * RATE; i < 2 * 2 * RATE; i++)
+        diff += whole[i] != joined[i];
+    for (int i = 2 * (RATE * 3 / 10); i < 2 * (RATE / 2); i++)
+        shifted += whole[i] != early[i];
+    level_t before = measure(whole, RATE * 3 / 10), left = measure(whole + 2 * (RATE / 2), RATE / 2);
+    level_t both = measure(whole + 2 * (RATE * 13 / 10), RATE / 5), after = measure(whole + 2 * (RATE * 33 / 20), RATE / 4);
+    printf("  rule loops: before 0.3 s %.0f; 0.5..1 s left %.0f right %.0f; 1.3..1.5 s left %.0f right %.0f; after "
+           "1.65 s %.0f; joined at 0.9 s: %d of %d samples from 1 s differ; begun 0.05 s earlier: %d of %d differ\n",
+           before.left + before.right, left.left, left.right, both.left, both.right, after.left + after.right, diff,
+           2 * RATE, shifted, 2 * (RATE / 5));
+    assert_true(before.left + before.right == 0);
+    assert_true(left.left > 1e7 && left.right == 0);   // hard left (OpenAL's pan at the side)
+    assert_true(both.right > 1e7);   // the centred one is in the right ear too
+    assert_true(after.left + after.right == 0);
+    assert_int_equal(diff, 0);
+    assert_true(shifted > RATE / 10);
+    scene_close(&sc);
+}
+
 // Quake II: entity loops follow the entity and stop when it is gone.
 static void test_loopback_entity_loops(void **state)
 {
@@ -1254,6 +1321,7 @@ int main(void)
         cmocka_unit_test(test_client_sounds_quake),
         cmocka_unit_test(test_client_sounds_quake2),
         cmocka_unit_test(test_loops_level_clock),
+        cmocka_unit_test(test_rule_loops),
         cmocka_unit_test(test_ambient_sounds),
         cmocka_unit_test(test_ambient_bsp_hostile),
         cmocka_unit_test(test_ambient_real_map),

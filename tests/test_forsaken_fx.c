@@ -18,6 +18,7 @@
 #include "engine/world_fs.h"
 #include "formats/forsaken.h"
 #include "formats/forsaken_write.h"
+#include "render/r_fssnd.h"
 #include "render/r_fsent.h"
 #include "render/r_fsfx.h"
 #include "render/r_fsworld.h"
@@ -3205,7 +3206,13 @@ static void test_mine_sounds(void **state)
         assert_true(fabsf(a[2].origin[k] - a[1].origin[k]) < 1e-6f);
     }
     assert_true(sqrtf(off) < 0.01f);
-    assert_true(a[0].volume == 1 && a[1].volume == 1 && a[2].volume == 1);
+    for (int i = 0; i < 3; i++) {   // the game's loudness for the camera (StartPannedSfx, r_fssnd_gain), all in its group
+        float d[3] = { a[i].origin[0] - eye[0], a[i].origin[1] - eye[1], a[i].origin[2] - eye[2] };
+        float want = r_fssnd_gain(sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), 1);
+        printf("  %s: gain %.4f (the game's at %.1f units: %.4f)\n", a[i].name, a[i].volume,
+               sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]), want);
+        assert_true(fabsf(a[i].volume - want) < 1e-6f && a[i].attenuation == 0);
+    }
     assert_int_equal(nb, 1);   // carol's own: laid, never set off
     assert_string_equal(b[0].name, "minelay.wav");
     assert_int_equal(nc, 3);
@@ -3320,7 +3327,10 @@ static void test_weapon_sounds(void **state)
         const float *p = !strcmp(want[j], "mfrln.wav") ? bob : !strcmp(want[j], "exp1.wav") ? at : eye;
         for (int k = 0; k < 3; k++)
             assert_true(fabsf(rs[i].origin[k] - p[k]) < 0.01f);
-        assert_true(fabsf(rs[i].volume - (!strcmp(want[j], "mfrln.wav") ? 0.85f : 1.0f)) < 1e-6f);
+        float dv[3] = { rs[i].origin[0] - eye[0], rs[i].origin[1] - eye[1], rs[i].origin[2] - eye[2] };
+        float gain = r_fssnd_gain(sqrtf(dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]),
+                                  !strcmp(want[j], "mfrln.wav") ? 0.85f : 1.0f);   // StartPannedSfx's, VolModify 0.85
+        assert_true(fabsf(rs[i].volume - gain) < 1e-6f && rs[i].attenuation == 0);
         j++;
     }
     scene_files_done(&F);
@@ -3386,6 +3396,49 @@ static void test_export_weapon_sounds(void **state)
     }
     printf("\n");
     free(wav);
+}
+
+// SFX_ShipHit: test_shield_hit's pulsar meeting bob's sphere (185 units ahead, 32 units a tick from
+// 1.0 s): "shieldht.wav" in the frame that passes the hit, where it met the sphere, at the game's gain
+// for 185 units; the same pulsar with no bob there: none (main's code before: none in either).
+static void test_ship_hit_sound(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++)
+        bob[k] = eye[k] + 260 * fwd[k];
+    scene_files_t F;
+    scene_files(&F, "hitsnd", 2, 0);
+    write_scene_ex(F.demo[0], eye, ang, bob, 0, 1, 1, 0, 0, NULL);   // bob, the pulsar
+    write_scene_ex(F.demo[1], eye, ang, bob, 0, 0, 1, 0, 0, NULL);   // the pulsar alone
+    r_sound_t a[8], b[8];
+    double ta[8], tb[8];
+    int na = gather_sounds(F.demo[0], a, 8, ta), nb = gather_sounds(F.demo[1], b, 8, tb);
+    int hit = -1, hits_b = 0;
+    for (int i = 0; i < na; i++)
+        if (!strcmp(a[i].name, "shieldht.wav")) {
+            assert_int_equal(hit, -1);
+            hit = i;
+        }
+    for (int i = 0; i < nb; i++)
+        hits_b += !strcmp(b[i].name, "shieldht.wav");
+    double when = 1.0 + 185.0 / (32 * 71);
+    float off = 0;
+    for (int k = 0; k < 3; k++) {
+        float p = eye[k] + 185 * fwd[k];
+        off += hit >= 0 ? (a[hit].origin[k] - p) * (a[hit].origin[k] - p) : 1e9f;
+    }
+    printf("pulsar on bob: %d sound(s), shieldht %s at %.3f s (the hit at %.3f s), %.3f units from the sphere's "
+           "front, gain %.4f (the game's at 185 units %.4f); without bob: %d shieldht\n", na, hit >= 0 ? "asked for" : "not",
+           hit >= 0 ? ta[hit] : -1.0, when, sqrtf(off), hit >= 0 ? a[hit].volume : 0.0f, r_fssnd_gain(185, 1), hits_b);
+    assert_true(hit >= 0);
+    assert_true(ta[hit] >= when - 1e-6 && ta[hit] < when + 0.1 + 1e-6);
+    assert_true(sqrtf(off) < 1.0f);
+    assert_true(fabsf(a[hit].volume - r_fssnd_gain(185, 1)) < 0.01f);
+    assert_int_equal(hits_b, 0);
+    scene_files_done(&F);
 }
 
 // SFX_BikeExplode: bob's updates turn his mode from dying to limbo at 1.27 s (write_dying): one
@@ -3494,6 +3547,7 @@ int main(void)
         cmocka_unit_test(test_weapon_sounds),
         cmocka_unit_test(test_export_weapon_sounds),
         cmocka_unit_test(test_death_sound),
+        cmocka_unit_test(test_ship_hit_sound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -113,15 +113,18 @@ void r_fssnd_variants_clear(r_fssnd_variants_t *vs)
         vs->n = 0;
 }
 
-static int sound_exists(const asset_files_t *files, const char *file)
+static int sound_exists(const asset_files_t *files, const char *dir, const char *file)
 {
-    char path[FSSND_NAME_LEN + 16];
-    snprintf(path, sizeof path, "sound/%s", file);
+    char path[FSSND_NAME_LEN + 32];
+    snprintf(path, sizeof path, "sound/%s%s", dir, file);
     size_t size = 0;
     uint8_t *d = asset_load(files, path, &size);
     free(d);
     return d != NULL;
 }
+
+// The game's two sound folders (GetSfxPath), then sound/ itself.
+static const char *const sound_dirs[] = { "generic/", "mapped/", "" };
 
 const char *r_fssnd_variant(r_fssnd_variants_t *vs, const asset_files_t *files, const char *name, uint32_t seed)
 {
@@ -141,13 +144,21 @@ const char *r_fssnd_variant(r_fssnd_variants_t *vs, const asset_files_t *files, 
         memcpy(v->base, name, len + 1);
         v->count = 0;
         size_t stem = len > 4 && !strcmp(name + len - 4, ".wav") ? len - 4 : len;
-        if (files && files->fn && !sound_exists(files, name))
+        for (size_t d = 0; files && files->fn && d < sizeof sound_dirs / sizeof sound_dirs[0] && !v->count; d++) {
+            if (sound_exists(files, sound_dirs[d], name)) {
+                if (!sound_dirs[d][0])
+                    break;   // sound/NAME.wav: the caller's own name
+                snprintf(v->names[0], sizeof v->names[0], "%s%s", sound_dirs[d], name);
+                v->count = 1;
+                break;
+            }
             for (int k = 0; k < FSSND_VARIANTS; k++) {   // NAME01.wav, NAME02.wav ... to the first missing
-                snprintf(v->names[k], sizeof v->names[k], "%.*s%02d.wav", (int)stem, name, k + 1);
-                if (!sound_exists(files, v->names[k]))
+                snprintf(v->names[k], sizeof v->names[k], "%s%.*s%02d.wav", sound_dirs[d], (int)stem, name, k + 1);
+                if (!sound_exists(files, "", v->names[k]))
                     break;
                 v->count = k + 1;
             }
+        }
     }
     if (v->count <= 0)
         return name;   // the caller's own (a weapon's name: a constant)

@@ -49,18 +49,21 @@ float r_fssnd_extra(const mxv_t *m, const int *from, int nfrom, const int *to, i
 typedef struct {
     char base[FSSND_NAME_LEN];         // the name asked for ("exp1.wav")
     int count;                         // 0: NAME.wav itself (or nothing found); n: NAME01 .. NAMEnn
-    char names[FSSND_VARIANTS][FSSND_NAME_LEN + 4];
+    char names[FSSND_VARIANTS][FSSND_NAME_LEN + 12];   // under the sound folder: "generic/exp101.wav"
 } r_fssnd_variant_t;
 typedef struct {
     r_fssnd_variant_t v[FSSND_VARIANT_NAMES];
     int n;
 } r_fssnd_variants_t;
 
-// The file to play for `name` ("NAME.wav", under the sound folder): NAME.wav when `files` has
-// "sound/NAME.wav", else the variant `seed` picks among NAME01.wav ... (ours: a hash instead of the
+// The file to play for `name` ("NAME.wav"), as a path under the sound folder. The game looks in
+// data/sound/generic/ (its sounds) and data/sound/Mapped/ (the levels' own: sfx.c GetSfxPath's
+// GenericSfxPath and LevelSpecSfxPath); demoplay looks in those two, then in sound/ itself (a
+// folder of loose files, as the tests make): the first that has NAME.wav, else the first that has
+// NAME01.wav, where the variant `seed` picks among NAME01.wav ... (ours: a hash instead of the
 // game's rand(), so a seek and a second run hear the same). The files are looked for once per name
-// (kept in vs until r_fssnd_variants_clear); a variant's name lives as long, else `name` itself is
-// returned. NULL name: NULL.
+// (kept in vs until r_fssnd_variants_clear); a name found in a subfolder or a variant lives as
+// long, else `name` itself is returned. NULL name: NULL.
 const char *r_fssnd_variant(r_fssnd_variants_t *vs, const asset_files_t *files, const char *name, uint32_t seed);
 void r_fssnd_variants_clear(r_fssnd_variants_t *vs);
 

@@ -3338,7 +3338,8 @@ static void test_weapon_sounds(void **state)
 
 // The same rules' sounds in `export`'s sound track (which draws no pictures with the player that
 // makes it): a mod folder of tones under the names, the demo exported, and the track is silent up to
-// the first shot and loud from each sound's frame on (main's export before: silent throughout).
+// the first shot and loud from each sound's frame on (main's export before: silent throughout), the
+// tones in the game's two sound folders and in sound/ itself.
 static void test_export_weapon_sounds(void **state)
 {
     (void)state;
@@ -3362,9 +3363,10 @@ static void test_export_weapon_sounds(void **state)
     assert_non_null(realpath(tu_data("forsaken/Data"), data));
     snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
     assert_int_equal(system(cmd), 0);
-    const char *names[] = { "pulsfire.wav", "tpfire2.wav", "exp1.wav" };
+    // the game's own folders (data/sound/generic, data/sound/Mapped) and a loose file
+    const char *names[] = { "pulsfire.wav", "tpfire2.wav", "exp1.wav" }, *dirs[] = { "generic/", "Mapped/", "" };
     for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof path, "%s/snd/sound/%s", dir, names[i]);
+        snprintf(path, sizeof path, "%s/snd/sound/%s%s", dir, dirs[i], names[i]);
         tu_write_tone(path, 0.05, 440 + 220 * i);
     }
     snprintf(demo, sizeof demo, "%s/scene.dmo", dir);

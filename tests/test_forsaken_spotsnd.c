@@ -155,13 +155,16 @@ static void test_loudness(void **state)
 // Variants: a sound folder with exp101.wav, exp102.wav, exp103.wav (no exp1.wav, no exp104.wav),
 // bikexpl.wav and bikexpl01.wav: "exp1.wav" plays one of the three, picked by the seed (every one for
 // some seed, the same for the same seed), "bikexpl.wav" itself, a missing name as asked; the folder
-// looked at once per name.
+// looked at once per name. The game's own folders come first (GetSfxPath): generic/pulsfire.wav is
+// played as "generic/pulsfire.wav" (though sound/pulsfire.wav is there too), mapped/firembls01.wav and
+// 02 as variants of "firembls.wav".
 static int lookups;
 static uint8_t *fake_files(void *ctx, const char *path, size_t *size)
 {
     (void)ctx;
-    static const char *const have[] = { "sound/exp101.wav", "sound/exp102.wav", "sound/exp103.wav", "sound/bikexpl.wav",
-                                        "sound/bikexpl01.wav" };
+    static const char *const have[] = { "sound/exp101.wav",          "sound/exp102.wav",          "sound/exp103.wav",
+                                        "sound/bikexpl.wav",         "sound/bikexpl01.wav",       "sound/generic/pulsfire.wav",
+                                        "sound/pulsfire.wav",        "sound/mapped/firembls01.wav", "sound/mapped/firembls02.wav" };
     lookups++;
     for (size_t i = 0; i < sizeof have / sizeof have[0]; i++)
         if (!strcmp(path, have[i])) {
@@ -190,12 +193,21 @@ static void test_variants(void **state)
     assert_string_equal(r_fssnd_variant(&vs, &files, "nothere.wav", 7), "nothere.wav");
     int after = lookups;
     r_fssnd_variant(&vs, &files, "nothere.wav", 8);
-    printf("exp1.wav's variants over 60 seeds: exp101 %d, exp102 %d, exp103 %d; the folder looked at %d times for "
-           "exp1 (its own name, 01..04), %d for all three names\n", seen[0], seen[1], seen[2], first, after);
+    printf("exp1.wav's variants over 60 seeds: exp101 %d, exp102 %d, exp103 %d; the folders looked at %d times for "
+           "exp1 (generic/ and mapped/: its own name and 01; sound/: its own name, 01..04), %d for all three names\n",
+           seen[0], seen[1], seen[2], first, after);
     assert_true(seen[0] > 5 && seen[1] > 5 && seen[2] > 5);
-    assert_int_equal(first, 5);
-    assert_int_equal(after, 5 + 1 + 2);
+    assert_int_equal(first, 2 + 2 + 5);
+    assert_int_equal(after, first + 5 + 6);
     assert_int_equal(lookups, after);   // no second look
+    assert_string_equal(r_fssnd_variant(&vs, &files, "pulsfire.wav", 3), "generic/pulsfire.wav");
+    int fire[2] = { 0, 0 };
+    for (uint32_t seed = 0; seed < 20; seed++) {
+        const char *n = r_fssnd_variant(&vs, &files, "firembls.wav", seed);
+        assert_true(!strcmp(n, "mapped/firembls01.wav") || !strcmp(n, "mapped/firembls02.wav"));
+        fire[n[16] - '1']++;
+    }
+    assert_true(fire[0] > 0 && fire[1] > 0);
 }
 
 // The levels' sound distances (the .MXV's SoundInfo table after the group connections).

@@ -11,6 +11,7 @@
 
 #include "../assets/bsp.h"
 #include "../assets/studio.h"
+#include "../engine/angles.h"
 #include "../engine/log.h"
 #include "snd_local.h"
 
@@ -96,6 +97,7 @@ struct snd_s {
     int statics_started;
     uint32_t serial;
     uint32_t loops_mark;   // snd_loops calls
+    int mirror;            // the level's world is left-handed (to_al)
 
     voice_t voices[SND_VOICES];
     play_t pending[SND_PENDING];
@@ -377,9 +379,12 @@ void snd_destroy(snd_t *s)
 
 // Quake's axes (x forward, y left, z up) to OpenAL's (x right, y up, -z forward
 // by default): a rotation, so handedness and left/right survive.
-static void to_al(const float *q, ALfloat *a)
+// A world point or direction in OpenAL's right-handed space (x right, y up, z back): Quake's x
+// forward, y left, z up as a rotation; a left-handed world (world_left_handed: Forsaken) mirrored
+// first (its x negated), so that what lies to the listener's right is heard on the right.
+static void to_al(const snd_t *s, const float *q, ALfloat *a)
 {
-    a[0] = q[0];
+    a[0] = s->mirror ? -q[0] : q[0];
     a[1] = q[2];
     a[2] = -q[1];
 }
@@ -519,10 +524,10 @@ static void set_attenuation(const snd_t *s, ALuint src, float attenuation)
     alSourcef(src, AL_ROLLOFF_FACTOR, per_1000 * SND_FAR / SND_NOMINAL_CLIP);
 }
 
-static void set_position(voice_t *v, const float *origin)
+static void set_position(const snd_t *s, voice_t *v, const float *origin)
 {
     ALfloat p[3];
-    to_al(origin, p);
+    to_al(s, origin, p);
     alSourcefv(v->src, AL_POSITION, p);
 }
 
@@ -553,7 +558,7 @@ static void start_voice(snd_t *s, voice_t *v, const snd_sfx_t *sfx, const float 
         set_attenuation(s, src, 0.0f);
     } else {
         alSourcei(src, AL_SOURCE_RELATIVE, AL_FALSE);
-        set_position(v, origin);
+        set_position(s, v, origin);
         set_attenuation(s, src, attenuation);
     }
     alSourcePlay(src);
@@ -1027,7 +1032,7 @@ static void update_loops(snd_t *s, const world_t *w)
             v = NULL;
         }
         if (v) {
-            set_position(v, ent->cur.origin);
+            set_position(s, v, ent->cur.origin);
             v->seen = w->seq;
             continue;
         }
@@ -1101,6 +1106,7 @@ static void new_level(snd_t *s, const world_t *w)
     stop_all_voices(s);
     free_view_models(s);   // model indices are the level's
     s->game = w->game;
+    s->mirror = world_left_handed(w->game);
     s->level_seq = w->level_seq;
     s->have_level = 1;
     s->have_seq = 0;
@@ -1213,7 +1219,7 @@ void snd_frame(snd_t *s, const world_t *w)
         voice_t *v = &s->voices[i];
         if (v->kind == V_DYNAMIC && v->follow && v->entity > 0 && v->entity < w->num_entities &&
             w->entities[v->entity].seq == w->seq)
-            set_position(v, w->entities[v->entity].cur.origin);
+            set_position(s, v, w->entities[v->entity].cur.origin);
     }
 }
 
@@ -1266,7 +1272,7 @@ void snd_loops(snd_t *s, const world_t *w, const snd_loop_t *loops, int n)
         float vol = l->volume > 0 ? (l->volume < 1 ? l->volume : 1.0f) : 0.0f;   // a NaN is silent
         if (v) {
             if (!l->centred)
-                set_position(v, l->origin);
+                set_position(s, v, l->origin);
             alSourcef(v->src, AL_GAIN, vol);
             set_attenuation(s, v->src, l->centred ? 0.0f : l->attenuation);
             v->seen = mark;
@@ -1292,20 +1298,20 @@ void snd_loops(snd_t *s, const world_t *w, const snd_loop_t *loops, int n)
 
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
 {
+    vec3_t fwd, right, up;
+    angle_vectors(angles, fwd, right, up);   // Quake's: pitch down is positive, yaw turns left, roll tilts right
+    snd_listener_axes(s, origin, fwd, up);
+}
+
+void snd_listener_axes(snd_t *s, const vec3_t origin, const vec3_t forward, const vec3_t up)
+{
     if (!s)
         return;
     make_current(s);
-    // Quake's AngleVectors: pitch down is positive, yaw turns left, roll tilts right
-    const float d2r = (float)(M_PI / 180.0);
-    float sp = sinf(angles[0] * d2r), cp = cosf(angles[0] * d2r);
-    float sy = sinf(angles[1] * d2r), cy = cosf(angles[1] * d2r);
-    float sr = sinf(angles[2] * d2r), cr = cosf(angles[2] * d2r);
-    float fwd[3] = { cp * cy, cp * sy, -sp };
-    float up[3] = { cr * sp * cy + sr * sy, cr * sp * sy - sr * cy, cr * cp };
     ALfloat ori[6], pos[3];
-    to_al(fwd, ori);
-    to_al(up, ori + 3);
-    to_al(origin, pos);
+    to_al(s, forward, ori);
+    to_al(s, up, ori + 3);
+    to_al(s, origin, pos);
     memcpy(s->listener, origin, sizeof(s->listener));
     alListenerfv(AL_POSITION, pos);
     alListenerfv(AL_ORIENTATION, ori);

@@ -65,6 +65,9 @@ typedef struct {
 void snd_loops(snd_t *s, const world_t *w, const snd_loop_t *loops, int n);
 // Listener at the view: origin and Quake angles (pitch, yaw, roll in degrees).
 void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles);
+// Listener at the view: origin and the view's forward and up in the world's own axes (any game's:
+// a left-handed world, world_left_handed, is mirrored into OpenAL's space with its sounds).
+void snd_listener_axes(snd_t *s, const vec3_t origin, const vec3_t forward, const vec3_t up);
 void snd_stop_all(snd_t *s);
 // The clock lasting loops run on (docs/audio.md, "Loops and the level clock"):
 // playback time = world time + offset (constant within a level), and, on a

@@ -105,9 +105,7 @@ static void on_frame(void *ctx, player_t *p)
         return;
     audio_to(a, sample_at(a, player_time(p)));
     snd_set_clock(a->snd, a->base + a->pos, clock_offset(p));
-    vec3_t org, ang;
-    player_view(p, org, ang);
-    snd_listener(a->snd, org, ang);
+    player_listener(p, a->snd);
 }
 
 static double now_seconds(void)
@@ -416,9 +414,7 @@ int cmd_export(const cli_t *cli)
         else if (player_time(p) >= from)
             a.pos = 0;
         snd_set_clock(snd, a.base + a.pos, clock_offset(p));
-        vec3_t org, ang;
-        player_view(p, org, ang);
-        snd_listener(snd, org, ang);
+        player_listener(p, snd);
     }
     for (long long k = 0; k < nframes; k++) {
         double t = from + (double)k * (double)den / (double)num;

@@ -772,9 +772,7 @@ static int play_loop(play_t *s)
         r_render(s->r, s->d->world, player_demo_time(s->p, s->clock));
         s->drawn = 1;
         if (s->snd) {
-            vec3_t org, ang;
-            player_view(s->p, org, ang);
-            snd_listener(s->snd, org, ang);
+            player_listener(s->p, s->snd);
         }
         r_frame_rgb(s->r, wd->rgb);
         if (status_on & 3)

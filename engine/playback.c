@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "angles.h"
 #include "log.h"
 
 #define NO_TIME (-1e300)
@@ -420,4 +421,14 @@ void player_view(const player_t *p, vec3_t origin, vec3_t angles)
         origin[0] = origin[1] = origin[2] = 0;
     }
     memcpy(angles, v->angles, sizeof(vec3_t));
+}
+
+void player_listener(const player_t *p, snd_t *snd)
+{
+    if (!p || !snd)
+        return;
+    vec3_t org, ang, fwd, right, up;
+    player_view(p, org, ang);
+    world_angle_vectors(p->d->world->game, ang, fwd, right, up);
+    snd_listener_axes(snd, org, fwd, up);
 }

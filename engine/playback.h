@@ -101,5 +101,8 @@ void player_set_frame_hook(player_t *p, void (*fn)(void *ctx, player_t *p), void
 void player_get_stats(const player_t *p, player_stats_t *st);
 // Listener position for the sound system: the view at the latest frame.
 void player_view(const player_t *p, vec3_t origin, vec3_t angles);
+// The same view as the sound system's listener: its origin and forward and up in the world's own
+// axes (each game's angle rule: engine/angles.h world_angle_vectors).
+void player_listener(const player_t *p, snd_t *snd);
 
 #endif

@@ -484,6 +484,14 @@ static inline const char *world_event_text(const world_t *w, const world_event_t
     return w->text_arena + ev->u.text.offset;
 }
 
+// Whether a game's world axes are left-handed: Forsaken's x right, y up, z forward (as Direct3D's;
+// docs/forsaken.md "Orientation"), against Quake's right-handed x forward, y left, z up. What places
+// the world in a right-handed space (the sound system: OpenAL) mirrors a left-handed one.
+static inline int world_left_handed(world_game_t game)
+{
+    return game == GAME_FORSAKEN;
+}
+
 static inline int world_entity_visible(const world_t *w, int num)
 {
     return num > 0 && num < w->num_entities && w->entities[num].seq == w->seq &&

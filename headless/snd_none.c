@@ -61,6 +61,14 @@ void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
     (void)angles;
 }
 
+void snd_listener_axes(snd_t *s, const vec3_t origin, const vec3_t forward, const vec3_t up)
+{
+    (void)s;
+    (void)origin;
+    (void)forward;
+    (void)up;
+}
+
 void snd_stop_all(snd_t *s) { (void)s; }
 
 int snd_render(snd_t *s, int16_t *stereo, int frames)

@@ -11,6 +11,7 @@
 
 #include "../assets/fstex.h"
 #include "../assets/pal.h"
+#include "../engine/angles.h"
 #include "../engine/log.h"
 #include "r_dither.h"
 
@@ -83,18 +84,7 @@ static inline float clampf(float v, float lo, float hi) { return !(v > lo) ? lo 
 
 void r_fs_angle_vectors(const float angles[3], float forward[3], float right[3], float up[3])
 {
-    double p = angles[0] * (M_PI / 180), y = angles[1] * (M_PI / 180), r = angles[2] * (M_PI / 180);
-    double sp = sin(p), cp = cos(p), sy = sin(y), cy = cos(y), sr = sin(r), cr = cos(r);
-    // The columns of Ry(yaw) Rx(pitch) Rz(roll): the images of z, x and y.
-    forward[0] = (float)(cp * sy);
-    forward[1] = (float)(-sp);
-    forward[2] = (float)(cp * cy);
-    right[0] = (float)(cr * cy + sr * sp * sy);
-    right[1] = (float)(sr * cp);
-    right[2] = (float)(-cr * sy + sr * sp * cy);
-    up[0] = (float)(-sr * cy + cr * sp * sy);
-    up[1] = (float)(cr * cp);
-    up[2] = (float)(sr * sy + cr * sp * cy);
+    fs_angle_vectors(angles, forward, right, up);   // engine/angles.h
 }
 
 void r_fsworld_free(r_fsworld_t *fw)

@@ -3443,6 +3443,67 @@ static void test_ship_hit_sound(void **state)
     scene_files_done(&F);
 }
 
+// Left and right in `export`'s track: a pulsar shot 120 units to alice's right at 0.25 s, one 120 to
+// her left at 0.65 s (she looks along the scene's view, 35 degrees off the level's start). Forsaken's
+// axes are left-handed (x right, y up, z forward): the sound system mirrors them into OpenAL's
+// (world_left_handed), and the listener faces where she looks (fs_angle_vectors). Main's before:
+// her view taken as Quake's angles on Quake's axes, the listener faced elsewhere and each shot leaked
+// into the other ear (right 8.1e10 / left 8.9e9; left 7.3e10 / right 8.9e9); now 1.4e11 / 0 each.
+static double channel_energy(const int16_t *pcm, long frames, int ch, double t0, double t1)
+{
+    double e = 0;
+    for (long i = (long)(t0 * 48000); i < (long)(t1 * 48000) && i < frames; i++)
+        e += (double)pcm[2 * i + ch] * pcm[2 * i + ch];
+    return e;
+}
+
+static void test_export_sound_sides(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 }, r[3], l[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol0[k] = eye[k] - 100 * fwd[k] + 100 * right[k];
+        r[k] = eye[k] + 120 * right[k];
+        l[k] = eye[k] - 120 * right[k];
+    }
+    fs_event_t ev[2] = { prim_fired(0.25, r, fwd, FSW_PULSAR, 1), prim_fired(0.65, l, fwd, FSW_PULSAR, 2) };
+    const char *dir = "build/test_forsaken_fx_sides";
+    char cmd[8192], data[4096], demo[512], path[512];
+    assert_int_equal(system("rm -rf build/test_forsaken_fx_sides && mkdir -p build/test_forsaken_fx_sides"), 0);
+    assert_non_null(realpath(tu_data("forsaken/Data"), data));
+    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/snd/sound/pulsfire.wav", dir);
+    tu_write_tone(path, 0.1, 440);
+    snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
+    write_fx_scene(demo, eye, ang, bob, carol0, still, ev, 2);
+    snprintf(cmd, sizeof cmd, "%s export -q %s --basedir %s --game snd --from 0 --to 1 --fps 10 --size 64x48 -o %s/out 2>&1",
+             tu_bin(), demo, dir, dir);
+    int status = -1;
+    char *out = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, out ? out : "");
+    free(out);
+    snprintf(path, sizeof path, "%s/out/audio.wav", dir);
+    size_t size = 0;
+    uint8_t *wav = tu_read(path, &size);
+    assert_non_null(wav);
+    assert_true(size > 44);
+    const int16_t *pcm = (const int16_t *)(wav + 44);
+    long frames = (long)(size - 44) / 4;
+    double rl = channel_energy(pcm, frames, 0, 0.25, 0.35), rr = channel_energy(pcm, frames, 1, 0.25, 0.35);
+    double ll = channel_energy(pcm, frames, 0, 0.65, 0.75), lr = channel_energy(pcm, frames, 1, 0.65, 0.75);
+    printf("the shot on her right: left %.3g, right %.3g; on her left: left %.3g, right %.3g\n", rl, rr, ll, lr);
+    assert_true(rr > 1e9 && ll > 1e9);
+    assert_true(rr > 50 * rl);   // main's before: 9.1 and 8.2 times
+    assert_true(ll > 50 * lr);
+    free(wav);
+}
+
 // SFX_BikeExplode: bob's updates turn his mode from dying to limbo at 1.27 s (write_dying): one
 // "bikexpl.wav" in that frame at his place then; the same path not dying (normal straight to limbo at
 // 1.27 s): one too, as EvaluateMessage plays it for either (test_weapon_sounds' scene, never in
@@ -3548,6 +3609,7 @@ int main(void)
         cmocka_unit_test(test_mine_sounds),
         cmocka_unit_test(test_weapon_sounds),
         cmocka_unit_test(test_export_weapon_sounds),
+        cmocka_unit_test(test_export_sound_sides),
         cmocka_unit_test(test_death_sound),
         cmocka_unit_test(test_ship_hit_sound),
     };

@@ -40,6 +40,8 @@
 typedef struct {
     player_t *p;
     snd_t *snd;
+    renderer_t *cam;          // --camera: the audio player's renderer, whose camera the listener follows
+    const world_t *world;
     FILE *wav;
     long long base;           // llround(from * rate): the sample of the timeline the WAV starts at
     long long pos, total;     // sample frames rendered / to write, from base; pos < 0 in the pre-roll
@@ -97,6 +99,17 @@ static double clock_offset(const player_t *p)
     return -player_demo_time(p, 0.0);
 }
 
+// The listener: where the camera is at the world's latest frame (--camera), else the recording
+// player's view of that frame.
+static void set_listener(const audio_out_t *a, player_t *p)
+{
+    float org[3], fwd[3], up[3];
+    if (a->cam && r_camera_pose(a->cam, a->world, a->world->time, org, fwd, up) == 0)
+        snd_listener_axes(a->snd, org, fwd, up);
+    else
+        player_listener(p, a->snd);
+}
+
 // A new server frame is about to start its sounds: first finish the sound up to its time.
 static void on_frame(void *ctx, player_t *p)
 {
@@ -105,7 +118,7 @@ static void on_frame(void *ctx, player_t *p)
         return;
     audio_to(a, sample_at(a, player_time(p)));
     snd_set_clock(a->snd, a->base + a->pos, clock_offset(p));
-    player_listener(p, a->snd);
+    set_listener(a, p);
 }
 
 static double now_seconds(void)
@@ -273,7 +286,8 @@ int cmd_export(const cli_t *cli)
         threads = 16;
 
     // the sound, the length and the span come from a player of its own: no renderer, unless the
-    // game's rules in the renderer decide sounds (Forsaken's weapons): then one that draws nothing
+    // game's rules in the renderer decide sounds (Forsaken's weapons) or the listener follows a
+    // camera (--camera: where the pictures are drawn from): then one that draws nothing
     demo_t d;
     if (demo_open(&d, cli, cli->files[0], NULL, 0) < 0) {
         log_error("%s", d.errmsg);
@@ -284,9 +298,16 @@ int cmd_export(const cli_t *cli)
     int w = cli->width ? cli->width : 640, h = cli->height ? cli->height : 480;
     int want_audio = !cli->nosound && (!to_stdout || cli->audio);
     snd_t *snd = want_audio ? snd_create_loopback(EXPORT_RATE, (float)cli->volume) : NULL;
-    int rules_sound = snd && d.dec && r_game_sounds(d.dec->game);
-    renderer_t *sr = rules_sound ? r_create(16, 16) : NULL;
-    player_t *p = rules_sound && !sr ? NULL : player_create(&d, cli, sr, snd, NULL);
+    int rules_sound = snd && d.dec && r_game_sounds(d.dec->game), cam_sound = snd && cli->camera;
+    renderer_t *sr = rules_sound || cam_sound ? r_create(16, 16) : NULL;
+    player_t *p = (rules_sound || cam_sound) && !sr ? NULL : player_create(&d, cli, sr, snd, NULL);
+    if (p && cam_sound && cam_from_cli(sr, cli->camera, "export") < 0) {
+        player_destroy(p);   // the path file went away since it was read above
+        r_destroy(sr);
+        snd_destroy(snd);
+        demo_close(&d);
+        return EXIT_USAGE;
+    }
     int16_t *abuf = malloc(AUDIO_CHUNK * 4);
     int status = EXIT_OK;
     FILE *wav = NULL, *stream = NULL;
@@ -363,6 +384,8 @@ int cmd_export(const cli_t *cli)
     }
     a.p = p;
     a.snd = snd;
+    a.cam = cam_sound ? sr : NULL;
+    a.world = d.world;
     a.wav = wav;
     a.base = timeline_sample(from);
     a.total = (long long)total_s;
@@ -414,7 +437,7 @@ int cmd_export(const cli_t *cli)
         else if (player_time(p) >= from)
             a.pos = 0;
         snd_set_clock(snd, a.base + a.pos, clock_offset(p));
-        player_listener(p, snd);
+        set_listener(&a, p);
     }
     for (long long k = 0; k < nframes; k++) {
         double t = from + (double)k * (double)den / (double)num;

@@ -344,8 +344,10 @@ void d_fill_span(renderer_t *r, int x0, int x1, int y, uint8_t color);
 // The view's forward, right and up for angles, by the game's angle convention (r_main.c).
 void r_view_vectors(const world_t *w, const float ang[3], float f[3], float rt[3], float up[3]);
 // r_camera.c: the camera asked for (r_set_camera) replaces the eyes' origin, angles and fov
-// computed for the frame; sets r->view.detached / hide_entity and r->cam_state.
-void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov);
+// computed for the frame; sets r->view.detached / hide_entity and r->cam_state (commit 0: none of
+// them, nor the chase camera's lag: only the pose, for r_camera_pose).
+void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov,
+                    int commit);
 // The view the frame is drawn from: the followed player's own when the camera follows a
 // player whose view the demo carries (world_player_pov; r->pov_view, r->pov_slot), else the
 // world's. Everything the eyes show (weapon, status bar, blends, kick) comes from it.

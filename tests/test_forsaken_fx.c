@@ -3504,6 +3504,67 @@ static void test_export_sound_sides(void **state)
     free(wav);
 }
 
+// The listener follows the picture's camera: carol (player 3) parked 100 units behind alice, facing
+// the other way, is followed with `--camera follow:3` while alice fires a pulsar 120 units to her own
+// left at 0.25 s (on carol's right: 100 behind her, 120 to her right) and one 120 to her own right at
+// 0.65 s (on carol's left). Heard from carol's cockpit, the first is in the right channel and the
+// second in the left; main's code before placed the listener at alice's view whatever the camera,
+// and heard them the other way round (the first on the left).
+static void test_export_sound_follow(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 }, r[3], l[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + 400 * fwd[k];
+        carol0[k] = eye[k] - 100 * fwd[k];
+        r[k] = eye[k] + 120 * right[k];
+        l[k] = eye[k] - 120 * right[k];
+    }
+    fs_event_t ev[2] = { prim_fired(0.25, l, fwd, FSW_PULSAR, 1), prim_fired(0.65, r, fwd, FSW_PULSAR, 2) };
+    const char *dir = "build/test_forsaken_fx_follow";
+    char cmd[8192], data[4096], demo[512], path[512];
+    assert_int_equal(system("rm -rf build/test_forsaken_fx_follow && mkdir -p build/test_forsaken_fx_follow"), 0);
+    assert_non_null(realpath(tu_data("forsaken/Data"), data));
+    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/snd/sound/pulsfire.wav", dir);
+    tu_write_tone(path, 0.1, 440);
+    snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
+    write_fx_scene(demo, eye, ang, bob, carol0, still, ev, 2);
+    double e[2][2][2];   // [eyes, follow:3][shot][left, right]
+    for (int run = 0; run < 2; run++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s export -q %s --basedir %s --game snd --from 0 --to 1 --fps 10 --size 64x48 %s -o %s/out%d 2>&1",
+                 tu_bin(), demo, dir, run ? "--camera follow:3" : "", dir, run);
+        int status = -1;
+        char *out = tu_run(cmd, &status);
+        if (status != 0)
+            fail_msg("%s: %s", cmd, out ? out : "");
+        free(out);
+        snprintf(path, sizeof path, "%s/out%d/audio.wav", dir, run);
+        size_t size = 0;
+        uint8_t *wav = tu_read(path, &size);
+        assert_non_null(wav);
+        assert_true(size > 44);
+        const int16_t *pcm = (const int16_t *)(wav + 44);
+        long frames = (long)(size - 44) / 4;
+        for (int shot = 0; shot < 2; shot++)
+            for (int ch = 0; ch < 2; ch++)
+                e[run][shot][ch] = channel_energy(pcm, frames, ch, shot ? 0.65 : 0.25, shot ? 0.75 : 0.35);
+        free(wav);
+    }
+    printf("alice's view: the shot on her left: left %.3g, right %.3g; on her right: left %.3g, right %.3g\n"
+           "carol's (--camera follow:3): the first: left %.3g, right %.3g; the second: left %.3g, right %.3g\n",
+           e[0][0][0], e[0][0][1], e[0][1][0], e[0][1][1], e[1][0][0], e[1][0][1], e[1][1][0], e[1][1][1]);
+    assert_true(e[0][0][0] > 1e9 && e[0][0][0] > 50 * e[0][0][1]);   // alice hears it on her left
+    assert_true(e[0][1][1] > 1e9 && e[0][1][1] > 50 * e[0][1][0]);
+    assert_true(e[1][0][1] > 1e9 && e[1][0][1] > 50 * e[1][0][0]);   // carol on her right (main's: left)
+    assert_true(e[1][1][0] > 1e9 && e[1][1][0] > 50 * e[1][1][1]);
+}
+
 // SFX_BikeExplode: bob's updates turn his mode from dying to limbo at 1.27 s (write_dying): one
 // "bikexpl.wav" in that frame at his place then; the same path not dying (normal straight to limbo at
 // 1.27 s): one too, as EvaluateMessage plays it for either (test_weapon_sounds' scene, never in
@@ -3610,6 +3671,7 @@ int main(void)
         cmocka_unit_test(test_weapon_sounds),
         cmocka_unit_test(test_export_weapon_sounds),
         cmocka_unit_test(test_export_sound_sides),
+        cmocka_unit_test(test_export_sound_follow),
         cmocka_unit_test(test_death_sound),
         cmocka_unit_test(test_ship_hit_sound),
     };

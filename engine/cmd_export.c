@@ -265,12 +265,15 @@ int cmd_export(const cli_t *cli)
         log_error("export: -o - writes a YUV4MPEG2 stream; --format png needs -o DIR");
         return EXIT_USAGE;
     }
+    int detached = 0;   // a camera away from the recording player's eyes: the listener follows it
     if (cli->camera) {   // a bad spec or path file is said once, here, not by every render thread
         char cam_err[512];
         r_camera_t *cam = malloc(sizeof *cam);
         int rc = cam ? cam_parse(cli->camera, cam, cam_err, sizeof cam_err) : -1;
         if (rc < 0)
             log_error("export: --camera: %s", cam ? cam_err : "out of memory");
+        else
+            detached = cam->mode != R_CAM_EYES;
         free(cam);
         if (rc < 0)
             return EXIT_USAGE;
@@ -287,7 +290,8 @@ int cmd_export(const cli_t *cli)
 
     // the sound, the length and the span come from a player of its own: no renderer, unless the
     // game's rules in the renderer decide sounds (Forsaken's weapons) or the listener follows a
-    // camera (--camera: where the pictures are drawn from): then one that draws nothing
+    // camera other than the eyes (--camera: where the pictures are drawn from): then one that draws
+    // nothing; with the eyes the listener is the recording player's view of each frame
     demo_t d;
     if (demo_open(&d, cli, cli->files[0], NULL, 0) < 0) {
         log_error("%s", d.errmsg);
@@ -298,7 +302,7 @@ int cmd_export(const cli_t *cli)
     int w = cli->width ? cli->width : 640, h = cli->height ? cli->height : 480;
     int want_audio = !cli->nosound && (!to_stdout || cli->audio);
     snd_t *snd = want_audio ? snd_create_loopback(EXPORT_RATE, (float)cli->volume) : NULL;
-    int rules_sound = snd && d.dec && r_game_sounds(d.dec->game), cam_sound = snd && cli->camera;
+    int rules_sound = snd && d.dec && r_game_sounds(d.dec->game), cam_sound = snd && detached;
     renderer_t *sr = rules_sound || cam_sound ? r_create(16, 16) : NULL;
     player_t *p = (rules_sound || cam_sound) && !sr ? NULL : player_create(&d, cli, sr, snd, NULL);
     if (p && cam_sound && cam_from_cli(sr, cli->camera, "export") < 0) {

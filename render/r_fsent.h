@@ -40,6 +40,9 @@ void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *pale
 void r_fsent_clear(r_fsent_t *fe);
 // Once per decoded frame.
 void r_fsent_frame(r_fsent_t *fe, const world_t *w);
+// Where the game's loudness is heard from in the next r_fsent_frame (Ships[Current_Camera_View]):
+// the picture's camera when it is not the recording pilot's eyes; NULL: the world's view.
+void r_fsent_hear_from(r_fsent_t *fe, const float eye[3]);
 // The game's moving lights at time t (shots, their dying lights, explosions, headlights,
 // pickups) into out (at most max); returns how many. w may be NULL (no ships or pickups).
 int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t *out, int max);

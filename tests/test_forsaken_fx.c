@@ -3565,6 +3565,71 @@ static void test_export_sound_follow(void **state)
     assert_true(e[1][1][0] > 1e9 && e[1][1][0] > 50 * e[1][1][1]);
 }
 
+// The game's loudness is for the camera the picture is drawn from (StartPannedSfx's distance from
+// Ships[Current_Camera_View]): alice fires a pulsar at 0.25 s from 60 units to the right of carol, who
+// is parked 500 units down the hall; with `follow:3` on the renderer the "pulsfire" asked for is as
+// loud as the game makes it 60 units away, with the eyes (no camera) as loud as 500-odd units away.
+// Main's before: the recording pilot's distance whatever the camera (the same volume both times).
+static float pulsfire_volume(const char *demo, const r_camera_t *cam)
+{
+    char base[512];
+    snprintf(base, sizeof base, "%s/forsaken", tu_data_dir());
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = base;
+    renderer_t *r = r_create(16, 16);
+    assert_non_null(r);
+    r_set_camera(r, cam);
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    player_t *p = player_create(&d, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    float vol = -1;
+    while (player_step(p) > 0) {
+        r_sound_t rs[8];
+        int n = r_sounds(r, rs, 8);
+        for (int i = 0; i < n; i++)
+            if (!strcmp(rs[i].name, "pulsfire.wav")) {
+                assert_true(vol < 0);
+                vol = rs[i].volume;
+            }
+    }
+    player_destroy(p);
+    demo_close(&d);
+    r_destroy(r);
+    return vol;
+}
+
+static void test_camera_loudness(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 }, at[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol0[k] = eye[k] + 500 * fwd[k];
+        at[k] = carol0[k] + 60 * right[k];
+    }
+    fs_event_t ev = prim_fired(0.25, at, fwd, FSW_PULSAR, 1);
+    scene_files_t F;
+    scene_files(&F, "camloud", 1, 0);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol0, still, &ev, 1);
+    r_camera_t *cam = calloc(1, sizeof *cam);
+    assert_non_null(cam);
+    cam->mode = R_CAM_FOLLOW;
+    cam->player = 2;
+    float eyes = pulsfire_volume(F.demo[0], NULL), follow = pulsfire_volume(F.demo[0], cam);
+    float d = sqrtf(500 * 500 + 60 * 60);
+    printf("pulsfire 60 units from carol, %.1f from alice: volume %.4f with alice's eyes (the game's at %.1f: %.4f), "
+           "%.4f following carol (at 60: %.4f)\n", d, eyes, d, r_fssnd_gain(d, 1), follow, r_fssnd_gain(60, 1));
+    assert_true(fabsf(eyes - r_fssnd_gain(d, 1)) < 0.01f);
+    assert_true(fabsf(follow - r_fssnd_gain(60, 1)) < 0.01f);
+    assert_true(follow > eyes + 0.05f);
+    free(cam);
+    scene_files_done(&F);
+}
+
 // SFX_BikeExplode: bob's updates turn his mode from dying to limbo at 1.27 s (write_dying): one
 // "bikexpl.wav" in that frame at his place then; the same path not dying (normal straight to limbo at
 // 1.27 s): one too, as EvaluateMessage plays it for either (test_weapon_sounds' scene, never in
@@ -3672,6 +3737,7 @@ int main(void)
         cmocka_unit_test(test_export_weapon_sounds),
         cmocka_unit_test(test_export_sound_sides),
         cmocka_unit_test(test_export_sound_follow),
+        cmocka_unit_test(test_camera_loudness),
         cmocka_unit_test(test_death_sound),
         cmocka_unit_test(test_ship_hit_sound),
     };

@@ -104,9 +104,11 @@ static double clock_offset(const player_t *p)
 static void set_listener(const audio_out_t *a, player_t *p)
 {
     float org[3], fwd[3], up[3];
-    if (a->cam && r_camera_pose(a->cam, a->world, a->world->time, org, fwd, up) == 0)
+    int body;
+    if (a->cam && r_camera_pose(a->cam, a->world, a->world->time, org, fwd, up, &body) == 0) {
         snd_listener_axes(a->snd, org, fwd, up);
-    else
+        snd_listener_entity(a->snd, body);
+    } else
         player_listener(p, a->snd);
 }
 

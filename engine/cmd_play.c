@@ -774,8 +774,11 @@ static int play_loop(play_t *s)
         s->drawn = 1;
         if (s->snd) {   // the sound is heard from where the picture's camera is (docs/audio.md)
             float org[3], fwd[3], up[3];
-            if (r_camera_pose(s->r, s->d->world, shown_t, org, fwd, up) == 0)
+            int body;
+            if (r_camera_pose(s->r, s->d->world, shown_t, org, fwd, up, &body) == 0) {
                 snd_listener_axes(s->snd, org, fwd, up);
+                snd_listener_entity(s->snd, body);
+            }
         }
         r_frame_rgb(s->r, wd->rgb);
         if (status_on & 3)

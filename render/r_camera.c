@@ -343,6 +343,9 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
                 }
         break;
     }
+    // the body the eyes are: the followed player's entity, the recording player's (-1), or none
+    int own = st->player >= 0 && (c->mode == R_CAM_FOLLOW || c->mode == R_CAM_EYES);
+    r->cam_body = own ? w->players[st->player].entity : detached ? 0 : -1;
     if (!commit)
         return;
     r_view_t *v = &r->view;

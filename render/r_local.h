@@ -175,6 +175,7 @@ struct renderer_s {
     double cam_prev_t;           // the drawing time of the last frame (chase smoothing; < 0 none)
     float chase_org[3];          // the chase camera's smoothed place
     int chase_valid;
+    int cam_body;                // the last r_camera_apply's: whose eyes the view is (r_camera_pose's body)
     world_view_t pov_view;       // the followed player's own view as a world_view_t (r_camera_view)
     int pov_slot;                // whose it holds (-1: the world's view is shown)
     r_extbsp_t ext[R_MAX_EXT_BSP];   // models that are BSP files (r_bsp.c)

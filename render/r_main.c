@@ -318,7 +318,7 @@ void r_frame(renderer_t *r, const world_t *w)
     if (r_game_sounds(w->game)) {
         float eye[3], f[3], u[3];
         int placed = r->cam.mode != R_CAM_FREE || r->cam.pose_set;   // a free camera starts where it is first drawn
-        int away = r->cam.mode != R_CAM_EYES && placed && r_camera_pose(r, w, w->time, eye, f, u) == 0;
+        int away = r->cam.mode != R_CAM_EYES && placed && r_camera_pose(r, w, w->time, eye, f, u, NULL) == 0;
         r_fsent_hear_from(r->fsent, away ? eye : NULL);
     }
     r_fsent_frame(r->fsent, w);
@@ -518,7 +518,8 @@ static double view_frac(const world_t *w, double t)
     return frac < 0 ? 0 : frac > 1 ? 1 : frac;
 }
 
-int r_camera_pose(renderer_t *r, const world_t *w, double t, float origin[3], float forward[3], float up[3])
+int r_camera_pose(renderer_t *r, const world_t *w, double t, float origin[3], float forward[3], float up[3],
+                  int *body)
 {
     if (!r || !w)
         return -1;
@@ -533,6 +534,8 @@ int r_camera_pose(renderer_t *r, const world_t *w, double t, float origin[3], fl
     r->pov_slot = was_pov;
     memcpy(origin, org, sizeof(vec3_t));
     r_view_vectors(w, ang, forward, rt, up);
+    if (body)
+        *body = r->cam_body;
     return 0;
 }
 

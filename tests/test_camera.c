@@ -737,7 +737,8 @@ static void test_chase_sweep(void **state)
 // the same eye, and the forward and up of the drawn angles by the game's rule (world_angle_vectors),
 // asked before the frame is drawn; asking changes nothing drawn (the pose, the camera's state and
 // the pixels of the next frame are those without asking). `smooth`: play's lagging chase camera.
-static void pose_is_drawn(cam_run_t *p, const char *spec, int smooth, double t, const char *what, float out[3])
+static void pose_is_drawn(cam_run_t *p, const char *spec, int smooth, double t, const char *what, float out[3],
+                          int want_body)
 {
     static r_camera_t c;
     char err[512];
@@ -747,8 +748,10 @@ static void pose_is_drawn(cam_run_t *p, const char *spec, int smooth, double t, 
     const world_t *w = p->d.world;
     float org[3], fwd[3], up[3], org2[3], fwd2[3], up2[3];
     r_set_camera(p->r, &c);
-    assert_int_equal(r_camera_pose(p->r, w, t, org, fwd, up), 0);
-    assert_int_equal(r_camera_pose(p->r, w, t, org2, fwd2, up2), 0);   // asking twice: the same
+    int body = -9;
+    assert_int_equal(r_camera_pose(p->r, w, t, org, fwd, up, &body), 0);
+    assert_int_equal(body, want_body);   // whose sounds are the listener's own
+    assert_int_equal(r_camera_pose(p->r, w, t, org2, fwd2, up2, NULL), 0);   // asking twice: the same
     assert_memory_equal(org, org2, sizeof org);
     r_render(p->r, w, t);
     r_cam_state_t st;
@@ -765,7 +768,7 @@ static void pose_is_drawn(cam_run_t *p, const char *spec, int smooth, double t, 
         assert_float_equal(up[k], u[k], 1e-5);
     }
     // after drawing, at the time drawn: still the view drawn (the lagging chase camera where it was drawn)
-    assert_int_equal(r_camera_pose(p->r, w, t, org2, fwd2, up2), 0);
+    assert_int_equal(r_camera_pose(p->r, w, t, org2, fwd2, up2, NULL), 0);
     for (int k = 0; k < 3; k++)
         assert_float_equal(org2[k], st.origin[k], 1e-4);
     // asking changes nothing drawn: the same frame drawn again from a fresh camera, without asking
@@ -801,9 +804,9 @@ static void test_camera_pose(void **state)
     const world_t *w = p.d.world;
     double mid = (w->prev_time + w->time) / 2;
     assert_true(w->time > w->prev_time);
-    pose_is_drawn(&p, "eyes", 0, mid, "koldduel1", eyes);
-    pose_is_drawn(&p, "follow:1", 0, mid, "koldduel1", a);
-    pose_is_drawn(&p, "chase:1", 0, mid, "koldduel1", b);
+    pose_is_drawn(&p, "eyes", 0, mid, "koldduel1", eyes, -1);
+    pose_is_drawn(&p, "follow:1", 0, mid, "koldduel1", a, w->players[0].entity);
+    pose_is_drawn(&p, "chase:1", 0, mid, "koldduel1", b, 0);
     float d1 = 0, d2 = 0;
     for (int k = 0; k < 3; k++)
         d1 += (a[k] - eyes[k]) * (a[k] - eyes[k]), d2 += (b[k] - a[k]) * (b[k] - a[k]);
@@ -816,9 +819,9 @@ static void test_camera_pose(void **state)
     assert_true(read_to(&p, 1.0, &ls));
     w = p.d.world;
     mid = (w->prev_time + w->time) / 2;
-    pose_is_drawn(&p, "eyes", 0, mid, "forsaken_sample", eyes);
-    pose_is_drawn(&p, "follow:2", 0, mid, "forsaken_sample", a);
-    pose_is_drawn(&p, "chase:2", 0, mid, "forsaken_sample", b);
+    pose_is_drawn(&p, "eyes", 0, mid, "forsaken_sample", eyes, -1);
+    pose_is_drawn(&p, "follow:2", 0, mid, "forsaken_sample", a, w->players[1].entity);
+    pose_is_drawn(&p, "chase:2", 0, mid, "forsaken_sample", b, 0);
     d1 = d2 = 0;
     for (int k = 0; k < 3; k++)
         d1 += (a[k] - eyes[k]) * (a[k] - eyes[k]), d2 += (b[k] - a[k]) * (b[k] - a[k]);
@@ -849,12 +852,12 @@ static void test_camera_pose(void **state)
         if (t > w->time && !read_to(&p, t, &ls))
             break;
         float o0[3], o1[3], o2[3], f[3], u[3];
-        r_camera_pose(p.r, w, t, o0, f, u);
+        r_camera_pose(p.r, w, t, o0, f, u, NULL);
         r_render(p.r, w, t);
         r_cam_state_t st;
         r_camera_state(p.r, &st);
-        r_camera_pose(p.r, w, t, o1, f, u);
-        r_camera_pose(q, w, t, o2, f, u);
+        r_camera_pose(p.r, w, t, o1, f, u, NULL);
+        r_camera_pose(q, w, t, o2, f, u, NULL);
         float d = 0;
         for (int k = 0; k < 3; k++) {
             assert_float_equal(o0[k], st.origin[k], 1e-4);

@@ -42,6 +42,8 @@ typedef struct {
     snd_t *snd;
     renderer_t *cam;          // --camera: the audio player's renderer, whose camera the listener follows
     const world_t *world;
+    int free_wait;            // a free camera without a place: placed at `from` as the pictures' is
+    double from;
     FILE *wav;
     long long base;           // llround(from * rate): the sample of the timeline the WAV starts at
     long long pos, total;     // sample frames rendered / to write, from base; pos < 0 in the pre-roll
@@ -101,11 +103,15 @@ static double clock_offset(const player_t *p)
 
 // The listener: where the camera is at the world's latest frame (--camera), else the recording
 // player's view of that frame.
-static void set_listener(const audio_out_t *a, player_t *p)
+static void set_listener(audio_out_t *a, player_t *p)
 {
     float org[3], fwd[3], up[3];
     int body;
-    if (a->cam && r_camera_pose(a->cam, a->world, a->world->time, org, fwd, up, &body) == 0) {
+    if (a->cam && a->free_wait && player_time(p) >= a->from) {
+        r_camera_pose(a->cam, a->world, player_demo_time(p, a->from), org, fwd, up, NULL);   // it starts here
+        a->free_wait = 0;
+    }
+    if (a->cam && !a->free_wait && r_camera_pose(a->cam, a->world, a->world->time, org, fwd, up, &body) == 0) {
         snd_listener_axes(a->snd, org, fwd, up);
         snd_listener_entity(a->snd, body);
     } else
@@ -211,6 +217,9 @@ static void *video_worker(void *arg)
     }
     if (cam_from_cli(r, v->cli->camera, "export") < 0 || player_seek(p, v->from) < 0)
         goto out;
+    // a free camera without a place starts at the eyes of `from` in every thread (asking places it)
+    float o[3], f[3], u[3];
+    r_camera_pose(r, d.world, player_demo_time(p, v->from), o, f, u, NULL);
     for (long long k = v->index; k < v->nframes; k += v->count) {
         double t = v->from + (double)k * (double)v->den / (double)v->num;
         if (player_advance(p, t) < 0) {
@@ -268,6 +277,7 @@ int cmd_export(const cli_t *cli)
         return EXIT_USAGE;
     }
     int detached = 0;   // a camera away from the recording player's eyes: the listener follows it
+    int free_unplaced = 0;
     if (cli->camera) {   // a bad spec or path file is said once, here, not by every render thread
         char cam_err[512];
         r_camera_t *cam = malloc(sizeof *cam);
@@ -275,7 +285,7 @@ int cmd_export(const cli_t *cli)
         if (rc < 0)
             log_error("export: --camera: %s", cam ? cam_err : "out of memory");
         else
-            detached = cam->mode != R_CAM_EYES;
+            detached = cam->mode != R_CAM_EYES, free_unplaced = cam->mode == R_CAM_FREE && !cam->pose_set;
         free(cam);
         if (rc < 0)
             return EXIT_USAGE;
@@ -392,6 +402,8 @@ int cmd_export(const cli_t *cli)
     a.snd = snd;
     a.cam = cam_sound ? sr : NULL;
     a.world = d.world;
+    a.free_wait = cam_sound && free_unplaced;
+    a.from = from;
     a.wav = wav;
     a.base = timeline_sample(from);
     a.total = (long long)total_s;

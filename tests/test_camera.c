@@ -961,6 +961,40 @@ static void test_export_path(void **state)
                 0.5);
 }
 
+// A free camera without a place starts at the eyes of --from in every render thread: 1 and 3 threads
+// give the same pictures of q2demo1 from 20 s, where the player moves (main's before: each thread placed it at the first frame it drew, and the
+// frames of threads 2 and 3 were drawn from elsewhere).
+static void test_export_free_threads(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    char cmd[2048];
+    int st;
+    for (int th = 1; th <= 3; th += 2) {
+        snprintf(cmd, sizeof cmd,
+                 "rm -rf build/test_camera_free%d && mkdir -p build/test_camera_free%d && %s export %s --basedir %s "
+                 "--camera free --from 20 --to 20.5 --fps 10 --size 160x120 --nosound -q --threads %d "
+                 "-o build/test_camera_free%d",
+                 th, th, tu_bin(), tu_data("quake2/demos/q2demo1_p31.dm2"), tu_data("quake2"), th, th);
+        free(tu_run(cmd, &st));
+        assert_int_equal(st, 0);
+    }
+    int same = 0;
+    for (int i = 0; i < 5; i++) {
+        char a[128], b[128];
+        snprintf(a, sizeof a, "build/test_camera_free1/frame_%06d.png", i);
+        snprintf(b, sizeof b, "build/test_camera_free3/frame_%06d.png", i);
+        double diff = tu_png_diff(a, b);
+        if (diff != 0)
+            fail_msg("free camera: frame %d with 3 threads differs from 1 thread's in %.2f%% of its pixels", i,
+                     diff * 100);
+        same++;
+    }
+    print_message("free camera: %d frames, the same with 1 and 3 render threads\n", same);
+    assert_int_equal(same, 5);
+}
+
 // info --json lists the cameras and, for follow, each player's number with the frames their
 // entity was in: koldduel1's stg (1) is followable, myrmidon^ (2) recorded it.
 static void test_info_json(void **state)
@@ -1021,6 +1055,7 @@ int main(void)
         cmocka_unit_test(test_camera_pose),
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_export_path),
+        cmocka_unit_test(test_export_free_threads),
         cmocka_unit_test(test_info_json),
         cmocka_unit_test(test_info_json_relay),
     };

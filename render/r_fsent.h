@@ -40,6 +40,10 @@ void r_fsent_load(r_fsent_t *fe, const asset_files_t *files, const uint8_t *pale
 void r_fsent_clear(r_fsent_t *fe);
 // Once per decoded frame.
 void r_fsent_frame(r_fsent_t *fe, const world_t *w);
+// The view the frames are drawn from (the renderer's camera: a followed pilot's), which the next
+// r_fsent_frame hears its sounds from (their loudness); NULL: the recording pilot's (w->view).
+// Valid for that call.
+void r_fsent_set_view(r_fsent_t *fe, const world_view_t *view);
 // The game's moving lights at time t (shots, their dying lights, explosions, headlights,
 // pickups) into out (at most max); returns how many. w may be NULL (no ships or pickups).
 int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t *out, int max);

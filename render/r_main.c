@@ -314,7 +314,9 @@ void r_frame(renderer_t *r, const world_t *w)
     r_2d_set_view(r->r2d, shown);
     r_models_set_bsp(r->models, r->bsp);   // TE_FIZZ fills a brush model (r_hlfx.c)
     r_models_frame(r->models, w, shown);
+    r_fsent_set_view(r->fsent, shown);   // its sounds' loudness heard from the view drawn
     r_fsent_frame(r->fsent, w);
+    r_fsent_set_view(r->fsent, NULL);
     r_2d_frame(r->r2d, w);
     step_smoothing(r, w);
     q2_step_frame(r, w, shown);

@@ -260,6 +260,7 @@ struct r_fsent_s {
     int hear_set;                       // r_fsent_hear_from: the picture's camera, for the next frame
     float hear[3];
     int eye_groups[FSE_SOUND_GROUPS], n_eye_groups;
+    const world_view_t *view;   // the view drawn (r_fsent_set_view; NULL: the world's), for r_fsent_frame
     r_fssnd_variants_t variants;        // the sound folder's NAME01.wav ... per name, looked for once a level
     double pyro_mark;        // PyroCount's zero (seconds; -1e30 not started): the pyrolite's sound rate
     int8_t mode_seen[FSW_SHIPS];   // each ship's mode at the last frame (-1 none or not enabled): SFX_BikeExplode
@@ -1977,9 +1978,11 @@ static void end_sounds(r_fsent_t *fe, double prev, double now)
 
 // The camera the game's loudness is for (Ships[Current_Camera_View]): the world's view, the
 // listener the player places the sounds for.
-static int view_origin(const world_t *w, float out[3])
+// Where this frame's sounds are heard from: the view the frames are drawn from (r_fsent_set_view:
+// a followed pilot's), else the recording pilot's.
+static int view_origin(const r_fsent_t *fe, const world_t *w, float out[3])
 {
-    const world_view_t *v = &w->view;
+    const world_view_t *v = fe->view ? fe->view : &w->view;
     if (v->origin_valid) {
         memcpy(out, v->origin, 3 * sizeof *out);
         return finite3(out);
@@ -1990,6 +1993,12 @@ static int view_origin(const world_t *w, float out[3])
         return finite3(out);
     }
     return 0;
+}
+
+void r_fsent_set_view(r_fsent_t *fe, const world_view_t *view)
+{
+    if (fe)
+        fe->view = view;
 }
 
 static const fsspot_fx_t *spot_clock(const world_t *w, const fsspot_fx_t *fx, int i, double t, fsspot_fx_t *copy,
@@ -2078,7 +2087,7 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
         memcpy(fe->eye, fe->hear, sizeof fe->eye);
         fe->eye_ok = finite3(fe->eye);
     } else {
-        fe->eye_ok = view_origin(w, fe->eye);
+        fe->eye_ok = view_origin(fe, w, fe->eye);
     }
     fe->n_eye_groups = fe->eye_ok ? r_fssnd_groups(fe->level, fe->eye, fe->eye_groups, FSE_SOUND_GROUPS) : 0;
     if (fe->pyro_mark < -1e29)

@@ -314,7 +314,9 @@ void r_frame(renderer_t *r, const world_t *w)
     r_2d_set_view(r->r2d, shown);
     r_models_set_bsp(r->models, r->bsp);   // TE_FIZZ fills a brush model (r_hlfx.c)
     r_models_frame(r->models, w, shown);
-    // a game whose rules decide the sounds' loudness here hears them from the picture's camera
+    r_fsent_set_view(r->fsent, shown);   // its sounds' loudness heard from the view drawn
+    // a game whose rules decide the sounds' loudness here hears them from the picture's camera, when
+    // it is not the view drawn (the eyes, or a followed player's own: r_fsent_set_view above)
     if (r_game_sounds(w->game)) {
         float eye[3], f[3], u[3];
         int placed = r->cam.mode != R_CAM_FREE || r->cam.pose_set;   // a free camera starts where it is first drawn
@@ -322,6 +324,7 @@ void r_frame(renderer_t *r, const world_t *w)
         r_fsent_hear_from(r->fsent, away ? eye : NULL);
     }
     r_fsent_frame(r->fsent, w);
+    r_fsent_set_view(r->fsent, NULL);
     r_2d_frame(r->r2d, w);
     step_smoothing(r, w);
     q2_step_frame(r, w, shown);

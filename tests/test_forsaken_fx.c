@@ -3630,6 +3630,56 @@ static void test_camera_loudness(void **state)
     scene_files_done(&F);
 }
 
+// The loudness of the rules' sounds is heard from the view drawn (r_fsent_set_view: the renderer's
+// camera, a followed pilot's), not always from the recording pilot's: bob fires a pulsar where he is,
+// 150 units behind alice, at 0.25 s; heard from alice's view (the world's) at the game's gain for 150
+// units, from bob's own at full volume. Main's before: alice's gain whoever was followed.
+static double shot_volume(const char *demo, const world_view_t *view)
+{
+    fs_play_t pl;
+    fs_play_open(&pl, demo, 1);
+    double vol = -1;
+    for (;;) {
+        r_fsent_set_view(pl.fe, view);
+        if (!fs_play_frame(&pl))
+            break;
+        r_sound_t rs[8];
+        int k = r_fsent_sounds(pl.fe, rs, 8);
+        for (int i = 0; i < k; i++)
+            if (!strcmp(rs[i].name, "pulsfire.wav"))
+                vol = rs[i].volume;
+    }
+    fs_play_close(&pl);
+    return vol;
+}
+
+static void test_sound_heard_from_view(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 };
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol0[k] = eye[k] - 100 * fwd[k] + 100 * right[k];
+    }
+    fs_event_t ev = prim_fired(0.25, bob, fwd, FSW_PULSAR, 1);
+    scene_files_t F;
+    scene_files(&F, "heard", 1, 0);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol0, still, &ev, 1);
+    world_view_t at_bob;
+    memset(&at_bob, 0, sizeof at_bob);
+    at_bob.origin_valid = 1;
+    memcpy(at_bob.origin, bob, sizeof at_bob.origin);
+    double from_alice = shot_volume(F.demo[0], NULL), from_bob = shot_volume(F.demo[0], &at_bob);
+    printf("bob's pulsar heard from alice's view %.4f (the game's gain at 150 units: %.4f), from bob's %.4f\n", from_alice,
+           r_fssnd_gain(150, 1), from_bob);
+    assert_true(fabs(from_alice - r_fssnd_gain(150, 1)) < 1e-3);
+    assert_true(fabs(from_bob - r_fssnd_gain(0, 1)) < 1e-4);
+    assert_true(from_bob > from_alice + 0.05);
+    scene_files_done(&F);
+}
+
 // SFX_BikeExplode: bob's updates turn his mode from dying to limbo at 1.27 s (write_dying): one
 // "bikexpl.wav" in that frame at his place then; the same path not dying (normal straight to limbo at
 // 1.27 s): one too, as EvaluateMessage plays it for either (test_weapon_sounds' scene, never in
@@ -3738,6 +3788,7 @@ int main(void)
         cmocka_unit_test(test_export_sound_sides),
         cmocka_unit_test(test_export_sound_follow),
         cmocka_unit_test(test_camera_loudness),
+        cmocka_unit_test(test_sound_heard_from_view),
         cmocka_unit_test(test_death_sound),
         cmocka_unit_test(test_ship_hit_sound),
     };

@@ -112,6 +112,7 @@ struct snd_s {
     int have_amb_time;
     int amb_join;       // the levels were just set where they settle: again if the listener moves first
     vec3_t listener;    // Quake coordinates
+    int own_set, own_entity;   // snd_listener_entity: whose sounds are the listener's own (own_set 0: the view's)
     // GoldSrc's sentences.txt, read from `fs` on the first sentence (sentences_fs: the fs it was read from)
     snd_sentences_t sentences;
     const vfs_t *sentences_fs;
@@ -494,8 +495,11 @@ static const snd_sfx_t *resolve(snd_t *s, const world_t *w, int index)
     return e->buffer ? e : NULL;
 }
 
-static int view_entity(const world_t *w)
+// The entity whose sounds are the listener's own: the one snd_listener_entity named, else the view's.
+static int view_entity(const snd_t *s, const world_t *w)
 {
+    if (s->own_set)
+        return s->own_entity;
     if (w->view.entity > 0)
         return w->view.entity;
     return w->game == GAME_QUAKE2 ? w->playernum + 1 : -1;
@@ -669,7 +673,7 @@ static void start_play(snd_t *s, const world_t *w, const play_t *p)
         return;
     const float *origin = p->has_origin ? p->origin : entity_origin(w, p->entity);
     // Quake II does not place sounds without attenuation: they are everywhere, centred
-    int relative = p->local || (p->entity > 0 && p->entity == view_entity(w)) ||
+    int relative = p->local || (p->entity > 0 && p->entity == view_entity(s, w)) ||
                    (s->game == GAME_QUAKE2 && !(p->attenuation > 0.0f));
     v->kind = V_DYNAMIC;
     v->entity = p->entity;
@@ -1301,6 +1305,14 @@ void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles)
     vec3_t fwd, right, up;
     angle_vectors(angles, fwd, right, up);   // Quake's: pitch down is positive, yaw turns left, roll tilts right
     snd_listener_axes(s, origin, fwd, up);
+}
+
+void snd_listener_entity(snd_t *s, int entity)
+{
+    if (!s)
+        return;
+    s->own_set = entity >= 0;
+    s->own_entity = entity >= 0 ? entity : 0;
 }
 
 void snd_listener_axes(snd_t *s, const vec3_t origin, const vec3_t forward, const vec3_t up)

@@ -68,6 +68,10 @@ void snd_listener(snd_t *s, const vec3_t origin, const vec3_t angles);
 // Listener at the view: origin and the view's forward and up in the world's own axes (any game's:
 // a left-handed world, world_left_handed, is mirrored into OpenAL's space with its sounds).
 void snd_listener_axes(snd_t *s, const vec3_t origin, const vec3_t forward, const vec3_t up);
+// Whose sounds are the listener's own (centred, never attenuated, as the games mix their player's):
+// -1 (the default) the recording player's view entity; 0 nobody (a camera with no body: chase,
+// free, a path); > 0 that entity (a followed player's). For sounds started from then on.
+void snd_listener_entity(snd_t *s, int entity);
 void snd_stop_all(snd_t *s);
 // The clock lasting loops run on (docs/audio.md, "Loops and the level clock"):
 // playback time = world time + offset (constant within a level), and, on a

@@ -40,6 +40,10 @@
 typedef struct {
     player_t *p;
     snd_t *snd;
+    renderer_t *cam;          // --camera: the audio player's renderer, whose camera the listener follows
+    const world_t *world;
+    int free_wait;            // a free camera without a place: placed at `from` as the pictures' is
+    double from;
     FILE *wav;
     long long base;           // llround(from * rate): the sample of the timeline the WAV starts at
     long long pos, total;     // sample frames rendered / to write, from base; pos < 0 in the pre-roll
@@ -97,6 +101,23 @@ static double clock_offset(const player_t *p)
     return -player_demo_time(p, 0.0);
 }
 
+// The listener: where the camera is at the world's latest frame (--camera), else the recording
+// player's view of that frame.
+static void set_listener(audio_out_t *a, player_t *p)
+{
+    float org[3], fwd[3], up[3];
+    int body;
+    if (a->cam && a->free_wait && player_time(p) >= a->from) {
+        r_camera_pose(a->cam, a->world, player_demo_time(p, a->from), org, fwd, up, NULL);   // it starts here
+        a->free_wait = 0;
+    }
+    if (a->cam && !a->free_wait && r_camera_pose(a->cam, a->world, a->world->time, org, fwd, up, &body) == 0) {
+        snd_listener_axes(a->snd, org, fwd, up);
+        snd_listener_entity(a->snd, body);
+    } else
+        player_listener(p, a->snd);
+}
+
 // A new server frame is about to start its sounds: first finish the sound up to its time.
 static void on_frame(void *ctx, player_t *p)
 {
@@ -105,7 +126,7 @@ static void on_frame(void *ctx, player_t *p)
         return;
     audio_to(a, sample_at(a, player_time(p)));
     snd_set_clock(a->snd, a->base + a->pos, clock_offset(p));
-    player_listener(p, a->snd);
+    set_listener(a, p);
 }
 
 static double now_seconds(void)
@@ -196,6 +217,9 @@ static void *video_worker(void *arg)
     }
     if (cam_from_cli(r, v->cli->camera, "export") < 0 || player_seek(p, v->from) < 0)
         goto out;
+    // a free camera without a place starts at the eyes of `from` in every thread (asking places it)
+    float o[3], f[3], u[3];
+    r_camera_pose(r, d.world, player_demo_time(p, v->from), o, f, u, NULL);
     for (long long k = v->index; k < v->nframes; k += v->count) {
         double t = v->from + (double)k * (double)v->den / (double)v->num;
         if (player_advance(p, t) < 0) {
@@ -252,12 +276,16 @@ int cmd_export(const cli_t *cli)
         log_error("export: -o - writes a YUV4MPEG2 stream; --format png needs -o DIR");
         return EXIT_USAGE;
     }
+    int detached = 0;   // a camera away from the recording player's eyes: the listener follows it
+    int free_unplaced = 0;
     if (cli->camera) {   // a bad spec or path file is said once, here, not by every render thread
         char cam_err[512];
         r_camera_t *cam = malloc(sizeof *cam);
         int rc = cam ? cam_parse(cli->camera, cam, cam_err, sizeof cam_err) : -1;
         if (rc < 0)
             log_error("export: --camera: %s", cam ? cam_err : "out of memory");
+        else
+            detached = cam->mode != R_CAM_EYES, free_unplaced = cam->mode == R_CAM_FREE && !cam->pose_set;
         free(cam);
         if (rc < 0)
             return EXIT_USAGE;
@@ -273,7 +301,9 @@ int cmd_export(const cli_t *cli)
         threads = 16;
 
     // the sound, the length and the span come from a player of its own: no renderer, unless the
-    // game's rules in the renderer decide sounds (Forsaken's weapons): then one that draws nothing
+    // game's rules in the renderer decide sounds (Forsaken's weapons) or the listener follows a
+    // camera other than the eyes (--camera: where the pictures are drawn from): then one that draws
+    // nothing; with the eyes the listener is the recording player's view of each frame
     demo_t d;
     if (demo_open(&d, cli, cli->files[0], NULL, 0) < 0) {
         log_error("%s", d.errmsg);
@@ -284,9 +314,16 @@ int cmd_export(const cli_t *cli)
     int w = cli->width ? cli->width : 640, h = cli->height ? cli->height : 480;
     int want_audio = !cli->nosound && (!to_stdout || cli->audio);
     snd_t *snd = want_audio ? snd_create_loopback(EXPORT_RATE, (float)cli->volume) : NULL;
-    int rules_sound = snd && d.dec && r_game_sounds(d.dec->game);
-    renderer_t *sr = rules_sound ? r_create(16, 16) : NULL;
-    player_t *p = rules_sound && !sr ? NULL : player_create(&d, cli, sr, snd, NULL);
+    int rules_sound = snd && d.dec && r_game_sounds(d.dec->game), cam_sound = snd && detached;
+    renderer_t *sr = rules_sound || cam_sound ? r_create(16, 16) : NULL;
+    player_t *p = (rules_sound || cam_sound) && !sr ? NULL : player_create(&d, cli, sr, snd, NULL);
+    if (p && cam_sound && cam_from_cli(sr, cli->camera, "export") < 0) {
+        player_destroy(p);   // the path file went away since it was read above
+        r_destroy(sr);
+        snd_destroy(snd);
+        demo_close(&d);
+        return EXIT_USAGE;
+    }
     int16_t *abuf = malloc(AUDIO_CHUNK * 4);
     int status = EXIT_OK;
     FILE *wav = NULL, *stream = NULL;
@@ -363,6 +400,10 @@ int cmd_export(const cli_t *cli)
     }
     a.p = p;
     a.snd = snd;
+    a.cam = cam_sound ? sr : NULL;
+    a.world = d.world;
+    a.free_wait = cam_sound && free_unplaced;
+    a.from = from;
     a.wav = wav;
     a.base = timeline_sample(from);
     a.total = (long long)total_s;
@@ -414,7 +455,7 @@ int cmd_export(const cli_t *cli)
         else if (player_time(p) >= from)
             a.pos = 0;
         snd_set_clock(snd, a.base + a.pos, clock_offset(p));
-        player_listener(p, snd);
+        set_listener(&a, p);
     }
     for (long long k = 0; k < nframes; k++) {
         double t = from + (double)k * (double)den / (double)num;

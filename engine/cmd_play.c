@@ -769,10 +769,16 @@ static int play_loop(play_t *s)
             continue;
         dirty = 0;
 
-        r_render(s->r, s->d->world, player_demo_time(s->p, s->clock));
+        double shown_t = player_demo_time(s->p, s->clock);
+        r_render(s->r, s->d->world, shown_t);
         s->drawn = 1;
-        if (s->snd) {
-            player_listener(s->p, s->snd);
+        if (s->snd) {   // the sound is heard from where the picture's camera is (docs/audio.md)
+            float org[3], fwd[3], up[3];
+            int body;
+            if (r_camera_pose(s->r, s->d->world, shown_t, org, fwd, up, &body) == 0) {
+                snd_listener_axes(s->snd, org, fwd, up);
+                snd_listener_entity(s->snd, body);
+            }
         }
         r_frame_rgb(s->r, wd->rgb);
         if (status_on & 3)

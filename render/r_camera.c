@@ -195,8 +195,10 @@ static void clip_to_level(const renderer_t *r, const vec3_t eye, const vec3_t wa
         memcpy(out, eye, sizeof(vec3_t));
 }
 
+// commit 0 (r_camera_pose): the place at t without moving the camera's lag state; at the time last
+// drawn, a lagging camera is where it was drawn.
 static void chase(renderer_t *r, const world_t *w, double t, const vec3_t eye, const vec3_t eye_ang, vec3_t org,
-                  vec3_t ang)
+                  vec3_t ang, int commit)
 {
     // behind along the player's heading (level: the pitch left out), above along the world's up
     vec3_t flat = {0, eye_ang[1], eye_ang[2]}, f, rt, up;
@@ -207,15 +209,19 @@ static void chase(renderer_t *r, const world_t *w, double t, const vec3_t eye, c
     // while playing (frames a moment apart) the camera follows with a lag; a shot, a seek
     // or a jump in time puts it in place at once
     double dt = t - r->cam_prev_t;
-    if (r->cam.smooth && r->chase_valid && r->cam_prev_t >= 0 && dt > 0 && dt < 0.25) {
+    if (!commit && r->cam.smooth && r->chase_valid && r->cam_prev_t >= 0 && dt == 0) {
+        memcpy(place, r->chase_org, sizeof(vec3_t));   // the place drawn at this time
+    } else if (r->cam.smooth && r->chase_valid && r->cam_prev_t >= 0 && dt > 0 && dt < 0.25) {
         float k = 1.0f - expf(-CHASE_SPEED * (float)dt);
         vec3_t s;
         for (int i = 0; i < 3; i++)
             s[i] = r->chase_org[i] + (place[i] - r->chase_org[i]) * k;
         clip_to_level(r, eye, s, place);   // the lag must not carry it into a wall
     }
-    memcpy(r->chase_org, place, sizeof(vec3_t));
-    r->chase_valid = 1;
+    if (commit) {
+        memcpy(r->chase_org, place, sizeof(vec3_t));
+        r->chase_valid = 1;
+    }
     memcpy(org, place, sizeof(vec3_t));
     // looking the way the player looks (the same angles, in the game's own convention)
     memcpy(ang, eye_ang, sizeof(vec3_t));
@@ -263,12 +269,12 @@ static void path(const r_camera_t *c, double t, vec3_t org, vec3_t ang, float *f
         *fov = b->fov + (c2->fov - b->fov) * u;
 }
 
-void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov)
+void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov,
+                    int commit)
 {
-    r_view_t *v = &r->view;
-    r_cam_state_t *st = &r->cam_state;
-    v->detached = 0;
-    v->hide_entity = 0;
+    // commit 0: only the pose (r_camera_pose); the frame's view, state and HUD stay as drawn
+    r_cam_state_t st_probe, *st = commit ? &r->cam_state : &st_probe;
+    int detached = 0, hide_entity = 0;
     st->player = -1;
     st->recorder = 0;
     r_camera_t *c = &r->cam;
@@ -286,7 +292,7 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
         memcpy(ang, c->angles, sizeof(vec3_t));
         if (c->fov > 0)
             *fov = c->fov;
-        v->detached = 1;
+        detached = 1;
         break;
     case R_CAM_FOLLOW:
         slot = target_slot(r, w);
@@ -299,8 +305,8 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
             break;   // the recording player, or the player is not in the frame: the eyes
         memcpy(org, eye, sizeof(vec3_t));
         memcpy(ang, eye_ang, sizeof(vec3_t));
-        v->detached = 1;
-        v->hide_entity = ent;
+        detached = 1;
+        hide_entity = ent;
         st->player = slot;
         break;
     case R_CAM_CHASE:
@@ -313,13 +319,13 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
             memcpy(eye, org, sizeof(vec3_t));
             memcpy(eye_ang, ang, sizeof(vec3_t));
         }
-        chase(r, w, t, eye, eye_ang, org, ang);
-        v->detached = 1;
+        chase(r, w, t, eye, eye_ang, org, ang, commit);
+        detached = 1;
         break;
     case R_CAM_PATH:
         if (c->num_keys > 0) {
             path(c, t, org, ang, fov);
-            v->detached = 1;
+            detached = 1;
         }
         break;
     case R_CAM_EYES:
@@ -330,13 +336,21 @@ void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3
                 if (w->players[i].active && player_eye(w, i, frac, eye, eye_ang, &ent)) {
                     memcpy(org, eye, sizeof(vec3_t));
                     memcpy(ang, eye_ang, sizeof(vec3_t));
-                    v->detached = 1;
-                    v->hide_entity = ent;
+                    detached = 1;
+                    hide_entity = ent;
                     st->player = i;
                     break;
                 }
         break;
     }
+    // the body the eyes are: the followed player's entity, the recording player's (-1), or none
+    int own = st->player >= 0 && (c->mode == R_CAM_FOLLOW || c->mode == R_CAM_EYES);
+    r->cam_body = own ? w->players[st->player].entity : detached ? 0 : -1;
+    if (!commit)
+        return;
+    r_view_t *v = &r->view;
+    v->detached = detached;
+    v->hide_entity = hide_entity;
     r->cam_prev_t = t;
     memcpy(st->origin, org, sizeof(vec3_t));
     memcpy(st->angles, ang, sizeof(vec3_t));

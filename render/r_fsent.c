@@ -257,6 +257,8 @@ struct r_fsent_s {
     int nloops;
     int eye_ok;                         // the camera the game's loudness is for, at the last r_fsent_frame
     float eye[3];
+    int hear_set;                       // r_fsent_hear_from: the picture's camera, for the next frame
+    float hear[3];
     int eye_groups[FSE_SOUND_GROUPS], n_eye_groups;
     const world_view_t *view;   // the view drawn (r_fsent_set_view; NULL: the world's), for r_fsent_frame
     r_fssnd_variants_t variants;        // the sound folder's NAME01.wav ... per name, looked for once a level
@@ -2062,6 +2064,15 @@ static void spot_sounds(r_fsent_t *fe, const world_t *w, double prev)
     }
 }
 
+void r_fsent_hear_from(r_fsent_t *fe, const float eye[3])
+{
+    if (!fe)
+        return;
+    fe->hear_set = eye != NULL;
+    if (eye)
+        memcpy(fe->hear, eye, sizeof fe->hear);
+}
+
 void r_fsent_frame(r_fsent_t *fe, const world_t *w)
 {
     if (!fe || !fe->on)
@@ -2071,7 +2082,13 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w)
     double prev = fe->last_time;
     fe->last_time = w->time;
     fe->nsounds = 0;
-    fe->eye_ok = view_origin(fe, w, fe->eye);   // the camera of this frame's sounds (add_sound)
+    // the camera of this frame's sounds (add_sound): the picture's (r_fsent_hear_from), else the view's
+    if (fe->hear_set) {
+        memcpy(fe->eye, fe->hear, sizeof fe->eye);
+        fe->eye_ok = finite3(fe->eye);
+    } else {
+        fe->eye_ok = view_origin(fe, w, fe->eye);
+    }
     fe->n_eye_groups = fe->eye_ok ? r_fssnd_groups(fe->level, fe->eye, fe->eye_groups, FSE_SOUND_GROUPS) : 0;
     if (fe->pyro_mark < -1e29)
         fe->pyro_mark = w->time;   // PyroCount counts from the level's start: here from the first frame seen

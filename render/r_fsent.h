@@ -44,6 +44,10 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w);
 // r_fsent_frame hears its sounds from (their loudness); NULL: the recording pilot's (w->view).
 // Valid for that call.
 void r_fsent_set_view(r_fsent_t *fe, const world_view_t *view);
+// Where the game's loudness is heard from in the next r_fsent_frame (Ships[Current_Camera_View]):
+// the picture's camera's eye when it is not the eyes (chase, a path, a free camera, a followed
+// pilot); it goes before r_fsent_set_view's view. NULL: that view.
+void r_fsent_hear_from(r_fsent_t *fe, const float eye[3]);
 // The game's moving lights at time t (shots, their dying lights, explosions, headlights,
 // pickups) into out (at most max); returns how many. w may be NULL (no ships or pickups).
 int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t *out, int max);

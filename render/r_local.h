@@ -175,6 +175,7 @@ struct renderer_s {
     double cam_prev_t;           // the drawing time of the last frame (chase smoothing; < 0 none)
     float chase_org[3];          // the chase camera's smoothed place
     int chase_valid;
+    int cam_body;                // the last r_camera_apply's: whose eyes the view is (r_camera_pose's body)
     world_view_t pov_view;       // the followed player's own view as a world_view_t (r_camera_view)
     int pov_slot;                // whose it holds (-1: the world's view is shown)
     r_extbsp_t ext[R_MAX_EXT_BSP];   // models that are BSP files (r_bsp.c)
@@ -344,8 +345,10 @@ void d_fill_span(renderer_t *r, int x0, int x1, int y, uint8_t color);
 // The view's forward, right and up for angles, by the game's angle convention (r_main.c).
 void r_view_vectors(const world_t *w, const float ang[3], float f[3], float rt[3], float up[3]);
 // r_camera.c: the camera asked for (r_set_camera) replaces the eyes' origin, angles and fov
-// computed for the frame; sets r->view.detached / hide_entity and r->cam_state.
-void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov);
+// computed for the frame; sets r->view.detached / hide_entity and r->cam_state (commit 0: none of
+// them, nor the chase camera's lag: only the pose, for r_camera_pose).
+void r_camera_apply(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov,
+                    int commit);
 // The view the frame is drawn from: the followed player's own when the camera follows a
 // player whose view the demo carries (world_player_pov; r->pov_view, r->pov_slot), else the
 // world's. Everything the eyes show (weapon, status bar, blends, kick) comes from it.

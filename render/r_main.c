@@ -315,6 +315,14 @@ void r_frame(renderer_t *r, const world_t *w)
     r_models_set_bsp(r->models, r->bsp);   // TE_FIZZ fills a brush model (r_hlfx.c)
     r_models_frame(r->models, w, shown);
     r_fsent_set_view(r->fsent, shown);   // its sounds' loudness heard from the view drawn
+    // a game whose rules decide the sounds' loudness here hears them from the picture's camera, when
+    // it is not the view drawn (the eyes, or a followed player's own: r_fsent_set_view above)
+    if (r_game_sounds(w->game)) {
+        float eye[3], f[3], u[3];
+        int placed = r->cam.mode != R_CAM_FREE || r->cam.pose_set;   // a free camera starts where it is first drawn
+        int away = r->cam.mode != R_CAM_EYES && placed && r_camera_pose(r, w, w->time, eye, f, u, NULL) == 0;
+        r_fsent_hear_from(r->fsent, away ? eye : NULL);
+    }
     r_fsent_frame(r->fsent, w);
     r_fsent_set_view(r->fsent, NULL);
     r_2d_frame(r->r2d, w);
@@ -414,10 +422,14 @@ void r_view_vectors(const world_t *w, const float ang[3], float f[3], float rt[3
 
 // Where the view is: the recording player's eyes by the game's rules, then the camera
 // asked for (r_camera.c) in their place.
-static void view_pose(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov_out)
+// commit 0 (r_camera_pose): the pose only; what the frame keeps of it (the base angles and bob the
+// gun is drawn with, the camera's state and lag) is left as drawn.
+static void view_pose(renderer_t *r, const world_t *w, double t, double frac, vec3_t org, vec3_t ang, float *fov_out,
+                      int commit)
 {
     r_view_t *v = &r->view;
     const world_view_t *wv = v->shown;
+    float bob_out = 0;
     memset(org, 0, sizeof(vec3_t));
     for (int k = 0; k < 3; k++)
         ang[k] = lerp_angle(wv->prev_angles[k], wv->angles[k], (float)frac);
@@ -462,13 +474,13 @@ static void view_pose(renderer_t *r, const world_t *w, double t, double frac, ve
                     org[k] += 1.0f / 32;
         }
     }
-    memcpy(v->base_angles, ang, sizeof(vec3_t));
-    v->bob = 0;
+    if (commit)
+        memcpy(v->base_angles, ang, sizeof(vec3_t));
     if (bobbing) {
         vec3_t f, rt, up;
         r_angle_vectors(ang, f, rt, up);
-        v->bob = calc_bob(w, t);
-        org[2] += v->bob;
+        bob_out = calc_bob(w, t);
+        org[2] += bob_out;
         if (r->step_valid)   // stair smoothing: the eye lags a step up (the gun follows the eye)
             org[2] += r->step_oldz - w->entities[wv->entity].cur.origin[2];
         ang[2] += calc_roll(w, rt);
@@ -494,8 +506,40 @@ static void view_pose(renderer_t *r, const world_t *w, double t, double frac, ve
         for (int k = 0; k < 3; k++)
             org[k] += 1.0f / 16;
     float fov = wv->fov > 1 && wv->fov < 179 ? wv->fov : 90.0f;
-    r_camera_apply(r, w, t, frac, org, ang, &fov);   // another camera than the eyes (r_camera.c)
+    if (commit)
+        v->bob = bob_out;
+    r_camera_apply(r, w, t, frac, org, ang, &fov, commit);   // another camera than the eyes (r_camera.c)
     *fov_out = fov > 1 && fov < 179 ? fov : 90.0f;
+}
+
+// The fraction of time t between the world's last two frames.
+static double view_frac(const world_t *w, double t)
+{
+    double frac = 1;
+    if (w->time > w->prev_time)
+        frac = (t - w->prev_time) / (w->time - w->prev_time);
+    return frac < 0 ? 0 : frac > 1 ? 1 : frac;
+}
+
+int r_camera_pose(renderer_t *r, const world_t *w, double t, float origin[3], float forward[3], float up[3],
+                  int *body)
+{
+    if (!r || !w)
+        return -1;
+    // the view the frame is drawn from, as r_render_setup takes it; what the renderer shows is kept
+    const world_view_t *was_shown = r->view.shown;
+    int was_pov = r->pov_slot;
+    r->view.shown = r_camera_view(r, w);
+    vec3_t org, ang, rt;
+    float fov;
+    view_pose(r, w, t, view_frac(w, t), org, ang, &fov, 0);
+    r->view.shown = was_shown;
+    r->pov_slot = was_pov;
+    memcpy(origin, org, sizeof(vec3_t));
+    r_view_vectors(w, ang, forward, rt, up);
+    if (body)
+        *body = r->cam_body;
+    return 0;
 }
 
 static void setup_view(renderer_t *r, const world_t *w, double t, const vec3_t org, const vec3_t ang, float fov)
@@ -581,10 +625,7 @@ static void warp_view(renderer_t *r, double t)
 double r_render_setup(renderer_t *r, const world_t *w, double t, int sbar)
 {
     r_view_t *v = &r->view;
-    double frac = 1;
-    if (w->time > w->prev_time)
-        frac = (t - w->prev_time) / (w->time - w->prev_time);
-    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double frac = view_frac(w, t);
     r->framecount++;
     r->time = t;
     double turb = t * 20;   // liquids ripple at Quake's speed (a damaged demo's absurd time: no ripple)
@@ -595,7 +636,7 @@ double r_render_setup(renderer_t *r, const world_t *w, double t, int sbar)
     float fov;
     v->shown = r_camera_view(r, w);   // the recording player's view, or the followed player's own
     r_2d_set_view(r->r2d, v->shown);
-    view_pose(r, w, t, frac, org, ang, &fov);   // before the status bar: a camera away from the eyes has none
+    view_pose(r, w, t, frac, org, ang, &fov, 1);   // before the status bar: a camera away from the eyes has none
     if (sbar < 0)
         sbar = r_2d_sbar_lines(r->r2d, w, r->width, r->height);
     if (sbar < 0)

@@ -125,6 +125,16 @@ typedef struct {
     int contents;              // the level's contents at the eye (BSP_CONTENTS_*; 0 no level)
 } r_cam_state_t;
 void r_camera_state(const renderer_t *r, r_cam_state_t *out);
+// Where the camera is at demo time t (between world->prev_time and world->time), without drawing:
+// the eye r_render would draw from (origin) and its forward and up, in the world's own axes (each
+// game's angle rule), for the camera set (follow, chase and paths at t; the free camera where it
+// is). Nothing the next r_render draws changes (a free camera not yet placed takes its start, as a
+// drawn frame would); a lagging chase camera (play) asked at the time last drawn is where it was
+// drawn. The sound's listener (docs/audio.md "The listener"). `body` (may be NULL): the entity whose
+// eyes the view is (a followed player's; -1 the recording player's view; 0 none: chase, free, a
+// path). 0, or -1 without a renderer or world.
+int r_camera_pose(renderer_t *r, const world_t *w, double t, float origin[3], float forward[3], float up[3],
+                  int *body);
 // World polygons drawn by the last r_render (Quake / Quake II / GoldSrc surfaces, or
 // Forsaken level triangles, after visibility and back-face culling).
 int r_world_polys(const renderer_t *r);

@@ -498,6 +498,49 @@ static void test_loopback_panning(void **state)
     scene_close(&sc);
 }
 
+// snd_listener_entity: whose sounds are the listener's own. The view entity (1) by default: its sound
+// 200 units to the right is centred; 0 (a chase or free camera): the same sound is placed, on the
+// right; 5 (a followed player): entity 5's sound there is centred and entity 1's placed; -1: the view
+// entity's again.
+static level_t own_sound(snd_t *s, scene_t *sc, int entity, double t)
+{
+    static int16_t pcm[RATE / 4 * 2];
+    snd_stop_all(s);
+    world_begin_frame(sc->w, t);
+    add_sound(sc->w, entity, 1, 1, 0, -200, 0, 1.0f, 1.0f);
+    snd_frame(s, sc->w);
+    assert_int_equal(snd_render(s, pcm, RATE / 4), 0);
+    level_t l = measure(pcm, RATE / 4);
+    assert_true(l.peak > 1000);
+    return l;
+}
+
+static void test_listener_entity(void **state)
+{
+    (void)state;
+    scene_t sc;
+    scene_open(&sc);
+    snd_t *s = open_snd(&sc, 1.0f);
+    level_t view = own_sound(s, &sc, 1, 1.0);
+    snd_listener_entity(s, 0);
+    level_t none = own_sound(s, &sc, 1, 1.1);
+    snd_listener_entity(s, 5);
+    level_t followed = own_sound(s, &sc, 5, 1.2), recorder = own_sound(s, &sc, 1, 1.3);
+    snd_listener_entity(s, -1);
+    level_t back = own_sound(s, &sc, 1, 1.4);
+    print_message("entity 1's sound 200 units right: left %.0f right %.0f (the view's); with no body %.0f / %.0f; "
+                  "following 5: 5's %.0f / %.0f, 1's %.0f / %.0f; back to the view: %.0f / %.0f\n", view.left,
+                  view.right, none.left, none.right, followed.left, followed.right, recorder.left, recorder.right,
+                  back.left, back.right);
+    assert_true(fabs(view.left - view.right) < 0.01 * view.left);
+    assert_true(none.right > 2 * none.left);
+    assert_true(fabs(followed.left - followed.right) < 0.01 * followed.left);
+    assert_true(recorder.right > 2 * recorder.left);
+    assert_true(fabs(back.left - back.right) < 0.01 * back.left);
+    snd_destroy(s);
+    scene_close(&sc);
+}
+
 static void test_loopback_attenuation_and_volume(void **state)
 {
     (void)state;
@@ -1312,6 +1355,7 @@ int main(void)
         cmocka_unit_test(test_wav_errors),
         cmocka_unit_test(test_wav_hostile_bytes),
         cmocka_unit_test(test_loopback_panning),
+        cmocka_unit_test(test_listener_entity),
         cmocka_unit_test(test_loopback_attenuation_and_volume),
         cmocka_unit_test(test_loopback_deterministic),
         cmocka_unit_test(test_loopback_channels),

@@ -13,6 +13,7 @@
 
 #include "engine/camera.h"
 #include "engine/cli.h"
+#include "engine/angles.h"
 #include "engine/demo.h"
 #include "engine/playback.h"
 #include "render/render.h"
@@ -732,6 +733,148 @@ static void test_chase_sweep(void **state)
     close_demo(&p);
 }
 
+// r_camera_pose (the sound's listener) against the view r_render then draws from at the same time:
+// the same eye, and the forward and up of the drawn angles by the game's rule (world_angle_vectors),
+// asked before the frame is drawn; asking changes nothing drawn (the pose, the camera's state and
+// the pixels of the next frame are those without asking). `smooth`: play's lagging chase camera.
+static void pose_is_drawn(cam_run_t *p, const char *spec, int smooth, double t, const char *what, float out[3],
+                          int want_body)
+{
+    static r_camera_t c;
+    char err[512];
+    if (cam_parse(spec, &c, err, sizeof err) < 0)
+        fail_msg("%s", err);
+    c.smooth = smooth;
+    const world_t *w = p->d.world;
+    float org[3], fwd[3], up[3], org2[3], fwd2[3], up2[3];
+    r_set_camera(p->r, &c);
+    int body = -9;
+    assert_int_equal(r_camera_pose(p->r, w, t, org, fwd, up, &body), 0);
+    assert_int_equal(body, want_body);   // whose sounds are the listener's own
+    assert_int_equal(r_camera_pose(p->r, w, t, org2, fwd2, up2, NULL), 0);   // asking twice: the same
+    assert_memory_equal(org, org2, sizeof org);
+    r_render(p->r, w, t);
+    r_cam_state_t st;
+    r_camera_state(p->r, &st);
+    float f[3], rt[3], u[3];
+    world_angle_vectors(w->game, st.angles, f, rt, u);
+    print_message("%s %s at %.3f s: pose (%.2f %.2f %.2f) fwd (%.3f %.3f %.3f) up (%.3f %.3f %.3f); drawn from "
+                  "(%.2f %.2f %.2f) angles (%.2f %.2f %.2f)\n", what, spec, t, org[0], org[1], org[2], fwd[0], fwd[1],
+                  fwd[2], up[0], up[1], up[2], st.origin[0], st.origin[1], st.origin[2], st.angles[0], st.angles[1],
+                  st.angles[2]);
+    for (int k = 0; k < 3; k++) {
+        assert_float_equal(org[k], st.origin[k], 1e-4);
+        assert_float_equal(fwd[k], f[k], 1e-5);
+        assert_float_equal(up[k], u[k], 1e-5);
+    }
+    // after drawing, at the time drawn: still the view drawn (the lagging chase camera where it was drawn)
+    assert_int_equal(r_camera_pose(p->r, w, t, org2, fwd2, up2, NULL), 0);
+    for (int k = 0; k < 3; k++)
+        assert_float_equal(org2[k], st.origin[k], 1e-4);
+    // asking changes nothing drawn: the same frame drawn again from a fresh camera, without asking
+    int pw, ph, pitch;
+    const uint8_t *pix = r_pixels(p->r, &pw, &ph, &pitch);
+    uint8_t *asked = malloc((size_t)ph * (size_t)pitch);
+    assert_non_null(asked);
+    memcpy(asked, pix, (size_t)ph * (size_t)pitch);
+    r_set_camera(p->r, &c);
+    r_render(p->r, w, t);
+    r_cam_state_t st2;
+    r_camera_state(p->r, &st2);
+    assert_memory_equal(st2.origin, st.origin, sizeof st.origin);
+    assert_memory_equal(r_pixels(p->r, &pw, &ph, &pitch), asked, (size_t)ph * (size_t)pitch);
+    free(asked);
+    memcpy(out, org, sizeof org);
+}
+
+// koldduel1 (Quake II, client recording) between two frames: follow:1 (stg's entity eye, blended) and
+// chase:1 (behind him, traced through the level) are where the frame is drawn from, and away
+// from the recording player's eyes; Forsaken's sample: follow:2 (Nubia's cockpit, Forsaken's own axes)
+// and chase:2; qfm_e1m3 (Quake): play's lagging chase camera asked before and after each of a run of
+// frames 20 ms apart is where each is drawn (the lag not applied twice).
+static void test_camera_pose(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    cam_run_t p;
+    uint32_t ls = 0;
+    float a[3], b[3], eyes[3];
+    open_demo(&p, tu_data("quake2/demos/opentdm_koldduel1.dm2"), tu_data("quake2"));
+    assert_true(read_to(&p, 300.0, &ls));
+    const world_t *w = p.d.world;
+    double mid = (w->prev_time + w->time) / 2;
+    assert_true(w->time > w->prev_time);
+    pose_is_drawn(&p, "eyes", 0, mid, "koldduel1", eyes, -1);
+    pose_is_drawn(&p, "follow:1", 0, mid, "koldduel1", a, w->players[0].entity);
+    pose_is_drawn(&p, "chase:1", 0, mid, "koldduel1", b, 0);
+    float d1 = 0, d2 = 0;
+    for (int k = 0; k < 3; k++)
+        d1 += (a[k] - eyes[k]) * (a[k] - eyes[k]), d2 += (b[k] - a[k]) * (b[k] - a[k]);
+    assert_true(d1 > 100 * 100);   // stg is elsewhere than the recording player
+    assert_true(d2 > 50 * 50);     // the chase camera is well behind his eye
+    close_demo(&p);
+
+    ls = 0;
+    open_demo(&p, "tests/data/forsaken_sample.dmo", ".");
+    assert_true(read_to(&p, 1.0, &ls));
+    w = p.d.world;
+    mid = (w->prev_time + w->time) / 2;
+    pose_is_drawn(&p, "eyes", 0, mid, "forsaken_sample", eyes, -1);
+    pose_is_drawn(&p, "follow:2", 0, mid, "forsaken_sample", a, w->players[1].entity);
+    pose_is_drawn(&p, "chase:2", 0, mid, "forsaken_sample", b, 0);
+    d1 = d2 = 0;
+    for (int k = 0; k < 3; k++)
+        d1 += (a[k] - eyes[k]) * (a[k] - eyes[k]), d2 += (b[k] - a[k]) * (b[k] - a[k]);
+    assert_true(d1 > 100 * 100);
+    assert_true(d2 > 50 * 50);
+    close_demo(&p);
+
+    ls = 0;
+    open_demo(&p, tu_data("quake/demos/qfm_e1m3.dem"), tu_data("quake"));
+    p.cli.game = "qfm";
+    assert_true(read_to(&p, 5.0, &ls));
+    w = p.d.world;
+    static r_camera_t c;
+    char err[512];
+    assert_int_equal(cam_parse("chase", &c, err, sizeof err), 0);
+    c.smooth = 1;
+    r_set_camera(p.r, &c);
+    // the same camera placed from each time alone (a shot's), on a renderer of its own
+    renderer_t *q = r_create(16, 16);
+    assert_non_null(q);
+    char lerr[512];
+    assert_int_equal(r_load_level(q, p.fs, w, lerr, sizeof lerr), 0);
+    c.smooth = 0;
+    r_set_camera(q, &c);
+    double t = w->time;
+    int frames = 0, lagged = 0;
+    for (int i = 0; i < 40; i++, t += 0.02) {
+        if (t > w->time && !read_to(&p, t, &ls))
+            break;
+        float o0[3], o1[3], o2[3], f[3], u[3];
+        r_camera_pose(p.r, w, t, o0, f, u, NULL);
+        r_render(p.r, w, t);
+        r_cam_state_t st;
+        r_camera_state(p.r, &st);
+        r_camera_pose(p.r, w, t, o1, f, u, NULL);
+        r_camera_pose(q, w, t, o2, f, u, NULL);
+        float d = 0;
+        for (int k = 0; k < 3; k++) {
+            assert_float_equal(o0[k], st.origin[k], 1e-4);
+            assert_float_equal(o1[k], st.origin[k], 1e-4);
+            d += (o2[k] - st.origin[k]) * (o2[k] - st.origin[k]);
+        }
+        lagged += d > 1;   // the lag: not where a shot puts it
+        frames++;
+    }
+    print_message("qfm_e1m3 lagging chase: %d frames 20 ms apart, each asked before and after drawing: where it is "
+                  "drawn; %d of them more than 1 unit from the unlagged place\n", frames, lagged);
+    assert_int_equal(frames, 40);
+    assert_true(lagged > 10);
+    r_destroy(q);
+    close_demo(&p);
+}
+
 static float catmull(float p0, float p1, float p2, float p3, float u)
 {
     return 0.5f * (2 * p1 + (-p0 + p2) * u + (2 * p0 - 5 * p1 + 4 * p2 - p3) * u * u +
@@ -818,6 +961,40 @@ static void test_export_path(void **state)
                 0.5);
 }
 
+// A free camera without a place starts at the eyes of --from in every render thread: 1 and 3 threads
+// give the same pictures of q2demo1 from 20 s, where the player moves (main's before: each thread placed it at the first frame it drew, and the
+// frames of threads 2 and 3 were drawn from elsewhere).
+static void test_export_free_threads(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    char cmd[2048];
+    int st;
+    for (int th = 1; th <= 3; th += 2) {
+        snprintf(cmd, sizeof cmd,
+                 "rm -rf build/test_camera_free%d && mkdir -p build/test_camera_free%d && %s export %s --basedir %s "
+                 "--camera free --from 20 --to 20.5 --fps 10 --size 160x120 --nosound -q --threads %d "
+                 "-o build/test_camera_free%d",
+                 th, th, tu_bin(), tu_data("quake2/demos/q2demo1_p31.dm2"), tu_data("quake2"), th, th);
+        free(tu_run(cmd, &st));
+        assert_int_equal(st, 0);
+    }
+    int same = 0;
+    for (int i = 0; i < 5; i++) {
+        char a[128], b[128];
+        snprintf(a, sizeof a, "build/test_camera_free1/frame_%06d.png", i);
+        snprintf(b, sizeof b, "build/test_camera_free3/frame_%06d.png", i);
+        double diff = tu_png_diff(a, b);
+        if (diff != 0)
+            fail_msg("free camera: frame %d with 3 threads differs from 1 thread's in %.2f%% of its pixels", i,
+                     diff * 100);
+        same++;
+    }
+    print_message("free camera: %d frames, the same with 1 and 3 render threads\n", same);
+    assert_int_equal(same, 5);
+}
+
 // info --json lists the cameras and, for follow, each player's number with the frames their
 // entity was in: koldduel1's stg (1) is followable, myrmidon^ (2) recorded it.
 static void test_info_json(void **state)
@@ -875,8 +1052,10 @@ int main(void)
         cmocka_unit_test(test_follow_quake2_relay_pictures),
         cmocka_unit_test(test_follow_forsaken),
         cmocka_unit_test(test_chase_sweep),
+        cmocka_unit_test(test_camera_pose),
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_export_path),
+        cmocka_unit_test(test_export_free_threads),
         cmocka_unit_test(test_info_json),
         cmocka_unit_test(test_info_json_relay),
     };

@@ -3504,6 +3504,132 @@ static void test_export_sound_sides(void **state)
     free(wav);
 }
 
+// The listener follows the picture's camera: carol (player 3) parked 100 units behind alice, facing
+// the other way, is followed with `--camera follow:3` while alice fires a pulsar 120 units to her own
+// left at 0.25 s (on carol's right: 100 behind her, 120 to her right) and one 120 to her own right at
+// 0.65 s (on carol's left). Heard from carol's cockpit, the first is in the right channel and the
+// second in the left; main's code before placed the listener at alice's view whatever the camera,
+// and heard them the other way round (the first on the left).
+static void test_export_sound_follow(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 }, r[3], l[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] + 400 * fwd[k];
+        carol0[k] = eye[k] - 100 * fwd[k];
+        r[k] = eye[k] + 120 * right[k];
+        l[k] = eye[k] - 120 * right[k];
+    }
+    fs_event_t ev[2] = { prim_fired(0.25, l, fwd, FSW_PULSAR, 1), prim_fired(0.65, r, fwd, FSW_PULSAR, 2) };
+    const char *dir = "build/test_forsaken_fx_follow";
+    char cmd[8192], data[4096], demo[512], path[512];
+    assert_int_equal(system("rm -rf build/test_forsaken_fx_follow && mkdir -p build/test_forsaken_fx_follow"), 0);
+    assert_non_null(realpath(tu_data("forsaken/Data"), data));
+    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/snd/sound/pulsfire.wav", dir);
+    tu_write_tone(path, 0.1, 440);
+    snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
+    write_fx_scene(demo, eye, ang, bob, carol0, still, ev, 2);
+    double e[2][2][2];   // [eyes, follow:3][shot][left, right]
+    for (int run = 0; run < 2; run++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s export -q %s --basedir %s --game snd --from 0 --to 1 --fps 10 --size 64x48 %s -o %s/out%d 2>&1",
+                 tu_bin(), demo, dir, run ? "--camera follow:3" : "", dir, run);
+        int status = -1;
+        char *out = tu_run(cmd, &status);
+        if (status != 0)
+            fail_msg("%s: %s", cmd, out ? out : "");
+        free(out);
+        snprintf(path, sizeof path, "%s/out%d/audio.wav", dir, run);
+        size_t size = 0;
+        uint8_t *wav = tu_read(path, &size);
+        assert_non_null(wav);
+        assert_true(size > 44);
+        const int16_t *pcm = (const int16_t *)(wav + 44);
+        long frames = (long)(size - 44) / 4;
+        for (int shot = 0; shot < 2; shot++)
+            for (int ch = 0; ch < 2; ch++)
+                e[run][shot][ch] = channel_energy(pcm, frames, ch, shot ? 0.65 : 0.25, shot ? 0.75 : 0.35);
+        free(wav);
+    }
+    printf("alice's view: the shot on her left: left %.3g, right %.3g; on her right: left %.3g, right %.3g\n"
+           "carol's (--camera follow:3): the first: left %.3g, right %.3g; the second: left %.3g, right %.3g\n",
+           e[0][0][0], e[0][0][1], e[0][1][0], e[0][1][1], e[1][0][0], e[1][0][1], e[1][1][0], e[1][1][1]);
+    assert_true(e[0][0][0] > 1e9 && e[0][0][0] > 50 * e[0][0][1]);   // alice hears it on her left
+    assert_true(e[0][1][1] > 1e9 && e[0][1][1] > 50 * e[0][1][0]);
+    assert_true(e[1][0][1] > 1e9 && e[1][0][1] > 50 * e[1][0][0]);   // carol on her right (main's: left)
+    assert_true(e[1][1][0] > 1e9 && e[1][1][0] > 50 * e[1][1][1]);
+}
+
+// The game's loudness is for the camera the picture is drawn from (StartPannedSfx's distance from
+// Ships[Current_Camera_View]): alice fires a pulsar at 0.25 s from 60 units to the right of carol, who
+// is parked 500 units down the hall; with `follow:3` on the renderer the "pulsfire" asked for is as
+// loud as the game makes it 60 units away, with the eyes (no camera) as loud as 500-odd units away.
+// Main's before: the recording pilot's distance whatever the camera (the same volume both times).
+static float pulsfire_volume(const char *demo, const r_camera_t *cam)
+{
+    char base[512];
+    snprintf(base, sizeof base, "%s/forsaken", tu_data_dir());
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = base;
+    renderer_t *r = r_create(16, 16);
+    assert_non_null(r);
+    r_set_camera(r, cam);
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
+    player_t *p = player_create(&d, &cli, r, NULL, NULL);
+    assert_non_null(p);
+    float vol = -1;
+    while (player_step(p) > 0) {
+        r_sound_t rs[8];
+        int n = r_sounds(r, rs, 8);
+        for (int i = 0; i < n; i++)
+            if (!strcmp(rs[i].name, "pulsfire.wav")) {
+                assert_true(vol < 0);
+                vol = rs[i].volume;
+            }
+    }
+    player_destroy(p);
+    demo_close(&d);
+    r_destroy(r);
+    return vol;
+}
+
+static void test_camera_loudness(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3], fwd[3], right[3], up[3], bob[3], carol0[3], still[3] = { 0, 0, 0 }, at[3];
+    scene_view(eye, ang, fwd, right, up);
+    for (int k = 0; k < 3; k++) {
+        bob[k] = eye[k] - 150 * fwd[k];
+        carol0[k] = eye[k] + 500 * fwd[k];
+        at[k] = carol0[k] + 60 * right[k];
+    }
+    fs_event_t ev = prim_fired(0.25, at, fwd, FSW_PULSAR, 1);
+    scene_files_t F;
+    scene_files(&F, "camloud", 1, 0);
+    write_fx_scene(F.demo[0], eye, ang, bob, carol0, still, &ev, 1);
+    r_camera_t *cam = calloc(1, sizeof *cam);
+    assert_non_null(cam);
+    cam->mode = R_CAM_FOLLOW;
+    cam->player = 2;
+    float eyes = pulsfire_volume(F.demo[0], NULL), follow = pulsfire_volume(F.demo[0], cam);
+    float d = sqrtf(500 * 500 + 60 * 60);
+    printf("pulsfire 60 units from carol, %.1f from alice: volume %.4f with alice's eyes (the game's at %.1f: %.4f), "
+           "%.4f following carol (at 60: %.4f)\n", d, eyes, d, r_fssnd_gain(d, 1), follow, r_fssnd_gain(60, 1));
+    assert_true(fabsf(eyes - r_fssnd_gain(d, 1)) < 0.01f);
+    assert_true(fabsf(follow - r_fssnd_gain(60, 1)) < 0.01f);
+    assert_true(follow > eyes + 0.05f);
+    free(cam);
+    scene_files_done(&F);
+}
+
 // The loudness of the rules' sounds is heard from the view drawn (r_fsent_set_view: the renderer's
 // camera, a followed pilot's), not always from the recording pilot's: bob fires a pulsar where he is,
 // 150 units behind alice, at 0.25 s; heard from alice's view (the world's) at the game's gain for 150
@@ -3660,6 +3786,8 @@ int main(void)
         cmocka_unit_test(test_weapon_sounds),
         cmocka_unit_test(test_export_weapon_sounds),
         cmocka_unit_test(test_export_sound_sides),
+        cmocka_unit_test(test_export_sound_follow),
+        cmocka_unit_test(test_camera_loudness),
         cmocka_unit_test(test_sound_heard_from_view),
         cmocka_unit_test(test_death_sound),
         cmocka_unit_test(test_ship_hit_sound),

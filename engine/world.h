@@ -492,6 +492,12 @@ static inline int world_left_handed(world_game_t game)
     return game == GAME_FORSAKEN;
 }
 
+// The axis of a game's world that points up: Quake's z (2), Forsaken's y (1).
+static inline int world_up_axis(world_game_t game)
+{
+    return game == GAME_FORSAKEN ? 1 : 2;
+}
+
 static inline int world_entity_visible(const world_t *w, int num)
 {
     return num > 0 && num < w->num_entities && w->entities[num].seq == w->seq &&

@@ -203,7 +203,8 @@ static void chase(renderer_t *r, const world_t *w, double t, const vec3_t eye, c
     // behind along the player's heading (level: the pitch left out), above along the world's up
     vec3_t flat = {0, eye_ang[1], eye_ang[2]}, f, rt, up;
     r_view_vectors(w, flat, f, rt, up);
-    vec3_t want = {eye[0] - f[0] * CHASE_BACK, eye[1] - f[1] * CHASE_BACK, eye[2] - f[2] * CHASE_BACK + CHASE_UP};
+    vec3_t want = {eye[0] - f[0] * CHASE_BACK, eye[1] - f[1] * CHASE_BACK, eye[2] - f[2] * CHASE_BACK};
+    want[world_up_axis(w->game)] += CHASE_UP;   // Forsaken's up is its y
     vec3_t place;
     clip_to_level(r, eye, want, place);
     // while playing (frames a moment apart) the camera follows with a lag; a shot, a seek

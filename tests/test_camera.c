@@ -827,6 +827,12 @@ static void test_camera_pose(void **state)
         d1 += (a[k] - eyes[k]) * (a[k] - eyes[k]), d2 += (b[k] - a[k]) * (b[k] - a[k]);
     assert_true(d1 > 100 * 100);
     assert_true(d2 > 50 * 50);
+    // 100 back along the heading (level: Forsaken's forward has y -sin(pitch), 0 without it) and 16
+    // up along Forsaken's up, y (no BSP: nothing clips it); main's before: 16 along z, its forward
+    float back = sqrtf((b[0] - a[0]) * (b[0] - a[0]) + (b[2] - a[2]) * (b[2] - a[2]));
+    print_message("forsaken_sample chase:2: %.3f up (y), %.3f back in x-z\n", b[1] - a[1], back);
+    assert_float_equal(b[1] - a[1], 16.0, 0.01);
+    assert_float_equal(back, 100.0, 0.01);
     close_demo(&p);
 
     ls = 0;

@@ -470,7 +470,7 @@ static float spot_wall(void *ctx, const float org[3], const float dir[3], float 
 // flames' path off the level's walls (the level never moves: worked out once).
 static void load_spot(r_fsent_t *fe, const char *level)
 {
-    char path[128], err[256];
+    char path[320], err[256];
     snprintf(path, sizeof path, "levels/%s/%s.fx", level, level);
     size_t size;
     uint8_t *d = asset_load(&fe->files, path, &size);
@@ -513,7 +513,7 @@ static void load_bgo(r_fsent_t *fe, const world_t *w)
     // the level's pickup slots (Data/Levels/NAME/NAME.PIC; every level of the released data has one)
     if (strlen(w->level_name) > 48)
         return;
-    char path[128], err[256];
+    char path[320], err[256];
     snprintf(path, sizeof path, "levels/%s/%s.pic", w->level_name, w->level_name);
     size_t size;
     uint8_t *d = asset_load(&fe->files, path, &size);
@@ -677,7 +677,7 @@ static fse_model_t *model(r_fsent_t *fe, const char *file)
     }
     if (md->state == 0) {
         md->state = -1;
-        char path[128], err[256];
+        char path[320], err[256];
         snprintf(path, sizeof path, "models/%s", file);
         size_t size;
         uint8_t *d = asset_load(&fe->files, path, &size);

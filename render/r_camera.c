@@ -175,6 +175,18 @@ static int point_contents(const renderer_t *r, const vec3_t p)
 static void clip_to_level(const renderer_t *r, const vec3_t eye, const vec3_t want, vec3_t out)
 {
     memcpy(out, want, sizeof(vec3_t));
+    float d0[3] = {want[0] - eye[0], want[1] - eye[1], want[2] - eye[2]};
+    float len0 = sqrtf(d0[0] * d0[0] + d0[1] * d0[1] + d0[2] * d0[2]);
+    if (!r->bsp && len0 > 0) {   // a mesh level (Forsaken's): stop CHASE_WALL before its first wall
+        float u[3] = {d0[0] / len0, d0[1] / len0, d0[2] / len0};
+        float hit = r_mesh_wall(r, eye, u, len0);
+        if (hit < len0) {
+            float keep = hit > CHASE_WALL ? hit - CHASE_WALL : 0;
+            for (int k = 0; k < 3; k++)
+                out[k] = eye[k] + u[k] * keep;
+        }
+        return;
+    }
     if (!r->bsp || point_contents(r, eye) == BSP_CONTENTS_SOLID)
         return;
     bsp_trace_t tr;

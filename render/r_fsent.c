@@ -466,6 +466,11 @@ static float spot_wall(void *ctx, const float org[3], const float dir[3], float 
     return first_wall(ctx, org, dir, max, normal);
 }
 
+float r_fsent_first_wall(const r_fsent_t *fe, const float org[3], const float dir[3], float max)
+{
+    return fe ? first_wall(fe, org, dir, max, NULL) : max;
+}
+
 // The level's spot effects (Data/Levels/NAME/NAME.FX: arena's and therm's), and each fire wall's
 // flames' path off the level's walls (the level never moves: worked out once).
 static void load_spot(r_fsent_t *fe, const char *level)

@@ -44,6 +44,9 @@ void r_fsent_frame(r_fsent_t *fe, const world_t *w);
 // r_fsent_frame hears its sounds from (their loudness); NULL: the recording pilot's (w->view).
 // Valid for that call.
 void r_fsent_set_view(r_fsent_t *fe, const world_view_t *view);
+// Distance along the unit `dir` from `org` to the level's first triangle (either side), or `max`
+// (no level loaded: max). The chase camera's trace (r_camera.c through r_mesh_wall).
+float r_fsent_first_wall(const r_fsent_t *fe, const float org[3], const float dir[3], float max);
 // Where the game's loudness is heard from in the next r_fsent_frame (Ships[Current_Camera_View]):
 // the picture's camera's eye when it is not the eyes (chase, a path, a free camera, a followed
 // pilot); it goes before r_fsent_set_view's view. NULL: that view.

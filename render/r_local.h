@@ -233,6 +233,9 @@ void r_render_3d(renderer_t *r, const world_t *w, double frac, r_band_zone_t *zo
 void r_render_finish(renderer_t *r, const world_t *w, double t);
 
 // r_bands.c: 0 when the renderer draws on one band (then r_render draws itself)
+// A level without a BSP (Forsaken's mesh): the distance along the unit `dir` from `org` to its
+// first wall, or `max` (r_main.c picks the game's: r_fsent_first_wall).
+float r_mesh_wall(const renderer_t *r, const float org[3], const float dir[3], float max);
 int r_bands_render(renderer_t *r, const world_t *w, double t);
 int r_bands_count(const renderer_t *r);              // bands (1: none)
 renderer_t *r_bands_get(const renderer_t *r, int i); // band i's renderer, 1 <= i < count

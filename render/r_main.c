@@ -291,6 +291,11 @@ int r_loops(const renderer_t *r, r_loop_t *out, int max)
     return r ? r_fsent_loops(r->fsent, out, max) : 0;
 }
 
+float r_mesh_wall(const renderer_t *r, const float org[3], const float dir[3], float max)
+{
+    return r->fsworld ? r_fsent_first_wall(r->fsent, org, dir, max) : max;
+}
+
 int r_game_sounds(world_game_t game)
 {
     return game == GAME_FORSAKEN;   // r_fsent's weapons, explosions, deaths and mines

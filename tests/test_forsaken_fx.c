@@ -10,6 +10,8 @@
 
 #include <stb_image.h>
 
+#include "engine/camera.h"
+#include "engine/angles.h"
 #include "engine/cli.h"
 #include "engine/demo.h"
 #include "engine/playback.h"
@@ -3680,6 +3682,118 @@ static void test_sound_heard_from_view(void **state)
     scene_files_done(&F);
 }
 
+// Forsaken's chase camera stops 4 units before the level's first wall on its way back from the
+// pilot's eye (r_camera.c through r_mesh_wall: the level's triangles), as Quake's stops at its
+// BSP: alice at ship's start, turned so that a wall is behind her within the 101.3 units to the
+// chase place (found here by the test's own ray through the level's triangles), and turned so that
+// none is. Main's before: the camera went through the wall (100 back, 16 up, always).
+static float test_ray(const mxv_t *m, const float org[3], const float dir[3], float max)
+{
+    float best = max;
+    for (int i = 0; i < m->num_tris; i++) {
+        const float *a = m->verts[m->tris[i].v[0]].pos, *b = m->verts[m->tris[i].v[1]].pos, *c = m->verts[m->tris[i].v[2]].pos;
+        double e1[3], e2[3], s3[3], p[3], q[3];
+        for (int k = 0; k < 3; k++)
+            e1[k] = b[k] - a[k], e2[k] = c[k] - a[k], s3[k] = org[k] - a[k];
+        p[0] = dir[1] * e2[2] - dir[2] * e2[1], p[1] = dir[2] * e2[0] - dir[0] * e2[2], p[2] = dir[0] * e2[1] - dir[1] * e2[0];
+        double det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+        if (fabs(det) < 1e-9)
+            continue;
+        double u = (s3[0] * p[0] + s3[1] * p[1] + s3[2] * p[2]) / det;
+        q[0] = s3[1] * e1[2] - s3[2] * e1[1], q[1] = s3[2] * e1[0] - s3[0] * e1[2], q[2] = s3[0] * e1[1] - s3[1] * e1[0];
+        double v = (dir[0] * q[0] + dir[1] * q[1] + dir[2] * q[2]) / det;
+        double t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) / det;
+        if (u >= 0 && u <= 1 && v >= 0 && u + v <= 1 && t > 0.5 && t < best)
+            best = (float)t;
+    }
+    return best;
+}
+
+// alice's chase camera (in-process: the renderer with ship loaded) at 0.5 s of a scene of her
+// at eye, turned yaw; its place in out.
+static void chase_place(const float eye[3], float yaw, float out[3])
+{
+    float ang[3] = { 0, yaw, 0 }, far_[3] = { eye[0] + 5000, eye[1] + 5000, eye[2] + 5000 }, still[3] = { 0, 0, 0 };
+    char path[512];
+    snprintf(path, sizeof path, "%s/fs_chase_%d.dmo", tu_tmpdir(NULL), (int)getpid());
+    write_fx_scene(path, eye, ang, far_, far_, still, NULL, 0);
+    cli_t cli;
+    memset(&cli, 0, sizeof cli);
+    cli.basedir = tu_data("forsaken");
+    cli.quiet = 1;
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, path, NULL, 0), 0);
+    renderer_t *r = r_create(64, 48);
+    assert_non_null(r);
+    vfs_t *fs = NULL;
+    uint32_t ls = 0;
+    while (d.world->time < 0.5 && demo_read_frame(&d) > 0) {
+        if (d.world->level_seq != ls) {
+            ls = d.world->level_seq;
+            vfs_free(fs);
+            fs = demo_mount(&d, &cli);
+            char err[512];
+            assert_int_equal(r_load_level(r, fs, d.world, err, sizeof err), 0);
+        }
+        r_frame(r, d.world);
+    }
+    static r_camera_t c;
+    char err[256];
+    float f[3], u[3];
+    assert_int_equal(cam_parse("chase:1", &c, err, sizeof err), 0);
+    r_set_camera(r, &c);
+    assert_int_equal(r_camera_pose(r, d.world, d.world->time, out, f, u, NULL), 0);
+    r_destroy(r);
+    vfs_free(fs);
+    demo_close(&d);
+    remove(path);
+}
+
+static void test_chase_stops_at_walls(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    float eye[3], ang[3];
+    assert_int_equal(fs_start_pos("ship", eye, ang), 0);
+    r_fsworld_t *fw = fs_load_level("ship");
+    assert_non_null(fw);
+    const mxv_t *m = r_fsworld_mesh(fw);
+    assert_non_null(m);
+    // the chase place of a yaw: 100 back along the heading (x-z), 16 up (y); the way there, its wall
+    float walled = -1, open = -1, hit_walled = 0, len = sqrtf(100 * 100 + 16 * 16);
+    {   // the start is some 240 units from the walls about it: 180 units nearer the one behind yaw 270
+        float f[3], rt[3], up[3], a[3] = { 0, 270, 0 };
+        fs_angle_vectors(a, f, rt, up);
+        eye[0] -= 180 * f[0], eye[2] -= 180 * f[2];
+    }
+    for (int y = 0; y < 360 && (walled < 0 || open < 0); y += 5) {
+        float f[3], rt[3], up[3], a[3] = { 0, (float)y, 0 };
+        fs_angle_vectors(a, f, rt, up);
+        float dir[3] = { -100 * f[0] / len, 16 / len, -100 * f[2] / len };
+        float hit = test_ray(m, eye, dir, len);
+        if (hit < len - 10 && hit > 20 && walled < 0)
+            walled = (float)y, hit_walled = hit;
+        else if (hit >= len && open < 0)
+            open = (float)y;
+    }
+    printf("ship's start %.1f %.1f %.1f: a wall behind when turned %g (%.2f), none when turned %g\n", eye[0], eye[1], eye[2],
+           walled, hit_walled, open);
+    assert_true(walled >= 0 && open >= 0);
+    float b[3], c[3], f[3], rt[3], up[3];
+    chase_place(eye, walled, b);
+    chase_place(eye, open, c);
+    float d_b = sqrtf((b[0] - eye[0]) * (b[0] - eye[0]) + (b[1] - eye[1]) * (b[1] - eye[1]) + (b[2] - eye[2]) * (b[2] - eye[2]));
+    float d_c = sqrtf((c[0] - eye[0]) * (c[0] - eye[0]) + (c[1] - eye[1]) * (c[1] - eye[1]) + (c[2] - eye[2]) * (c[2] - eye[2]));
+    printf("ship's start, turned %g: a wall %.2f units on the way back: the chase camera %.2f from the eye; turned %g "
+           "(nothing in the way): %.2f\n", walled, hit_walled, d_b, open, d_c);
+    assert_float_equal(d_b, hit_walled - 4, 0.05);
+    assert_float_equal(d_c, len, 0.05);
+    float a1[3] = { 0, walled, 0 };
+    fs_angle_vectors(a1, f, rt, up);
+    assert_float_equal(b[1] - eye[1], (hit_walled - 4) * 16 / len, 0.05);   // on the line, 16 up in 101.3
+    r_fsworld_free(fw);
+}
+
 // SFX_BikeExplode: bob's updates turn his mode from dying to limbo at 1.27 s (write_dying): one
 // "bikexpl.wav" in that frame at his place then; the same path not dying (normal straight to limbo at
 // 1.27 s): one too, as EvaluateMessage plays it for either (test_weapon_sounds' scene, never in
@@ -3789,6 +3903,7 @@ int main(void)
         cmocka_unit_test(test_export_sound_follow),
         cmocka_unit_test(test_camera_loudness),
         cmocka_unit_test(test_sound_heard_from_view),
+        cmocka_unit_test(test_chase_stops_at_walls),
         cmocka_unit_test(test_death_sound),
         cmocka_unit_test(test_ship_hit_sound),
     };

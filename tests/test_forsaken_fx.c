@@ -3338,6 +3338,41 @@ static void test_weapon_sounds(void **state)
     scene_files_done(&F);
 }
 
+// A fresh folder `dir` for the export tests: `dir/Data` the shared game data (a link), beside it the
+// tests' mod folder `dir/snd` of generated tones.
+static void export_dir(const char *dir)
+{
+    char cmd[8192], data[4096];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    assert_int_equal(system(cmd), 0);
+    assert_non_null(realpath(tu_data("forsaken/Data"), data));
+    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+// `export` of demo from 0 to `to` s (10 fps, 64x48, --game snd, `extra` options) into dir/NAME; its
+// WAV read back: the file's bytes (free them), the 16-bit stereo samples in *pcm, their frames in *frames.
+static uint8_t *export_wav(const char *dir, const char *demo, double to, const char *extra, const char *name,
+                           const int16_t **pcm, long *frames)
+{
+    char cmd[8192], path[1024];
+    snprintf(cmd, sizeof cmd, "%s export -q %s --basedir %s --game snd --from 0 --to %g --fps 10 --size 64x48 %s -o %s/%s 2>&1",
+             tu_bin(), demo, dir, to, extra, dir, name);
+    int status = -1;
+    char *out = tu_run(cmd, &status);
+    if (status != 0)
+        fail_msg("%s: %s", cmd, out ? out : "");
+    free(out);
+    snprintf(path, sizeof path, "%s/%s/audio.wav", dir, name);
+    size_t size = 0;
+    uint8_t *wav = tu_read(path, &size);
+    assert_non_null(wav);
+    assert_true(size > 44);
+    *pcm = (const int16_t *)(wav + 44);
+    *frames = (long)(size - 44) / 4;
+    return wav;
+}
+
 // The same rules' sounds in `export`'s sound track (which draws no pictures with the player that
 // makes it): a mod folder of tones under the names, the demo exported, and the track is silent up to
 // the first shot and loud from each sound's frame on (main's export before: silent throughout), the
@@ -3360,11 +3395,8 @@ static void test_export_weapon_sounds(void **state)
     ev[2] = shockwave_msg(0.85, at, 4);
     const double when[] = { 0.25, 0.45, 0.85 };
     const char *dir = "build/test_forsaken_fx_export";
-    char cmd[8192], data[4096], demo[512], path[512];
-    assert_int_equal(system("rm -rf build/test_forsaken_fx_export && mkdir -p build/test_forsaken_fx_export"), 0);
-    assert_non_null(realpath(tu_data("forsaken/Data"), data));
-    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
-    assert_int_equal(system(cmd), 0);
+    char demo[512], path[512];
+    export_dir(dir);
     // the game's own folders (data/sound/generic, data/sound/Mapped) and a loose file
     const char *names[] = { "pulsfire.wav", "tpfire2.wav", "exp1.wav" }, *dirs[] = { "generic/", "Mapped/", "" };
     for (int i = 0; i < 3; i++) {
@@ -3373,20 +3405,9 @@ static void test_export_weapon_sounds(void **state)
     }
     snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
     write_fx_scene(demo, eye, ang, bob, carol0, still, ev, 3);
-    snprintf(cmd, sizeof cmd, "%s export -q %s --basedir %s --game snd --from 0 --to 1.2 --fps 10 --size 64x48 -o %s/out 2>&1",
-             tu_bin(), demo, dir, dir);
-    int status = -1;
-    char *out = tu_run(cmd, &status);
-    if (status != 0)
-        fail_msg("%s: %s", cmd, out ? out : "");
-    free(out);
-    snprintf(path, sizeof path, "%s/out/audio.wav", dir);
-    size_t size = 0;
-    uint8_t *wav = tu_read(path, &size);
-    assert_non_null(wav);
-    assert_true(size > 44);
-    const int16_t *pcm = (const int16_t *)(wav + 44);
-    long frames = (long)(size - 44) / 4;
+    const int16_t *pcm;
+    long frames;
+    uint8_t *wav = export_wav(dir, demo, 1.2, "", "out", &pcm, &frames);
     assert_int_equal(frames, 48000 * 12 / 10);
     double silent = tu_energy(pcm, frames, 48000, 0, when[0]);
     printf("export's track: energy %.0f before the first shot;", silent);
@@ -3474,29 +3495,15 @@ static void test_export_sound_sides(void **state)
     }
     fs_event_t ev[2] = { prim_fired(0.25, r, fwd, FSW_PULSAR, 1), prim_fired(0.65, l, fwd, FSW_PULSAR, 2) };
     const char *dir = "build/test_forsaken_fx_sides";
-    char cmd[8192], data[4096], demo[512], path[512];
-    assert_int_equal(system("rm -rf build/test_forsaken_fx_sides && mkdir -p build/test_forsaken_fx_sides"), 0);
-    assert_non_null(realpath(tu_data("forsaken/Data"), data));
-    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
-    assert_int_equal(system(cmd), 0);
+    char demo[512], path[512];
+    export_dir(dir);
     snprintf(path, sizeof path, "%s/snd/sound/pulsfire.wav", dir);
     tu_write_tone(path, 0.1, 440);
     snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
     write_fx_scene(demo, eye, ang, bob, carol0, still, ev, 2);
-    snprintf(cmd, sizeof cmd, "%s export -q %s --basedir %s --game snd --from 0 --to 1 --fps 10 --size 64x48 -o %s/out 2>&1",
-             tu_bin(), demo, dir, dir);
-    int status = -1;
-    char *out = tu_run(cmd, &status);
-    if (status != 0)
-        fail_msg("%s: %s", cmd, out ? out : "");
-    free(out);
-    snprintf(path, sizeof path, "%s/out/audio.wav", dir);
-    size_t size = 0;
-    uint8_t *wav = tu_read(path, &size);
-    assert_non_null(wav);
-    assert_true(size > 44);
-    const int16_t *pcm = (const int16_t *)(wav + 44);
-    long frames = (long)(size - 44) / 4;
+    const int16_t *pcm;
+    long frames;
+    uint8_t *wav = export_wav(dir, demo, 1, "", "out", &pcm, &frames);
     double rl = channel_energy(pcm, frames, 0, 0.25, 0.35), rr = channel_energy(pcm, frames, 1, 0.25, 0.35);
     double ll = channel_energy(pcm, frames, 0, 0.65, 0.75), lr = channel_energy(pcm, frames, 1, 0.65, 0.75);
     printf("the shot on her right: left %.3g, right %.3g; on her left: left %.3g, right %.3g\n", rl, rr, ll, lr);
@@ -3527,32 +3534,17 @@ static void test_export_sound_follow(void **state)
     }
     fs_event_t ev[2] = { prim_fired(0.25, l, fwd, FSW_PULSAR, 1), prim_fired(0.65, r, fwd, FSW_PULSAR, 2) };
     const char *dir = "build/test_forsaken_fx_follow";
-    char cmd[8192], data[4096], demo[512], path[512];
-    assert_int_equal(system("rm -rf build/test_forsaken_fx_follow && mkdir -p build/test_forsaken_fx_follow"), 0);
-    assert_non_null(realpath(tu_data("forsaken/Data"), data));
-    snprintf(cmd, sizeof cmd, "ln -sfn '%s' %s/Data", data, dir);
-    assert_int_equal(system(cmd), 0);
+    char demo[512], path[512];
+    export_dir(dir);
     snprintf(path, sizeof path, "%s/snd/sound/pulsfire.wav", dir);
     tu_write_tone(path, 0.1, 440);
     snprintf(demo, sizeof demo, "%s/scene.dmo", dir);
     write_fx_scene(demo, eye, ang, bob, carol0, still, ev, 2);
     double e[2][2][2];   // [eyes, follow:3][shot][left, right]
     for (int run = 0; run < 2; run++) {
-        snprintf(cmd, sizeof cmd,
-                 "%s export -q %s --basedir %s --game snd --from 0 --to 1 --fps 10 --size 64x48 %s -o %s/out%d 2>&1",
-                 tu_bin(), demo, dir, run ? "--camera follow:3" : "", dir, run);
-        int status = -1;
-        char *out = tu_run(cmd, &status);
-        if (status != 0)
-            fail_msg("%s: %s", cmd, out ? out : "");
-        free(out);
-        snprintf(path, sizeof path, "%s/out%d/audio.wav", dir, run);
-        size_t size = 0;
-        uint8_t *wav = tu_read(path, &size);
-        assert_non_null(wav);
-        assert_true(size > 44);
-        const int16_t *pcm = (const int16_t *)(wav + 44);
-        long frames = (long)(size - 44) / 4;
+        const int16_t *pcm;
+        long frames;
+        uint8_t *wav = export_wav(dir, demo, 1, run ? "--camera follow:3" : "", run ? "out1" : "out0", &pcm, &frames);
         for (int shot = 0; shot < 2; shot++)
             for (int ch = 0; ch < 2; ch++)
                 e[run][shot][ch] = channel_energy(pcm, frames, ch, shot ? 0.65 : 0.25, shot ? 0.75 : 0.35);

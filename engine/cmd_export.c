@@ -316,6 +316,8 @@ int cmd_export(const cli_t *cli)
     snd_t *snd = want_audio ? snd_create_loopback(EXPORT_RATE, (float)cli->volume) : NULL;
     int rules_sound = snd && d.dec && r_game_sounds(d.dec->game), cam_sound = snd && detached;
     renderer_t *sr = rules_sound || cam_sound ? r_create(16, 16) : NULL;
+    if (sr)
+        r_set_quiet(sr, 1);   // the drawing renderers say what the level lacks
     player_t *p = (rules_sound || cam_sound) && !sr ? NULL : player_create(&d, cli, sr, snd, NULL);
     if (p && cam_sound && cam_from_cli(sr, cli->camera, "export") < 0) {
         player_destroy(p);   // the path file went away since it was read above

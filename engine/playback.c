@@ -165,7 +165,8 @@ static void check_level(player_t *p)
     if (p->fs) {
         if (p->r) {
             char err[512] = "";
-            if (r_load_level(p->r, p->fs, w, err, sizeof(err)) < 0 && strcmp(p->warned_map, w->map) != 0) {
+            if (r_load_level(p->r, p->fs, w, err, sizeof(err)) < 0 && strcmp(p->warned_map, w->map) != 0 &&
+                !r_quiet(p->r)) {
                 log_warn("%s: %s", p->d->name, err[0] ? err : "cannot load the level");
                 snprintf(p->warned_map, sizeof(p->warned_map), "%s", w->map);
             }

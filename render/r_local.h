@@ -112,6 +112,7 @@ typedef struct {
 
 struct renderer_s {
     int width, height;
+    int quiet;   // r_set_quiet: its level loads and frames say nothing (another renderer says it)
     uint8_t *buffer;
     float *zbuffer;
     uint8_t shown_palette[768];

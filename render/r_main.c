@@ -111,7 +111,30 @@ static void set_gamma(renderer_t *r, double g)
 
 static uint8_t *vfs_file(void *ctx, const char *path, size_t *size) { return vfs_load(ctx, path, size); }
 
+void r_set_quiet(renderer_t *r, int on) { r->quiet = on != 0; }
+int r_quiet(const renderer_t *r) { return r && r->quiet; }
+
+static int load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t errcap);
+static void frame(renderer_t *r, const world_t *w);
+
 int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t errcap)
+{
+    int was = r->quiet ? log_mute_thread(1) : 0;
+    int rc = load_level(r, fs, w, err, errcap);
+    if (r->quiet)
+        log_mute_thread(was);
+    return rc;
+}
+
+void r_frame(renderer_t *r, const world_t *w)
+{
+    int was = r->quiet ? log_mute_thread(1) : 0;
+    frame(r, w);
+    if (r->quiet)
+        log_mute_thread(was);
+}
+
+static int load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t errcap)
 {
     int rc = 0;
     char perr[256] = "";
@@ -301,7 +324,7 @@ int r_game_sounds(world_game_t game)
     return game == GAME_FORSAKEN;   // r_fsent's weapons, explosions, deaths and mines
 }
 
-void r_frame(renderer_t *r, const world_t *w)
+static void frame(renderer_t *r, const world_t *w)
 {
     if (r_bands_count(r) > 1) {   // every band's renderer takes every frame (its warnings said once)
         int was = log_mute_thread(1);

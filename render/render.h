@@ -24,6 +24,11 @@ typedef struct renderer_s renderer_t;
 
 renderer_t *r_create(int width, int height);
 void r_destroy(renderer_t *r);
+// on: the level loads and frames of r warn nothing (their errors are still said), for a
+// renderer that follows the demo beside the one that draws (export's sound player's), which
+// would repeat its warnings
+void r_set_quiet(renderer_t *r, int on);
+int r_quiet(const renderer_t *r);
 // Load palette, colormap, the level and its models for the world's current
 // level. Returns 0, or -1 with a message in err (the map is missing or bad);
 // what could be loaded is kept and drawn.

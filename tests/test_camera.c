@@ -967,6 +967,38 @@ static void test_export_path(void **state)
                 0.5);
 }
 
+// export --camera: the sound player follows the demo with a renderer of its own (the listener at
+// the camera), which loads the level too; what the level lacks is said once, by the renderer that
+// draws (main's before: crossfire's missing models were warned twice with --camera, once without).
+static void test_export_camera_warns_once(void **state)
+{
+    (void)state;
+    TU_REQUIRE_FULL_BUILD();
+    TU_REQUIRE_DATA();
+    const char *cams[] = { "", "--camera chase:1", "--camera free" };
+    for (int i = 0; i < 3; i++) {
+        char cmd[2048];
+        int st;
+        snprintf(cmd, sizeof cmd,
+                 "rm -rf build/test_camera_warn && %s export %s --basedir %s %s --from 1 --to 1.2 --fps 10 "
+                 "--size 64x48 -o build/test_camera_warn 2>&1",
+                 tu_bin(), tu_data("goldsrc/demos/cstrike_crossfire.dem"), tu_data("goldsrc"), cams[i]);
+        char *out = tu_run(cmd, &st);
+        assert_non_null(out);
+        assert_int_equal(st, 0);
+        int models = 0, sounds = 0;
+        for (const char *q = out; (q = strstr(q, "models are missing")) != NULL; q++)
+            models++;
+        for (const char *q = out; (q = strstr(q, "files not found")) != NULL; q++)
+            sounds++;
+        print_message("export %s: the missing models warned %d time(s), the missing sounds %d\n",
+                      cams[i][0] ? cams[i] : "(eyes)", models, sounds);
+        if (models != 1 || sounds != 1)
+            fail_msg("export %s: expected each warning once, output:\n%s", cams[i], out);
+        free(out);
+    }
+}
+
 // A free camera without a place starts at the eyes of --from in every render thread: 1 and 3 threads
 // give the same pictures of q2demo1 from 20 s, where the player moves (main's before: each thread placed it at the first frame it drew, and the
 // frames of threads 2 and 3 were drawn from elsewhere).
@@ -1062,6 +1094,7 @@ int main(void)
         cmocka_unit_test(test_path),
         cmocka_unit_test(test_export_path),
         cmocka_unit_test(test_export_free_threads),
+        cmocka_unit_test(test_export_camera_warns_once),
         cmocka_unit_test(test_info_json),
         cmocka_unit_test(test_info_json_relay),
     };

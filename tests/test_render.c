@@ -11,6 +11,7 @@
 #include "engine/demo.h"
 #include "engine/world.h"
 #include "assets/pal.h"
+#include "render/r_dither.h"
 #include "render/r_local.h"
 
 // A renderer looking from the origin along +x (no level: the view is set up, nothing drawn).
@@ -30,6 +31,74 @@ static renderer_t *view_renderer(int w, int h, world_t **wout)
 // pal_near (sorted by green, pruned) answers exactly as the full search pal_nearest,
 // ties included: random palettes, one with every colour twice and one of a few greys,
 // every colour of a 4-step grid and the corners.
+// r_dither_build's second colour by its definition: every B in index order, the least error
+// |A + m/16 (B - A) - c|^2 + |B - A|^2 / 8 below A's own, the first of equals.
+static uint32_t dither_cell_oracle(const uint8_t *pal, int ncolours, int a, int cell)
+{
+    float c[3] = { (float)((cell >> 10) << 3 | 4), (float)(((cell >> 5) & 31) << 3 | 4), (float)((cell & 31) << 3 | 4) };
+    float ca[3] = { c[0] - pal[a * 3], c[1] - pal[a * 3 + 1], c[2] - pal[a * 3 + 2] };
+    float best = ca[0] * ca[0] + ca[1] * ca[1] + ca[2] * ca[2];
+    int best_b = a, best_m = 0;
+    for (int b = 0; b < ncolours; b++) {
+        float dr = (float)pal[b * 3] - pal[a * 3], dg = (float)pal[b * 3 + 1] - pal[a * 3 + 1],
+              db = (float)pal[b * 3 + 2] - pal[a * 3 + 2];
+        float dd = dr * dr + dg * dg + db * db, proj = ca[0] * dr + ca[1] * dg + ca[2] * db;
+        if (dd <= 0 || proj <= 0)
+            continue;
+        int m = (int)(proj / dd * 16 + 0.5f);
+        if (m < 1)
+            continue;
+        if (m > 16)
+            m = 16;
+        float f = (float)m / 16, e = dd / 8;
+        float r0 = ca[0] - f * dr, r1 = ca[1] - f * dg, r2 = ca[2] - f * db;
+        e += r0 * r0 + r1 * r1 + r2 * r2;
+        if (e < best) {
+            best = e;
+            best_b = b;
+            best_m = m;
+        }
+    }
+    return (uint32_t)a | (uint32_t)best_b << 8 | (uint32_t)best_m << 16;
+}
+
+// The dither table (r_dither_build walks each A's neighbours nearest first and stops early) is the
+// table of its definition, on palettes with duplicate colours, greys and few colours.
+static void test_dither_table_definition(void **state)
+{
+    (void)state;
+    static r_dither_t d;
+    uint8_t pal[768];
+    uint32_t rng = 777;
+    long checked = 0, differ = 0, mixed = 0;
+    for (int kind = 0; kind < 4; kind++) {
+        for (int i = 0; i < 768; i++) {
+            rng = rng * 1664525u + 1013904223u;
+            pal[i] = (uint8_t)(rng >> 24);
+        }
+        if (kind == 1)
+            memcpy(pal + 384, pal, 384);   // every colour twice: equal errors, the lower index
+        if (kind == 2)
+            for (int i = 0; i < 256; i++)
+                pal[i * 3] = pal[i * 3 + 1] = pal[i * 3 + 2] = (uint8_t)((i & 15) * 17);
+        if (kind == 3)
+            for (int i = 0; i < 768; i++)
+                pal[i] &= 0xc0;   // 64 colours, each four times
+        int count = kind == 0 ? 255 : 256;
+        r_dither_build(&d, pal, count, NULL);
+        for (int cell = 0; cell < 32768; cell += 3) {
+            uint32_t want = dither_cell_oracle(pal, count, (int)(d.mix[cell] & 255), cell);
+            differ += d.mix[cell] != want;
+            mixed += (want >> 16) != 0;
+            checked++;
+        }
+    }
+    print_message("dither tables: %ld cells checked, %ld with a second colour, %ld differ\n", checked, mixed, differ);
+    assert_int_equal(checked, 4 * 10923);
+    assert_true(mixed > checked / 2);
+    assert_int_equal(differ, 0);
+}
+
 static void test_pal_near_exact(void **state)
 {
     (void)state;
@@ -656,6 +725,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pal_near_exact),
+        cmocka_unit_test(test_dither_table_definition),
         cmocka_unit_test(test_span_fill_and_stepping),
         cmocka_unit_test(test_perspective_texture_coords),
         cmocka_unit_test(test_clip_at_screen_edges),

@@ -55,6 +55,9 @@ struct r_bands_s {
     const world_t *w;
     double t;
     int sbar;
+    // or the level being loaded (r_bands_load_start): the workers load it as the main renderer does
+    int loading;
+    vfs_t *fs;
 #ifdef R_BANDS_THREADS
     pthread_mutex_t mu;
     pthread_cond_t go, done;
@@ -118,8 +121,12 @@ static void *band_thread(void *arg)
         if (b->quit)
             break;
         seen = b->gen;
+        int loading = b->loading;
         pthread_mutex_unlock(&b->mu);
-        draw_band(b, bd);
+        if (loading)
+            r_load_level(bd->r, b->fs, b->w, NULL, 0);
+        else
+            draw_band(b, bd);
         pthread_mutex_lock(&b->mu);
         if (--b->pending == 0)
             pthread_cond_signal(&b->done);
@@ -214,6 +221,42 @@ void r_bands_force_redraw(renderer_t *r, int on)
 }
 
 int r_bands_redraws(const renderer_t *r) { return r->bands ? r->bands->redraws : 0; }
+
+void r_bands_load_start(renderer_t *r, vfs_t *fs, const world_t *w)
+{
+    r_bands_t *b = r->bands;
+    if (!b || b->n < 2)
+        return;
+    b->w = w;
+    b->fs = fs;
+#ifdef R_BANDS_THREADS
+    pthread_mutex_lock(&b->mu);
+    b->loading = 1;
+    b->pending = b->n - 1;
+    b->gen++;
+    pthread_cond_broadcast(&b->go);
+    pthread_mutex_unlock(&b->mu);
+#endif
+}
+
+void r_bands_load_finish(renderer_t *r)
+{
+    r_bands_t *b = r->bands;
+    if (!b || b->n < 2)
+        return;
+#ifdef R_BANDS_THREADS
+    pthread_mutex_lock(&b->mu);
+    while (b->pending > 0)
+        pthread_cond_wait(&b->done, &b->mu);
+    b->loading = 0;
+    pthread_mutex_unlock(&b->mu);
+#else
+    int was = log_mute_thread(1);   // (the main renderer's band said what the level lacks)
+    for (int i = 1; i < b->n; i++)
+        r_load_level(b->band[i].r, b->fs, b->w, NULL, 0);
+    log_mute_thread(was);
+#endif
+}
 
 int r_bands_render(renderer_t *r, const world_t *w, double t)
 {

@@ -243,7 +243,11 @@ renderer_t *r_bands_get(const renderer_t *r, int i); // band i's renderer, 1 <= 
 void r_bands_free(renderer_t *r);
 // Tests: on = 1 draws every frame again on one band after its bands (the fallback's path).
 void r_bands_force_redraw(renderer_t *r, int on);
-int r_bands_redraws(const renderer_t *r);             // frames drawn again on one band so far
+int r_bands_redraws(const renderer_t *r);
+// The other bands' renderers load the level on their threads while the caller loads the main
+// one (start, then finish waits for them; without threads finish loads them in turn)
+void r_bands_load_start(renderer_t *r, vfs_t *fs, const world_t *w);
+void r_bands_load_finish(renderer_t *r);             // frames drawn again on one band so far
 
 // r_bsp.c
 void r_world_setup(renderer_t *r);        // after the level loaded: sizes per-face arrays

@@ -120,7 +120,9 @@ static void frame(renderer_t *r, const world_t *w);
 int r_load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, size_t errcap)
 {
     int was = r->quiet ? log_mute_thread(1) : 0;
+    r_bands_load_start(r, fs, w);   // the other bands' renderers hold the level too, loaded meanwhile
     int rc = load_level(r, fs, w, err, errcap);
+    r_bands_load_finish(r);
     if (r->quiet)
         log_mute_thread(was);
     return rc;
@@ -209,10 +211,6 @@ static int load_level(renderer_t *r, vfs_t *fs, const world_t *w, char *err, siz
     asset_files_t fsfiles = { fs ? vfs_file : NULL, fs };
     r_fsent_load(r->fsent, r->fsworld ? &fsfiles : NULL, r->pal.palette, r_fsworld_mesh(r->fsworld));
     r_2d_load(r->r2d, fs, w, r->pal.palette);
-    int was = log_mute_thread(1);   // the other bands' renderers hold the level too (its warnings said once)
-    for (int i = 1; i < r_bands_count(r); i++)
-        r_load_level(r_bands_get(r, i), fs, w, NULL, 0);
-    log_mute_thread(was);
     return rc;
 }
 

@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "camera.h"
+#include "encode.h"
 #include "cli.h"
 #include "demo.h"
 #include "log.h"
@@ -362,8 +363,11 @@ static void screenshot(play_t *s, int timed)
             s->shots = n + 1;
         }
     }
-    if (r_write_png(s->r, path) < 0) {
-        log_error("cannot write %s: %s", path, strerror(errno));
+    int w, h, pitch;
+    const uint8_t *pix = r_pixels(s->r, &w, &h, &pitch);
+    char err[512];
+    if (enc_write_png(path, pix, w, h, pitch, r_palette(s->r), err, sizeof err) < 0) {   // as export's frames
+        log_error("%s", err);
         snprintf(s->message, sizeof s->message, "cannot write %.120s", path);
         return;
     }

@@ -1,6 +1,7 @@
 // encode.c -- export's frame encoders on worker threads (encode.h)
 #include "encode.h"
 
+#include <errno.h>
 #include <png.h>
 #include <pthread.h>
 #include <setjmp.h>
@@ -60,7 +61,7 @@ int enc_write_png(const char *path, const uint8_t *pix, int w, int h, int pitch,
 {
     FILE *f = fopen(path, "wb");
     if (!f) {
-        snprintf(err, cap, "cannot write '%s'", path);
+        snprintf(err, cap, "cannot write '%s': %s", path, strerror(errno));
         return -1;
     }
     char msg[256] = "";

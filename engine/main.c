@@ -78,7 +78,7 @@ static const option_t options[] = {
       "png: indexed PNG files in the -o folder; y4m: one YUV4MPEG2 stream to -o FILE (or - for stdout)" },
     { "--threads", NULL, A_INT, C_EXPORT | C_TIMEDEMO | C_SHOT | C_PLAY, "N",
       "export: N render and N encoder threads (default: one a core; 0: none); timedemo: N drawing threads (default 1); "
-      "shot, play: each frame drawn in N screen bands, one a thread (default: one a core)" },
+      "play: each frame drawn in N screen bands, one a thread (default: one a core); shot: the same (default 1)" },
     { "--camera", NULL, A_STR, C_RENDER, "SPEC",
       "eyes (default), free[:X,Y,Z[,PITCH,YAW]], chase[:N|NAME], follow:N|NAME, path:FILE (docs/cameras.md)" },
     { "--camera-save", NULL, A_STR, C_PLAY, "FILE", "write the camera keyframes dropped with K to FILE at exit" },

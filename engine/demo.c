@@ -105,7 +105,8 @@ static void demo_warn(void *ctx, long long offset, const char *what)
 
 // The game's files for a decoder's open (dec_opts_t.files: Forsaken's level triggers): the game
 // data mounted as demo_mount does, quietly (the commands mount it again, and say so, when the
-// level loads), on the first file asked for.
+// level loads), on the first file asked for; freed when open returns (why not kept for
+// demo_mount: docs/forsaken.md, "Triggers", "mounted twice").
 typedef struct {
     const demo_t *d;
     const cli_t *cli;

@@ -412,16 +412,9 @@ void player_get_stats(const player_t *p, player_stats_t *st)
 void player_view(const player_t *p, vec3_t origin, vec3_t angles)
 {
     const world_t *w = p->d->world;
-    const world_view_t *v = &w->view;
-    if (v->origin_valid) {
-        memcpy(origin, v->origin, sizeof(vec3_t));
-    } else if (v->entity > 0 && v->entity < w->num_entities) {
-        for (int i = 0; i < 3; i++)
-            origin[i] = w->entities[v->entity].cur.origin[i] + v->ofs[i];
-    } else {
+    if (!world_view_origin(w, &w->view, origin))
         origin[0] = origin[1] = origin[2] = 0;
-    }
-    memcpy(angles, v->angles, sizeof(vec3_t));
+    memcpy(angles, w->view.angles, sizeof(vec3_t));
 }
 
 void player_listener(const player_t *p, snd_t *snd)

@@ -498,6 +498,25 @@ static inline int world_up_axis(world_game_t game)
     return game == GAME_FORSAKEN ? 1 : 2;
 }
 
+// Where the view `v` (the world's own, or a camera's copy of it) is at the world's latest frame,
+// not blended between frames: its origin when origin_valid (Quake II, GoldSrc, Forsaken), else its
+// entity's origin plus ofs (Quake's view entity and view height). 0 when it has neither (`out`
+// left as it was).
+static inline int world_view_origin(const world_t *w, const world_view_t *v, float out[3])
+{
+    if (v->origin_valid) {
+        for (int k = 0; k < 3; k++)
+            out[k] = v->origin[k];
+        return 1;
+    }
+    if (v->entity > 0 && v->entity < w->num_entities) {
+        for (int k = 0; k < 3; k++)
+            out[k] = w->entities[v->entity].cur.origin[k] + v->ofs[k];
+        return 1;
+    }
+    return 0;
+}
+
 static inline int world_entity_visible(const world_t *w, int num)
 {
     return num > 0 && num < w->num_entities && w->entities[num].seq == w->seq &&

@@ -1987,17 +1987,7 @@ static void end_sounds(r_fsent_t *fe, double prev, double now)
 // a followed pilot's), else the recording pilot's.
 static int view_origin(const r_fsent_t *fe, const world_t *w, float out[3])
 {
-    const world_view_t *v = fe->view ? fe->view : &w->view;
-    if (v->origin_valid) {
-        memcpy(out, v->origin, 3 * sizeof *out);
-        return finite3(out);
-    }
-    if (v->entity > 0 && v->entity < w->num_entities) {
-        for (int k = 0; k < 3; k++)
-            out[k] = w->entities[v->entity].cur.origin[k] + v->ofs[k];
-        return finite3(out);
-    }
-    return 0;
+    return world_view_origin(w, fe->view ? fe->view : &w->view, out) && finite3(out);
 }
 
 void r_fsent_set_view(r_fsent_t *fe, const world_view_t *view)

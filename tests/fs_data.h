@@ -1,5 +1,5 @@
 // fs_data.h -- for the Forsaken tests (test_forsaken_level.c, _models.c, _light.c, _fx.c,
-// _hud.c): files of the shared Forsaken data, a level
+// _hud.c, and fs_scene.h's spot-effect tests): files of the shared Forsaken data, a level
 // loaded into a level drawer, and a level's first start position.
 // Include after testutil.h, engine/vfs.h and render/r_fsworld.h (and formats/decoder.h and
 // render/r_fsent.h for fs_play_*).

@@ -13,15 +13,9 @@
 #include <unistd.h>
 
 #include "assets/fsspot.h"
-#include "engine/cli.h"
-#include "engine/demo.h"
-#include "engine/playback.h"
-#include "engine/vfs.h"
-#include "formats/forsaken.h"
-#include "formats/forsaken_write.h"
 #include "render/r_fsspot.h"
-#include "render/r_fsworld.h"
-#include "render/render.h"
+
+#include "fs_scene.h"
 
 static fsspot_fx_t wall_fx(void)
 {
@@ -218,62 +212,26 @@ static void test_smoke_flame(void **state)
 #endif
 static const float FIRE_AT[3] = { -952, 1725, -1791 };
 
-typedef struct {
-    float eye[3], ang[3], fwd[3], right[3], up[3];
-} scene_t;
-
-static void scene_setup(scene_t *s)
+static void scene_setup(fs_scene_t *s)
 {
     // beside the flames' path (along +x from the fire wall), looking at its middle
     float look[3] = { FIRE_AT[0] + 320, FIRE_AT[1], FIRE_AT[2] };
-    s->eye[0] = FIRE_AT[0] + 320 + SCENE_EYE_X;
-    s->eye[1] = FIRE_AT[1] + SCENE_EYE_Y;
-    s->eye[2] = FIRE_AT[2] + SCENE_EYE_Z;
-    float d[3] = { look[0] - s->eye[0], look[1] - s->eye[1], look[2] - s->eye[2] };
-    float l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    s->ang[0] = (float)(asin(-d[1] / l) * 180 / M_PI);
-    s->ang[1] = (float)(atan2(d[0], d[2]) * 180 / M_PI);
-    s->ang[2] = 0;
-    r_fs_angle_vectors(s->ang, s->fwd, s->right, s->up);
+    float eye[3] = { FIRE_AT[0] + 320 + SCENE_EYE_X, FIRE_AT[1] + SCENE_EYE_Y, FIRE_AT[2] + SCENE_EYE_Z };
+    fs_scene_look(s, eye, look);
 }
 
-static void scene_demo(const scene_t *s, const char *path)
-{
-    fs_writer_t wr;
-    fs_writer_init(&wr);
-    fs_header_t h;
-    memset(&h, 0, sizeof h);
-    h.version = FS_VERSION_MIN;
-    snprintf(h.level, sizeof h.level, "arena");
-    fs_write_header(&wr, &h);
-    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
-    for (int i = 0; i <= (int)(SCENE_END * 10); i++) {
-        double t = 0.05 + i * 0.1;
-        fs_ship_t sh;
-        memset(&sh, 0, sizeof sh);
-        sh.flags = FS_SHIP_ENABLE;
-        memcpy(sh.pos, s->eye, sizeof sh.pos);
-        fs_angles_to_quat(s->ang, sh.quat);
-        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &sh);
-    }
-    assert_false(wr.failed);
-    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
-    fs_writer_free(&wr);
-}
-
-enum { W = 320, H = 200 };
+enum { W = FS_SCENE_WIDTH, H = FS_SCENE_HEIGHT };
 
 // The screen box (at W x H, as r_main's view) of the flames alive at t: each one's centre +- its
 // half size (expl.off's largest frame, 64 texels across at most: checked by the margin) grown by
 // the margin.
-static int flames_box(const scene_t *s, const r_fsfx_sprite_t *sp, int n, int box[4])
+static int flames_box(const fs_scene_t *s, const r_fsfx_sprite_t *sp, int n, int box[4])
 {
     float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
     for (int i = 0; i < n; i++) {
-        float d[3] = { sp[i].pos[0] - s->eye[0], sp[i].pos[1] - s->eye[1], sp[i].pos[2] - s->eye[2] };
-        float x = d[0] * s->right[0] + d[1] * s->right[1] + d[2] * s->right[2];
-        float y = d[0] * s->up[0] + d[1] * s->up[1] + d[2] * s->up[2];
-        float z = d[0] * s->fwd[0] + d[1] * s->fwd[1] + d[2] * s->fwd[2];
+        float v[3];
+        fs_scene_to_view(s, sp[i].pos, v);
+        float x = v[0], y = v[1], z = v[2];
         if (z < 1)
             return -1;
         float half = sp[i].scale * 64 * 0.75f;   // 64 texels x scale, its diagonal's half
@@ -311,50 +269,21 @@ static int differ_in(const uint8_t *a, const uint8_t *b, int pitch, const int bo
     return in;
 }
 
-static uint8_t *grab(renderer_t *r, const world_t *w, double t, int *pitch)
-{
-    int wd, h;
-    r_render(r, w, t);
-    const uint8_t *px = r_pixels(r, &wd, &h, pitch);
-    assert_int_equal(wd, W);
-    assert_int_equal(h, H);
-    uint8_t *c = malloc((size_t)h * (size_t)*pitch);
-    memcpy(c, px, (size_t)h * (size_t)*pitch);
-    return c;
-}
-
 static void test_arena_scene(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    scene_t s;
+    fs_scene_t s;
     scene_setup(&s);
     char demo[512];
     snprintf(demo, sizeof demo, "%s/fs_spot_%d.dmo", tu_tmpdir("FS_SPOT_SHOTS"), (int)getpid());
-    scene_demo(&s, demo);
-    cli_t cli;
-    memset(&cli, 0, sizeof cli);
-    cli.basedir = tu_data("forsaken");
-    renderer_t *r = r_create(W, H);
-    assert_non_null(r);
-    demo_t d;
-    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
-    player_t *p = player_create(&d, &cli, r, NULL, NULL);
-    assert_non_null(p);
-    assert_int_equal(player_scan(p), 0);
+    fs_scene_demo(demo, "arena", s.eye, s.ang, SCENE_END, 10, 0.05);
+    fs_run_t run;
+    fs_run_open(&run, demo, W, H);
+    assert_int_equal(player_scan(run.p), 0);
 
     // the flames r_fsspot.c places (arena's fire wall is its spot effect 5: checked by its place)
-    char path[1024];
-    snprintf(path, sizeof path, "%s/Data/levels/arena/arena.fx", tu_data("forsaken"));
-    char *real = vfs_resolve_path(path);
-    size_t size = 0;
-    uint8_t *bytes = real ? tu_read(real, &size) : NULL;
-    free(real);
-    assert_non_null(bytes);
-    char err[256];
-    fsspot_t *fx = fsspot_load(bytes, size, "arena.fx", err, sizeof err);
-    assert_non_null(fx);
-    free(bytes);
+    fsspot_t *fx = fs_scene_fx("arena");
     int wall = -1;
     for (int i = 0; i < fx->count; i++)
         if (fx->fx[i].type == FSSPOT_FIRE_WALL)
@@ -364,22 +293,17 @@ static void test_arena_scene(void **state)
 
     const double on_at[] = { 0.6, 1.3, 2.2 };
     for (int k = 0; k < 3; k++) {
-        double t = on_at[k];
-        assert_int_equal(player_seek(p, t), 0);
-        double dt = player_demo_time(p, t);
+        double dt = fs_run_seek(&run, on_at[k]);
         int pitch;
-        r_set_fs_spotfx(r, 1);
-        uint8_t *on = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 0);
-        uint8_t *off = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 1);
+        uint8_t *on, *off;
+        fs_run_on_off(&run, dt, &on, &off, &pitch);
         r_fsfx_sprite_t sp[128];
         r_fsspot_path_t straight;   // arena's first wall along +x is 1 913.7 units out (96 ticks' flight)
         r_fsspot_path(&straight, fx->fx[wall].pos, fx->fx[wall].dir, 1913.7f, NULL, NULL);
         int n = r_fsspot_firewall(&fx->fx[wall], wall, &straight, dt, 13, sp, 128);
         int box[4] = { 0, 0, 0, 0 }, out, up, down;
         assert_int_equal(flames_box(&s, sp, n, box), 0);
-        int in = differ_in(on, off, pitch, box, r_palette(r), &out, &up, &down);
+        int in = differ_in(on, off, pitch, box, r_palette(run.r), &out, &up, &down);
         printf("%.2f s: %d flames, box %d,%d..%d,%d: %d pixels differ inside; outside %d (%d brighter, %d darker: "
                "the flames' light)\n",
                dt, n, box[0], box[1], box[2], box[3], in, out, up, down);
@@ -392,67 +316,25 @@ static void test_arena_scene(void **state)
     // its off time after the last flame met the wall and its light died: (180 + 96 + 8) / 71 ..
     // 300 / 71 s
     {
-        double t = 4.1;
-        assert_int_equal(player_seek(p, t), 0);
+        double dt = fs_run_seek(&run, 4.1);
         int pitch, box[4] = { 0, 0, 0, 0 }, out, up, down;
-        double dt = player_demo_time(p, t);
-        r_set_fs_spotfx(r, 1);
-        uint8_t *on = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 0);
-        uint8_t *off = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 1);
-        differ_in(on, off, pitch, box, r_palette(r), &out, &up, &down);
+        uint8_t *on, *off;
+        fs_run_on_off(&run, dt, &on, &off, &pitch);
+        differ_in(on, off, pitch, box, r_palette(run.r), &out, &up, &down);
         printf("%.2f s (off): %d pixels differ\n", dt, out);
         assert_int_equal(out, 0);
         free(on);
         free(off);
     }
-    // seek == play
     const double at[] = { 0.5, 1.05, 2.4, 3.0, 4.5, 5.2 };
-    enum { N = sizeof at / sizeof at[0] };
-    uint8_t *seeked[N];
-    int pitch = 0;
-    for (int i = N - 1; i >= 0; i--) {
-        assert_int_equal(player_seek(p, at[i]), 0);
-        seeked[i] = grab(r, d.world, player_demo_time(p, at[i]), &pitch);
-    }
-    player_destroy(p);
-    demo_close(&d);
-    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
-    p = player_create(&d, &cli, r, NULL, NULL);
-    assert_non_null(p);
-    int k = 0, differ = 0;
-    for (double t = player_start(p); k < N && t < SCENE_END; t += 0.05) {
-        while (k < N && at[k] <= t + 1e-9) {
-            assert_true(player_advance(p, at[k]) >= 0);
-            uint8_t *px = grab(r, d.world, player_demo_time(p, at[k]), &pitch);
-            if (memcmp(px, seeked[k], (size_t)H * (size_t)pitch)) {
-                printf("play at %.3f s differs from a seek\n", at[k]);
-                differ++;
-            }
-            free(px);
-            free(seeked[k]);
-            k++;
-        }
-        assert_true(player_advance(p, t) >= 0);
-    }
-    printf("seek == play at %d moments: %d differ\n", k, differ);
-    assert_int_equal(k, N);
-    assert_int_equal(differ, 0);
-    player_destroy(p);
-    demo_close(&d);
-    r_destroy(r);
+    fs_run_seek_play(&run, at, (int)(sizeof at / sizeof at[0]), 0.05, SCENE_END);
+    fs_run_close(&run);
     fsspot_free(fx);
 
     // the golden image: the shot command at 1.3 s
-    char png[1024], cmd[3072];
+    char png[1024];
     snprintf(png, sizeof png, "%s/fs_spot_firewall.png", tu_tmpdir("FS_SPOT_SHOTS"));
-    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s --at 1.3 -o %s 2>&1", tu_bin(), demo, tu_data("forsaken"), png);
-    int status = -1;
-    char *outp = tu_run(cmd, &status);
-    if (status != 0)
-        fail_msg("%s: %s", cmd, outp ? outp : "");
-    free(outp);
+    fs_shot(demo, 1.3, png);
     tu_golden("arena fire wall", png, "tests/golden/fs_spot_firewall.png", 0.002);
     if (!getenv("FS_SPOT_SHOTS"))
         remove(demo);

@@ -15,17 +15,11 @@
 
 #include "assets/fsspot.h"
 #include "assets/fstrig.h"
-#include "engine/cli.h"
-#include "engine/demo.h"
-#include "engine/playback.h"
-#include "engine/vfs.h"
 #include "engine/world_fs.h"
 #include "formats/decoder.h"
-#include "formats/forsaken.h"
-#include "formats/forsaken_write.h"
 #include "render/r_fsspot.h"
-#include "render/r_fsworld.h"
-#include "render/render.h"
+
+#include "fs_scene.h"
 
 static fsspot_fx_t expl_fx(void)
 {
@@ -117,11 +111,7 @@ static void test_sprites_light(void **state)
 #define SCENE_END 3.0
 static const float EXPL_AT[3] = { -740.448f, -899.149f, 667.988f };
 
-typedef struct {
-    float eye[3], ang[3], fwd[3], right[3], up[3];
-} scene_t;
-
-static void scene_setup(scene_t *s)
+static void scene_setup(fs_scene_t *s)
 {
     // 350 units out along its direction (0.766 0.643 0), looking back at it
     const float d[3] = { 0.766045f, 0.642788f, 0 };
@@ -130,58 +120,21 @@ static void scene_setup(scene_t *s)
     s->ang[0] = (float)(asin(d[1]) * 180 / M_PI);
     s->ang[1] = (float)(atan2(-d[0], -d[2]) * 180 / M_PI);
     s->ang[2] = 0;
-    r_fs_angle_vectors(s->ang, s->fwd, s->right, s->up);
+    fs_scene_axes(s);
 }
 
-static void scene_demo(const scene_t *s, const char *path)
-{
-    fs_writer_t wr;
-    fs_writer_init(&wr);
-    fs_header_t h;
-    memset(&h, 0, sizeof h);
-    h.version = FS_VERSION_MIN;
-    snprintf(h.level, sizeof h.level, "therm");
-    fs_write_header(&wr, &h);
-    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
-    for (int i = 0; i <= (int)(SCENE_END * 20); i++) {
-        double t = 0.02 + i * 0.05;
-        fs_ship_t sh;
-        memset(&sh, 0, sizeof sh);
-        sh.flags = FS_SHIP_ENABLE;
-        memcpy(sh.pos, s->eye, sizeof sh.pos);
-        fs_angles_to_quat(s->ang, sh.quat);
-        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &sh);
-    }
-    assert_false(wr.failed);
-    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
-    fs_writer_free(&wr);
-}
-
-enum { W = 320, H = 200 };
-
-static uint8_t *grab(renderer_t *r, const world_t *w, double t, int *pitch)
-{
-    int wd, h;
-    r_render(r, w, t);
-    const uint8_t *px = r_pixels(r, &wd, &h, pitch);
-    assert_int_equal(wd, W);
-    assert_int_equal(h, H);
-    uint8_t *c = malloc((size_t)h * (size_t)*pitch);
-    memcpy(c, px, (size_t)h * (size_t)*pitch);
-    return c;
-}
+enum { W = FS_SCENE_WIDTH, H = FS_SCENE_HEIGHT };
 
 // Pixels that differ inside the screen box of the sprites (each its centre, pulled 64 units
 // towards the eye, +- 64 texels x its scale x 0.75) and outside it.
-static int differ(const scene_t *s, const r_fsfx_sprite_t *sp, int n, const uint8_t *a, const uint8_t *b, int pitch,
+static int differ(const fs_scene_t *s, const r_fsfx_sprite_t *sp, int n, const uint8_t *a, const uint8_t *b, int pitch,
                   int *outside)
 {
     float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
     for (int i = 0; i < n; i++) {
-        float d[3] = { sp[i].pos[0] - s->eye[0], sp[i].pos[1] - s->eye[1], sp[i].pos[2] - s->eye[2] };
-        float x = d[0] * s->right[0] + d[1] * s->right[1] + d[2] * s->right[2];
-        float y = d[0] * s->up[0] + d[1] * s->up[1] + d[2] * s->up[2];
-        float z = d[0] * s->fwd[0] + d[1] * s->fwd[1] + d[2] * s->fwd[2];
+        float v[3];
+        fs_scene_to_view(s, sp[i].pos, v);
+        float x = v[0], y = v[1], z = v[2];
         float zm = fmaxf(z - 64, 1), half = sp[i].scale * 64 * 0.75f;
         float sx = 160 + 160 * x / zm, sy = 100 - 160 / 1.2f * y / zm, r = 160 * half / zm + 2;
         x0 = fminf(x0, sx - r), x1 = fmaxf(x1, sx + r), y0 = fminf(y0, sy - r / 1.2f), y1 = fmaxf(y1, sy + r / 1.2f);
@@ -203,32 +156,16 @@ static void test_therm_scene(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    scene_t s;
+    fs_scene_t s;
     scene_setup(&s);
     char demo[512];
     snprintf(demo, sizeof demo, "%s/fs_expl_%d.dmo", tu_tmpdir("FS_EXPL_SHOTS"), (int)getpid());
-    scene_demo(&s, demo);
-    cli_t cli;
-    memset(&cli, 0, sizeof cli);
-    cli.basedir = tu_data("forsaken");
-    renderer_t *r = r_create(W, H);
-    assert_non_null(r);
-    demo_t d;
-    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
-    player_t *p = player_create(&d, &cli, r, NULL, NULL);
-    assert_non_null(p);
-    assert_int_equal(player_scan(p), 0);
+    fs_scene_demo(demo, "therm", s.eye, s.ang, SCENE_END, 20, 0.02);
+    fs_run_t run;
+    fs_run_open(&run, demo, W, H);
+    assert_int_equal(player_scan(run.p), 0);
 
-    char path[1024], err[256];
-    snprintf(path, sizeof path, "%s/Data/levels/therm/therm.fx", tu_data("forsaken"));
-    char *real = vfs_resolve_path(path);
-    size_t size = 0;
-    uint8_t *bytes = real ? tu_read(real, &size) : NULL;
-    free(real);
-    assert_non_null(bytes);
-    fsspot_t *fx = fsspot_load(bytes, size, "therm.fx", err, sizeof err);
-    free(bytes);
-    assert_non_null(fx);
+    fsspot_t *fx = fs_scene_fx("therm");
     assert_int_equal(fx->fx[0].type, FSSPOT_EXPLOSION);
     assert_float_equal(fx->fx[0].pos[0], EXPL_AT[0], 0.1);
     int frames[FSFX_SPRITE_KINDS] = { 0 };
@@ -237,14 +174,10 @@ static void test_therm_scene(void **state)
     // while it lasts (its light gone after 10 ticks: from 0.15 s only the sprites differ)
     const double during[] = { 0.05, 0.2, 0.4 };
     for (int i = 0; i < 3; i++) {
-        assert_int_equal(player_seek(p, during[i]), 0);
-        double dt = player_demo_time(p, during[i]);
+        double dt = fs_run_seek(&run, during[i]);
         int pitch, out;
-        r_set_fs_spotfx(r, 1);
-        uint8_t *on = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 0);
-        uint8_t *off = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 1);
+        uint8_t *on, *off;
+        fs_run_on_off(&run, dt, &on, &off, &pitch);
         r_fsfx_sprite_t sp[8];
         int n = r_fsspot_sprites(&fx->fx[0], 0, NULL, dt, frames, sp, 8);
         int in = differ(&s, sp, n, on, off, pitch, &out);
@@ -260,64 +193,23 @@ static void test_therm_scene(void **state)
     }
     // gone: nothing differs
     {
-        assert_int_equal(player_seek(p, 0.8), 0);
-        double dt = player_demo_time(p, 0.8);
+        double dt = fs_run_seek(&run, 0.8);
         int pitch;
-        r_set_fs_spotfx(r, 1);
-        uint8_t *on = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 0);
-        uint8_t *off = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 1);
+        uint8_t *on, *off;
+        fs_run_on_off(&run, dt, &on, &off, &pitch);
         assert_int_equal(memcmp(on, off, (size_t)H * (size_t)pitch), 0);
         printf("%.2f s: the same with and without spot effects\n", dt);
         free(on);
         free(off);
     }
-    // seek == play
     const double at[] = { 0.07, 0.12, 0.3, 0.45, 1.0 };
-    enum { N = sizeof at / sizeof at[0] };
-    uint8_t *seeked[N];
-    int pitch = 0;
-    for (int i = N - 1; i >= 0; i--) {
-        assert_int_equal(player_seek(p, at[i]), 0);
-        seeked[i] = grab(r, d.world, player_demo_time(p, at[i]), &pitch);
-    }
-    player_destroy(p);
-    demo_close(&d);
-    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
-    p = player_create(&d, &cli, r, NULL, NULL);
-    assert_non_null(p);
-    int k = 0, differ_n = 0;
-    for (double t = player_start(p); k < N && t < SCENE_END; t += 0.02) {
-        while (k < N && at[k] <= t + 1e-9) {
-            assert_true(player_advance(p, at[k]) >= 0);
-            uint8_t *px = grab(r, d.world, player_demo_time(p, at[k]), &pitch);
-            if (memcmp(px, seeked[k], (size_t)H * (size_t)pitch)) {
-                printf("play at %.3f s differs from a seek\n", at[k]);
-                differ_n++;
-            }
-            free(px);
-            free(seeked[k]);
-            k++;
-        }
-        assert_true(player_advance(p, t) >= 0);
-    }
-    printf("seek == play at %d moments: %d differ\n", k, differ_n);
-    assert_int_equal(k, N);
-    assert_int_equal(differ_n, 0);
-    player_destroy(p);
-    demo_close(&d);
-    r_destroy(r);
+    fs_run_seek_play(&run, at, (int)(sizeof at / sizeof at[0]), 0.02, SCENE_END);
+    fs_run_close(&run);
     fsspot_free(fx);
 
-    char png[1024], cmd[3072];
+    char png[1024];
     snprintf(png, sizeof png, "%s/fs_spot_explosion.png", tu_tmpdir("FS_EXPL_SHOTS"));
-    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s --at 0.2 -o %s 2>&1", tu_bin(), demo, tu_data("forsaken"), png);
-    int status = -1;
-    char *outp = tu_run(cmd, &status);
-    if (status != 0)
-        fail_msg("%s: %s", cmd, outp ? outp : "");
-    free(outp);
+    fs_shot(demo, 0.2, png);
     tu_golden("therm explosion at once", png, "tests/golden/fs_spot_explosion.png", 0.002);
     if (!getenv("FS_EXPL_SHOTS"))
         remove(demo);
@@ -492,32 +384,22 @@ static void test_trigger_start(void **state)
     TU_REQUIRE_DATA();
     snprintf(path, sizeof path, "%s/fs_spot_vent_%d.dmo", tu_tmpdir("FS_EXPL_SHOTS"), (int)getpid());
     host_demo(eye, ang, inside, -1, path);
-    cli_t cli;
-    memset(&cli, 0, sizeof cli);
-    cli.basedir = tu_data("forsaken");
-    renderer_t *r = r_create(W, H);
-    demo_t dm;
-    assert_int_equal(demo_open(&dm, &cli, path, NULL, 0), 0);
-    player_t *p = player_create(&dm, &cli, r, NULL, NULL);
-    assert_non_null(p);
-    assert_int_equal(player_scan(p), 0);
+    fs_run_t run;
+    fs_run_open(&run, path, W, H);
+    assert_int_equal(player_scan(run.p), 0);
     const double at[] = { 1.5, 1.9, 2.6 };   // the start at 1.8 s: before, 0.1 s into it, after it
     int differ_n[3];
     for (int i = 0; i < 3; i++) {
-        assert_int_equal(player_seek(p, at[i]), 0);
-        double dt = player_demo_time(p, at[i]);
+        double dt = fs_run_seek(&run, at[i]);
         entity_state_t e;
         entity_state_clear(&e);
         e.modelindex = FSW_MODEL_TRIG;
         e.frame = 1;
         e.animtime = 1.8f;
-        world_entity_update(dm.world, FSW_SPOT_ENT0 + 14, &e);
+        world_entity_update(run.d.world, FSW_SPOT_ENT0 + 14, &e);
         int pitch;
-        r_set_fs_spotfx(r, 1);
-        uint8_t *on = grab(r, dm.world, dt, &pitch);
-        r_set_fs_spotfx(r, 0);
-        uint8_t *off = grab(r, dm.world, dt, &pitch);
-        r_set_fs_spotfx(r, 1);
+        uint8_t *on, *off;
+        fs_run_on_off(&run, dt, &on, &off, &pitch);
         differ_n[i] = 0;
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++)
@@ -526,10 +408,9 @@ static void test_trigger_start(void **state)
         if (i == 1) {
             char png[1024];
             snprintf(png, sizeof png, "%s/fs_spot_vent.png", tu_tmpdir("FS_EXPL_SHOTS"));
-            r_set_fs_spotfx(r, 1);   // drawn again with spot effects on, to look at
-            uint8_t *again = grab(r, dm.world, dt, &pitch);
+            uint8_t *again = fs_run_grab(&run, dt, &pitch);   // drawn again with spot effects on, to look at
             free(again);
-            assert_int_equal(r_write_png(r, png), 0);
+            assert_int_equal(r_write_png(run.r, png), 0);
             tu_golden("therm vent explosion started by a trigger", png, "tests/golden/fs_spot_vent.png", 0.002);
         }
         free(on);
@@ -538,9 +419,7 @@ static void test_trigger_start(void **state)
     assert_int_equal(differ_n[0], 0);
     assert_true(differ_n[1] > 1000);
     assert_int_equal(differ_n[2], 0);   // 0.8 s after: expl.off's 16 frames x 3 ticks and its light's 10 are over
-    player_destroy(p);
-    demo_close(&dm);
-    r_destroy(r);
+    fs_run_close(&run);
     if (!getenv("FS_EXPL_SHOTS"))
         remove(path);
 }

@@ -15,32 +15,10 @@
 
 #include "assets/fsspot.h"
 #include "assets/mxv.h"
-#include "engine/cli.h"
-#include "engine/demo.h"
-#include "engine/playback.h"
-#include "engine/vfs.h"
-#include "formats/forsaken.h"
-#include "formats/forsaken_write.h"
 #include "render/r_fssnd.h"
 #include "render/r_fsspot.h"
-#include "render/r_fsworld.h"
-#include "render/render.h"
 
-static fsspot_t *level_fx(const char *lvl)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/Data/levels/%s/%s.fx", tu_data("forsaken"), lvl, lvl);
-    char *real = vfs_resolve_path(path);
-    size_t size = 0;
-    uint8_t *bytes = real ? tu_read(real, &size) : NULL;
-    free(real);
-    assert_non_null(bytes);
-    char err[256];
-    fsspot_t *fx = fsspot_load(bytes, size, lvl, err, sizeof err);
-    free(bytes);
-    assert_non_null(fx);
-    return fx;
-}
+#include "fs_scene.h"
 
 // The sounds of the two levels' effects: names, looping by the game's tables, volume, no-pan.
 static void test_level_sounds(void **state)
@@ -55,7 +33,7 @@ static void test_level_sounds(void **state)
     };
     const char *lv[2] = { "arena", "therm" };
     for (int l = 0; l < 2; l++) {
-        fsspot_t *fx = level_fx(lv[l]);
+        fsspot_t *fx = fs_scene_fx(lv[l]);
         int loops = 0, shots = 0;
         for (int i = 0; i < fx->count; i++) {
             r_fsspot_sound_t sn;
@@ -211,29 +189,13 @@ static void test_variants(void **state)
 }
 
 // The levels' sound distances (the .MXV's SoundInfo table after the group connections).
-static mxv_t *level_mxv(const char *lvl)
-{
-    char path[1024];
-    snprintf(path, sizeof path, "%s/Data/levels/%s/%s.mxv", tu_data("forsaken"), lvl, lvl);
-    char *real = vfs_resolve_path(path);
-    size_t size = 0;
-    uint8_t *bytes = real ? tu_read(real, &size) : NULL;
-    free(real);
-    assert_non_null(bytes);
-    char err[256];
-    mxv_t *m = mxv_load(bytes, size, lvl, err, sizeof err);
-    free(bytes);
-    assert_non_null(m);
-    return m;
-}
-
 static void test_sound_distances(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
     const char *lv[] = { "arena", "therm", "ship", "alpha", "smalls", "tunnels" };
     for (int l = 0; l < 6; l++) {
-        mxv_t *m = level_mxv(lv[l]);
+        mxv_t *m = fs_scene_mxv(lv[l]);
         int ng = m->num_groups, neg = 0, zero = 0, diag = 0;
         float mx = 0;
         if (!m->sound_info)
@@ -268,35 +230,10 @@ static void test_sound_distances(void **state)
 
 static const float FIRE_AT[3] = { -952, 1725, -1791 };
 
-static void write_scene_on(const char *path, const char *level, const float eye[3], const float ang[3], double end);
-
+// A demo on arena: the pilot still at `eye`, a ship update every 0.1 s up to `end` s.
 static void write_scene(const char *path, const float eye[3], const float ang[3], double end)
 {
-    write_scene_on(path, "arena", eye, ang, end);
-}
-
-static void write_scene_on(const char *path, const char *level, const float eye[3], const float ang[3], double end)
-{
-    fs_writer_t wr;
-    fs_writer_init(&wr);
-    fs_header_t h;
-    memset(&h, 0, sizeof h);
-    h.version = FS_VERSION_MIN;
-    snprintf(h.level, sizeof h.level, "%s", level);
-    fs_write_header(&wr, &h);
-    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
-    for (int i = 0; i <= (int)(end * 10); i++) {
-        double t = 0.05 + i * 0.1;
-        fs_ship_t sh;
-        memset(&sh, 0, sizeof sh);
-        sh.flags = FS_SHIP_ENABLE;
-        memcpy(sh.pos, eye, sizeof sh.pos);
-        fs_angles_to_quat(ang, sh.quat);
-        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &sh);
-    }
-    assert_false(wr.failed);
-    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
-    fs_writer_free(&wr);
+    fs_scene_demo(path, "arena", eye, ang, end, 10, 0.05);
 }
 
 static void scene_eye(float eye[3], float ang[3])
@@ -332,18 +269,11 @@ static void arena_case(const float eye[3], const float ang[3], arena_run_t *o)
     static int runs;
     snprintf(demo, sizeof demo, "%s/fs_spotsnd_%d_%d.dmo", tu_tmpdir(NULL), (int)getpid(), runs++);
     write_scene(demo, eye, ang, 6.2);
-    fsspot_t *fx = level_fx("arena");
-    cli_t cli;
-    memset(&cli, 0, sizeof cli);
-    cli.basedir = tu_data("forsaken");
-    renderer_t *r = r_create(32, 20);
-    assert_non_null(r);
-    demo_t d;
-    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
-    player_t *p = player_create(&d, &cli, r, NULL, NULL);
-    assert_non_null(p);
+    fsspot_t *fx = fs_scene_fx("arena");
+    fs_run_t run;
+    fs_run_open(&run, demo, 32, 20);
     // the camera's groups and, per effect, the SoundInfo entry to its group and the game's gain
-    mxv_t *m = level_mxv("arena");
+    mxv_t *m = fs_scene_mxv("arena");
     int eg[8];
     o->groups = r_fssnd_groups(m, eye, eg, 8);
     float gain[16] = { 0 };
@@ -363,13 +293,13 @@ static void arena_case(const float eye[3], const float ang[3], arena_run_t *o)
     mxv_free(m);
     o->wall_gain = gain[5];
     o->thermal_gain = gain[1];
-    while (player_step(p) > 0) {
-        const world_t *w = d.world;
+    while (player_step(run.p) > 0) {
+        const world_t *w = run.d.world;
         if (w->game != GAME_FORSAKEN || w->time < 0.01)
             continue;
         o->frames++;
         r_loop_t l[64];
-        int n = r_loops(r, l, 64), wall = -1, placed = 0;
+        int n = r_loops(run.r, l, 64), wall = -1, placed = 0;
         for (int i = 0; i < n; i++) {
             if (l[i].id == 0x46530000u + 5)
                 wall = i;
@@ -394,7 +324,7 @@ static void arena_case(const float eye[3], const float ang[3], arena_run_t *o)
         }
         assert_int_equal(placed, o->heard);
         r_sound_t s[32];
-        int ns = r_sounds(r, s, 32);
+        int ns = r_sounds(run.r, s, 32);
         for (int i = 0; i < ns; i++)
             if (!strcmp(s[i].name, "thermal.wav")) {
                 assert_true(o->thermal < 2);
@@ -408,9 +338,7 @@ static void arena_case(const float eye[3], const float ang[3], arena_run_t *o)
            "%.4f) at %.2f s and %.2f s\n",
            eye[0], eye[1], eye[2], o->groups, o->frames, o->wall_frames, o->wall_gain, dist(FIRE_AT, eye), o->off_frames,
            o->heard, o->near_only, o->thermal_gain, o->thermal_at[0], o->thermal_at[1]);
-    player_destroy(p);
-    demo_close(&d);
-    r_destroy(r);
+    fs_run_close(&run);
     fsspot_free(fx);
     if (getenv("FS_SPOTSND_KEEP"))   // the scene kept for timedemo / callgrind
         printf("kept %s\n", demo);
@@ -457,32 +385,26 @@ static void test_therm_sparks(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    fsspot_t *fx = level_fx("therm");
+    fsspot_t *fx = fs_scene_fx("therm");
     assert_int_equal(fx->fx[2].type, FSSPOT_GRAVITY_SPARKS);
     float eye[3] = { fx->fx[2].pos[0], fx->fx[2].pos[1] + 150, fx->fx[2].pos[2] }, ang[3] = { 0, 0, 0 };
     char demo[512];
     snprintf(demo, sizeof demo, "%s/fs_sparks_%d.dmo", tu_tmpdir(NULL), (int)getpid());
-    write_scene_on(demo, "therm", eye, ang, 8.0);
-    cli_t cli;
-    memset(&cli, 0, sizeof cli);
-    cli.basedir = tu_data("forsaken");
-    renderer_t *r = r_create(32, 20);
-    demo_t d;
-    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
-    player_t *p = player_create(&d, &cli, r, NULL, NULL);
-    assert_non_null(p);
-    mxv_t *m = level_mxv("therm");
+    fs_scene_demo(demo, "therm", eye, ang, 8.0, 10, 0.05);
+    fs_run_t run;
+    fs_run_open(&run, demo, 32, 20);
+    mxv_t *m = fs_scene_mxv("therm");
     int eg[8], neg = r_fssnd_groups(m, eye, eg, 8), g = fx->fx[2].group;
     float gain = r_fssnd_gain(dist(fx->fx[2].pos, eye) + r_fssnd_extra(m, eg, neg, &g, 1), 0.25f);
     mxv_free(m);
     int heard = 0, wanted = 0, on_ticks = 0, frames = 0, bursts = 0;
     double prev = -1;
-    while (player_step(p) > 0) {
-        const world_t *w = d.world;
+    while (player_step(run.p) > 0) {
+        const world_t *w = run.d.world;
         if (w->game != GAME_FORSAKEN || w->time < 0.01)
             continue;
         r_sound_t s[32];
-        int ns = r_sounds(r, s, 32), here = 0;
+        int ns = r_sounds(run.r, s, 32), here = 0;
         for (int i = 0; i < ns; i++)
             if (!strcmp(s[i].name, "elecspk.wav")) {
                 here++;
@@ -513,9 +435,7 @@ static void test_therm_sparks(void **state)
     assert_true(heard >= 5 && heard == wanted);
     assert_true(heard * 10 < on_ticks && heard * 50 > on_ticks);   // about one in 24
     assert_true(gain > 0.05f);   // VolModify 0.25: -2523 mB at 150 units
-    player_destroy(p);
-    demo_close(&d);
-    r_destroy(r);
+    fs_run_close(&run);
     fsspot_free(fx);
     remove(demo);
 }

@@ -12,15 +12,9 @@
 #include <unistd.h>
 
 #include "assets/fsspot.h"
-#include "engine/cli.h"
-#include "engine/demo.h"
-#include "engine/playback.h"
-#include "engine/vfs.h"
-#include "formats/forsaken.h"
-#include "formats/forsaken_write.h"
 #include "render/r_fsspot.h"
-#include "render/r_fsworld.h"
-#include "render/render.h"
+
+#include "fs_scene.h"
 
 static fsspot_fx_t sparks_fx(void)
 {
@@ -213,64 +207,28 @@ static const float SPARKS_AT[3] = { 448.0f, 6.533f, 1993.13f };
 #define LOOK_DY -150
 #endif
 
-typedef struct {
-    float eye[3], ang[3], fwd[3], right[3], up[3];
-} scene_t;
-
-static void scene_setup(scene_t *s)
+static void scene_setup(fs_scene_t *s)
 {
     float dx = getenv("EYE_DX") ? (float)atof(getenv("EYE_DX")) : EYE_DX;
     float dy = getenv("EYE_DY") ? (float)atof(getenv("EYE_DY")) : EYE_DY;
     float dz = getenv("EYE_DZ") ? (float)atof(getenv("EYE_DZ")) : EYE_DZ;
     float ly = getenv("LOOK_DY") ? (float)atof(getenv("LOOK_DY")) : LOOK_DY;
     float look[3] = { SPARKS_AT[0], SPARKS_AT[1] + ly, SPARKS_AT[2] };
-    s->eye[0] = SPARKS_AT[0] + dx;
-    s->eye[1] = SPARKS_AT[1] + dy;
-    s->eye[2] = SPARKS_AT[2] + dz;
-    float d[3] = { look[0] - s->eye[0], look[1] - s->eye[1], look[2] - s->eye[2] };
-    float l = sqrtf(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-    s->ang[0] = (float)(asin(-d[1] / l) * 180 / M_PI);
-    s->ang[1] = (float)(atan2(d[0], d[2]) * 180 / M_PI);
-    s->ang[2] = 0;
-    r_fs_angle_vectors(s->ang, s->fwd, s->right, s->up);
+    float eye[3] = { SPARKS_AT[0] + dx, SPARKS_AT[1] + dy, SPARKS_AT[2] + dz };
+    fs_scene_look(s, eye, look);
 }
 
-static void scene_demo(const scene_t *s, const char *path)
-{
-    fs_writer_t wr;
-    fs_writer_init(&wr);
-    fs_header_t h;
-    memset(&h, 0, sizeof h);
-    h.version = FS_VERSION_MIN;
-    snprintf(h.level, sizeof h.level, "therm");
-    fs_write_header(&wr, &h);
-    fs_write_name(&wr, 1, 1, &(fs_name_t){ .player = 0, .name = "alice" });
-    for (int i = 0; i <= (int)(SCENE_END * 10); i++) {
-        double t = 0.05 + i * 0.1;
-        fs_ship_t sh;
-        memset(&sh, 0, sizeof sh);
-        sh.flags = FS_SHIP_ENABLE;
-        memcpy(sh.pos, s->eye, sizeof sh.pos);
-        fs_angles_to_quat(s->ang, sh.quat);
-        fs_write_ship(&wr, fs_ticks(t), 1, FS_MSG_UPDATE, &sh);
-    }
-    assert_false(wr.failed);
-    assert_int_equal(tu_write(path, wr.data, wr.size), 0);
-    fs_writer_free(&wr);
-}
-
-enum { W = 320, H = 200 };
+enum { W = FS_SCENE_WIDTH, H = FS_SCENE_HEIGHT };
 
 // The screen box (as r_main's view at W x H) of the sprites in front of the eye, each its centre
 // +- 64 texels x its scale x 0.75 (BITS.OFF's and FLARE.OFF's frames are smaller).
-static int sprites_box(const scene_t *s, const r_fsfx_sprite_t *sp, int n, int box[4])
+static int sprites_box(const fs_scene_t *s, const r_fsfx_sprite_t *sp, int n, int box[4])
 {
     float x0 = 1e9f, y0 = 1e9f, x1 = -1e9f, y1 = -1e9f;
     for (int i = 0; i < n; i++) {
-        float d[3] = { sp[i].pos[0] - s->eye[0], sp[i].pos[1] - s->eye[1], sp[i].pos[2] - s->eye[2] };
-        float x = d[0] * s->right[0] + d[1] * s->right[1] + d[2] * s->right[2];
-        float y = d[0] * s->up[0] + d[1] * s->up[1] + d[2] * s->up[2];
-        float z = d[0] * s->fwd[0] + d[1] * s->fwd[1] + d[2] * s->fwd[2];
+        float v[3];
+        fs_scene_to_view(s, sp[i].pos, v);
+        float x = v[0], y = v[1], z = v[2];
         if (z < 1)
             continue;   // behind the eye: not drawn
         if (sp[i].moveout)
@@ -310,18 +268,6 @@ static int differ_in(const uint8_t *a, const uint8_t *b, int pitch, const int bo
     return in;
 }
 
-static uint8_t *grab(renderer_t *r, const world_t *w, double t, int *pitch)
-{
-    int wd, h;
-    r_render(r, w, t);
-    const uint8_t *px = r_pixels(r, &wd, &h, pitch);
-    assert_int_equal(wd, W);
-    assert_int_equal(h, H);
-    uint8_t *c = malloc((size_t)h * (size_t)*pitch);
-    memcpy(c, px, (size_t)h * (size_t)*pitch);
-    return c;
-}
-
 // The sparks r_fsspot.c places at dt off the level's walls.
 static int sparks_now(const fsspot_t *list, const mxv_t *level, int index, double dt, r_fsfx_sprite_t *sp, int max)
 {
@@ -338,41 +284,17 @@ static void test_therm_scene(void **state)
 {
     (void)state;
     TU_REQUIRE_DATA();
-    scene_t s;
+    fs_scene_t s;
     scene_setup(&s);
     char demo[512];
     snprintf(demo, sizeof demo, "%s/fs_sparks_%d.dmo", tu_tmpdir("FS_SPARKS_SHOTS"), (int)getpid());
-    scene_demo(&s, demo);
-    cli_t cli;
-    memset(&cli, 0, sizeof cli);
-    cli.basedir = tu_data("forsaken");
-    renderer_t *r = r_create(W, H);
-    assert_non_null(r);
-    demo_t d;
-    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
-    player_t *p = player_create(&d, &cli, r, NULL, NULL);
-    assert_non_null(p);
-    assert_int_equal(player_scan(p), 0);
+    fs_scene_demo(demo, "therm", s.eye, s.ang, SCENE_END, 10, 0.05);
+    fs_run_t run;
+    fs_run_open(&run, demo, W, H);
+    assert_int_equal(player_scan(run.p), 0);
 
-    char path[1024];
-    snprintf(path, sizeof path, "%s/Data/levels/therm/therm.fx", tu_data("forsaken"));
-    char *real = vfs_resolve_path(path);
-    size_t size = 0;
-    uint8_t *bytes = real ? tu_read(real, &size) : NULL;
-    free(real);
-    assert_non_null(bytes);
-    char err[256];
-    fsspot_t *fx = fsspot_load(bytes, size, "therm.fx", err, sizeof err);
-    assert_non_null(fx);
-    free(bytes);
-    snprintf(path, sizeof path, "%s/Data/levels/therm/therm.mxv", tu_data("forsaken"));
-    real = vfs_resolve_path(path);
-    bytes = real ? tu_read(real, &size) : NULL;
-    free(real);
-    assert_non_null(bytes);
-    mxv_t *level = mxv_load(bytes, size, "therm.mxv", err, sizeof err);
-    free(bytes);
-    assert_non_null(level);
+    fsspot_t *fx = fs_scene_fx("therm");
+    mxv_t *level = fs_scene_mxv("therm");
     const int idx = 2;   // therm's spot effect 2: gravity sparks in group 11
     assert_int_equal(fx->fx[idx].type, FSSPOT_GRAVITY_SPARKS);
     assert_float_equal(fx->fx[idx].pos[0], SPARKS_AT[0], 0.1);
@@ -383,21 +305,16 @@ static void test_therm_scene(void **state)
         if (!r_fsspot_burst(&fx->fx[idx], idx, k) || r_fsspot_burst(&fx->fx[idx], idx, k - 1) ||
             r_fsspot_burst(&fx->fx[idx], idx, k - 2))
             continue;
-        double dt = (k + 1.5) / FSSPOT_TICKS_PER_SEC;
-        double pt = dt;   // the player's time is the demo's (the demo starts at 0)
-        assert_int_equal(player_seek(p, pt), 0);
-        dt = player_demo_time(p, pt);
+        // the player's time is the demo's (the demo starts at 0)
+        double dt = fs_run_seek(&run, (k + 1.5) / FSSPOT_TICKS_PER_SEC);
         int pitch;
-        r_set_fs_spotfx(r, 1);
-        uint8_t *on = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 0);
-        uint8_t *off = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 1);
+        uint8_t *on, *off;
+        fs_run_on_off(&run, dt, &on, &off, &pitch);
         r_fsfx_sprite_t sp[256];
         int n = sparks_now(fx, level, idx, dt, sp, 256);
         int box[4] = { 0, 0, 0, 0 }, up, down;
         assert_int_equal(sprites_box(&s, sp, n, box), 0);
-        int in = differ_in(on, off, pitch, box, r_palette(r), &up, &down);
+        int in = differ_in(on, off, pitch, box, r_palette(run.r), &up, &down);
         printf("%.3f s (burst at tick %ld): %d sprites, box %d,%d..%d,%d: %d pixels differ inside; outside %d brighter, "
                "%d darker (the burst's light)\n",
                dt, k, n, box[0], box[1], box[2], box[3], in, up, down);
@@ -424,19 +341,14 @@ static void test_therm_scene(void **state)
             k++;
         }
         assert_true(k < 110);
-        double dt = (k + 11.5) / FSSPOT_TICKS_PER_SEC;
-        assert_int_equal(player_seek(p, dt), 0);
-        dt = player_demo_time(p, dt);
+        double dt = fs_run_seek(&run, (k + 11.5) / FSSPOT_TICKS_PER_SEC);
         int pitch, up, down, box[4];
-        r_set_fs_spotfx(r, 1);
-        uint8_t *on = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 0);
-        uint8_t *off = grab(r, d.world, dt, &pitch);
-        r_set_fs_spotfx(r, 1);
+        uint8_t *on, *off;
+        fs_run_on_off(&run, dt, &on, &off, &pitch);
         r_fsfx_sprite_t sp[256];
         int n = sparks_now(fx, level, idx, dt, sp, 256);
         assert_int_equal(sprites_box(&s, sp, n, box), 0);
-        int in = differ_in(on, off, pitch, box, r_palette(r), &up, &down), outside = 0;
+        int in = differ_in(on, off, pitch, box, r_palette(run.r), &up, &down), outside = 0;
         for (int y = 0; y < H; y++)
             for (int x = 0; x < W; x++)
                 outside += !(x >= box[0] && x < box[2] && y >= box[1] && y < box[3]) && on[y * pitch + x] != off[y * pitch + x];
@@ -447,53 +359,16 @@ static void test_therm_scene(void **state)
         free(on);
         free(off);
     }
-    // seek == play
     const double at[] = { 0.5, 1.05, 1.6, 2.4, 3.0, 4.5 };
-    enum { N = sizeof at / sizeof at[0] };
-    uint8_t *seeked[N];
-    int pitch = 0;
-    for (int i = N - 1; i >= 0; i--) {
-        assert_int_equal(player_seek(p, at[i]), 0);
-        seeked[i] = grab(r, d.world, player_demo_time(p, at[i]), &pitch);
-    }
-    player_destroy(p);
-    demo_close(&d);
-    assert_int_equal(demo_open(&d, &cli, demo, NULL, 0), 0);
-    p = player_create(&d, &cli, r, NULL, NULL);
-    assert_non_null(p);
-    int k = 0, differ = 0;
-    for (double t = player_start(p); k < N && t < SCENE_END; t += 0.05) {
-        while (k < N && at[k] <= t + 1e-9) {
-            assert_true(player_advance(p, at[k]) >= 0);
-            uint8_t *px = grab(r, d.world, player_demo_time(p, at[k]), &pitch);
-            if (memcmp(px, seeked[k], (size_t)H * (size_t)pitch)) {
-                printf("play at %.3f s differs from a seek\n", at[k]);
-                differ++;
-            }
-            free(px);
-            free(seeked[k]);
-            k++;
-        }
-        assert_true(player_advance(p, t) >= 0);
-    }
-    printf("seek == play at %d moments: %d differ\n", k, differ);
-    assert_int_equal(k, N);
-    assert_int_equal(differ, 0);
-    player_destroy(p);
-    demo_close(&d);
-    r_destroy(r);
+    fs_run_seek_play(&run, at, (int)(sizeof at / sizeof at[0]), 0.05, SCENE_END);
+    fs_run_close(&run);
     fsspot_free(fx);
     mxv_free(level);
 
     // the golden image: the shot command at 1.6 s
-    char png[1024], cmd[3072];
+    char png[1024];
     snprintf(png, sizeof png, "%s/fs_spot_sparks.png", tu_tmpdir("FS_SPARKS_SHOTS"));
-    snprintf(cmd, sizeof cmd, "%s shot %s --basedir %s --at 1.6 -o %s 2>&1", tu_bin(), demo, tu_data("forsaken"), png);
-    int status = -1;
-    char *outp = tu_run(cmd, &status);
-    if (status != 0)
-        fail_msg("%s: %s", cmd, outp ? outp : "");
-    free(outp);
+    fs_shot(demo, 1.6, png);
     tu_golden("therm gravity sparks", png, "tests/golden/fs_spot_sparks.png", 0.002);
     if (!getenv("FS_SPARKS_SHOTS"))
         remove(demo);

@@ -122,6 +122,19 @@ static void test_shot_has_content(void **state)
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "%s shot " ARGS " --at 14.5 --size 320x200 -o build/test_builtin_content.png", tu_bin());
     free(run_ok(cmd));
+    // an indexed PNG (export's encoder: IHDR bit depth 8, colour type 3); the headless build
+    // has no libpng and writes RGB (colour type 2)
+    size_t size = 0;
+    uint8_t *file = tu_read("build/test_builtin_content.png", &size);
+    assert_non_null(file);
+    assert_true(size > 26);
+    assert_int_equal(file[24], 8);
+#ifdef DEMOPLAY_HEADLESS
+    assert_int_equal(file[25], 2);
+#else
+    assert_int_equal(file[25], 3);
+#endif
+    free(file);
     int w, h, c;
     uint8_t *p = stbi_load("build/test_builtin_content.png", &w, &h, &c, 3);
     assert_non_null(p);

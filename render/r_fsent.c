@@ -3442,6 +3442,23 @@ void r_fsent_light_level(r_fsent_t *fe, const world_t *w, double t, r_fsworld_t 
     fe->shade = r_fsworld_shade(fw);
 }
 
+void r_fsent_level_texanims(const world_t *w, double t, r_fsworld_t *fw)
+{
+    const fstex_t *a = r_fsworld_texanims(fw);
+    for (int i = 0; a && i < a->num_index; i++) {
+        int e = FSW_TEXANIM_ENT0 + i;
+        double secs = -1;   // no trigger has named it: the file's own state
+        if (w && i < FSW_MAX_TEXANIM && world_entity_visible(w, e) && w->entities[e].cur.modelindex == FSW_MODEL_TRIG) {
+            const entity_state_t *s = &w->entities[e].cur;
+            if (a->polys[a->index[i]].running)   // going from the start: a Go changes nothing, a Stop holds
+                secs = s->frame ? -1 : s->animtime;   // the frame it showed then (assumed: as demoplay runs it)
+            else if (s->frame || s->framerate > 0)
+                secs = s->framerate + (s->frame && t > s->animtime ? t - s->animtime : 0);
+        }
+        r_fsworld_set_texanim_clock(fw, i, secs);
+    }
+}
+
 static void angles_from_dir(const float dir[3], float ang[3])
 {
     ang[0] = (float)(asin(-(dir[1] < -1 ? -1 : dir[1] > 1 ? 1 : dir[1])) * 180 / M_PI);

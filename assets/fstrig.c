@@ -401,3 +401,40 @@ int fszon_segment(const fszon_t *z, const fszon_area_t *ar, const float a[3], co
         hit |= FSZON_HIT_IN;
     return hit;
 }
+
+float fszon_entry_at(const fszon_t *z, const fszon_area_t *ar, const float a[3], const float b[3])
+{
+    if (ar->shape == FSZON_SPHERE) {
+        float d[3], m[3], dd = 0, md = 0, mm = 0, r = ar->half[0];
+        for (int k = 0; k < 3; k++) {
+            d[k] = b[k] - a[k];
+            m[k] = a[k] - ar->pos[k];
+            dd += d[k] * d[k];
+            md += m[k] * d[k];
+            mm += m[k] * m[k];
+        }
+        if (!(r > 0))
+            return -1;
+        if (mm < r * r)
+            return 0;
+        float disc = md * md - dd * (mm - r * r);
+        if (!(dd > 0) || disc < 0)
+            return -1;
+        float f = (-md - sqrtf(disc)) / dd;
+        return f >= 0 && f <= 1 ? f : -1;
+    }
+    if (!z || ar->first_side < 0 || ar->num_sides <= 0 || ar->first_side + ar->num_sides > z->num_sides)
+        return -1;
+    const fszon_side_t *sides = z->sides + ar->first_side;
+    float lo = 0, hi = 1;
+    for (int i = 0; i < ar->num_sides; i++) {
+        float d1 = side_dist(&sides[i], a), d2 = side_dist(&sides[i], b);
+        if (d1 > 0 && d2 > 0)
+            return -1;   // wholly outside this side
+        if (d1 > 0 && d2 <= 0)
+            lo = fmaxf(lo, d1 / (d1 - d2));   // comes in through it
+        else if (d1 <= 0 && d2 > 0)
+            hi = fminf(hi, d1 / (d1 - d2));   // goes out through it
+    }
+    return lo <= hi ? lo : -1;
+}

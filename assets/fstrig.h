@@ -137,5 +137,8 @@ int fszon_check(const fszon_t *z, const fstrg_t *t, const char *name, char *err,
 // sphere: a outside, b inside), FSZON_HIT_EXIT (the reverse), FSZON_HIT_IN (both ends inside).
 enum { FSZON_HIT_ENTRY = 1, FSZON_HIT_EXIT = 2, FSZON_HIT_IN = 4 };
 int fszon_segment(const fszon_t *z, const fszon_area_t *ar, const float a[3], const float b[3]);
+// Where along a -> b (0..1) the segment first gets inside area `ar` (the last inward crossing of
+// a side, Cyrus-Beck; a sphere's surface); -1 when it never does, 0 when a is inside.
+float fszon_entry_at(const fszon_t *z, const fszon_area_t *ar, const float a[3], const float b[3]);
 
 #endif

@@ -140,6 +140,11 @@ mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, s
 int mxv_load_textures(mxv_t *m, const asset_files_t *files, const char *dir);
 void mxv_free(mxv_t *m);
 
+// Distance along the unit `dir` from `org` to the first triangle of the mesh it meets (either
+// side, further than half a unit), or `max` when none is nearer; *tri (may be NULL) that
+// triangle, -1 none. Every triangle is tested (no partition): callers ask once per shot.
+float mxv_first_hit(const mxv_t *m, const float org[3], const float dir[3], float max, int *tri);
+
 // 8-bit BMP, uncompressed or RLE8 (what Forsaken's textures are): pixels top row first.
 // Returns 0, or -1 with "offset N: expected ..." in err. *pixels is malloc'd.
 int mxv_bmp_load(const uint8_t *data, size_t size, int max_side, int *width, int *height, uint8_t **pixels,

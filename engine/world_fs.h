@@ -57,6 +57,15 @@ _Static_assert(FSW_LPICK_INFO + FSW_MAX_LPICK < FSW_BGO_ENT0, "level pickups bel
 // runs the effect from that moment (render/r_fsspot.c), so a seek shows what playing shows.
 #define FSW_SPOT_ENT0 (FSW_RTL_ENT0 + FSW_MAX_RTL)
 #define FSW_MAX_SPOT 512           // MAXSPOTFX
+// Texture animation k of the level's .MXV index (assets/fstex.h fstex_t.index; the triggers'
+// events 8 / 9, TriggerBackgroundAnimationGo / Stop) was started (frame 1) or stopped (frame 0)
+// once entity FSW_TEXANIM_ENT0 + k is in the world: modelindex FSW_MODEL_TRIG, animtime the world
+// time of the event, framerate the seconds its script had run (started by triggers) before it.
+// Go only sets the polygon's state: its script goes on from where it stood. The drawer shows the
+// script's frame at framerate + (frame ? t - animtime : 0) seconds (render/r_fsent.c), so a seek
+// shows what playing shows.
+#define FSW_TEXANIM_ENT0 (FSW_SPOT_ENT0 + FSW_MAX_SPOT)
+#define FSW_MAX_TEXANIM 256        // index entries a trigger can name here (therm's: 45)
 enum { FSW_DOOR_CLOSED, FSW_DOOR_OPENING, FSW_DOOR_OPEN, FSW_DOOR_CLOSING, FSW_DOOR_REVERSEOPENING,
        FSW_DOOR_REVERSECLOSING };
 
@@ -90,6 +99,16 @@ enum {
 
 // Primary weapons (PULSAR ..) and secondary weapons (MUGMISSILE ..) as the messages number them.
 enum { FSW_PULSAR, FSW_TROJAX, FSW_PYROLITE, FSW_TRANSPULSE, FSW_SUSSGUN, FSW_LASER, FSW_ORBITPULSAR, FSW_NUM_PRIMARY };
+// PrimaryWeaponAttribs[] (Primary.c): a primary's speed in units a tick (1/71 s; the laser's 0:
+// its beam is the ship's) and its LifeCount in ticks. render/r_fsent.c's `primaries[]` holds the same.
+static inline float fsw_primary_speed(int weapon)
+{
+    return weapon == FSW_PYROLITE ? 20.0f : weapon == FSW_TRANSPULSE ? 48.0f : weapon == FSW_LASER ? 0.0f : 32.0f;
+}
+static inline float fsw_primary_life(int weapon)
+{
+    return weapon == FSW_PYROLITE ? 64.0f : weapon == FSW_LASER ? 12.0f : 1000.0f;
+}
 enum {
     FSW_MUG, FSW_SOLARIS, FSW_THIEF, FSW_SCATTER, FSW_GRAVGON, FSW_MFRL, FSW_TITAN, FSW_PURGEMINE, FSW_PINEMINE,
     FSW_QUANTUMMINE, FSW_SPIDERMINE, FSW_PINEMISSILE, FSW_TITANSHRAPNEL, FSW_NUM_SECONDARY

@@ -817,8 +817,9 @@ static int fs_open(void *vst, const uint8_t *data, size_t size, world_t *w, cons
         dump_header(st, len);
     // the level's triggers: only the host's recording holds the path they run on
     char warn[320];
-    if (st->host && fs_trig_load(&st->trig, &st->opts.files, st->hdr.level, warn, sizeof warn) < 0) {
-        fs_warn(st, 0, "%s (the level's triggers are not run)", warn);
+    int trig = st->host ? fs_trig_load(&st->trig, &st->opts.files, st->hdr.level, warn, sizeof warn) : 0;
+    if (trig != 0) {
+        fs_warn(st, 0, "%s (%s)", warn, trig < 0 ? "the level's triggers are not run" : "the shots into trigger areas are not counted");
         st->msg_warning[0] = 0;
     }
     memset(&st->opts.files, 0, sizeof st->opts.files);   // asked only here
@@ -1209,6 +1210,8 @@ static void apply_event(fs_state_t *st, world_t *w, const fs_event_t *ev)
         break;
     case FS_MSG_PRIMBULLPOSDIR:
     {
+        if (st->host && ev->u.prim.owner_type == 1)   // OWNER_SHIP: the level's areas count its shots
+            fs_trig_shot(&st->trig, w, ev->u.prim.pos, ev->u.prim.dir, ev->u.prim.weapon, st->time);
         world_fx_event_t *fx = fx_weapon(fx_event(w, FX_GENERIC, ev->type, ev->u.prim.owner_type == 1 ? owner_entity(ev->u.prim.owner) : 0,
                                                    ev->u.prim.pos, ev->u.prim.dir, 4, 0),
                                           ev->u.prim.weapon, ev->u.prim.power_level, ev->u.prim.bullet_id, ev->u.prim.owner);

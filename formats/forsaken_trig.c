@@ -1,6 +1,7 @@
 // forsaken_trig.c -- the Forsaken decoder's trigger runner: see forsaken_trig.h
 #include "forsaken_trig.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,22 @@ int fs_trig_load(fs_trig_t *t, const asset_files_t *files, const char *level, ch
     // taken as on (the level's start, when its delay began, is before the recording's)
     for (int i = 0; i < zon->count; i++)
         t->area_on[i] = zon->areas[i].gen_type != 2;
+    // a shot's path ends at its first wall: the level's triangles, only where an area counts shots
+    int shoots = 0;
+    for (int i = 0; i < zon->count; i++)
+        shoots |= zon->areas[i].player_mod[FSZON_SHOOTS] != FSZON_NONE;
+    if (!shoots)
+        return 0;
+    d = level_file(files, level, "mxv", &size, path, sizeof path);
+    char err[256];
+    snprintf(err, sizeof err, "%s: not found", path);
+    t->mesh = d ? mxv_load(d, size, path, err, sizeof err) : NULL;
+    free(d);
+    if (!t->mesh) {
+        if (warn && cap)
+            snprintf(warn, cap, "%s", err);
+        return 1;
+    }
     return 0;
 }
 
@@ -72,8 +89,10 @@ void fs_trig_free(fs_trig_t *t)
 {
     fstrg_free((fstrg_t *)t->trg);
     fszon_free((fszon_t *)t->zon);
+    mxv_free((mxv_t *)t->mesh);
     t->trg = NULL;
     t->zon = NULL;
+    t->mesh = NULL;
 }
 
 static void set_light(fs_trig_t *t, world_t *w, int light, int on, double time)
@@ -109,6 +128,26 @@ static void set_spot(fs_trig_t *t, world_t *w, int k, int on, double time)
     t->spot_seen[k] = 1;
 }
 
+// TriggerBackgroundAnimationGo / Stop of index entry k: its state only (the script goes on from
+// where it stood); the marker (engine/world_fs.h FSW_TEXANIM_ENT0) carries the seconds it has run.
+static void set_texanim(fs_trig_t *t, world_t *w, int k, int on, double time)
+{
+    if (k < 0 || k >= FSW_MAX_TEXANIM || (t->tex_seen[k] && t->tex_on[k] == on) || (!t->tex_seen[k] && !on))
+        return;   // Go on one going, Stop on one stopped: nothing changes
+    if (t->tex_seen[k] && t->tex_on[k])
+        t->tex_run[k] += time - t->tex_since[k];
+    t->tex_on[k] = (uint8_t)on;
+    t->tex_since[k] = time;
+    t->tex_seen[k] = 1;
+    entity_state_t e;
+    entity_state_clear(&e);
+    e.modelindex = FSW_MODEL_TRIG;
+    e.frame = on;
+    e.animtime = (float)time;
+    e.framerate = (float)t->tex_run[k];
+    world_entity_update(w, FSW_TEXANIM_ENT0 + k, &e);
+}
+
 // The events of the conditions proved true (the game runs them on its next frame; here at once).
 static void run_pending(fs_trig_t *t, world_t *w, double time)
 {
@@ -135,8 +174,12 @@ static void run_pending(fs_trig_t *t, world_t *w, double time)
             case FSTRG_EV_SPOTFX_START + 1:
                 set_spot(t, w, arg, ev->type == FSTRG_EV_SPOTFX_START, time);
                 break;
+            case FSTRG_EV_TEXANIM_START:
+            case FSTRG_EV_TEXANIM_START + 1:
+                set_texanim(t, w, arg, ev->type == FSTRG_EV_TEXANIM_START, time);
+                break;
             default:
-                break;   // pickups (already placed in a multiplayer game), texture animations ...: not run
+                break;   // pickups (already placed in a multiplayer game), doors ...: not run
             }
         }
     }
@@ -210,6 +253,7 @@ static void apply_mod(fs_trig_t *t, world_t *w, int m, double time)
             if (t->nqueue < FST_MAX_QUEUE) {   // AddTriggerModQue (the game also drops one with no room)
                 t->queue[t->nqueue].due = time + md->delay * ANIM_SECOND / TICKS_PER_SECOND;
                 t->queue[t->nqueue].mod = m;
+                t->queue[t->nqueue].chain = 0;
                 t->nqueue++;
             }
         } else {
@@ -254,14 +298,69 @@ void fs_trig_host(fs_trig_t *t, world_t *w, const float pos[3], int group, int m
     t->have_pos = 1;
 }
 
+// TriggerAreaPlayerShootsCheck's weapon test: an area that names weapons (not both -1, not both
+// 0) takes a primary only when its primary weapon is the shot's; otherwise any shot.
+static int takes_weapon(const fszon_area_t *a, int weapon)
+{
+    int names = (a->player_primary != -1 || a->player_secondary != -1) && (a->player_primary != 0 || a->player_secondary != 0);
+    return !names || weapon == a->player_primary;
+}
+
+void fs_trig_shot(fs_trig_t *t, world_t *w, const float pos[3], const float dir[3], int weapon, double time)
+{
+    if (!t->trg || !t->mesh || weapon < 0 || weapon >= FSW_NUM_PRIMARY)
+        return;
+    float speed = fsw_primary_speed(weapon), len = 0, d[3];
+    for (int k = 0; k < 3; k++)
+        len += dir[k] * dir[k];
+    len = sqrtf(len);
+    // the laser's move is nothing each frame (its Speed 0, its beam follows the ship): it enters nothing
+    if (!(speed > 0) || !(len > 1e-6f) || !isfinite(len) || !isfinite(pos[0]) || !isfinite(pos[1]) || !isfinite(pos[2]))
+        return;
+    for (int k = 0; k < 3; k++)
+        d[k] = dir[k] / len;
+    float reach = speed * fsw_primary_life(weapon), wall = -1, end[3];
+    const fszon_t *z = t->zon;
+    for (int i = 0; i < z->count; i++) {
+        const fszon_area_t *a = &z->areas[i];
+        if (!t->area_on[i] || a->player_mod[FSZON_SHOOTS] == FSZON_NONE || !takes_weapon(a, weapon))
+            continue;
+        for (int k = 0; k < 3; k++)
+            end[k] = pos[k] + d[k] * reach;
+        if (!(fszon_segment(z, a, pos, end) & FSZON_HIT_ENTRY))
+            continue;   // Entry only: a shot that starts inside counts nothing
+        if (wall < 0)
+            wall = mxv_first_hit(t->mesh, pos, d, reach, NULL);   // once a shot, and only for one heading in
+        for (int k = 0; k < 3; k++)
+            end[k] = pos[k] + d[k] * wall;
+        if (!(fszon_segment(z, a, pos, end) & FSZON_HIT_ENTRY))
+            continue;   // a wall on the way
+        float f = fszon_entry_at(z, a, pos, end);
+        double due = time + (f > 0 ? f * wall : 0) / (speed * TICKS_PER_SECOND);
+        if (t->nqueue < FST_MAX_QUEUE) {
+            t->queue[t->nqueue].due = due;
+            t->queue[t->nqueue].mod = a->player_mod[FSZON_SHOOTS];
+            t->queue[t->nqueue].chain = 1;
+            t->nqueue++;
+        } else {
+            apply_mod(t, w, a->player_mod[FSZON_SHOOTS], time);   // no room to wait: now
+        }
+    }
+}
+
 void fs_trig_tick(fs_trig_t *t, world_t *w, double time)
 {
     if (!t->trg || !t->nqueue)
         return;
     for (int i = 0; i < t->nqueue;) {
         if (t->queue[i].due <= time) {
-            const fstrg_mod_t *md = &t->trg->mods[t->queue[i].mod];
+            int m = t->queue[i].mod, chain = t->queue[i].chain;
+            const fstrg_mod_t *md = &t->trg->mods[m];
             t->queue[i] = t->queue[--t->nqueue];
+            if (chain) {   // a shot got to its area: the area's mod as TriggerAreaPlayerShootsCheck runs it
+                apply_mod(t, w, m, time);
+                continue;
+            }
             modify_var(t, md->var, md->op, md->value);
             t->fired++;
             run_pending(t, w, time);
@@ -285,6 +384,13 @@ void fs_trig_resubmit(const fs_trig_t *t, world_t *w)
         if (t->spot_seen[i] && e->seq != w->seq) {
             entity_state_t s = e->cur;
             world_entity_update(w, FSW_SPOT_ENT0 + i, &s);
+        }
+    }
+    for (int i = 0; i < FSW_MAX_TEXANIM; i++) {
+        world_entity_t *e = &w->entities[FSW_TEXANIM_ENT0 + i];
+        if (t->tex_seen[i] && e->seq != w->seq) {
+            entity_state_t s = e->cur;
+            world_entity_update(w, FSW_TEXANIM_ENT0 + i, &s);
         }
     }
 }

@@ -868,31 +868,8 @@ static float level_light(const r_fsent_t *fe, const float p[3])
 static float first_wall(const r_fsent_t *fe, const float org[3], const float dir[3], float max, float normal[3])
 {
     const mxv_t *m = fe->level;
-    float best = max;
-    int hit = -1;
-    for (int i = 0; m && i < m->num_tris; i++) {
-        const float *a = m->verts[m->tris[i].v[0]].pos, *b = m->verts[m->tris[i].v[1]].pos,
-                    *c = m->verts[m->tris[i].v[2]].pos;
-        float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] }, e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
-        float p[3] = { dir[1] * e2[2] - dir[2] * e2[1], dir[2] * e2[0] - dir[0] * e2[2], dir[0] * e2[1] - dir[1] * e2[0] };
-        float det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
-        if (fabsf(det) < 1e-8f)
-            continue;
-        float inv = 1 / det;
-        float s[3] = { org[0] - a[0], org[1] - a[1], org[2] - a[2] };
-        float u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
-        if (u < 0 || u > 1)
-            continue;
-        float q[3] = { s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0] };
-        float vv = (dir[0] * q[0] + dir[1] * q[1] + dir[2] * q[2]) * inv;
-        if (vv < 0 || u + vv > 1)
-            continue;
-        float t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
-        if (t > 0.5f && t < best) {
-            best = t;
-            hit = i;
-        }
-    }
+    int hit;
+    float best = mxv_first_hit(m, org, dir, max, &hit);
     if (normal) {
         for (int k = 0; k < 3; k++)
             normal[k] = -dir[k];
@@ -3453,6 +3430,23 @@ void r_fsent_light_level(r_fsent_t *fe, const world_t *w, double t, r_fsworld_t 
     r_fsworld_set_lights(fw, fe->light_pool, n);
     fe->fw = fw;
     fe->shade = r_fsworld_shade(fw);
+}
+
+void r_fsent_level_texanims(const world_t *w, double t, r_fsworld_t *fw)
+{
+    const fstex_t *a = r_fsworld_texanims(fw);
+    for (int i = 0; a && i < a->num_index; i++) {
+        int e = FSW_TEXANIM_ENT0 + i;
+        double secs = -1;   // no trigger has named it: the file's own state
+        if (w && i < FSW_MAX_TEXANIM && world_entity_visible(w, e) && w->entities[e].cur.modelindex == FSW_MODEL_TRIG) {
+            const entity_state_t *s = &w->entities[e].cur;
+            if (a->polys[a->index[i]].running)   // going from the start: a Go changes nothing, a Stop holds
+                secs = s->frame ? -1 : s->animtime;   // the frame it showed then (assumed: as demoplay runs it)
+            else if (s->frame || s->framerate > 0)
+                secs = s->framerate + (s->frame && t > s->animtime ? t - s->animtime : 0);
+        }
+        r_fsworld_set_texanim_clock(fw, i, secs);
+    }
 }
 
 static void angles_from_dir(const float dir[3], float ang[3])

@@ -56,6 +56,9 @@ void r_fsent_hear_from(r_fsent_t *fe, const float eye[3]);
 int r_fsent_lights(const r_fsent_t *fe, const world_t *w, double t, r_fslight_t *out, int max);
 // The same handed to the level (r_fsworld_set_lights) from a fixed pool: before r_fsworld_draw.
 void r_fsent_light_level(r_fsent_t *fe, const world_t *w, double t, r_fsworld_t *fw);
+// The level's texture animations the triggers started or stopped (the decoder's markers,
+// engine/world_fs.h FSW_TEXANIM_ENT0) handed to the level at time t: before r_fsworld_draw.
+void r_fsent_level_texanims(const world_t *w, double t, r_fsworld_t *fw);
 // Draw at v->time (z-tested against the level). Returns the triangles drawn.
 int r_fsent_draw(r_fsent_t *fe, const world_t *w, const r_view_t *v);
 // on = 0: the level's spot effects (r_fsspot.c) are not drawn. Default on.

@@ -69,6 +69,7 @@ struct r_fsworld_s {
     int *vert_poly, *vert_slot;  // per vertex its animated polygon (-1 none) and its place in it (NULL: none)
     int *group_poly;             // per group + 1: its first animated polygon (polygons are in group order)
     int anim_frame[FSTEX_MAX_ANIMS];   // this draw: each script's frame at the view's time
+    double *trig_secs;           // per animated polygon: its script's own time a trigger set (< 0: none, NULL: no polygons)
     int texanim;       // 1: animated (default); 0: the file's coordinates (for comparisons)
     r_fsworld_stats_t stats;
 };
@@ -108,6 +109,7 @@ void r_fsworld_free(r_fsworld_t *fw)
     free(fw->group_poly);
     free(fw->vert_poly);
     free(fw->vert_slot);
+    free(fw->trig_secs);
     free(fw);
 }
 
@@ -148,6 +150,15 @@ void r_fsworld_set_texanim(r_fsworld_t *fw, int on)
 }
 
 const fstex_t *r_fsworld_texanims(const r_fsworld_t *fw) { return fw ? fw->tex : NULL; }
+
+void r_fsworld_set_texanim_clock(r_fsworld_t *fw, int entry, double secs)
+{
+    if (!fw || !fw->tex || !fw->trig_secs || entry < 0 || entry >= fw->tex->num_index)
+        return;
+    int p = fw->tex->index[entry];
+    if (p >= 0 && p < fw->tex->num_polys)
+        fw->trig_secs[p] = secs >= 0 && isfinite(secs) ? secs : -1;
+}
 
 void r_fsworld_set_dither(r_fsworld_t *fw, int on)
 {
@@ -386,8 +397,11 @@ static int setup_texanim(r_fsworld_t *fw, const uint8_t *data, size_t size, cons
     fw->group_poly = calloc((size_t)m->num_groups + 1, sizeof *fw->group_poly);
     fw->vert_poly = malloc(nv * sizeof *fw->vert_poly);
     fw->vert_slot = malloc(nv * sizeof *fw->vert_slot);
-    if (!fw->group_poly || !fw->vert_poly || !fw->vert_slot)
+    fw->trig_secs = malloc((size_t)a->num_polys * sizeof *fw->trig_secs);
+    if (!fw->group_poly || !fw->vert_poly || !fw->vert_slot || !fw->trig_secs)
         return -1;
+    for (int p = 0; p < a->num_polys; p++)
+        fw->trig_secs[p] = -1;
     for (int g = 0, p = 0; g <= m->num_groups; g++) {
         while (p < a->num_polys && a->polys[p].group < g)
             p++;
@@ -412,7 +426,12 @@ static int animate_group(r_fsworld_t *fw, int g)
     int n = 0;
     for (int p = fw->group_poly[g]; p < fw->group_poly[g + 1]; p++, n++) {
         const fstex_poly_t *po = &a->polys[p];
-        const float *uv = fstex_uv(a, p, po->running ? fw->anim_frame[po->anim] : 0);
+        int f = po->running ? fw->anim_frame[po->anim] : 0;
+        if (fw->trig_secs[p] >= 0) {   // a trigger's: its script at its own time
+            double u = fw->trig_secs[p] * FSTEX_UNITS_PER_SECOND;
+            f = fstex_anim_frame(a, po->anim, u > 1e15 ? (int64_t)1e15 : (int64_t)u);
+        }
+        const float *uv = fstex_uv(a, p, f);
         for (int k = 0; k < po->num_verts; k++) {
             float *st = fw->st[a->vert[po->first_vert + k]];
             st[0] = uv[k * 2];

@@ -89,6 +89,10 @@ void r_fsworld_set_dither(r_fsworld_t *fw, int on);
 void r_fsworld_set_texanim(r_fsworld_t *fw, int on);
 // The level's texture animations (NULL: none, or its tail was refused and warned).
 const fstex_t *r_fsworld_texanims(const r_fsworld_t *fw);
+// Index entry `entry`'s polygon (the triggers' events 8 / 9) shows its script's frame at `secs`
+// of the script's own time from now on; secs < 0: back to the file's own (running from the
+// demo's start, or frame 0 when the index says stopped).
+void r_fsworld_set_texanim_clock(r_fsworld_t *fw, int entry, double secs);
 // The level's shading tables for model triangles (r_fstri.h); valid while fw lives.
 const r_fsshade_t *r_fsworld_shade(const r_fsworld_t *fw);
 // The moving lights of the next r_fsworld_draw (copied into a fixed pool, at most

@@ -708,6 +708,7 @@ void r_render_3d(renderer_t *r, const world_t *w, double frac, r_band_zone_t *zo
     r->view_contents = 0;
     r_draw_world(r, w);
     r_fsent_light_level(r->fsent, w, v->time, r->fsworld);   // Forsaken's moving lights on the level
+    r_fsent_level_texanims(w, v->time, r->fsworld);          // and its trigger-started texture animations
     r->stat_polys += r_fsworld_draw(r->fsworld, v);
     int world_polys = r->stat_polys;
     r->stat_world_polys = world_polys;

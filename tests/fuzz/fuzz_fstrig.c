@@ -4,7 +4,7 @@
 // Built by tools/fuzz.sh (targets in tests/fuzz/targets.txt) with -DFUZZ_LOADER=fstrg_load,
 // -DFUZZ_LOADER=fszon_load or -DFUZZ_LOADER=fsrtl_load. A failed load must leave an "offset N: expected ..." message; a
 // loaded .TRG must hold only indices inside its lists, a loaded .ZON's areas only sides of its
-// pool, and fszon_segment must answer for every area at hostile points; a loaded .RTL's
+// pool, and fszon_segment and fszon_entry_at must answer for every area at hostile points; a loaded .RTL's
 // lights must pulse between 0 and 1 at any time.
 #include <math.h>
 #include <stdint.h>
@@ -77,6 +77,11 @@ static void run(const uint8_t *d, size_t n)
                 abort();
         if (fszon_segment(z, a, a->pos, pts[0]) & ~7)
             abort();
+        for (int p = 0; p < 4; p++) {   // where a line gets in: -1 or within it
+            float f = fszon_entry_at(z, a, pts[p], pts[(p + 1) % 4]);
+            if (!(f == -1 || (f >= 0 && f <= 1)))
+                abort();
+        }
     }
     fszon_check(z, NULL, "fuzz.zon", err, sizeof err);
     fszon_free(z);

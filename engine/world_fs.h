@@ -100,7 +100,8 @@ enum {
 // Primary weapons (PULSAR ..) and secondary weapons (MUGMISSILE ..) as the messages number them.
 enum { FSW_PULSAR, FSW_TROJAX, FSW_PYROLITE, FSW_TRANSPULSE, FSW_SUSSGUN, FSW_LASER, FSW_ORBITPULSAR, FSW_NUM_PRIMARY };
 // PrimaryWeaponAttribs[] (Primary.c): a primary's speed in units a tick (1/71 s; the laser's 0:
-// its beam is the ship's) and its LifeCount in ticks. render/r_fsent.c's `primaries[]` holds the same.
+// its beam is the ship's) and its LifeCount in ticks: the renderer's flight and the decoder's trigger
+// areas both use these.
 static inline float fsw_primary_speed(int weapon)
 {
     return weapon == FSW_PYROLITE ? 20.0f : weapon == FSW_TRANSPULSE ? 48.0f : weapon == FSW_LASER ? 0.0f : 32.0f;

@@ -334,22 +334,22 @@ static const char *const secondary_files[FSW_NUM_SECONDARY] = {
     "prge.mx", "pin.mx", "qpik.mx", "eyeball.mx", "fpin.mx", "gren.mx"
 };
 
-// PrimaryWeaponAttribs[]: speed (units a tick), life (ticks), light colour at power levels 0..2, glow radius
-// (ours), light size (lightsize: 1536 x GLOBAL_SCALE, the trojax 2048 x GLOBAL_SCALE)
+// PrimaryWeaponAttribs[]: light colour at power levels 0..2, glow radius (ours), light size
+// (lightsize: 1536 x GLOBAL_SCALE, the trojax 2048 x GLOBAL_SCALE); the speed and life are
+// engine/world_fs.h's fsw_primary_speed / fsw_primary_life (the decoder's trigger areas use them too)
 typedef struct {
-    float speed, life;
     uint8_t rgb[3][3];
     float radius, light;
 } fse_primary_t;
 
 static const fse_primary_t primaries[FSW_NUM_PRIMARY] = {
-    [FSW_PULSAR] = { 32, 1000, { { 0, 108, 0 }, { 0, 180, 0 }, { 0, 255, 0 } }, 10, 384 },
-    [FSW_TROJAX] = { 32, 1000, { { 100, 0, 255 }, { 100, 0, 255 }, { 100, 0, 255 } }, 14, 512 },
-    [FSW_PYROLITE] = { 20, 64, { { 128, 0, 16 }, { 128, 0, 16 }, { 128, 0, 16 } }, 16, 384 },
-    [FSW_TRANSPULSE] = { 48, 1000, { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 12, 384 },
-    [FSW_SUSSGUN] = { 32, 1000, { { 84, 0, 0 }, { 168, 0, 0 }, { 255, 0, 0 } }, 6, 384 },
-    [FSW_LASER] = { 0, 12, { { 255, 0, 0 }, { 255, 0, 0 }, { 255, 0, 0 } }, 3, 384 },
-    [FSW_ORBITPULSAR] = { 32, 1000, { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 10, 384 },
+    [FSW_PULSAR] = { { { 0, 108, 0 }, { 0, 180, 0 }, { 0, 255, 0 } }, 10, 384 },
+    [FSW_TROJAX] = { { { 100, 0, 255 }, { 100, 0, 255 }, { 100, 0, 255 } }, 14, 512 },
+    [FSW_PYROLITE] = { { { 128, 0, 16 }, { 128, 0, 16 }, { 128, 0, 16 } }, 16, 384 },
+    [FSW_TRANSPULSE] = { { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 12, 384 },
+    [FSW_SUSSGUN] = { { { 84, 0, 0 }, { 168, 0, 0 }, { 255, 0, 0 } }, 6, 384 },
+    [FSW_LASER] = { { { 255, 0, 0 }, { 255, 0, 0 }, { 255, 0, 0 } }, 3, 384 },
+    [FSW_ORBITPULSAR] = { { { 108, 0, 0 }, { 180, 0, 0 }, { 255, 0, 0 } }, 10, 384 },
 };
 
 // SecondaryWeaponAttribs[] lightsize and colour (SEC_LIGHTSIZE = 1536 x GLOBAL_SCALE; the titan
@@ -1049,9 +1049,8 @@ static fse_shot_t *add_shot(r_fsent_t *fe, const world_fx_event_t *fx, int secon
         memcpy(slot->aim, slot->dir, sizeof slot->aim);
         memcpy(slot->aim_up, slot->up, sizeof slot->aim_up);
     } else {
-        const fse_primary_t *pw = &primaries[weapon];
-        slot->speed = pw->speed * FSE_TICKS;
-        life = pw->life / FSE_TICKS;
+        slot->speed = fsw_primary_speed(weapon) * FSE_TICKS;
+        life = fsw_primary_life(weapon) / FSE_TICKS;
     }
     // the laser reaches the wall at once; everything else flies until it meets one
     if (secondary && r_fsfx_homing(weapon, NULL, NULL) && homing_start(fe, slot)) {
@@ -1878,7 +1877,7 @@ static int transpulse_turn(r_fsent_t *fe, const world_t *w, fse_shot_t *sh, doub
     if (!target)
         return 0;
     float speed = sh->bounce_speed[0];
-    double left = sh->t0 + primaries[sh->weapon].life / FSE_TICKS - sh->bounce_t[0];
+    double left = sh->t0 + fsw_primary_life(sh->weapon) / FSE_TICKS - sh->bounce_t[0];
     if (!(speed > 0) || !(left > 0))
         return 0;
     memcpy(sh->bounce_dir[0], to, sizeof to);

@@ -90,6 +90,11 @@ int cmd_shot(const cli_t *cli)
         // A block is reached at its own time: demo times are floats, so a time
         // printed from one (dump's time=, info) selects that block even when the
         // decimal reads a hair above the float; dump's rounded column too (at_tol).
+        // Not before the first server frame: sign-on blocks (GoldSrc's loading segment) show
+        // nothing of the demo yet (player_advance's rule).
+        const demo_info_t *in = d.dec->info ? d.dec->info(d.state) : NULL;
+        if (in && in->drawn_frames == 0)
+            continue;
         if (w->time >= at || (float)w->time == (float)at || (cli->at_tol > 0 && w->time >= at - cli->at_tol))
             break;
     }

@@ -309,7 +309,10 @@ int player_step(player_t *p)
 
 int player_advance(player_t *p, double t)
 {
-    while (!p->ended && (!p->have_frame || p->cur_pt < t)) {
+    // a sign-on block (before the demo's first server frame: GoldSrc's loading segment, whose
+    // view is still at the origin) never stands for a time: the first frame shown is the first
+    // server frame, as play starts there (have_start: the decoder counts its server frames)
+    while (!p->ended && (!p->have_frame || p->cur_pt < t || (p->have_start && player_info_frames(p) == 0))) {
         int rc = player_step(p);
         if (rc < 0)
             return -1;

@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include <stb_image.h>
+
 #include "engine/demo.h"
 #include "engine/log.h"
 #include "engine/movie.h"
@@ -596,6 +598,70 @@ static void test_seek_matches_play_quake2_goldsrc(void **state)
     seek_matches_play_in("goldsrc", "goldsrc/demos/cstrike_crossfire.dem", 0.1, 0.23, 7.3, 30);
 }
 
+// The demo's start is its first server frame, never a sign-on block: c1a0's loading segment
+// (five net frames whose view is still at the origin) comes before it. A seek to the start, a shot
+// at 0 and export's first frame show the first playback frame's view (vieworg 484.031 318.031
+// -175.938 in `dump`); main's before: the loading block, its view at the origin looking into the
+// void (45 % of the picture black).
+static double dark_share(const char *png)
+{
+    int w, h, c;
+    uint8_t *px = stbi_load(png, &w, &h, &c, 3);
+    assert_non_null(px);
+    long dark = 0;
+    for (int i = 0; i < w * h; i++)
+        dark += px[i * 3] + px[i * 3 + 1] + px[i * 3 + 2] < 12;
+    stbi_image_free(px);
+    return (double)dark / (w * h);
+}
+
+static void test_start_is_first_server_frame(void **state)
+{
+    (void)state;
+    TU_REQUIRE_DATA();
+    log_set_level(0);
+    cli_t cli;
+    memset(&cli, 0, sizeof(cli));
+    cli.basedir = tu_data("goldsrc");
+    demo_t d;
+    assert_int_equal(demo_open(&d, &cli, tu_data("goldsrc/demos/valve_c1a0.dem"), NULL, 0), 0);
+    player_t *p = player_create(&d, &cli, NULL, NULL, NULL);
+    assert_non_null(p);
+    assert_int_equal(player_scan(p), 0);
+    assert_float_equal(player_start(p), 0.0, 1e-9);
+    assert_int_equal(player_seek(p, player_start(p)), 0);
+    const world_view_t *v = &d.world->view;
+    print_message("seek to the start (%.3f): server frames %lld, view at %.3f %.3f %.3f\n", player_start(p),
+                  player_info_frames(p), v->origin[0], v->origin[1], v->origin[2]);
+    assert_int_equal(player_info_frames(p), 1);
+    assert_true(v->origin_valid);
+    assert_float_equal(v->origin[0], 484.031, 0.01);
+    assert_float_equal(v->origin[1], 318.031, 0.01);
+    assert_float_equal(v->origin[2], -175.938, 0.01);
+    player_destroy(p);
+    demo_close(&d);
+
+    char cmd[4096];
+    int st;
+    snprintf(cmd, sizeof cmd, "%s shot -q '%s' --basedir '%s' --at 0 -o build/test_playback_start.png", tu_bin(),
+             tu_data("goldsrc/demos/valve_c1a0.dem"), tu_data("goldsrc"));
+    free(tu_run(cmd, &st));
+    assert_int_equal(st, 0);
+    double shot = dark_share("build/test_playback_start.png"), frame = 0;
+#ifndef DEMOPLAY_HEADLESS
+    snprintf(cmd, sizeof cmd,
+             "rm -rf build/test_playback_start && %s export -q '%s' --basedir '%s' --from 0 --to 0.05 --fps 20 --nosound "
+             "-o build/test_playback_start",
+             tu_bin(), tu_data("goldsrc/demos/valve_c1a0.dem"), tu_data("goldsrc"));
+    free(tu_run(cmd, &st));
+    assert_int_equal(st, 0);
+    frame = dark_share("build/test_playback_start/frame_000000.png");
+#endif
+    print_message("black share at the start: shot %.4f, export's first frame %.4f\n", shot, frame);
+    assert_true(shot < 0.05);
+    assert_true(frame < 0.05);
+}
+
 // The same on the built-in demo (no game data needed): effects, the door, the
 // explosion and the HUD after any seek look as when played from the start.
 static void test_seek_matches_play_builtin(void **state)
@@ -683,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_synthetic_clock_and_length),
         cmocka_unit_test(test_synthetic_seek_matches_play),
         cmocka_unit_test(test_synthetic_error_ends_playback),
+        cmocka_unit_test(test_start_is_first_server_frame),
         cmocka_unit_test(test_movie_writers),
         cmocka_unit_test(test_timedemo_counts_info_frames),
         cmocka_unit_test(test_export_frames_and_sound),

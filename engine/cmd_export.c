@@ -15,6 +15,9 @@
 // server frames, never at `from`, `to` or a video frame, and the sound system's
 // lasting loops run on the level's clock (audio/snd.c), so the samples of a time
 // do not depend on where the export began (docs/audio.md, "Exports in parts").
+// The listener moves before each piece of 1024 samples to where the view is at the
+// piece's end, blended between server frames as the pictures are (docs/audio.md,
+// "Between server frames").
 #include <errno.h>
 #include <pthread.h>
 #include <math.h>
@@ -34,7 +37,7 @@
 #include "playback.h"
 
 #define EXPORT_RATE 48000
-#define AUDIO_CHUNK 4096   // a multiple of the sound system's render grid (1024)
+#define AUDIO_GRID 1024    // the sound system's render grid (audio/snd.c SND_RENDER_CHUNK): one listener pose a piece
 #define AUDIO_PREROLL 10.0
 
 typedef struct {
@@ -54,16 +57,44 @@ typedef struct {
 // The grid point of the timeline at or after sample `rel` (relative to base).
 static long long grid_ceil(const audio_out_t *a, long long rel)
 {
-    long long abs = a->base + rel, q = abs / AUDIO_CHUNK;
-    if (q * AUDIO_CHUNK < abs)
+    long long abs = a->base + rel, q = abs / AUDIO_GRID;
+    if (q * AUDIO_GRID < abs)
         q++;   // division truncates: that is the ceiling below 0, the floor above
-    return q * AUDIO_CHUNK - a->base;
+    return q * AUDIO_GRID - a->base;
+}
+
+// The listener at playback time pt, demo time t: where the camera is at t (--camera), else the
+// recording player's view at t, both blended between the world's last two frames as the picture
+// at t is. A free camera without a place is placed at `from` (as the pictures' is) once the sound
+// reaches it; before, the listener is the recording player's view.
+static void listen_at(audio_out_t *a, player_t *p, double pt, double t)
+{
+    float org[3], fwd[3], up[3];
+    int body;
+    if (a->cam && a->free_wait && pt >= a->from) {
+        r_camera_pose(a->cam, a->world, player_demo_time(p, a->from), org, fwd, up, NULL);   // it starts here
+        a->free_wait = 0;
+    }
+    if (a->cam && !a->free_wait && r_camera_pose(a->cam, a->world, t, org, fwd, up, &body) == 0) {
+        snd_listener_axes(a->snd, org, fwd, up);
+        snd_listener_entity(a->snd, body);
+    } else
+        player_listener_at(p, a->snd, t);
+}
+
+// The listener at the world's latest frame (after the seek, and as each frame's sounds start).
+static void set_listener(audio_out_t *a, player_t *p)
+{
+    listen_at(a, p, player_time(p), a->world->time);
 }
 
 // Render sound up to sample frame `upto`, in pieces ending on the grid; write what
 // falls in [0, total). The last render goes on past the end to the next grid point
 // (or server frame), as an export running on would: the part's last samples come
-// from the same render calls as in a longer export.
+// from the same render calls as in a longer export. Before each piece the listener
+// moves to where the view is at the piece's end (blended between the world's last two
+// frames, as the pictures are: the engines update it once per drawn frame); OpenAL Soft
+// ramps the change over the piece, so the listener glides between server frames.
 static void audio_to(audio_out_t *a, long long upto)
 {
     if (!a->snd || !a->wav)
@@ -71,10 +102,17 @@ static void audio_to(audio_out_t *a, long long upto)
     long long limit = grid_ceil(a, a->total);
     if (upto > limit)
         upto = limit;
+    const world_t *w = a->world;
     while (a->pos < upto) {
         long long end = grid_ceil(a, a->pos + 1);
         if (end > upto)
             end = upto;
+        double pt = (double)(a->base + end) / EXPORT_RATE, t = player_demo_time(a->p, pt);
+        if (t > w->time)
+            t = w->time;
+        if (t < w->prev_time && w->prev_time < w->time)
+            t = w->prev_time;
+        listen_at(a, a->p, pt, t);
         int n = (int)(end - a->pos);
         snd_render(a->snd, a->buf, n);
         long long w0 = a->pos < 0 ? -a->pos : 0, w1 = a->pos + n > a->total ? a->total - a->pos : n;
@@ -99,23 +137,6 @@ static long long sample_at(const audio_out_t *a, double pt)
 static double clock_offset(const player_t *p)
 {
     return -player_demo_time(p, 0.0);
-}
-
-// The listener: where the camera is at the world's latest frame (--camera), else the recording
-// player's view of that frame.
-static void set_listener(audio_out_t *a, player_t *p)
-{
-    float org[3], fwd[3], up[3];
-    int body;
-    if (a->cam && a->free_wait && player_time(p) >= a->from) {
-        r_camera_pose(a->cam, a->world, player_demo_time(p, a->from), org, fwd, up, NULL);   // it starts here
-        a->free_wait = 0;
-    }
-    if (a->cam && !a->free_wait && r_camera_pose(a->cam, a->world, a->world->time, org, fwd, up, &body) == 0) {
-        snd_listener_axes(a->snd, org, fwd, up);
-        snd_listener_entity(a->snd, body);
-    } else
-        player_listener(p, a->snd);
 }
 
 // A new server frame is about to start its sounds: first finish the sound up to its time.
@@ -326,7 +347,7 @@ int cmd_export(const cli_t *cli)
         demo_close(&d);
         return EXIT_USAGE;
     }
-    int16_t *abuf = malloc(AUDIO_CHUNK * 4);
+    int16_t *abuf = malloc(AUDIO_GRID * 4);
     int status = EXIT_OK;
     FILE *wav = NULL, *stream = NULL;
     enc_t *enc = NULL;
@@ -469,7 +490,7 @@ int cmd_export(const cli_t *cli)
         }
         // the sound up to the grid point before the frame interval starting at k ends
         long long edge = (long long)floor((double)k * EXPORT_RATE * (double)den / (double)num + 0.5);
-        audio_to(&a, grid_ceil(&a, edge + 1) - AUDIO_CHUNK);
+        audio_to(&a, grid_ceil(&a, edge + 1) - AUDIO_GRID);
         if (show_progress) {
             pthread_mutex_lock(&gate.mu);
             long long shown = gate.next;

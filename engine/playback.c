@@ -429,3 +429,52 @@ void player_listener(const player_t *p, snd_t *snd)
     world_angle_vectors(p->d->world->game, ang, fwd, right, up);
     snd_listener_axes(snd, org, fwd, up);
 }
+
+// The fraction of demo time t between the world's last two frames (0..1; 1 when they are not in
+// order, as at a level's first frame), as the renderer blends the view (render/r_main.c view_frac).
+static double view_frac(const world_t *w, double t)
+{
+    double frac = 1;
+    if (w->time > w->prev_time)
+        frac = (t - w->prev_time) / (w->time - w->prev_time);
+    return frac < 0 ? 0 : frac > 1 ? 1 : frac;
+}
+
+void player_view_at(const player_t *p, double t, vec3_t origin, vec3_t angles)
+{
+    const world_t *w = p->d->world;
+    const world_view_t *v = &w->view;
+    double frac = view_frac(w, t);
+    if (frac >= 1) {   // the frame's own pose, to the bit
+        player_view(p, origin, angles);
+        return;
+    }
+    float f = (float)frac;
+    if (v->origin_valid) {
+        for (int k = 0; k < 3; k++)
+            origin[k] = v->prev_origin[k] + (v->origin[k] - v->prev_origin[k]) * f;
+    } else if (v->entity > 0 && v->entity < w->num_entities) {
+        // the view entity as it is drawn: not blended when it teleported or (re)appeared
+        const world_entity_t *e = &w->entities[v->entity];
+        float fe = e->lerp_ok ? f : 1.0f;
+        for (int k = 0; k < 3; k++)
+            origin[k] = e->prev.origin[k] + (e->cur.origin[k] - e->prev.origin[k]) * fe + v->ofs[k];
+    } else {
+        origin[0] = origin[1] = origin[2] = 0;
+    }
+    for (int k = 0; k < 3; k++) {   // the short way round
+        float d = v->angles[k] - v->prev_angles[k];
+        d -= 360.0f * floorf((d + 180.0f) / 360.0f);
+        angles[k] = v->prev_angles[k] + d * f;
+    }
+}
+
+void player_listener_at(const player_t *p, snd_t *snd, double t)
+{
+    if (!p || !snd)
+        return;
+    vec3_t org, ang, fwd, right, up;
+    player_view_at(p, t, org, ang);
+    world_angle_vectors(p->d->world->game, ang, fwd, right, up);
+    snd_listener_axes(snd, org, fwd, up);
+}

@@ -104,5 +104,12 @@ void player_view(const player_t *p, vec3_t origin, vec3_t angles);
 // The same view as the sound system's listener: its origin and forward and up in the world's own
 // axes (each game's angle rule: engine/angles.h world_angle_vectors).
 void player_listener(const player_t *p, snd_t *snd);
+// The same at demo time t between the world's last two frames, blended as the picture blends the
+// eyes (render/r_main.c view_pose, without its bob, roll, kick or step smoothing): the eye from the
+// previous frame's to this one's (the view's origin, or the view entity's plus the view offset; an
+// entity that teleported is not blended), the angles the short way round; t is held within
+// world->prev_time .. world->time. At world->time it is player_view / player_listener's pose.
+void player_view_at(const player_t *p, double t, vec3_t origin, vec3_t angles);
+void player_listener_at(const player_t *p, snd_t *snd, double t);
 
 #endif

@@ -430,21 +430,11 @@ void player_listener(const player_t *p, snd_t *snd)
     snd_listener_axes(snd, org, fwd, up);
 }
 
-// The fraction of demo time t between the world's last two frames (0..1; 1 when they are not in
-// order, as at a level's first frame), as the renderer blends the view (render/r_main.c view_frac).
-static double view_frac(const world_t *w, double t)
-{
-    double frac = 1;
-    if (w->time > w->prev_time)
-        frac = (t - w->prev_time) / (w->time - w->prev_time);
-    return frac < 0 ? 0 : frac > 1 ? 1 : frac;
-}
-
 void player_view_at(const player_t *p, double t, vec3_t origin, vec3_t angles)
 {
     const world_t *w = p->d->world;
     const world_view_t *v = &w->view;
-    double frac = view_frac(w, t);
+    double frac = world_frac(w, t);
     if (frac >= 1) {   // the frame's own pose, to the bit
         player_view(p, origin, angles);
         return;

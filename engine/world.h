@@ -517,6 +517,17 @@ static inline int world_view_origin(const world_t *w, const world_view_t *v, flo
     return 0;
 }
 
+// The fraction of demo time t between the world's last two frames (0..1; 1 when they are not in
+// order, as at a level's first frame): how far the picture at t blends from the previous frame's
+// view and entities to this one's.
+static inline double world_frac(const world_t *w, double t)
+{
+    double frac = 1;
+    if (w->time > w->prev_time)
+        frac = (t - w->prev_time) / (w->time - w->prev_time);
+    return frac < 0 ? 0 : frac > 1 ? 1 : frac;
+}
+
 static inline int world_entity_visible(const world_t *w, int num)
 {
     return num > 0 && num < w->num_entities && w->entities[num].seq == w->seq &&

@@ -539,14 +539,6 @@ static void view_pose(renderer_t *r, const world_t *w, double t, double frac, ve
 }
 
 // The fraction of time t between the world's last two frames.
-static double view_frac(const world_t *w, double t)
-{
-    double frac = 1;
-    if (w->time > w->prev_time)
-        frac = (t - w->prev_time) / (w->time - w->prev_time);
-    return frac < 0 ? 0 : frac > 1 ? 1 : frac;
-}
-
 int r_camera_pose(renderer_t *r, const world_t *w, double t, float origin[3], float forward[3], float up[3],
                   int *body)
 {
@@ -558,7 +550,7 @@ int r_camera_pose(renderer_t *r, const world_t *w, double t, float origin[3], fl
     r->view.shown = r_camera_view(r, w);
     vec3_t org, ang, rt;
     float fov;
-    view_pose(r, w, t, view_frac(w, t), org, ang, &fov, 0);
+    view_pose(r, w, t, world_frac(w, t), org, ang, &fov, 0);
     r->view.shown = was_shown;
     r->pov_slot = was_pov;
     memcpy(origin, org, sizeof(vec3_t));
@@ -651,7 +643,7 @@ static void warp_view(renderer_t *r, double t)
 double r_render_setup(renderer_t *r, const world_t *w, double t, int sbar)
 {
     r_view_t *v = &r->view;
-    double frac = view_frac(w, t);
+    double frac = world_frac(w, t);
     r->framecount++;
     r->time = t;
     double turb = t * 20;   // liquids ripple at Quake's speed (a damaged demo's absurd time: no ripple)

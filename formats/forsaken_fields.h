@@ -35,7 +35,7 @@ enum {
 // How dump shows a field (key=value, or JSON).
 enum {
     FS_D_NONE,     // not shown (or shown by the message's own code)
-    FS_D_INT,      // an integer (count elements: each as key, not used)
+    FS_D_INT,      // one integer (the first element)
     FS_D_HEX,      // an integer in hex (text) / a number (JSON)
     FS_D_NUM,      // a float
     FS_D_VEC,      // count floats: (a b c)

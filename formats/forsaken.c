@@ -14,6 +14,7 @@
 #include "../engine/world_fs.h"
 #include "decoder.h"
 #include "forsaken.h"
+#include "forsaken_fields.h"
 #include "forsaken_trig.h"
 #include "msg.h"
 
@@ -176,14 +177,6 @@ static void d_ivec(fs_dump_t *d, const char *key, const long long *v, int n)
     fputc(d->json ? ']' : ')', d->f);
 }
 
-static void d_bytes(fs_dump_t *d, const char *key, const uint8_t *v, int n)
-{
-    long long t[FS_MAX_PLAYERS];
-    for (int i = 0; i < n && i < FS_MAX_PLAYERS; i++)
-        t[i] = v[i];
-    d_ivec(d, key, t, n < FS_MAX_PLAYERS ? n : FS_MAX_PLAYERS);
-}
-
 static void d_str(fs_dump_t *d, const char *key, const char *s)
 {
     if (d->json) {
@@ -194,18 +187,72 @@ static void d_str(fs_dump_t *d, const char *key, const char *s)
     }
 }
 
+// An integer field's element i, by its struct type.
+static long long field_int(const fs_field_t *f, const uint8_t *src, int i)
+{
+    switch (f->kind) {
+    case FS_K_U8: return src[i];
+    case FS_K_U16: return ((const uint16_t *)src)[i];
+    case FS_K_S16: return ((const int16_t *)src)[i];
+    case FS_K_U32:
+    case FS_K_U16_U32: return ((const uint32_t *)src)[i];
+    case FS_K_S32: return ((const int32_t *)src)[i];
+    case FS_K_U64: return (long long)((const uint64_t *)src)[i];
+    default: return 0;
+    }
+}
+
+// The fields of table t of the struct at in, each as its table says; entry >= 0: keys p<entry>_<name>.
+static void dump_fields(fs_dump_t *d, const fs_fields_t *t, const void *in, int entry)
+{
+    char k[32];
+    for (const fs_field_t *f = t->fields; f < t->fields + t->count; f++) {
+        const uint8_t *src = (const uint8_t *)in + f->field;
+        const char *key = f->name;
+        if (f->dump == FS_D_NONE)
+            continue;
+        if (entry >= 0) {
+            snprintf(k, sizeof k, "p%d_%s", entry, f->name);
+            key = k;
+        }
+        switch (f->dump) {
+        case FS_D_INT: d_int(d, key, field_int(f, src, 0)); break;
+        case FS_D_HEX: d_hex(d, key, (unsigned long long)field_int(f, src, 0)); break;
+        case FS_D_NUM: d_num(d, key, *(const float *)src); break;
+        case FS_D_VEC: d_vec(d, key, (const float *)src, f->count); break;
+        case FS_D_FVEC: {
+            float v[FS_MAX_PLAYERS];
+            int n = f->count < FS_MAX_PLAYERS ? f->count : FS_MAX_PLAYERS;
+            for (int i = 0; i < n; i++)
+                v[i] = (float)field_int(f, src, i);
+            d_vec(d, key, v, n);
+            break;
+        }
+        case FS_D_IVEC: {
+            long long v[FS_MAX_PLAYERS];
+            int n = f->count < FS_MAX_PLAYERS ? f->count : FS_MAX_PLAYERS;
+            for (int i = 0; i < n; i++)
+                v[i] = field_int(f, src, i);
+            d_ivec(d, key, v, n);
+            break;
+        }
+        case FS_D_HEX2:
+            d_hex(d, key, ((unsigned long long)field_int(f, src, 1) << 32) | (unsigned long long)field_int(f, src, 0));
+            break;
+        case FS_D_STR: d_str(d, key, (const char *)src); break;
+        case FS_D_MSGNAME: {
+            const char *name = fs_msg_name((uint8_t)field_int(f, src, 0));
+            d_str(d, key, name ? name : "unknown");
+            break;
+        }
+        default: break;
+        }
+    }
+}
+
 static void dump_ship(fs_dump_t *d, const fs_ship_t *s, int with_weapons)
 {
-    d_int(d, "player", s->player);
-    d_hex(d, "flags", s->flags);
-    if (with_weapons) {
-        d_int(d, "primary", s->primary);
-        d_int(d, "secondary", s->secondary);
-        d_int(d, "charge", s->charge);
-    } else {
-        d_int(d, "status", s->status);
-    }
-    d_int(d, "group", s->group);
+    dump_fields(d, with_weapons ? &fs_fship_fields : &fs_ship_fields, s, -1);
     d_vec(d, "pos", s->pos, 3);
     d_vec(d, "vel", s->vel, 3);
     d_vec(d, "rot", s->rot, 3);
@@ -216,19 +263,15 @@ static void dump_ship(fs_dump_t *d, const fs_ship_t *s, int with_weapons)
     d_vec(d, "angles", ang, 3);
 }
 
-static void dump_status(fs_dump_t *d, const fs_status_t *s)
+// A STATUSMSG: its player (MSG_STATUS; MSG_LONGSTATUS shows it as status_player), fields, level checksum.
+static void dump_status(fs_dump_t *d, const fs_status_t *s, int with_player)
 {
-    d_int(d, "is_host", s->is_host);
-    d_int(d, "status", s->status);
-    d_int(d, "team", s->team);
-    d_int(d, "team_score", s->team_score);
-    d_int(d, "ready", s->ready);
-    d_int(d, "pickups", s->pickups);
-    d_int(d, "regen_slots", s->regen_slots);
-    d_int(d, "mines", s->mines);
-    d_int(d, "triggers", s->triggers);
-    d_int(d, "trig_vars", s->trig_vars);
-    d_num(d, "packets_per_second", s->packets_per_second);
+    fs_fields_t t = fs_status_fields;
+    if (!with_player) {   // the table's first row is the player
+        t.fields++;
+        t.count--;
+    }
+    dump_fields(d, &t, s, -1);
     if (s->has_checksum)
         d_hex(d, "level_checksum", s->level_checksum);
 }
@@ -236,56 +279,18 @@ static void dump_status(fs_dump_t *d, const fs_status_t *s)
 // The entries of a SHORT* list the game marks valid (count), as p<i>_<field> (the list's size bounds them).
 static void dump_list(fs_dump_t *d, uint8_t code, const fs_list_t *l)
 {
-    char k[32];
     d_int(d, "player", l->player);
     d_int(d, "count", l->count);
     d_int(d, "batch", l->batch);
     if (code == FS_MSG_SHORTPICKUP) {
-        for (int i = 0; i < l->count && i < FS_GEN_PICKUPS; i++) {
-            const fs_pickupinfo_t *e = &l->e.pickups[i];
-#define K(f) (snprintf(k, sizeof k, "p%d_%s", i, f), k)
-            d_int(d, K("type"), e->type);
-            d_int(d, K("group"), e->group);
-            d_int(d, K("owner"), e->owner);
-            d_int(d, K("id"), e->id);
-            d_vec(d, K("pos"), e->pos, 3);
-            d_vec(d, K("dir"), e->dir, 3);
-            d_int(d, K("regen_slot"), e->regen_slot);
-            d_num(d, K("speed"), e->speed);
-            d_int(d, K("sparkle"), e->sparkle);
-            d_num(d, K("life_count"), e->life_count);
-            d_int(d, K("trigger_mod"), e->trigger_mod);
-        }
+        for (int i = 0; i < l->count && i < FS_GEN_PICKUPS; i++)
+            dump_fields(d, &fs_pickupinfo_fields, &l->e.pickups[i], i);
     } else if (code == FS_MSG_SHORTMINE) {
-        for (int i = 0; i < l->count && i < FS_GEN_MINES; i++) {
-            d_int(d, K("owner_type"), l->e.mines[i].owner_type);
-            d_int(d, K("owner"), l->e.mines[i].owner);
-            d_int(d, K("bullet_id"), l->e.mines[i].bullet_id);
-            d_int(d, K("group"), l->e.mines[i].group);
-            d_vec(d, K("pos"), l->e.mines[i].pos, 3);
-            d_vec(d, K("offset"), l->e.mines[i].offset, 3);
-            d_vec(d, K("dir"), l->e.mines[i].dir, 3);
-            d_vec(d, K("up"), l->e.mines[i].up, 3);
-            d_vec(d, K("drop_dir"), l->e.mines[i].drop_dir, 3);
-            d_int(d, K("weapon"), l->e.mines[i].weapon);
-            d_num(d, K("life_count"), l->e.mines[i].life_count);
-        }
+        for (int i = 0; i < l->count && i < FS_GEN_MINES; i++)
+            dump_fields(d, &fs_mineinfo_fields, &l->e.mines[i], i);
     } else if (code == FS_MSG_SHORTREGENSLOT) {
-        for (int i = 0; i < l->count && i < FS_GEN_REGENSLOTS; i++) {
-            d_int(d, K("gen_type"), l->e.slots[i].gen_type);
-            d_int(d, K("regen_type"), l->e.slots[i].regen_type);
-            d_num(d, K("gen_delay"), l->e.slots[i].gen_delay);
-            d_num(d, K("lifespan"), l->e.slots[i].lifespan);
-            d_num(d, K("wait"), l->e.slots[i].wait);
-            d_int(d, K("status"), l->e.slots[i].status);
-            d_int(d, K("group"), l->e.slots[i].group);
-            d_vec(d, K("pos"), l->e.slots[i].pos, 3);
-            d_int(d, K("type"), l->e.slots[i].type);
-            d_int(d, K("trigger_mod"), l->e.slots[i].trigger_mod);
-            d_int(d, K("pickup_index"), l->e.slots[i].pickup_index);
-            d_int(d, K("pickup_id"), l->e.slots[i].pickup_id);
-#undef K
-        }
+        for (int i = 0; i < l->count && i < FS_GEN_REGENSLOTS; i++)
+            dump_fields(d, &fs_regenslot_fields, &l->e.slots[i], i);
     } else {   // SHORTTRIGGER (Active), SHORTTRIGVAR (State)
         long long v[FS_GEN_TRIGGERS];
         int n = l->count < FS_GEN_TRIGGERS ? l->count : FS_GEN_TRIGGERS;
@@ -295,258 +300,22 @@ static void dump_list(fs_dump_t *d, uint8_t code, const fs_list_t *l)
     }
 }
 
-// One line per message; `framelag` (game ticks) for a message packed in a MSG_BIGPACKET, else NAN.
-static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t, float framelag)
+// The messages whose layout is code (a known one with no table, or one skipped by its size).
+static void dump_special(fs_dump_t *d, const fs_event_t *ev, const char *name)
 {
-    fs_dump_t dd = { st->opts.dump, st->opts.dump_json }, *d = &dd;
-    const char *name = fs_msg_name(ev->type);
-    if (d->json) {
-        fprintf(d->f, "{\"offset\":%zu,\"time\":", ev->offset);
-        json_number(d->f, t);
-        fprintf(d->f, ",\"ticks\":%llu,\"size\":%u,\"sender\":%u,\"type\":", (unsigned long long)ev->timestamp,
-                ev->size, ev->sender);
-        json_string(d->f, name ? name : "unknown");
-        fprintf(d->f, ",\"code\":%u", ev->type);
-    } else {
-        fprintf(d->f, "%8zu %12.6f %s%-30s code=0x%02x size=%u sender=%u ticks=%llu", ev->offset, t,
-                ev->depth ? "> " : "", name ? name : "unknown", ev->type, ev->size, ev->sender,
-                (unsigned long long)ev->timestamp);
-    }
-    if (ev->depth)
-        d_int(d, "depth", ev->depth);
-    if (isfinite(framelag))
-        d_num(d, "framelag", framelag);
     switch (ev->known ? ev->type : 0) {
-    case FS_MSG_NAME:
-        d_int(d, "player", ev->u.name.player);
-        d_str(d, "name", ev->u.name.name);
-        break;
-    case FS_MSG_KILLSDEATHSBIKENUM:
-        d_int(d, "player", ev->u.bikenum.player);
-        d_int(d, "kills", ev->u.bikenum.kills);
-        d_int(d, "deaths", ev->u.bikenum.deaths);
-        d_int(d, "bike", ev->u.bikenum.bike);
-        break;
-    case FS_MSG_HEREIAM:
-        d_int(d, "player", ev->u.hereiam.player);
-        d_int(d, "old_player", ev->u.hereiam.old_player);
-        d_int(d, "old_team", ev->u.hereiam.old_team);
-        d_int(d, "id", ev->u.hereiam.id);
-        d_int(d, "rejoining", ev->u.hereiam.rejoining);
-        break;
-    case FS_MSG_SENDKILLSDEATHSBIKENUM:
-        d_int(d, "player", ev->u.player);
-        break;
     case FS_MSG_VERYSHORTUPDATE:
     case FS_MSG_UPDATE:
         dump_ship(d, &ev->u.ship, 0);
         break;
     case FS_MSG_VERYSHORTFUPDATE:
     case FS_MSG_FUPDATE:
-        dump_ship(d, &ev->u.ship, 1);
-        break;
-    case FS_MSG_SECBULLPOSDIR: {
-        const fs_secbull_t *b = &ev->u.mine;
-        d_int(d, "player", b->player);
-        d_int(d, "owner_type", b->owner_type);
-        d_int(d, "owner", b->owner);
-        d_int(d, "bullet_id", b->bullet_id);
-        d_int(d, "group", b->group);
-        d_vec(d, "pos", b->pos, 3);
-        d_vec(d, "offset", b->offset, 3);
-        d_vec(d, "dir", b->dir, 3);
-        d_vec(d, "up", b->up, 3);
-        d_vec(d, "drop_dir", b->drop_dir, 3);
-        d_int(d, "weapon", b->weapon);
-        break;
-    }
-    case FS_MSG_TITANBITS: {
-        const fs_titanbits_t *b = &ev->u.titan;
-        d_int(d, "player", b->player);
-        d_int(d, "owner_type", b->owner_type);
-        d_int(d, "owner", b->owner);
-        d_int(d, "bullet_id", b->bullet_id);
-        d_int(d, "group", b->group);
-        d_vec(d, "pos", b->pos, 3);
-        d_vec(d, "offset", b->offset, 3);
-        d_vec(d, "up", b->up, 3);
-        d_vec(d, "drop_dir", b->drop_dir, 3);
-        d_vec(d, "dirs", &b->dirs[0][0], 3 * FS_NUM_TITANBITS);
-        d_int(d, "weapon", b->weapon);
-        break;
-    }
-    case FS_MSG_SHOCKWAVE:
-        d_int(d, "player", ev->u.shock.player);
-        d_int(d, "owner", ev->u.shock.owner);
-        d_int(d, "group", ev->u.shock.group);
-        d_vec(d, "pos", ev->u.shock.pos, 3);
-        d_int(d, "weapon", ev->u.shock.weapon);
-        d_num(d, "shockwave_size", ev->u.shock.size);
-        break;
-    case FS_MSG_STATUS:
-        d_int(d, "player", ev->u.status.player);
-        dump_status(d, &ev->u.status);
-        break;
-    case FS_MSG_SHIPDIED:
-        d_int(d, "player", ev->u.died.player);
-        d_int(d, "killer", ev->u.died.killer);
-        d_int(d, "died_type", ev->u.died.type);
-        d_int(d, "weapon_type", ev->u.died.weapon_type);
-        d_int(d, "weapon", ev->u.died.weapon);
-        d_vec(d, "pos", ev->u.died.pos, 3);
-        break;
-    case FS_MSG_DROPPICKUP: {
-        const fs_droppickup_t *p = &ev->u.drop;
-        d_int(d, "player", p->player);
-        d_int(d, "id", p->id);
-        d_int(d, "pickup_type", p->type);
-        d_int(d, "group", p->group);
-        d_vec(d, "pos", p->pos, 3);
-        d_vec(d, "dir", p->dir, 3);
-        d_num(d, "speed", p->speed);
-        d_int(d, "regen_slot", p->regen_slot);
-        d_int(d, "sparkle", p->sparkle);
-        d_num(d, "life_count", p->life_count);
-        d_int(d, "trigger_mod", p->trigger_mod);
-        break;
-    }
-    case FS_MSG_KILLPICKUP:
-    case FS_MSG_SERVERKILLPICKUP:
-        d_int(d, "player", ev->u.kill.player);
-        d_int(d, "owner", ev->u.kill.owner);
-        d_int(d, "id", ev->u.kill.id);
-        d_int(d, "style", ev->u.kill.style);
-        if (ev->type == FS_MSG_SERVERKILLPICKUP)
-            d_int(d, "new_owner", ev->u.kill.new_owner);
-        break;
     case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
         dump_ship(d, &ev->u.ship, 1);
         break;
-    case FS_MSG_PRIMBULLPOSDIR: {
-        const fs_primbull_t *b = &ev->u.prim;
-        d_int(d, "player", b->player);
-        d_int(d, "owner_type", b->owner_type);
-        d_int(d, "owner", b->owner);
-        d_int(d, "bullet_id", b->bullet_id);
-        d_int(d, "weapon", b->weapon);
-        d_int(d, "group", b->group);
-        d_vec(d, "pos", b->pos, 3);
-        d_vec(d, "offset", b->offset, 3);
-        d_vec(d, "dir", b->dir, 3);
-        d_vec(d, "up", b->up, 3);
-        d_int(d, "power_level", b->power_level);
-        d_num(d, "plevel", b->plevel);
+    case FS_MSG_STATUS:
+        dump_status(d, &ev->u.status, 1);
         break;
-    }
-    case FS_MSG_EXPSECONDARY:
-        d_int(d, "player", ev->u.expsec.player);
-        d_int(d, "owner_type", ev->u.expsec.owner_type);
-        d_int(d, "owner", ev->u.expsec.owner);
-        d_int(d, "id", ev->u.expsec.id);
-        d_num(d, "shockwave_size", ev->u.expsec.size);
-        d_vec(d, "pos", ev->u.expsec.pos, 3);
-        d_int(d, "group", ev->u.expsec.group);
-        break;
-    case FS_MSG_SERVERSAYSSHIPDIED:
-        d_int(d, "player", ev->u.sdied.player);
-        d_int(d, "victim", ev->u.sdied.victim);
-        d_int(d, "killer", ev->u.sdied.killer);
-        d_int(d, "died_type", ev->u.sdied.type);
-        d_int(d, "weapon_type", ev->u.sdied.weapon_type);
-        d_int(d, "weapon", ev->u.sdied.weapon);
-        d_vec(d, "pos", ev->u.sdied.pos, 3);
-        d_int(d, "deaths", ev->u.sdied.deaths);
-        break;
-    case FS_MSG_PLAYERPINGS: {
-        float pings[FS_MAX_PLAYERS];
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            pings[i] = ev->u.pings.ping[i];
-        d_int(d, "player", ev->u.pings.player);
-        d_vec(d, "pings", pings, FS_MAX_PLAYERS);
-        break;
-    }
-    case FS_MSG_EXPLODESHIP:
-        d_int(d, "player", ev->u.explode.player);
-        d_int(d, "ship", ev->u.explode.ship);
-        break;
-    case FS_MSG_SHIPHIT:
-    case FS_MSG_SHORTSHIPHIT: {
-        const fs_shiphit_t *h = &ev->u.hit;
-        d_int(d, "player", h->player);
-        d_int(d, "victim", h->victim);
-        d_num(d, "damage", h->damage);
-        d_num(d, "force", h->force);
-        d_vec(d, "recoil", h->recoil, 3);
-        d_vec(d, "point", h->point, 3);
-        d_vec(d, "dir", h->dir, 3);
-        d_int(d, "weapon_type", h->weapon_type);
-        d_int(d, "weapon", h->weapon);
-        d_int(d, "one_off", h->one_off);
-        if (ev->type == FS_MSG_SHORTSHIPHIT)
-            d_int(d, "recoil_scalar", h->recoil_scalar);
-        d_int(d, "deaths", h->deaths);
-        break;
-    }
-    case FS_MSG_BGOUPDATE:
-        d_int(d, "player", ev->u.bgo.player);
-        d_int(d, "object", ev->u.bgo.object);
-        d_int(d, "state", ev->u.bgo.state);
-        d_num(d, "anim_time", ev->u.bgo.time);
-        break;
-    case FS_MSG_SHORTSTATS: {
-        float kills[FS_MAX_PLAYERS];
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            kills[i] = ev->u.stats.stats[i];
-        d_int(d, "player", ev->u.stats.player);
-        d_int(d, "whose", ev->u.stats.whose);
-        d_vec(d, "kills", kills, FS_MAX_PLAYERS);
-        break;
-    }
-    case FS_MSG_TEAMGOALS: {
-        float goals[4];
-        for (int i = 0; i < 4; i++)
-            goals[i] = ev->u.goals.goals[i];
-        d_int(d, "player", ev->u.goals.player);
-        d_vec(d, "team_goals", goals, 4);
-        break;
-    }
-    case FS_MSG_SERVERSCORED:
-        d_int(d, "player", ev->u.scored.player);
-        d_int(d, "who_scored", ev->u.scored.who);
-        d_int(d, "score", ev->u.scored.score);
-        break;
-    case FS_MSG_SHIELDHULL:
-        d_int(d, "player", ev->u.shieldhull.player);
-        d_int(d, "shield", ev->u.shieldhull.shield);
-        d_int(d, "hull", ev->u.shieldhull.hull);
-        d_int(d, "valid_change", ev->u.shieldhull.valid_change);
-        d_int(d, "count", ev->u.shieldhull.count);
-        break;
-    case FS_MSG_INIT: {
-        const fs_init_t *it = &ev->u.init;
-        long long ready[FS_MAX_PLAYERS];
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            ready[i] = it->ready[i];
-        d_int(d, "player", it->player);
-        d_int(d, "you_are", it->you_are);
-        d_int(d, "status", it->status);
-        d_ivec(d, "ready", ready, FS_MAX_PLAYERS);
-        d_bytes(d, "teams", it->team, FS_MAX_PLAYERS);
-        d_num(d, "packets_per_second", it->packets_per_second);
-        d_str(d, "level", it->level);
-        d_hex(d, "pickup_flags", ((unsigned long long)it->pickup_flags[1] << 32) | it->pickup_flags[0]);
-        d_int(d, "goal_score", it->goal_score);
-        d_int(d, "bounty_interval", it->bounty_interval);
-        d_int(d, "random_pickups", it->random_pickups);
-        d_int(d, "seed1", it->seed1);
-        d_int(d, "seed2", it->seed2);
-        d_hex(d, "user3", it->user3);
-        d_int(d, "server_collisions", it->server_collisions);
-        d_int(d, "primary_pickups", it->primary_pickups);
-        d_int(d, "from_dpid", it->from_dpid);
-        d_bytes(d, "game_status", it->game_status, FS_MAX_PLAYERS);
-        break;
-    }
     case FS_MSG_SHORTPICKUP:
     case FS_MSG_SHORTMINE:
     case FS_MSG_SHORTREGENSLOT:
@@ -571,96 +340,11 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t, flo
     case FS_MSG_LONGSTATUS:
         d_int(d, "player", ev->u.lstatus.player);
         d_int(d, "status_player", ev->u.lstatus.status.player);
-        dump_status(d, &ev->u.lstatus.status);
+        dump_status(d, &ev->u.lstatus.status, 0);
         d_str(d, "level", ev->u.lstatus.level);
         d_int(d, "start_pos_modify", ev->u.lstatus.start_pos_modify);
         break;
-    case FS_MSG_BOMB:
-        d_int(d, "player", ev->u.small.player);
-        d_int(d, "who_got_hit", ev->u.small.a);
-        d_int(d, "bomb", ev->u.small.b);
-        d_num(d, "bomb_time", ev->u.small.f);
-        break;
-    case FS_MSG_PINGREQUEST:
-    case FS_MSG_PINGREPLY:
-        d_int(d, "player", ev->u.small.player);
-        d_int(d, "to_you", ev->u.small.a);
-        d_int(d, "ping_ticks", (long long)ev->u.small.time);
-        break;
-    case FS_MSG_SETTIME:
-        d_int(d, "player", ev->u.small.player);
-        d_num(d, "countdown", ev->u.small.f);
-        break;
-    case FS_MSG_ACKMSG:
-        d_int(d, "player", ev->u.small.player);
-        d_int(d, "id", ev->u.small.id);
-        d_int(d, "ack_to", ev->u.small.a);
-        break;
-    case FS_MSG_YOUQUIT:
-        d_int(d, "player", ev->u.small.player);
-        d_int(d, "you", ev->u.small.a);
-        break;
-    case FS_MSG_TOSERVER:
-    case FS_MSG_TOCLIENT:
-        d_int(d, "player", ev->u.small.player);
-        d_int(d, "request", ev->u.small.a);
-        d_int(d, "data", ev->u.small.b);
-        break;
-    case FS_MSG_REQTIME:
-    case FS_MSG_ALIVE:
-    case FS_MSG_BIGPACKET:
-        d_int(d, "player", ev->u.player);
-        break;
-    case FS_MSG_GUARANTEEDMSG: {
-        const fs_guaranteed_t *g = &ev->u.guar;
-        const char *in = fs_msg_name(g->inner_code);
-        d_int(d, "player", g->player);
-        d_hex(d, "ack", g->ack);
-        d_int(d, "id", g->id);
-        d_int(d, "override_older", g->override_older);
-        d_int(d, "all_players", g->all_players);
-        d_int(d, "count", g->count);
-        d_str(d, "message", in ? in : "unknown");
-        break;
-    }
-    case FS_MSG_SERVERUPDATE:
-        d_int(d, "player", ev->u.supdate.player);
-        d_hex(d, "players", ev->u.supdate.players);
-        d_bytes(d, "groups", ev->u.supdate.group, FS_MAX_PLAYERS);
-        d_bytes(d, "game_status", ev->u.supdate.status, FS_MAX_PLAYERS);
-        break;
-    case FS_MSG_GAMEPARAMETERS:
-        d_int(d, "player", ev->u.params.player);
-        d_str(d, "level", ev->u.params.level);
-        d_int(d, "score_limit", ev->u.params.score_limit);
-        d_int(d, "time_limit", ev->u.params.time_limit);
-        d_hex(d, "game_info", ev->u.params.game_info);
-        d_hex(d, "allowed_pickups", ((unsigned long long)ev->u.params.allowed[1] << 32) | ev->u.params.allowed[0]);
-        d_int(d, "primary_pickups", ev->u.params.primary_pickups);
-        d_int(d, "max_players", ev->u.params.max_players);
-        break;
-    case FS_MSG_LEVELNAMES: {
-        char k[24];
-        d_int(d, "player", ev->u.levels.player);
-        d_int(d, "total", ev->u.levels.total);
-        d_int(d, "batch", ev->u.levels.batch);
-        d_int(d, "first", ev->u.levels.first);
-        for (int i = 0; i < ev->u.levels.batch && i < FS_LEVELNAMES_BATCH; i++) {
-            snprintf(k, sizeof k, "level%d", i);
-            d_str(d, k, ev->u.levels.names[i]);
-        }
-        break;
-    }
-    case FS_MSG_TRACKERINFO:
-        d_int(d, "player", ev->u.tracker.player);
-        d_hex(d, "addr", ev->u.tracker.addr);
-        d_int(d, "port", ev->u.tracker.port);
-        d_int(d, "freq", ev->u.tracker.freq);
-        d_int(d, "heartbeat_type", ev->u.tracker.type);
-        d_int(d, "shutdown", ev->u.tracker.shutdown);
-        d_int(d, "gamespy", ev->u.tracker.gamespy);
-        break;
-    case FS_MSG_VERYSHORTDROPPICKUP: {
+    case FS_MSG_VERYSHORTDROPPICKUP: {   // in the long form's units
         const fs_droppickup_t *p = &ev->u.vsdrop;
         d_int(d, "player", p->player);
         d_int(d, "id", p->id);
@@ -675,16 +359,52 @@ static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t, flo
         d_int(d, "trigger_mod", p->trigger_mod);
         break;
     }
-    case FS_MSG_TEXTMSG:
-        d_int(d, "player", ev->u.text.player);
-        d_int(d, "text_type", ev->u.text.type);
-        d_str(d, "text", ev->u.text.text);
-        break;
     default:
         if (name)
             d_str(d, "layout", "shorter than expected");
         d_int(d, "skipped", ev->size);
         break;
+    }
+}
+
+// MSG_LEVELNAMES' names: the first `batch` of them.
+static void dump_levelnames(fs_dump_t *d, const fs_levelnames_t *l)
+{
+    char k[24];
+    for (int i = 0; i < l->batch && i < FS_LEVELNAMES_BATCH; i++) {
+        snprintf(k, sizeof k, "level%d", i);
+        d_str(d, k, l->names[i]);
+    }
+}
+
+// One line per message; `framelag` (game ticks) for a message packed in a MSG_BIGPACKET, else NAN.
+static void dump_event(const fs_state_t *st, const fs_event_t *ev, double t, float framelag)
+{
+    fs_dump_t dd = { st->opts.dump, st->opts.dump_json }, *d = &dd;
+    const char *name = fs_msg_name(ev->type);
+    if (d->json) {
+        fprintf(d->f, "{\"offset\":%zu,\"time\":", ev->offset);
+        json_number(d->f, t);
+        fprintf(d->f, ",\"ticks\":%llu,\"size\":%u,\"sender\":%u,\"type\":", (unsigned long long)ev->timestamp,
+                ev->size, ev->sender);
+        json_string(d->f, name ? name : "unknown");
+        fprintf(d->f, ",\"code\":%u", ev->type);
+    } else {
+        fprintf(d->f, "%8zu %12.6f %s%-30s code=0x%02x size=%u sender=%u ticks=%llu", ev->offset, t,
+                ev->depth ? "> " : "", name ? name : "unknown", ev->type, ev->size, ev->sender,
+                (unsigned long long)ev->timestamp);
+    }
+    if (ev->depth)
+        d_int(d, "depth", ev->depth);
+    if (isfinite(framelag))
+        d_num(d, "framelag", framelag);
+    const fs_fields_t *table = ev->known ? fs_msg_fields(ev->type) : NULL;
+    if (table) {   // a layout of plain fields (forsaken_fields.c)
+        dump_fields(d, table, &ev->u, -1);
+        if (ev->type == FS_MSG_LEVELNAMES)
+            dump_levelnames(d, &ev->u.levels);
+    } else {
+        dump_special(d, ev, name);
     }
     if (st->msg_warning[0])
         d_str(d, "warning", st->msg_warning);

@@ -8,6 +8,8 @@
 // The decoder (forsaken.c) parses payloads into fs_event_t with fs_parse_payload();
 // the writer (forsaken_write.c) serialises the same structs, so a synthetic demo
 // round-trips through exactly the layouts the decoder reads.
+// Each layout's plain fields are one table (forsaken_fields.[ch]) that the parser,
+// the writer and dump all walk.
 #ifndef FORSAKEN_H
 #define FORSAKEN_H
 
@@ -310,25 +312,29 @@ typedef struct {                 // one pickup of a MSG_SHORTPICKUP list (SHORTP
     uint16_t trigger_mod;
 } fs_pickupinfo_t;
 
+typedef struct {                 // one mine of a MSG_SHORTMINE list (SHORTMINE, 76 bytes)
+    uint16_t owner_type, owner, bullet_id, group;
+    float pos[3], offset[3], dir[3], up[3], drop_dir[3];
+    uint16_t weapon;
+    float life_count;
+} fs_mineinfo_t;
+
+typedef struct {                 // one slot of a MSG_SHORTREGENSLOT list (SHORTREGENSLOT, 40 bytes)
+    uint16_t gen_type, regen_type;
+    float gen_delay, lifespan, wait;   // 60ths of a second
+    int16_t status, group;
+    float pos[3];
+    uint16_t type, trigger_mod, pickup_index, pickup_id;
+} fs_regenslot_t;
+
 typedef struct {                 // SHORTPICKUP / SHORTMINE / SHORTREGENSLOT / SHORTTRIGGER / SHORTTRIGVAR
     uint8_t player;
     uint8_t count;               // HowMany...: the valid entries (the game sends all slots)
     uint8_t batch;               // which part of the whole list (the joiner's countdown)
     union {
         fs_pickupinfo_t pickups[FS_GEN_PICKUPS];
-        struct {                 // SHORTMINE (76 bytes)
-            uint16_t owner_type, owner, bullet_id, group;
-            float pos[3], offset[3], dir[3], up[3], drop_dir[3];
-            uint16_t weapon;
-            float life_count;
-        } mines[FS_GEN_MINES];
-        struct {                 // SHORTREGENSLOT (40 bytes)
-            uint16_t gen_type, regen_type;
-            float gen_delay, lifespan, wait;   // 60ths of a second
-            int16_t status, group;
-            float pos[3];
-            uint16_t type, trigger_mod, pickup_index, pickup_id;
-        } slots[FS_GEN_REGENSLOTS];
+        fs_mineinfo_t mines[FS_GEN_MINES];
+        fs_regenslot_t slots[FS_GEN_REGENSLOTS];
         int32_t states[FS_GEN_TRIGGERS];   // SHORTTRIGGER.Active / SHORTTRIGVAR.State
     } e;
 } fs_list_t;

@@ -1,8 +1,12 @@
-// forsaken_parse.c -- Forsaken demo header and message payload layouts (shared by decoder and tests)
+// forsaken_parse.c -- Forsaken demo header and message payloads (shared by decoder and tests)
+//
+// The layouts are the tables of forsaken_fields.c; the rest (ship movement, the level
+// checksum, conversions) is code here.
 #include <math.h>
 #include <string.h>
 
 #include "forsaken.h"
+#include "forsaken_fields.h"
 #include "msg.h"
 
 const char *fs_msg_name(uint8_t code)
@@ -195,31 +199,6 @@ static void ship_common_long(msg_t *m, fs_ship_t *s)
         s->quat[i] = msg_f32(m);
 }
 
-// A STATUSMSG at `from` (MSG_STATUS: 0; inside MSG_LONGSTATUS: 8, or 4 without the checksum).
-static void status_at(msg_t *m, size_t from, int with_checksum, fs_status_t *s)
-{
-    at(m, from + 1);
-    s->player = (uint8_t)msg_u8(m);
-    at(m, from + 4);
-    s->is_host = msg_u32(m);
-    s->status = (uint8_t)msg_u8(m);
-    s->team = (uint8_t)msg_u8(m);
-    s->team_score = (uint16_t)msg_u16(m);
-    s->ready = msg_u32(m);
-    s->pickups = (uint8_t)msg_u8(m);
-    s->regen_slots = (uint8_t)msg_u8(m);
-    s->mines = (uint8_t)msg_u8(m);
-    s->triggers = (uint8_t)msg_u8(m);
-    s->trig_vars = (uint8_t)msg_u8(m);
-    at(m, from + 24);
-    s->packets_per_second = msg_f32(m);
-    if (with_checksum) {
-        at(m, from + 32);
-        s->has_checksum = 1;
-        s->level_checksum = msg_u64(m);
-    }
-}
-
 static void svec(msg_t *m, float v[3])
 {
     for (int i = 0; i < 3; i++)
@@ -232,10 +211,61 @@ static void squat(msg_t *m, float q[4])
         q[i] = (float)msg_s16(m) / FS_UNIT_SCALE;
 }
 
-// A fixed char[n] field, kept as sent up to its first NUL (control bytes as '?').
-static void name_field(msg_t *m, size_t n, char *out, size_t cap)
+// The fields of table t into the struct at out, the table's offsets counted from `from`.
+static void read_fields(msg_t *m, const fs_fields_t *t, size_t from, void *out)
 {
-    text_field(m, n, out, cap);
+    for (const fs_field_t *f = t->fields; f < t->fields + t->count; f++) {
+        uint8_t *dst = (uint8_t *)out + f->field;
+        at(m, from + f->wire);
+        if (f->kind >= FS_K_STR) {
+            text_field(m, f->count, (char *)dst, (size_t)f->count + 1);
+            continue;
+        }
+        for (int i = 0; i < f->count; i++) {
+            switch (f->kind) {
+            case FS_K_U8: dst[i] = (uint8_t)msg_u8(m); break;
+            case FS_K_U16: ((uint16_t *)dst)[i] = (uint16_t)msg_u16(m); break;
+            case FS_K_S16: ((int16_t *)dst)[i] = (int16_t)msg_s16(m); break;
+            case FS_K_U32: ((uint32_t *)dst)[i] = msg_u32(m); break;
+            case FS_K_S32: ((int32_t *)dst)[i] = (int32_t)msg_u32(m); break;
+            case FS_K_U64: ((uint64_t *)dst)[i] = msg_u64(m); break;
+            case FS_K_F32: ((float *)dst)[i] = msg_f32(m); break;
+            case FS_K_U16_U32: ((uint32_t *)dst)[i] = (uint16_t)msg_u16(m); break;
+            case FS_K_S16_F32: ((float *)dst)[i] = (float)msg_s16(m); break;
+            default: break;
+            }
+        }
+    }
+}
+
+// A ship update: its head from the table, then the movement in the message's own encoding.
+static void parse_ship(msg_t *m, uint8_t code, fs_ship_t *s)
+{
+    int weapons = code != FS_MSG_UPDATE && code != FS_MSG_VERYSHORTUPDATE;
+    read_fields(m, weapons ? &fs_fship_fields : &fs_ship_fields, 0, s);
+    switch (code) {
+    case FS_MSG_VERYSHORTUPDATE:
+        at(m, 10);
+        ship_common_short(m, s);
+        break;
+    case FS_MSG_VERYSHORTFUPDATE:
+        at(m, 12);
+        ship_common_short(m, s);
+        break;
+    case FS_MSG_UPDATE:
+    case FS_MSG_FUPDATE:
+        at(m, 12);
+        ship_common_long(m, s);
+        break;
+    default:   // GROUPONLY_VERYSHORTFUPDATE: no movement
+        at(m, 12);
+        for (int i = 0; i < 3; i++)
+            s->pos[i] = (float)msg_s16(m);
+        for (int i = 0; i < 4; i++)
+            s->quat[i] = (float)msg_s16(m) / FS_UNIT_SCALE;
+        s->bank = (float)msg_s16(m) * FS_BANK_MAX / FS_UNIT_SCALE;
+        break;
+    }
 }
 
 static void parse_list(msg_t *m, uint8_t code, fs_list_t *l)
@@ -244,62 +274,33 @@ static void parse_list(msg_t *m, uint8_t code, fs_list_t *l)
     l->batch = (uint8_t)msg_u8(m);
     switch (code) {
     case FS_MSG_SHORTPICKUP:
-        for (int i = 0; i < FS_GEN_PICKUPS; i++) {
-            fs_pickupinfo_t *e = &l->e.pickups[i];
-            at(m, 4 + 52 * (size_t)i);
-            e->type = (int16_t)msg_s16(m);
-            e->group = (int16_t)msg_s16(m);
-            e->owner = (uint16_t)msg_u16(m);
-            e->id = (uint16_t)msg_u16(m);
-            vec(m, e->pos);
-            vec(m, e->dir);
-            e->regen_slot = (int16_t)msg_s16(m);
-            msg_u16(m);
-            e->speed = msg_f32(m);
-            e->sparkle = msg_u32(m);
-            e->life_count = msg_f32(m);
-            e->trigger_mod = (uint16_t)msg_u16(m);
-        }
+        for (int i = 0; i < FS_GEN_PICKUPS; i++)
+            read_fields(m, &fs_pickupinfo_fields, 4 + 52 * (size_t)i, &l->e.pickups[i]);
         break;
     case FS_MSG_SHORTMINE:
-        for (int i = 0; i < FS_GEN_MINES; i++) {
-            at(m, 4 + 76 * (size_t)i);
-            l->e.mines[i].owner_type = (uint16_t)msg_u16(m);
-            l->e.mines[i].owner = (uint16_t)msg_u16(m);
-            l->e.mines[i].bullet_id = (uint16_t)msg_u16(m);
-            l->e.mines[i].group = (uint16_t)msg_u16(m);
-            vec(m, l->e.mines[i].pos);
-            vec(m, l->e.mines[i].offset);
-            vec(m, l->e.mines[i].dir);
-            vec(m, l->e.mines[i].up);
-            vec(m, l->e.mines[i].drop_dir);
-            l->e.mines[i].weapon = (uint16_t)msg_u16(m);
-            msg_u16(m);
-            l->e.mines[i].life_count = msg_f32(m);
-        }
+        for (int i = 0; i < FS_GEN_MINES; i++)
+            read_fields(m, &fs_mineinfo_fields, 4 + 76 * (size_t)i, &l->e.mines[i]);
         break;
     case FS_MSG_SHORTREGENSLOT:
-        for (int i = 0; i < FS_GEN_REGENSLOTS; i++) {
-            at(m, 4 + 40 * (size_t)i);
-            l->e.slots[i].gen_type = (uint16_t)msg_u16(m);
-            l->e.slots[i].regen_type = (uint16_t)msg_u16(m);
-            l->e.slots[i].gen_delay = msg_f32(m);
-            l->e.slots[i].lifespan = msg_f32(m);
-            l->e.slots[i].wait = msg_f32(m);
-            l->e.slots[i].status = (int16_t)msg_s16(m);
-            l->e.slots[i].group = (int16_t)msg_s16(m);
-            vec(m, l->e.slots[i].pos);
-            l->e.slots[i].type = (uint16_t)msg_u16(m);
-            l->e.slots[i].trigger_mod = (uint16_t)msg_u16(m);
-            l->e.slots[i].pickup_index = (uint16_t)msg_u16(m);
-            l->e.slots[i].pickup_id = (uint16_t)msg_u16(m);
-        }
+        for (int i = 0; i < FS_GEN_REGENSLOTS; i++)
+            read_fields(m, &fs_regenslot_fields, 4 + 40 * (size_t)i, &l->e.slots[i]);
         break;
     default:   // SHORTTRIGGER, SHORTTRIGVAR: an int each
         at(m, 4);
         for (int i = 0; i < FS_GEN_TRIGGERS; i++)
             l->e.states[i] = (int32_t)msg_u32(m);
         break;
+    }
+}
+
+// A STATUSMSG at `from` (MSG_STATUS: 0; inside MSG_LONGSTATUS: 8, or 4 without the checksum).
+static void status_at(msg_t *m, size_t from, int with_checksum, fs_status_t *s)
+{
+    read_fields(m, &fs_status_fields, from, s);
+    if (with_checksum) {
+        at(m, from + 32);
+        s->has_checksum = 1;
+        s->level_checksum = msg_u64(m);
     }
 }
 
@@ -314,326 +315,24 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
     ev->known = 1;
     msg_t m;
     msg_init(&m, p, n, base);
+    const fs_fields_t *t = fs_msg_fields(p[0]);
+    if (t) {   // a layout of plain fields (forsaken_fields.c)
+        read_fields(&m, t, 0, &ev->u);
+        return 0;
+    }
     at(&m, 1);
     uint8_t player = (uint8_t)msg_u8(&m);
     switch (p[0]) {
-    case FS_MSG_NAME:
-        ev->u.name.player = player;
-        text_field(&m, FS_NAME_LEN, ev->u.name.name, sizeof(ev->u.name.name));
+    case FS_MSG_UPDATE:
+    case FS_MSG_FUPDATE:
+    case FS_MSG_VERYSHORTUPDATE:
+    case FS_MSG_VERYSHORTFUPDATE:
+    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE:
+        parse_ship(&m, p[0], &ev->u.ship);
         break;
-    case FS_MSG_KILLSDEATHSBIKENUM:
-        ev->u.bikenum.player = player;
-        ev->u.bikenum.kills = (int16_t)msg_s16(&m);
-        ev->u.bikenum.deaths = (int16_t)msg_s16(&m);
-        ev->u.bikenum.bike = (uint8_t)msg_u8(&m);
-        break;
-    case FS_MSG_HEREIAM:
-        ev->u.hereiam.player = player;
-        ev->u.hereiam.old_player = (uint8_t)msg_u8(&m);
-        ev->u.hereiam.old_team = (uint8_t)msg_u8(&m);
-        ev->u.hereiam.id = msg_u32(&m);
-        ev->u.hereiam.rejoining = msg_u32(&m);
-        break;
-    case FS_MSG_SENDKILLSDEATHSBIKENUM:
-        ev->u.player = player;
-        break;
-    case FS_MSG_VERYSHORTUPDATE: {
-        fs_ship_t *s = &ev->u.ship;
-        s->player = player;
-        at(&m, 4);
-        s->flags = msg_u32(&m);
-        s->status = (uint8_t)msg_u8(&m);
-        s->group = (uint8_t)msg_u8(&m);
-        ship_common_short(&m, s);
-        break;
-    }
-    case FS_MSG_VERYSHORTFUPDATE: {
-        fs_ship_t *s = &ev->u.ship;
-        s->player = player;
-        at(&m, 4);
-        s->flags = msg_u32(&m);
-        s->primary = (uint8_t)msg_u8(&m);
-        s->secondary = (uint8_t)msg_u8(&m);
-        s->group = (uint8_t)msg_u8(&m);
-        s->charge = (uint8_t)msg_u8(&m);
-        ship_common_short(&m, s);
-        break;
-    }
-    case FS_MSG_UPDATE: {
-        fs_ship_t *s = &ev->u.ship;
-        s->player = player;
-        at(&m, 4);
-        s->flags = msg_u32(&m);
-        s->status = (uint8_t)msg_u8(&m);
-        s->group = (uint8_t)msg_u8(&m);
-        at(&m, 12);
-        ship_common_long(&m, s);
-        break;
-    }
-    case FS_MSG_FUPDATE: {
-        fs_ship_t *s = &ev->u.ship;
-        s->player = player;
-        at(&m, 4);
-        s->flags = msg_u32(&m);
-        s->primary = (uint8_t)msg_u8(&m);
-        s->secondary = (uint8_t)msg_u8(&m);
-        s->group = (uint8_t)msg_u8(&m);
-        s->charge = (uint8_t)msg_u8(&m);
-        ship_common_long(&m, s);
-        break;
-    }
-    case FS_MSG_SECBULLPOSDIR: {
-        fs_secbull_t *b = &ev->u.mine;
-        b->player = player;
-        at(&m, 4);
-        b->owner_type = (uint16_t)msg_u16(&m);
-        b->owner = (uint16_t)msg_u16(&m);
-        b->bullet_id = (uint16_t)msg_u16(&m);
-        b->group = (uint16_t)msg_u16(&m);
-        vec(&m, b->pos);
-        vec(&m, b->offset);
-        vec(&m, b->dir);
-        vec(&m, b->up);
-        vec(&m, b->drop_dir);
-        b->weapon = (uint8_t)msg_u8(&m);   // an int8 and three bytes of padding
-        break;
-    }
-    case FS_MSG_TITANBITS: {
-        fs_titanbits_t *t = &ev->u.titan;
-        t->player = player;
-        at(&m, 4);
-        t->owner_type = (uint16_t)msg_u16(&m);
-        t->owner = (uint16_t)msg_u16(&m);
-        t->bullet_id = (uint16_t)msg_u16(&m);
-        t->group = (uint16_t)msg_u16(&m);
-        vec(&m, t->pos);
-        vec(&m, t->offset);
-        vec(&m, t->up);
-        vec(&m, t->drop_dir);
-        for (int i = 0; i < FS_NUM_TITANBITS; i++)
-            vec(&m, t->dirs[i]);
-        t->weapon = (uint8_t)msg_u8(&m);
-        break;
-    }
-    case FS_MSG_SHOCKWAVE: {
-        fs_shockwave_t *s = &ev->u.shock;
-        s->player = player;
-        at(&m, 4);
-        s->owner = (uint16_t)msg_u16(&m);
-        s->group = (uint16_t)msg_u16(&m);
-        vec(&m, s->pos);
-        s->weapon = (uint8_t)msg_u8(&m);
-        at(&m, 24);
-        s->size = msg_f32(&m);
-        break;
-    }
     case FS_MSG_STATUS:
         status_at(&m, 0, n >= FS_SIZE_STATUS_LONG, &ev->u.status);
         break;
-    case FS_MSG_SHIPDIED: {
-        fs_shipdied_t *d = &ev->u.died;
-        d->player = player;
-        d->killer = (uint8_t)msg_u8(&m);
-        d->type = (uint8_t)msg_u8(&m);
-        d->weapon_type = (uint8_t)msg_u8(&m);
-        d->weapon = (uint8_t)msg_u8(&m);
-        at(&m, 8);
-        vec(&m, d->pos);
-        break;
-    }
-    case FS_MSG_DROPPICKUP: {
-        fs_droppickup_t *d = &ev->u.drop;
-        d->player = player;
-        at(&m, 4);
-        d->id = (uint16_t)msg_u16(&m);
-        d->type = (int16_t)msg_s16(&m);
-        d->group = (uint16_t)msg_u16(&m);
-        at(&m, 12);
-        vec(&m, d->pos);
-        vec(&m, d->dir);
-        d->speed = msg_f32(&m);
-        d->regen_slot = (int16_t)msg_s16(&m);
-        at(&m, 44);
-        d->sparkle = msg_u32(&m);
-        d->life_count = msg_f32(&m);
-        d->trigger_mod = (uint16_t)msg_u16(&m);
-        break;
-    }
-    case FS_MSG_KILLPICKUP:
-    case FS_MSG_SERVERKILLPICKUP:
-        ev->u.kill.player = player;
-        ev->u.kill.owner = (int16_t)msg_s16(&m);
-        ev->u.kill.id = (uint16_t)msg_u16(&m);
-        ev->u.kill.style = (int16_t)msg_s16(&m);
-        if (p[0] == FS_MSG_SERVERKILLPICKUP)
-            ev->u.kill.new_owner = (uint16_t)msg_u16(&m);
-        break;
-    case FS_MSG_GROUPONLY_VERYSHORTFUPDATE: {
-        fs_ship_t *s = &ev->u.ship;
-        s->player = player;
-        at(&m, 4);
-        s->flags = msg_u32(&m);
-        s->primary = (uint8_t)msg_u8(&m);
-        s->secondary = (uint8_t)msg_u8(&m);
-        s->group = (uint8_t)msg_u8(&m);
-        s->charge = (uint8_t)msg_u8(&m);
-        for (int i = 0; i < 3; i++)
-            s->pos[i] = (float)msg_s16(&m);
-        for (int i = 0; i < 4; i++)
-            s->quat[i] = (float)msg_s16(&m) / FS_UNIT_SCALE;
-        s->bank = (float)msg_s16(&m) * FS_BANK_MAX / FS_UNIT_SCALE;
-        break;
-    }
-    case FS_MSG_PRIMBULLPOSDIR: {
-        fs_primbull_t *b = &ev->u.prim;
-        b->player = player;
-        at(&m, 4);
-        b->owner_type = (uint16_t)msg_u16(&m);
-        b->owner = (uint16_t)msg_u16(&m);
-        b->bullet_id = (uint16_t)msg_u16(&m);
-        b->weapon = (uint8_t)msg_u8(&m);
-        at(&m, 12);
-        b->group = (uint16_t)msg_u16(&m);
-        at(&m, 16);
-        vec(&m, b->pos);
-        vec(&m, b->offset);
-        vec(&m, b->dir);
-        vec(&m, b->up);
-        b->power_level = (int16_t)msg_s16(&m);
-        at(&m, 68);
-        b->plevel = msg_f32(&m);
-        break;
-    }
-    case FS_MSG_EXPSECONDARY: {
-        fs_expsecondary_t *x = &ev->u.expsec;
-        x->player = player;
-        at(&m, 4);
-        x->owner_type = (uint16_t)msg_u16(&m);
-        x->owner = (uint16_t)msg_u16(&m);
-        x->id = (uint16_t)msg_u16(&m);
-        at(&m, 12);
-        x->size = msg_f32(&m);
-        vec(&m, x->pos);
-        x->group = (uint16_t)msg_u16(&m);
-        break;
-    }
-    case FS_MSG_SERVERSAYSSHIPDIED: {
-        fs_serverdied_t *d = &ev->u.sdied;
-        d->player = player;
-        d->victim = (uint8_t)msg_u8(&m);
-        d->killer = (uint8_t)msg_u8(&m);
-        d->type = (uint8_t)msg_u8(&m);
-        d->weapon_type = (uint8_t)msg_u8(&m);
-        d->weapon = (uint8_t)msg_u8(&m);
-        at(&m, 8);
-        vec(&m, d->pos);
-        d->deaths = (int16_t)msg_s16(&m);
-        break;
-    }
-    case FS_MSG_PLAYERPINGS:
-        ev->u.pings.player = player;
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            ev->u.pings.ping[i] = (uint16_t)msg_u16(&m);
-        break;
-    case FS_MSG_EXPLODESHIP:
-        ev->u.explode.player = player;
-        ev->u.explode.ship = (uint16_t)msg_u16(&m);
-        break;
-    case FS_MSG_BGOUPDATE:
-        ev->u.bgo.player = player;
-        ev->u.bgo.object = (uint16_t)msg_u16(&m);
-        ev->u.bgo.state = (int16_t)msg_s16(&m);
-        at(&m, 8);
-        ev->u.bgo.time = msg_f32(&m);
-        break;
-    case FS_MSG_SHORTSTATS:
-        ev->u.stats.player = player;
-        ev->u.stats.whose = (uint8_t)msg_u8(&m);
-        at(&m, 4);
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            ev->u.stats.stats[i] = (int16_t)msg_s16(&m);
-        break;
-    case FS_MSG_TEAMGOALS:
-        ev->u.goals.player = player;
-        for (int i = 0; i < 4; i++)
-            ev->u.goals.goals[i] = (uint16_t)msg_u16(&m);
-        break;
-    case FS_MSG_SERVERSCORED:
-        ev->u.scored.player = player;
-        ev->u.scored.who = (uint8_t)msg_u8(&m);
-        ev->u.scored.score = (uint8_t)msg_u8(&m);
-        break;
-    case FS_MSG_SHIELDHULL:
-        ev->u.shieldhull.player = player;
-        ev->u.shieldhull.shield = (uint8_t)msg_u8(&m);
-        ev->u.shieldhull.hull = (uint8_t)msg_u8(&m);
-        ev->u.shieldhull.valid_change = (uint8_t)msg_u8(&m);
-        ev->u.shieldhull.count = (uint8_t)msg_u8(&m);
-        break;
-    case FS_MSG_SHIPHIT: {   // 3 bytes, SHIPHIT at 4 (52 bytes), int16 deaths at 56
-        fs_shiphit_t *h = &ev->u.hit;
-        h->player = player;
-        h->victim = (uint8_t)msg_u8(&m);
-        at(&m, 4);
-        h->damage = msg_f32(&m);
-        vec(&m, h->recoil);
-        vec(&m, h->point);
-        vec(&m, h->dir);
-        h->weapon_type = (uint8_t)msg_u8(&m);
-        h->weapon = (uint8_t)msg_u8(&m);
-        at(&m, 48);
-        h->force = msg_f32(&m);
-        h->one_off = msg_u32(&m);
-        h->deaths = (int16_t)msg_s16(&m);
-        break;
-    }
-    case FS_MSG_SHORTSHIPHIT: {   // 3 bytes, SHORTSHIPHIT at 4 (32 bytes), int16 deaths at 36
-        fs_shiphit_t *h = &ev->u.hit;
-        h->player = player;
-        h->victim = (uint8_t)msg_u8(&m);
-        at(&m, 4);
-        h->damage = msg_f32(&m);
-        h->force = msg_f32(&m);
-        for (int i = 0; i < 3; i++)
-            h->recoil[i] = (float)msg_s16(&m);
-        for (int i = 0; i < 3; i++)
-            h->point[i] = (float)msg_s16(&m);
-        for (int i = 0; i < 3; i++)
-            h->dir[i] = (float)msg_s16(&m);
-        h->weapon_type = (uint8_t)msg_u8(&m);
-        h->weapon = (uint8_t)msg_u8(&m);
-        h->one_off = (uint16_t)msg_u16(&m);
-        h->recoil_scalar = (uint16_t)msg_u16(&m);
-        h->deaths = (int16_t)msg_s16(&m);
-        break;
-    }
-    case FS_MSG_INIT: {
-        fs_init_t *it = &ev->u.init;
-        it->player = player;
-        it->you_are = (uint8_t)msg_u8(&m);
-        it->status = (uint8_t)msg_u8(&m);
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            it->ready[i] = msg_u32(&m);
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            it->team[i] = (uint8_t)msg_u8(&m);
-        it->packets_per_second = msg_f32(&m);
-        name_field(&m, 32, it->level, sizeof(it->level));
-        it->pickup_flags[0] = msg_u32(&m);
-        it->pickup_flags[1] = msg_u32(&m);
-        it->goal_score = (int16_t)msg_s16(&m);
-        it->bounty_interval = (int16_t)msg_s16(&m);
-        it->random_pickups = msg_u32(&m);
-        it->seed1 = (uint16_t)msg_u16(&m);
-        it->seed2 = (uint16_t)msg_u16(&m);
-        it->user3 = msg_u32(&m);
-        it->server_collisions = msg_u32(&m);
-        it->primary_pickups = (int16_t)msg_s16(&m);
-        at(&m, 232);
-        it->from_dpid = msg_u32(&m);
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            it->game_status[i] = (uint8_t)msg_u8(&m);
-        break;
-    }
     case FS_MSG_SHORTPICKUP:
     case FS_MSG_SHORTMINE:
     case FS_MSG_SHORTREGENSLOT:
@@ -671,101 +370,10 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
         ls->player = player;
         status_at(&m, st_at, big, &ls->status);
         at(&m, name_at);
-        name_field(&m, 32, ls->level, sizeof(ls->level));
+        text_field(&m, 32, ls->level, sizeof(ls->level));
         ls->start_pos_modify = (uint16_t)msg_u16(&m);
         break;
     }
-    case FS_MSG_BOMB:
-        ev->u.small.player = player;
-        ev->u.small.a = (uint8_t)msg_u8(&m);
-        ev->u.small.b = (uint8_t)msg_u8(&m);
-        ev->u.small.f = msg_f32(&m);
-        break;
-    case FS_MSG_PINGREQUEST:
-    case FS_MSG_PINGREPLY:
-        ev->u.small.player = player;
-        ev->u.small.a = (uint8_t)msg_u8(&m);
-        ev->u.small.b = (uint8_t)msg_u8(&m);
-        at(&m, 8);
-        ev->u.small.time = msg_u64(&m);
-        break;
-    case FS_MSG_SETTIME:
-        ev->u.small.player = player;
-        at(&m, 4);
-        ev->u.small.f = msg_f32(&m);
-        break;
-    case FS_MSG_ACKMSG:
-        ev->u.small.player = player;
-        at(&m, 4);
-        ev->u.small.id = msg_u32(&m);
-        ev->u.small.a = (uint8_t)msg_u8(&m);
-        break;
-    case FS_MSG_YOUQUIT:
-    case FS_MSG_TOSERVER:
-    case FS_MSG_TOCLIENT:
-        ev->u.small.player = player;
-        ev->u.small.a = (uint8_t)msg_u8(&m);
-        if (p[0] != FS_MSG_YOUQUIT)
-            ev->u.small.b = (uint8_t)msg_u8(&m);
-        break;
-    case FS_MSG_REQTIME:
-    case FS_MSG_ALIVE:
-        ev->u.player = player;
-        break;
-    case FS_MSG_GUARANTEEDMSG: {
-        fs_guaranteed_t *g = &ev->u.guar;
-        g->player = player;
-        at(&m, 4);
-        g->ack = msg_u32(&m);
-        g->id = msg_u32(&m);
-        g->override_older = msg_u32(&m);
-        g->all_players = msg_u32(&m);
-        g->count = (uint8_t)msg_u8(&m);
-        g->inner_code = (uint8_t)msg_u8(&m);
-        break;
-    }
-    case FS_MSG_BIGPACKET:
-        ev->u.player = player;
-        break;
-    case FS_MSG_SERVERUPDATE:
-        ev->u.supdate.player = player;
-        at(&m, 4);
-        ev->u.supdate.players = msg_u32(&m);
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            ev->u.supdate.group[i] = (uint8_t)msg_u8(&m);
-        for (int i = 0; i < FS_MAX_PLAYERS; i++)
-            ev->u.supdate.status[i] = (uint8_t)msg_u8(&m);
-        break;
-    case FS_MSG_GAMEPARAMETERS:
-        ev->u.params.player = player;
-        name_field(&m, 8, ev->u.params.level, sizeof(ev->u.params.level));
-        ev->u.params.score_limit = (uint8_t)msg_u8(&m);
-        ev->u.params.time_limit = (uint8_t)msg_u8(&m);
-        ev->u.params.game_info = msg_u32(&m);
-        ev->u.params.allowed[0] = msg_u32(&m);
-        ev->u.params.allowed[1] = msg_u32(&m);
-        ev->u.params.primary_pickups = (int16_t)msg_s16(&m);
-        ev->u.params.max_players = (uint16_t)msg_u16(&m);
-        break;
-    case FS_MSG_LEVELNAMES:
-        ev->u.levels.player = player;
-        ev->u.levels.total = (uint8_t)msg_u8(&m);
-        ev->u.levels.batch = (uint8_t)msg_u8(&m);
-        ev->u.levels.first = (uint8_t)msg_u8(&m);
-        for (int i = 0; i < FS_LEVELNAMES_BATCH; i++)
-            name_field(&m, 8, ev->u.levels.names[i], sizeof(ev->u.levels.names[i]));
-        break;
-    case FS_MSG_TRACKERINFO:
-        ev->u.tracker.player = player;
-        at(&m, 4);
-        ev->u.tracker.addr = msg_u32(&m);
-        ev->u.tracker.port = (uint16_t)msg_u16(&m);
-        at(&m, 12);
-        ev->u.tracker.freq = msg_u32(&m);
-        ev->u.tracker.type = (int32_t)msg_u32(&m);
-        ev->u.tracker.shutdown = msg_u32(&m);
-        ev->u.tracker.gamespy = msg_u32(&m);
-        break;
     case FS_MSG_VERYSHORTDROPPICKUP: {   // VERYSHORTPICKUPINFO at 4 (aligned by its floats)
         fs_droppickup_t *d = &ev->u.vsdrop;
         d->player = player;
@@ -784,11 +392,6 @@ int fs_parse_payload(const uint8_t *p, size_t n, size_t base, fs_event_t *ev, de
         d->trigger_mod = (uint16_t)msg_u16(&m);
         break;
     }
-    case FS_MSG_TEXTMSG:
-        ev->u.text.player = player;
-        text_field(&m, FS_TEXT_LEN, ev->u.text.text, sizeof(ev->u.text.text));
-        ev->u.text.type = (uint8_t)msg_u8(&m);
-        break;
     default:
         break;
     }

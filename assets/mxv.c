@@ -414,20 +414,7 @@ float mxv_first_hit(const mxv_t *m, const float org[3], const float dir[3], floa
         const float *a = m->verts[m->tris[i].v[0]].pos, *b = m->verts[m->tris[i].v[1]].pos,
                     *c = m->verts[m->tris[i].v[2]].pos;
         float e1[3] = { b[0] - a[0], b[1] - a[1], b[2] - a[2] }, e2[3] = { c[0] - a[0], c[1] - a[1], c[2] - a[2] };
-        float p[3] = { dir[1] * e2[2] - dir[2] * e2[1], dir[2] * e2[0] - dir[0] * e2[2], dir[0] * e2[1] - dir[1] * e2[0] };
-        float det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
-        if (fabsf(det) < 1e-8f)
-            continue;
-        float inv = 1 / det;
-        float s[3] = { org[0] - a[0], org[1] - a[1], org[2] - a[2] };
-        float u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
-        if (u < 0 || u > 1)
-            continue;
-        float q[3] = { s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0] };
-        float vv = (dir[0] * q[0] + dir[1] * q[1] + dir[2] * q[2]) * inv;
-        if (vv < 0 || u + vv > 1)
-            continue;
-        float t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
+        float t = mxv_ray_tri(org, dir, a, e1, e2);
         if (t > 0.5f && t < best) {
             best = t;
             hit = i;

@@ -21,6 +21,7 @@
 #define MXV_HUD_COLOURS 24        // the game's text and panel colours every level palette keeps
 
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 
 #include "asset.h"
@@ -139,6 +140,26 @@ mxv_t *mxv_load(const uint8_t *data, size_t size, const char *name, char *err, s
 // HasBmpGotRealBlack, SetColorKey RGB 0 0 0): its black texels are marked in keys.
 int mxv_load_textures(mxv_t *m, const asset_files_t *files, const char *dir);
 void mxv_free(mxv_t *m);
+
+// Where the line from `org` along `dir` meets the triangle a, a + e1, a + e2 (either side), in
+// units of dir; -1 when it misses or lies in the triangle's plane (Moller-Trumbore).
+static inline float mxv_ray_tri(const float org[3], const float dir[3], const float a[3], const float e1[3],
+                                const float e2[3])
+{
+    float p[3] = { dir[1] * e2[2] - dir[2] * e2[1], dir[2] * e2[0] - dir[0] * e2[2], dir[0] * e2[1] - dir[1] * e2[0] };
+    float det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+    if (fabsf(det) < 1e-8f)
+        return -1;
+    float inv = 1 / det, s[3] = { org[0] - a[0], org[1] - a[1], org[2] - a[2] };
+    float u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
+    if (u < 0 || u > 1)
+        return -1;
+    float q[3] = { s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0] };
+    float v = (dir[0] * q[0] + dir[1] * q[1] + dir[2] * q[2]) * inv;
+    if (v < 0 || u + v > 1)
+        return -1;
+    return (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
+}
 
 // Distance along the unit `dir` from `org` to the first triangle of the mesh it meets (either
 // side, further than half a unit), or `max` when none is nearer; *tri (may be NULL) that

@@ -499,20 +499,7 @@ static float spark_wall(void *ctx, const float org[3], const float dir[3], float
         if (t->hi[0] < lo[0] || t->lo[0] > hi[0] || t->hi[1] < lo[1] || t->lo[1] > hi[1] || t->hi[2] < lo[2] ||
             t->lo[2] > hi[2])
             continue;
-        const float *e1 = t->e1, *e2 = t->e2;
-        float p[3] = { dir[1] * e2[2] - dir[2] * e2[1], dir[2] * e2[0] - dir[0] * e2[2], dir[0] * e2[1] - dir[1] * e2[0] };
-        float det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
-        if (fabsf(det) < 1e-8f)
-            continue;
-        float inv = 1 / det, s[3] = { org[0] - t->a[0], org[1] - t->a[1], org[2] - t->a[2] };
-        float u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inv;
-        if (u < 0 || u > 1)
-            continue;
-        float q[3] = { s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0] };
-        float v = (dir[0] * q[0] + dir[1] * q[1] + dir[2] * q[2]) * inv;
-        if (v < 0 || u + v > 1)
-            continue;
-        float d = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inv;
+        float d = mxv_ray_tri(org, dir, t->a, t->e1, t->e2);
         if (d > 1e-3f && d < best) {
             best = d;
             hit = i;

@@ -12,6 +12,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+// Pixels of two w x h frames (rows `pitch` bytes apart) that differ inside the screen box
+// [x0, x1) x [y0, y1), and (*outside) outside it.
+static inline int fs_differ_in_box(const uint8_t *a, const uint8_t *b, int w, int h, int pitch, float x0, float y0,
+                                   float x1, float y1, int *outside)
+{
+    int in = 0, out = 0;
+    for (int y = 0; y < h; y++)
+        for (int x = 0; x < w; x++) {
+            int d = a[y * pitch + x] != b[y * pitch + x];
+            if (x >= x0 && x < x1 && y >= y0 && y < y1)
+                in += d;
+            else
+                out += d;
+        }
+    *outside = out;
+    return in;
+}
+
 // Files under the Forsaken data folder, names matched ignoring case (the data mixes both);
 // an asset_files_t reader.
 static inline uint8_t *fs_file(void *ctx, const char *path, size_t *size)

@@ -27,12 +27,6 @@
 
 static char work[512];
 
-static void put_le(uint8_t *p, uint32_t v, int n)
-{
-    for (int i = 0; i < n; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
 // A 22050 Hz mono WAV of `frames` samples of a 441 Hz tone at `amp` (0: silence); `loop`: a cue
 // point at 0, so Quake's rules loop it (a static sound plays only a looping sound).
 static void write_wav(const char *rel, int frames, int amp, int loop)
@@ -41,24 +35,24 @@ static void write_wav(const char *rel, int frames, int amp, int loop)
     uint8_t *b = calloc(1, n);
     assert_non_null(b);
     memcpy(b, "RIFF", 4);
-    put_le(b + 4, (uint32_t)(n - 8), 4);
+    tu_put_le(b + 4, (uint32_t)(n - 8), 4);
     memcpy(b + 8, "WAVEfmt ", 8);
-    put_le(b + 16, 16, 4);
-    put_le(b + 20, 1, 2);
-    put_le(b + 22, 1, 2);
-    put_le(b + 24, 22050, 4);
-    put_le(b + 28, 22050 * 2, 4);
-    put_le(b + 32, 2, 2);
-    put_le(b + 34, 16, 2);
+    tu_put_le(b + 16, 16, 4);
+    tu_put_le(b + 20, 1, 2);
+    tu_put_le(b + 22, 1, 2);
+    tu_put_le(b + 24, 22050, 4);
+    tu_put_le(b + 28, 22050 * 2, 4);
+    tu_put_le(b + 32, 2, 2);
+    tu_put_le(b + 34, 16, 2);
     memcpy(b + 36, "data", 4);
-    put_le(b + 40, (uint32_t)frames * 2, 4);
+    tu_put_le(b + 40, (uint32_t)frames * 2, 4);
     for (int i = 0; i < frames; i++)   // 441 Hz: 441 whole cycles a second, the loop joins
-        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)lrint(amp * sin(2 * M_PI * 441.0 * i / 22050.0)), 2);
+        tu_put_le(b + 44 + 2 * i, (uint32_t)(int16_t)lrint(amp * sin(2 * M_PI * 441.0 * i / 22050.0)), 2);
     if (loop) {
         uint8_t *c = b + 44 + (size_t)frames * 2;
         memcpy(c, "cue ", 4);
-        put_le(c + 4, 28, 4);
-        put_le(c + 8, 1, 4);        // one cue point
+        tu_put_le(c + 4, 28, 4);
+        tu_put_le(c + 8, 1, 4);        // one cue point
         memcpy(c + 20, "data", 4);  // its dwSampleOffset (c + 32) stays 0: the loop starts at the start
     }
     char path[1024], cmd[1200];

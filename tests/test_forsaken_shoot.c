@@ -286,17 +286,7 @@ static int differ_vent(const uint8_t *a, const uint8_t *b, int pitch, int *outsi
         float sx = 160 + 160 * x / z, sy = 100 - 160 / 1.2f * y / z;
         x0 = fminf(x0, sx - 2), x1 = fmaxf(x1, sx + 2), y0 = fminf(y0, sy - 2), y1 = fmaxf(y1, sy + 2);
     }
-    int in = 0, out = 0;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            int d = a[y * pitch + x] != b[y * pitch + x];
-            if (x >= x0 && x < x1 && y >= y0 && y < y1)
-                in += d;
-            else
-                out += d;
-        }
-    *outside = out;
-    return in;
+    return fs_differ_in_box(a, b, W, H, pitch, x0, y0, x1, y1, outside);
 }
 
 static void test_scene(void **state)

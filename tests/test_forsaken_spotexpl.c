@@ -139,17 +139,7 @@ static int differ(const fs_scene_t *s, const r_fsfx_sprite_t *sp, int n, const u
         float sx = 160 + 160 * x / zm, sy = 100 - 160 / 1.2f * y / zm, r = 160 * half / zm + 2;
         x0 = fminf(x0, sx - r), x1 = fmaxf(x1, sx + r), y0 = fminf(y0, sy - r / 1.2f), y1 = fmaxf(y1, sy + r / 1.2f);
     }
-    int in = 0, out = 0;
-    for (int y = 0; y < H; y++)
-        for (int x = 0; x < W; x++) {
-            int d = a[y * pitch + x] != b[y * pitch + x];
-            if (x >= x0 && x < x1 && y >= y0 && y < y1)
-                in += d;
-            else
-                out += d;
-        }
-    *outside = out;
-    return in;
+    return fs_differ_in_box(a, b, W, H, pitch, x0, y0, x1, y1, outside);
 }
 
 static void test_therm_scene(void **state)

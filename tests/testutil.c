@@ -125,7 +125,7 @@ int tu_write(const char *path, const void *data, size_t size)
     return w == size ? 0 : -1;
 }
 
-static void put_le(uint8_t *p, uint32_t v, int n)
+void tu_put_le(uint8_t *p, uint32_t v, int n)
 {
     for (int i = 0; i < n; i++)
         p[i] = (uint8_t)(v >> (8 * i));
@@ -138,19 +138,19 @@ void tu_write_tone(const char *path, double secs, double freq)
     uint8_t *b = calloc(1, n);
     assert_non_null(b);
     memcpy(b, "RIFF", 4);
-    put_le(b + 4, (uint32_t)(n - 8), 4);
+    tu_put_le(b + 4, (uint32_t)(n - 8), 4);
     memcpy(b + 8, "WAVEfmt ", 8);
-    put_le(b + 16, 16, 4);
-    put_le(b + 20, 1, 2);          // PCM
-    put_le(b + 22, 1, 2);          // mono
-    put_le(b + 24, 22050, 4);
-    put_le(b + 28, 22050 * 2, 4);
-    put_le(b + 32, 2, 2);
-    put_le(b + 34, 16, 2);
+    tu_put_le(b + 16, 16, 4);
+    tu_put_le(b + 20, 1, 2);          // PCM
+    tu_put_le(b + 22, 1, 2);          // mono
+    tu_put_le(b + 24, 22050, 4);
+    tu_put_le(b + 28, 22050 * 2, 4);
+    tu_put_le(b + 32, 2, 2);
+    tu_put_le(b + 34, 16, 2);
     memcpy(b + 36, "data", 4);
-    put_le(b + 40, (uint32_t)frames * 2, 4);
+    tu_put_le(b + 40, (uint32_t)frames * 2, 4);
     for (int i = 0; i < frames; i++)
-        put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * freq * i / 22050.0)), 2);
+        tu_put_le(b + 44 + 2 * i, (uint32_t)(int16_t)(12000 * sin(2 * M_PI * freq * i / 22050.0)), 2);
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "mkdir -p \"$(dirname '%s')\"", path);
     assert_int_equal(system(cmd), 0);

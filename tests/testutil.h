@@ -48,6 +48,8 @@ char *tu_run(const char *cmd, int *status);
 // Read a whole file; NULL if missing.
 uint8_t *tu_read(const char *path, size_t *size);
 int tu_write(const char *path, const void *data, size_t size);
+// v as n little-endian bytes at p (the test writers' files).
+void tu_put_le(uint8_t *p, uint32_t v, int n);
 // A 22050 Hz mono 16-bit WAV at `path` (its folders made): a `freq` Hz tone of `secs` seconds
 // (games' sounds that shared/ does not have, for the sound tests' mod folders).
 void tu_write_tone(const char *path, double secs, double freq);

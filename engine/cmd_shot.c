@@ -1,7 +1,6 @@
 // cmd_shot.c -- `demoplay shot FILE --at SECONDS -o OUT.png [--size WxH]`: one rendered frame of a demo, headless
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../render/render.h"
 #include "camera.h"

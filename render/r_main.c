@@ -538,7 +538,6 @@ static void view_pose(renderer_t *r, const world_t *w, double t, double frac, ve
     *fov_out = fov > 1 && fov < 179 ? fov : 90.0f;
 }
 
-// The fraction of time t between the world's last two frames.
 int r_camera_pose(renderer_t *r, const world_t *w, double t, float origin[3], float forward[3], float up[3],
                   int *body)
 {
